@@ -1,0 +1,17 @@
+"""ragwidgets: take RAG evaluation scores apart.
+
+Data model and loaders -> judges -> engine (labels -> scores with explanations) -> views.
+"""
+
+from .engine import (ALL_METRICS, CITATION_METRICS, METRICS, RAGCHECKER_METRICS, Batch, MetricValue,
+                     SampleExplanation, Scores, evaluate)
+from .errors import InputError
+from .loaders import LoadResult, load_samples, parse_sample, read_records
+from .model import Claim, Passage, Sample
+from .scenario import Scenario
+
+__version__ = "0.1.0"
+
+__all__ = ["evaluate", "Scores", "Batch", "MetricValue", "SampleExplanation", "METRICS", "ALL_METRICS",
+           "CITATION_METRICS", "RAGCHECKER_METRICS", "InputError", "LoadResult", "load_samples",
+           "parse_sample", "read_records", "Sample", "Claim", "Passage", "Scenario"]

@@ -1,0 +1,147 @@
+"""Per-item facts that every metric is built from, under the current masks.
+
+Each property is computed on first use for all samples at once (one ``np.bincount`` per
+reduction), so a subset of metrics costs only what it needs. Masks say which response claims,
+gt claims and passages are in play (required-only mode, passages toggled off in a what-if).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from ..model import ENTAILED, NOT_ENTAILED, UNJUDGED
+from .batch import Batch
+
+
+def _any(index: np.ndarray, mask: np.ndarray, size: int) -> np.ndarray:
+    """For each of ``size`` items: is it the ``index`` of at least one entry where ``mask`` holds?"""
+    return np.bincount(index[mask], minlength=size) > 0
+
+
+class Derived:
+    """Boolean arrays over items (claims, passages, citations, facts) for one set of masks."""
+
+    def __init__(self, batch: Batch, resp_active: np.ndarray, gt_active: np.ndarray, psg_active: np.ndarray):
+        self.batch = batch
+        self.resp_active = resp_active
+        self.gt_active = gt_active
+        self.psg_active = psg_active
+
+    # -- response claims ------------------------------------------------------------------
+    @cached_property
+    def resp_correct(self) -> np.ndarray:
+        """Entailed by the ground-truth answer (answer2response)."""
+        return self.batch.answer2response == ENTAILED
+
+    @cached_property
+    def resp_incorrect(self) -> np.ndarray:
+        return self.batch.answer2response == NOT_ENTAILED
+
+    @cached_property
+    def r2r_on(self) -> np.ndarray:
+        """retrieved2response entries that entail, from passages in play."""
+        b = self.batch
+        return (b.r2r_label == ENTAILED) & self.psg_active[b.r2r_psg]
+
+    @cached_property
+    def resp_faithful(self) -> np.ndarray:
+        """Entailed by at least one retrieved passage."""
+        return _any(self.batch.r2r_claim, self.r2r_on, len(self.batch.resp_sample))
+
+    @cached_property
+    def resp_unfaithful(self) -> np.ndarray:
+        return ~self.resp_faithful
+
+    @cached_property
+    def resp_in_relevant(self) -> np.ndarray:
+        """Entailed by at least one passage that entails a gt claim."""
+        b = self.batch
+        return _any(b.r2r_claim, self.r2r_on & self.psg_useful[b.r2r_psg], len(b.resp_sample))
+
+    @cached_property
+    def resp_only_in_irrelevant(self) -> np.ndarray:
+        """Entailed by a passage that entails no gt claim, and by no passage that does."""
+        b = self.batch
+        hit = _any(b.r2r_claim, self.r2r_on & ~self.psg_useful[b.r2r_psg], len(b.resp_sample))
+        return hit & ~self.resp_in_relevant
+
+    @cached_property
+    def resp_validly_cited(self) -> np.ndarray:
+        """Has at least one valid citation."""
+        return _any(self.batch.cit_claim, self.cit_valid, len(self.batch.resp_sample))
+
+    # -- ground-truth claims --------------------------------------------------------------
+    @cached_property
+    def gt_covered(self) -> np.ndarray:
+        """Entailed by the response (response2answer)."""
+        return self.batch.response2answer == ENTAILED
+
+    @cached_property
+    def gt_retrieved(self) -> np.ndarray:
+        """Entailed by at least one retrieved passage."""
+        b = self.batch
+        on = (b.r2a_label == ENTAILED) & self.psg_active[b.r2a_psg]
+        return _any(b.r2a_claim, on, len(b.gt_sample))
+
+    # -- passages -------------------------------------------------------------------------
+    @cached_property
+    def psg_useful(self) -> np.ndarray:
+        """Entails at least one gt claim (RAGChecker's 'relevant' passage)."""
+        b = self.batch
+        on = (b.r2a_label == ENTAILED) & self.gt_active[b.r2a_claim]
+        return _any(b.r2a_psg, on, len(b.psg_sample))
+
+    @cached_property
+    def psg_flagged_relevant(self) -> np.ndarray:
+        """Carries ``relevant: true`` (question-relevant, the citation family's relevance)."""
+        return self.batch.psg_relevant == 1
+
+    # -- citations ------------------------------------------------------------------------
+    @cached_property
+    def cit_retrieved(self) -> np.ndarray:
+        b = self.batch
+        return (b.cit_psg >= 0) & self.psg_active[np.maximum(b.cit_psg, 0)]
+
+    @cached_property
+    def cit_valid(self) -> np.ndarray:
+        """Cited passage was retrieved and on its own entails the claim."""
+        b = self.batch
+        entails = b.r2r_label[np.maximum(b.cit_entry, 0)] == ENTAILED if len(b.r2r_label) else \
+            np.zeros(len(b.cit_entry), dtype=bool)
+        return self.cit_retrieved & (b.cit_entry >= 0) & entails
+
+    @cached_property
+    def cit_active(self) -> np.ndarray:
+        return self.resp_active[self.batch.cit_claim]
+
+    # -- reference facts ------------------------------------------------------------------
+    @cached_property
+    def ref_covered(self) -> np.ndarray:
+        """Stated by at least one response claim in play."""
+        b = self.batch
+        return _any(b.inc_ref, self.resp_active[b.inc_claim], len(b.ref_sample))
+
+    @cached_property
+    def ref_active(self) -> np.ndarray:
+        return np.ones(len(self.batch.ref_sample), dtype=bool)
+
+    # -- unjudged labels, per sample ------------------------------------------------------
+    def unjudged(self, matrix: str) -> np.ndarray:
+        """Per sample: how many labels of ``matrix`` among the items in play are unjudged."""
+        b = self.batch
+        n = b.n_samples
+        if matrix == "answer2response":
+            bad = (b.answer2response == UNJUDGED) & self.resp_active
+            return np.bincount(b.resp_sample[bad], minlength=n)
+        if matrix == "response2answer":
+            bad = (b.response2answer == UNJUDGED) & self.gt_active
+            return np.bincount(b.gt_sample[bad], minlength=n)
+        if matrix == "retrieved2response":
+            bad = (b.r2r_label == UNJUDGED) & self.resp_active[b.r2r_claim] & self.psg_active[b.r2r_psg]
+            return np.bincount(b.resp_sample[b.r2r_claim[bad]], minlength=n)
+        if matrix == "retrieved2answer":
+            bad = (b.r2a_label == UNJUDGED) & self.gt_active[b.r2a_claim] & self.psg_active[b.r2a_psg]
+            return np.bincount(b.gt_sample[b.r2a_claim[bad]], minlength=n)
+        return np.zeros(n, dtype=np.int64)

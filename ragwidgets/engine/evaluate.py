@@ -1,0 +1,280 @@
+"""Score many samples at once: label arrays in, values with their fractions out.
+
+A value is one of three things per sample and metric: *defined* (a float, with numerator and
+denominator), *Undefined* (the denominator is 0, or labels it needs are unjudged: NaN in
+pandas, None in JSON, always with a reason), or *not computable* (the sample lacks the data
+the metric needs, e.g. no ``answer2response``: the metric is left out for that sample).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from ..loaders import as_samples
+from ..model import LABEL_MATRICES
+from .batch import NEEDS, Batch
+from .derived import Derived
+from .metrics import (CITATIONS, GT_CLAIMS, METRICS, PASSAGES, RAGCHECKER_GROUPS, REFERENCE_FACTS,
+                      RESPONSE_CLAIMS, resolve)
+
+MODES = ("all_claims", "required_only", "required_and_optional")
+UNDEFINED_POLICIES = ("null", "zero")
+DEFINED, UNDEFINED, NOT_COMPUTABLE = "defined", "undefined", "not computable"
+
+
+@dataclass
+class Evaluation:
+    """Per-sample values of the selected metrics, with everything needed to explain them."""
+
+    batch: Batch
+    names: tuple[str, ...]
+    undefined: str
+    derived: Derived
+    value: dict = field(default_factory=dict)  # name -> float array, NaN where not defined
+    numerator: dict = field(default_factory=dict)  # name -> int array
+    denominator: dict = field(default_factory=dict)
+    status: dict = field(default_factory=dict)  # name -> object array of DEFINED/UNDEFINED/NOT_COMPUTABLE
+    reason: dict = field(default_factory=dict)  # name -> {sample index: reason} for non-defined values
+    prefix: str = ""
+
+    @property
+    def query_ids(self) -> list[str]:
+        return [s.query_id for s in self.batch.samples]
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """One row per sample (index: query_id), one column per metric; NaN = Undefined or not computable."""
+        return pd.DataFrame({self.prefix + n: self.value[n] for n in self.names},
+                            index=pd.Index(self.query_ids, name="query_id"))
+
+    def count(self, name: str, status: str) -> int:
+        return int(np.count_nonzero(self.status[name] == status))
+
+    def items(self) -> list[tuple[str, np.ndarray, np.ndarray, dict]]:
+        return [(self.prefix + n, self.value[n], self.status[n], self.reason[n]) for n in self.names]
+
+
+def item_space(d: Derived, over: str) -> tuple[np.ndarray, np.ndarray]:
+    """(sample of each item, items in play) for an item kind."""
+    b = d.batch
+    return {
+        RESPONSE_CLAIMS: (b.resp_sample, d.resp_active),
+        GT_CLAIMS: (b.gt_sample, d.gt_active),
+        PASSAGES: (b.psg_sample, d.psg_active),
+        CITATIONS: (b.cit_sample, d.cit_active),
+        REFERENCE_FACTS: (b.ref_sample, d.ref_active),
+    }[over]
+
+
+def _items_in_play(d: Derived, over: str) -> np.ndarray:
+    sample, active = item_space(d, over)
+    return np.bincount(sample[active], minlength=d.batch.n_samples)
+
+
+def _score(d: Derived, names: tuple[str, ...], undefined: str) -> Evaluation:
+    b = d.batch
+    n = b.n_samples
+    ev = Evaluation(batch=b, names=names, undefined=undefined, derived=d)
+    unjudged_cache: dict[str, np.ndarray] = {}
+
+    def unjudged(matrix: str) -> np.ndarray:
+        if matrix not in unjudged_cache:
+            unjudged_cache[matrix] = d.unjudged(matrix)
+        return unjudged_cache[matrix]
+
+    work = list(names)
+    if "f1" in names:
+        work = [m for m in ("precision", "recall") if m not in names] + work
+    for name in work:
+        m = METRICS[name]
+        computable = np.ones(n, dtype=bool)
+        for need in m.needs:
+            computable &= b.has[need]
+        reason: dict[int, str] = {}
+        for i in np.flatnonzero(~computable):
+            missing = [need for need in m.needs if not b.has[need][i]]
+            reason[int(i)] = "needs " + "; ".join(NEEDS[need] for need in missing)
+        blocked = np.zeros(n, dtype=bool)
+        for need in m.needs:
+            if need in LABEL_MATRICES:
+                count = unjudged(need)
+                hit = computable & (count > 0)
+                for i in np.flatnonzero(hit & ~blocked):
+                    reason[int(i)] = f"{int(count[i])} unjudged label(s) in {need}"
+                blocked |= hit
+        if name == "f1":
+            p, r = ev.value["precision"], ev.value["recall"]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                value = np.where(p + r > 0, 2 * p * r / (p + r), 0.0)
+            value[np.isnan(p) | np.isnan(r)] = np.nan
+            num = den = np.zeros(n, dtype=np.int64)
+            undefined_here = computable & np.isnan(value)
+            for i in np.flatnonzero(undefined_here):
+                if int(i) not in reason:
+                    which = [x for x in ("precision", "recall") if ev.status[x][i] != DEFINED]
+                    reason[int(i)] = f"{' and '.join(which)} Undefined: " + "; ".join(
+                        ev.reason[x].get(int(i), "") for x in which)
+        else:
+            sample, active = item_space(d, m.over)
+            den_mask = active if m.denominator is None else active & m.denominator(d)
+            num_mask = den_mask & m.numerator(d)
+            den = np.bincount(sample[den_mask], minlength=n)
+            num = np.bincount(sample[num_mask], minlength=n)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                value = num / den
+            value[den == 0] = np.nan
+            value[blocked] = np.nan
+            undefined_here = computable & ~blocked & (den == 0)
+            for i in np.flatnonzero(undefined_here):
+                reason[int(i)] = m.undefined
+        value[~computable] = np.nan
+        status = np.full(n, DEFINED, dtype=object)
+        status[np.isnan(value)] = UNDEFINED
+        status[~computable] = NOT_COMPUTABLE
+        if undefined == "zero" and m.in_ragchecker:
+            zero = computable & ~blocked & (status == UNDEFINED)
+            for kind in m.zero_unless:
+                zero |= computable & ~blocked & (_items_in_play(d, kind) == 0)
+            value[zero] = 0.0
+            status[zero] = DEFINED
+            for i in np.flatnonzero(zero):
+                reason.pop(int(i), None)
+        ev.value[name], ev.numerator[name], ev.denominator[name] = value, num, den
+        ev.status[name], ev.reason[name] = status, reason
+    return ev
+
+
+def _masks(batch: Batch, mode: str, passage_active) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    psg = np.ones(len(batch.psg_sample), dtype=bool) if passage_active is None else \
+        np.asarray(passage_active, dtype=bool)
+    if psg.shape != batch.psg_sample.shape:
+        raise ValueError(f"passage_active must have one flag per passage ({len(batch.psg_sample)}), "
+                         f"got {psg.shape}")
+    if mode == "all_claims":
+        return np.ones(len(batch.resp_sample), dtype=bool), np.ones(len(batch.gt_sample), dtype=bool), psg
+    for kind, required, sample, field_name in (
+            ("response", batch.resp_required, batch.resp_sample, "response_claim_labels"),
+            ("ground-truth", batch.gt_required, batch.gt_sample, "gt_answer_claim_labels")):
+        missing = np.flatnonzero(required < 0)
+        if len(missing):
+            i = int(sample[missing[0]])
+            s = batch.samples[i]
+            raise InputError(
+                f"mode {mode!r} needs a REQUIRED/OPTIONAL label on every {kind} claim; "
+                f"{np.count_nonzero(sample[missing] == i)} claim(s) here have none "
+                f"(give '{field_name}' or a 'label' on each claim)",
+                sample=f"sample {i} (query_id {s.query_id!r})", field=field_name)
+    return batch.resp_required == 1, batch.gt_required == 1, psg
+
+
+def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "null",
+             passage_active=None) -> Scores:
+    """Score ``data`` (a Batch, Samples, records, a results object or a path).
+
+    ``scores``: metric names (None = all). ``mode``: all_claims | required_only |
+    required_and_optional (all-claims metrics plus the same on required claims, prefixed
+    ``required_``). ``undefined``: "null" (Undefined stays Undefined) or "zero" (ragchecker
+    0.1.9's numbers, its empty-case zeros included). ``passage_active``: one flag per passage of
+    the batch, for a what-if without some passages.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if undefined not in UNDEFINED_POLICIES:
+        raise ValueError(f"undefined must be 'null' or 'zero', not {undefined!r}")
+    names = resolve(scores)
+    batch = data if isinstance(data, Batch) else Batch.from_samples(as_samples(data))
+    if mode == "required_and_optional":
+        required = _score(Derived(batch, *_masks(batch, "required_only", passage_active)), names, undefined)
+        required.prefix = "required_"
+        parts = [_score(Derived(batch, *_masks(batch, "all_claims", passage_active)), names, undefined), required]
+    else:
+        parts = [_score(Derived(batch, *_masks(batch, mode, passage_active)), names, undefined)]
+    return Scores(batch=batch, parts=parts, mode=mode, undefined=undefined)
+
+
+@dataclass
+class Scores:
+    """The result of :func:`evaluate`: one Evaluation per claim set (two in required_and_optional)."""
+
+    batch: Batch
+    parts: list[Evaluation]
+    mode: str
+    undefined: str
+
+    @property
+    def names(self) -> list[str]:
+        """Every reported metric key, ``required_`` prefix included."""
+        return [name for part in self.parts for name, *_ in part.items()]
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """Samples x metrics; NaN = Undefined or not computable (see :meth:`reasons`)."""
+        return pd.concat([part.frame for part in self.parts], axis=1)
+
+    def _columns(self):
+        for part in self.parts:
+            yield from part.items()
+
+    def sample_index(self, key) -> int:
+        """Index of a sample given its position or its query_id."""
+        ids = [s.query_id for s in self.batch.samples]
+        if isinstance(key, str):
+            if key not in ids:
+                raise KeyError(f"no sample with query_id {key!r}")
+            return ids.index(key)
+        if not -len(ids) <= key < len(ids):
+            raise IndexError(f"sample {key} out of range: {len(ids)} samples")
+        return key % len(ids)
+
+    def metrics(self, key) -> dict[str, float | None]:
+        """One sample's computable metrics: a float, or None for Undefined."""
+        i = self.sample_index(key)
+        return {name: (None if status[i] == UNDEFINED else float(value[i]))
+                for name, value, status, _ in self._columns() if status[i] != NOT_COMPUTABLE}
+
+    def reasons(self, key) -> dict[str, str]:
+        """Why each of one sample's metrics is Undefined or not computable."""
+        i = self.sample_index(key)
+        return {name: reason[i] for name, _, _, reason in self._columns() if i in reason}
+
+    def records(self) -> list[dict]:
+        """``[{"query_id", "metrics": {name: float | None}}]`` (not-computable metrics left out)."""
+        return [{"query_id": s.query_id, "metrics": self.metrics(i)} for i, s in enumerate(self.batch.samples)]
+
+    def aggregate(self) -> dict[str, dict]:
+        """Per metric: mean over defined samples (None if none) and how many were defined,
+        Undefined and not computable. Undefined samples are counted, never averaged as 0."""
+        out = {}
+        for name, value, status, _ in self._columns():
+            defined = status == DEFINED
+            out[name] = {
+                "mean": float(np.mean(value[defined])) if defined.any() else None,
+                "defined": int(defined.sum()),
+                "undefined": int(np.count_nonzero(status == UNDEFINED)),
+                "not_computable": int(np.count_nonzero(status == NOT_COMPUTABLE)),
+            }
+        return out
+
+    def ragchecker_summary(self) -> dict[str, dict[str, float | None]]:
+        """RAGChecker's report: mean over defined samples × 100, one decimal, by group."""
+        columns = {name: (value, status) for name, value, status, _ in self._columns()}
+        out = {}
+        for prefix in dict.fromkeys(part.prefix for part in self.parts):
+            for group, members in RAGCHECKER_GROUPS.items():
+                for name in members:
+                    if prefix + name not in columns:
+                        continue
+                    value, status = columns[prefix + name]
+                    defined = status == DEFINED
+                    out.setdefault(prefix + group, {})[prefix + name] = (
+                        float(round(np.mean(value[defined]) * 100, 1)) if defined.any() else None)
+        return out
+
+    def explain(self, key, part: int = 0):
+        """The derivation of one sample's values: see :mod:`ragwidgets.engine.explain`."""
+        from .explain import explain_sample
+        return explain_sample(self.parts[part], self.sample_index(key))

@@ -1,0 +1,252 @@
+"""Why a score is what it is: one sample's values with their fractions and the items behind them.
+
+Item ids: response claims ``R1..Rn``, ground-truth claims ``G1..Gm``, passages by doc_id,
+citations ``R2→D3``, reference facts by fact ID.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..model import ENTAILED, UNJUDGED, facts_entail
+from .evaluate import DEFINED, NOT_COMPUTABLE, UNDEFINED, Evaluation, item_space
+from .metrics import CITATIONS, GT_CLAIMS, METRICS, PASSAGES, REFERENCE_FACTS, RESPONSE_CLAIMS
+
+
+def format_number(x: float) -> str:
+    """1, 0.5, 0.667: at most three decimals, no trailing zeros."""
+    return f"{x:.3f}".rstrip("0").rstrip(".") if x == x else "NaN"
+
+
+@dataclass(frozen=True)
+class MetricValue:
+    """One metric of one sample: value (None = Undefined), its fraction, and the items behind it."""
+
+    name: str
+    value: float | None
+    status: str  # defined | undefined | not computable
+    numerator: int | None
+    denominator: int | None
+    reason: str | None
+    definition: str
+    family: str
+    group: str
+    numerator_items: tuple[str, ...] = ()
+    denominator_items: tuple[str, ...] = ()
+    formula: str | None = None  # for f1, which is not a ratio of counts
+
+    @property
+    def fraction(self) -> str:
+        """"2/2 = 1", "0/0 = Undefined", or the f1 formula."""
+        if self.status == NOT_COMPUTABLE:
+            return "not computable"
+        shown = "Undefined" if self.value is None else format_number(self.value)
+        if self.formula:
+            return f"{self.formula} = {shown}"
+        if self.numerator is None:
+            return shown
+        return f"{self.numerator}/{self.denominator} = {shown}"
+
+    @property
+    def text(self) -> str:
+        """E.g. "context_relevance = 2/2 = 1" or "faithfulness = 0/0 = Undefined (no answer claims)"."""
+        out = f"{self.name} = {self.fraction}"
+        return f"{out} ({self.reason})" if self.reason else out
+
+
+@dataclass(frozen=True)
+class Citation:
+    doc_id: str
+    retrieved: bool
+    entails: bool | None  # None: unknown (a corpus source without fact IDs, or unjudged)
+    valid: bool
+    why: str
+
+
+@dataclass(frozen=True)
+class ClaimRow:
+    id: str
+    text: str
+    facts: tuple[str, ...] | None
+    required: bool | None
+    correct: bool | None  # entailed by the ground-truth answer (None: no label)
+    supported_by: tuple[str, ...]  # retrieved passages that entail it
+    citations: tuple[Citation, ...] | None  # None: the claim carries no citation information
+
+    @property
+    def faithful(self) -> bool:
+        return bool(self.supported_by)
+
+
+@dataclass(frozen=True)
+class GroundTruthRow:
+    id: str
+    text: str
+    required: bool | None
+    covered: bool | None  # entailed by the response
+    supported_by: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PassageRow:
+    doc_id: str
+    text: str
+    rank: int | None  # 1-based retrieval rank, None for corpus sources
+    retrieved: bool
+    relevant: bool | None
+    outdated: bool
+    facts: tuple[str, ...] | None
+    entails_response: tuple[str, ...]
+    entails_gt: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FactRow:
+    fact_id: str
+    present: bool
+    stated_by: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SampleExplanation:
+    query_id: str
+    metrics: dict[str, MetricValue]
+    claims: tuple[ClaimRow, ...]
+    gt_claims: tuple[GroundTruthRow, ...]
+    passages: tuple[PassageRow, ...]
+    reference_facts: tuple[FactRow, ...]
+
+    def __str__(self) -> str:
+        return "\n".join(m.text for m in self.metrics.values())
+
+
+def _why(doc_id: str, retrieved: bool, entails: bool | None) -> str:
+    if retrieved and entails:
+        return f"valid: {doc_id} was retrieved and entails the claim"
+    if retrieved:
+        return f"invalid: {doc_id} does not entail the claim" if entails is False else \
+            f"invalid: the label of {doc_id} against the claim is unjudged"
+    if entails:
+        return f"invalid: {doc_id} entails the claim but was not retrieved"
+    return f"invalid: {doc_id} was not retrieved"
+
+
+def explain_sample(ev: Evaluation, i: int) -> SampleExplanation:
+    """Everything about sample ``i`` that the views show, from arrays already computed."""
+    b, d = ev.batch, ev.derived
+    s = b.samples[i]
+    r0, g0, p0 = int(b.resp_offset[i]), int(b.gt_offset[i]), int(b.psg_offset[i])
+    n_psg = len(s.passages)
+    active = d.psg_active[p0:p0 + n_psg]
+    doc_ids = [p.doc_id for p in s.passages]
+
+    def entailing(matrix, row: int) -> tuple[str, ...]:
+        if matrix is None:
+            return ()
+        return tuple(doc_ids[k] for k in range(n_psg) if active[k] and matrix[row, k] == ENTAILED)
+
+    def entailed_rows(matrix, k: int, prefix: str, in_play) -> tuple[str, ...]:
+        if matrix is None or not active[k]:
+            return ()
+        return tuple(f"{prefix}{j + 1}" for j in range(matrix.shape[0]) if in_play[j] and matrix[j, k] == ENTAILED)
+
+    resp_play = d.resp_active[r0:r0 + len(s.response_claims)]
+    gt_play = d.gt_active[g0:g0 + len(s.gt_claims)]
+    claims = []
+    for j, c in enumerate(s.response_claims):
+        if not resp_play[j]:
+            continue
+        citations = None
+        if c.cites is not None:
+            citations = []
+            for doc_id in c.cites:
+                k = doc_ids.index(doc_id) if doc_id in doc_ids else -1
+                retrieved = k >= 0 and bool(active[k])
+                if k >= 0 and s.retrieved2response is not None:
+                    label = s.retrieved2response[j, k]
+                    entails = None if label == UNJUDGED else bool(label == ENTAILED)
+                elif s.uses_facts:
+                    entails = facts_entail(c.facts, s.source(doc_id).facts)
+                else:
+                    entails = None
+                citations.append(Citation(doc_id, retrieved, entails, bool(retrieved and entails),
+                                          _why(doc_id, retrieved, entails)))
+            citations = tuple(citations)
+        correct = None
+        if s.answer2response is not None and s.answer2response[j] != UNJUDGED:
+            correct = bool(s.answer2response[j] == ENTAILED)
+        claims.append(ClaimRow(f"R{j + 1}", c.text, c.facts, c.required, correct,
+                               entailing(s.retrieved2response, j), citations))
+    gt_rows = tuple(
+        GroundTruthRow(f"G{j + 1}", c.text, c.required,
+                       None if s.response2answer is None or s.response2answer[j] == UNJUDGED
+                       else bool(s.response2answer[j] == ENTAILED),
+                       entailing(s.retrieved2answer, j))
+        for j, c in enumerate(s.gt_claims) if gt_play[j])
+    passages = [PassageRow(p.doc_id, p.text, k + 1, bool(active[k]), p.relevant, p.outdated, p.facts,
+                           entailed_rows(s.retrieved2response, k, "R", resp_play),
+                           entailed_rows(s.retrieved2answer, k, "G", gt_play))
+                for k, p in enumerate(s.passages)]
+    passages += [PassageRow(p.doc_id, p.text, None, False, p.relevant, p.outdated, p.facts, (), ())
+                 for p in s.corpus]
+    facts = ()
+    if s.reference_facts is not None:
+        stated = {f: tuple(f"R{j + 1}" for j, c in enumerate(s.response_claims)
+                           if resp_play[j] and f in (c.facts or ())) for f in s.reference_facts}
+        facts = tuple(FactRow(f, bool(stated[f]), stated[f]) for f in s.reference_facts)
+
+    ids = _item_ids(ev, i)
+    metrics = {}
+    for name in ev.names:
+        m = METRICS[name]
+        status = ev.status[name][i]
+        value = None if status != DEFINED else float(ev.value[name][i])
+        num = den = None
+        num_items = den_items = ()
+        formula = None
+        if name == "f1" and status == DEFINED:
+            p, r = (format_number(float(ev.value[x][i])) for x in ("precision", "recall"))
+            formula = f"2·{p}·{r}/({p} + {r})" if ev.value["precision"][i] + ev.value["recall"][i] else None
+        elif status != NOT_COMPUTABLE:
+            num, den = int(ev.numerator[name][i]), int(ev.denominator[name][i])
+            if status == DEFINED and den == 0:  # ragchecker's zero for an empty case
+                num = den = None
+            num_items, den_items = _items(ev, m, i, ids)
+        metrics[ev.prefix + name] = MetricValue(
+            ev.prefix + name, value, status, num, den, ev.reason[name].get(i), m.definition, m.family,
+            m.group, num_items, den_items, formula)
+    return SampleExplanation(s.query_id, metrics, tuple(claims), gt_rows, tuple(passages), facts)
+
+
+def _item_ids(ev: Evaluation, i: int) -> dict[str, tuple[np.ndarray, list[str]]]:
+    """For each item kind: the global indices of sample ``i``'s items and their ids."""
+    b = ev.batch
+    s = b.samples[i]
+    resp = np.arange(b.resp_offset[i], b.resp_offset[i + 1])
+    gt = np.arange(b.gt_offset[i], b.gt_offset[i + 1])
+    psg = np.arange(b.psg_offset[i], b.psg_offset[i + 1])
+    cit = np.flatnonzero(b.cit_sample == i)
+    ref = np.flatnonzero(b.ref_sample == i)
+    cit_ids = [f"R{int(b.cit_claim[c] - b.resp_offset[i]) + 1}→{doc}"
+               for c, doc in zip(cit, (doc for c in s.response_claims for doc in (c.cites or ())))]
+    return {
+        RESPONSE_CLAIMS: (resp, [f"R{j + 1}" for j in range(len(resp))]),
+        GT_CLAIMS: (gt, [f"G{j + 1}" for j in range(len(gt))]),
+        PASSAGES: (psg, [p.doc_id for p in s.passages]),
+        CITATIONS: (cit, cit_ids),
+        REFERENCE_FACTS: (ref, list(s.reference_facts or ())),
+    }
+
+
+def _items(ev: Evaluation, m, i: int, ids) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    index, names = ids[m.over]
+    _, active = item_space(ev.derived, m.over)
+    den_mask = active[index] if m.denominator is None else (active & m.denominator(ev.derived))[index]
+    num_mask = den_mask & m.numerator(ev.derived)[index]
+    return (tuple(n for n, k in zip(names, num_mask) if k), tuple(n for n, k in zip(names, den_mask) if k))
+
+
+__all__ = ["MetricValue", "SampleExplanation", "ClaimRow", "Citation", "PassageRow", "FactRow",
+           "GroundTruthRow", "explain_sample", "format_number", "UNDEFINED"]

@@ -1,0 +1,131 @@
+"""Every metric, defined once: a ratio of counted items, with its Undefined rule beside it.
+
+A metric counts items of one kind (``over``) in each sample: the denominator is the items in
+play that satisfy ``denominator`` (all of them when None), the numerator those of them that
+also satisfy ``numerator``. The value is numerator / denominator, Undefined when the denominator
+is 0 (``undefined`` says why). ``f1`` is the one metric that is not a ratio of counts.
+
+``zero_unless`` reproduces ragchecker 0.1.9 (``undefined="zero"``): besides turning Undefined
+into 0, ragchecker reports 0 when the sample has no items of these kinds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .derived import Derived
+
+RESPONSE_CLAIMS, GT_CLAIMS, PASSAGES, CITATIONS, REFERENCE_FACTS = (
+    "response claims", "gt claims", "passages", "citations", "reference facts")
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    family: str  # "ragchecker" | "citation" | "both"
+    group: str  # "overall" | "retriever" | "generator" | "citation"
+    over: str
+    numerator: Callable[[Derived], np.ndarray] | None
+    definition: str
+    undefined: str
+    needs: tuple[str, ...]
+    denominator: Callable[[Derived], np.ndarray] | None = None
+    zero_unless: tuple[str, ...] = ()
+
+    @property
+    def in_ragchecker(self) -> bool:
+        return self.family in ("ragchecker", "both")
+
+    @property
+    def in_citation(self) -> bool:
+        return self.family in ("citation", "both")
+
+
+METRICS: dict[str, Metric] = {m.name: m for m in (
+    # RAGChecker: overall
+    Metric("precision", "ragchecker", "overall", RESPONSE_CLAIMS, lambda d: d.resp_correct,
+           "response claims entailed by the ground-truth answer / response claims",
+           "no response claims", ("answer2response",)),
+    Metric("recall", "ragchecker", "overall", GT_CLAIMS, lambda d: d.gt_covered,
+           "ground-truth claims entailed by the response / ground-truth claims",
+           "no ground-truth claims", ("response2answer",)),
+    Metric("f1", "ragchecker", "overall", RESPONSE_CLAIMS, None,
+           "2·precision·recall / (precision + recall); 0 when both are 0",
+           "precision or recall is Undefined", ("answer2response", "response2answer")),
+    # RAGChecker: retriever
+    Metric("claim_recall", "ragchecker", "retriever", GT_CLAIMS, lambda d: d.gt_retrieved,
+           "ground-truth claims entailed by at least one retrieved passage / ground-truth claims",
+           "no ground-truth claims", ("retrieved2answer",)),
+    Metric("context_precision", "ragchecker", "retriever", PASSAGES, lambda d: d.psg_useful,
+           "retrieved passages that entail at least one ground-truth claim / retrieved passages",
+           "no retrieved passages", ("retrieved2answer",)),
+    # RAGChecker: generator
+    Metric("context_utilization", "ragchecker", "generator", GT_CLAIMS, lambda d: d.gt_covered,
+           "ground-truth claims entailed by a retrieved passage and by the response / "
+           "ground-truth claims entailed by a retrieved passage",
+           "no ground-truth claim is entailed by a retrieved passage",
+           ("retrieved2answer", "response2answer"), denominator=lambda d: d.gt_retrieved),
+    Metric("noise_sensitivity_in_relevant", "ragchecker", "generator", RESPONSE_CLAIMS,
+           lambda d: d.resp_incorrect & d.resp_in_relevant,
+           "incorrect response claims entailed by a relevant passage (one entailing a "
+           "ground-truth claim) / response claims",
+           "no response claims", ("retrieved2response", "answer2response", "retrieved2answer")),
+    Metric("noise_sensitivity_in_irrelevant", "ragchecker", "generator", RESPONSE_CLAIMS,
+           lambda d: d.resp_incorrect & d.resp_only_in_irrelevant,
+           "incorrect response claims entailed by an irrelevant passage and by no relevant one / "
+           "response claims",
+           "no response claims", ("retrieved2response", "answer2response", "retrieved2answer"),
+           zero_unless=(GT_CLAIMS,)),
+    Metric("hallucination", "ragchecker", "generator", RESPONSE_CLAIMS,
+           lambda d: d.resp_incorrect & d.resp_unfaithful,
+           "incorrect response claims entailed by no retrieved passage / response claims",
+           "no response claims", ("retrieved2response", "answer2response"), zero_unless=(PASSAGES,)),
+    Metric("self_knowledge", "ragchecker", "generator", RESPONSE_CLAIMS,
+           lambda d: d.resp_correct & d.resp_unfaithful,
+           "correct response claims entailed by no retrieved passage / response claims",
+           "no response claims", ("retrieved2response", "answer2response"), zero_unless=(PASSAGES,)),
+    # Both families: the lesson's faithfulness is RAGChecker's.
+    Metric("faithfulness", "both", "generator", RESPONSE_CLAIMS, lambda d: d.resp_faithful,
+           "answer claims entailed by at least one retrieved passage / answer claims",
+           "no answer claims", ("retrieved2response",)),
+    # Citation family (the lesson)
+    Metric("context_relevance", "citation", "citation", PASSAGES, lambda d: d.psg_flagged_relevant,
+           "question-relevant retrieved passages / retrieved passages",
+           "no retrieved documents", ("relevance",)),
+    Metric("citation_support", "citation", "citation", RESPONSE_CLAIMS, lambda d: d.resp_validly_cited,
+           "answer claims with at least one valid citation (retrieved and on its own entailing) / "
+           "answer claims",
+           "no answer claims", ("citations",)),
+    Metric("citation_precision", "citation", "citation", CITATIONS, lambda d: d.cit_valid,
+           "valid citations / present citations (claim–source pairs)",
+           "no citations", ("citations",)),
+    Metric("completeness", "citation", "citation", REFERENCE_FACTS, lambda d: d.ref_covered,
+           "distinct reference facts stated by the answer's claims / distinct reference facts; "
+           "an empty answer gives 0",
+           "no reference facts", ("reference",)),
+)}
+
+RAGCHECKER_METRICS = tuple(n for n, m in METRICS.items() if m.in_ragchecker)
+CITATION_METRICS = ("context_relevance", "faithfulness", "citation_support", "citation_precision",
+                    "completeness")
+ALL_METRICS = RAGCHECKER_METRICS + tuple(n for n in CITATION_METRICS if n not in RAGCHECKER_METRICS)
+RAGCHECKER_GROUPS = {g: tuple(n for n in RAGCHECKER_METRICS if METRICS[n].group == g)
+                     for g in ("overall", "retriever", "generator")}
+
+
+def resolve(names) -> tuple[str, ...]:
+    """Validate a selection of metric names (None = all), in the canonical order."""
+    if names is None:
+        return ALL_METRICS
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(",") if n.strip()]
+    unknown = [n for n in names if n not in METRICS]
+    if unknown:
+        raise ValueError(f"unknown metric(s) {', '.join(map(repr, unknown))}; "
+                         f"known: {', '.join(ALL_METRICS)}")
+    if not names:
+        raise ValueError("select at least one metric")
+    return tuple(n for n in ALL_METRICS if n in set(names))

@@ -1,0 +1,139 @@
+"""The data model: one RAG exchange (a sample), its passages, claims and entailment labels.
+
+Labels are stored as int8 numpy arrays: 1 entailed, 0 not entailed, -1 unjudged.
+Shapes (n = response claims, m = ground-truth claims, k = retrieved passages):
+``answer2response`` (n,), ``response2answer`` (m,), ``retrieved2response`` (n, k),
+``retrieved2answer`` (m, k). A matrix the sample does not carry is None.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+ENTAILED, NOT_ENTAILED, UNJUDGED = 1, 0, -1
+
+LABEL_MATRICES = ("answer2response", "response2answer", "retrieved2response", "retrieved2answer")
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A source document: retrieved (in rank order) or only known to the corpus."""
+
+    doc_id: str
+    text: str
+    facts: tuple[str, ...] | None = None
+    relevant: bool | None = None
+    outdated: bool = False
+
+
+@dataclass(frozen=True)
+class Claim:
+    """An atomic claim: a triple, a free text, or authored fact IDs, with optional citations.
+
+    ``cites`` is None when the claim carries no citation information, () when it cites nothing.
+    ``required`` is None when the claim has no REQUIRED/OPTIONAL label.
+    """
+
+    text: str
+    triple: tuple[str, str, str] | None = None
+    facts: tuple[str, ...] | None = None
+    cites: tuple[str, ...] | None = None
+    required: bool | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Sample:
+    """One RAG exchange with everything known about it.
+
+    ``entailment`` says what decided the labels: "facts" (authored fact IDs) or "labels"
+    (the RAGChecker label matrices as given).
+    """
+
+    query_id: str
+    query: str = ""
+    gt_answer: str = ""
+    response: str = ""
+    passages: tuple[Passage, ...] = ()
+    corpus: tuple[Passage, ...] = ()
+    response_claims: tuple[Claim, ...] = ()
+    gt_claims: tuple[Claim, ...] = ()
+    has_response_claims: bool = True
+    has_gt_claims: bool = True
+    reference_facts: tuple[str, ...] | None = None
+    answer2response: np.ndarray | None = None
+    response2answer: np.ndarray | None = None
+    retrieved2response: np.ndarray | None = None
+    retrieved2answer: np.ndarray | None = None
+    entailment: str = "labels"
+    extras: dict = field(default_factory=dict)
+
+    @property
+    def uses_facts(self) -> bool:
+        return self.entailment == "facts"
+
+    @property
+    def has_citations(self) -> bool:
+        return any(c.cites is not None for c in self.response_claims)
+
+    @property
+    def is_citation_sample(self) -> bool:
+        """Carries any citation-family extension (facts, citations, relevance, reference)."""
+        return (
+            self.uses_facts
+            or self.has_citations
+            or self.reference_facts is not None
+            or any(p.relevant is not None for p in self.passages)
+        )
+
+    def source(self, doc_id: str) -> Passage | None:
+        """The retrieved passage or corpus source with this doc_id, or None."""
+        for p in self.passages + self.corpus:
+            if p.doc_id == doc_id:
+                return p
+        return None
+
+    def label_matrix(self, name: str) -> np.ndarray | None:
+        return getattr(self, name)
+
+
+def facts_entail(claim_facts: tuple[str, ...] | None, source_facts) -> bool:
+    """A source entails a claim iff the claim's facts are non-empty and all among the source's."""
+    return bool(claim_facts) and set(claim_facts) <= set(source_facts or ())
+
+
+def fact_labels(sample_fields: dict) -> dict[str, np.ndarray | None]:
+    """Label matrices decided by authored fact IDs.
+
+    retrieved2response[j, k] / retrieved2answer[i, k]: passage k entails the claim.
+    answer2response[j]: the ground-truth facts (gt claims' facts, else ``reference_facts``)
+    include all of response claim j's facts. response2answer[i]: the response claims'
+    facts include all of gt claim i's facts.
+    """
+    resp = sample_fields["response_claims"]
+    gt = sample_fields["gt_claims"]
+    psg = sample_fields["passages"]
+    has_gt = sample_fields["has_gt_claims"]
+
+    def grid(claims):
+        out = np.zeros((len(claims), len(psg)), dtype=np.int8)
+        for i, c in enumerate(claims):
+            for k, p in enumerate(psg):
+                out[i, k] = facts_entail(c.facts, p.facts)
+        return out
+
+    gt_facts = None
+    if has_gt:
+        gt_facts = {f for c in gt for f in (c.facts or ())}
+    elif sample_fields["reference_facts"] is not None:
+        gt_facts = set(sample_fields["reference_facts"])
+    resp_facts = {f for c in resp for f in (c.facts or ())}
+    return {
+        "retrieved2response": grid(resp),
+        "retrieved2answer": grid(gt) if has_gt else None,
+        "answer2response": None if gt_facts is None else
+        np.array([facts_entail(c.facts, gt_facts) for c in resp], dtype=np.int8),
+        "response2answer": np.array([facts_entail(c.facts, resp_facts) for c in gt], dtype=np.int8)
+        if has_gt else None,
+    }
