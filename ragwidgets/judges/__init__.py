@@ -1,0 +1,61 @@
+"""Judges: from raw question / answer / passages to claims and labels.
+
+- ``Judge`` (protocol) and ``BaseJudge`` (cache, stats, batching, progress, sync wrappers);
+- ``OpenAICompatibleJudge``: any chat-completions server;
+- offline judges: ``LexicalJudge`` (a token-overlap baseline, not an LLM), ``FactJudge`` (authored
+  fact IDs), ``PrecomputedJudge`` (given answers);
+- ``register_judge`` / ``get_judge``: judges by key (``"lexical"`` is registered by default);
+- ``JudgeCache``: the sqlite cache; ``fill_labels``: fill RAGChecker-format records.
+"""
+
+from .base import BaseJudge, CallOutcome
+from .cache import JudgeCache, default_cache_path
+from .claims import claim_text
+from .errors import FillInputError, JudgeError, JudgeRequestError, UnknownJudgeError
+from .facts import FactJudge
+from .fill import NEEDS, afill_labels, fill_labels, plan_fill
+from .jobs import CheckJob, DryRun, ExtractJob, LabelJob
+from .lexical import LexicalJudge
+from .openai_compatible import OpenAICompatibleJudge
+from .precomputed import PrecomputedJudge
+from .protocol import Judge
+from .registry import get_judge, register_judge, registered_judges, unregister_judge
+from .results import CallUsage, Claim, JudgeResult, JudgeStats, Usage
+from .sync import run_sync
+
+register_judge("lexical", LexicalJudge())
+
+__all__ = [
+    "BaseJudge",
+    "CallOutcome",
+    "CallUsage",
+    "CheckJob",
+    "Claim",
+    "DryRun",
+    "ExtractJob",
+    "FactJudge",
+    "FillInputError",
+    "Judge",
+    "JudgeCache",
+    "JudgeError",
+    "JudgeRequestError",
+    "JudgeResult",
+    "JudgeStats",
+    "LabelJob",
+    "LexicalJudge",
+    "NEEDS",
+    "OpenAICompatibleJudge",
+    "PrecomputedJudge",
+    "UnknownJudgeError",
+    "Usage",
+    "afill_labels",
+    "claim_text",
+    "default_cache_path",
+    "fill_labels",
+    "get_judge",
+    "plan_fill",
+    "register_judge",
+    "registered_judges",
+    "run_sync",
+    "unregister_judge",
+]

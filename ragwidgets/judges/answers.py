@@ -1,0 +1,104 @@
+"""Reading model answers: JSON found in free text, claims lists and label lists, strictly checked."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .errors import AnswerParseError
+from .results import Claim
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+
+ENTAILMENT_SYNONYMS = {
+    "entailment": "Entailment",
+    "entailed": "Entailment",
+    "entails": "Entailment",
+    "supported": "Entailment",
+    "neutral": "Neutral",
+    "contradiction": "Contradiction",
+    "contradicted": "Contradiction",
+    "contradicts": "Contradiction",
+}
+IMPORTANCE_SYNONYMS = {"required": "REQUIRED", "optional": "OPTIONAL"}
+
+
+def find_json(content: str) -> Any:
+    """The first JSON value in ``content``: the whole text, a fenced block, or embedded in prose."""
+    text = content.strip()
+    candidates = [text] + [m.group(1).strip() for m in _FENCE.finditer(text)]
+    for candidate in candidates:
+        try:
+            return json.loads(candidate)
+        except ValueError:
+            pass
+    decoder = json.JSONDecoder()
+    for start, char in enumerate(text):
+        if char in "[{":
+            try:
+                value, _ = decoder.raw_decode(text, start)
+                return value
+            except ValueError:
+                continue
+    raise AnswerParseError(f"no JSON in the answer: {_snippet(content)}")
+
+
+def _unwrap(value: Any, keys: tuple[str, ...]) -> Any:
+    """``{"claims": [...]}`` style wrappers → the list inside."""
+    if isinstance(value, Mapping):
+        for key in keys:
+            if key in value:
+                return value[key]
+        if len(value) == 1:
+            return next(iter(value.values()))
+    return value
+
+
+def parse_claims(content: str) -> list[Claim]:
+    """A list of claims: objects with subject/predicate/object, or 3-item lists. Any other item fails."""
+    value = _unwrap(find_json(content), ("claims", "triples", "triplets"))
+    if not isinstance(value, list):
+        raise AnswerParseError(f"expected a JSON list of claims, got {type(value).__name__}")
+    claims: list[Claim] = []
+    for item in value:
+        if isinstance(item, Mapping) and all(k in item for k in ("subject", "predicate", "object")):
+            parts = (item["subject"], item["predicate"], item["object"])
+        elif isinstance(item, Sequence) and not isinstance(item, str) and len(item) == 3:
+            parts = tuple(item)
+        else:
+            raise AnswerParseError(f"not a subject-predicate-object claim: {_snippet(json.dumps(item))}")
+        if any(p is None or isinstance(p, (Mapping, list)) for p in parts):
+            raise AnswerParseError(f"claim parts must be text: {_snippet(json.dumps(item))}")
+        subject, predicate, obj = (str(p).strip() for p in parts)
+        claims.append({"subject": subject, "predicate": predicate, "object": obj})
+    return claims
+
+
+def parse_labels(content: str, n: int, synonyms: Mapping[str, str]) -> list[str]:
+    """Exactly ``n`` labels, each one of ``synonyms`` (case-insensitive), in order.
+
+    Accepts a list of strings, a list of objects with a ``label`` key, or such a list wrapped in an
+    object (``{"labels": [...]}``). A wrong count or an unknown label fails: nothing is guessed.
+    """
+    value = _unwrap(find_json(content), ("labels", "results", "answers"))
+    if n == 1 and isinstance(value, (str, Mapping)):
+        value = [value]
+    if not isinstance(value, list):
+        raise AnswerParseError(f"expected a JSON list of labels, got {type(value).__name__}")
+    if len(value) != n:
+        raise AnswerParseError(f"expected {n} labels, got {len(value)}")
+    labels = []
+    for item in value:
+        raw = item.get("label") if isinstance(item, Mapping) else item
+        label = synonyms.get(str(raw).strip().strip(".").lower()) if isinstance(raw, str) else None
+        if label is None:
+            raise AnswerParseError(f"unknown label {_snippet(json.dumps(raw))}")
+        labels.append(label)
+    return labels
+
+
+def _snippet(text: str, limit: int = 120) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,313 @@
+"""Shared machinery of every judge: the cache, the statistics, batching, progress and sync wrappers.
+
+A concrete judge implements three hooks (``_extract_call``, ``_check_call``, ``_label_call``) that
+do one uncached piece of work each; ``BaseJudge`` looks every judgement up in the cache first,
+stores only answered ones, splits claim checks into batches of ``check_batch_size`` (joint
+checking), and counts calls, cache hits, tokens and failures in ``stats``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Optional, TypeVar
+
+from tqdm.auto import tqdm
+
+from .cache import MISSING, CacheSetting, cache_key, resolve_cache
+from .claims import ClaimLike, Reference, claim_text, reference_text
+from .jobs import CheckJob, DryRun, ExtractJob, Job, LabelJob
+from .results import CallUsage, JudgeResult, JudgeStats, Usage
+from .sync import run_sync
+
+T = TypeVar("T")
+
+
+@dataclass
+class CallOutcome:
+    """What one uncached call produced. ``value`` None: the whole call is unjudged, ``reason`` says why.
+
+    For list values, a None item is an unjudged item (also explained by ``reason``).
+    """
+
+    value: Any
+    reason: Optional[str] = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    attempts: int = 1
+    item_reasons: dict[int, str] = field(default_factory=dict)
+
+
+class BaseJudge:
+    """Base class of the judges in this package (see the module docstring)."""
+
+    model: str = ""
+    base_url: Optional[str] = None
+    check_batch_size: int = 1
+    max_jobs_in_flight: int = 64
+
+    def __init__(self, *, cache: CacheSetting = None, progress: bool = True):
+        self.cache = resolve_cache(cache)
+        self.stats = JudgeStats()
+        self.progress = progress
+
+    # -- hooks for concrete judges -------------------------------------------------------------
+
+    async def _extract_call(self, text: str, question: str, instructions: Optional[str]) -> CallOutcome:
+        raise NotImplementedError
+
+    async def _check_call(self, claims: list[ClaimLike], reference: Reference) -> CallOutcome:
+        raise NotImplementedError
+
+    async def _label_call(self, claims: list[ClaimLike], question: str, instructions: Optional[str]) -> CallOutcome:
+        raise NotImplementedError
+
+    def prompt_version(self, operation: str) -> str:
+        """The version of the prompt (or rule) behind ``operation``; part of every cache key."""
+        return f"{operation}_v1"
+
+    def identity(self, operation: str) -> dict[str, Any]:
+        """Who answers ``operation``: class, model, server host, prompt version (never a secret)."""
+        from .secrets import url_host
+
+        return {
+            "class": type(self).__name__,
+            "model": self.model,
+            "host": url_host(self.base_url) if self.base_url else None,
+            "prompt": self.prompt_version(operation),
+        }
+
+    def claim_input(self, claim: ClaimLike) -> Any:
+        """What of a claim the judge looks at (and so what enters the cache key)."""
+        return claim_text(claim)
+
+    def reference_input(self, reference: Reference) -> Any:
+        """What of a reference the judge looks at (and so what enters the cache key)."""
+        return reference_text(reference)
+
+    @contextlib.asynccontextmanager
+    async def session(self) -> AsyncIterator[None]:
+        """Resources shared by the calls of one run (an HTTP connection pool for remote judges)."""
+        yield
+
+    # -- cache keys ---------------------------------------------------------------------------
+
+    def _extract_key(self, job: ExtractJob) -> str:
+        inputs = {"text": job.text, "question": job.question or "", "instructions": job.instructions or ""}
+        return cache_key(self.identity("extract"), "extract", inputs)
+
+    def _check_key(self, claim: ClaimLike, reference: Reference) -> str:
+        inputs = {"claim": self.claim_input(claim), "reference": self.reference_input(reference)}
+        return cache_key(self.identity("check"), "check", inputs)
+
+    def _label_key(self, job: LabelJob) -> str:
+        inputs = {
+            "claims": [self.claim_input(c) for c in job.claims],
+            "question": job.question or "",
+            "instructions": job.instructions or "",
+        }
+        return cache_key(self.identity("label"), "label", inputs)
+
+    def _cached(self, key: str) -> Any:
+        return MISSING if self.cache is None else self.cache.get(key)
+
+    def _store(self, key: str, operation: str, value: Any) -> None:
+        if self.cache is not None and value is not None:
+            self.cache.put(key, operation, value)
+
+    def _record(self, operation: str, outcome: CallOutcome) -> Usage:
+        """Count one call; it is a failure if it left anything unjudged."""
+        value = outcome.value
+        ok = value is not None and not (isinstance(value, list) and operation != "extract" and None in value)
+        self.stats.add_call(CallUsage(operation, outcome.prompt_tokens, outcome.completion_tokens, outcome.attempts, ok))
+        return Usage(1, 0, outcome.prompt_tokens, outcome.completion_tokens, 0 if ok else 1)
+
+    # -- the three operations -----------------------------------------------------------------
+
+    async def _run_extract(self, job: ExtractJob) -> JudgeResult:
+        if not (job.text or "").strip():
+            return JudgeResult([])
+        key = self._extract_key(job)
+        hit = self._cached(key)
+        if hit is not MISSING:
+            self.stats.add_hits(1)
+            return JudgeResult(hit, Usage(cache_hits=1))
+        outcome = await self._extract_call(job.text, job.question or "", job.instructions)
+        usage = self._record("extract", outcome)
+        if outcome.value is None:
+            return JudgeResult([], usage, failure=outcome.reason or "unjudged")
+        self._store(key, "extract", outcome.value)
+        return JudgeResult(outcome.value, usage)
+
+    async def _run_check(self, job: CheckJob) -> JudgeResult:
+        claims = list(job.claims)
+        keys = [self._check_key(c, job.reference) for c in claims]
+        labels: list[Optional[str]] = [None] * len(claims)
+        reasons: dict[int, str] = {}
+        usage = Usage()
+        todo = []
+        for i, key in enumerate(keys):
+            hit = self._cached(key)
+            if hit is MISSING:
+                todo.append(i)
+            else:
+                labels[i] = hit
+                usage.cache_hits += 1
+        self.stats.add_hits(usage.cache_hits)
+        size = max(1, int(self.check_batch_size))
+        batches = [todo[s : s + size] for s in range(0, len(todo), size)]
+        outcomes = await asyncio.gather(*(self._check_call([claims[i] for i in b], job.reference) for b in batches))
+        for batch, outcome in zip(batches, outcomes):
+            usage = usage + self._record("check", outcome)
+            values = outcome.value if outcome.value is not None else [None] * len(batch)
+            for pos, (i, label) in enumerate(zip(batch, values)):
+                labels[i] = label
+                if label is None:
+                    reasons[i] = outcome.item_reasons.get(pos) or outcome.reason or "unjudged"
+                else:
+                    self._store(keys[i], "check", label)
+        return JudgeResult(labels, usage, reasons)
+
+    async def _run_label(self, job: LabelJob) -> JudgeResult:
+        claims = list(job.claims)
+        if not claims:
+            return JudgeResult([])
+        key = self._label_key(job)
+        hit = self._cached(key)
+        if hit is not MISSING:
+            self.stats.add_hits(1)
+            return JudgeResult(hit, Usage(cache_hits=1))
+        outcome = await self._label_call(claims, job.question or "", job.instructions)
+        usage = self._record("label", outcome)
+        values = outcome.value if outcome.value is not None else [None] * len(claims)
+        reasons = {i: outcome.item_reasons.get(i) or outcome.reason or "unjudged" for i, v in enumerate(values) if v is None}
+        if not reasons:
+            self._store(key, "label", list(values))
+        return JudgeResult(values, usage, reasons)
+
+    async def _run_job(self, job: Job) -> JudgeResult:
+        if isinstance(job, ExtractJob):
+            return await self._run_extract(job)
+        if isinstance(job, CheckJob):
+            return await self._run_check(job)
+        if isinstance(job, LabelJob):
+            return await self._run_label(job)
+        raise TypeError(f"not a judge job: {job!r}")
+
+    # -- public async API ---------------------------------------------------------------------
+
+    async def aextract_claims(self, text: str, question: str = "", instructions: Optional[str] = None) -> JudgeResult:
+        async with self.session():
+            return await self._run_extract(ExtractJob(text, question, instructions))
+
+    async def acheck(self, claims: Sequence[ClaimLike], reference: Reference) -> JudgeResult:
+        async with self.session():
+            return await self._run_check(CheckJob(list(claims), reference))
+
+    async def alabel_claims(
+        self, claims: Sequence[ClaimLike], question: str = "", instructions: Optional[str] = None
+    ) -> JudgeResult:
+        async with self.session():
+            return await self._run_label(LabelJob(list(claims), question, instructions))
+
+    async def arun(self, jobs: Sequence[Job], *, progress: Optional[bool] = None, desc: str = "judging") -> list[JudgeResult]:
+        """Run ``jobs`` concurrently (bounded) with a progress bar; results in job order."""
+        jobs = list(jobs)
+        show = self.progress if progress is None else progress
+        bar = tqdm(total=len(jobs), desc=desc, unit="job", delay=0.5, disable=not show or not jobs)
+
+        async def one(job: Job) -> JudgeResult:
+            result = await self._run_job(job)
+            bar.update(1)
+            return result
+
+        try:
+            async with self.session():
+                return await gather_bounded([lambda job=job: one(job) for job in jobs], self.max_jobs_in_flight)
+        finally:
+            bar.close()
+
+    # -- sync wrappers ------------------------------------------------------------------------
+
+    def extract_claims(self, text: str, question: str = "", instructions: Optional[str] = None) -> JudgeResult:
+        """Sync form of ``aextract_claims`` (works inside a running event loop too)."""
+        return run_sync(self.aextract_claims(text, question, instructions))
+
+    def check(self, claims: Sequence[ClaimLike], reference: Reference) -> JudgeResult:
+        """Sync form of ``acheck`` (works inside a running event loop too)."""
+        return run_sync(self.acheck(claims, reference))
+
+    def label_claims(
+        self, claims: Sequence[ClaimLike], question: str = "", instructions: Optional[str] = None
+    ) -> JudgeResult:
+        """Sync form of ``alabel_claims`` (works inside a running event loop too)."""
+        return run_sync(self.alabel_claims(claims, question, instructions))
+
+    def run(self, jobs: Sequence[Job], *, progress: Optional[bool] = None, desc: str = "judging") -> list[JudgeResult]:
+        """Sync form of ``arun`` (works inside a running event loop too)."""
+        return run_sync(self.arun(jobs, progress=progress, desc=desc))
+
+    # -- pricing ------------------------------------------------------------------------------
+
+    def cached_claims(self, job: ExtractJob) -> Optional[list]:
+        """The claims the cache holds for ``job`` (no call, not counted in ``stats``), else None."""
+        if not (job.text or "").strip():
+            return []
+        hit = self._cached(self._extract_key(job))
+        return None if hit is MISSING else hit
+
+    def dry_run(self, jobs: Sequence[Job]) -> DryRun:
+        """How many calls ``run(jobs)`` would make and how many judgements the cache answers."""
+        plan = DryRun()
+        size = max(1, int(self.check_batch_size))
+        for job in jobs:
+            if isinstance(job, ExtractJob):
+                if not (job.text or "").strip():
+                    continue
+                units, misses = 1, int(self._cached(self._extract_key(job)) is MISSING)
+                calls = misses
+                op = "extract"
+            elif isinstance(job, CheckJob):
+                units = len(job.claims)
+                misses = sum(self._cached(self._check_key(c, job.reference)) is MISSING for c in job.claims)
+                calls = math.ceil(misses / size)
+                op = "check"
+            elif isinstance(job, LabelJob):
+                if not job.claims:
+                    continue
+                units, misses = 1, int(self._cached(self._label_key(job)) is MISSING)
+                calls = misses
+                op = "label"
+            else:
+                raise TypeError(f"not a judge job: {job!r}")
+            plan.judgements += units
+            plan.cached += units - misses
+            plan.calls += calls
+            plan.by_operation[op] = plan.by_operation.get(op, 0) + calls
+        return plan
+
+
+async def gather_bounded(factories: Sequence[Callable[[], Awaitable[T]]], limit: int) -> list[T]:
+    """Await every factory's coroutine with at most ``limit`` started at once; results in order.
+
+    If one raises, the others are cancelled and the error propagates.
+    """
+    results: list[Any] = [None] * len(factories)
+    queue = iter(range(len(factories)))
+
+    async def worker() -> None:
+        for i in queue:
+            results[i] = await factories[i]()
+
+    tasks = [asyncio.ensure_future(worker()) for _ in range(min(max(1, limit), len(factories)))]
+    try:
+        await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+    return results

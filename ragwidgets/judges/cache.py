@@ -1,0 +1,125 @@
+"""The on-disk judgement cache: sqlite, keyed by a hash of who judged what with which prompt."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import sys
+import threading
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Union
+
+MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
+"""Returned by ``JudgeCache.get`` for a key the cache does not hold."""
+
+CACHE_DIR_ENV = "RAGWIDGETS_CACHE_DIR"
+
+
+def default_cache_path() -> Path:
+    """``$RAGWIDGETS_CACHE_DIR/judge_cache.sqlite``, else the user's cache dir for ``ragwidgets``."""
+    if os.environ.get(CACHE_DIR_ENV):
+        base = Path(os.environ[CACHE_DIR_ENV])
+    elif sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local")) / "ragwidgets" / "Cache"
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches" / "ragwidgets"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ragwidgets"
+    return base / "judge_cache.sqlite"
+
+
+def cache_key(identity: Mapping[str, Any], operation: str, inputs: Mapping[str, Any]) -> str:
+    """SHA-256 of the judge identity (class, model, host, prompt version), operation and input."""
+    payload = json.dumps(
+        {"judge": dict(identity), "operation": operation, "input": dict(inputs)},
+        sort_keys=True,
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+class JudgeCache:
+    """Judgements stored in one sqlite file; safe to share between threads and judges.
+
+    Only answers are stored (a value of None, i.e. unjudged, is refused), so a failed or
+    interrupted run leaves nothing wrong behind and re-running resumes from what was answered.
+    """
+
+    def __init__(self, path: Union[str, os.PathLike, None] = None):
+        self.path = Path(path) if path is not None else default_cache_path()
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS judgements ("
+                " key TEXT PRIMARY KEY, operation TEXT NOT NULL, value TEXT NOT NULL, created REAL NOT NULL)"
+            )
+            conn.commit()
+            self._conn = conn
+        return self._conn
+
+    def get(self, key: str) -> Any:
+        """The stored value, or ``MISSING``."""
+        with self._lock:
+            row = self._connection().execute("SELECT value FROM judgements WHERE key = ?", (key,)).fetchone()
+        return MISSING if row is None else json.loads(row[0])
+
+    def put(self, key: str, operation: str, value: Any) -> None:
+        """Store an answer (never None: unjudged results are not cached)."""
+        if value is None:
+            raise ValueError("an unjudged result (None) is never cached")
+        encoded = json.dumps(value, ensure_ascii=False)
+        with self._lock:
+            conn = self._connection()
+            conn.execute(
+                "INSERT OR REPLACE INTO judgements (key, operation, value, created) VALUES (?, ?, ?, ?)",
+                (key, operation, encoded, time.time()),
+            )
+            conn.commit()
+
+    def __contains__(self, key: str) -> bool:
+        return self.get(key) is not MISSING
+
+    def __len__(self) -> int:
+        with self._lock:
+            return self._connection().execute("SELECT COUNT(*) FROM judgements").fetchone()[0]
+
+    def clear(self) -> None:
+        with self._lock:
+            conn = self._connection()
+            conn.execute("DELETE FROM judgements")
+            conn.commit()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def __repr__(self) -> str:
+        return f"JudgeCache({str(self.path)!r})"
+
+
+CacheSetting = Union[JudgeCache, str, os.PathLike, None, bool]
+
+
+def resolve_cache(cache: CacheSetting) -> JudgeCache | None:
+    """``"default"`` → the default file; a path → that file; a ``JudgeCache`` → itself; None/False → none."""
+    if cache is None or cache is False:
+        return None
+    if isinstance(cache, JudgeCache):
+        return cache
+    if cache is True or cache == "default":
+        return JudgeCache()
+    return JudgeCache(cache)

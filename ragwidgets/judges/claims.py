@@ -1,0 +1,61 @@
+"""Claims and references in the shapes users bring them: triples, dicts, plain strings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Union
+
+from .results import Claim
+
+ClaimLike = Union[Mapping[str, Any], Sequence[str], str]
+"""A claim as ``{"subject","predicate","object"}`` (optionally ``text``, ``facts``), a
+``[subject, predicate, object]`` list, or a plain string."""
+
+Reference = Union[str, Mapping[str, Any]]
+"""A reference text, or a passage dict with ``text`` (and optionally ``doc_id``, ``facts``)."""
+
+
+def claim_text(claim: ClaimLike) -> str:
+    """The claim as one line of text: ``"subject predicate object"`` for triples."""
+    if isinstance(claim, str):
+        return claim.strip()
+    if isinstance(claim, Mapping):
+        if claim.get("text"):
+            return str(claim["text"]).strip()
+        parts = (claim.get("subject"), claim.get("predicate"), claim.get("object"))
+        return " ".join(str(p).strip() for p in parts if p not in (None, "")).strip()
+    return " ".join(str(p).strip() for p in claim if p not in (None, "")).strip()
+
+
+def as_triple(claim: Claim) -> list[str]:
+    """``[subject, predicate, object]``: the claim shape of RAGChecker's result files."""
+    return [claim["subject"], claim["predicate"], claim["object"]]
+
+
+def claim_facts(claim: ClaimLike) -> list[str] | None:
+    """The authored fact IDs of a claim, or None when the claim carries none."""
+    if isinstance(claim, Mapping) and claim.get("facts") is not None:
+        return [str(f) for f in claim["facts"]]
+    return None
+
+
+def claim_importance(claim: ClaimLike) -> str | None:
+    """An authored ``label`` of a claim dict ("REQUIRED"/"OPTIONAL"), or None."""
+    if isinstance(claim, Mapping) and claim.get("label"):
+        label = str(claim["label"]).upper()
+        return label if label in ("REQUIRED", "OPTIONAL") else None
+    return None
+
+
+def reference_text(reference: Reference) -> str:
+    """The text of a reference or passage."""
+    if isinstance(reference, Mapping):
+        return str(reference.get("text") or "")
+    return str(reference)
+
+
+def reference_facts(reference: Reference) -> list[str] | None:
+    """The authored fact IDs of a passage, or None when it carries none."""
+    if isinstance(reference, Mapping) and reference.get("facts") is not None:
+        return [str(f) for f in reference["facts"]]
+    return None

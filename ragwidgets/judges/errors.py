@@ -1,0 +1,31 @@
+"""Errors raised by the judge layer."""
+
+from __future__ import annotations
+
+
+class JudgeError(RuntimeError):
+    """A judge cannot do what was asked (misconfiguration, unsupported operation)."""
+
+
+class JudgeRequestError(JudgeError):
+    """The model server refused a request in a way that retrying cannot fix (e.g. HTTP 401, 404)."""
+
+
+class UnknownJudgeError(KeyError):
+    """No judge is registered under the requested key."""
+
+    def __str__(self) -> str:  # KeyError would quote the whole message
+        return str(self.args[0])
+
+
+class FillInputError(ValueError):
+    """A record given to ``fill_labels`` is malformed; the message names the sample and the field."""
+
+    def __init__(self, message: str, *, sample: str, field: str):
+        self.sample = sample
+        self.field = field
+        super().__init__(f"{sample}, field '{field}': {message}")
+
+
+class AnswerParseError(ValueError):
+    """A model answer could not be read as the JSON that was asked for."""

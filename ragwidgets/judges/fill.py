@@ -1,0 +1,305 @@
+"""Filling RAGChecker-format records with the claims and labels a scorer needs.
+
+A record has ``query``, ``gt_answer``, ``response``, ``retrieved_context: [{doc_id, text}]`` and
+may already have ``response_claims``, ``gt_answer_claims``, the label matrices
+``answer2response[j]`` (response claim j vs the gt answer), ``response2answer[i]`` (gt claim i vs
+the response), ``retrieved2response[j][k]`` / ``retrieved2answer[i][k]`` (claim vs passage k), and
+``response_claim_labels`` / ``gt_answer_claim_labels`` (REQUIRED/OPTIONAL). ``fill_labels`` adds
+only the fields in ``needs`` and only the entries that are missing (absent or None); nothing
+present is judged again. Entries the judge could not judge stay None and are explained in the
+record's ``unjudged`` list: ``{"field", "index", "reason"}`` (index None for a whole field).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from .claims import ClaimLike, Reference, claim_facts
+from .errors import FillInputError
+from .jobs import CheckJob, DryRun, ExtractJob, Job, LabelJob
+from .protocol import Judge
+from .sync import run_sync
+
+NEEDS: tuple[str, ...] = (
+    "response_claims",
+    "gt_answer_claims",
+    "answer2response",
+    "response2answer",
+    "retrieved2response",
+    "retrieved2answer",
+    "response_claim_labels",
+    "gt_answer_claim_labels",
+)
+
+
+@dataclass(frozen=True)
+class _Side:
+    """The fields of one side of a sample: the response's claims or the gt answer's."""
+
+    claims: str
+    text: str
+    against: str
+    against_claims: str
+    matrix: str
+    retrieved: str
+    labels: str
+
+
+SIDES = (
+    _Side("response_claims", "response", "gt_answer", "gt_answer_claims", "answer2response", "retrieved2response", "response_claim_labels"),
+    _Side("gt_answer_claims", "gt_answer", "response", "response_claims", "response2answer", "retrieved2answer", "gt_answer_claim_labels"),
+)
+
+
+@dataclass
+class _Target:
+    """Where the values of one job go: ``record[field][j]`` (or ``[j][column]``) for j in ``rows``."""
+
+    record: int
+    field: str
+    rows: list[int]
+    column: Optional[int] = None
+
+
+def _expand(needs: Collection[str]) -> set[str]:
+    unknown = sorted(set(needs) - set(NEEDS))
+    if unknown:
+        raise ValueError(f"unknown needs {unknown}; known: {list(NEEDS)}")
+    expanded = set(needs)
+    for side in SIDES:
+        if expanded & {side.matrix, side.retrieved, side.labels}:
+            expanded.add(side.claims)
+    return expanded
+
+
+def _sample(index: int, record: Mapping[str, Any]) -> str:
+    qid = record.get("query_id")
+    return f"sample {index}" + (f" (query_id {qid!r})" if qid is not None else "")
+
+
+def _stored_claim(claim: Any) -> Any:
+    """Claims are written back as RAGChecker writes them: ``[subject, predicate, object]``."""
+    if isinstance(claim, Mapping) and set(claim) == {"subject", "predicate", "object"}:
+        return [claim["subject"], claim["predicate"], claim["object"]]
+    return claim
+
+
+def _answer_reference(text: str, claims: Optional[Sequence[ClaimLike]]) -> Reference:
+    """The other answer as a reference; with authored facts on its claims, their union as its facts."""
+    facts = [claim_facts(c) for c in claims or []]
+    if any(f is not None for f in facts):
+        return {"text": text, "facts": sorted({x for f in facts if f for x in f})}
+    return text
+
+
+def _vector(record: dict, field: str, n: int, sample: str) -> list:
+    value = record.get(field)
+    if value is None:
+        return [None] * n
+    if not isinstance(value, list) or len(value) != n:
+        size = len(value) if isinstance(value, list) else type(value).__name__
+        raise FillInputError(f"has {size} entries but there are {n} claims", sample=sample, field=field)
+    return list(value)
+
+
+def _matrix(record: dict, field: str, n: int, m: int, sample: str) -> list:
+    value = record.get(field)
+    if value is None:
+        return [[None] * m for _ in range(n)]
+    if not isinstance(value, list) or len(value) != n:
+        size = len(value) if isinstance(value, list) else type(value).__name__
+        raise FillInputError(f"has {size} rows but there are {n} claims", sample=sample, field=field)
+    rows = []
+    for j, row in enumerate(value):
+        if row is None:
+            row = [None] * m
+        if not isinstance(row, list) or len(row) != m:
+            raise FillInputError(f"row {j} does not have one label per passage ({m})", sample=sample, field=field)
+        rows.append(list(row))
+    return rows
+
+
+def _passages(record: Mapping[str, Any], sample: str) -> list[Reference]:
+    passages = record.get("retrieved_context")
+    if passages is None:
+        raise FillInputError("missing: the retrieved passages are needed", sample=sample, field="retrieved_context")
+    if not isinstance(passages, list) or not all(isinstance(p, (str, Mapping)) for p in passages):
+        raise FillInputError("must be a list of {doc_id, text} passages", sample=sample, field="retrieved_context")
+    return passages
+
+
+def _extraction_jobs(records: list[dict], needs: set[str], instructions: Optional[str]) -> tuple[list[Job], list[_Target]]:
+    jobs: list[Job] = []
+    targets: list[_Target] = []
+    for i, record in enumerate(records):
+        for side in SIDES:
+            if side.claims in needs and record.get(side.claims) is None:
+                text = record.get(side.text)
+                if text is None:
+                    raise FillInputError(
+                        f"missing: it is needed to extract {side.claims}", sample=_sample(i, record), field=side.text
+                    )
+                jobs.append(ExtractJob(str(text), str(record.get("query") or ""), instructions))
+                targets.append(_Target(i, side.claims, []))
+    return jobs, targets
+
+
+def _label_jobs(
+    records: list[dict], needs: set[str], instructions: Optional[str]
+) -> tuple[list[Job], list[_Target], dict[int, list[dict]]]:
+    """Check and label jobs for every missing entry; records get their matrices (None-padded)."""
+    jobs: list[Job] = []
+    targets: list[_Target] = []
+    blocked: dict[int, list[dict]] = {}
+    for i, record in enumerate(records):
+        sample = _sample(i, record)
+        for side in SIDES:
+            wanted = [f for f in (side.matrix, side.retrieved, side.labels) if f in needs]
+            claims = record.get(side.claims)
+            if not wanted:
+                continue
+            if claims is None:
+                blocked.setdefault(i, []).extend(
+                    {"field": f, "index": None, "reason": f"{side.claims} are unjudged"} for f in wanted
+                )
+                continue
+            if not isinstance(claims, list):
+                raise FillInputError("must be a list of claims", sample=sample, field=side.claims)
+            n = len(claims)
+            if side.matrix in needs:
+                against = record.get(side.against)
+                if against is None:
+                    raise FillInputError(f"missing: it is needed for {side.matrix}", sample=sample, field=side.against)
+                values = record[side.matrix] = _vector(record, side.matrix, n, sample)
+                rows = [j for j in range(n) if values[j] is None]
+                if rows:
+                    reference = _answer_reference(str(against), record.get(side.against_claims))
+                    jobs.append(CheckJob([claims[j] for j in rows], reference))
+                    targets.append(_Target(i, side.matrix, rows))
+            if side.retrieved in needs:
+                passages = _passages(record, sample)
+                matrix = record[side.retrieved] = _matrix(record, side.retrieved, n, len(passages), sample)
+                for k, passage in enumerate(passages):
+                    rows = [j for j in range(n) if matrix[j][k] is None]
+                    if rows:
+                        jobs.append(CheckJob([claims[j] for j in rows], passage))
+                        targets.append(_Target(i, side.retrieved, rows, k))
+            if side.labels in needs:
+                values = record[side.labels] = _vector(record, side.labels, n, sample)
+                rows = [j for j in range(n) if values[j] is None]
+                if rows:
+                    jobs.append(LabelJob(list(claims), str(record.get("query") or ""), instructions))
+                    targets.append(_Target(i, side.labels, rows))
+    return jobs, targets, blocked
+
+
+async def afill_labels(
+    records: Iterable[Mapping[str, Any]],
+    judge: Judge,
+    needs: Collection[str] = NEEDS,
+    *,
+    extraction_instructions: Optional[str] = None,
+    labeling_instructions: Optional[str] = None,
+    progress: Optional[bool] = None,
+) -> list[dict]:
+    """Async form of ``fill_labels``."""
+    wanted = _expand(needs)
+    out = [dict(r) for r in records]
+    notes: dict[int, list[dict]] = {i: [] for i in range(len(out))}
+    touched: dict[int, set[str]] = {i: set() for i in range(len(out))}
+
+    jobs, targets = _extraction_jobs(out, wanted, extraction_instructions)
+    for target, result in zip(targets, await judge.arun(jobs, progress=progress, desc="extracting claims")):
+        touched[target.record].add(target.field)
+        if result.judged:
+            out[target.record][target.field] = [_stored_claim(c) for c in result]
+        else:
+            notes[target.record].append({"field": target.field, "index": None, "reason": result.failure})
+
+    jobs, targets, blocked = _label_jobs(out, wanted, labeling_instructions)
+    for i, entries in blocked.items():
+        notes[i].extend(entries)
+        touched[i].update(e["field"] for e in entries)
+    for target, result in zip(targets, await judge.arun(jobs, progress=progress, desc="checking claims")):
+        record = out[target.record]
+        touched[target.record].add(target.field)
+        whole_list = target.field.endswith("_labels")
+        for pos, j in enumerate(target.rows):
+            at = j if whole_list else pos
+            value = result[at]
+            if target.column is None:
+                record[target.field][j] = value
+            else:
+                record[target.field][j][target.column] = value
+            if value is None:
+                index = j if target.column is None else [j, target.column]
+                reason = result.reasons.get(at, "unjudged")
+                notes[target.record].append({"field": target.field, "index": index, "reason": reason})
+
+    for i, record in enumerate(out):
+        kept = [n for n in record.get("unjudged") or [] if n.get("field") not in touched[i]]
+        if kept or notes[i] or "unjudged" in record:
+            record["unjudged"] = kept + notes[i]
+    return out
+
+
+def fill_labels(
+    records: Iterable[Mapping[str, Any]],
+    judge: Judge,
+    needs: Collection[str] = NEEDS,
+    *,
+    extraction_instructions: Optional[str] = None,
+    labeling_instructions: Optional[str] = None,
+    progress: Optional[bool] = None,
+) -> list[dict]:
+    """Copies of ``records`` with the missing claims and labels in ``needs`` judged by ``judge``.
+
+    ``needs`` ⊆ ``NEEDS``; a label field brings the claims it is about. Claims are extracted first
+    (with ``extraction_instructions`` appended to the extraction prompt), then every missing
+    check and REQUIRED/OPTIONAL label (``labeling_instructions``) runs concurrently. Present values
+    are kept as they are. Works inside a running event loop too.
+    """
+    return run_sync(
+        afill_labels(
+            records,
+            judge,
+            needs,
+            extraction_instructions=extraction_instructions,
+            labeling_instructions=labeling_instructions,
+            progress=progress,
+        )
+    )
+
+
+def plan_fill(
+    records: Iterable[Mapping[str, Any]],
+    judge: Judge,
+    needs: Collection[str] = NEEDS,
+    *,
+    extraction_instructions: Optional[str] = None,
+    labeling_instructions: Optional[str] = None,
+) -> DryRun:
+    """What ``fill_labels`` would cost, without calling the model.
+
+    Claims the cache already holds are used to size the checks that follow; checks on claims not
+    yet extracted are counted in ``awaiting_claims``.
+    """
+    wanted = _expand(needs)
+    out = [dict(r) for r in records]
+    jobs, targets = _extraction_jobs(out, wanted, extraction_instructions)
+    for job, target in zip(jobs, targets):
+        cached = judge.cached_claims(job) if hasattr(judge, "cached_claims") else None
+        if cached is not None:
+            out[target.record][target.field] = cached
+    check_jobs, _, blocked = _label_jobs(out, wanted, labeling_instructions)
+    plan = judge.dry_run(jobs + check_jobs)
+    for i, entries in blocked.items():
+        for entry in entries:
+            side = next(s for s in SIDES if entry["field"] in (s.matrix, s.retrieved, s.labels))
+            if entry["field"] == side.retrieved:
+                plan.awaiting_claims += len(out[i].get("retrieved_context") or [])
+            else:
+                plan.awaiting_claims += 1
+    return plan

@@ -1,0 +1,193 @@
+"""A real chat-completions server on 127.0.0.1 with deterministic answers, for the judge tests.
+
+Answers are derived from the prompt: extraction cuts each sentence of the text into
+(first word, second word, rest); checking says "Entailment" when every word of the claim occurs in
+the reference, "Contradiction" when the claim says "never", else "Neutral"; labelling says
+"REQUIRED" when the claim shares a word of four letters or more with the question. The server can
+be told to be slow, to answer 429/500 or drop the connection for the next requests, or to answer
+with malformed JSON; it counts requests and the most requests ever in flight at once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+SECRET = "sk-test-SECRET-4f9a1c77e2"
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def fake_answer(system: str, user: str) -> str:
+    """The deterministic answer to one prompt (see the module docstring)."""
+    if user.startswith("Question the text answers:"):
+        text = user.split("\nText:\n", 1)[1]
+        claims = []
+        for sentence in re.split(r"(?<=[.!?])\s+", text.strip()):
+            words = sentence.strip().rstrip(".!?").split()
+            if len(words) >= 3:
+                claims.append({"subject": words[0], "predicate": words[1], "object": " ".join(words[2:])})
+        if "ONLY THE FIRST CLAIM" in system:
+            claims = claims[:1]
+        return json.dumps(claims)
+    head, claims_block = user.rsplit("\n\nClaims:\n", 1)
+    claims = [re.sub(r"^\d+\.\s*", "", line) for line in claims_block.splitlines() if line.strip()]
+    if head.startswith("Reference:\n"):
+        reference = set(_words(head))
+        labels = [
+            "Contradiction" if "never" in _words(c) else "Entailment" if set(_words(c)) <= reference else "Neutral"
+            for c in claims
+        ]
+        return json.dumps(labels)
+    question = {w for w in _words(head) if len(w) >= 4 and w != "question"}
+    if "EVERY CLAIM IS REQUIRED" in system:
+        return json.dumps(["REQUIRED"] * len(claims))
+    return json.dumps(["REQUIRED" if question & set(_words(c)) else "OPTIONAL" for c in claims])
+
+
+@dataclass
+class ServerScript:
+    """What the server does next, and what it has seen."""
+
+    delay: float = 0.0
+    faults: deque = field(default_factory=deque)  # per request, in order: 429, 500, "drop", "slow", "malformed", "not-json"
+    always_malformed: bool = False
+    fence: bool = False
+    requests: int = 0
+    in_flight: int = 0
+    max_in_flight: int = 0
+    bodies: list = field(default_factory=list)
+    authorization: list = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def fault_next(self, *faults) -> None:
+        self.faults.extend(faults)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    script: ServerScript
+
+    def log_message(self, format, *args):  # keep pytest output quiet
+        pass
+
+    def _send(self, status: int, payload: bytes, content_type: str = "application/json") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def do_POST(self):
+        script = self.script
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        with script.lock:
+            script.requests += 1
+            script.in_flight += 1
+            script.max_in_flight = max(script.max_in_flight, script.in_flight)
+            script.authorization.append(self.headers.get("Authorization"))
+            fault = script.faults.popleft() if script.faults else None
+        try:
+            if script.delay:
+                time.sleep(script.delay)
+            if self.path != "/v1/chat/completions":
+                self._send(404, b'{"error": "not found"}')
+                return
+            if fault == "drop":
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            if fault == "slow":
+                time.sleep(1.0)
+            if fault in (429, 500, 503):
+                self._send(fault, json.dumps({"error": {"message": "try later"}}).encode())
+                return
+            if fault == "not-json":
+                self._send(200, b"<html>gateway</html>", "text/html")
+                return
+            request = json.loads(body)
+            with script.lock:
+                script.bodies.append(request)
+            messages = {m["role"]: m["content"] for m in request["messages"]}
+            answer = fake_answer(messages["system"], messages["user"])
+            if fault == "malformed" or script.always_malformed:
+                answer = "Sure! Here are the labels: [Entailment, Neutral"
+            elif script.fence:
+                answer = f"Here you go:\n```json\n{answer}\n```"
+            usage = {
+                "prompt_tokens": len((messages["system"] + " " + messages["user"]).split()),
+                "completion_tokens": len(answer.split()),
+            }
+            usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+            reply = {
+                "id": f"chatcmpl-{script.requests}",
+                "object": "chat.completion",
+                "model": request["model"],
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}],
+                "usage": usage,
+            }
+            self._send(200, json.dumps(reply).encode())
+        finally:
+            with script.lock:
+                script.in_flight -= 1
+
+
+@dataclass
+class FakeChatServer:
+    base_url: str
+    script: ServerScript
+
+
+@pytest.fixture
+def chat_server():
+    """A running fake chat-completions server; ``base_url`` ends in ``/v1``."""
+    script = ServerScript()
+    handler = type("Handler", (_Handler,), {"script": script})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield FakeChatServer(f"http://127.0.0.1:{server.server_address[1]}/v1", script)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def api_secret():
+    """The API key the test judges use; it must never show up anywhere but the request header."""
+    return SECRET
+
+
+@pytest.fixture
+def make_judge(chat_server, tmp_path):
+    """Build an ``OpenAICompatibleJudge`` on the fake server with a cache in ``tmp_path`` and tiny backoffs."""
+    from ragwidgets.judges import JudgeCache, OpenAICompatibleJudge
+
+    def make(**kwargs):
+        options = dict(
+            model="fake-judge-1",
+            base_url=chat_server.base_url,
+            api_key=SECRET,
+            cache=JudgeCache(tmp_path / "judge_cache.sqlite"),
+            timeout=2.0,
+            max_retries=3,
+            backoff=0.001,
+            backoff_max=0.01,
+            progress=False,
+        )
+        options.update(kwargs)
+        return OpenAICompatibleJudge(**options)
+
+    return make

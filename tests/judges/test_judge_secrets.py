@@ -1,0 +1,83 @@
+"""The API key never appears in a repr, a log line, an error message, the cache file or saved output."""
+
+from __future__ import annotations
+
+import json
+import logging
+import pickle
+
+import pytest
+
+from ragwidgets.judges import CheckJob, JudgeRequestError, OpenAICompatibleJudge, fill_labels
+
+
+def test_the_key_is_sent_but_never_shown_or_stored(make_judge, chat_server, tmp_path, caplog, api_secret):
+    caplog.set_level(logging.DEBUG)  # includes httpx / httpcore debug logging
+    chat_server.script.fault_next(429, "drop", "malformed")
+    judge = make_judge()
+    records = [
+        {
+            "query_id": "1",
+            "query": "What is the capital of France?",
+            "gt_answer": "Paris is the capital of France.",
+            "response": "Paris is the capital of France. Lyon never hosted the Olympics.",
+            "retrieved_context": [{"doc_id": "d1", "text": "Paris is the capital of France."}],
+        }
+    ]
+    filled = fill_labels(records, judge, progress=False)
+    assert chat_server.script.authorization[-1] == f"Bearer {api_secret}"
+
+    texts = {
+        "repr(judge)": repr(judge),
+        "str(judge)": str(judge),
+        "vars(judge)": repr(vars(judge)),
+        "stats": repr(judge.stats) + str(judge.stats),
+        "results": repr(judge.run([CheckJob(["a b c"], "x")])),
+        "dry run": repr(judge.dry_run([CheckJob(["a b c"], "x")])),
+        "logs": caplog.text,
+        "output": json.dumps(filled),
+    }
+    for where, text in texts.items():
+        assert api_secret not in text, where
+    assert "retry" in caplog.text  # the faults were logged, without the key
+
+    cache_bytes = b"".join(p.read_bytes() for p in tmp_path.glob("judge_cache.sqlite*"))
+    assert len(judge.cache) > 0 and b"Entailment" in cache_bytes  # the bytes searched hold the answers
+    assert api_secret.encode() not in cache_bytes
+
+
+def test_the_key_is_not_in_error_messages(make_judge, chat_server, api_secret):
+    judge = make_judge(base_url=chat_server.base_url.replace("/v1", "/wrong"))
+    with pytest.raises(JudgeRequestError) as info:
+        judge.check(["a b c"], "a b c")
+    assert api_secret not in str(info.value) and api_secret not in repr(info.value)
+    assert api_secret not in "".join(str(a) for a in info.traceback)
+
+
+def test_the_key_is_read_from_the_environment(chat_server, monkeypatch, tmp_path, api_secret):
+    monkeypatch.setenv("MY_JUDGE_KEY", api_secret)
+    judge = OpenAICompatibleJudge(
+        "m", chat_server.base_url, api_key_env="MY_JUDGE_KEY", cache=tmp_path / "c.sqlite", progress=False
+    )
+    judge.check(["a b c"], "a b c")
+    assert chat_server.script.authorization == [f"Bearer {api_secret}"]
+    assert api_secret not in repr(judge) and "api_key=<set>" in repr(judge)
+
+
+def test_no_key_means_no_authorization_header(chat_server, monkeypatch, tmp_path):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    judge = OpenAICompatibleJudge("m", chat_server.base_url, cache=None, progress=False)
+    judge.check(["a b c"], "a b c")
+    assert chat_server.script.authorization == [None]
+    assert "api_key=<none>" in repr(judge)
+
+
+def test_credentials_in_the_url_are_dropped(chat_server, api_secret):
+    url = chat_server.base_url.replace("http://", f"http://user:{api_secret}@")
+    judge = OpenAICompatibleJudge("m", url, api_key=api_secret, cache=None, progress=False)
+    assert api_secret not in repr(judge) and api_secret not in json.dumps(judge.identity("check"))
+
+
+def test_a_judge_with_a_key_cannot_be_pickled(make_judge):
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        pickle.dumps(make_judge())
