@@ -299,7 +299,7 @@ def parse_sample(record: Any, index: int = 0) -> Sample:
 
     fields = dict(passages=passages, response_claims=resp, gt_claims=gt, has_gt_claims=has_gt,
                   reference_facts=reference)
-    uses_facts = any(c.facts is not None for c in resp + gt)
+    uses_facts = any(x.facts is not None for x in resp + gt + passages + corpus)
     if uses_facts:
         labels = fact_labels(fields)
     else:
@@ -325,10 +325,12 @@ def parse_sample(record: Any, index: int = 0) -> Sample:
 
 
 def as_samples(data: Any) -> list[Sample]:
-    """Samples from Samples, records, a results object or a path (errors raise)."""
+    """Samples from a Sample, a list of Samples or records, one record, a results object, or a path."""
     if isinstance(data, Sample):
         return [data]
     if isinstance(data, list) and all(isinstance(s, Sample) for s in data):
         return data
+    if isinstance(data, dict) and "results" not in data and _KNOWN_FIELDS & data.keys():
+        return [parse_sample(data)]  # one record
     return load_samples(data).samples
 

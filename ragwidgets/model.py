@@ -47,8 +47,9 @@ class Claim:
 class Sample:
     """One RAG exchange with everything known about it.
 
-    ``entailment`` says what decided the labels: "facts" (authored fact IDs) or "labels"
-    (the RAGChecker label matrices as given).
+    ``entailment`` says what decided the labels: "facts" (authored fact IDs on any claim or
+    source) or "labels" (the RAGChecker label matrices as given). In a facts sample a claim
+    without ``cites`` cites nothing.
     """
 
     query_id: str

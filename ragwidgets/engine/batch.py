@@ -142,7 +142,8 @@ class Batch:
         has["relevance"] = np.array([
             all(p.relevant is not None for p in s.passages) and (n > 0 or s.is_citation_sample)
             for s, n in zip(samples, n_psg_each)], dtype=bool)
-        has["citations"] = np.array([s.has_citations for s in samples], dtype=bool) & has["retrieved2response"]
+        has["citations"] = np.array([s.has_citations or s.uses_facts for s in samples], dtype=bool) \
+            & has["retrieved2response"]
         has["reference"] = np.array([s.reference_facts is not None and (s.uses_facts or not s.response_claims)
                                      for s in samples], dtype=bool)
         as_int = lambda xs: np.array(xs, dtype=np.int64)  # noqa: E731

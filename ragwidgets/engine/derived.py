@@ -20,6 +20,14 @@ def _any(index: np.ndarray, mask: np.ndarray, size: int) -> np.ndarray:
     return np.bincount(index[mask], minlength=size) > 0
 
 
+def _gather(values: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """values[index] where index >= 0, False where index is -1 (nothing to look up)."""
+    out = np.zeros(len(index), dtype=bool)
+    found = index >= 0
+    out[found] = values[index[found]]
+    return out
+
+
 class Derived:
     """Boolean arrays over items (claims, passages, citations, facts) for one set of masks."""
 
@@ -101,16 +109,14 @@ class Derived:
     # -- citations ------------------------------------------------------------------------
     @cached_property
     def cit_retrieved(self) -> np.ndarray:
-        b = self.batch
-        return (b.cit_psg >= 0) & self.psg_active[np.maximum(b.cit_psg, 0)]
+        """The cited source is a retrieved passage in play."""
+        return _gather(self.psg_active, self.batch.cit_psg)
 
     @cached_property
     def cit_valid(self) -> np.ndarray:
-        """Cited passage was retrieved and on its own entails the claim."""
+        """The cited passage was retrieved and on its own entails the claim."""
         b = self.batch
-        entails = b.r2r_label[np.maximum(b.cit_entry, 0)] == ENTAILED if len(b.r2r_label) else \
-            np.zeros(len(b.cit_entry), dtype=bool)
-        return self.cit_retrieved & (b.cit_entry >= 0) & entails
+        return self.cit_retrieved & _gather(b.r2r_label == ENTAILED, b.cit_entry)
 
     @cached_property
     def cit_active(self) -> np.ndarray:
