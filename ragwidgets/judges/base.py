@@ -46,7 +46,7 @@ class BaseJudge:
 
     model: str = ""
     base_url: Optional[str] = None
-    check_batch_size: int = 1
+    check_batch_size: int = 256  # offline judges: a "call" costs nothing, so one per job
     max_jobs_in_flight: int = 64
 
     def __init__(self, *, cache: CacheSetting = None, progress: bool = True):

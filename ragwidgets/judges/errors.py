@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..errors import InputError
+
 
 class JudgeError(RuntimeError):
     """A judge cannot do what was asked (misconfiguration, unsupported operation)."""
@@ -18,13 +20,11 @@ class UnknownJudgeError(KeyError):
         return str(self.args[0])
 
 
-class FillInputError(ValueError):
+class FillInputError(InputError):
     """A record given to ``fill_labels`` is malformed; the message names the sample and the field."""
 
     def __init__(self, message: str, *, sample: str, field: str):
-        self.sample = sample
-        self.field = field
-        super().__init__(f"{sample}, field '{field}': {message}")
+        super().__init__(message, sample=sample, field=field)
 
 
 class AnswerParseError(ValueError):
