@@ -54,7 +54,7 @@ def sentence_to_claim(sentence: str) -> Claim:
 
 
 class LexicalJudge(BaseJudge):
-    """Baseline judge by token overlap: deterministic, not an LLM (see the module docstring).
+    """A baseline judge by token overlap: deterministic, not an LLM (see the module docstring).
 
     - extract: one claim per sentence (``sentence_to_claim``);
     - check: "Entailment" iff at least ``threshold`` of the claim's content tokens occur in the
