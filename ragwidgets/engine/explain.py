@@ -209,7 +209,7 @@ def explain_sample(ev: Evaluation, i: int) -> SampleExplanation:
         if name == "f1" and status == DEFINED:
             p, r = (format_number(float(ev.value[x][i])) for x in ("precision", "recall"))
             formula = f"2·{p}·{r}/({p} + {r})" if ev.value["precision"][i] + ev.value["recall"][i] else None
-        elif status != NOT_COMPUTABLE:
+        elif name != "f1" and status != NOT_COMPUTABLE:
             num, den = int(ev.numerator[name][i]), int(ev.denominator[name][i])
             if status == DEFINED and den == 0:  # ragchecker's zero for an empty case
                 num = den = None

@@ -117,7 +117,7 @@ RAGCHECKER_GROUPS = {g: tuple(n for n in RAGCHECKER_METRICS if METRICS[n].group 
 
 
 def resolve(names) -> tuple[str, ...]:
-    """Validate a selection of metric names (None = all), in the canonical order."""
+    """Validate a selection of metric names (None = all), keeping the given order."""
     if names is None:
         return ALL_METRICS
     if isinstance(names, str):
@@ -128,4 +128,4 @@ def resolve(names) -> tuple[str, ...]:
                          f"known: {', '.join(ALL_METRICS)}")
     if not names:
         raise ValueError("select at least one metric")
-    return tuple(n for n in ALL_METRICS if n in set(names))
+    return tuple(dict.fromkeys(names))

@@ -1,0 +1,93 @@
+"""Bad input: a clear error naming the sample and the field; one bad sample loses no others."""
+
+import json
+
+import pytest
+
+import ragwidgets as rw
+from ragwidgets.cli import main
+
+GOOD = {"query_id": "ok", "retrieved_context": [{"doc_id": "d1", "text": "t"}],
+        "response_claims": [["a", "b", "c"]], "gt_answer_claims": [["a", "b", "c"]],
+        "answer2response": ["Entailment"], "response2answer": ["Neutral"],
+        "retrieved2response": [["Entailment"]], "retrieved2answer": [["Contradiction"]]}
+
+
+def bad(**change):
+    out = dict(GOOD, query_id="bad")
+    out.update(change)
+    return out
+
+
+CASES = [
+    (bad(retrieved2response=[["Entailment", "Neutral"]]), "retrieved2response[0]", "1 passages, got 2"),
+    (bad(answer2response=["Entailment", "Neutral"]), "answer2response", "has 2 labels but response_claims has 1"),
+    (bad(retrieved2answer=[]), "retrieved2answer", "0 rows"),
+    (bad(answer2response=["Entailed"]), "answer2response[0]", "unknown label 'Entailed'"),
+    (bad(retrieved2response=[[1]]), "retrieved2response[0][0]", "unknown label 1"),
+    (bad(response_claims=[{"text": "x", "cites": ["d9"]}], answer2response=None, retrieved2response=None),
+     "response_claims[0].cites", "cites 'd9', which is neither a retrieved passage nor in 'corpus'"),
+    (bad(response_claims=[["only", "two"]]), "response_claims[0]", "[subject, predicate, object]"),
+    (bad(retrieved_context=[{"doc_id": "d1", "text": 5}]), "retrieved_context[0].text", "must be a string"),
+    (bad(retrieved_context=[{"doc_id": "d1", "text": "a"}, {"doc_id": "d1", "text": "b"}]),
+     "retrieved_context[1].doc_id", "appears twice"),
+    (bad(response_claim_labels=["MAYBE"]), "response_claim_labels[0]", "REQUIRED' or 'OPTIONAL"),
+    (bad(response_claim_labels=[]), "response_claim_labels", "1 claims, got 0"),
+    (bad(retrieved_context=[{"doc_id": "d1", "text": "t", "relevant": "yes"}]),
+     "retrieved_context[0].relevant", "true or false"),
+    (bad(response_claims=None), "answer2response", "'response_claims' is missing"),
+    (bad(reference_facts="day"), "reference_facts", "list of strings"),
+]
+
+
+@pytest.mark.parametrize("record, field, message", CASES)
+def test_error_names_sample_and_field(record, field, message):
+    with pytest.raises(rw.InputError) as err:
+        rw.load_samples([GOOD, record])
+    assert err.value.field == field
+    assert err.value.sample == "sample 1 (query_id 'bad')"
+    assert message in str(err.value)
+
+
+def test_report_mode_keeps_the_good_samples():
+    loaded = rw.load_samples([GOOD, bad(answer2response=["?"]), dict(GOOD, query_id="ok2")], on_error="report")
+    assert [s.query_id for s in loaded.samples] == ["ok", "ok2"]
+    assert [e.field for e in loaded.errors] == ["answer2response[0]"]
+
+
+def test_file_level_errors(tmp_path):
+    with pytest.raises(rw.InputError, match="'results'"):
+        rw.load_samples({"samples": []})
+    path = tmp_path / "x.json"
+    path.write_text("{not json")
+    with pytest.raises(rw.InputError, match="not valid JSON"):
+        rw.load_samples(path)
+    with pytest.raises(rw.InputError, match="no such file"):
+        rw.load_samples(tmp_path / "missing.json")
+    with pytest.raises(rw.InputError, match="duplicate query_id"):
+        rw.load_samples([GOOD, GOOD])
+    with pytest.raises(rw.InputError, match="must be a JSON object"):
+        rw.load_samples([GOOD, 3])
+
+
+def test_jsonl_and_line_numbers(tmp_path):
+    path = tmp_path / "x.jsonl"
+    path.write_text(json.dumps(GOOD) + "\n" + json.dumps(dict(GOOD, query_id="b")) + "\n")
+    assert [s.query_id for s in rw.load_samples(path).samples] == ["ok", "b"]
+    path.write_text(json.dumps(GOOD) + "\n{broken\n")
+    with pytest.raises(rw.InputError, match="line 2"):
+        rw.load_samples(path)
+
+
+def test_cli_reports_bad_input_without_a_traceback(tmp_path, capsys):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"results": [GOOD, bad(answer2response=["?"])]}))
+    assert main(["score", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "sample 1 (query_id 'bad'), field 'answer2response[0]'" in err and "Traceback" not in err
+    assert main(["score", str(path), "--on-error", "report", "--format", "json"]) == 1
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert [r["query_id"] for r in out["results"]] == ["ok"]
+    assert out["errors"][0]["field"] == "answer2response[0]"
+    assert "skipped sample 1" in captured.err
