@@ -6,7 +6,9 @@ Every problem is an :class:`InputError` naming the sample and the field. With
 
 from __future__ import annotations
 
+import gc
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,10 +47,15 @@ def read_records(source: str | Path | dict | list) -> list[dict]:
         if not path.exists():
             raise InputError(f"no such file: {path}")
         text = path.read_text(encoding="utf-8")
-        try:
-            source = json.loads(text)
-        except json.JSONDecodeError as first_error:
-            source = _read_jsonl(text, path, first_error)
+        if path.suffix.lower() == ".jsonl":
+            source = _read_jsonl(text, path)
+        else:
+            try:
+                source = json.loads(text)
+            except json.JSONDecodeError as err:
+                if len([line for line in text.splitlines() if line.strip()]) < 2:
+                    raise InputError(f"{path} is not valid JSON: {err}") from None
+                source = _read_jsonl(text, path)
     if isinstance(source, dict):
         if "results" not in source:
             raise InputError("expected {'results': [sample, ...]}; the key is missing", field="results")
@@ -60,16 +67,14 @@ def read_records(source: str | Path | dict | list) -> list[dict]:
     return source
 
 
-def _read_jsonl(text: str, path: Path, first_error: json.JSONDecodeError) -> list:
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-    if len(lines) < 2:
-        raise InputError(f"{path} is not valid JSON: {first_error}")
+def _read_jsonl(text: str, path: Path) -> list:
     records = []
-    for n, line in lines:
+    for n, line in ((n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()):
         try:
             records.append(json.loads(line))
         except json.JSONDecodeError as err:
-            raise InputError(f"{path} line {n} is not valid JSON (JSONL expects one sample per line): {err}")
+            raise InputError(f"{path} line {n} is not valid JSON (JSONL expects one sample per line): {err}") \
+                from None
     return records
 
 
@@ -81,9 +86,26 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
     """
     if on_error not in ("raise", "report"):
         raise ValueError(f"on_error must be 'raise' or 'report', not {on_error!r}")
+    with _gc_paused():
+        return _load(read_records(source), on_error)
+
+
+@contextmanager
+def _gc_paused():
+    """Pause the cyclic garbage collector while building many small objects (none are cyclic)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _load(records: list, on_error: str) -> LoadResult:
     result = LoadResult(samples=[])
     seen: dict[str, int] = {}
-    for index, record in enumerate(read_records(source)):
+    for index, record in enumerate(records):
         try:
             sample = parse_sample(record, index)
             if sample.query_id in seen:
@@ -172,6 +194,8 @@ class _Parser:
             return (), False
         if not isinstance(items, list):
             self.fail(name, f"must be a list of claims, got {type(items).__name__}")
+        if all(type(c) is list and len(c) == 3 and all(type(v) is str for v in c) for c in items):
+            return tuple(Claim(" ".join(c), tuple(c)) for c in items), True  # fast path: triples
         return tuple(self.claim(item, f"{name}[{j}]") for j, item in enumerate(items)), True
 
     def claim(self, item: Any, where: str) -> Claim:
@@ -222,7 +246,7 @@ class _Parser:
             required = self.required_flag(label, f"{name}[{j}]")
             if claim.required is not None and claim.required != required:
                 self.fail(f"{name}[{j}]", "disagrees with the claim's own 'label'")
-            out.append(Claim(claim.text, claim.triple, claim.facts, claim.cites, required))
+            out.append(claim._replace(required=required))
         return tuple(out)
 
     def label_vector(self, name: str, length: int, claims_field: str) -> np.ndarray | None:

@@ -9,6 +9,7 @@ Shapes (n = response claims, m = ground-truth claims, k = retrieved passages):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -17,8 +18,7 @@ ENTAILED, NOT_ENTAILED, UNJUDGED = 1, 0, -1
 LABEL_MATRICES = ("answer2response", "response2answer", "retrieved2response", "retrieved2answer")
 
 
-@dataclass(frozen=True)
-class Passage:
+class Passage(NamedTuple):
     """A source document: retrieved (in rank order) or only known to the corpus."""
 
     doc_id: str
@@ -28,8 +28,7 @@ class Passage:
     outdated: bool = False
 
 
-@dataclass(frozen=True)
-class Claim:
+class Claim(NamedTuple):
     """An atomic claim: a triple, a free text, or authored fact IDs, with optional citations.
 
     ``cites`` is None when the claim carries no citation information, () when it cites nothing.

@@ -91,3 +91,9 @@ def test_cli_reports_bad_input_without_a_traceback(tmp_path, capsys):
     assert [r["query_id"] for r in out["results"]] == ["ok"]
     assert out["errors"][0]["field"] == "answer2response[0]"
     assert "skipped sample 1" in captured.err
+
+
+def test_single_sample_jsonl(tmp_path):
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps(GOOD) + "\n")
+    assert [s.query_id for s in rw.load_samples(path).samples] == ["ok"]
