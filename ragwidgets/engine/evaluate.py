@@ -28,7 +28,11 @@ DEFINED, UNDEFINED, NOT_COMPUTABLE = "defined", "undefined", "not computable"
 
 @dataclass
 class Evaluation:
-    """Per-sample values of the selected metrics, with everything needed to explain them."""
+    """Per-sample values of the selected metrics, with everything needed to explain them.
+
+    Arrays hold one entry per sample. Reasons are derived on demand (:meth:`reason_of`), so
+    scoring 100k samples builds no per-sample strings.
+    """
 
     batch: Batch
     names: tuple[str, ...]
@@ -38,24 +42,34 @@ class Evaluation:
     numerator: dict = field(default_factory=dict)  # name -> int array
     denominator: dict = field(default_factory=dict)
     status: dict = field(default_factory=dict)  # name -> object array of DEFINED/UNDEFINED/NOT_COMPUTABLE
-    reason: dict = field(default_factory=dict)  # name -> {sample index: reason} for non-defined values
+    unjudged: dict = field(default_factory=dict)  # label matrix -> unjudged labels in play, per sample
     prefix: str = ""
-
-    @property
-    def query_ids(self) -> list[str]:
-        return [s.query_id for s in self.batch.samples]
 
     @property
     def frame(self) -> pd.DataFrame:
         """One row per sample (index: query_id), one column per metric; NaN = Undefined or not computable."""
         return pd.DataFrame({self.prefix + n: self.value[n] for n in self.names},
-                            index=pd.Index(self.query_ids, name="query_id"))
+                            index=pd.Index([s.query_id for s in self.batch.samples], name="query_id"))
 
-    def count(self, name: str, status: str) -> int:
-        return int(np.count_nonzero(self.status[name] == status))
+    def reason_of(self, name: str, i: int) -> str | None:
+        """Why metric ``name`` of sample ``i`` is Undefined or not computable (None when defined)."""
+        status = self.status[name][i]
+        if status == DEFINED:
+            return None
+        m = METRICS[name]
+        if status == NOT_COMPUTABLE:
+            return "needs " + "; ".join(NEEDS[need] for need in m.needs if not self.batch.has[need][i])
+        for need in m.needs:
+            if need in self.unjudged and self.unjudged[need][i]:
+                return f"{int(self.unjudged[need][i])} unjudged label(s) in {need}"
+        if name == "f1":
+            which = [x for x in ("precision", "recall") if self.status[x][i] != DEFINED]
+            return f"{' and '.join(which)} Undefined: " + "; ".join(self.reason_of(x, i) for x in which)
+        return m.undefined
 
-    def items(self) -> list[tuple[str, np.ndarray, np.ndarray, dict]]:
-        return [(self.prefix + n, self.value[n], self.status[n], self.reason[n]) for n in self.names]
+    def columns(self):
+        """(reported name, values, statuses, metric name) per selected metric."""
+        return [(self.prefix + n, self.value[n], self.status[n], n) for n in self.names]
 
 
 def item_space(d: Derived, over: str) -> tuple[np.ndarray, np.ndarray]:
@@ -79,45 +93,25 @@ def _score(d: Derived, names: tuple[str, ...], undefined: str) -> Evaluation:
     b = d.batch
     n = b.n_samples
     ev = Evaluation(batch=b, names=names, undefined=undefined, derived=d)
-    unjudged_cache: dict[str, np.ndarray] = {}
-
-    def unjudged(matrix: str) -> np.ndarray:
-        if matrix not in unjudged_cache:
-            unjudged_cache[matrix] = d.unjudged(matrix)
-        return unjudged_cache[matrix]
-
     work = list(names)
     if "f1" in names:
         work = [m for m in ("precision", "recall") if m not in names] + work
     for name in work:
         m = METRICS[name]
         computable = np.ones(n, dtype=bool)
+        blocked = np.zeros(n, dtype=bool)  # unjudged labels among the items in play
         for need in m.needs:
             computable &= b.has[need]
-        reason: dict[int, str] = {}
-        for i in np.flatnonzero(~computable):
-            missing = [need for need in m.needs if not b.has[need][i]]
-            reason[int(i)] = "needs " + "; ".join(NEEDS[need] for need in missing)
-        blocked = np.zeros(n, dtype=bool)
-        for need in m.needs:
             if need in LABEL_MATRICES:
-                count = unjudged(need)
-                hit = computable & (count > 0)
-                for i in np.flatnonzero(hit & ~blocked):
-                    reason[int(i)] = f"{int(count[i])} unjudged label(s) in {need}"
-                blocked |= hit
+                if need not in ev.unjudged:
+                    ev.unjudged[need] = d.unjudged(need)
+                blocked |= ev.unjudged[need] > 0
         if name == "f1":
             p, r = ev.value["precision"], ev.value["recall"]
             with np.errstate(invalid="ignore", divide="ignore"):
                 value = np.where(p + r > 0, 2 * p * r / (p + r), 0.0)
             value[np.isnan(p) | np.isnan(r)] = np.nan
             num = den = np.zeros(n, dtype=np.int64)
-            undefined_here = computable & np.isnan(value)
-            for i in np.flatnonzero(undefined_here):
-                if int(i) not in reason:
-                    which = [x for x in ("precision", "recall") if ev.status[x][i] != DEFINED]
-                    reason[int(i)] = f"{' and '.join(which)} Undefined: " + "; ".join(
-                        ev.reason[x].get(int(i), "") for x in which)
         else:
             sample, active = item_space(d, m.over)
             den_mask = active if m.denominator is None else active & m.denominator(d)
@@ -127,24 +121,18 @@ def _score(d: Derived, names: tuple[str, ...], undefined: str) -> Evaluation:
             with np.errstate(invalid="ignore", divide="ignore"):
                 value = num / den
             value[den == 0] = np.nan
-            value[blocked] = np.nan
-            undefined_here = computable & ~blocked & (den == 0)
-            for i in np.flatnonzero(undefined_here):
-                reason[int(i)] = m.undefined
-        value[~computable] = np.nan
+        value[blocked | ~computable] = np.nan
         status = np.full(n, DEFINED, dtype=object)
         status[np.isnan(value)] = UNDEFINED
         status[~computable] = NOT_COMPUTABLE
         if undefined == "zero" and m.in_ragchecker:
-            zero = computable & ~blocked & (status == UNDEFINED)
+            zero = status == UNDEFINED
             for kind in m.zero_unless:
-                zero |= computable & ~blocked & (_items_in_play(d, kind) == 0)
+                zero |= _items_in_play(d, kind) == 0
+            zero &= computable & ~blocked
             value[zero] = 0.0
             status[zero] = DEFINED
-            for i in np.flatnonzero(zero):
-                reason.pop(int(i), None)
-        ev.value[name], ev.numerator[name], ev.denominator[name] = value, num, den
-        ev.status[name], ev.reason[name] = status, reason
+        ev.value[name], ev.numerator[name], ev.denominator[name], ev.status[name] = value, num, den, status
     return ev
 
 
@@ -208,7 +196,7 @@ class Scores:
     @property
     def names(self) -> list[str]:
         """Every reported metric key, ``required_`` prefix included."""
-        return [name for part in self.parts for name, *_ in part.items()]
+        return [name for part in self.parts for name, *_ in part.columns()]
 
     @property
     def frame(self) -> pd.DataFrame:
@@ -217,7 +205,7 @@ class Scores:
 
     def _columns(self):
         for part in self.parts:
-            yield from part.items()
+            yield from part.columns()
 
     def sample_index(self, key) -> int:
         """Index of a sample given its position or its query_id."""
@@ -239,7 +227,8 @@ class Scores:
     def reasons(self, key) -> dict[str, str]:
         """Why each of one sample's metrics is Undefined or not computable."""
         i = self.sample_index(key)
-        return {name: reason[i] for name, _, _, reason in self._columns() if i in reason}
+        return {shown: part.reason_of(name, i) for part in self.parts
+                for shown, _, status, name in part.columns() if status[i] != DEFINED}
 
     def records(self) -> list[dict]:
         """``[{"query_id", "metrics": {name: float | None}}]`` (not-computable metrics left out)."""

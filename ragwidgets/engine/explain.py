@@ -215,7 +215,7 @@ def explain_sample(ev: Evaluation, i: int) -> SampleExplanation:
                 num = den = None
             num_items, den_items = _items(ev, m, i, ids)
         metrics[ev.prefix + name] = MetricValue(
-            ev.prefix + name, value, status, num, den, ev.reason[name].get(i), m.definition, m.family,
+            ev.prefix + name, value, status, num, den, ev.reason_of(name, i), m.definition, m.family,
             m.group, num_items, den_items, formula)
     return SampleExplanation(s.query_id, metrics, tuple(claims), gt_rows, tuple(passages), facts)
 
