@@ -33,8 +33,10 @@ class Judge(Protocol):
     ) -> JudgeResult:
         """One label per claim: "REQUIRED" | "OPTIONAL" | None (unjudged)."""
 
-    async def arun(self, jobs: Sequence[Job], *, progress: Optional[bool] = None) -> list[JudgeResult]:
-        """Run many jobs concurrently; one result per job, in order."""
+    async def arun(
+        self, jobs: Sequence[Job], *, progress: Optional[bool] = None, desc: str = "judging"
+    ) -> list[JudgeResult]:
+        """Run many jobs concurrently (``desc`` labels the progress bar); one result per job, in order."""
 
     def extract_claims(self, text: str, question: str = "", instructions: Optional[str] = None) -> JudgeResult:
         """Sync form of ``aextract_claims``."""
@@ -47,7 +49,7 @@ class Judge(Protocol):
     ) -> JudgeResult:
         """Sync form of ``alabel_claims``."""
 
-    def run(self, jobs: Sequence[Job], *, progress: Optional[bool] = None) -> list[JudgeResult]:
+    def run(self, jobs: Sequence[Job], *, progress: Optional[bool] = None, desc: str = "judging") -> list[JudgeResult]:
         """Sync form of ``arun``."""
 
     def dry_run(self, jobs: Sequence[Job]) -> DryRun:

@@ -142,6 +142,13 @@ class _Handler(BaseHTTPRequestHandler):
                 script.in_flight -= 1
 
 
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):  # a client that hung up mid-request is expected
+        pass
+
+
 @dataclass
 class FakeChatServer:
     base_url: str
@@ -153,8 +160,7 @@ def chat_server():
     """A running fake chat-completions server; ``base_url`` ends in ``/v1``."""
     script = ServerScript()
     handler = type("Handler", (_Handler,), {"script": script})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
+    server = _QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:

@@ -207,3 +207,24 @@ def test_default_cache_lives_in_the_user_cache_dir(chat_server, tmp_path, monkey
     judge.check(["a b c"], "a b c")
     assert (tmp_path / "cache" / "judge_cache.sqlite").exists()
     assert OpenAICompatibleJudge("m", chat_server.base_url, cache=None).cache is None
+
+
+def test_an_interrupted_run_resumes_from_the_cache(make_judge, chat_server):
+    chat_server.script.delay = 0.03
+    judge = make_judge(max_concurrency=1)
+    jobs = [CheckJob([f"claim {i}"], f"claim {i}") for i in range(10)]
+
+    async def interrupted():
+        task = asyncio.ensure_future(judge.arun(jobs))
+        while judge.stats.calls < 3:
+            await asyncio.sleep(0.005)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(interrupted())
+    answered = len(judge.cache)
+    assert 3 <= answered < 10
+    judge.stats.reset()
+    assert judge.run(jobs) == [["Entailment"]] * 10
+    assert (judge.stats.calls, judge.stats.cache_hits) == (10 - answered, answered)
