@@ -14,4 +14,13 @@ __version__ = "0.1.0"
 
 __all__ = ["evaluate", "Scores", "Batch", "MetricValue", "SampleExplanation", "METRICS", "ALL_METRICS",
            "CITATION_METRICS", "RAGCHECKER_METRICS", "InputError", "LoadResult", "load_samples",
-           "parse_sample", "read_records", "Sample", "Claim", "Passage", "Scenario"]
+           "parse_sample", "read_records", "Sample", "Claim", "Passage", "Scenario", "Explorer",
+           "SampleExplorer"]
+
+
+def __getattr__(name):
+    """The widgets load on first use, so the engine and the CLI never import Jupyter."""
+    if name in ("Explorer", "SampleExplorer"):
+        from . import widgets
+        return getattr(widgets, name)
+    raise AttributeError(f"module 'ragwidgets' has no attribute {name!r}")

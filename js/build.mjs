@@ -1,0 +1,29 @@
+// Bundle the widget into the Python package: ragwidgets/static/widget.{js,css}.
+// Everything is bundled (no CDN, no network at run time) and the output is deterministic, so
+// tests/widgets/test_bundle.py can rebuild it and compare bytes. `node build.mjs --outdir DIR`
+// builds elsewhere (that check); a normal build also refreshes build-manifest.json, the hashes
+// that let the check run without node.
+import { createHash } from "node:crypto";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const flag = process.argv.indexOf("--outdir");
+const outdir = flag > 0 ? process.argv[flag + 1] : join(here, "..", "ragwidgets", "static");
+const common = { absWorkingDir: here, bundle: true, logLevel: "warning", legalComments: "none", charset: "utf8" };
+
+await esbuild.build({ ...common, entryPoints: [join(here, "src", "widget.js")], format: "esm", target: "es2020", outfile: join(outdir, "widget.js") });
+await esbuild.build({ ...common, entryPoints: [join(here, "src", "widget.css")], outfile: join(outdir, "widget.css") });
+
+if (flag < 0) {
+  const sha = (path) => createHash("sha256").update(readFileSync(path)).digest("hex");
+  const sources = ["package.json", "package-lock.json", "build.mjs", ...readdirSync(join(here, "src")).filter((f) => !f.endsWith(".test.js")).sort().map((f) => `src/${f}`)];
+  const manifest = {
+    note: "Written by `npm run build`; checked by tests/widgets/test_bundle.py.",
+    sources: Object.fromEntries(sources.map((f) => [f, sha(join(here, f))])),
+    outputs: Object.fromEntries(["widget.js", "widget.css"].map((f) => [relative(join(here, ".."), join(outdir, f)), sha(join(outdir, f))])),
+  };
+  writeFileSync(join(here, "build-manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+}

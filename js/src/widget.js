@@ -1,0 +1,23 @@
+// The anywidget module shared by Explorer and SampleExplorer: it draws the `view` trait and
+// writes user actions back as trait changes. All metrics are recomputed in Python.
+import { renderView } from "./render.js";
+
+function render({ model, el }) {
+  const act = {
+    get: (name) => model.get(name),
+    set: (patch) => {
+      for (const [name, value] of Object.entries(patch)) model.set(name, value);
+      model.save_changes();
+    },
+  };
+  const draw = () => {
+    const root = renderView(model.get("view"), act);
+    el.replaceChildren(root);
+  };
+  el.classList.add("rw-widget");
+  draw();
+  model.on("change:view", draw);
+  return () => model.off("change:view", draw);
+}
+
+export default { render };

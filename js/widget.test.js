@@ -1,0 +1,213 @@
+// Rendering and escaping, in jsdom, against a stand-in model and view states made by Python
+// (fixtures/make_fixtures.py).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import widget from "./src/widget.js";
+
+const HERE = process.cwd(); // js/: `npm test` runs here
+const fixture = (name) => JSON.parse(readFileSync(join(HERE, "fixtures", `${name}.json`), "utf8"));
+
+/** The part of an anywidget model the widget uses; `sent` records every save_changes. */
+function fakeModel(state) {
+  const listeners = {};
+  const pending = {};
+  const model = {
+    state: { predictions: {}, ...state },
+    sent: [],
+    get: (k) => model.state[k],
+    set: (k, v) => {
+      pending[k] = v;
+      model.state[k] = v;
+    },
+    save_changes: () => {
+      model.sent.push({ ...pending });
+      for (const k of Object.keys(pending)) delete pending[k];
+    },
+    on: (evt, cb) => (listeners[evt] ||= []).push(cb),
+    off: (evt, cb) => (listeners[evt] = (listeners[evt] || []).filter((x) => x !== cb)),
+    emit: (evt) => (listeners[evt] || []).forEach((cb) => cb()),
+    listeners,
+  };
+  return model;
+}
+
+function mount(view, extra = {}) {
+  const el = document.createElement("div");
+  document.body.appendChild(el);
+  const model = fakeModel({ view, ...extra });
+  const cleanup = widget.render({ model, el });
+  return { el, model, cleanup };
+}
+
+const card = (el, metric) => el.querySelector(`[data-metric="${metric}"]`);
+const text = (node) => node.textContent.replace(/\s+/g, " ").trim();
+
+beforeEach(() => {
+  document.body.replaceChildren();
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe("score cards", () => {
+  it("shows value, fraction, definition, grouped", () => {
+    const { el } = mount(fixture("harbor_default"));
+    const groups = [...el.querySelectorAll(".rw-card-group h4")].map(text);
+    expect(groups).toEqual(["Citation family", "RAGChecker · overall", "RAGChecker · retriever", "RAGChecker · generator"]);
+    const c = card(el, "context_relevance");
+    expect(text(c.querySelector(".rw-card-label"))).toBe("Context relevance");
+    expect(text(c.querySelector(".rw-card-value"))).toBe("1");
+    expect(text(c.querySelector(".rw-card-fraction"))).toBe("2/2 = 1");
+    expect(text(c.querySelector(".rw-card-def"))).toBe("question-relevant retrieved passages / retrieved passages");
+    expect(text(card(el, "hallucination"))).toContain("↓");
+  });
+
+  it("shows Undefined with its reason, and marks the card without relying on colour", () => {
+    const { el } = mount(fixture("harbor_undefined"));
+    const c = card(el, "context_relevance");
+    expect(c.classList.contains("rw-undefined")).toBe(true);
+    expect(text(c.querySelector(".rw-card-value"))).toBe("Undefined");
+    expect(text(c.querySelector(".rw-card-fraction"))).toBe("0/0 = Undefined");
+    expect(text(c.querySelector(".rw-card-reason"))).toBe("Undefined: no retrieved documents");
+    expect(text(card(el, "faithfulness").querySelector(".rw-card-value"))).toBe("Undefined");
+    expect(text(card(el, "completeness").querySelector(".rw-card-value"))).toBe("0");
+    expect(text(card(el, "citation_precision").querySelector(".rw-card-value"))).toBe("Undefined");
+  });
+
+  it("hides values until a prediction is entered, then shows both", () => {
+    const { el, model } = mount(fixture("harbor_predict"), { predictions: { context_relevance: "1", faithfulness: "0.5" } });
+    expect(text(card(el, "citation_support").querySelector(".rw-card-value"))).toBe("?");
+    expect(card(el, "citation_support").textContent).not.toContain("3/3");
+    expect(text(card(el, "context_relevance").querySelector(".rw-verdict"))).toBe("✓ You predicted 1: right");
+    expect(text(card(el, "faithfulness").querySelector(".rw-verdict"))).toBe("✗ You predicted 0.5; actual 1");
+    const input = card(el, "citation_support").querySelector("input");
+    input.value = "2/3";
+    input.dispatchEvent(new Event("change"));
+    expect(model.sent.at(-1)).toEqual({ predictions: { context_relevance: "1", faithfulness: "0.5", citation_support: "2/3" } });
+  });
+});
+
+describe("controls write traits", () => {
+  it("bundle buttons, presets, reset, predict", () => {
+    const { el, model } = mount(fixture("harbor_default"));
+    const option = el.querySelector('[data-trait="retrieval"] [data-option="No retrieval"]');
+    expect(option.getAttribute("role")).toBe("radio");
+    option.click();
+    expect(model.sent.at(-1)).toEqual({ retrieval: "No retrieval" });
+    el.querySelector('[data-trait="citation"] [data-option="None"]').click();
+    expect(model.sent.at(-1)).toEqual({ citation: "None" });
+    el.querySelector('[data-preset="Outdated answer"]').click();
+    expect(model.sent.at(-1)).toEqual({
+      retrieval: "Outdated schedule and admission", answer: "Outdated answer", citation: "Matched", retrieved: ["D4", "D2"],
+    });
+    el.querySelector('[data-testid="reset"]').click();
+    expect(model.sent.at(-1)).toMatchObject({ retrieval: "Current sources", retrieved: ["D1", "D2"], selected: "" });
+    const predict = el.querySelector('[data-testid="predict"]');
+    predict.checked = true;
+    predict.dispatchEvent(new Event("change"));
+    expect(model.sent.at(-1)).toEqual({ predict: true });
+    const active = el.querySelector('[data-trait="answer"] .rw-active');
+    expect(active.getAttribute("aria-checked")).toBe("true");
+    expect(text(active)).toBe("Fully supported");
+  });
+
+  it("passage toggles send the new retrieved set without selecting the row", () => {
+    const { el, model } = mount(fixture("harbor_default"));
+    const d2 = el.querySelector('[data-toggle="D2"]');
+    d2.click(); // unticks and fires change
+    expect(model.sent.at(-1)).toEqual({ retrieved: ["D1"] });
+    expect(model.sent.some((m) => "selected" in m)).toBe(false);
+    const d3 = el.querySelector('[data-toggle="D3"]');
+    d3.click();
+    expect(model.sent.at(-1)).toEqual({ retrieved: ["D1", "D2", "D3"] });
+  });
+
+  it("the sample explorer's undefined switch and presets", () => {
+    const { el, model } = mount(fixture("ragchecker_sample"));
+    el.querySelector('[data-trait="undefined"] [data-option="zero"]').click();
+    expect(model.sent.at(-1)).toEqual({ undefined: "zero" });
+    el.querySelector('[data-trait="sample_index"] [data-option="1: 1"]').click();
+    expect(model.sent.at(-1)).toEqual({ sample_index: 1 });
+    el.querySelector('[data-preset="Top 1"]').click();
+    expect(model.sent.at(-1)).toEqual({ retrieved: ["000"] });
+  });
+});
+
+describe("linked selection", () => {
+  it("clicking a row selects it, clicking again clears", () => {
+    const { el, model } = mount(fixture("harbor_default"));
+    el.querySelector('[data-key="claim:R1"]').click();
+    expect(model.sent.at(-1)).toEqual({ selected: "claim:R1" });
+    el.querySelector('[data-key="source:D1"]').dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
+    expect(model.sent.at(-1)).toEqual({ selected: "source:D1" });
+  });
+
+  it("draws the highlights Python computed, as classes and as words", () => {
+    const { el } = mount(fixture("harbor_selected"));
+    const row = (key) => el.querySelector(`[data-key="${key}"]`);
+    expect(row("claim:R3").getAttribute("aria-selected")).toBe("true");
+    expect(row("source:D2").classList.contains("rw-role-supports")).toBe(true);
+    expect(text(row("source:D2").querySelector(".rw-link"))).toBe("supports it");
+    expect(text(row("source:D3").querySelector(".rw-link"))).toBe("cited by it");
+    expect(text(row("source:D1").querySelector(".rw-link"))).toBe("");
+    // R3 cites the unretrieved D3: invalid, with the reason as a tooltip
+    const cells = [...row("claim:R3").querySelectorAll("td")].map(text);
+    expect(cells).toContain("D3");
+    expect(row("claim:R3").querySelector("[title]").getAttribute("title")).toBe("invalid: D3 was not retrieved");
+  });
+});
+
+describe("RAGChecker sample views", () => {
+  it("entailment matrix for both sides, off passages marked in words", () => {
+    const { el } = mount(fixture("ragchecker_sample"));
+    const [resp, gt] = el.querySelectorAll(".rw-matrix");
+    expect(text(resp.querySelector("caption"))).toBe("Response claims");
+    expect(resp.querySelectorAll("tbody tr").length).toBe(11);
+    expect(gt.querySelectorAll("tbody tr").length).toBe(22);
+    const heads = [...resp.querySelectorAll("thead th")].map(text);
+    expect(heads).toEqual(["Claim", "000", "001", "002 (off)", "003"]);
+    expect([...resp.querySelector("tbody tr").children].map(text)).toEqual(["R1", "·", "●", "·", "·"]);
+    const claimHeads = [...el.querySelectorAll(".rw-claims thead th")].map(text);
+    expect(claimHeads).toEqual(["Claim", "Text", "Correct?", "Faithful?", "Supported by (retrieved)", "Link"]);
+    expect(text(el.querySelector('[data-key="claim:R1"]'))).toContain("✗ Incorrect");
+    expect(text(el.querySelector('[data-key="claim:R1"]'))).toContain("✓ Faithful");
+    expect(el.querySelectorAll('[data-testid="gt-claims"] tbody tr').length).toBe(22);
+    expect(text(el.querySelector(".rw-note"))).toContain("Not computable for this data");
+  });
+});
+
+describe("untrusted text is text", () => {
+  it("renders markup in passages, claims, titles literally and runs nothing", () => {
+    const alert = vi.fn();
+    window.alert = alert;
+    const { el } = mount(fixture("xss"));
+    expect(el.querySelector("img")).toBeNull();
+    expect(el.querySelector("script")).toBeNull();
+    expect(el.querySelector("b:not(:empty)")?.textContent).not.toBe("bold?");
+    const passage = el.querySelector('[data-key="source:D1"] .rw-text');
+    expect(passage.textContent).toBe("<img src=x onerror=alert(1)>");
+    expect(passage.children.length).toBe(0);
+    expect(el.querySelector('[data-key="claim:R1"] .rw-text').textContent).toBe("<img src=x onerror=alert(1)>");
+    expect(el.querySelector(".rw-title").textContent).toBe("<img src=x onerror=alert(1)>");
+    expect(el.textContent).toContain("<script>window.pwned = 1</script>");
+    expect(el.textContent).toContain("<b>bold?</b>");
+    expect(window.pwned).toBeUndefined();
+    expect(alert).not.toHaveBeenCalled();
+  });
+
+  it("the bundle never assigns markup", () => {
+    const bundle = readFileSync(join(HERE, "..", "ragwidgets", "static", "widget.js"), "utf8");
+    expect(bundle).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/);
+  });
+});
+
+describe("lifecycle", () => {
+  it("redraws the whole view on change and detaches on cleanup", () => {
+    const { el, model, cleanup } = mount(fixture("harbor_default"));
+    model.state.view = fixture("harbor_undefined");
+    model.emit("change:view");
+    expect(text(card(el, "context_relevance").querySelector(".rw-card-value"))).toBe("Undefined");
+    expect(el.querySelectorAll(".rw-root").length).toBe(1);
+    cleanup();
+    expect(model.listeners["change:view"]).toEqual([]);
+  });
+});

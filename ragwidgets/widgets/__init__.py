@@ -1,0 +1,17 @@
+"""Views: anywidget explorers over the metric engine, and the state-space chart.
+
+Widgets only wire state to views: the view state is built by the pure functions in
+:mod:`ragwidgets.widgets.view`; every number comes from :mod:`ragwidgets.engine`.
+"""
+
+from .explorer import Explorer, SampleExplorer
+from .lessons import HARBOR_PRESETS, Preset
+
+__all__ = ["Explorer", "SampleExplorer", "Preset", "HARBOR_PRESETS", "state_space_chart", "StateSpace"]
+
+
+def __getattr__(name):
+    if name in ("state_space_chart", "StateSpace"):
+        from . import charts
+        return getattr(charts, name)
+    raise AttributeError(name)

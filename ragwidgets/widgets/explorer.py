@@ -1,0 +1,425 @@
+"""The linked widgets: Explorer (a lesson world's states) and SampleExplorer (RAGChecker samples).
+
+State lives in traits, so everything the controls do is also a trait assignment from Python
+(``explorer.retrieval = "No retrieval"``). Any change rebuilds the whole view state in one step
+(:func:`ragwidgets.widgets.view.build_view`) into the ``view`` trait, which the front end only
+draws. Passages switched on or off are a ``passage_active`` mask over a Batch built once: no
+re-parsing and no judge call.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import anywidget
+import numpy as np
+import pandas as pd
+import traitlets
+
+from ..engine import evaluate
+from ..engine.batch import Batch
+from ..loaders import as_samples, parse_sample
+from ..model import Sample
+from ..scenario import Scenario, State
+from .lessons import HARBOR_PRESETS, Preset
+from .view import LABELS, build_view, selectable
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+
+
+class _Linked(anywidget.AnyWidget):
+    """What both explorers share: selection, passages in play, predict-then-reveal, the view."""
+
+    _esm = STATIC / "widget.js"
+    _css = STATIC / "widget.css"
+
+    view = traitlets.Dict().tag(sync=True)
+    retrieved = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    selected = traitlets.Unicode("").tag(sync=True)
+    predict = traitlets.Bool(False).tag(sync=True)
+    predictions = traitlets.Dict().tag(sync=True)
+
+    _watched = ("retrieved", "selected", "predict", "predictions")
+
+    def __init__(self, **kwargs):
+        self._busy = False
+        self._signature = None
+        self._state_shown = None
+        self._explanation = None
+        super().__init__(**kwargs)
+        self.observe(self._changed, names=list(self._watched))
+        self._refresh()
+
+    # -- subclasses ---------------------------------------------------------------------------
+    def _state_key(self) -> tuple:
+        raise NotImplementedError
+
+    def _on_control(self, name: str) -> None:
+        """Side effects of a control change before the refresh (e.g. a new bundle's passages)."""
+
+    def _compute(self) -> dict:
+        raise NotImplementedError
+
+    # -- the one update path ------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _quiet(self):
+        busy, self._busy = self._busy, True
+        try:
+            yield
+        finally:
+            self._busy = busy
+
+    def _changed(self, change) -> None:
+        if self._busy:
+            return
+        with self._quiet():
+            self._on_control(change["name"])
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """Recompute every view's data for the current traits, and clear stale predictions."""
+        if self._busy:
+            return
+        with self._quiet():
+            key = self._state_key()
+            if self._state_shown is not None and key != self._state_shown and self.predictions:
+                self.predictions = {}
+            self._state_shown = key
+            signature = (key, self.selected, self.predict, tuple(sorted(self.predictions.items())))
+            if signature == self._signature:
+                return
+            view = self._compute()
+            if self.selected and self.selected not in selectable(self._explanation):
+                self.selected = ""
+                view = self._compute()
+            self._signature = (key, self.selected, self.predict, tuple(sorted(self.predictions.items())))
+            self.view = view
+
+    # -- Python API ---------------------------------------------------------------------------
+    @property
+    def explanation(self):
+        """The current :class:`~ragwidgets.engine.explain.SampleExplanation`."""
+        return self._explanation
+
+    @property
+    def metrics(self) -> dict[str, float | None]:
+        """Current values of every computable metric: a float, or None for Undefined."""
+        return {n: m.value for n, m in self._explanation.metrics.items() if m.status != "not computable"}
+
+    @property
+    def metrics_frame(self) -> pd.DataFrame:
+        """One row per metric: label, value (NaN = Undefined), fraction, status, reason, group."""
+        rows = [{"metric": n, "label": LABELS.get(n, n), "value": np.nan if m.value is None else m.value,
+                 "fraction": m.fraction, "status": m.status, "reason": m.reason, "group": m.group}
+                for n, m in self._explanation.metrics.items()]
+        return pd.DataFrame(rows).set_index("metric")
+
+    def card(self, metric: str) -> dict:
+        """The score card the front end shows for ``metric``."""
+        for group in self.view["card_groups"]:
+            for c in group["cards"]:
+                if c["name"] == metric:
+                    return c
+        raise KeyError(f"no card for {metric!r} (not computable here?)")
+
+    def toggle_passage(self, doc_id: str) -> None:
+        """Switch one source in or out of the retrieved set."""
+        if doc_id in self.retrieved:
+            self.retrieved = [d for d in self.retrieved if d != doc_id]
+        else:
+            self.retrieved = [*self.retrieved, doc_id]
+
+    def select(self, item: str) -> None:
+        """Select ``claim:R1``, ``gt:G1``, ``source:D1`` (or bare ``R1``, ``G1``, ``D1``); "" clears."""
+        if item and ":" not in item:
+            candidates = [k for k in selectable(self._explanation) if k.split(":", 1)[1] == item]
+            if not candidates:
+                raise KeyError(f"nothing called {item!r} to select")
+            item = sorted(candidates)[0]
+        self.selected = item
+
+    def predict_value(self, metric: str, text: str) -> None:
+        """Enter a prediction for one card, as the front end does."""
+        self.predictions = {**self.predictions, metric: str(text)}
+
+
+class Explorer(_Linked):
+    """All views of a lesson world (a :class:`~ragwidgets.scenario.Scenario`), linked.
+
+    Traits: ``retrieval``, ``answer``, ``citation`` (bundle / rule names), ``retrieved`` (the
+    sources in play, in rank order: a bundle's list until a passage is toggled), ``selected``,
+    ``predict``, ``predictions``. Setting ``retrieval`` resets ``retrieved`` to that bundle.
+    """
+
+    retrieval = traitlets.Unicode().tag(sync=True)
+    answer = traitlets.Unicode().tag(sync=True)
+    citation = traitlets.Unicode().tag(sync=True)
+
+    _watched = _Linked._watched + ("retrieval", "answer", "citation")
+
+    def __init__(self, scenario: Scenario | str | Path | dict, presets: list[Preset] | None = None, **kwargs):
+        self.scenario = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
+        sc = self.scenario
+        d = sc.default_state
+        self.presets = [Preset("Default", "The lesson's starting state.", d.retrieval, d.answer, d.citation)] + list(presets or [])
+        self._batches: dict[tuple[str, str], Batch] = {}
+        kwargs.setdefault("retrieval", d.retrieval)
+        kwargs.setdefault("answer", d.answer)
+        kwargs.setdefault("citation", d.citation)
+        kwargs.setdefault("retrieved", list(sc.retrieval_bundles[kwargs["retrieval"]]))
+        super().__init__(**kwargs)
+
+    @classmethod
+    def harbor(cls, **kwargs) -> "Explorer":
+        """The shipped Harbor Museum lesson, with its experiments as presets."""
+        return cls(Scenario.harbor(), presets=HARBOR_PRESETS, **kwargs)
+
+    # -- validation ---------------------------------------------------------------------------
+    def _check(self, value: str, options, what: str) -> str:
+        if value not in options:
+            raise traitlets.TraitError(f"unknown {what} {value!r}; known: {', '.join(options)}")
+        return value
+
+    @traitlets.validate("retrieval")
+    def _valid_retrieval(self, proposal):
+        return self._check(proposal["value"], self.scenario.retrieval_bundles, "retrieval bundle")
+
+    @traitlets.validate("answer")
+    def _valid_answer(self, proposal):
+        return self._check(proposal["value"], self.scenario.answer_bundles, "answer bundle")
+
+    @traitlets.validate("citation")
+    def _valid_citation(self, proposal):
+        return self._check(proposal["value"], self.scenario.citation_rules, "citation rule")
+
+    @traitlets.validate("retrieved")
+    def _valid_retrieved(self, proposal):
+        value = list(proposal["value"])
+        for doc_id in value:
+            self._check(doc_id, self.scenario.doc_ids, "source")
+        if len(set(value)) != len(value):
+            raise traitlets.TraitError(f"retrieved lists a source twice: {value}")
+        return value
+
+    # -- state --------------------------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        return State(self.retrieval, self.answer, self.citation)
+
+    def move_to(self, retrieval: str | None = None, answer: str | None = None,
+                  citation: str | None = None) -> None:
+        """Move to a state in one step (None keeps that part)."""
+        with self.hold_trait_notifications():
+            if retrieval is not None:
+                self.retrieval = retrieval
+                self.retrieved = list(self.scenario.retrieval_bundles[retrieval])
+            if answer is not None:
+                self.answer = answer
+            if citation is not None:
+                self.citation = citation
+
+    def apply_preset(self, name: str) -> None:
+        for p in self.presets:
+            if p.name == name:
+                self.move_to(p.retrieval, p.answer, p.citation)
+                return
+        raise KeyError(f"unknown preset {name!r}; known: {', '.join(p.name for p in self.presets)}")
+
+    def reset(self) -> None:
+        """Back to the default state, with the bundle's passages and no selection."""
+        self.selected = ""
+        d = self.scenario.default_state
+        self.move_to(d.retrieval, d.answer, d.citation)
+
+    def _state_key(self) -> tuple:
+        return (self.retrieval, self.answer, self.citation, tuple(self.retrieved))
+
+    def _on_control(self, name: str) -> None:
+        if name == "retrieval":
+            self.retrieved = list(self.scenario.retrieval_bundles[self.retrieval])
+
+    def _batch(self, answer: str, citation: str) -> Batch:
+        """The state's sample with every source as a passage, in source order; the retrieved
+        set is then only a mask. Built once per (answer, citation)."""
+        key = (answer, citation)
+        if key not in self._batches:
+            sc = self.scenario
+            record = sc.record(sc.default_state.retrieval, answer, citation)
+            record.update(retrieved_context=list(sc.sources), corpus=[])
+            self._batches[key] = Batch.from_samples([parse_sample(record)])
+        return self._batches[key]
+
+    def _compute(self) -> dict:
+        sc = self.scenario
+        batch = self._batch(self.answer, self.citation)
+        in_play = set(self.retrieved)
+        active = np.array([d in in_play for d in sc.doc_ids], dtype=bool)
+        ex = evaluate(batch, passage_active=active).explain(0)
+        self._explanation = ex
+        bundle = sc.retrieval_bundles[self.retrieval]
+        added = [d for d in self.retrieved if d not in bundle]
+        removed = [d for d in bundle if d not in in_play]
+        edited = " ".join([f"+{d}" for d in added] + [f"−{d}" for d in removed])
+        if not edited and list(bundle) != list(self.retrieved):
+            edited = "reordered"
+        current = (self.retrieval, self.answer, self.citation)
+        controls = {
+            "kind": "scenario",
+            "selects": [
+                {"trait": "retrieval", "label": "Retrieval bundle", "value": self.retrieval,
+                 "options": list(sc.retrieval_bundles)},
+                {"trait": "answer", "label": "Answer bundle", "value": self.answer,
+                 "options": list(sc.answer_bundles)},
+                {"trait": "citation", "label": "Citation rule", "value": self.citation,
+                 "options": list(sc.citation_rules)},
+            ],
+            "edited": edited,
+            "presets": [{"name": p.name, "note": p.note,
+                         "set": {"retrieval": p.retrieval, "answer": p.answer, "citation": p.citation,
+                                 "retrieved": list(sc.retrieval_bundles[p.retrieval])},
+                         "active": (p.retrieval, p.answer, p.citation) == current and not edited}
+                        for p in self.presets],
+            "reset": {"retrieval": sc.default_state.retrieval, "answer": sc.default_state.answer,
+                      "citation": sc.default_state.citation,
+                      "retrieved": list(sc.retrieval_bundles[sc.default_state.retrieval]),
+                      "selected": ""},
+        }
+        claims_text = " ".join(c.text for c in ex.claims)
+        sample = batch.samples[0]
+        return build_view(
+            ex, sample, kind="scenario", title=sc.title, question=sc.question,
+            answer_text=claims_text, gt_answer=sample.gt_answer,
+            ranks={d: k + 1 for k, d in enumerate(self.retrieved)}, active=active,
+            toggleable=set(sc.doc_ids),
+            fact_texts={f: info.get("text", "") for f, info in sc.facts.items()},
+            controls=controls, state_label=f"{self.retrieval} · {self.answer} · {self.citation}"
+            + (f" (passages edited: {edited})" if edited else ""),
+            selected=self.selected, predict=self.predict, predictions=self.predictions,
+            citation_first=True)
+
+    def state_space(self, metric: str = "context_relevance"):
+        """An Altair heatmap of ``metric`` over every state, linked: click a cell to go there."""
+        from .charts import StateSpace
+        return StateSpace(self, metric)
+
+    def __repr__(self) -> str:
+        return f"Explorer({self.scenario.title!r}, state={self.state})"
+
+
+class SampleExplorer(_Linked):
+    """All views of RAGChecker-format samples: the eleven RAGChecker metrics plus the citation
+    family where the data allows. Toggling passages is a what-if over the known labels.
+
+    Traits: ``sample_index`` (which sample, when given several), ``retrieved`` (doc_ids in
+    play), ``undefined`` ("null": Undefined stays Undefined; "zero": ragchecker 0.1.9's zeros),
+    ``selected``, ``predict``, ``predictions``.
+    """
+
+    sample_index = traitlets.Int(0).tag(sync=True)
+    undefined = traitlets.Unicode("null").tag(sync=True)
+
+    _watched = _Linked._watched + ("sample_index", "undefined")
+
+    def __init__(self, sample, **kwargs):
+        samples = [sample] if isinstance(sample, Sample) else list(as_samples(sample))
+        if not samples:
+            raise ValueError("no samples to explore")
+        self.samples = samples
+        self._batches: dict[int, Batch] = {}
+        kwargs.setdefault("retrieved", self._all_passages(kwargs.get("sample_index", 0)))
+        super().__init__(**kwargs)
+
+    @classmethod
+    def ragchecker_example(cls, **kwargs) -> "SampleExplorer":
+        """RAGChecker's own two-sample example, shipped with the package."""
+        from importlib import resources
+        path = resources.files("ragwidgets.data").joinpath("ragchecker_example.json")
+        return cls(str(path), **kwargs)
+
+    @property
+    def sample(self) -> Sample:
+        return self.samples[self.sample_index]
+
+    def _all_passages(self, index: int) -> list[str]:
+        return [p.doc_id for p in self.samples[index].passages]
+
+    @traitlets.validate("sample_index")
+    def _valid_index(self, proposal):
+        i = proposal["value"]
+        if not 0 <= i < len(self.samples):
+            raise traitlets.TraitError(f"sample_index {i} out of range: {len(self.samples)} samples")
+        return i
+
+    @traitlets.validate("undefined")
+    def _valid_undefined(self, proposal):
+        if proposal["value"] not in ("null", "zero"):
+            raise traitlets.TraitError("undefined must be 'null' or 'zero'")
+        return proposal["value"]
+
+    @traitlets.validate("retrieved")
+    def _valid_retrieved(self, proposal):
+        known = self._all_passages(self.sample_index)
+        unknown = [d for d in proposal["value"] if d not in known]
+        if unknown:
+            raise traitlets.TraitError(f"not a passage of this sample: {', '.join(unknown)}; "
+                                       f"known: {', '.join(known)}")
+        return [d for d in known if d in set(proposal["value"])]  # rank order
+
+    def reset(self) -> None:
+        """Every passage back in play, no selection."""
+        self.selected = ""
+        self.retrieved = self._all_passages(self.sample_index)
+
+    def _state_key(self) -> tuple:
+        return (self.sample_index, self.undefined, tuple(self.retrieved))
+
+    def _on_control(self, name: str) -> None:
+        if name == "sample_index":
+            self.retrieved = self._all_passages(self.sample_index)
+            self.selected = ""
+
+    def _presets(self) -> list[dict]:
+        s = self.sample
+        ids = [p.doc_id for p in s.passages]
+        out = [("All passages", "Every retrieved passage in play.", ids),
+               ("No passages", "Nothing retrieved: retriever metrics become Undefined.", [])]
+        for top in range(1, len(ids)):
+            out.append((f"Top {top}", f"Only the {top} best-ranked passage{'s' if top > 1 else ''}.", ids[:top]))
+        if s.retrieved2answer is not None:
+            useful = [d for k, d in enumerate(ids) if (s.retrieved2answer[:, k] == 1).any()]
+            out.append(("Only useful", "Only passages that entail a ground-truth claim.", useful))
+        return [{"name": n, "note": note, "set": {"retrieved": r}, "active": r == list(self.retrieved)}
+                for n, note, r in out]
+
+    def _compute(self) -> dict:
+        i = self.sample_index
+        if i not in self._batches:
+            self._batches[i] = Batch.from_samples([self.samples[i]])
+        s = self.sample
+        in_play = set(self.retrieved)
+        active = np.array([p.doc_id in in_play for p in s.passages], dtype=bool)
+        ex = evaluate(self._batches[i], undefined=self.undefined, passage_active=active).explain(0)
+        self._explanation = ex
+        selects = []
+        if len(self.samples) > 1:
+            selects.append({"trait": "sample_index", "label": "Sample", "value": i, "numeric": True,
+                            "options": [f"{k}: {x.query_id}" for k, x in enumerate(self.samples)]})
+        selects.append({"trait": "undefined", "label": "Empty cases", "value": self.undefined,
+                        "options": ["null", "zero"],
+                        "option_labels": ["Undefined (honest)", "0 (ragchecker 0.1.9)"]})
+        controls = {"kind": "sample", "selects": selects, "edited": "", "presets": self._presets(),
+                    "reset": {"retrieved": self._all_passages(i), "selected": ""}}
+        off = len(s.passages) - int(active.sum())
+        return build_view(
+            ex, s, kind="sample", title=f"Sample {s.query_id}", question=s.query,
+            answer_text=s.response, gt_answer=s.gt_answer,
+            ranks={p.doc_id: k + 1 for k, p in enumerate(s.passages)}, active=active,
+            toggleable={p.doc_id for p in s.passages}, fact_texts={}, controls=controls,
+            state_label=f"sample {s.query_id}" + (f" · {off} passage(s) switched off" if off else "")
+            + (" · empty cases as 0" if self.undefined == "zero" else ""),
+            selected=self.selected, predict=self.predict, predictions=self.predictions,
+            citation_first=s.is_citation_sample)
+
+    def __repr__(self) -> str:
+        return f"SampleExplorer({len(self.samples)} sample(s), sample_index={self.sample_index})"

@@ -1,0 +1,274 @@
+"""View state: everything the front end draws, built in one step from one sample's explanation.
+
+Pure functions, no widget imports: a :class:`~ragwidgets.engine.explain.SampleExplanation` plus
+the control state go in, one JSON-ready dict comes out. The front end only draws it, so a view
+can never be stale: every control change rebuilds the whole dict.
+
+Selection ids: ``claim:R1`` (answer claim), ``gt:G1`` (ground-truth claim), ``source:D1``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..engine.explain import SampleExplanation
+from ..engine.metrics import CITATION_METRICS, METRICS, RAGCHECKER_GROUPS
+from ..model import Sample
+
+LABELS = {
+    "context_relevance": "Context relevance",
+    "faithfulness": "Faithfulness",
+    "citation_support": "Citation support",
+    "citation_precision": "Citation precision",
+    "completeness": "Completeness",
+    "precision": "Precision",
+    "recall": "Recall",
+    "f1": "F1",
+    "claim_recall": "Claim recall",
+    "context_precision": "Context precision",
+    "context_utilization": "Context utilization",
+    "noise_sensitivity_in_relevant": "Noise sensitivity (relevant)",
+    "noise_sensitivity_in_irrelevant": "Noise sensitivity (irrelevant)",
+    "hallucination": "Hallucination",
+    "self_knowledge": "Self-knowledge",
+}
+LOWER_IS_BETTER = {"noise_sensitivity_in_relevant", "noise_sensitivity_in_irrelevant", "hallucination"}
+GROUP_TITLES = {"citation": "Citation family", "overall": "RAGChecker · overall",
+                "retriever": "RAGChecker · retriever", "generator": "RAGChecker · generator"}
+UNDEFINED_WORDS = {"undefined", "undef", "u", "none", "nan", "null", "n/a", "na"}
+TOLERANCE = 0.01  # a prediction of 0.67 matches 2/3
+
+
+def parse_prediction(text: str) -> tuple[bool, float | None]:
+    """("2/3" | "0.5" | "50%" | "Undefined") -> (readable, value); value None means Undefined."""
+    t = str(text).strip().lower()
+    if t in UNDEFINED_WORDS:
+        return True, None
+    try:
+        if t.endswith("%"):
+            x = float(t[:-1]) / 100
+        elif "/" in t:
+            num, den = t.split("/", 1)
+            x = float(num) / float(den)
+        else:
+            x = float(t)
+    except (ValueError, ZeroDivisionError):
+        return False, None
+    return (True, x) if math.isfinite(x) else (False, None)
+
+
+def card_groups(ex: SampleExplanation, citation_first: bool) -> tuple[list[tuple[str, list[str]]], list[dict]]:
+    """The computable metrics grouped for score cards, and the not-computable ones with why.
+
+    Faithfulness belongs to both families: it sits in the citation family when that family
+    leads (a lesson world), else among RAGChecker's generator metrics.
+    """
+    computable = [n for n, m in ex.metrics.items() if m.status != "not computable"]
+    citation = [n for n in CITATION_METRICS if n in computable]
+    if not citation_first:
+        citation = [n for n in citation if n != "faithfulness"]
+    groups = [("citation", citation)] if citation_first else []
+    for group, members in RAGCHECKER_GROUPS.items():
+        taken = set(citation) if citation_first else set()
+        groups.append((group, [n for n in members if n in computable and n not in taken]))
+    if not citation_first:
+        groups.append(("citation", citation))
+    missing = [{"name": n, "label": LABELS[n], "reason": m.reason or ""}
+               for n, m in ex.metrics.items() if m.status == "not computable"]
+    return [(g, names) for g, names in groups if names], missing
+
+
+def card(ex: SampleExplanation, name: str, predict: bool, prediction: str | None) -> dict[str, Any]:
+    m = ex.metrics[name]
+    shown = "Undefined" if m.value is None else _number(m.value)
+    out = {
+        "name": name,
+        "label": LABELS.get(name, name),
+        "value": m.value,
+        "shown": shown,
+        "fraction": m.fraction,
+        "status": m.status,
+        "reason": m.reason,
+        "definition": METRICS[name].definition,
+        "lower_is_better": name in LOWER_IS_BETTER,
+        "numerator_items": list(m.numerator_items),
+        "denominator_items": list(m.denominator_items),
+        "hidden": False,
+        "prediction": None,
+    }
+    if predict:
+        if prediction is None or not str(prediction).strip():
+            out["hidden"] = True
+        else:
+            readable, guess = parse_prediction(prediction)
+            if not readable:
+                out["hidden"] = True
+                out["prediction"] = {"text": str(prediction), "readable": False, "match": False,
+                                     "message": "Enter a number (0.5, 2/3, 50%) or Undefined"}
+            else:
+                match = (guess is None and m.value is None) or (
+                    guess is not None and m.value is not None and abs(guess - m.value) <= TOLERANCE)
+                out["prediction"] = {"text": str(prediction), "readable": True, "match": bool(match),
+                                     "shown": "Undefined" if guess is None else _number(guess)}
+    return out
+
+
+def _number(x: float) -> str:
+    return f"{x:.3f}".rstrip("0").rstrip(".")
+
+
+def _yes_no(x: bool | None) -> str | None:
+    return None if x is None else ("yes" if x else "no")
+
+
+def highlights(ex: SampleExplanation, selected: str) -> dict[str, dict[str, list[str]]]:
+    """What the selection lights up: {"claim:R1": {"roles": [...]}, "source:D1": ...}.
+
+    A selected answer claim lights its supporting passages ("supports") and its cited sources
+    ("cited"); a selected ground-truth claim its supporting passages; a selected source the
+    claims it entails ("entailed") and the claims that cite it ("cites").
+    """
+    out: dict[str, dict[str, list[str]]] = {}
+
+    def mark(key: str, role: str) -> None:
+        out.setdefault(key, {"roles": []})["roles"].append(role)
+
+    if not selected:
+        return out
+    kind, _, ident = selected.partition(":")
+    mark(selected, "selected")
+    if kind == "claim":
+        for c in ex.claims:
+            if c.id == ident:
+                for d in c.supported_by:
+                    mark(f"source:{d}", "supports")
+                for cit in c.citations or ():
+                    mark(f"source:{cit.doc_id}", "cited")
+    elif kind == "gt":
+        for g in ex.gt_claims:
+            if g.id == ident:
+                for d in g.supported_by:
+                    mark(f"source:{d}", "supports")
+    elif kind == "source":
+        for p in ex.passages:
+            if p.doc_id == ident:
+                for r in p.entails_response:
+                    mark(f"claim:{r}", "entailed")
+                for g in p.entails_gt:
+                    mark(f"gt:{g}", "entailed")
+        for c in ex.claims:
+            if any(cit.doc_id == ident for cit in c.citations or ()):
+                mark(f"claim:{c.id}", "cites")
+    return out
+
+
+def selectable(ex: SampleExplanation) -> set[str]:
+    return ({f"claim:{c.id}" for c in ex.claims} | {f"gt:{g.id}" for g in ex.gt_claims}
+            | {f"source:{p.doc_id}" for p in ex.passages})
+
+
+def entailment_matrix(sample: Sample, active: np.ndarray) -> dict | None:
+    """Claims x passages labels for a sample judged by labels: 1 entails, 0 not, -1 unjudged."""
+    if sample.uses_facts or (sample.retrieved2response is None and sample.retrieved2answer is None):
+        return None
+
+    def rows(matrix, prefix, claims):
+        if matrix is None:
+            return []
+        return [{"id": f"{prefix}{j + 1}", "text": c.text, "cells": [int(x) for x in matrix[j]]}
+                for j, c in enumerate(claims)]
+
+    return {
+        "columns": [{"doc_id": p.doc_id, "active": bool(a)} for p, a in zip(sample.passages, active)],
+        "response": rows(sample.retrieved2response, "R", sample.response_claims),
+        "gt": rows(sample.retrieved2answer, "G", sample.gt_claims),
+    }
+
+
+def summary(ex: SampleExplanation) -> str:
+    """One line of counts, e.g. "Retrieved 2 documents · Relevant 2 · Answer claims 3 · ..."."""
+    retrieved = [p for p in ex.passages if p.retrieved]
+    parts = [f"Retrieved {len(retrieved)} document{'s' if len(retrieved) != 1 else ''}"]
+    if all(p.relevant is not None for p in ex.passages):
+        parts.append(f"Relevant {sum(bool(p.relevant) for p in retrieved)}")
+    parts.append(f"Answer claims {len(ex.claims)}")
+    parts.append(f"Supported {sum(c.faithful for c in ex.claims)}")
+    citations = [cit for c in ex.claims for cit in (c.citations or ())]
+    if any(c.citations is not None for c in ex.claims):
+        parts.append(f"Present citations {len(citations)}")
+        parts.append(f"Valid citations {sum(c.valid for c in citations)}")
+    if ex.gt_claims:
+        parts.append(f"Ground-truth claims {len(ex.gt_claims)}")
+    if ex.reference_facts:
+        parts.append(f"Covered required facts {sum(f.present for f in ex.reference_facts)}/{len(ex.reference_facts)}")
+    return " · ".join(parts)
+
+
+def build_view(ex: SampleExplanation, sample: Sample, *, kind: str, title: str, question: str,
+               answer_text: str, gt_answer: str, ranks: dict[str, int], active: np.ndarray,
+               toggleable: set[str], fact_texts: dict[str, str], controls: dict, state_label: str,
+               selected: str, predict: bool, predictions: dict[str, str], citation_first: bool) -> dict:
+    """The whole view state for one sample under the current controls."""
+    lit = highlights(ex, selected)
+    roles = lambda key: lit.get(key, {}).get("roles", [])  # noqa: E731
+    cited_by: dict[str, list[str]] = {}
+    for c in ex.claims:
+        for cit in c.citations or ():
+            cited_by.setdefault(cit.doc_id, []).append(c.id)
+    sources = []
+    for p in ex.passages:
+        key = f"source:{p.doc_id}"
+        sources.append({
+            "key": key, "doc_id": p.doc_id, "text": p.text,
+            "facts": None if p.facts is None else list(p.facts),
+            "retrieved": p.retrieved, "rank": ranks.get(p.doc_id),
+            "relevant": _yes_no(p.relevant), "outdated": p.outdated,
+            "entails_response": list(p.entails_response), "entails_gt": list(p.entails_gt),
+            "cited_by": cited_by.get(p.doc_id, []),
+            "toggleable": p.doc_id in toggleable, "roles": roles(key),
+        })
+    sources.sort(key=lambda s: (s["rank"] is None, s["rank"] or 0))
+    has_citations = any(c.citations is not None for c in ex.claims)
+    claims = []
+    for c in ex.claims:
+        key = f"claim:{c.id}"
+        claims.append({
+            "key": key, "id": c.id, "text": c.text, "facts": None if c.facts is None else list(c.facts),
+            "required": c.required, "correct": c.correct, "faithful": c.faithful,
+            "supported_by": list(c.supported_by),
+            "citations": None if c.citations is None else [
+                {"doc_id": x.doc_id, "retrieved": x.retrieved, "entails": x.entails, "valid": x.valid,
+                 "why": x.why} for x in c.citations],
+            "roles": roles(key),
+        })
+    gt_claims = [{"key": f"gt:{g.id}", "id": g.id, "text": g.text, "covered": g.covered,
+                  "supported_by": list(g.supported_by), "roles": roles(f"gt:{g.id}")} for g in ex.gt_claims]
+    facts = [{"fact_id": f.fact_id, "text": fact_texts.get(f.fact_id, ""), "present": f.present,
+              "stated_by": list(f.stated_by)} for f in ex.reference_facts]
+    groups, missing = card_groups(ex, citation_first)
+    cards = [{"group": g, "title": GROUP_TITLES[g],
+              "cards": [card(ex, n, predict, predictions.get(n)) for n in names]} for g, names in groups]
+    return {
+        "kind": kind,
+        "title": title,
+        "question": question,
+        "answer": answer_text,
+        "gt_answer": gt_answer,
+        "query_id": ex.query_id,
+        "state": state_label,
+        "controls": controls,
+        "summary": summary(ex),
+        "sources": sources,
+        "claims": claims,
+        "has_citations": has_citations,
+        "gt_claims": gt_claims,
+        "matrix": entailment_matrix(sample, active),
+        "facts": facts,
+        "card_groups": cards,
+        "not_computable": missing,
+        "selected": selected,
+        "predict": predict,
+    }

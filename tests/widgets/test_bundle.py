@@ -1,0 +1,55 @@
+"""The committed bundle is what js/ builds, and the JS tests' fixtures are what Python builds."""
+
+import hashlib
+import importlib.util
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+JS = ROOT / "js"
+STATIC = ROOT / "ragwidgets" / "static"
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_manifest_matches_sources_and_bundle():
+    """Without node: the sources and the bundle are the ones the last `npm run build` saw."""
+    manifest = json.loads((JS / "build-manifest.json").read_text())
+    sources = {"package.json", "package-lock.json", "build.mjs"} | {
+        f"src/{p.name}" for p in (JS / "src").iterdir() if not p.name.endswith(".test.js")}
+    assert set(manifest["sources"]) == sources, "a source was added or removed: run `npm run build` in js/"
+    for name, digest in manifest["sources"].items():
+        assert sha(JS / name) == digest, f"js/{name} changed since the bundle was built: run `npm run build` in js/"
+    for name, digest in manifest["outputs"].items():
+        assert sha(ROOT / name) == digest, f"{name} was edited by hand: rebuild it from js/"
+
+
+@pytest.mark.skipif(not (JS / "node_modules" / ".bin" / "esbuild").exists() or not shutil.which("node"),
+                    reason="js/node_modules not installed (`npm ci` in js/; .ci/run does it)")
+def test_rebuilding_gives_the_same_bytes(tmp_path):
+    subprocess.run(["node", "build.mjs", "--outdir", str(tmp_path)], cwd=JS, check=True, timeout=120)
+    for name in ("widget.js", "widget.css"):
+        assert (tmp_path / name).read_bytes() == (STATIC / name).read_bytes(), f"static/{name} is stale"
+
+
+def test_bundle_is_self_contained():
+    bundle = (STATIC / "widget.js").read_text(encoding="utf-8")
+    assert "export" in bundle and "import " not in bundle.split("export", 1)[0][:200]
+    for needle in ("http://", "https://", "esm.sh", "cdn.", "innerHTML", "insertAdjacentHTML"):
+        assert needle not in bundle
+
+
+def test_js_fixtures_are_current():
+    spec = importlib.util.spec_from_file_location("make_fixtures", JS / "fixtures" / "make_fixtures.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for name, view in module.fixtures().items():
+        stored = json.loads((JS / "fixtures" / f"{name}.json").read_text(encoding="utf-8"))
+        assert stored == json.loads(json.dumps(view)), \
+            f"js/fixtures/{name}.json is stale: python js/fixtures/make_fixtures.py"
