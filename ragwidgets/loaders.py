@@ -10,6 +10,7 @@ import gc
 import json
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,7 @@ from .errors import InputError
 from .model import ENTAILED, NOT_ENTAILED, UNJUDGED, Claim, Passage, Sample, fact_labels
 
 _LABELS = {"entailment": ENTAILED, "neutral": NOT_ENTAILED, "contradiction": NOT_ENTAILED}
-_EXACT = {"Entailment": ENTAILED, "Neutral": NOT_ENTAILED, "Contradiction": NOT_ENTAILED,
-          True: ENTAILED, False: NOT_ENTAILED, None: UNJUDGED}
+_EXACT = {"Entailment": ENTAILED, "Neutral": NOT_ENTAILED, "Contradiction": NOT_ENTAILED, None: UNJUDGED}
 _KNOWN_FIELDS = {
     "query_id", "query", "gt_answer", "response", "retrieved_context", "corpus",
     "response_claims", "gt_answer_claims", "answer2response", "response2answer",
@@ -125,6 +125,19 @@ def _label(index: int, query_id: Any) -> str:
     return f"sample {index} (query_id {query_id!r})" if query_id is not None else f"sample {index}"
 
 
+def _string_triples(items: list) -> tuple[Claim, ...] | None:
+    """Claims from a list of [s, p, o] string triples (RAGChecker's own form), else None."""
+    out = []
+    for c in items:
+        if type(c) is not list or len(c) != 3:
+            return None
+        s, p, o = c
+        if type(s) is not str or type(p) is not str or type(o) is not str:
+            return None
+        out.append(Claim(f"{s} {p} {o}", (s, p, o)))
+    return tuple(out)
+
+
 class _Parser:
     """Parses one record; every error names the sample and the field."""
 
@@ -194,8 +207,9 @@ class _Parser:
             return (), False
         if not isinstance(items, list):
             self.fail(name, f"must be a list of claims, got {type(items).__name__}")
-        if all(type(c) is list and len(c) == 3 and all(type(v) is str for v in c) for c in items):
-            return tuple(Claim(" ".join(c), tuple(c)) for c in items), True  # fast path: triples
+        triples = _string_triples(items)
+        if triples is not None:
+            return triples, True
         return tuple(self.claim(item, f"{name}[{j}]") for j, item in enumerate(items)), True
 
     def claim(self, item: Any, where: str) -> Claim:
@@ -271,13 +285,16 @@ class _Parser:
             if not isinstance(row, list) or len(row) != cols:
                 n = len(row) if isinstance(row, list) else type(row).__name__
                 self.fail(f"{name}[{i}]", f"must have one label per retrieved passage: {cols} passages, got {n}")
-        flat = [v for row in value for v in row]
+        flat = list(chain.from_iterable(value))
         return self.codes(flat, (rows, cols), lambda e: f"{name}[{e // cols}][{e % cols}]")
 
     def codes(self, flat: list, shape: tuple[int, ...], where) -> np.ndarray:
-        """Label codes for a flat list of labels; the exact spellings take a fast path."""
-        codes = [_EXACT.get(v, 9) if type(v) is str or v is None or type(v) is bool else 9 for v in flat]
-        if 9 in codes:
+        """Label codes for a flat list of labels; RAGChecker's exact spellings take a fast path."""
+        try:
+            codes = list(map(_EXACT.get, flat))
+        except TypeError:  # an unhashable label
+            codes = [None]
+        if None in codes:
             codes = [self.label(v, where(e)) for e, v in enumerate(flat)]
         return np.array(codes, dtype=np.int8).reshape(shape)
 
