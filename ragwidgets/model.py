@@ -94,9 +94,6 @@ class Sample:
                 return p
         return None
 
-    def label_matrix(self, name: str) -> np.ndarray | None:
-        return getattr(self, name)
-
 
 def facts_entail(claim_facts: tuple[str, ...] | None, source_facts) -> bool:
     """A source entails a claim iff the claim's facts are non-empty and all among the source's."""

@@ -39,10 +39,6 @@ class Metric:
     def in_ragchecker(self) -> bool:
         return self.family in ("ragchecker", "both")
 
-    @property
-    def in_citation(self) -> bool:
-        return self.family in ("citation", "both")
-
 
 METRICS: dict[str, Metric] = {m.name: m for m in (
     # RAGChecker: overall
