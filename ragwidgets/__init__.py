@@ -9,12 +9,13 @@ from .errors import InputError
 from .loaders import LoadResult, load_samples, parse_sample, read_records
 from .model import Claim, Passage, Sample
 from .scenario import Scenario
+from .scoring import RagChecker
 
 __version__ = "0.1.0"
 
 __all__ = ["evaluate", "Scores", "Batch", "MetricValue", "SampleExplanation", "METRICS", "ALL_METRICS",
            "CITATION_METRICS", "RAGCHECKER_METRICS", "InputError", "LoadResult", "load_samples",
-           "parse_sample", "read_records", "Sample", "Claim", "Passage", "Scenario", "Explorer",
+           "parse_sample", "read_records", "Sample", "Claim", "Passage", "Scenario", "RagChecker", "Explorer",
            "SampleExplorer"]
 
 

@@ -1,0 +1,267 @@
+"""Between a DataFrame of raw RAG outputs and RAGChecker-format records.
+
+A row becomes a record ``{query_id, query, gt_answer, response, retrieved_context, ...}`` holding
+the claims and labels the scores need that the row already has: from the configured columns,
+else from the columns a previous ``score`` wrote under RAGChecker's names (``STORED_FIELDS``).
+Every bad cell is a ``ScoringInputError`` naming the row and the column.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Optional
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError, RagWidgetsError
+from ..loaders import parse_sample, read_records
+from ..model import LABEL_MATRICES
+from .requirements import RESPONSE, SIDE_CLAIMS, SIDE_LABELS, TARGET
+
+if TYPE_CHECKING:
+    from .config import RagChecker
+
+STORED_FIELDS = (
+    "response_claims", "gt_answer_claims", *LABEL_MATRICES, "response_claim_labels", "gt_answer_claim_labels",
+)
+"""The claim and label columns ``score`` writes (and reads back), named as in RAGChecker's results."""
+
+TRIPLE_KEYS = ("subject", "predicate", "object")
+
+
+class ScoringInputError(RagWidgetsError):
+    """A bad DataFrame for the scorer: names the row and the column."""
+
+    def __init__(self, message: str, *, row: Optional[str] = None, column: Optional[str] = None):
+        self.row, self.column, self.detail = row, column, message
+        where = ", ".join(p for p in (row, f"column {column!r}" if column else None) if p)
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+def is_missing(value: Any) -> bool:
+    """None, NaN or pd.NA: a cell with nothing in it."""
+    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
+
+
+def plain(value: Any) -> Any:
+    """The cell as plain Python: numpy arrays (e.g. read back from parquet) as lists, NaN as None."""
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, np.generic):
+        value = value.item()
+    return None if is_missing(value) else value
+
+
+def claim_dict(claim: Any) -> Any:
+    """A ``[subject, predicate, object]`` triple as the seed's dict; other claims unchanged."""
+    if isinstance(claim, list) and len(claim) == 3 and all(isinstance(v, str) for v in claim):
+        return dict(zip(TRIPLE_KEYS, claim))
+    return claim
+
+
+def claim_triple(claim: Any) -> Any:
+    """A ``{subject, predicate, object}`` dict as RAGChecker's triple; other claims unchanged."""
+    if isinstance(claim, Mapping) and set(claim) == set(TRIPLE_KEYS):
+        return [claim[k] for k in TRIPLE_KEYS]
+    return claim
+
+
+class _Row:
+    """Reads the cells of one row; errors name the row and the column."""
+
+    def __init__(self, frame: pd.DataFrame, position: int):
+        self.label = f"row {frame.index[position]!r}"
+        self.values = frame.iloc[position]
+
+    def fail(self, column: str, message: str):
+        raise ScoringInputError(message, row=self.label, column=column)
+
+    def text(self, column: str) -> str:
+        value = self.values[column]
+        if is_missing(value):
+            self.fail(column, "is empty; a text is needed")
+        if not isinstance(value, str):
+            self.fail(column, f"must be a string, got {type(value).__name__}")
+        return value
+
+    def passages(self, column: str) -> list[dict]:
+        cell = plain(self.values[column])
+        if cell is None:
+            self.fail(column, "is empty; a list of passages is needed ([] for none)")
+        if not isinstance(cell, list):
+            self.fail(column, f"must be a list of passages (strings or {{doc_id, text}} dicts), got {type(cell).__name__}")
+        out = []
+        for k, item in enumerate(cell):
+            if isinstance(item, str):
+                out.append({"doc_id": str(k), "text": item})
+            elif isinstance(item, Mapping) and isinstance(item.get("text"), str):
+                out.append({**item, "doc_id": str(item.get("doc_id", k))})
+            else:
+                self.fail(column, f"passage {k} must be a string or a dict with a 'text' string, got {item!r:.60}")
+        return out
+
+    def claims(self, column: str) -> Optional[list]:
+        cell = plain(self.values[column])
+        if cell is None:
+            return None
+        if not isinstance(cell, list):
+            self.fail(column, f"must be a list of {{subject, predicate, object}} claims, got {type(cell).__name__}")
+        for j, claim in enumerate(cell):
+            if isinstance(claim, Mapping):
+                if not all(isinstance(claim.get(k), str) for k in TRIPLE_KEYS) and not isinstance(claim.get("text"), str):
+                    self.fail(column, f"claim {j} needs string 'subject', 'predicate' and 'object', got {claim!r:.80}")
+            elif not isinstance(claim, str) and not (isinstance(claim, list) and len(claim) == 3):
+                self.fail(column, f"claim {j} must be a {{subject, predicate, object}} dict, got {claim!r:.60}")
+        return [claim_triple(c) for c in cell]
+
+    def importance(self, column: str) -> Optional[list]:
+        cell = plain(self.values[column])
+        if cell is None:
+            return None
+        if not isinstance(cell, list):
+            self.fail(column, f"must be a list of REQUIRED/OPTIONAL labels, got {type(cell).__name__}")
+        out = []
+        for j, label in enumerate(cell):
+            if label is not None and not (isinstance(label, str) and label.upper() in ("REQUIRED", "OPTIONAL")):
+                self.fail(column, f"label {j} must be 'REQUIRED', 'OPTIONAL' or null, got {label!r:.40}")
+            out.append(None if label is None else label.upper())
+        return out
+
+    def stored(self, column: str) -> Any:
+        return plain(self.values[column])
+
+
+def source_columns(config: "RagChecker", frame: pd.DataFrame) -> dict[str, str]:
+    """Record field → the frame column it is read from (configured columns win over stored ones)."""
+    columns = {"query": config.query_column, "response": config.response_column,
+               "retrieved_context": config.context_column}
+    if config.target_column is not None:
+        columns["gt_answer"] = config.target_column
+    configured = {
+        SIDE_CLAIMS[RESPONSE]: config.response_claims_column, SIDE_CLAIMS[TARGET]: config.target_claims_column,
+        SIDE_LABELS[RESPONSE]: config.response_labels_column, SIDE_LABELS[TARGET]: config.target_labels_column,
+    }
+    for name in STORED_FIELDS:
+        if configured.get(name) is not None:
+            columns[name] = configured[name]
+        elif name in frame.columns:
+            columns[name] = name
+    return columns
+
+
+def _check_columns(config: "RagChecker", frame: pd.DataFrame) -> None:
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"score a pandas DataFrame or RAGChecker records, not {type(frame).__name__}")
+    wanted = [config.query_column, config.response_column, config.context_column, config.target_column,
+              config.id_column, config.response_claims_column, config.target_claims_column,
+              config.response_labels_column, config.target_labels_column]
+    for column in wanted:
+        if column is not None and column not in frame.columns:
+            raise ScoringInputError(f"the DataFrame has no such column; its columns: {list(frame.columns)}", column=column)
+
+
+def row_ids(config: "RagChecker", frame: pd.DataFrame) -> list[str]:
+    """One query_id per row: ``id_column``, else a ``query_id`` column, else the index; unique."""
+    column = config.id_column or ("query_id" if "query_id" in frame.columns else None)
+    ids = [str(v) for v in (frame[column] if column else frame.index)]
+    seen: dict[str, int] = {}
+    for position, qid in enumerate(ids):
+        if qid in seen:
+            raise ScoringInputError(
+                f"id {qid!r} repeats row {frame.index[seen[qid]]!r}; ids must be unique"
+                + ("" if column else " (set id_column, or give the DataFrame a unique index)"),
+                row=f"row {frame.index[position]!r}", column=column or "index")
+        seen[qid] = position
+    return ids
+
+
+def frame_to_records(config: "RagChecker", frame: pd.DataFrame) -> list[dict]:
+    """RAGChecker-format records of the rows, with the claims and labels the scores need."""
+    _check_columns(config, frame)
+    needs = config.needs
+    columns = source_columns(config, frame)
+    ids = row_ids(config, frame)
+    records = []
+    for position, qid in enumerate(ids):
+        row = _Row(frame, position)
+        record = {"query_id": qid, "query": row.text(config.query_column), "response": row.text(config.response_column),
+                  "retrieved_context": row.passages(config.context_column)}
+        if config.target_column is not None:
+            record["gt_answer"] = row.text(config.target_column)
+        for name in STORED_FIELDS:
+            if name not in needs or name not in columns:
+                continue
+            column = columns[name]
+            if name.endswith("_claims"):
+                value = row.claims(column)
+            elif name.endswith("_labels"):
+                value = row.importance(column)
+            else:
+                value = row.stored(column)
+            if value is not None:
+                record[name] = value
+        _validate(record, position, row, columns)
+        records.append(record)
+    return records
+
+
+def _validate(record: dict, position: int, row: _Row, columns: dict[str, str]) -> None:
+    """Parse the record as the engine will (importance labels aside), naming the column at fault."""
+    try:
+        parse_sample({k: v for k, v in record.items() if not k.endswith("_labels")}, position)
+    except InputError as err:
+        raise as_scoring_error(err, row.label, columns) from None
+
+
+def as_scoring_error(err: InputError, row: str, columns: dict[str, str]) -> ScoringInputError:
+    """An engine or judge input error re-addressed to the frame's row and column."""
+    path = err.field or ""
+    base = path.split("[", 1)[0].split(".", 1)[0]
+    column = columns.get(base)
+    detail = err.detail if column is None or path == base else f"{path}: {err.detail}"
+    return ScoringInputError(detail, row=row, column=column or path or None)
+
+
+def records_to_frame(config: "RagChecker", data: Any) -> pd.DataFrame:
+    """A DataFrame of RAGChecker-format records under the configured column names.
+
+    ``data``: a list of records, ``{"results": [...]}``, or a path to such a JSON / JSONL file.
+    Per-sample ``metrics`` are dropped: the scorer computes them again.
+    """
+    try:
+        records = read_records(data)
+    except InputError as err:
+        raise ScoringInputError(str(err)) from None
+    rename = {"query": config.query_column, "response": config.response_column,
+              "retrieved_context": config.context_column}
+    if config.target_column is not None:
+        rename["gt_answer"] = config.target_column
+    for field, column in ((SIDE_CLAIMS[RESPONSE], config.response_claims_column),
+                          (SIDE_CLAIMS[TARGET], config.target_claims_column),
+                          (SIDE_LABELS[RESPONSE], config.response_labels_column),
+                          (SIDE_LABELS[TARGET], config.target_labels_column)):
+        if column is not None:
+            rename[field] = column
+    rows = []
+    for index, record in enumerate(records):
+        if not isinstance(record, Mapping):
+            raise ScoringInputError(f"a record must be a JSON object, got {type(record).__name__}", row=f"record {index}")
+        rows.append({rename.get(k, k): v for k, v in record.items() if k != "metrics"})
+    return pd.DataFrame(rows)
+
+
+def write_back(frame: pd.DataFrame, records: list[dict], fields: list[str]) -> pd.DataFrame:
+    """A copy of ``frame`` with ``fields`` of the records as columns (claims as the seed's dicts)."""
+    out = frame.copy()
+    for name in fields:
+        values = [record.get(name) for record in records]
+        if name.endswith("_claims"):
+            values = [None if v is None else [claim_dict(c) for c in v] for v in values]
+        out[name] = pd.Series(values, index=out.index, dtype=object)
+    return out

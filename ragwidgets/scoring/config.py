@@ -1,0 +1,157 @@
+"""``RagChecker``: the scorer's validated configuration (the fields of the seed's reference page)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import MISSING, dataclass, fields
+from typing import TYPE_CHECKING, Any, Literal, Optional, Union
+
+from ..engine.evaluate import MODES
+from .aggregations import MetricTemplate, as_template, default_metrics
+from .requirements import canonical_scores, judge_needs
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..judges import DryRun, Judge
+    from .result import ScoringResult
+
+PURPOSES = ("score", "qa")
+_COLUMN_FIELDS = ("query_column", "target_column", "response_column", "context_column", "id_column",
+                  "target_claims_column", "response_claims_column", "target_labels_column",
+                  "response_labels_column")
+_TEXT_FIELDS = ("judge_model_key", "key", "display_name", "claim_extraction_instructions",
+                "claim_labeling_instructions")
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class RagChecker:
+    """Scores RAG outputs with RAGChecker's claim-level metrics, judging what is not given.
+
+    Columns: ``query_column``, ``target_column`` (None: no target, only target-free scores such as
+    faithfulness), ``response_column``, ``context_column`` (a list of passages per row: strings or
+    ``{doc_id, text}`` dicts), ``id_column`` (None: a ``query_id`` column if there is one, else
+    the index). Precomputed claims (``target_claims_column`` / ``response_claims_column``: lists of
+    ``{subject, predicate, object}`` dicts) and REQUIRED/OPTIONAL labels
+    (``target_labels_column`` / ``response_labels_column``) are used as given; so are the claim
+    and label columns a previous ``score`` wrote (``response_claims``, ``answer2response``, ...).
+
+    ``judge_model_key``: a key of ``ragwidgets.judges.register_judge``, resolved only when some
+    judge work is needed. ``scores_to_compute``: None = all eleven (``f1`` may be written
+    ``f1_score``). ``mode``: all_claims | required_only | required_and_optional (adds the
+    ``required_``-prefixed scores). ``metrics``: per-task aggregations (``MetricTemplate``\\ s or
+    dicts with a ``type``); None = the mean of every score.
+    """
+
+    type: Literal["rag_checker"] = "rag_checker"
+    judge_model_key: Optional[str] = None
+    query_column: str = "query"
+    target_column: Optional[str] = "target"
+    response_column: str = "response"
+    context_column: str = "context"
+    id_column: Optional[str] = None
+    scores_to_compute: Optional[tuple[str, ...]] = None
+    key: Optional[str] = None
+    display_name: Optional[str] = None
+    purpose: Literal["score", "qa"] = "score"
+    target_claims_column: Optional[str] = None
+    response_claims_column: Optional[str] = None
+    claim_extraction_instructions: Optional[str] = None
+    mode: str = "all_claims"
+    target_labels_column: Optional[str] = None
+    response_labels_column: Optional[str] = None
+    claim_labeling_instructions: Optional[str] = None
+    metrics: Optional[tuple[MetricTemplate, ...]] = None
+
+    def __post_init__(self) -> None:
+        if self.type != "rag_checker":
+            raise ValueError(f"type must be 'rag_checker', not {self.type!r}")
+        for name in _COLUMN_FIELDS + _TEXT_FIELDS:
+            value = getattr(self, name)
+            required = name in ("query_column", "response_column", "context_column")
+            if (value is None and not required) or (isinstance(value, str) and value):
+                continue
+            raise TypeError(f"{name} must be a non-empty string{'' if required else ' or None'}, got {value!r:.60}")
+        if self.purpose not in PURPOSES:
+            raise ValueError(f"purpose must be one of {', '.join(PURPOSES)}, not {self.purpose!r}")
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        if self.target_column is None:
+            extra = [n for n in ("target_claims_column", "target_labels_column") if getattr(self, n) is not None]
+            if extra:
+                raise ValueError(f"target_column is None, so {', '.join(extra)} cannot be used")
+        if self.scores_to_compute is not None:
+            if isinstance(self.scores_to_compute, str):
+                raise TypeError("scores_to_compute must be a list of score names, not a string")
+            object.__setattr__(self, "scores_to_compute", tuple(self.scores_to_compute))
+        canonical_scores(self.scores_to_compute, has_target=self.target_column is not None)
+        if self.metrics is not None:
+            if isinstance(self.metrics, (MetricTemplate, Mapping)):
+                raise TypeError("metrics must be a list of metric templates")
+            object.__setattr__(self, "metrics", tuple(as_template(m) for m in self.metrics))
+            known = self.score_columns
+            names = [m.name for m in self.metrics]
+            for m in self.metrics:
+                if m.score not in known:
+                    raise ValueError(f"metric {m.name!r} aggregates {m.score!r}, which this scorer does not "
+                                     f"compute; it computes {', '.join(known)}")
+            duplicates = sorted({n for n in names if names.count(n) > 1})
+            if duplicates:
+                raise ValueError(f"metric keys must be unique; repeated: {', '.join(duplicates)} (set 'key')")
+
+    # -- what the configuration implies ---------------------------------------------------------
+
+    @property
+    def scores(self) -> tuple[str, ...]:
+        """The scores computed, under the engine's names."""
+        return canonical_scores(self.scores_to_compute, has_target=self.target_column is not None)
+
+    @property
+    def score_columns(self) -> tuple[str, ...]:
+        """The score columns written: the scores, then (required_and_optional) the ``required_`` ones."""
+        if self.mode == "required_and_optional":
+            return self.scores + tuple("required_" + s for s in self.scores)
+        return self.scores
+
+    @property
+    def needs(self) -> set[str]:
+        """The claims and labels the scores need (see :mod:`ragwidgets.scoring.requirements`)."""
+        return judge_needs(self.scores, self.mode)
+
+    @property
+    def aggregations(self) -> tuple[MetricTemplate, ...]:
+        """The configured metrics, or the mean of every score."""
+        return self.metrics if self.metrics is not None else default_metrics(self.score_columns)
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.key or "RAG Checker"
+
+    # -- running ------------------------------------------------------------------------------
+
+    def score(self, data: Union["pd.DataFrame", Sequence[Mapping[str, Any]], Mapping[str, Any]],
+              judge: Optional["Judge"] = None, *, progress: Optional[bool] = None) -> "ScoringResult":
+        """Score a DataFrame (or RAGChecker-format records / ``{"results": [...]}``).
+
+        Judges only the claims and labels that the scores need and that are not already there;
+        ``judge`` overrides ``judge_model_key``. See :class:`ragwidgets.scoring.ScoringResult`.
+        """
+        from .runner import score
+
+        return score(self, data, judge, progress=progress)
+
+    def dry_run(self, data, judge: Optional["Judge"] = None) -> "DryRun":
+        """How many judge calls ``score(data)`` would make, and how many the cache answers."""
+        from .runner import dry_run
+
+        return dry_run(self, data, judge)
+
+    # -- repr ---------------------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        shown = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name != "type" and (f.default is MISSING or value != f.default):
+                shown.append(f"{f.name}={value!r}")
+        return f"RagChecker({', '.join(shown)})"

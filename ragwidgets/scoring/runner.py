@@ -1,0 +1,108 @@
+"""Running a ``RagChecker``: rows → records → judge only what is missing → engine → frame + metrics."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, Optional, Union
+
+import pandas as pd
+
+from ..errors import InputError
+from ..judges import DryRun, Judge, Usage, fill_labels, get_judge, plan_fill
+from .columns import STORED_FIELDS, as_scoring_error, frame_to_records, records_to_frame, source_columns, write_back
+from .evaluation import score_records
+from .result import REASONS_COLUMN, UNJUDGED_COLUMN, ScoringResult
+
+if TYPE_CHECKING:
+    from .config import RagChecker
+
+
+def as_frame(config: "RagChecker", data: Any) -> pd.DataFrame:
+    """``data`` itself if it is a DataFrame, else RAGChecker-format records as one."""
+    return data if isinstance(data, pd.DataFrame) else records_to_frame(config, data)
+
+
+def missing_work(records: list[dict], needs: set[str]) -> int:
+    """How many claim lists and label entries in ``needs`` are absent or unjudged (None)."""
+    count = 0
+    for record in records:
+        for name in needs:
+            value = record.get(name)
+            if value is None:
+                count += 1
+            elif not name.endswith("_claims"):
+                count += sum(v is None for row in value for v in (row if isinstance(row, list) else [row]))
+    return count
+
+
+def resolve_judge(config: "RagChecker", judge: Union[Judge, str, None], work: int) -> Judge:
+    """The judge to use: ``judge`` (an object or a registry key), else ``config.judge_model_key``."""
+    if isinstance(judge, str):
+        return get_judge(judge)
+    if judge is not None:
+        return judge
+    if config.judge_model_key is None:
+        raise ValueError(
+            f"{work} claim list(s) or label(s) that the scores need are missing, and no judge is set: "
+            "give judge_model_key (see ragwidgets.judges.register_judge) or pass judge= to score()"
+        )
+    return get_judge(config.judge_model_key)
+
+
+def _usage_since(judge: Judge, before: Usage) -> Usage:
+    after = judge.stats.as_usage()
+    return Usage(**{f.name: getattr(after, f.name) - getattr(before, f.name) for f in fields(Usage)})
+
+
+def _fill(config: "RagChecker", frame: pd.DataFrame, records: list[dict], judge: Judge,
+          progress: Optional[bool]) -> list[dict]:
+    try:
+        return fill_labels(records, judge, config.needs, extraction_instructions=config.claim_extraction_instructions,
+                           labeling_instructions=config.claim_labeling_instructions, progress=progress)
+    except InputError as err:
+        match = re.match(r"sample (\d+)", err.sample or "")
+        row = f"row {frame.index[int(match.group(1))]!r}" if match else None
+        raise as_scoring_error(err, row, source_columns(config, frame)) from None
+
+
+def score(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None, *,
+          progress: Optional[bool] = None) -> ScoringResult:
+    """See ``RagChecker.score``."""
+    frame = as_frame(config, data)
+    records = frame_to_records(config, frame)
+    usage = Usage()
+    work = missing_work(records, config.needs)
+    if work:
+        judge = resolve_judge(config, judge, work)
+        before = judge.stats.as_usage()
+        records = _fill(config, frame, records, judge, progress)
+        usage = _usage_since(judge, before)
+    values, reasons = score_records(records, config.scores, config.mode)
+    out = write_back(frame.drop(columns=[UNJUDGED_COLUMN], errors="ignore"), records,
+                     [f for f in STORED_FIELDS if f in config.needs])
+    for column in values.columns:
+        out[column] = values[column].to_numpy()
+    out[REASONS_COLUMN] = pd.Series(reasons, index=out.index, dtype=object)
+    if any(record.get("unjudged") for record in records):
+        out[UNJUDGED_COLUMN] = pd.Series([record.get("unjudged") or [] for record in records], index=out.index,
+                                         dtype=object)
+    metrics = {}
+    for template in config.aggregations:
+        for column in template.columns:
+            if column not in out.columns:
+                raise ValueError(f"metric {template.name!r} reads column {column!r}, which the DataFrame lacks")
+        metrics[template.name] = template.compute(out[template.score], out)
+    return ScoringResult(config, out, tuple(values.columns), metrics, usage, records)
+
+
+def dry_run(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None) -> DryRun:
+    """See ``RagChecker.dry_run``."""
+    frame = as_frame(config, data)
+    records = frame_to_records(config, frame)
+    work = missing_work(records, config.needs)
+    if not work:
+        return DryRun()
+    return plan_fill(records, resolve_judge(config, judge, work), config.needs,
+                     extraction_instructions=config.claim_extraction_instructions,
+                     labeling_instructions=config.claim_labeling_instructions)
