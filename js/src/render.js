@@ -10,8 +10,11 @@ const ROLE_TEXT = {
   cites: "cites it",
 };
 
-/** view: the `view` trait; act.set(patch) writes traits; returns the root element. */
-export function renderView(view, act) {
+/**
+ * view: the `view` trait; act.get/act.set read and write traits; ui: this view's own display
+ * state that survives redraws (which folded sections are open). Returns the root element.
+ */
+export function renderView(view, act, ui = { open: {} }) {
   if (!view || !view.controls) return h("div", { class: "rw-root" }, "Loading…");
   return h(
     "div",
@@ -19,7 +22,7 @@ export function renderView(view, act) {
     header(view),
     controls(view, act),
     h("p", { class: "rw-summary", "data-testid": "summary" }, view.summary),
-    scoreCards(view, act),
+    scoreCards(view, act, ui),
     answer(view),
     sourceTable(view, act),
     claimGrid(view, act),
@@ -131,7 +134,7 @@ function choice(s, act) {
 }
 
 // -- score cards ------------------------------------------------------------------------------
-function scoreCards(view, act) {
+function scoreCards(view, act, ui) {
   const missing = view.not_computable.length
     ? h(
         "p",
@@ -140,19 +143,27 @@ function scoreCards(view, act) {
         view.not_computable.map((m, i) => [i ? "; " : "", h("b", {}, m.label), ` (${m.reason})`]),
       )
     : null;
-  return h(
-    "section",
-    { class: "rw-cards", "data-testid": "cards" },
-    view.card_groups.map((g) =>
-      h(
-        "div",
-        { class: "rw-card-group", dataset: { group: g.group } },
-        h("h4", {}, g.title),
-        h("div", { class: "rw-card-grid" }, g.cards.map((c) => scoreCard(c, view, act))),
-      ),
-    ),
-    missing,
-  );
+  const group = (g) =>
+    h(
+      "div",
+      { class: "rw-card-group", dataset: { group: g.group } },
+      h("h4", {}, g.title),
+      h("div", { class: "rw-card-grid" }, g.cards.map((c) => scoreCard(c, view, act))),
+    );
+  const primary = view.card_groups.filter((g) => !g.secondary);
+  const secondary = view.card_groups.filter((g) => g.secondary);
+  let folded = null;
+  if (secondary.length) {
+    const n = secondary.reduce((k, g) => k + g.cards.length, 0);
+    folded = h(
+      "details",
+      { class: "rw-more", open: ui.open.ragchecker },
+      h("summary", {}, `RAGChecker metrics on the same state (${n})`),
+      secondary.map(group),
+    );
+    folded.addEventListener("toggle", () => (ui.open.ragchecker = folded.open));
+  }
+  return h("section", { class: "rw-cards", "data-testid": "cards" }, primary.map(group), folded, missing);
 }
 
 function scoreCard(c, view, act) {
@@ -195,14 +206,22 @@ function prediction(c, view, act) {
     placeholder: "0.5, 2/3 or Undefined",
     "aria-label": `Your prediction for ${c.label}`,
     value: p ? p.text : "",
-    onchange: (e) => {
-      const text = e.target.value.trim();
-      const next = { ...(act.get("predictions") || {}) };
-      if (text) next[c.name] = text;
-      else delete next[c.name];
-      act.set({ predictions: next });
+    onchange: (e) => commit(e.target),
+    // Keys typed here are the learner's, not JupyterLab's shortcuts; Enter commits.
+    onkeydown: (e) => {
+      e.stopPropagation();
+      if (e.key === "Enter") commit(e.target);
     },
   });
+  const commit = (input) => {
+    const text = input.value.trim();
+    const before = act.get("predictions") || {};
+    if ((before[c.name] || "") === text) return;
+    const next = { ...before };
+    if (text) next[c.name] = text;
+    else delete next[c.name];
+    act.set({ predictions: next });
+  };
   let verdict = null;
   if (p && !p.readable) verdict = h("div", { class: "rw-verdict rw-no" }, p.message);
   else if (p)
@@ -227,8 +246,14 @@ function answer(view) {
 }
 
 // -- linked tables ----------------------------------------------------------------------------
-function roleBadges(roles) {
-  return roles.map((r) => h("span", { class: `rw-badge rw-badge-${r}` }, ROLE_TEXT[r] || r));
+/** The item's id, and under it what the selection makes of it, in words (not only colour). */
+function idCell(id, roles) {
+  return h(
+    "td",
+    { class: "rw-id" },
+    id,
+    roles.length ? h("div", { class: "rw-link" }, roles.map((r) => h("span", { class: `rw-badge rw-badge-${r}` }, ROLE_TEXT[r] || r))) : null,
+  );
 }
 
 function selectableRow(item, view, act, cells) {
@@ -264,7 +289,6 @@ function sourceTable(view, act) {
     sample ? null : "Question-relevant?",
     "Entails claims",
     view.has_citations ? "Cited by" : null,
-    "Link",
   ].filter(Boolean);
   const rows = view.sources.map((s) => {
     const toggle = h("input", {
@@ -280,19 +304,21 @@ function sourceTable(view, act) {
         act.set({ retrieved: next });
       },
     });
-    const entails = [...s.entails_response, ...s.entails_gt];
+    const entails = [
+      list(s.entails_response, s.entails_gt.length ? "" : "—"),
+      s.entails_gt.length ? `${s.entails_response.length ? " · " : ""}gt ${s.entails_gt.join(", ")}` : "",
+    ].join("");
     return selectableRow(s, view, act, [
       h("td", { class: "rw-num" }, s.rank === null ? "—" : String(s.rank)),
-      h("td", { class: "rw-id" }, s.doc_id),
+      idCell(s.doc_id, s.roles),
       h("td", { class: "rw-text" }, s.text),
       sample ? null : h("td", {}, list(s.facts)),
       h("td", { class: "rw-toggle-cell" }, h("label", {}, toggle, s.retrieved ? " ✓ Yes" : " ✗ No")),
       sample
         ? null
         : h("td", {}, yesNo(s.relevant), s.outdated ? h("span", { class: "rw-outdated" }, " · ⚠ Outdated") : null),
-      h("td", {}, list(entails)),
+      h("td", {}, entails),
       view.has_citations ? h("td", {}, list(s.cited_by)) : null,
-      h("td", { class: "rw-link" }, roleBadges(s.roles)),
     ]);
   });
   return section(
@@ -312,18 +338,25 @@ function claimGrid(view, act) {
     hasFacts ? "Fact ID" : null,
     hasCorrect ? "Correct?" : null,
     "Faithful?",
-    "Supported by (retrieved)",
-    cites ? "Cited source" : null,
-    cites ? "Cited retrieved?" : null,
-    cites ? "Cited entails?" : null,
-    cites ? "Valid citation?" : null,
-    "Link",
+    "Supported by",
+    cites ? "Source" : null,
+    cites ? "Retrieved?" : null,
+    cites ? "Entails?" : null,
+    cites ? "Valid?" : null,
   ].filter(Boolean);
+  const before = heads.indexOf("Supported by");
+  const groupRow = cites
+    ? [
+        { text: "", span: before },
+        { text: "Retrieved context", span: 1 },
+        { text: "Cited source", span: 4, class: "rw-group-head" },
+      ]
+    : null;
   const rows = view.claims.map((c) => {
     const cits = c.citations || [];
     const per = (f) => (cits.length ? cits.map((x, i) => [i ? h("br") : null, f(x)]) : "—");
     return selectableRow(c, view, act, [
-      h("td", { class: "rw-id" }, c.id),
+      idCell(c.id, c.roles),
       h("td", { class: "rw-text" }, c.text),
       hasFacts ? h("td", {}, list(c.facts)) : null,
       hasCorrect ? h("td", {}, yesNo(c.correct, ["Correct", "Incorrect"])) : null,
@@ -333,11 +366,15 @@ function claimGrid(view, act) {
       cites ? h("td", {}, per((x) => yesNo(x.retrieved))) : null,
       cites ? h("td", {}, per((x) => yesNo(x.entails))) : null,
       cites ? h("td", {}, per((x) => h("span", { title: x.why }, yesNo(x.valid)))) : null,
-      h("td", { class: "rw-link" }, roleBadges(c.roles)),
     ]);
   });
   const empty = view.claims.length ? null : h("p", { class: "rw-note" }, "The answer makes no claims.");
-  return section(cites ? "Claims and citations" : "Response claims", "claims", table(heads, rows, "rw-claims"), empty);
+  return section(
+    cites ? "Claims and citations" : "Response claims",
+    "claims",
+    table(heads, rows, "rw-claims", groupRow),
+    empty,
+  );
 }
 
 const CELL = { 1: ["●", "entails", "rw-entails"], 0: ["·", "does not entail", "rw-neutral"], "-1": ["?", "unjudged", "rw-unjudged"] };
@@ -383,17 +420,16 @@ function matrix(view, act) {
 function gtTable(view, act) {
   const rows = view.gt_claims.map((g) =>
     selectableRow(g, view, act, [
-      h("td", { class: "rw-id" }, g.id),
+      idCell(g.id, g.roles),
       h("td", { class: "rw-text" }, g.text),
       h("td", {}, yesNo(g.covered, ["Covered", "Missed"])),
       h("td", {}, list(g.supported_by, "none")),
-      h("td", { class: "rw-link" }, roleBadges(g.roles)),
     ]),
   );
   return section(
     "Ground-truth claims",
     "gt-claims",
-    table(["Claim", "Text", "In the response?", "Supported by (retrieved)", "Link"], rows, "rw-gt"),
+    table(["Claim", "Text", "In the response?", "Supported by (retrieved)"], rows, "rw-gt"),
   );
 }
 
@@ -415,14 +451,17 @@ function factsTable(view) {
   );
 }
 
-function table(heads, rows, cls) {
+function table(heads, rows, cls, groupRow = null) {
+  const groups = groupRow
+    ? h("tr", { class: "rw-group-row" }, groupRow.map((g) => h("th", { colspan: String(g.span), class: g.class }, g.text)))
+    : null;
   return h(
     "div",
     { class: "rw-table-wrap" },
     h(
       "table",
       { class: `rw-table ${cls}` },
-      h("thead", {}, h("tr", {}, heads.map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, groups, h("tr", {}, heads.map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, rows),
     ),
   );

@@ -10,8 +10,9 @@ function render({ model, el }) {
       model.save_changes();
     },
   };
+  const ui = { open: {} }; // this view's folded sections, kept across redraws
   const draw = () => {
-    const root = renderView(model.get("view"), act);
+    const root = renderView(model.get("view"), act, ui);
     el.replaceChildren(root);
   };
   el.classList.add("rw-widget");

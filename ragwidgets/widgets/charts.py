@@ -34,7 +34,7 @@ def state_space_frame(sweep: pd.DataFrame, metric: str, current=None) -> pd.Data
     return out
 
 
-def state_space_chart(sweep: pd.DataFrame, metric: str, current=None, *, cell: int = 34) -> alt.FacetChart:
+def state_space_chart(sweep: pd.DataFrame, metric: str, current=None, *, cell: int = 28) -> alt.FacetChart:
     """Heatmap of ``metric`` over retrieval x answer, faceted by citation rule.
 
     Undefined cells are grey and read "Undef"; point selections over (retrieval, answer,
@@ -48,7 +48,7 @@ def state_space_chart(sweep: pd.DataFrame, metric: str, current=None, *, cell: i
                                                 on="click", clear=False, empty=False)
                             for name in SELECTIONS)
     x = alt.X("retrieval:N", sort=retrievals, title="Retrieval bundle",
-              axis=alt.Axis(labelAngle=-40, labelLimit=160))
+              axis=alt.Axis(labelAngle=-40, labelLimit=130))
     y = alt.Y("answer:N", sort=answers, title="Answer bundle")
     label = LABELS.get(metric, metric)
     tooltip = [alt.Tooltip("retrieval:N"), alt.Tooltip("answer:N"), alt.Tooltip("citation:N"),
@@ -61,7 +61,7 @@ def state_space_chart(sweep: pd.DataFrame, metric: str, current=None, *, cell: i
     undefined = base.mark_rect(stroke="white", strokeWidth=1, fill=UNDEFINED_FILL).encode(
         tooltip=tooltip,
     ).transform_filter(~alt.datum.defined).add_params(pick_undefined)
-    text = base.mark_text(fontSize=10).encode(
+    text = base.mark_text(fontSize=9).encode(
         text="label:N",
         color=alt.condition(alt.datum.defined & (alt.datum.value > 0.6), alt.value("white"), alt.value("black")),
         tooltip=tooltip,
@@ -72,8 +72,10 @@ def state_space_chart(sweep: pd.DataFrame, metric: str, current=None, *, cell: i
                                                                      height=cell * len(answers) * 0.75)
     return layered.facet(
         column=alt.Column("citation:N", sort=rules, title="Citation rule"),
-    ).properties(title=f"{label} over all {len(frame)} states (grey “Undef” = Undefined; "
-                       f"red outline = current state; click a cell to go there)")
+    ).properties(title=alt.TitleParams(
+        f"{label} over all {len(frame)} states",
+        subtitle="Grey “Undef”: Undefined. Red outline: the Explorer's state. Click a cell to go there.",
+        anchor="start"))
 
 
 class StateSpace(ipywidgets.VBox):

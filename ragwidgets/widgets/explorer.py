@@ -111,7 +111,7 @@ class _Linked(anywidget.AnyWidget):
     def metrics_frame(self) -> pd.DataFrame:
         """One row per metric: label, value (NaN = Undefined), fraction, status, reason, group."""
         rows = [{"metric": n, "label": LABELS.get(n, n), "value": np.nan if m.value is None else m.value,
-                 "fraction": m.fraction, "status": m.status, "reason": m.reason, "group": m.group}
+                 "fraction": m.fraction, "status": m.status, "reason": m.reason or "", "group": m.group}
                 for n, m in self._explanation.metrics.items()]
         return pd.DataFrame(rows).set_index("metric")
 

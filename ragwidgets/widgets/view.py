@@ -249,7 +249,8 @@ def build_view(ex: SampleExplanation, sample: Sample, *, kind: str, title: str, 
     facts = [{"fact_id": f.fact_id, "text": fact_texts.get(f.fact_id, ""), "present": f.present,
               "stated_by": list(f.stated_by)} for f in ex.reference_facts]
     groups, missing = card_groups(ex, citation_first)
-    cards = [{"group": g, "title": GROUP_TITLES[g],
+    # In a lesson world the citation family leads and RAGChecker's groups are secondary (folded).
+    cards = [{"group": g, "title": GROUP_TITLES[g], "secondary": citation_first and g != "citation",
               "cards": [card(ex, n, predict, predictions.get(n)) for n in names]} for g, names in groups]
     return {
         "kind": kind,

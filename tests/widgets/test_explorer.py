@@ -210,6 +210,7 @@ def test_metrics_frame_and_explanation(harbor):
     frame = harbor.metrics_frame
     assert frame.loc["context_relevance", "status"] == "undefined"
     assert frame.loc["context_relevance", "reason"] == "no retrieved documents"
+    assert frame.loc["faithfulness", "reason"] == ""  # defined: 0/3
     assert math.isnan(frame.loc["context_relevance", "value"])
     assert harbor.explanation.metrics["faithfulness"].fraction == "0/3 = 0"
 

@@ -1,0 +1,141 @@
+"""JupyterLab on 127.0.0.1 and headless Debian Chromium driven by Playwright, all offline.
+
+Recipe: /work/shared/notes/browser-testing.md. Skips (with the reason) when Chromium or
+Playwright is missing; `.ci/run` installs Chromium so CI runs these tests.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/lib/chromium/chromium") if Path(p).exists()), None)
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def chromium_path():
+    if CHROMIUM is None:
+        pytest.skip("Chromium is not installed (apt-get install -y chromium; .ci/run does it)")
+    pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def lab(chromium_path, tmp_path_factory):
+    """A JupyterLab server on loopback serving a scratch folder; yields (base_url, token, root)."""
+    pytest.importorskip("jupyterlab", reason="jupyterlab is not installed (pip install -e '.[dev]')")
+    home = tmp_path_factory.mktemp("lab")
+    root = home / "root"
+    root.mkdir()
+    env = dict(os.environ)
+    for var, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_RUNTIME_DIR", "runtime"),
+                     ("JUPYTERLAB_SETTINGS_DIR", "settings"), ("JUPYTERLAB_WORKSPACES_DIR", "workspaces")):
+        env[var] = str(home / sub)
+    news = home / "settings" / "@jupyterlab" / "apputils-extension"
+    news.mkdir(parents=True)
+    (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false", "checkForUpdates": false}')
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    port, token = _free_port(), secrets.token_hex(16)
+    log = open(home / "lab.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+         f"--IdentityProvider.token={token}", "--allow-root", f"--ServerApp.root_dir={root}",
+         "--LabApp.expose_app_in_browser=True", "--LabApp.extension_manager=readonly",
+         "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 90
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if proc.poll() is not None or time.time() > deadline:
+                    raise RuntimeError("JupyterLab did not start:\n" + (home / "lab.log").read_text())
+                time.sleep(0.3)
+        yield base, token, root
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class OfflinePage:
+    """A page that aborts, and records, every request to a host that is not loopback."""
+
+    def __init__(self, page):
+        self.page = page
+        self.blocked: list[str] = []
+        self.dialogs: list[str] = []
+        self.errors: list[str] = []
+        page.route("**/*", self._route)
+        page.on("dialog", self._dialog)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def _route(self, route):
+        url = route.request.url
+        host = urlparse(url).hostname or ""
+        if url.startswith(("data:", "blob:")) or host in LOOPBACK:
+            route.continue_()
+        else:
+            self.blocked.append(url)
+            route.abort()
+
+    def _dialog(self, dialog):
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+
+@pytest.fixture
+def offline_page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 2400})
+    page = OfflinePage(context.new_page())
+    yield page
+    context.close()
+    assert not page.blocked, f"requests to non-loopback hosts: {page.blocked}"
+    assert not page.dialogs, f"a dialog opened (script ran?): {page.dialogs}"
+
+
+@pytest.fixture(scope="session")
+def artifacts():
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+def copy_notebook(src: Path, root: Path) -> str:
+    shutil.copy(src, root / src.name)
+    return src.name
