@@ -1,0 +1,26 @@
+"""notebooks/03_scoring_with_a_judge.ipynb runs top to bottom (nbclient, a real kernel), offline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+
+NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "03_scoring_with_a_judge.ipynb"
+
+
+def test_notebook_03_runs_offline_and_its_second_run_is_free(monkeypatch, tmp_path):
+    monkeypatch.setenv("RAGWIDGETS_CACHE_DIR", str(tmp_path))  # a fresh judge cache for the kernel
+    monkeypatch.delenv("RAGWIDGETS_LLM_JUDGE", raising=False)  # the LLM cell must not make a request
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    text = "\n".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in outputs)
+    assert "second run: Usage(calls=0" in text and "rescoring the output: Usage(calls=0" in text
+    assert "no request was made" in text
+    assert (tmp_path / "judge_cache.sqlite").exists()
