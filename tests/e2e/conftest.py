@@ -85,8 +85,10 @@ def lab(chromium_path, tmp_path_factory):
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium_path):
+    """Module-scoped: Playwright's sync API keeps an asyncio loop running in this thread while it
+    is open, which would break later tests that start their own loops (the judges')."""
     from playwright.sync_api import sync_playwright
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
