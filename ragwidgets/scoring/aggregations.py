@@ -72,7 +72,8 @@ class MetricTemplate:
         values = pd.to_numeric(scores, errors="coerce").astype(float)
         defined = values.dropna()
         value, details = self._aggregate(defined, frame.loc[defined.index])
-        return AggregatedMetric(self.name, self.type, self.score, value, len(defined), len(values) - len(defined), details)
+        undefined = len(values) - len(defined)
+        return AggregatedMetric(self.name, self.type, self.score, value, len(defined), undefined, details)
 
     def _aggregate(self, defined: pd.Series, rows: pd.DataFrame) -> tuple[Any, dict]:
         raise NotImplementedError
@@ -153,7 +154,8 @@ class FrequencyMetricTemplate(MetricTemplate):
 
     def _aggregate(self, defined, rows):
         edges = self.bins
-        labels = [f"[{lo:g}, {hi:g}{']' if k == len(edges) - 2 else ')'}" for k, (lo, hi) in enumerate(zip(edges, edges[1:]))]
+        last = len(edges) - 2
+        labels = [f"[{lo:g}, {hi:g}{']' if k == last else ')'}" for k, (lo, hi) in enumerate(zip(edges, edges[1:]))]
         counts, _ = np.histogram(defined.to_numpy(), bins=np.array(edges))
         outside = int(((defined < edges[0]) | (defined > edges[-1])).sum())
         return dict(zip(labels, (int(c) for c in counts))), {"edges": list(edges), "outside": outside}
@@ -299,7 +301,8 @@ class MulticlassClassificationMetricTemplate(MetricTemplate):
         gold = []
         for row, label in rows[self.label_column].items():
             if label not in self.classes:
-                raise _row_error(self, self.label_column, row, f"gold class {label!r:.40} is not one of {list(self.classes)}")
+                message = f"gold class {label!r:.40} is not one of {list(self.classes)}"
+                raise _row_error(self, self.label_column, row, message)
             gold.append(label)
         confusion = {g: {p: 0 for p in self.classes} for g in self.classes}
         for g, p in zip(gold, predicted):

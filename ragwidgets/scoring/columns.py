@@ -95,7 +95,8 @@ class _Row:
         if cell is None:
             self.fail(column, "is empty; a list of passages is needed ([] for none)")
         if not isinstance(cell, list):
-            self.fail(column, f"must be a list of passages (strings or {{doc_id, text}} dicts), got {type(cell).__name__}")
+            self.fail(column, "must be a list of passages (strings or {doc_id, text} dicts), "
+                              f"got {type(cell).__name__}")
         out = []
         for k, item in enumerate(cell):
             if isinstance(item, str):
@@ -114,7 +115,8 @@ class _Row:
             self.fail(column, f"must be a list of {{subject, predicate, object}} claims, got {type(cell).__name__}")
         for j, claim in enumerate(cell):
             if isinstance(claim, Mapping):
-                if not all(isinstance(claim.get(k), str) for k in TRIPLE_KEYS) and not isinstance(claim.get("text"), str):
+                triple = all(isinstance(claim.get(k), str) for k in TRIPLE_KEYS)
+                if not triple and not isinstance(claim.get("text"), str):
                     self.fail(column, f"claim {j} needs string 'subject', 'predicate' and 'object', got {claim!r:.80}")
             elif not isinstance(claim, str) and not (isinstance(claim, list) and len(claim) == 3):
                 self.fail(column, f"claim {j} must be a {{subject, predicate, object}} dict, got {claim!r:.60}")
@@ -163,7 +165,8 @@ def _check_columns(config: "RagChecker", frame: pd.DataFrame) -> None:
               config.response_labels_column, config.target_labels_column]
     for column in wanted:
         if column is not None and column not in frame.columns:
-            raise ScoringInputError(f"the DataFrame has no such column; its columns: {list(frame.columns)}", column=column)
+            raise ScoringInputError(f"the DataFrame has no such column; its columns: {list(frame.columns)}",
+                                    column=column)
 
 
 def row_ids(config: "RagChecker", frame: pd.DataFrame) -> list[str]:
@@ -251,7 +254,8 @@ def records_to_frame(config: "RagChecker", data: Any) -> pd.DataFrame:
     rows = []
     for index, record in enumerate(records):
         if not isinstance(record, Mapping):
-            raise ScoringInputError(f"a record must be a JSON object, got {type(record).__name__}", row=f"record {index}")
+            raise ScoringInputError(f"a record must be a JSON object, got {type(record).__name__}",
+                                    row=f"record {index}")
         rows.append({rename.get(k, k): v for k, v in record.items() if k != "metrics"})
     return pd.DataFrame(rows)
 

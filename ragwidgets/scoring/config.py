@@ -40,7 +40,8 @@ class RagChecker:
     judge work is needed. ``scores_to_compute``: None = all eleven (``f1`` may be written
     ``f1_score``). ``mode``: all_claims | required_only | required_and_optional (adds the
     ``required_``-prefixed scores). ``metrics``: per-task aggregations (``MetricTemplate``\\ s or
-    dicts with a ``type``); None = the mean of every score.
+    dicts with a ``type``); None = the mean of every score. ``key``, ``display_name`` and
+    ``purpose`` ("score" | "qa") label the scorer and do not change what it computes.
     """
 
     type: Literal["rag_checker"] = "rag_checker"

@@ -70,7 +70,8 @@ class ScoringResult:
         if required is None:
             required = self.config.mode == "required_only"
         record = engine_record(self.records[self.frame.index.get_loc(row)], sides_of(self.config.scores), required)
-        return evaluate([record], list(self.config.scores), mode="required_only" if required else "all_claims").explain(0)
+        mode = "required_only" if required else "all_claims"
+        return evaluate([record], list(self.config.scores), mode=mode).explain(0)
 
     def to_ragchecker(self) -> dict:
         """``{"results": [...]}``: the records in RAGChecker's format, claims as triples, with ``metrics``."""
@@ -92,10 +93,11 @@ class ScoringResult:
     def __repr__(self) -> str:
         undefined = {c: int(self.frame[c].isna().sum()) for c in self.score_columns}
         shown = ", ".join(f"{c} {n}" for c, n in undefined.items() if n) or "none"
-        return (f"ScoringResult({self.config.name}: {_count(len(self.frame), 'row')} × {_count(len(self.score_columns), 'score')}, "
-                f"{_count(len(self.metrics), 'metric')}; Undefined: {shown}; judge: {self.usage.calls} calls, "
-                f"{self.usage.cache_hits} cache hits, {self.usage.total_tokens} tokens, "
-                f"{self.usage.failures} failures)")
+        size = f"{_count(len(self.frame), 'row')} × {_count(len(self.score_columns), 'score')}"
+        usage = self.usage
+        return (f"ScoringResult({self.config.name}: {size}, {_count(len(self.metrics), 'metric')}; "
+                f"Undefined: {shown}; judge: {usage.calls} calls, {usage.cache_hits} cache hits, "
+                f"{usage.total_tokens} tokens, {usage.failures} failures)")
 
 
 def _nan(value: Any) -> bool:

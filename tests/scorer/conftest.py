@@ -28,7 +28,8 @@ def raw_frame() -> pd.DataFrame:
         {
             "query": ["What is the capital of France?", "Which river flows through Paris?"],
             "target": ["Paris is the capital of France. Paris has the Louvre.", "The Seine flows through Paris."],
-            "response": ["Paris is the capital of France. Lyon never hosted the Olympics.", "Seine flows through Paris."],
+            "response": ["Paris is the capital of France. Lyon never hosted the Olympics.",
+                         "Seine flows through Paris."],
             "context": [
                 [{"doc_id": "d1", "text": "Paris is the capital of France."},
                  {"doc_id": "d2", "text": "The Louvre is in Paris. Paris has the Louvre."}],

@@ -73,7 +73,8 @@ def test_binary_classification_and_its_precision_recall_f1(frame):
     assert run(PrecisionMetricTemplate(**options), frame).value == 1.0
     assert run(RecallMetricTemplate(**options), frame).value == pytest.approx(2 / 3)
     assert run(F1ScoreMetricTemplate(**options), frame).value == pytest.approx(0.8)
-    assert run(PrecisionMetricTemplate(score="s", label_column="gold", threshold=1.5), frame).value is None  # no positives
+    no_positives = PrecisionMetricTemplate(score="s", label_column="gold", threshold=1.5)
+    assert run(no_positives, frame).value is None
     assert run(RecallMetricTemplate(score="s", label_column="grade", positive_label="mid"), frame).value == 0.5
 
 

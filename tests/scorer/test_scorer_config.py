@@ -22,7 +22,8 @@ def test_repr_shows_what_differs_from_the_defaults():
     assert repr(RagChecker(judge_model_key="lexical")) == "RagChecker(judge_model_key='lexical')"
     scorer = RagChecker(judge_model_key="gpt", target_column=None, scores_to_compute=["faithfulness"],
                         metrics=[MeanMetricTemplate(score="faithfulness", key="avg")], display_name="Faith")
-    assert repr(scorer) == ("RagChecker(judge_model_key='gpt', target_column=None, scores_to_compute=('faithfulness',), "
+    assert repr(scorer) == ("RagChecker(judge_model_key='gpt', target_column=None, "
+                            "scores_to_compute=('faithfulness',), "
                             "display_name='Faith', metrics=(MeanMetricTemplate(score='faithfulness', key='avg'),))")
 
 

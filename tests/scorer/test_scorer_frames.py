@@ -45,7 +45,8 @@ def test_precomputed_dict_claims_in_configured_columns(frame):
     scorer = RagChecker(response_claims_column="my_claims", target_column=None)
     result = scorer.score(frame, NoCallJudge())
     assert result.scores["faithfulness"].tolist() == [1.0, 0.0]
-    assert result.frame.loc["q2", "response_claims"] == [{"subject": "Seine", "predicate": "flows", "object": "through Paris"}]
+    seine = {"subject": "Seine", "predicate": "flows", "object": "through Paris"}
+    assert result.frame.loc["q2", "response_claims"] == [seine]
 
 
 def test_records_round_trip_through_ragchecker_json(tmp_path):
@@ -124,7 +125,8 @@ def test_id_column_and_duplicate_ids(frame):
      r"row 'q1', column 'context': retrieved_context\[1\].doc_id: doc_id 'd' appears twice"),
     (lambda f: f.assign(response_claims=["[['a', 'b', 'c']]", None]),  # a CSV round trip
      r"row 'q1', column 'response_claims': must be a list of \{subject, predicate, object\} claims, got str"),
-    (lambda f: f.assign(response_claims=[[{"subject": "a"}], None]), r"row 'q1', column 'response_claims': claim 0 needs"),
+    (lambda f: f.assign(response_claims=[[{"subject": "a"}], None]),
+     r"row 'q1', column 'response_claims': claim 0 needs"),
     (lambda f: f.assign(response_claims=[[["a", "b", "c"]], None], retrieved2response=[[["Entailment"]], None]),
      r"row 'q1', column 'retrieved2response': retrieved2response\[0\]: must have one label per retrieved passage"),
 ])

@@ -81,12 +81,14 @@ def test_only_faithfulness_judges_only_the_response_side(frame, make_judge, chat
     scorer = rw.RagChecker(scores_to_compute=["faithfulness"])
     result = scorer.score(frame, make_judge())
     # two response extractions, one check per passage (3); nothing about the target, no labels
-    assert operations(chat_server.script) .count("extract") == 2
+    assert operations(chat_server.script).count("extract") == 2
     assert operations(chat_server.script).count("check") == 3 and chat_server.script.requests == 5
-    extracted = [json.dumps(b) for b, op in zip(chat_server.script.bodies, operations(chat_server.script)) if op == "extract"]
+    bodies = zip(chat_server.script.bodies, operations(chat_server.script))
+    extracted = [json.dumps(body) for body, op in bodies if op == "extract"]
     assert not any("Paris has the Louvre" in text or "The Seine flows" in text for text in extracted)
     assert result.scores["faithfulness"].tolist() == [0.5, 1.0]
-    assert {"gt_answer_claims", "answer2response", "response2answer", "retrieved2answer"}.isdisjoint(result.frame.columns)
+    target_side = {"gt_answer_claims", "answer2response", "response2answer", "retrieved2answer"}
+    assert target_side.isdisjoint(result.frame.columns)
 
 
 def test_target_free_scoring_without_a_target_column(frame, make_judge, chat_server):
@@ -110,7 +112,8 @@ def test_precomputed_claims_skip_extraction(frame, make_judge, chat_server):
 
 
 def test_required_labels_come_from_the_judge_and_select_the_claims(frame, make_judge, chat_server):
-    scorer = rw.RagChecker(mode="required_only", scores_to_compute=["precision", "recall", "faithfulness", "hallucination"])
+    scorer = rw.RagChecker(mode="required_only",
+                           scores_to_compute=["precision", "recall", "faithfulness", "hallucination"])
     result = scorer.score(frame, make_judge())
     assert "label" in operations(chat_server.script)
     assert result.frame.loc["q1", "response_claim_labels"] == ["REQUIRED", "OPTIONAL"]
