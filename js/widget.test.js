@@ -35,7 +35,7 @@ function fakeModel(state) {
 function mount(view, extra = {}) {
   const el = document.createElement("div");
   document.body.appendChild(el);
-  const model = fakeModel({ view, ...extra });
+  const model = fakeModel({ _view: JSON.stringify(view), ...extra });
   const cleanup = widget.render({ model, el });
   return { el, model, cleanup };
 }
@@ -203,11 +203,11 @@ describe("untrusted text is text", () => {
 describe("lifecycle", () => {
   it("redraws the whole view on change and detaches on cleanup", () => {
     const { el, model, cleanup } = mount(fixture("harbor_default"));
-    model.state.view = fixture("harbor_undefined");
-    model.emit("change:view");
+    model.state._view = JSON.stringify(fixture("harbor_undefined"));
+    model.emit("change:_view");
     expect(text(card(el, "context_relevance").querySelector(".rw-card-value"))).toBe("Undefined");
     expect(el.querySelectorAll(".rw-root").length).toBe(1);
     cleanup();
-    expect(model.listeners["change:view"]).toEqual([]);
+    expect(model.listeners["change:_view"]).toEqual([]);
   });
 });

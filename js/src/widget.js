@@ -1,5 +1,6 @@
-// The anywidget module shared by Explorer and SampleExplorer: it draws the `view` trait and
-// writes user actions back as trait changes. All metrics are recomputed in Python.
+// The anywidget module shared by Explorer and SampleExplorer: it draws the `_view` trait (the
+// whole view state as JSON) and writes user actions back as trait changes. All metrics are
+// recomputed in Python.
 import { renderView } from "./render.js";
 
 function render({ model, el }) {
@@ -12,13 +13,14 @@ function render({ model, el }) {
   };
   const ui = { open: {} }; // this view's folded sections, kept across redraws
   const draw = () => {
-    const root = renderView(model.get("view"), act, ui);
+    const json = model.get("_view");
+    const root = renderView(json ? JSON.parse(json) : null, act, ui);
     el.replaceChildren(root);
   };
   el.classList.add("rw-widget");
   draw();
-  model.on("change:view", draw);
-  return () => model.off("change:view", draw);
+  model.on("change:_view", draw);
+  return () => model.off("change:_view", draw);
 }
 
 export default { render };

@@ -468,13 +468,14 @@ function render({ model, el }) {
   };
   const ui = { open: {} };
   const draw = () => {
-    const root = renderView(model.get("view"), act, ui);
+    const json = model.get("_view");
+    const root = renderView(json ? JSON.parse(json) : null, act, ui);
     el.replaceChildren(root);
   };
   el.classList.add("rw-widget");
   draw();
-  model.on("change:view", draw);
-  return () => model.off("change:view", draw);
+  model.on("change:_view", draw);
+  return () => model.off("change:_view", draw);
 }
 var widget_default = { render };
 export {

@@ -2,14 +2,16 @@
 
 State lives in traits, so everything the controls do is also a trait assignment from Python
 (``explorer.retrieval = "No retrieval"``). Any change rebuilds the whole view state in one step
-(:func:`ragwidgets.widgets.view.build_view`) into the ``view`` trait, which the front end only
-draws. Passages switched on or off are a ``passage_active`` mask over a Batch built once: no
+(:func:`ragwidgets.widgets.view.build_view`) into one trait, ``_view`` (the state as a JSON
+string: serialised once, not walked by ipywidgets), which the front end only draws; ``view``
+is the same state as a dict. Passages switched on or off are a ``passage_active`` mask over a Batch built once: no
 re-parsing and no judge call.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 from pathlib import Path
 
 import anywidget
@@ -34,7 +36,7 @@ class _Linked(anywidget.AnyWidget):
     _esm = STATIC / "widget.js"
     _css = STATIC / "widget.css"
 
-    view = traitlets.Dict().tag(sync=True)
+    _view = traitlets.Unicode("").tag(sync=True)  # the whole view state, JSON
     retrieved = traitlets.List(traitlets.Unicode()).tag(sync=True)
     selected = traitlets.Unicode("").tag(sync=True)
     predict = traitlets.Bool(False).tag(sync=True)
@@ -47,6 +49,7 @@ class _Linked(anywidget.AnyWidget):
         self._signature = None
         self._state_shown = None
         self._explanation = None
+        self._view_state: dict = {}
         super().__init__(**kwargs)
         self.observe(self._changed, names=list(self._watched))
         self._refresh()
@@ -94,9 +97,15 @@ class _Linked(anywidget.AnyWidget):
                 self.selected = ""
                 view = self._compute()
             self._signature = (key, self.selected, self.predict, tuple(sorted(self.predictions.items())))
-            self.view = view
+            self._view_state = view
+            self._view = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
 
     # -- Python API ---------------------------------------------------------------------------
+    @property
+    def view(self) -> dict:
+        """Everything the front end draws, as built for the current traits."""
+        return self._view_state
+
     @property
     def explanation(self):
         """The current :class:`~ragwidgets.engine.explain.SampleExplanation`."""

@@ -178,8 +178,8 @@ def entailment_matrix(sample: Sample, active: np.ndarray) -> dict | None:
     def rows(matrix, prefix, claims):
         if matrix is None:
             return []
-        return [{"id": f"{prefix}{j + 1}", "text": c.text, "cells": [int(x) for x in matrix[j]]}
-                for j, c in enumerate(claims)]
+        return [{"id": f"{prefix}{j + 1}", "text": c.text, "cells": cells}
+                for j, (c, cells) in enumerate(zip(claims, matrix.tolist()))]
 
     return {
         "columns": [{"doc_id": p.doc_id, "active": bool(a)} for p, a in zip(sample.passages, active)],

@@ -1,0 +1,118 @@
+"""Widget update latency: from a control change to the new view state ready to send.
+
+A "control change" is a trait assignment exactly as a message from the browser applies it
+(``widget.set_state({...})``); "ready" means the observer has recomputed the metrics, the
+explanation and every view's data and set the ``_view`` trait (the view state already
+serialised to the JSON string the comm sends). Measured without a kernel, so the comm send itself is not included.
+
+    python benchmarks/widget_update.py [--repeats 400]
+
+Cases: the Harbor Museum Explorer cycling through its 120 states and through passage toggles;
+a synthetic sample with 50 response claims x 20 passages (and 30 ground-truth claims) in the
+SampleExplorer, toggling passages; and a full sweep of the 120-state Harbor Museum scenario.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+
+import numpy as np
+
+import ragwidgets as rw
+from ragwidgets.widgets import Explorer, SampleExplorer
+
+LABELS = ("Entailment", "Neutral", "Contradiction")
+
+
+def synthetic_record(n_claims: int = 50, n_passages: int = 20, n_gt: int = 30, seed: int = 0) -> dict:
+    rng = np.random.default_rng(seed)
+
+    def labels(*shape):
+        return rng.choice(LABELS, size=shape, p=[0.3, 0.6, 0.1]).tolist()
+
+    return {
+        "query_id": "synthetic", "query": "A synthetic question?", "gt_answer": "Ground truth.",
+        "response": "A long response.",
+        "retrieved_context": [{"doc_id": f"P{k:02d}", "text": f"Passage {k} " * 20} for k in range(n_passages)],
+        "response_claims": [["subject", "predicate", f"object {j}"] for j in range(n_claims)],
+        "gt_answer_claims": [["subject", "predicate", f"truth {i}"] for i in range(n_gt)],
+        "answer2response": labels(n_claims), "response2answer": labels(n_gt),
+        "retrieved2response": labels(n_claims, n_passages), "retrieved2answer": labels(n_gt, n_passages),
+    }
+
+
+def timed(changes, widget, repeats: int) -> np.ndarray:
+    """Milliseconds per change, cycling through ``changes`` (each a dict of trait values)."""
+    out = []
+    for i in range(repeats):
+        change = changes[i % len(changes)]
+        t0 = time.perf_counter()
+        widget.set_state(change)
+        assert widget._view
+        out.append((time.perf_counter() - t0) * 1e3)
+    return np.array(out)
+
+
+def harbor_states(explorer: Explorer) -> list[dict]:
+    return [{"retrieval": s.retrieval, "answer": s.answer, "citation": s.citation}
+            for s in explorer.scenario.states()]
+
+
+def harbor_toggles(explorer: Explorer) -> list[dict]:
+    """Every subset of the four sources as the retrieved set."""
+    ids = explorer.scenario.doc_ids
+    return [{"retrieved": [d for k, d in enumerate(ids) if (mask >> k) & 1]} for mask in range(2 ** len(ids))]
+
+
+def sample_toggles(n_passages: int, rng) -> list[dict]:
+    ids = [f"P{k:02d}" for k in range(n_passages)]
+    return [{"retrieved": [d for d in ids if rng.random() < 0.7]} for _ in range(64)]
+
+
+def sweep_ms(repeats: int) -> np.ndarray:
+    out = []
+    for _ in range(repeats):
+        sc = rw.Scenario.harbor()  # fresh: nothing cached, 120 samples parsed and scored
+        t0 = time.perf_counter()
+        sc.sweep()
+        out.append((time.perf_counter() - t0) * 1e3)
+    return np.array(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=400)
+    args = parser.parse_args()
+    rows = []
+    harbor = Explorer.harbor()
+    timed(harbor_states(harbor), harbor, 120)  # warm: every (answer, citation) batch built once
+    rows.append(("Harbor Museum Explorer: bundle / rule change (120 states)",
+                 timed(harbor_states(harbor), harbor, args.repeats)))
+    rows.append(("Harbor Museum Explorer: passage toggle", timed(harbor_toggles(harbor), harbor, args.repeats)))
+    big = SampleExplorer(rw.parse_sample(synthetic_record()))
+    toggles = sample_toggles(20, np.random.default_rng(1))
+    timed(toggles, big, 10)
+    rows.append(("SampleExplorer 50 claims x 20 passages (30 gt claims): passage toggle",
+                 timed(toggles, big, args.repeats)))
+    rows.append(("Harbor Museum full sweep, 120 states, cold (parse + score)", sweep_ms(max(5, args.repeats // 40))))
+    sc = rw.Scenario.harbor()
+    sc.sweep()
+    warm = []
+    for _ in range(max(5, args.repeats // 40)):
+        t0 = time.perf_counter()
+        sc.sweep()
+        warm.append((time.perf_counter() - t0) * 1e3)
+    rows.append(("Harbor Museum full sweep, 120 states, samples cached", np.array(warm)))
+    print(f"Python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}; "
+          f"{args.repeats} changes per row\n")
+    print("| case | runs | p50 | p95 | max |")
+    print("|---|---|---|---|---|")
+    for name, ms in rows:
+        print(f"| {name} | {len(ms)} | {np.percentile(ms, 50):.2f} ms | {np.percentile(ms, 95):.2f} ms | "
+              f"{ms.max():.2f} ms |")
+
+
+if __name__ == "__main__":
+    main()
