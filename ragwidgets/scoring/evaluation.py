@@ -87,7 +87,8 @@ def score_records(records: list[dict], scores: tuple[str, ...], mode: str) -> tu
                 continue
             for name in names:
                 reasons[p][prefix + name] = _extraction_failure(records[p], name) or "; ".join(
-                    f"{n} unjudged label(s) in {SIDE_LABELS[side]}" for side, n in missing.items() if n)
+                    f"{SIDE_CLAIMS[side]} unknown" if n is None else f"{n} unjudged label(s) in {SIDE_LABELS[side]}"
+                    for side, n in missing.items() if n != 0)
         _run(records, complete, tuple(names), "required_only", {n: prefix + n for n in names}, values, reasons,
              set(sides))
     return values, reasons
