@@ -47,6 +47,20 @@ class _Reply:
     error: Optional[str] = None
 
 
+def _read_key(api_key: Optional[str], api_key_env: str) -> Optional[Secret]:
+    """The key given, else the one in ``$api_key_env``, without surrounding whitespace (a key read
+    from a file keeps its line end); None if there is none. A key that cannot be sent in an HTTP
+    header is refused here, before an HTTP library quotes it in an exception or a debug log."""
+    source = "api_key" if api_key is not None else f"${api_key_env}"
+    key = (api_key if api_key is not None else os.environ.get(api_key_env) or "").strip()
+    if not key:
+        return None
+    if not (key.isascii() and key.isprintable()):
+        raise ValueError(f"the API key in {source} has characters that an HTTP header cannot carry "
+                         "(non-ASCII or control characters)")
+    return Secret(key)
+
+
 class OpenAICompatibleJudge(BaseJudge):
     """Judge with a chat-completions model.
 
@@ -79,8 +93,7 @@ class OpenAICompatibleJudge(BaseJudge):
             raise ValueError("max_concurrency must be at least 1")
         self.model = model
         self.base_url = strip_userinfo(base_url.rstrip("/"))
-        key = api_key if api_key is not None else os.environ.get(api_key_env)
-        self._api_key = Secret(key) if key else None
+        self._api_key = _read_key(api_key, api_key_env)
         self.api_key_env = api_key_env
         self.max_concurrency = int(max_concurrency)
         self.timeout = float(timeout)

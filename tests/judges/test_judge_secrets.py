@@ -81,3 +81,23 @@ def test_credentials_in_the_url_are_dropped(chat_server, api_secret):
 def test_a_judge_with_a_key_cannot_be_pickled(make_judge):
     with pytest.raises(TypeError, match="cannot be pickled"):
         pickle.dumps(make_judge())
+
+
+def test_a_key_read_with_its_line_end_is_sent_without_it_and_never_logged(chat_server, caplog, api_secret):
+    caplog.set_level(logging.DEBUG)  # httpcore logs a refused header value, key and all
+    judge = OpenAICompatibleJudge("m", chat_server.base_url, api_key=api_secret + "\n", cache=None, progress=False)
+    assert judge.check(["a b c"], "a b c") == ["Entailment"]
+    assert chat_server.script.authorization == [f"Bearer {api_secret}"]
+    assert api_secret not in caplog.text
+
+
+def test_a_key_that_cannot_be_sent_in_a_header_is_refused_without_showing_it(chat_server, monkeypatch, api_secret):
+    bad = api_secret + "é"
+    with pytest.raises(ValueError, match="API key") as info:
+        OpenAICompatibleJudge("m", chat_server.base_url, api_key=bad, cache=None, progress=False)
+    monkeypatch.setenv("MY_JUDGE_KEY", bad)
+    with pytest.raises(ValueError, match="MY_JUDGE_KEY") as from_env:
+        OpenAICompatibleJudge("m", chat_server.base_url, api_key_env="MY_JUDGE_KEY", cache=None, progress=False)
+    for error in (info.value, from_env.value):
+        assert api_secret not in str(error) and api_secret not in repr(error)
+    assert chat_server.script.requests == 0
