@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Optional, TypeVar
 
 from tqdm.auto import tqdm
@@ -118,12 +118,33 @@ class BaseJudge:
         if self.cache is not None and value is not None:
             self.cache.put(key, operation, value)
 
-    def _record(self, operation: str, outcome: CallOutcome) -> Usage:
-        """Count one call; it is a failure if it left anything unjudged."""
-        value = outcome.value
-        ok = value is not None and not (isinstance(value, list) and operation != "extract" and None in value)
-        self.stats.add_call(CallUsage(operation, outcome.prompt_tokens, outcome.completion_tokens, outcome.attempts, ok))
-        return Usage(1, 0, outcome.prompt_tokens, outcome.completion_tokens, 0 if ok else 1)
+    def _hit(self, key: str) -> Optional[JudgeResult]:
+        """The judgement the cache holds under ``key`` (counted as a hit), else None."""
+        hit = self._cached(key)
+        if hit is MISSING:
+            return None
+        self.stats.add_hits(1)
+        return JudgeResult(hit, Usage(cache_hits=1))
+
+    def _record(self, operation: str, outcome: CallOutcome, ok: bool) -> Usage:
+        """Count one call; ``ok``: it left nothing unjudged."""
+        tokens = (outcome.prompt_tokens, outcome.completion_tokens)
+        self.stats.add_call(CallUsage(operation, *tokens, outcome.attempts, ok))
+        return Usage(1, 0, *tokens, 0 if ok else 1)
+
+    def _per_claim(self, operation: str, outcome: CallOutcome, n: int) -> tuple[list, dict[int, str], Usage]:
+        """Count one check or label call about ``n`` claims and read it as one label per claim.
+
+        Returns the labels (None where unjudged), the reason for each None, and the call's usage.
+        An answer with a number of labels other than ``n`` leaves every claim unjudged.
+        """
+        if outcome.value is not None and len(outcome.value) != n:
+            reason = f"the judge gave {len(outcome.value)} label(s) for {n} claims"
+            outcome = replace(outcome, value=None, reason=reason, item_reasons={})
+        values = list(outcome.value) if outcome.value is not None else [None] * n
+        reasons = {i: outcome.item_reasons.get(i) or outcome.reason or "unjudged"
+                   for i, v in enumerate(values) if v is None}
+        return values, reasons, self._record(operation, outcome, not reasons)
 
     # -- the three operations -----------------------------------------------------------------
 
@@ -131,12 +152,10 @@ class BaseJudge:
         if not (job.text or "").strip():
             return JudgeResult([])
         key = self._extract_key(job)
-        hit = self._cached(key)
-        if hit is not MISSING:
-            self.stats.add_hits(1)
-            return JudgeResult(hit, Usage(cache_hits=1))
+        if (hit := self._hit(key)) is not None:
+            return hit
         outcome = await self._extract_call(job.text, job.question or "", job.instructions)
-        usage = self._record("extract", outcome)
+        usage = self._record("extract", outcome, outcome.value is not None)
         if outcome.value is None:
             return JudgeResult([], usage, failure=outcome.reason or "unjudged")
         self._store(key, "extract", outcome.value)
@@ -161,14 +180,14 @@ class BaseJudge:
         batches = [todo[s : s + size] for s in range(0, len(todo), size)]
         outcomes = await asyncio.gather(*(self._check_call([claims[i] for i in b], job.reference) for b in batches))
         for batch, outcome in zip(batches, outcomes):
-            usage = usage + self._record("check", outcome)
-            values = outcome.value if outcome.value is not None else [None] * len(batch)
-            for pos, (i, label) in enumerate(zip(batch, values)):
-                labels[i] = label
-                if label is None:
-                    reasons[i] = outcome.item_reasons.get(pos) or outcome.reason or "unjudged"
+            values, why, spent = self._per_claim("check", outcome, len(batch))
+            usage = usage + spent
+            for pos, i in enumerate(batch):
+                labels[i] = values[pos]
+                if pos in why:
+                    reasons[i] = why[pos]
                 else:
-                    self._store(keys[i], "check", label)
+                    self._store(keys[i], "check", values[pos])
         return JudgeResult(labels, usage, reasons)
 
     async def _run_label(self, job: LabelJob) -> JudgeResult:
@@ -176,16 +195,12 @@ class BaseJudge:
         if not claims:
             return JudgeResult([])
         key = self._label_key(job)
-        hit = self._cached(key)
-        if hit is not MISSING:
-            self.stats.add_hits(1)
-            return JudgeResult(hit, Usage(cache_hits=1))
+        if (hit := self._hit(key)) is not None:
+            return hit
         outcome = await self._label_call(claims, job.question or "", job.instructions)
-        usage = self._record("label", outcome)
-        values = outcome.value if outcome.value is not None else [None] * len(claims)
-        reasons = {i: outcome.item_reasons.get(i) or outcome.reason or "unjudged" for i, v in enumerate(values) if v is None}
+        values, reasons, usage = self._per_claim("label", outcome, len(claims))
         if not reasons:
-            self._store(key, "label", list(values))
+            self._store(key, "label", values)
         return JudgeResult(values, usage, reasons)
 
     async def _run_job(self, job: Job) -> JudgeResult:

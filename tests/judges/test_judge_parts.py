@@ -115,3 +115,22 @@ def test_runs_show_a_progress_bar_that_can_be_disabled(monkeypatch, progress):
     assert first.kwargs["total"] == 5 and first.updates == 5 and first.closed
     assert first.kwargs["disable"] is (not progress)
     assert second.kwargs["disable"] is progress
+
+
+def test_an_answer_with_the_wrong_number_of_labels_is_unjudged_and_not_cached(tmp_path):
+    from ragwidgets.judges import BaseJudge, CallOutcome
+
+    class OneLabelJudge(BaseJudge):  # a judge of the user's, answering one label whatever it is asked
+        async def _check_call(self, claims, reference):
+            return CallOutcome(["Entailment"])
+
+        async def _label_call(self, claims, question, instructions):
+            return CallOutcome(["REQUIRED"])
+
+    judge = OneLabelJudge(cache=JudgeCache(tmp_path / "c.sqlite"), progress=False)
+    checked = judge.check(["a b c", "d e f"], "a b c d e f")
+    labelled = judge.label_claims(["a b c", "d e f"], "q")
+    for result in (checked, labelled):
+        assert list(result) == [None, None]
+        assert result.reasons == dict.fromkeys([0, 1], "the judge gave 1 label(s) for 2 claims")
+    assert judge.stats.failures == 2 and len(judge.cache) == 0
