@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .claims import TRIPLE_KEYS
 from .errors import AnswerParseError
 from .results import Claim
 
@@ -63,8 +64,8 @@ def parse_claims(content: str) -> list[Claim]:
         raise AnswerParseError(f"expected a JSON list of claims, got {type(value).__name__}")
     claims: list[Claim] = []
     for item in value:
-        if isinstance(item, Mapping) and all(k in item for k in ("subject", "predicate", "object")):
-            parts = (item["subject"], item["predicate"], item["object"])
+        if isinstance(item, Mapping) and all(k in item for k in TRIPLE_KEYS):
+            parts = tuple(item[k] for k in TRIPLE_KEYS)
         elif isinstance(item, Sequence) and not isinstance(item, str) and len(item) == 3:
             parts = tuple(item)
         else:

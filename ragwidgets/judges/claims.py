@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Union
 
-from .results import Claim
+TRIPLE_KEYS = ("subject", "predicate", "object")
 
 ClaimLike = Union[Mapping[str, Any], Sequence[str], str]
 """A claim as ``{"subject","predicate","object"}`` (optionally ``text``, ``facts``), a
@@ -22,14 +22,23 @@ def claim_text(claim: ClaimLike) -> str:
     if isinstance(claim, Mapping):
         if claim.get("text"):
             return str(claim["text"]).strip()
-        parts = (claim.get("subject"), claim.get("predicate"), claim.get("object"))
+        parts = [claim.get(k) for k in TRIPLE_KEYS]
         return " ".join(str(p).strip() for p in parts if p not in (None, "")).strip()
     return " ".join(str(p).strip() for p in claim if p not in (None, "")).strip()
 
 
-def as_triple(claim: Claim) -> list[str]:
-    """``[subject, predicate, object]``: the claim shape of RAGChecker's result files."""
-    return [claim["subject"], claim["predicate"], claim["object"]]
+def claim_triple(claim: Any) -> Any:
+    """A ``{subject, predicate, object}`` dict as RAGChecker's ``[subject, predicate, object]``; others unchanged."""
+    if isinstance(claim, Mapping) and set(claim) == set(TRIPLE_KEYS):
+        return [claim[k] for k in TRIPLE_KEYS]
+    return claim
+
+
+def claim_dict(claim: Any) -> Any:
+    """A ``[subject, predicate, object]`` list of strings as the seed's ``{subject, predicate, object}`` dict."""
+    if isinstance(claim, list) and len(claim) == 3 and all(isinstance(v, str) for v in claim):
+        return dict(zip(TRIPLE_KEYS, claim))
+    return claim
 
 
 def claim_facts(claim: ClaimLike) -> list[str] | None:

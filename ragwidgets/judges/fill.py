@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from .claims import ClaimLike, Reference, claim_facts
+from .claims import ClaimLike, Reference, claim_facts, claim_triple
 from .errors import FillInputError
 from .jobs import CheckJob, DryRun, ExtractJob, Job, LabelJob
 from .protocol import Judge
@@ -77,13 +77,6 @@ def _expand(needs: Collection[str]) -> set[str]:
 def _sample(index: int, record: Mapping[str, Any]) -> str:
     qid = record.get("query_id")
     return f"sample {index}" + (f" (query_id {qid!r})" if qid is not None else "")
-
-
-def _stored_claim(claim: Any) -> Any:
-    """Claims are written back as RAGChecker writes them: ``[subject, predicate, object]``."""
-    if isinstance(claim, Mapping) and set(claim) == {"subject", "predicate", "object"}:
-        return [claim["subject"], claim["predicate"], claim["object"]]
-    return claim
 
 
 def _answer_reference(text: str, claims: Optional[Sequence[ClaimLike]]) -> Reference:
@@ -214,7 +207,7 @@ async def afill_labels(
     for target, result in zip(targets, await judge.arun(jobs, progress=progress, desc="extracting claims")):
         touched[target.record].add(target.field)
         if result.judged:
-            out[target.record][target.field] = [_stored_claim(c) for c in result]
+            out[target.record][target.field] = [claim_triple(c) for c in result]  # as RAGChecker writes them
         else:
             notes[target.record].append({"field": target.field, "index": None, "reason": result.failure})
 

@@ -16,19 +16,17 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, RagWidgetsError
+from ..judges import NEEDS
+from ..judges.claims import TRIPLE_KEYS, claim_dict, claim_triple
 from ..loaders import parse_sample, read_records
-from ..model import LABEL_MATRICES
 from .requirements import RESPONSE, SIDE_CLAIMS, SIDE_LABELS, TARGET
 
 if TYPE_CHECKING:
     from .config import RagChecker
 
-STORED_FIELDS = (
-    "response_claims", "gt_answer_claims", *LABEL_MATRICES, "response_claim_labels", "gt_answer_claim_labels",
-)
-"""The claim and label columns ``score`` writes (and reads back), named as in RAGChecker's results."""
-
-TRIPLE_KEYS = ("subject", "predicate", "object")
+STORED_FIELDS = NEEDS
+"""The claim and label columns ``score`` writes (and reads back): the fields ``fill_labels`` fills,
+named as in RAGChecker's results."""
 
 
 class ScoringInputError(RagWidgetsError):
@@ -56,20 +54,6 @@ def plain(value: Any) -> Any:
     if isinstance(value, np.generic):
         value = value.item()
     return None if is_missing(value) else value
-
-
-def claim_dict(claim: Any) -> Any:
-    """A ``[subject, predicate, object]`` triple as the seed's dict; other claims unchanged."""
-    if isinstance(claim, list) and len(claim) == 3 and all(isinstance(v, str) for v in claim):
-        return dict(zip(TRIPLE_KEYS, claim))
-    return claim
-
-
-def claim_triple(claim: Any) -> Any:
-    """A ``{subject, predicate, object}`` dict as RAGChecker's triple; other claims unchanged."""
-    if isinstance(claim, Mapping) and set(claim) == set(TRIPLE_KEYS):
-        return [claim[k] for k in TRIPLE_KEYS]
-    return claim
 
 
 class _Row:

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 import pandas as pd
 
+from ..judges.claims import claim_triple
 from .aggregations import AggregatedMetric
-from .columns import claim_triple
 
 if TYPE_CHECKING:
     from ..judges import Usage
