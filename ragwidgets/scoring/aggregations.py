@@ -39,6 +39,13 @@ def _ratio(num: float, den: float) -> Optional[float]:
     return float(num / den) if den else None
 
 
+def _f1(precision: Optional[float], recall: Optional[float]) -> Optional[float]:
+    """2PR / (P + R); 0 when P + R = 0; None when either is None."""
+    if precision is None or recall is None:
+        return None
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
 def _row_error(metric: "MetricTemplate", column: str, row: Any, message: str) -> ValueError:
     return ValueError(f"metric {metric.name!r}: row {row!r}, column {column!r}: {message}")
 
@@ -201,8 +208,12 @@ def _gold_flags(metric: "_ThresholdTemplate", rows: pd.DataFrame) -> list[bool]:
 
 @dataclass(frozen=True, kw_only=True, repr=False)
 class _ThresholdTemplate(MetricTemplate):
-    """A score ≥ ``threshold`` predicts the positive class; gold is ``label_column == positive_label``."""
+    """A score ≥ ``threshold`` predicts the positive class; gold is ``label_column == positive_label``.
 
+    value = the confusion statistic named by ``statistic``; details = the whole confusion.
+    """
+
+    statistic: ClassVar[str]
     label_column: str
     threshold: float = 0.5
     positive_label: Any = True
@@ -218,10 +229,12 @@ class _ThresholdTemplate(MetricTemplate):
         tp, fp = int((predicted & gold).sum()), int((predicted & ~gold).sum())
         fn, tn = int((~predicted & gold).sum()), int((~predicted & ~gold).sum())
         precision, recall = _ratio(tp, tp + fp), _ratio(tp, tp + fn)
-        f1 = None if precision is None or recall is None else (
-            2 * precision * recall / (precision + recall) if precision + recall else 0.0)
         return {"tp": tp, "fp": fp, "tn": tn, "fn": fn, "accuracy": _ratio(tp + tn, len(defined)),
-                "precision": precision, "recall": recall, "f1": f1}
+                "precision": precision, "recall": recall, "f1": _f1(precision, recall)}
+
+    def _aggregate(self, defined, rows):
+        details = self.confusion(defined, rows)
+        return details[self.statistic], details
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -229,10 +242,7 @@ class BinaryClassificationMetricTemplate(_ThresholdTemplate):
     """Score ≥ ``threshold`` as a binary classifier of ``label_column``: value = accuracy, details = confusion."""
 
     type: ClassVar[str] = "binary_classification"
-
-    def _aggregate(self, defined, rows):
-        details = self.confusion(defined, rows)
-        return details["accuracy"], details
+    statistic: ClassVar[str] = "accuracy"
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -240,10 +250,7 @@ class PrecisionMetricTemplate(_ThresholdTemplate):
     """tp / (tp + fp) of the classifier score ≥ ``threshold`` against ``label_column``."""
 
     type: ClassVar[str] = "precision"
-
-    def _aggregate(self, defined, rows):
-        details = self.confusion(defined, rows)
-        return details["precision"], details
+    statistic: ClassVar[str] = "precision"
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -251,10 +258,7 @@ class RecallMetricTemplate(_ThresholdTemplate):
     """tp / (tp + fn) of the classifier score ≥ ``threshold`` against ``label_column``."""
 
     type: ClassVar[str] = "recall"
-
-    def _aggregate(self, defined, rows):
-        details = self.confusion(defined, rows)
-        return details["recall"], details
+    statistic: ClassVar[str] = "recall"
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -262,10 +266,7 @@ class F1ScoreMetricTemplate(_ThresholdTemplate):
     """2PR / (P + R) of the classifier score ≥ ``threshold`` against ``label_column`` (0 when P + R = 0)."""
 
     type: ClassVar[str] = "f1_score"
-
-    def _aggregate(self, defined, rows):
-        details = self.confusion(defined, rows)
-        return details["f1"], details
+    statistic: ClassVar[str] = "f1"
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -312,9 +313,7 @@ class MulticlassClassificationMetricTemplate(MetricTemplate):
             tp = confusion[c][c]
             precision = _ratio(tp, sum(confusion[g][c] for g in self.classes))
             recall = _ratio(tp, sum(confusion[c].values()))
-            f1 = None if precision is None or recall is None else (
-                2 * precision * recall / (precision + recall) if precision + recall else 0.0)
-            per_class[c] = {"precision": precision, "recall": recall, "f1": f1}
+            per_class[c] = {"precision": precision, "recall": recall, "f1": _f1(precision, recall)}
         f1s = [v["f1"] for v in per_class.values() if v["f1"] is not None]
         accuracy = _ratio(sum(confusion[c][c] for c in self.classes), len(gold))
         return accuracy, {"per_class": per_class, "macro_f1": float(np.mean(f1s)) if f1s else None,
