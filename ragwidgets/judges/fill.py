@@ -87,30 +87,26 @@ def _answer_reference(text: str, claims: Optional[Sequence[ClaimLike]]) -> Refer
     return text
 
 
-def _vector(record: dict, field: str, n: int, sample: str) -> list:
+def _vector(record: dict, field: str, n: int, sample: str, unit: str = "entries") -> list:
+    """A copy of ``record[field]``: one entry per claim (all None when absent)."""
     value = record.get(field)
     if value is None:
         return [None] * n
     if not isinstance(value, list) or len(value) != n:
         size = len(value) if isinstance(value, list) else type(value).__name__
-        raise FillInputError(f"has {size} entries but there are {n} claims", sample=sample, field=field)
+        raise FillInputError(f"has {size} {unit} but there are {n} claims", sample=sample, field=field)
     return list(value)
 
 
 def _matrix(record: dict, field: str, n: int, m: int, sample: str) -> list:
-    value = record.get(field)
-    if value is None:
-        return [[None] * m for _ in range(n)]
-    if not isinstance(value, list) or len(value) != n:
-        size = len(value) if isinstance(value, list) else type(value).__name__
-        raise FillInputError(f"has {size} rows but there are {n} claims", sample=sample, field=field)
-    rows = []
-    for j, row in enumerate(value):
+    """A copy of ``record[field]``: a row per claim, a label per passage (None rows and entries when absent)."""
+    rows = _vector(record, field, n, sample, unit="rows")
+    for j, row in enumerate(rows):
         if row is None:
             row = [None] * m
         if not isinstance(row, list) or len(row) != m:
             raise FillInputError(f"row {j} does not have one label per passage ({m})", sample=sample, field=field)
-        rows.append(list(row))
+        rows[j] = list(row)
     return rows
 
 
@@ -288,11 +284,8 @@ def plan_fill(
             out[target.record][target.field] = cached
     check_jobs, _, blocked = _label_jobs(out, wanted, labeling_instructions)
     plan = judge.dry_run(jobs + check_jobs)
+    retrieved = {side.retrieved for side in SIDES}
     for i, entries in blocked.items():
-        for entry in entries:
-            side = next(s for s in SIDES if entry["field"] in (s.matrix, s.retrieved, s.labels))
-            if entry["field"] == side.retrieved:
-                plan.awaiting_claims += len(out[i].get("retrieved_context") or [])
-            else:
-                plan.awaiting_claims += 1
+        for entry in entries:  # a check job per passage, or one job
+            plan.awaiting_claims += len(out[i].get("retrieved_context") or []) if entry["field"] in retrieved else 1
     return plan

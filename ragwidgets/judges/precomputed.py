@@ -7,6 +7,7 @@ from typing import Any, Optional, Union
 
 from .base import BaseJudge, CallOutcome
 from .claims import ClaimLike, Reference, claim_text, reference_text
+from .fill import SIDES
 
 _CONFLICT: Any = type("Conflict", (), {"__repr__": lambda self: "CONFLICT"})()
 
@@ -65,28 +66,20 @@ class PrecomputedJudge(BaseJudge):
         for record in records:
             query = str(record.get("query") or "")
             passages = [reference_text(p) for p in record.get("retrieved_context") or []]
-            for claims_field, text_field, labels_field in (
-                ("response_claims", "response", "response_claim_labels"),
-                ("gt_answer_claims", "gt_answer", "gt_answer_claim_labels"),
-            ):
-                claims = record.get(claims_field)
+            for side in SIDES:
+                claims = record.get(side.claims)
                 if claims is None:
                     continue
-                if record.get(text_field) is not None:
-                    judge._add(judge.claims, str(record[text_field]), list(claims))
-                for claim, label in zip(claims, record.get(labels_field) or []):
+                if record.get(side.text) is not None:
+                    judge._add(judge.claims, str(record[side.text]), list(claims))
+                for claim, label in zip(claims, record.get(side.labels) or []):
                     if label is not None:
                         judge._add(judge.labels, (query, claim_text(claim)), str(label).upper())
-            for claims_field, against_field, matrix_field, rows_field in (
-                ("response_claims", "gt_answer", "answer2response", "retrieved2response"),
-                ("gt_answer_claims", "response", "response2answer", "retrieved2answer"),
-            ):
-                claims = record.get(claims_field) or []
-                against = record.get(against_field)
-                for claim, label in zip(claims, record.get(matrix_field) or []):
+                against = record.get(side.against)
+                for claim, label in zip(claims, record.get(side.matrix) or []):
                     if against is not None and label is not None:
                         judge._add(judge.checks, (claim_text(claim), str(against)), _entailment_label(label))
-                for claim, row in zip(claims, record.get(rows_field) or []):
+                for claim, row in zip(claims, record.get(side.retrieved) or []):
                     for passage, label in zip(passages, row or []):
                         if label is not None:
                             judge._add(judge.checks, (claim_text(claim), passage), _entailment_label(label))
