@@ -123,20 +123,22 @@ class _Row:
         return plain(self.values[column])
 
 
-def source_columns(config: "RagChecker", frame: pd.DataFrame) -> dict[str, str]:
-    """Record field → the frame column it is read from (configured columns win over stored ones)."""
-    columns = {"query": config.query_column, "response": config.response_column,
-               "retrieved_context": config.context_column}
-    if config.target_column is not None:
-        columns["gt_answer"] = config.target_column
-    configured = {
+def configured_columns(config: "RagChecker") -> dict[str, str]:
+    """Record field → the frame column the configuration names for it (unset columns left out)."""
+    columns = {
+        "query": config.query_column, "response": config.response_column, "retrieved_context": config.context_column,
+        "gt_answer": config.target_column,
         SIDE_CLAIMS[RESPONSE]: config.response_claims_column, SIDE_CLAIMS[TARGET]: config.target_claims_column,
         SIDE_LABELS[RESPONSE]: config.response_labels_column, SIDE_LABELS[TARGET]: config.target_labels_column,
     }
+    return {name: column for name, column in columns.items() if column is not None}
+
+
+def source_columns(config: "RagChecker", frame: pd.DataFrame) -> dict[str, str]:
+    """Record field → the frame column it is read from (configured columns win over stored ones)."""
+    columns = configured_columns(config)
     for name in STORED_FIELDS:
-        if configured.get(name) is not None:
-            columns[name] = configured[name]
-        elif name in frame.columns:
+        if name not in columns and name in frame.columns:
             columns[name] = name
     return columns
 
@@ -144,10 +146,7 @@ def source_columns(config: "RagChecker", frame: pd.DataFrame) -> dict[str, str]:
 def _check_columns(config: "RagChecker", frame: pd.DataFrame) -> None:
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"score a pandas DataFrame or RAGChecker records, not {type(frame).__name__}")
-    wanted = [config.query_column, config.response_column, config.context_column, config.target_column,
-              config.id_column, config.response_claims_column, config.target_claims_column,
-              config.response_labels_column, config.target_labels_column]
-    for column in wanted:
+    for column in [*configured_columns(config).values(), config.id_column]:
         if column is not None and column not in frame.columns:
             raise ScoringInputError(f"the DataFrame has no such column; its columns: {list(frame.columns)}",
                                     column=column)
@@ -225,16 +224,7 @@ def records_to_frame(config: "RagChecker", data: Any) -> pd.DataFrame:
         records = read_records(data)
     except InputError as err:
         raise ScoringInputError(str(err)) from None
-    rename = {"query": config.query_column, "response": config.response_column,
-              "retrieved_context": config.context_column}
-    if config.target_column is not None:
-        rename["gt_answer"] = config.target_column
-    for field, column in ((SIDE_CLAIMS[RESPONSE], config.response_claims_column),
-                          (SIDE_CLAIMS[TARGET], config.target_claims_column),
-                          (SIDE_LABELS[RESPONSE], config.response_labels_column),
-                          (SIDE_LABELS[TARGET], config.target_labels_column)):
-        if column is not None:
-            rename[field] = column
+    rename = configured_columns(config)
     rows = []
     for index, record in enumerate(records):
         if not isinstance(record, Mapping):
