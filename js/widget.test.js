@@ -132,6 +132,22 @@ describe("controls write traits", () => {
   });
 });
 
+describe("many options", () => {
+  it("become a labelled <select> that writes the chosen value", () => {
+    const view = fixture("ragchecker_sample");
+    const samples = view.controls.selects[0];
+    samples.options = Array.from({ length: 12 }, (_, i) => `${i}: q${i}`);
+    samples.value = 3;
+    const { el, model } = mount(view);
+    const select = el.querySelector('select[data-trait="sample_index"]');
+    expect(select.value).toBe("3");
+    expect(select.getAttribute("aria-labelledby")).toBe("rw-label-sample_index");
+    select.value = "7";
+    select.dispatchEvent(new Event("change"));
+    expect(model.sent.at(-1)).toEqual({ sample_index: 7 });
+  });
+});
+
 describe("linked selection", () => {
   it("clicking a row selects it, clicking again clears", () => {
     const { el, model } = mount(fixture("harbor_default"));

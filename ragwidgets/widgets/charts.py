@@ -34,11 +34,11 @@ def state_space_frame(sweep: pd.DataFrame, metric: str, current=None) -> pd.Data
     return out
 
 
-def state_space_chart(sweep: pd.DataFrame, metric: str, current=None, *, cell: int = 28) -> alt.FacetChart:
+def state_space_chart(sweep: pd.DataFrame, metric: str, current=None, *, cell: int = 30) -> alt.FacetChart:
     """Heatmap of ``metric`` over retrieval x answer, faceted by citation rule.
 
     Undefined cells are grey and read "Undef"; point selections over (retrieval, answer,
-    citation), ``cell`` on defined cells and ``undefined_cell`` on Undefined ones, report clicks.
+    citation) report clicks: ``cell`` on defined cells, ``undefined_cell`` on Undefined ones.
     """
     frame = state_space_frame(sweep, metric, current)
     retrievals = list(dict.fromkeys(frame.retrieval))
@@ -61,10 +61,11 @@ def state_space_chart(sweep: pd.DataFrame, metric: str, current=None, *, cell: i
     undefined = base.mark_rect(stroke="white", strokeWidth=1, fill=UNDEFINED_FILL).encode(
         tooltip=tooltip,
     ).transform_filter(~alt.datum.defined).add_params(pick_undefined)
+    # No tooltip on the labels: Vega-Lite makes them non-interactive, so a click on a label
+    # reaches the cell beneath it.
     text = base.mark_text(fontSize=9).encode(
         text="label:N",
         color=alt.condition(alt.datum.defined & (alt.datum.value > 0.6), alt.value("white"), alt.value("black")),
-        tooltip=tooltip,
     )
     outline = base.mark_rect(fill=None, stroke="#d62728", strokeWidth=3).encode().transform_filter(
         "datum.current")
@@ -91,7 +92,7 @@ class StateSpace(ipywidgets.VBox):
         self.picker = ipywidgets.Dropdown(options=[(LABELS[m], m) for m in metrics], value=metric,
                                           description="Metric")
         self._drawn = (metric, explorer.state)
-        self.chart = alt.JupyterChart(self._chart())
+        self.chart = alt.JupyterChart(self._chart(), embed_options={"renderer": "svg", "actions": False})
         self._watch_selection()
         self.picker.observe(lambda _: self._redraw(), names="value")
         explorer.observe(lambda _: self._redraw(), names=["retrieval", "answer", "citation"])

@@ -93,6 +93,18 @@ def test_harbor_museum_in_jupyterlab(lab, offline_page, artifacts):
     page.wait_for_timeout(1500)  # the chart redraws to outline the state Reset moved to
     page.locator(".jupyter-widgets.widget-vbox").filter(has=chart).first.screenshot(
         path=str(artifacts / "state_space.png"))
+    # clicking a cell (on its label, as people do) moves the Explorer there
+    cell = chart.locator('path[aria-label*="retrieval: All sources; answer: Garden answer; citation: Misplaced"]')
+    cell.click()
+    expect(explorer.locator("[data-testid=state]")).to_contain_text("All sources · Garden answer · Misplaced")
+    expect(card("citation_support").locator("[data-testid=fraction]")).to_have_text("1/1 = 1")  # D3 retrieved
+    # the chart redraws with the red outline on the new state; click only once it has
+    expect(chart.locator('path[stroke="#d62728"][aria-label*="All sources; Answer bundle: Garden answer"]'))\
+        .to_have_count(1, timeout=TIMEOUT)
+    undefined_cell = chart.locator('path[aria-label*="retrieval: No retrieval; answer: Empty answer; citation: None"]')
+    undefined_cell.click()
+    expect(explorer.locator("[data-testid=state]")).to_contain_text("No retrieval · Empty answer · None")
+    explorer.locator("[data-testid=reset]").click()
 
     # predict-then-reveal in the quiz explorer
     quiz = page.locator(".rw-widget").nth(1)
