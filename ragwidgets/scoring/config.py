@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
 from ..engine.evaluate import MODES
 from .aggregations import MetricTemplate, as_template, default_metrics
-from .requirements import canonical_scores, judge_needs
+from .requirements import canonical_scores, judge_needs, score_columns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -110,9 +110,7 @@ class RagChecker:
     @property
     def score_columns(self) -> tuple[str, ...]:
         """The score columns written: the scores, then (required_and_optional) the ``required_`` ones."""
-        if self.mode == "required_and_optional":
-            return self.scores + tuple("required_" + s for s in self.scores)
-        return self.scores
+        return score_columns(self.scores, self.mode)
 
     @property
     def needs(self) -> set[str]:

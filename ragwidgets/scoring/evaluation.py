@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine import evaluate
-from .requirements import SIDE_CLAIMS, SIDE_LABELS, SIDE_MATRICES, sides_of
+from .requirements import SIDE_CLAIMS, SIDE_LABELS, SIDE_MATRICES, score_columns, sides_of
 
 _FIELDS_OF_SIDE = {side: (SIDE_CLAIMS[side], *SIDE_MATRICES[side], SIDE_LABELS[side]) for side in SIDE_CLAIMS}
 
@@ -66,8 +66,7 @@ def _run(records: list[dict], positions: list[int], names: tuple[str, ...], mode
 
 def score_records(records: list[dict], scores: tuple[str, ...], mode: str) -> tuple[pd.DataFrame, list[dict[str, str]]]:
     """Per-record score values (columns: the reported score names; NaN = Undefined) and NaN reasons."""
-    columns = list(scores) if mode != "required_and_optional" else [*scores, *("required_" + s for s in scores)]
-    values = pd.DataFrame(np.nan, index=range(len(records)), columns=columns)
+    values = pd.DataFrame(np.nan, index=range(len(records)), columns=list(score_columns(scores, mode)))
     reasons: list[dict[str, str]] = [{} for _ in records]
     everyone = list(range(len(records)))
     if mode in ("all_claims", "required_and_optional"):

@@ -55,6 +55,13 @@ def canonical_scores(names: Iterable[str] | None, *, has_target: bool = True) ->
     return tuple(dict.fromkeys(names))
 
 
+def score_columns(scores: tuple[str, ...], mode: str) -> tuple[str, ...]:
+    """The score columns written: ``scores``, then (``required_and_optional``) the ``required_`` ones."""
+    if mode == "required_and_optional":
+        return scores + tuple("required_" + s for s in scores)
+    return scores
+
+
 def sides_of(scores: Iterable[str]) -> set[str]:
     """The claim sides (``RESPONSE``, ``TARGET``) whose claims the scores are about."""
     needs = {need for name in scores for need in METRICS[name].needs}
