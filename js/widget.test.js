@@ -59,6 +59,7 @@ describe("score cards", () => {
     expect(text(c.querySelector(".rw-card-fraction"))).toBe("2/2 = 1");
     expect(text(c.querySelector(".rw-card-def"))).toBe("question-relevant retrieved passages / retrieved passages");
     expect(text(card(el, "hallucination"))).toContain("↓");
+    expect(card(el, "citation_precision").getAttribute("title")).toBe("counted: R1→D1, R2→D1, R3→D2 — out of: R1→D1, R2→D1, R3→D2");
   });
 
   it("shows Undefined with its reason, and marks the card without relying on colour", () => {

@@ -185,6 +185,7 @@ function scoreCard(c, view, act) {
       class: ["rw-card", undefinedValue && !hidden && "rw-undefined", hidden && "rw-concealed"],
       dataset: { metric: c.name },
       "aria-label": c.label,
+      title: hidden ? null : itemsNote(c),
     },
     h(
       "div",
@@ -196,6 +197,12 @@ function scoreCard(c, view, act) {
     h("div", { class: "rw-card-def" }, c.definition),
     view.predict ? prediction(c, view, act) : null,
   );
+}
+
+/** Which items the fraction counts, e.g. "counted: R1, R2 — out of: R1, R2, R3". */
+function itemsNote(c) {
+  if (!c.denominator_items.length) return null;
+  return `counted: ${list(c.numerator_items, "none")} — out of: ${c.denominator_items.join(", ")}`;
 }
 
 function prediction(c, view, act) {

@@ -199,7 +199,8 @@ function scoreCard(c, view, act) {
     {
       class: ["rw-card", undefinedValue && !hidden && "rw-undefined", hidden && "rw-concealed"],
       dataset: { metric: c.name },
-      "aria-label": c.label
+      "aria-label": c.label,
+      title: hidden ? null : itemsNote(c)
     },
     h(
       "div",
@@ -211,6 +212,10 @@ function scoreCard(c, view, act) {
     h("div", { class: "rw-card-def" }, c.definition),
     view.predict ? prediction(c, view, act) : null
   );
+}
+function itemsNote(c) {
+  if (!c.denominator_items.length) return null;
+  return `counted: ${list(c.numerator_items, "none")} — out of: ${c.denominator_items.join(", ")}`;
 }
 function prediction(c, view, act) {
   const p = c.prediction;
