@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..errors import InputError
 
 
@@ -21,9 +24,15 @@ class UnknownJudgeError(KeyError):
 
 
 class FillInputError(InputError):
-    """A record given to ``fill_labels`` is malformed; the message names the sample and the field."""
+    """A record given to ``fill_labels`` is malformed; the message names the sample and the field.
 
-    def __init__(self, message: str, *, sample: str, field: str):
+    ``index``: the record's position among those given.
+    """
+
+    def __init__(self, message: str, *, index: int, record: Mapping[str, Any], field: str):
+        self.index = index
+        qid = record.get("query_id")
+        sample = f"sample {index}" + (f" (query_id {qid!r})" if qid is not None else "")
         super().__init__(message, sample=sample, field=field)
 
 

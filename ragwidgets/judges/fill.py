@@ -74,11 +74,6 @@ def _expand(needs: Collection[str]) -> set[str]:
     return expanded
 
 
-def _sample(index: int, record: Mapping[str, Any]) -> str:
-    qid = record.get("query_id")
-    return f"sample {index}" + (f" (query_id {qid!r})" if qid is not None else "")
-
-
 def _answer_reference(text: str, claims: Optional[Sequence[ClaimLike]]) -> Reference:
     """The other answer as a reference; with authored facts on its claims, their union as its facts."""
     facts = [claim_facts(c) for c in claims or []]
@@ -87,35 +82,38 @@ def _answer_reference(text: str, claims: Optional[Sequence[ClaimLike]]) -> Refer
     return text
 
 
-def _vector(record: dict, field: str, n: int, sample: str, unit: str = "entries") -> list:
+def _vector(record: dict, field: str, n: int, i: int, unit: str = "entries") -> list:
     """A copy of ``record[field]``: one entry per claim (all None when absent)."""
     value = record.get(field)
     if value is None:
         return [None] * n
     if not isinstance(value, list) or len(value) != n:
         size = len(value) if isinstance(value, list) else type(value).__name__
-        raise FillInputError(f"has {size} {unit} but there are {n} claims", sample=sample, field=field)
+        raise FillInputError(f"has {size} {unit} but there are {n} claims", index=i, record=record, field=field)
     return list(value)
 
 
-def _matrix(record: dict, field: str, n: int, m: int, sample: str) -> list:
+def _matrix(record: dict, field: str, n: int, m: int, i: int) -> list:
     """A copy of ``record[field]``: a row per claim, a label per passage (None rows and entries when absent)."""
-    rows = _vector(record, field, n, sample, unit="rows")
+    rows = _vector(record, field, n, i, unit="rows")
     for j, row in enumerate(rows):
         if row is None:
             row = [None] * m
         if not isinstance(row, list) or len(row) != m:
-            raise FillInputError(f"row {j} does not have one label per passage ({m})", sample=sample, field=field)
+            raise FillInputError(f"row {j} does not have one label per passage ({m})",
+                                 index=i, record=record, field=field)
         rows[j] = list(row)
     return rows
 
 
-def _passages(record: Mapping[str, Any], sample: str) -> list[Reference]:
+def _passages(record: Mapping[str, Any], i: int) -> list[Reference]:
     passages = record.get("retrieved_context")
     if passages is None:
-        raise FillInputError("missing: the retrieved passages are needed", sample=sample, field="retrieved_context")
+        raise FillInputError("missing: the retrieved passages are needed",
+                             index=i, record=record, field="retrieved_context")
     if not isinstance(passages, list) or not all(isinstance(p, (str, Mapping)) for p in passages):
-        raise FillInputError("must be a list of {doc_id, text} passages", sample=sample, field="retrieved_context")
+        raise FillInputError("must be a list of {doc_id, text} passages",
+                             index=i, record=record, field="retrieved_context")
     return passages
 
 
@@ -128,7 +126,7 @@ def _extraction_jobs(records: list[dict], needs: set[str], instructions: Optiona
                 text = record.get(side.text)
                 if text is None:
                     raise FillInputError(
-                        f"missing: it is needed to extract {side.claims}", sample=_sample(i, record), field=side.text
+                        f"missing: it is needed to extract {side.claims}", index=i, record=record, field=side.text
                     )
                 jobs.append(ExtractJob(str(text), str(record.get("query") or ""), instructions))
                 targets.append(_Target(i, side.claims, []))
@@ -143,7 +141,6 @@ def _label_jobs(
     targets: list[_Target] = []
     blocked: dict[int, list[dict]] = {}
     for i, record in enumerate(records):
-        sample = _sample(i, record)
         for side in SIDES:
             wanted = [f for f in (side.matrix, side.retrieved, side.labels) if f in needs]
             claims = record.get(side.claims)
@@ -155,28 +152,29 @@ def _label_jobs(
                 )
                 continue
             if not isinstance(claims, list):
-                raise FillInputError("must be a list of claims", sample=sample, field=side.claims)
+                raise FillInputError("must be a list of claims", index=i, record=record, field=side.claims)
             n = len(claims)
             if side.matrix in needs:
                 against = record.get(side.against)
                 if against is None:
-                    raise FillInputError(f"missing: it is needed for {side.matrix}", sample=sample, field=side.against)
-                values = record[side.matrix] = _vector(record, side.matrix, n, sample)
+                    raise FillInputError(f"missing: it is needed for {side.matrix}",
+                                         index=i, record=record, field=side.against)
+                values = record[side.matrix] = _vector(record, side.matrix, n, i)
                 rows = [j for j in range(n) if values[j] is None]
                 if rows:
                     reference = _answer_reference(str(against), record.get(side.against_claims))
                     jobs.append(CheckJob([claims[j] for j in rows], reference))
                     targets.append(_Target(i, side.matrix, rows))
             if side.retrieved in needs:
-                passages = _passages(record, sample)
-                matrix = record[side.retrieved] = _matrix(record, side.retrieved, n, len(passages), sample)
+                passages = _passages(record, i)
+                matrix = record[side.retrieved] = _matrix(record, side.retrieved, n, len(passages), i)
                 for k, passage in enumerate(passages):
                     rows = [j for j in range(n) if matrix[j][k] is None]
                     if rows:
                         jobs.append(CheckJob([claims[j] for j in rows], passage))
                         targets.append(_Target(i, side.retrieved, rows, k))
             if side.labels in needs:
-                values = record[side.labels] = _vector(record, side.labels, n, sample)
+                values = record[side.labels] = _vector(record, side.labels, n, i)
                 rows = [j for j in range(n) if values[j] is None]
                 if rows:
                     jobs.append(LabelJob(list(claims), str(record.get("query") or ""), instructions))

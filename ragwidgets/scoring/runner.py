@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 import pandas as pd
 
-from ..errors import InputError
-from ..judges import DryRun, Judge, Usage, fill_labels, get_judge, plan_fill
+from ..judges import DryRun, FillInputError, Judge, Usage, fill_labels, get_judge, plan_fill
 from .columns import STORED_FIELDS, as_scoring_error, frame_to_records, records_to_frame, source_columns, write_back
 from .evaluation import score_records
 from .result import REASONS_COLUMN, UNJUDGED_COLUMN, ScoringResult
@@ -60,10 +58,8 @@ def _fill(config: "RagChecker", frame: pd.DataFrame, records: list[dict], judge:
     try:
         return fill_labels(records, judge, config.needs, extraction_instructions=config.claim_extraction_instructions,
                            labeling_instructions=config.claim_labeling_instructions, progress=progress)
-    except InputError as err:
-        match = re.match(r"sample (\d+)", err.sample or "")
-        row = f"row {frame.index[int(match.group(1))]!r}" if match else None
-        raise as_scoring_error(err, row, source_columns(config, frame)) from None
+    except FillInputError as err:
+        raise as_scoring_error(err, f"row {frame.index[err.index]!r}", source_columns(config, frame)) from None
 
 
 def score(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None, *,

@@ -139,6 +139,11 @@ def test_bad_labels_and_missing_optional_columns(frame):
     frame["labels"] = [["REQUIRED", "maybe"], ["REQUIRED"]]
     with pytest.raises(ScoringInputError, match=r"row 'q1', column 'labels': label 1 must be 'REQUIRED', 'OPTIONAL'"):
         RagChecker(mode="required_only", response_labels_column="labels").score(frame, "lexical")
+    frame["labels"] = [["REQUIRED"], None]  # a label list one short of the response's claims
+    frame["claims"] = [[["a", "b", "c"], ["d", "e", "f"]], None]
+    with pytest.raises(ScoringInputError, match=r"row 'q1', column 'labels': has 1 entries but there are 2 claims"):
+        RagChecker(mode="required_only", response_claims_column="claims", response_labels_column="labels",
+                   target_column=None).score(frame, "lexical")
     with pytest.raises(ScoringInputError, match=r"column 'gt_claims': the DataFrame has no such column"):
         RagChecker(target_claims_column="gt_claims").score(frame, "lexical")
     with pytest.raises(ValueError, match="reads column 'weight', which the DataFrame lacks"):
