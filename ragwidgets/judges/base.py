@@ -95,7 +95,10 @@ class BaseJudge:
 
     # -- cache keys ---------------------------------------------------------------------------
 
-    def _extract_key(self, job: ExtractJob) -> str:
+    def _extract_key(self, job: ExtractJob) -> Optional[str]:
+        """None for a blank text: it states no claims, and no call is made."""
+        if not (job.text or "").strip():
+            return None
         inputs = {"text": job.text, "question": job.question or "", "instructions": job.instructions or ""}
         return cache_key(self.identity("extract"), "extract", inputs)
 
@@ -103,7 +106,10 @@ class BaseJudge:
         inputs = {"claim": self.claim_input(claim), "reference": self.reference_input(reference)}
         return cache_key(self.identity("check"), "check", inputs)
 
-    def _label_key(self, job: LabelJob) -> str:
+    def _label_key(self, job: LabelJob) -> Optional[str]:
+        """None for an empty claim list: there is nothing to label, and no call is made."""
+        if not job.claims:
+            return None
         inputs = {
             "claims": [self.claim_input(c) for c in job.claims],
             "question": job.question or "",
@@ -149,9 +155,9 @@ class BaseJudge:
     # -- the three operations -----------------------------------------------------------------
 
     async def _run_extract(self, job: ExtractJob) -> JudgeResult:
-        if not (job.text or "").strip():
-            return JudgeResult([])
         key = self._extract_key(job)
+        if key is None:
+            return JudgeResult([])
         if (hit := self._hit(key)) is not None:
             return hit
         outcome = await self._extract_call(job.text, job.question or "", job.instructions)
@@ -191,14 +197,13 @@ class BaseJudge:
         return JudgeResult(labels, usage, reasons)
 
     async def _run_label(self, job: LabelJob) -> JudgeResult:
-        claims = list(job.claims)
-        if not claims:
-            return JudgeResult([])
         key = self._label_key(job)
+        if key is None:
+            return JudgeResult([])
         if (hit := self._hit(key)) is not None:
             return hit
-        outcome = await self._label_call(claims, job.question or "", job.instructions)
-        values, reasons, usage = self._per_claim("label", outcome, len(claims))
+        outcome = await self._label_call(list(job.claims), job.question or "", job.instructions)
+        values, reasons, usage = self._per_claim("label", outcome, len(job.claims))
         if not reasons:
             self._store(key, "label", values)
         return JudgeResult(values, usage, reasons)
@@ -269,9 +274,10 @@ class BaseJudge:
 
     def cached_claims(self, job: ExtractJob) -> Optional[list]:
         """The claims the cache holds for ``job`` (no call, not counted in ``stats``), else None."""
-        if not (job.text or "").strip():
+        key = self._extract_key(job)
+        if key is None:
             return []
-        hit = self._cached(self._extract_key(job))
+        hit = self._cached(key)
         return None if hit is MISSING else hit
 
     def dry_run(self, jobs: Sequence[Job]) -> DryRun:
@@ -280,9 +286,10 @@ class BaseJudge:
         size = max(1, int(self.check_batch_size))
         for job in jobs:
             if isinstance(job, ExtractJob):
-                if not (job.text or "").strip():
+                key = self._extract_key(job)
+                if key is None:
                     continue
-                units, misses = 1, int(self._cached(self._extract_key(job)) is MISSING)
+                units, misses = 1, int(self._cached(key) is MISSING)
                 calls = misses
                 op = "extract"
             elif isinstance(job, CheckJob):
@@ -291,9 +298,10 @@ class BaseJudge:
                 calls = math.ceil(misses / size)
                 op = "check"
             elif isinstance(job, LabelJob):
-                if not job.claims:
+                key = self._label_key(job)
+                if key is None:
                     continue
-                units, misses = 1, int(self._cached(self._label_key(job)) is MISSING)
+                units, misses = 1, int(self._cached(key) is MISSING)
                 calls = misses
                 op = "label"
             else:
