@@ -91,6 +91,8 @@ class OpenAICompatibleJudge(BaseJudge):
         super().__init__(cache=cache, progress=progress)
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
+        if max_retries < 0:
+            raise ValueError("max_retries must be 0 or more")
         self.model = model
         self.base_url = strip_userinfo(base_url.rstrip("/"))
         self._api_key = _read_key(api_key, api_key_env)

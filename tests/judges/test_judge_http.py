@@ -228,3 +228,9 @@ def test_an_interrupted_run_resumes_from_the_cache(make_judge, chat_server):
     judge.stats.reset()
     assert judge.run(jobs) == [["Entailment"]] * 10
     assert (judge.stats.calls, judge.stats.cache_hits) == (10 - answered, answered)
+
+
+def test_a_negative_retry_count_is_refused(make_judge, chat_server):
+    with pytest.raises(ValueError, match="max_retries"):
+        make_judge(max_retries=-1)  # it would make no request at all and leave everything unjudged
+    assert chat_server.script.requests == 0
