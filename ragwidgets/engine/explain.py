@@ -7,6 +7,7 @@ citations ``R2→D3``, reference facts by fact ID.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
 
 import numpy as np
 
@@ -142,18 +143,23 @@ def explain_sample(ev: Evaluation, i: int) -> SampleExplanation:
     active = d.psg_active[p0:p0 + n_psg]
     doc_ids = [p.doc_id for p in s.passages]
 
-    def entailing(matrix, row: int) -> tuple[str, ...]:
-        if matrix is None:
-            return ()
-        return tuple(doc_ids[k] for k in range(n_psg) if active[k] and matrix[row, k] == ENTAILED)
-
-    def entailed_rows(matrix, k: int, prefix: str, in_play) -> tuple[str, ...]:
-        if matrix is None or not active[k]:
-            return ()
-        return tuple(f"{prefix}{j + 1}" for j in range(matrix.shape[0]) if in_play[j] and matrix[j, k] == ENTAILED)
-
     resp_play = d.resp_active[r0:r0 + len(s.response_claims)]
     gt_play = d.gt_active[g0:g0 + len(s.gt_claims)]
+
+    def entails(matrix, in_play) -> list[list[bool]] | None:
+        """Claims x passages: entailed, with both the claim and the passage in play."""
+        return None if matrix is None else ((matrix == ENTAILED) & active[None, :] & in_play[:, None]).tolist()
+
+    resp_entails, gt_entails = entails(s.retrieved2response, resp_play), entails(s.retrieved2answer, gt_play)
+    resp_ids = [f"R{j + 1}" for j in range(len(s.response_claims))]
+    gt_ids = [f"G{j + 1}" for j in range(len(s.gt_claims))]
+
+    def entailing(grid, row: int) -> tuple[str, ...]:
+        return () if grid is None else tuple(compress(doc_ids, grid[row]))
+
+    def entailed_rows(grid, k: int, ids: list[str]) -> tuple[str, ...]:
+        return () if grid is None else tuple(compress(ids, (row[k] for row in grid)))
+
     claims = []
     for j, c in enumerate(s.response_claims):
         if not resp_play[j]:
@@ -178,16 +184,15 @@ def explain_sample(ev: Evaluation, i: int) -> SampleExplanation:
         if s.answer2response is not None and s.answer2response[j] != UNJUDGED:
             correct = bool(s.answer2response[j] == ENTAILED)
         claims.append(ClaimRow(f"R{j + 1}", c.text, c.facts, c.required, correct,
-                               entailing(s.retrieved2response, j), citations))
+                               entailing(resp_entails, j), citations))
     gt_rows = tuple(
         GroundTruthRow(f"G{j + 1}", c.text, c.required,
                        None if s.response2answer is None or s.response2answer[j] == UNJUDGED
                        else bool(s.response2answer[j] == ENTAILED),
-                       entailing(s.retrieved2answer, j))
+                       entailing(gt_entails, j))
         for j, c in enumerate(s.gt_claims) if gt_play[j])
     passages = [PassageRow(p.doc_id, p.text, k + 1, bool(active[k]), p.relevant, p.outdated, p.facts,
-                           entailed_rows(s.retrieved2response, k, "R", resp_play),
-                           entailed_rows(s.retrieved2answer, k, "G", gt_play))
+                           entailed_rows(resp_entails, k, resp_ids), entailed_rows(gt_entails, k, gt_ids))
                 for k, p in enumerate(s.passages)]
     passages += [PassageRow(p.doc_id, p.text, None, False, p.relevant, p.outdated, p.facts, (), ())
                  for p in s.corpus]
