@@ -1,12 +1,15 @@
-"""The ``ragwidgets`` command line: score results, sweep a scenario, explain one sample."""
+"""The ``ragwidgets`` command line: score results, sweep a scenario, explain one sample, open a tutorial."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import math
+import os
+import subprocess
 import sys
 from importlib import resources
+from pathlib import Path
 
 import pandas as pd
 
@@ -19,6 +22,9 @@ from .scenario import EXAMPLES as SCENARIO_EXAMPLES
 from .scenario import Scenario
 
 RESULT_EXAMPLES = {"ragchecker": "ragchecker_example.json"}
+TUTORIALS = {"harbor-museum": "01_harbor_museum.ipynb", "ragchecker-sample": "02_ragchecker_sample.ipynb",
+             "scoring": "03_scoring_with_a_judge.ipynb"}
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"  # the checkout's (editable install)
 
 
 def _example_results(name: str) -> dict:
@@ -118,6 +124,26 @@ def cmd_explain(args) -> int:
     return 0
 
 
+def tutorial_command(name: str, no_browser: bool = False, port: int | None = None) -> list[str]:
+    """The JupyterLab command line that opens a tutorial notebook of the checkout."""
+    notebook = NOTEBOOKS / TUTORIALS[name]
+    if not notebook.exists():
+        raise RagWidgetsError(f"{notebook} not found: the tutorials live in the repository's notebooks/ "
+                              "folder (install from a checkout with pip install -e)")
+    command = [sys.executable, "-m", "jupyterlab", str(notebook)]
+    if no_browser:
+        command.append("--no-browser")
+    if port:
+        command.append(f"--port={port}")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")  # JupyterLab refuses root otherwise (containers, CI machines)
+    return command
+
+
+def cmd_tutorial(args) -> int:
+    return subprocess.call(tutorial_command(args.name, args.no_browser, args.port))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ragwidgets", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -147,6 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_input(explain)
     explain.add_argument("--sample", help="query_id of the sample (default: the first)")
     explain.set_defaults(func=cmd_explain)
+
+    tutorial = sub.add_parser("tutorial", help="open a tutorial notebook in JupyterLab")
+    tutorial.add_argument("name", nargs="?", default="harbor-museum", choices=sorted(TUTORIALS))
+    tutorial.add_argument("--no-browser", action="store_true")
+    tutorial.add_argument("--port", type=int)
+    tutorial.set_defaults(func=cmd_tutorial)
     return parser
 
 

@@ -71,3 +71,26 @@ def test_installed_console_script():
     done = subprocess.run([sys.executable, "-m", "ragwidgets.cli", "sweep", "--example", "harbor-museum",
                            "--format", "json"], capture_output=True, text=True, check=True)
     assert len(json.loads(done.stdout)["states"]) == 120
+
+
+def test_tutorial_opens_the_checkout_notebook_in_jupyterlab(monkeypatch):
+    from ragwidgets import cli
+
+    launched = []
+    monkeypatch.setattr(cli.subprocess, "call", lambda command: launched.append(command) or 0)
+    assert main(["tutorial", "--no-browser", "--port", "8899"]) == 0
+    command = launched[0]
+    assert command[1:4] == ["-m", "jupyterlab", str(cli.NOTEBOOKS / "01_harbor_museum.ipynb")]
+    assert "--no-browser" in command and "--port=8899" in command
+    import os
+    assert ("--allow-root" in command) == (os.geteuid() == 0)
+    for name in cli.TUTORIALS:
+        assert (cli.NOTEBOOKS / cli.TUTORIALS[name]).exists()
+
+
+def test_tutorial_outside_a_checkout_says_where_the_notebooks_are(monkeypatch, tmp_path, capsys):
+    from ragwidgets import cli
+
+    monkeypatch.setattr(cli, "NOTEBOOKS", tmp_path)
+    assert main(["tutorial"]) == 2
+    assert "notebooks/ folder" in capsys.readouterr().err
