@@ -18,6 +18,7 @@ import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -93,6 +94,13 @@ class OpenAICompatibleJudge(BaseJudge):
             raise ValueError("max_concurrency must be at least 1")
         if max_retries < 0:
             raise ValueError("max_retries must be 0 or more")
+        parts = urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError("base_url must be an http:// or https:// URL such as http://localhost:8000/v1, "
+                             f"got {strip_userinfo(base_url)!r}")
+        if parts.query or parts.fragment:
+            raise ValueError("base_url must not carry a query string or fragment (pass the API key as api_key "
+                             "or through the environment)")
         self.model = model
         self.base_url = strip_userinfo(base_url.rstrip("/"))
         self._api_key = _read_key(api_key, api_key_env)

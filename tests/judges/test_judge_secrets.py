@@ -101,3 +101,15 @@ def test_a_key_that_cannot_be_sent_in_a_header_is_refused_without_showing_it(cha
     for error in (info.value, from_env.value):
         assert api_secret not in str(error) and api_secret not in repr(error)
     assert chat_server.script.requests == 0
+
+
+@pytest.mark.parametrize("url, message", [
+    ("localhost:8000/v1", "http:// or https://"),
+    ("ftp://example.org/v1", "http:// or https://"),
+    ("http:///v1", "http:// or https://"),
+    ("http://localhost:8000/v1?api_key={secret}", "query string"),
+])
+def test_a_base_url_that_cannot_work_is_refused_at_once_without_showing_a_key(url, message, api_secret):
+    with pytest.raises(ValueError, match=message) as err:
+        OpenAICompatibleJudge("m", url.format(secret=api_secret), cache=None, progress=False)
+    assert api_secret not in str(err.value)
