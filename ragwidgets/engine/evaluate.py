@@ -9,6 +9,7 @@ the metric needs, e.g. no ``answer2response``: the metric is left out for that s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -207,16 +208,20 @@ class Scores:
         for part in self.parts:
             yield from part.columns()
 
+    @cached_property
+    def _positions(self) -> dict[str, int]:
+        return {s.query_id: i for i, s in enumerate(self.batch.samples)}
+
     def sample_index(self, key) -> int:
         """Index of a sample given its position or its query_id."""
-        ids = [s.query_id for s in self.batch.samples]
         if isinstance(key, str):
-            if key not in ids:
+            if key not in self._positions:
                 raise KeyError(f"no sample with query_id {key!r}")
-            return ids.index(key)
-        if not -len(ids) <= key < len(ids):
-            raise IndexError(f"sample {key} out of range: {len(ids)} samples")
-        return key % len(ids)
+            return self._positions[key]
+        n = self.batch.n_samples
+        if not -n <= key < n:
+            raise IndexError(f"sample {key} out of range: {n} samples")
+        return int(key) % n
 
     def metrics(self, key) -> dict[str, float | None]:
         """One sample's computable metrics: a float, or None for Undefined."""
