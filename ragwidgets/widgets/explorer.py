@@ -46,6 +46,7 @@ class _Linked(anywidget.AnyWidget):
 
     def __init__(self, **kwargs):
         self._busy = False
+        self._given: frozenset[str] = frozenset()  # the traits the message being applied sets
         self._signature = None
         self._state_shown = None
         self._explanation = None
@@ -58,8 +59,9 @@ class _Linked(anywidget.AnyWidget):
     def _state_key(self) -> tuple:
         raise NotImplementedError
 
-    def _on_control(self, name: str) -> None:
-        """Side effects of a control change before the refresh (e.g. a new bundle's passages)."""
+    def _implied(self, name: str) -> dict:
+        """The traits a change of control ``name`` resets (e.g. a new bundle's passages)."""
+        return {}
 
     def _compute(self) -> dict:
         raise NotImplementedError
@@ -73,11 +75,22 @@ class _Linked(anywidget.AnyWidget):
         finally:
             self._busy = busy
 
+    def set_state(self, sync_data):
+        """A message from the front end: the traits it sets apply together, and a control's
+        implied resets leave them as the message set them."""
+        self._given = frozenset(sync_data)
+        try:
+            super().set_state(sync_data)
+        finally:
+            self._given = frozenset()
+
     def _changed(self, change) -> None:
         if self._busy:
             return
         with self._quiet():
-            self._on_control(change["name"])
+            for name, value in self._implied(change["name"]).items():
+                if name not in self._given:
+                    setattr(self, name, value)
         self._refresh()
 
     def _refresh(self) -> None:
@@ -158,7 +171,8 @@ class Explorer(_Linked):
 
     Traits: ``retrieval``, ``answer``, ``citation`` (bundle / rule names), ``retrieved`` (the
     sources in play, in rank order: a bundle's list until a passage is toggled), ``selected``,
-    ``predict``, ``predictions``. Setting ``retrieval`` resets ``retrieved`` to that bundle.
+    ``predict``, ``predictions``. Setting ``retrieval`` resets ``retrieved`` to that bundle,
+    unless the same front-end message sets ``retrieved`` too.
     """
 
     retrieval = traitlets.Unicode().tag(sync=True)
@@ -244,9 +258,8 @@ class Explorer(_Linked):
     def _state_key(self) -> tuple:
         return (self.retrieval, self.answer, self.citation, tuple(self.retrieved))
 
-    def _on_control(self, name: str) -> None:
-        if name == "retrieval":
-            self.retrieved = list(self.scenario.retrieval_bundles[self.retrieval])
+    def _implied(self, name: str) -> dict:
+        return {"retrieved": list(self.scenario.retrieval_bundles[self.retrieval])} if name == "retrieval" else {}
 
     def _batch(self, answer: str, citation: str) -> Batch:
         """The state's sample with every source as a passage, in source order; the retrieved
@@ -383,10 +396,8 @@ class SampleExplorer(_Linked):
     def _state_key(self) -> tuple:
         return (self.sample_index, self.undefined, tuple(self.retrieved))
 
-    def _on_control(self, name: str) -> None:
-        if name == "sample_index":
-            self.retrieved = self._all_passages(self.sample_index)
-            self.selected = ""
+    def _implied(self, name: str) -> dict:
+        return {"retrieved": self._all_passages(self.sample_index), "selected": ""} if name == "sample_index" else {}
 
     def _presets(self) -> list[dict]:
         s = self.sample

@@ -236,3 +236,15 @@ def test_explorer_from_a_scenario_dict_keeps_text_as_data():
     assert [p["name"] for p in e.view["controls"]["presets"]] == ["Default"]
     assert e.view["sources"][0]["text"] == xss and e.view["claims"][0]["text"] == xss
     assert e.view["question"] == "Is <b>this</b> safe?"
+
+
+def test_one_message_with_a_bundle_and_its_own_passages_keeps_both(harbor, front_end):
+    """Choosing a bundle resets the passages only when the same message does not name them."""
+    view = front_end(harbor, retrieval="All sources", retrieved=["D1", "D3"])
+    assert harbor.retrieval == "All sources" and harbor.retrieved == ["D1", "D3"]
+    assert view["controls"]["edited"] == "−D2 −D4"
+    front_end(harbor, retrieved=["D2"], retrieval="Current sources")  # either key order
+    assert harbor.retrieval == "Current sources" and harbor.retrieved == ["D2"]
+    assert [s["doc_id"] for s in harbor.view["sources"] if s["retrieved"]] == ["D2"]
+    front_end(harbor, retrieval="No retrieval")  # alone, it still resets them
+    assert harbor.retrieved == []

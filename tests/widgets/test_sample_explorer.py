@@ -129,3 +129,14 @@ def test_synthetic_citation_sample_shows_both_families():
     assert e.metrics["citation_precision"] == 1.0 and e.metrics["context_relevance"] == 1.0
     assert e.view["sources"][0]["text"] == "<script>x</script>"
     assert e.view["has_citations"]
+
+
+def test_one_message_with_a_sample_and_its_own_passages_keeps_both(sample_explorer, front_end,
+                                                                     example_samples):
+    second = [p.doc_id for p in example_samples[1].passages]
+    front_end(sample_explorer, sample_index=1, retrieved=second[:1], selected="claim:R1")
+    assert sample_explorer.sample_index == 1
+    assert sample_explorer.retrieved == second[:1] and sample_explorer.selected == "claim:R1"
+    front_end(sample_explorer, sample_index=0)  # alone, it still resets them
+    assert sample_explorer.retrieved == [p.doc_id for p in example_samples[0].passages]
+    assert sample_explorer.selected == ""
