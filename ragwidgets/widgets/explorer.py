@@ -21,6 +21,7 @@ import traitlets
 
 from ..engine import evaluate
 from ..engine.batch import Batch
+from ..engine.explain import SampleExplanation
 from ..loaders import as_samples, parse_sample
 from ..model import Sample
 from ..scenario import Scenario, State
@@ -48,7 +49,7 @@ class _Linked(anywidget.AnyWidget):
         self._busy = False
         self._given: frozenset[str] = frozenset()  # the traits the message being applied sets
         self._signature = None
-        self._state_shown = None
+        self._explained = None  # the state key self._explanation was computed for
         self._explanation = None
         self._view_state: dict = {}
         super().__init__(**kwargs)
@@ -63,7 +64,12 @@ class _Linked(anywidget.AnyWidget):
         """The traits a change of control ``name`` resets (e.g. a new bundle's passages)."""
         return {}
 
-    def _compute(self) -> dict:
+    def _explain(self) -> SampleExplanation:
+        """The engine's explanation of the current state (what ``_state_key`` names)."""
+        raise NotImplementedError
+
+    def _build(self, ex: SampleExplanation) -> dict:
+        """The view state for ``ex`` under the current controls, selection and predictions."""
         raise NotImplementedError
 
     # -- the one update path ------------------------------------------------------------------
@@ -94,23 +100,24 @@ class _Linked(anywidget.AnyWidget):
         self._refresh()
 
     def _refresh(self) -> None:
-        """Recompute every view's data for the current traits, and clear stale predictions."""
+        """Rebuild every view's data for the current traits: the engine runs once per state
+        (a new state clears stale predictions); a selection that no longer exists is cleared."""
         if self._busy:
             return
         with self._quiet():
             key = self._state_key()
-            if self._state_shown is not None and key != self._state_shown and self.predictions:
-                self.predictions = {}
-            self._state_shown = key
+            if key != self._explained:
+                if self._explained is not None and self.predictions:
+                    self.predictions = {}
+                self._explanation = self._explain()
+                self._explained = key
+            if self.selected and self.selected not in selectable(self._explanation):
+                self.selected = ""
             signature = (key, self.selected, self.predict, tuple(sorted(self.predictions.items())))
             if signature == self._signature:
                 return
-            view = self._compute()
-            if self.selected and self.selected not in selectable(self._explanation):
-                self.selected = ""
-                view = self._compute()
-            self._signature = (key, self.selected, self.predict, tuple(sorted(self.predictions.items())))
-            self._view_state = view
+            self._signature = signature
+            view = self._view_state = self._build(self._explanation)
             self._view = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
 
     # -- Python API ---------------------------------------------------------------------------
@@ -272,13 +279,17 @@ class Explorer(_Linked):
             self._batches[key] = Batch.from_samples([parse_sample(record)])
         return self._batches[key]
 
-    def _compute(self) -> dict:
+    def _active(self) -> np.ndarray:
+        in_play = set(self.retrieved)
+        return np.array([d in in_play for d in self.scenario.doc_ids], dtype=bool)
+
+    def _explain(self) -> SampleExplanation:
+        return evaluate(self._batch(self.answer, self.citation), passage_active=self._active()).explain(0)
+
+    def _build(self, ex: SampleExplanation) -> dict:
         sc = self.scenario
         batch = self._batch(self.answer, self.citation)
         in_play = set(self.retrieved)
-        active = np.array([d in in_play for d in sc.doc_ids], dtype=bool)
-        ex = evaluate(batch, passage_active=active).explain(0)
-        self._explanation = ex
         bundle = sc.retrieval_bundles[self.retrieval]
         added = [d for d in self.retrieved if d not in bundle]
         removed = [d for d in bundle if d not in in_play]
@@ -312,7 +323,7 @@ class Explorer(_Linked):
         return build_view(
             ex, sample, kind="scenario", title=sc.title, question=sc.question,
             answer_text=claims_text, gt_answer=sample.gt_answer,
-            ranks={d: k + 1 for k, d in enumerate(self.retrieved)}, active=active,
+            ranks={d: k + 1 for k, d in enumerate(self.retrieved)}, active=self._active(),
             toggleable=set(sc.doc_ids),
             fact_texts={f: info.get("text", "") for f, info in sc.facts.items()},
             controls=controls, state_label=f"{self.retrieval} · {self.answer} · {self.citation}"
@@ -412,15 +423,20 @@ class SampleExplorer(_Linked):
         return [{"name": n, "note": note, "set": {"retrieved": r}, "active": r == list(self.retrieved)}
                 for n, note, r in out]
 
-    def _compute(self) -> dict:
+    def _active(self) -> np.ndarray:
+        in_play = set(self.retrieved)
+        return np.array([p.doc_id in in_play for p in self.sample.passages], dtype=bool)
+
+    def _explain(self) -> SampleExplanation:
         i = self.sample_index
         if i not in self._batches:
             self._batches[i] = Batch.from_samples([self.samples[i]])
+        return evaluate(self._batches[i], undefined=self.undefined, passage_active=self._active()).explain(0)
+
+    def _build(self, ex: SampleExplanation) -> dict:
+        i = self.sample_index
         s = self.sample
-        in_play = set(self.retrieved)
-        active = np.array([p.doc_id in in_play for p in s.passages], dtype=bool)
-        ex = evaluate(self._batches[i], undefined=self.undefined, passage_active=active).explain(0)
-        self._explanation = ex
+        active = self._active()
         selects = []
         if len(self.samples) > 1:
             selects.append({"trait": "sample_index", "label": "Sample", "value": i, "numeric": True,

@@ -248,3 +248,17 @@ def test_one_message_with_a_bundle_and_its_own_passages_keeps_both(harbor, front
     assert [s["doc_id"] for s in harbor.view["sources"] if s["retrieved"]] == ["D2"]
     front_end(harbor, retrieval="No retrieval")  # alone, it still resets them
     assert harbor.retrieved == []
+
+
+def test_the_engine_runs_once_per_state(harbor, front_end, monkeypatch):
+    """Selection and predictions reuse the state's explanation; a vanished selection is cleared
+    without a second run."""
+    from ragwidgets.widgets import explorer as module
+    runs = []
+    real = module.evaluate
+    monkeypatch.setattr(module, "evaluate", lambda *a, **k: runs.append(1) or real(*a, **k))
+    front_end(harbor, selected="claim:R3")
+    front_end(harbor, predict=True, predictions={"faithfulness": "1"})
+    assert runs == []
+    view = front_end(harbor, answer="Faithful fragment")
+    assert runs == [1] and view["selected"] == "" and harbor.predictions == {}
