@@ -120,6 +120,16 @@ class _Linked(anywidget.AnyWidget):
             view = self._view_state = self._build(self._explanation)
             self._view = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
 
+    def _controls(self, kind: str, selects: list[dict], presets: list[dict], edited: str = "") -> dict:
+        """The controls' view: each select with the value its trait holds now, each preset
+        button active when every trait it sets holds its value now, and Reset: the first
+        preset, with no selection."""
+        return {"kind": kind, "selects": [{**x, "value": getattr(self, x["trait"])} for x in selects],
+                "edited": edited,
+                "presets": [{**x, "active": all(getattr(self, k) == v for k, v in x["set"].items())}
+                            for x in presets],
+                "reset": {**presets[0]["set"], "selected": ""}}
+
     # -- Python API ---------------------------------------------------------------------------
     @property
     def view(self) -> dict:
@@ -194,6 +204,18 @@ class Explorer(_Linked):
         d = sc.default_state
         self.presets = [Preset("Default", "The lesson's starting state.", d.retrieval, d.answer, d.citation)] + list(presets or [])
         self._batches: dict[tuple[str, str], Batch] = {}
+        # What the controls offer does not change with the state: built once.
+        self._selects = [
+            {"trait": "retrieval", "label": "Retrieval bundle", "options": list(sc.retrieval_bundles)},
+            {"trait": "answer", "label": "Answer bundle", "options": list(sc.answer_bundles)},
+            {"trait": "citation", "label": "Citation rule", "options": list(sc.citation_rules)},
+        ]
+        self._preset_buttons = [
+            {"name": p.name, "note": p.note,
+             "set": {"retrieval": p.retrieval, "answer": p.answer, "citation": p.citation,
+                     "retrieved": list(sc.retrieval_bundles[p.retrieval])}}
+            for p in self.presets]
+        self._fact_texts = {f: info.get("text", "") for f, info in sc.facts.items()}
         kwargs.setdefault("retrieval", d.retrieval)
         kwargs.setdefault("answer", d.answer)
         kwargs.setdefault("citation", d.citation)
@@ -279,16 +301,13 @@ class Explorer(_Linked):
             self._batches[key] = Batch.from_samples([parse_sample(record)])
         return self._batches[key]
 
-    def _active(self) -> np.ndarray:
-        in_play = set(self.retrieved)
-        return np.array([d in in_play for d in self.scenario.doc_ids], dtype=bool)
-
     def _explain(self) -> SampleExplanation:
-        return evaluate(self._batch(self.answer, self.citation), passage_active=self._active()).explain(0)
+        in_play = set(self.retrieved)
+        active = np.array([d in in_play for d in self.scenario.doc_ids], dtype=bool)
+        return evaluate(self._batch(self.answer, self.citation), passage_active=active).explain(0)
 
     def _build(self, ex: SampleExplanation) -> dict:
         sc = self.scenario
-        batch = self._batch(self.answer, self.citation)
         in_play = set(self.retrieved)
         bundle = sc.retrieval_bundles[self.retrieval]
         added = [d for d in self.retrieved if d not in bundle]
@@ -296,36 +315,12 @@ class Explorer(_Linked):
         edited = " ".join([f"+{d}" for d in added] + [f"−{d}" for d in removed])
         if not edited and list(bundle) != list(self.retrieved):
             edited = "reordered"
-        current = (self.retrieval, self.answer, self.citation)
-        controls = {
-            "kind": "scenario",
-            "selects": [
-                {"trait": "retrieval", "label": "Retrieval bundle", "value": self.retrieval,
-                 "options": list(sc.retrieval_bundles)},
-                {"trait": "answer", "label": "Answer bundle", "value": self.answer,
-                 "options": list(sc.answer_bundles)},
-                {"trait": "citation", "label": "Citation rule", "value": self.citation,
-                 "options": list(sc.citation_rules)},
-            ],
-            "edited": edited,
-            "presets": [{"name": p.name, "note": p.note,
-                         "set": {"retrieval": p.retrieval, "answer": p.answer, "citation": p.citation,
-                                 "retrieved": list(sc.retrieval_bundles[p.retrieval])},
-                         "active": (p.retrieval, p.answer, p.citation) == current and not edited}
-                        for p in self.presets],
-            "reset": {"retrieval": sc.default_state.retrieval, "answer": sc.default_state.answer,
-                      "citation": sc.default_state.citation,
-                      "retrieved": list(sc.retrieval_bundles[sc.default_state.retrieval]),
-                      "selected": ""},
-        }
-        claims_text = " ".join(c.text for c in ex.claims)
-        sample = batch.samples[0]
+        controls = self._controls("scenario", self._selects, self._preset_buttons, edited)
+        sample = self._batch(self.answer, self.citation).samples[0]
         return build_view(
             ex, sample, kind="scenario", title=sc.title, question=sc.question,
-            answer_text=claims_text, gt_answer=sample.gt_answer,
-            ranks={d: k + 1 for k, d in enumerate(self.retrieved)}, active=self._active(),
-            toggleable=set(sc.doc_ids),
-            fact_texts={f: info.get("text", "") for f, info in sc.facts.items()},
+            answer_text=" ".join(c.text for c in ex.claims), gt_answer=sample.gt_answer,
+            ranks={d: k + 1 for k, d in enumerate(self.retrieved)}, fact_texts=self._fact_texts,
             controls=controls, state_label=f"{self.retrieval} · {self.answer} · {self.citation}"
             + (f" (passages edited: {edited})" if edited else ""),
             selected=self.selected, predict=self.predict, predictions=self.predictions,
@@ -360,6 +355,12 @@ class SampleExplorer(_Linked):
             raise ValueError("no samples to explore")
         self.samples = samples
         self._batches: dict[int, Batch] = {}
+        self._presets_of: dict[int, list[dict]] = {}
+        pick_sample = {"trait": "sample_index", "label": "Sample", "numeric": True,
+                       "options": [f"{k}: {x.query_id}" for k, x in enumerate(samples)]}
+        empty_cases = {"trait": "undefined", "label": "Empty cases", "options": ["null", "zero"],
+                       "option_labels": ["Undefined (honest)", "0 (ragchecker 0.1.9)"]}
+        self._selects = [pick_sample, empty_cases] if len(samples) > 1 else [empty_cases]
         kwargs.setdefault("retrieved", self._all_passages(kwargs.get("sample_index", 0)))
         super().__init__(**kwargs)
 
@@ -397,7 +398,8 @@ class SampleExplorer(_Linked):
         if unknown:
             raise traitlets.TraitError(f"not a passage of this sample: {', '.join(unknown)}; "
                                        f"known: {', '.join(known)}")
-        return [d for d in known if d in set(proposal["value"])]  # rank order
+        given = set(proposal["value"])
+        return [d for d in known if d in given]  # rank order
 
     def reset(self) -> None:
         """Every passage back in play, no selection."""
@@ -410,8 +412,11 @@ class SampleExplorer(_Linked):
     def _implied(self, name: str) -> dict:
         return {"retrieved": self._all_passages(self.sample_index), "selected": ""} if name == "sample_index" else {}
 
-    def _presets(self) -> list[dict]:
-        s = self.sample
+    def _presets(self, i: int) -> list[dict]:
+        """Sample ``i``'s preset buttons (name, note, passages), built once per sample."""
+        if i in self._presets_of:
+            return self._presets_of[i]
+        s = self.samples[i]
         ids = [p.doc_id for p in s.passages]
         out = [("All passages", "Every retrieved passage in play.", ids),
                ("No passages", "Nothing retrieved: retriever metrics become Undefined.", [])]
@@ -420,38 +425,25 @@ class SampleExplorer(_Linked):
         if s.retrieved2answer is not None:
             useful = [d for k, d in enumerate(ids) if (s.retrieved2answer[:, k] == 1).any()]
             out.append(("Only useful", "Only passages that entail a ground-truth claim.", useful))
-        return [{"name": n, "note": note, "set": {"retrieved": r}, "active": r == list(self.retrieved)}
-                for n, note, r in out]
-
-    def _active(self) -> np.ndarray:
-        in_play = set(self.retrieved)
-        return np.array([p.doc_id in in_play for p in self.sample.passages], dtype=bool)
+        self._presets_of[i] = [{"name": n, "note": note, "set": {"retrieved": r}} for n, note, r in out]
+        return self._presets_of[i]
 
     def _explain(self) -> SampleExplanation:
         i = self.sample_index
         if i not in self._batches:
             self._batches[i] = Batch.from_samples([self.samples[i]])
-        return evaluate(self._batches[i], undefined=self.undefined, passage_active=self._active()).explain(0)
+        in_play = set(self.retrieved)
+        active = np.array([p.doc_id in in_play for p in self.sample.passages], dtype=bool)
+        return evaluate(self._batches[i], undefined=self.undefined, passage_active=active).explain(0)
 
     def _build(self, ex: SampleExplanation) -> dict:
         i = self.sample_index
         s = self.sample
-        active = self._active()
-        selects = []
-        if len(self.samples) > 1:
-            selects.append({"trait": "sample_index", "label": "Sample", "value": i, "numeric": True,
-                            "options": [f"{k}: {x.query_id}" for k, x in enumerate(self.samples)]})
-        selects.append({"trait": "undefined", "label": "Empty cases", "value": self.undefined,
-                        "options": ["null", "zero"],
-                        "option_labels": ["Undefined (honest)", "0 (ragchecker 0.1.9)"]})
-        controls = {"kind": "sample", "selects": selects, "edited": "", "presets": self._presets(),
-                    "reset": {"retrieved": self._all_passages(i), "selected": ""}}
-        off = len(s.passages) - int(active.sum())
+        controls = self._controls("sample", self._selects, self._presets(i))
+        off = len(s.passages) - len(self.retrieved)
         return build_view(
             ex, s, kind="sample", title=f"Sample {s.query_id}", question=s.query,
-            answer_text=s.response, gt_answer=s.gt_answer,
-            ranks={p.doc_id: k + 1 for k, p in enumerate(s.passages)}, active=active,
-            toggleable={p.doc_id for p in s.passages}, fact_texts={}, controls=controls,
+            answer_text=s.response, gt_answer=s.gt_answer, fact_texts={}, controls=controls,
             state_label=f"sample {s.query_id}" + (f" · {off} passage(s) switched off" if off else "")
             + (" · empty cases as 0" if self.undefined == "zero" else ""),
             selected=self.selected, predict=self.predict, predictions=self.predictions,

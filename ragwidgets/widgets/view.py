@@ -12,8 +12,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
-
 from ..engine.explain import SampleExplanation
 from ..engine.metrics import CITATION_METRICS, METRICS, RAGCHECKER_GROUPS
 from ..model import Sample
@@ -170,8 +168,9 @@ def selectable(ex: SampleExplanation) -> set[str]:
             | {f"source:{p.doc_id}" for p in ex.passages})
 
 
-def entailment_matrix(sample: Sample, active: np.ndarray) -> dict | None:
-    """Claims x passages labels for a sample judged by labels: 1 entails, 0 not, -1 unjudged."""
+def entailment_matrix(sample: Sample, ex: SampleExplanation) -> dict | None:
+    """Claims x passages labels for a sample judged by labels: 1 entails, 0 not, -1 unjudged;
+    a column is active when its passage is in play."""
     if sample.uses_facts or (sample.retrieved2response is None and sample.retrieved2answer is None):
         return None
 
@@ -182,7 +181,7 @@ def entailment_matrix(sample: Sample, active: np.ndarray) -> dict | None:
                 for j, (c, cells) in enumerate(zip(claims, matrix.tolist()))]
 
     return {
-        "columns": [{"doc_id": p.doc_id, "active": bool(a)} for p, a in zip(sample.passages, active)],
+        "columns": [{"doc_id": p.doc_id, "active": p.retrieved} for p in ex.passages if p.rank is not None],
         "response": rows(sample.retrieved2response, "R", sample.response_claims),
         "gt": rows(sample.retrieved2answer, "G", sample.gt_claims),
     }
@@ -208,10 +207,14 @@ def summary(ex: SampleExplanation) -> str:
 
 
 def build_view(ex: SampleExplanation, sample: Sample, *, kind: str, title: str, question: str,
-               answer_text: str, gt_answer: str, ranks: dict[str, int], active: np.ndarray,
-               toggleable: set[str], fact_texts: dict[str, str], controls: dict, state_label: str,
-               selected: str, predict: bool, predictions: dict[str, str], citation_first: bool) -> dict:
-    """The whole view state for one sample under the current controls."""
+               answer_text: str, gt_answer: str, fact_texts: dict[str, str], controls: dict,
+               state_label: str, selected: str, predict: bool, predictions: dict[str, str],
+               citation_first: bool, ranks: dict[str, int] | None = None) -> dict:
+    """The whole view state for one sample under the current controls.
+
+    ``ranks``: the rank shown for each passage in play (default: its retrieval rank). A passage
+    can be toggled when it is a retrieved passage of the sample, not a corpus source.
+    """
     lit = highlights(ex, selected)
     roles = lambda key: lit.get(key, {}).get("roles", [])  # noqa: E731
     cited_by: dict[str, list[str]] = {}
@@ -224,11 +227,11 @@ def build_view(ex: SampleExplanation, sample: Sample, *, kind: str, title: str, 
         sources.append({
             "key": key, "doc_id": p.doc_id, "text": p.text,
             "facts": None if p.facts is None else list(p.facts),
-            "retrieved": p.retrieved, "rank": ranks.get(p.doc_id),
+            "retrieved": p.retrieved, "rank": p.rank if ranks is None else ranks.get(p.doc_id),
             "relevant": _yes_no(p.relevant), "outdated": p.outdated,
             "entails_response": list(p.entails_response), "entails_gt": list(p.entails_gt),
             "cited_by": cited_by.get(p.doc_id, []),
-            "toggleable": p.doc_id in toggleable, "roles": roles(key),
+            "toggleable": p.rank is not None, "roles": roles(key),
         })
     sources.sort(key=lambda s: (s["rank"] is None, s["rank"] or 0))
     has_citations = any(c.citations is not None for c in ex.claims)
@@ -266,7 +269,7 @@ def build_view(ex: SampleExplanation, sample: Sample, *, kind: str, title: str, 
         "claims": claims,
         "has_citations": has_citations,
         "gt_claims": gt_claims,
-        "matrix": entailment_matrix(sample, active),
+        "matrix": entailment_matrix(sample, ex),
         "facts": facts,
         "card_groups": cards,
         "not_computable": missing,

@@ -140,3 +140,18 @@ def test_one_message_with_a_sample_and_its_own_passages_keeps_both(sample_explor
     front_end(sample_explorer, sample_index=0)  # alone, it still resets them
     assert sample_explorer.retrieved == [p.doc_id for p in example_samples[0].passages]
     assert sample_explorer.selected == ""
+
+
+def test_a_cited_corpus_source_is_shown_but_cannot_be_toggled():
+    record = {
+        "query_id": "q", "query": "Q?", "gt_answer": "A.", "response": "A.",
+        "retrieved_context": [{"doc_id": "P1", "text": "x", "relevant": True}],
+        "corpus": [{"doc_id": "C1", "text": "y"}],
+        "response_claims": [{"text": "A", "cites": ["C1"]}], "gt_answer_claims": ["A"],
+        "answer2response": ["Entailment"], "response2answer": ["Entailment"],
+        "retrieved2response": [["Entailment"]], "retrieved2answer": [["Entailment"]],
+    }
+    view = SampleExplorer(rw.parse_sample(record)).view
+    assert [(s["doc_id"], s["rank"], s["retrieved"], s["toggleable"]) for s in view["sources"]] == [
+        ("P1", 1, True, True), ("C1", None, False, False)]
+    assert view["matrix"]["columns"] == [{"doc_id": "P1", "active": True}]
