@@ -190,6 +190,15 @@ describe("RAGChecker sample views", () => {
     expect(el.querySelectorAll('[data-testid="gt-claims"] tbody tr').length).toBe(22);
     expect(text(el.querySelector(".rw-note"))).toContain("Not computable for this data");
   });
+
+  it("a matrix row selects its claim, response or ground-truth side", () => {
+    const { el, model } = mount(fixture("ragchecker_sample"));
+    const [resp, gt] = el.querySelectorAll(".rw-matrix");
+    resp.querySelector("tbody tr").click();
+    expect(model.sent.at(-1)).toEqual({ selected: "claim:R1" });
+    gt.querySelector("tbody tr").click();
+    expect(model.sent.at(-1)).toEqual({ selected: "gt:G1" });
+  });
 });
 
 describe("untrusted text is text", () => {

@@ -291,7 +291,7 @@ function selectableRow(item, view, act, cells) {
 function sourceTable(view, act) {
   const sample = view.kind === "sample";
   const heads = [
-    sample ? "Rank" : "Rank",
+    "Rank",
     "Source",
     sample ? "Passage text" : "Exact text",
     sample ? null : "Fact IDs",
@@ -393,11 +393,10 @@ function matrix(view, act) {
     )
   );
   const rows = (side) => side.map((r) => {
-    const key = r.id.startsWith("G") ? `gt:${r.id}` : `claim:${r.id}`;
-    const selected = view.selected === key;
+    const selected = view.selected === r.key;
     return h(
       "tr",
-      { class: ["rw-row", selected && "rw-role-selected"], onclick: () => act.set({ selected: selected ? "" : key }) },
+      { class: ["rw-row", selected && "rw-role-selected"], onclick: () => act.set({ selected: selected ? "" : r.key }) },
       h("th", { class: "rw-id", title: r.text }, r.id),
       r.cells.map((v, k) => {
         const [sym, word, cls] = CELL[String(v)];

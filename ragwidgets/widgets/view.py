@@ -174,16 +174,16 @@ def entailment_matrix(sample: Sample, ex: SampleExplanation) -> dict | None:
     if sample.uses_facts or (sample.retrieved2response is None and sample.retrieved2answer is None):
         return None
 
-    def rows(matrix, prefix, claims):
+    def rows(matrix, kind, prefix, claims):
         if matrix is None:
             return []
-        return [{"id": f"{prefix}{j + 1}", "text": c.text, "cells": cells}
+        return [{"key": f"{kind}:{prefix}{j + 1}", "id": f"{prefix}{j + 1}", "text": c.text, "cells": cells}
                 for j, (c, cells) in enumerate(zip(claims, matrix.tolist()))]
 
     return {
         "columns": [{"doc_id": p.doc_id, "active": p.retrieved} for p in ex.passages if p.rank is not None],
-        "response": rows(sample.retrieved2response, "R", sample.response_claims),
-        "gt": rows(sample.retrieved2answer, "G", sample.gt_claims),
+        "response": rows(sample.retrieved2response, "claim", "R", sample.response_claims),
+        "gt": rows(sample.retrieved2answer, "gt", "G", sample.gt_claims),
     }
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import shutil
 import socket
 import subprocess
 import sys
@@ -136,8 +135,3 @@ def offline_page(browser):
 def artifacts():
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
-
-
-def copy_notebook(src: Path, root: Path) -> str:
-    shutil.copy(src, root / src.name)
-    return src.name

@@ -6,8 +6,6 @@ import json
 import shutil
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 XSS = "<img src=x onerror=alert(1)>"
 TIMEOUT = 60_000
@@ -28,10 +26,6 @@ def open_and_run(p, lab, name: str, widgets: int) -> None:
         """() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle'
                  && ![...document.querySelectorAll('.jp-InputArea-prompt')].some(e => e.textContent.includes('*'))""",
         timeout=TIMEOUT)
-
-
-def value(card) -> str:
-    return card.locator("[data-testid=value]").inner_text().strip()
 
 
 def test_harbor_museum_in_jupyterlab(lab, offline_page, artifacts):
