@@ -80,7 +80,8 @@ def state_space_chart(sweep: pd.DataFrame, metric: str, current=None, *, cell: i
 
 
 class StateSpace(ipywidgets.VBox):
-    """A metric picker above the linked heatmap; follows the Explorer and moves it on click."""
+    """A metric picker above the linked heatmap; follows the Explorer (outlining its state
+    unless its passages are edited) and moves it on click."""
 
     def __init__(self, explorer, metric: str = "context_relevance"):
         alt.JupyterChart.enable_offline()
@@ -91,24 +92,30 @@ class StateSpace(ipywidgets.VBox):
             raise ValueError(f"metric must be one of {', '.join(metrics)}, not {metric!r}")
         self.picker = ipywidgets.Dropdown(options=[(LABELS[m], m) for m in metrics], value=metric,
                                           description="Metric")
-        self._drawn = (metric, explorer.state)
+        self._drawn = (metric, self._current())
         self.chart = alt.JupyterChart(self._chart(), embed_options={"renderer": "svg", "actions": False})
         self._watch_selection()
         self.picker.observe(lambda _: self._redraw(), names="value")
-        explorer.observe(lambda _: self._redraw(), names=["retrieval", "answer", "citation"])
+        explorer.observe(lambda _: self._redraw(), names=["retrieval", "answer", "citation", "retrieved"])
         super().__init__([self.picker, self.chart])
 
     @property
     def metric(self) -> str:
         return self.picker.value
 
+    def _current(self):
+        """The Explorer's state, or None while its passages differ from the bundle's (then it
+        is in no cell of the sweep)."""
+        e = self.explorer
+        return e.state if list(e.retrieved) == list(e.scenario.retrieval_bundles[e.retrieval]) else None
+
     def _chart(self):
-        return state_space_chart(self.sweep, self.metric, self.explorer.state)
+        return state_space_chart(self.sweep, self.metric, self._current())
 
     def _redraw(self) -> None:
-        if self._drawn == (self.metric, self.explorer.state):
+        if self._drawn == (self.metric, self._current()):
             return
-        self._drawn = (self.metric, self.explorer.state)
+        self._drawn = (self.metric, self._current())
         self.chart.chart = self._chart()
         self._watch_selection()
 

@@ -52,3 +52,15 @@ def test_clicking_a_cell_moves_the_explorer(harbor):
     assert [(r["retrieval"], r["answer"]) for r in current if r["current"]] == [("All sources", "Outdated answer")]
     space.picker.value = "completeness"
     assert space.chart.spec["title"]["text"].startswith("Completeness")
+
+
+def test_edited_passages_leave_no_cell_outlined(harbor):
+    """With passages toggled the Explorer is in no cell of the sweep: nothing is outlined."""
+    space = harbor.state_space("citation_precision")
+    outlined = lambda: [(r["retrieval"], r["answer"], r["citation"])  # noqa: E731
+                        for r in next(iter(space.chart.spec["datasets"].values())) if r["current"]]
+    assert outlined() == [("Current sources", "Fully supported", "Matched")]
+    harbor.toggle_passage("D2")
+    assert outlined() == []
+    harbor.toggle_passage("D2")
+    assert outlined() == [("Current sources", "Fully supported", "Matched")]
