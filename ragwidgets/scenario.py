@@ -56,6 +56,10 @@ class Scenario:
         self.doc_ids = [s.get("doc_id") if isinstance(s, dict) else None for s in sources]
         if not all(isinstance(d, str) for d in self.doc_ids) or len(set(self.doc_ids)) != len(self.doc_ids):
             fail("sources", "every source needs a distinct string doc_id")
+        try:  # the loader's own checks of text, facts, relevant and outdated
+            parse_sample({"corpus": sources})
+        except InputError as err:
+            fail(err.field.replace("corpus", "sources", 1), err.detail)
         self.facts = spec["facts"]
         if not isinstance(self.facts, dict):
             fail("facts", "must map fact IDs to {text, cite}")

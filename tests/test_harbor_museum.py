@@ -154,6 +154,8 @@ def test_states_also_carry_the_ragchecker_family():
     ({"citation_rules": {"x": {"rule": "fixed", "doc_id": "D9"}}}, "citation_rules['x'].doc_id"),
     ({"citation_rules": {"x": {"rule": "sometimes"}}}, "citation_rules['x']"),
     ({"reference_facts": ["unknown"]}, "reference_facts"),
+    ({"sources": [dict(H.sources[0], relevant="yes")] + H.sources[1:]}, "sources[0].relevant"),
+    ({"sources": [dict(H.sources[0], facts="day")] + H.sources[1:]}, "sources[0].facts"),
 ])
 def test_bad_scenarios_name_the_field(bad, field):
     spec = dict(H._spec, **bad)
