@@ -1,4 +1,4 @@
-"""JupyterLab on 127.0.0.1 and headless Debian Chromium driven by Playwright, all offline.
+"""JupyterLab 4 and Notebook 7 on 127.0.0.1 and headless Debian Chromium driven by Playwright, all offline.
 
 Recipe: /work/shared/notes/browser-testing.md. Skips (with the reason) when Chromium or
 Playwright is missing; `.ci/run` installs Chromium so CI runs these tests.
@@ -6,6 +6,7 @@ Playwright is missing; `.ci/run` installs Chromium so CI runs these tests.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import socket
@@ -40,11 +41,14 @@ def chromium_path():
     return CHROMIUM
 
 
-@pytest.fixture(scope="session")
-def lab(chromium_path, tmp_path_factory):
-    """A JupyterLab server on loopback serving a scratch folder; yields (base_url, token, root)."""
-    pytest.importorskip("jupyterlab", reason="jupyterlab is not installed (pip install -e '.[dev]')")
-    home = tmp_path_factory.mktemp("lab")
+@contextlib.contextmanager
+def jupyter_server(module: str, app_flags: list[str], home: Path):
+    """Start ``python -m <module>`` (jupyterlab or notebook) on loopback, serving ``home/root``.
+
+    Shared by both front ends: loopback, a random token, config/runtime/settings/workspaces dirs
+    in ``home``, --allow-root, this checkout on PYTHONPATH; ``app_flags`` are the front end's own
+    (expose the app in the browser, no update checks). Yields (base_url, token, root).
+    """
     root = home / "root"
     root.mkdir()
     env = dict(os.environ)
@@ -56,12 +60,11 @@ def lab(chromium_path, tmp_path_factory):
     (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false", "checkForUpdates": false}')
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     port, token = _free_port(), secrets.token_hex(16)
-    log = open(home / "lab.log", "w")
+    log_path = home / f"{module}.log"
+    log = open(log_path, "w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-         f"--IdentityProvider.token={token}", "--allow-root", f"--ServerApp.root_dir={root}",
-         "--LabApp.expose_app_in_browser=True", "--LabApp.extension_manager=readonly",
-         "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        [sys.executable, "-m", module, "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+         f"--IdentityProvider.token={token}", "--allow-root", f"--ServerApp.root_dir={root}", *app_flags],
         env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -72,7 +75,7 @@ def lab(chromium_path, tmp_path_factory):
                 break
             except OSError:
                 if proc.poll() is not None or time.time() > deadline:
-                    raise RuntimeError("JupyterLab did not start:\n" + (home / "lab.log").read_text())
+                    raise RuntimeError(f"python -m {module} did not start:\n" + log_path.read_text())
                 time.sleep(0.3)
         yield base, token, root
     finally:
@@ -82,6 +85,31 @@ def lab(chromium_path, tmp_path_factory):
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def lab(chromium_path, tmp_path_factory):
+    """A JupyterLab 4 server on loopback serving a scratch folder; yields (base_url, token, root)."""
+    pytest.importorskip("jupyterlab", reason="jupyterlab is not installed (pip install -e '.[dev]')")
+    with jupyter_server("jupyterlab", [
+            "--LabApp.expose_app_in_browser=True", "--LabApp.extension_manager=readonly",
+            "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+            tmp_path_factory.mktemp("lab")) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def notebook7(chromium_path, tmp_path_factory):
+    """A Notebook 7 server on loopback serving a scratch folder; yields (base_url, token, root).
+
+    Pages are /notebooks/<path>?token=...; window.jupyterapp exists thanks to expose_app_in_browser.
+    """
+    nb = pytest.importorskip("notebook", reason="notebook is not installed (pip install -e '.[dev]')")
+    if int(nb.__version__.split(".")[0]) < 7:
+        pytest.skip(f"notebook {nb.__version__} is not Notebook 7 (pip install 'notebook>=7')")
+    with jupyter_server("notebook", ["--JupyterNotebookApp.expose_app_in_browser=True"],
+                        tmp_path_factory.mktemp("notebook7")) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

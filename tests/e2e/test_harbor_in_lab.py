@@ -11,11 +11,15 @@ XSS = "<img src=x onerror=alert(1)>"
 TIMEOUT = 60_000
 
 
-def open_and_run(p, lab, name: str, widgets: int) -> None:
-    """Open a notebook, wait for an idle kernel, run all cells, wait for ``widgets`` explorers."""
-    base, token, _ = lab
+def open_and_run(p, server, name: str, widgets: int, url: str = "{base}/lab/tree/{name}?token={token}&reset") -> None:
+    """Open a notebook, wait for an idle kernel, run all cells, wait for ``widgets`` explorers.
+
+    ``url`` is the front end's notebook page: JupyterLab's by default; Notebook 7 passes
+    ``{base}/notebooks/{name}?token={token}`` (both expose ``window.jupyterapp``).
+    """
+    base, token, _ = server
     page = p.page
-    page.goto(f"{base}/lab/tree/{name}?token={token}&reset", timeout=TIMEOUT)
+    page.goto(url.format(base=base, name=name, token=token), timeout=TIMEOUT)
     page.wait_for_function(
         """() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
                    const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
