@@ -9,7 +9,6 @@ from .errors import InputError
 from .loaders import LoadResult, load_samples, parse_sample, read_records
 from .model import Claim, Passage, Sample
 from .scenario import Scenario
-from .scoring import RagChecker
 
 __version__ = "0.1.0"
 
@@ -20,8 +19,12 @@ __all__ = ["evaluate", "Scores", "Batch", "MetricValue", "SampleExplanation", "M
 
 
 def __getattr__(name):
-    """The widgets load on first use, so the engine and the CLI never import Jupyter."""
+    """Widgets and the scorer load on first use, so the engine and the CLI import neither
+    Jupyter nor the judges' HTTP client."""
     if name in ("Explorer", "SampleExplorer"):
         from . import widgets
         return getattr(widgets, name)
+    if name == "RagChecker":
+        from .scoring import RagChecker
+        return RagChecker
     raise AttributeError(f"module 'ragwidgets' has no attribute {name!r}")

@@ -94,3 +94,11 @@ def test_tutorial_outside_a_checkout_says_where_the_notebooks_are(monkeypatch, t
     monkeypatch.setattr(cli, "NOTEBOOKS", tmp_path)
     assert main(["tutorial"]) == 2
     assert "notebooks/ folder" in capsys.readouterr().err
+
+
+def test_the_engine_and_cli_import_no_widget_library_and_no_http_client():
+    code = ("import sys, ragwidgets, ragwidgets.engine, ragwidgets.cli; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & "
+            "{'anywidget', 'ipywidgets', 'altair', 'traitlets', 'httpx'}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
