@@ -138,6 +138,19 @@ def _string_triples(items: list) -> tuple[Claim, ...] | None:
     return tuple(out)
 
 
+def _plain_passages(items: list) -> tuple[Passage, ...] | None:
+    """Passages from RAGChecker's own {doc_id: str, text: str} objects, else None."""
+    out = []
+    for item in items:
+        if type(item) is not dict or len(item) != 2:
+            return None
+        doc_id, text = item.get("doc_id"), item.get("text")
+        if type(doc_id) is not str or type(text) is not str:
+            return None
+        out.append(Passage(doc_id, text))
+    return tuple(out)
+
+
 class _Parser:
     """Parses one record; every error names the sample and the field."""
 
@@ -176,6 +189,9 @@ class _Parser:
             return ()
         if not isinstance(items, list):
             self.fail(name, f"must be a list of {{doc_id, text}} objects, got {type(items).__name__}")
+        plain = _plain_passages(items)
+        if plain is not None:
+            return plain
         out = []
         for k, item in enumerate(items):
             where = f"{name}[{k}]"
@@ -340,7 +356,7 @@ def parse_sample(record: Any, index: int = 0) -> Sample:
 
     fields = dict(passages=passages, response_claims=resp, gt_claims=gt, has_gt_claims=has_gt,
                   reference_facts=reference)
-    uses_facts = any(x.facts is not None for x in resp + gt + passages + corpus)
+    uses_facts = any(x.facts is not None for group in (resp, gt, passages, corpus) for x in group)
     if uses_facts:
         labels = fact_labels(fields)
     else:
