@@ -125,6 +125,9 @@ def _label(index: int, query_id: Any) -> str:
     return f"sample {index} (query_id {query_id!r})" if query_id is not None else f"sample {index}"
 
 
+_new_tuple = tuple.__new__  # builds a NamedTuple from all its fields at C speed (its __new__ is Python)
+
+
 def _string_triples(items: list) -> tuple[Claim, ...] | None:
     """Claims from a list of [s, p, o] string triples (RAGChecker's own form), else None."""
     out = []
@@ -134,7 +137,7 @@ def _string_triples(items: list) -> tuple[Claim, ...] | None:
         s, p, o = c
         if type(s) is not str or type(p) is not str or type(o) is not str:
             return None
-        out.append(Claim(f"{s} {p} {o}", (s, p, o)))
+        out.append(_new_tuple(Claim, (f"{s} {p} {o}", (s, p, o), None, None, None)))  # Claim(text, triple)
     return tuple(out)
 
 
@@ -147,7 +150,7 @@ def _plain_passages(items: list) -> tuple[Passage, ...] | None:
         doc_id, text = item.get("doc_id"), item.get("text")
         if type(doc_id) is not str or type(text) is not str:
             return None
-        out.append(Passage(doc_id, text))
+        out.append(_new_tuple(Passage, (doc_id, text, None, None, False)))  # Passage(doc_id, text)
     return tuple(out)
 
 

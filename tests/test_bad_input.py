@@ -97,3 +97,17 @@ def test_single_sample_jsonl(tmp_path):
     path = tmp_path / "one.jsonl"
     path.write_text(json.dumps(GOOD) + "\n")
     assert [s.query_id for s in rw.load_samples(path).samples] == ["ok"]
+
+
+def test_fast_paths_build_what_the_general_parser_builds():
+    fast = rw.parse_sample(GOOD)
+    general = rw.parse_sample(dict(
+        GOOD, response_claims=[{"subject": "a", "predicate": "b", "object": "c"}],
+        gt_answer_claims=[{"subject": "a", "predicate": "b", "object": "c"}],
+        retrieved_context=[{"doc_id": "d1", "text": "t", "outdated": False}],
+        answer2response=[True], response2answer=[False],
+        retrieved2response=[[True]], retrieved2answer=[[False]]))
+    assert fast.response_claims == general.response_claims and fast.gt_claims == general.gt_claims
+    assert fast.passages == general.passages
+    for name in ("answer2response", "response2answer", "retrieved2response", "retrieved2answer"):
+        assert (getattr(fast, name) == getattr(general, name)).all(), name

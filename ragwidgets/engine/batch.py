@@ -113,11 +113,12 @@ class Batch:
         r2a_claim, r2a_psg, r2a_label = _entries([s.retrieved2answer for s in samples], gt_offset, psg_offset)
         r2r_start = _offsets([0 if s.retrieved2response is None else s.retrieved2response.size for s in samples])
 
+        cites = [s.has_citations for s in samples]
         cit_claim, cit_psg, cit_entry = [], [], []
         ref_sample, inc_ref, inc_claim = [], [], []
         for i, s in enumerate(samples):
             n_psg = len(s.passages)
-            if s.has_citations:
+            if cites[i]:
                 rank = {p.doc_id: k for k, p in enumerate(s.passages)}
                 for j, claim in enumerate(s.response_claims):
                     for doc_id in claim.cites or ():
@@ -142,7 +143,7 @@ class Batch:
         has["relevance"] = np.array([
             all(p.relevant is not None for p in s.passages) and (n > 0 or s.is_citation_sample)
             for s, n in zip(samples, n_psg_each)], dtype=bool)
-        has["citations"] = np.array([s.has_citations or s.uses_facts for s in samples], dtype=bool) \
+        has["citations"] = np.array([c or s.uses_facts for c, s in zip(cites, samples)], dtype=bool) \
             & has["retrieved2response"]
         has["reference"] = np.array([s.reference_facts is not None and (s.uses_facts or not s.response_claims)
                                      for s in samples], dtype=bool)
