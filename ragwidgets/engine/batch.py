@@ -42,13 +42,19 @@ def _concat(parts: list[np.ndarray], dtype) -> np.ndarray:
 
 
 def _entries(matrices: list[np.ndarray | None], row_offset: np.ndarray, psg_offset: np.ndarray):
-    """Flatten per-sample (rows x passages) matrices into (row, passage, label) entry arrays."""
-    sizes = np.array([0 if m is None else m.size for m in matrices], dtype=np.int64)
+    """Flatten per-sample (rows x passages) matrices into (row, passage, label) entry arrays.
+
+    Entries are laid out row by row, so every index comes from ``np.repeat`` (no division).
+    """
     labels = _concat([m.ravel() for m in matrices if m is not None and m.size], np.int8)
-    owner = np.repeat(np.arange(len(matrices)), sizes)
-    local = np.arange(len(labels), dtype=np.int64) - np.repeat(_offsets(sizes.tolist())[:-1], sizes)
-    width = np.diff(psg_offset)[owner]
-    return row_offset[owner] + local // np.maximum(width, 1), psg_offset[owner] + local % np.maximum(width, 1), labels
+    present = np.array([m is not None for m in matrices], dtype=bool)
+    rows_each = np.diff(row_offset)
+    row_width = np.repeat(np.where(present, np.diff(psg_offset), 0), rows_each)  # entries in each row
+    row = np.repeat(np.arange(len(row_width)), row_width)
+    row_sample = np.repeat(np.arange(len(matrices)), rows_each)
+    first_psg = np.repeat(psg_offset[:-1][row_sample], row_width)
+    column = np.arange(len(labels), dtype=np.int64) - np.repeat(_offsets(row_width)[:-1], row_width)
+    return row, first_psg + column, labels
 
 
 @dataclass(frozen=True, eq=False)
