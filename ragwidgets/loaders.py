@@ -376,11 +376,10 @@ def parse_sample(record: Any, index: int = 0) -> Sample:
             "retrieved2response": p.label_matrix("retrieved2response", len(resp), n_psg, "response_claims"),
             "retrieved2answer": p.label_matrix("retrieved2answer", len(gt), n_psg, "gt_answer_claims"),
         }
-    extras = {k: v for k, v in r.items() if k not in _KNOWN_FIELDS}
     return Sample(
         query_id=str(qid), query=p.text("query"), gt_answer=p.text("gt_answer"),
-        response=p.text("response"), corpus=corpus, has_response_claims=has_resp,
-        entailment="facts" if uses_facts else "labels", extras=extras, **fields, **labels,
+        response=p.text("response"), corpus=corpus,
+        entailment="facts" if uses_facts else "labels", **fields, **labels,
     )
 
 

@@ -8,7 +8,7 @@ Shapes (n = response claims, m = ground-truth claims, k = retrieved passages):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -60,7 +60,6 @@ class Sample:
     corpus: tuple[Passage, ...] = ()
     response_claims: tuple[Claim, ...] = ()
     gt_claims: tuple[Claim, ...] = ()
-    has_response_claims: bool = True
     has_gt_claims: bool = True
     reference_facts: tuple[str, ...] | None = None
     answer2response: np.ndarray | None = None
@@ -68,7 +67,6 @@ class Sample:
     retrieved2response: np.ndarray | None = None
     retrieved2answer: np.ndarray | None = None
     entailment: str = "labels"
-    extras: dict = field(default_factory=dict)
 
     @property
     def uses_facts(self) -> bool:

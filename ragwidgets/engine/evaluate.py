@@ -37,7 +37,6 @@ class Evaluation:
 
     batch: Batch
     names: tuple[str, ...]
-    undefined: str
     derived: Derived
     value: dict = field(default_factory=dict)  # name -> float array, NaN where not defined
     numerator: dict = field(default_factory=dict)  # name -> int array
@@ -93,7 +92,7 @@ def _items_in_play(d: Derived, over: str) -> np.ndarray:
 def _score(d: Derived, names: tuple[str, ...], undefined: str) -> Evaluation:
     b = d.batch
     n = b.n_samples
-    ev = Evaluation(batch=b, names=names, undefined=undefined, derived=d)
+    ev = Evaluation(batch=b, names=names, derived=d)
     work = list(names)
     if "f1" in names:
         work = [m for m in ("precision", "recall") if m not in names] + work
