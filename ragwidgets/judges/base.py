@@ -285,25 +285,18 @@ class BaseJudge:
         plan = DryRun()
         size = max(1, int(self.check_batch_size))
         for job in jobs:
-            if isinstance(job, ExtractJob):
-                key = self._extract_key(job)
+            if isinstance(job, (ExtractJob, LabelJob)):  # one call per job, nothing to do without input
+                key = self._extract_key(job) if isinstance(job, ExtractJob) else self._label_key(job)
                 if key is None:
                     continue
                 units, misses = 1, int(self._cached(key) is MISSING)
                 calls = misses
-                op = "extract"
+                op = "extract" if isinstance(job, ExtractJob) else "label"
             elif isinstance(job, CheckJob):
                 units = len(job.claims)
                 misses = sum(self._cached(self._check_key(c, job.reference)) is MISSING for c in job.claims)
                 calls = math.ceil(misses / size)
                 op = "check"
-            elif isinstance(job, LabelJob):
-                key = self._label_key(job)
-                if key is None:
-                    continue
-                units, misses = 1, int(self._cached(key) is MISSING)
-                calls = misses
-                op = "label"
             else:
                 raise TypeError(f"not a judge job: {job!r}")
             plan.judgements += units
