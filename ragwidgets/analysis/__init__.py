@@ -1,0 +1,17 @@
+"""Error analysis over a whole run: per-sample table, summary with bootstrap intervals, filters,
+failure slices, paired comparison of runs and run-level what-ifs.
+
+Pure pandas / numpy over the engine's Scores; imports no widget library.
+"""
+
+from .compare import Comparison, compare_runs
+from .filtering import TextIndex, expression_mask, filter_rows
+from .slices import BUILTIN_SLICES, Slice, builtin_slices, load_slices, members, save_slices, slice_table
+from .summary import summarize
+from .table import RunTable, run_table
+from .whatif import Dropped, drop_passages, passage_metrics, passage_rule, top_k_curve
+
+__all__ = ["RunTable", "run_table", "summarize", "TextIndex", "expression_mask", "filter_rows", "Slice",
+           "BUILTIN_SLICES", "builtin_slices", "members", "slice_table", "save_slices", "load_slices",
+           "Comparison", "compare_runs", "top_k_curve", "drop_passages", "passage_rule", "passage_metrics",
+           "Dropped"]

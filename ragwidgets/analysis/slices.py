@@ -1,0 +1,97 @@
+"""Named failure slices: a filter expression with a name, listed side by side with size and means.
+
+The built-in slices are the diagnostics RAGChecker's paper reads its metrics by; a slice is
+offered only when the run has the metrics it reads. Slices are saved to and loaded from a small
+JSON file: ``{"slices": [{"name", "expression", "description"}]}``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from .filtering import expression_mask
+from .table import RunTable
+
+
+@dataclass(frozen=True)
+class Slice:
+    """A named subset of a run: the samples where ``expression`` holds."""
+
+    name: str
+    expression: str
+    description: str = ""
+    reads: tuple[str, ...] = ()  # metrics the expression needs (built-in slices)
+
+
+BUILTIN_SLICES = (
+    Slice("retrieval missed needed claims", "claim_recall < 1",
+          "a ground-truth claim is entailed by no retrieved passage", ("claim_recall",)),
+    Slice("generator ignored retrieved evidence", "context_utilization < 1",
+          "a retrieved ground-truth claim is missing from the response", ("context_utilization",)),
+    Slice("misled by noise", "noise_sensitivity_in_relevant > 0 or noise_sensitivity_in_irrelevant > 0",
+          "an incorrect response claim is entailed by a retrieved passage",
+          ("noise_sensitivity_in_relevant", "noise_sensitivity_in_irrelevant")),
+    Slice("hallucinated", "hallucination > 0", "an incorrect response claim is entailed by no passage",
+          ("hallucination",)),
+    Slice("abstained or empty", "n_response_claims == 0",
+          "the response makes no claims: precision and faithfulness are Undefined"),
+    Slice("unfaithful", "faithfulness < 1", "a response claim is entailed by no retrieved passage",
+          ("faithfulness",)),
+    Slice("invalid citations", "citation_precision < 1", "a citation is not retrieved or does not entail",
+          ("citation_precision",)),
+)
+
+
+def builtin_slices(table: RunTable) -> list[Slice]:
+    """The built-in slices whose metrics the run has."""
+    return [s for s in BUILTIN_SLICES if set(s.reads) <= set(table.metrics)]
+
+
+def members(table: RunTable, s: Slice) -> np.ndarray:
+    """Positions of the samples in slice ``s``."""
+    return np.flatnonzero(expression_mask(table.frame.drop(columns=["query", "response"]), s.expression))
+
+
+def slice_table(table: RunTable, slices: list[Slice]) -> pd.DataFrame:
+    """One row per slice: size, share of the run, and each metric's mean over its defined members."""
+    rows = []
+    values = table.frame[table.metrics].to_numpy(dtype=float)
+    for s in slices:
+        inside = members(table, s)
+        defined = ~np.isnan(values[inside])
+        with np.errstate(invalid="ignore"):
+            means = np.where(defined, values[inside], 0).sum(axis=0) / defined.sum(axis=0)
+        rows.append({"slice": s.name, "expression": s.expression, "size": len(inside),
+                     "share": len(inside) / table.n if table.n else np.nan,
+                     **dict(zip(table.metrics, means))})
+    return pd.DataFrame(rows, columns=["slice", "expression", "size", "share", *table.metrics])
+
+
+def save_slices(path: str | Path, slices: list[Slice]) -> None:
+    """Write ``slices`` as JSON (name, expression, description)."""
+    payload = {"slices": [{k: v for k, v in asdict(s).items() if k != "reads"} for s in slices]}
+    Path(path).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+
+
+def load_slices(path: str | Path) -> list[Slice]:
+    """Read slices written by :func:`save_slices`; an InputError names the slice and field at fault."""
+    path = Path(path)
+    try:
+        payload = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as err:
+        raise InputError(f"cannot read slices from {path}: {err}") from None
+    if not isinstance(payload, dict) or not isinstance(payload.get("slices"), list):
+        raise InputError(f"{path} must hold {{\"slices\": [...]}}", field="slices")
+    out = []
+    for k, item in enumerate(payload["slices"]):
+        for key in ("name", "expression"):
+            if not isinstance(item, dict) or not isinstance(item.get(key), str) or not item[key].strip():
+                raise InputError(f"{path}: needs a non-empty string", sample=f"slice {k}", field=key)
+        out.append(Slice(item["name"], item["expression"], str(item.get("description", ""))))
+    return out
