@@ -32,10 +32,17 @@ function fakeModel(state) {
   return model;
 }
 
+/** A fixture as the widget's traits: `_view` JSON without the matrix cells, `_cells` a DataView. */
+function traits(view) {
+  if (!view.matrix) return { _view: JSON.stringify(view), _cells: new DataView(new ArrayBuffer(0)) };
+  const { cells, ...matrix } = view.matrix;
+  return { _view: JSON.stringify({ ...view, matrix }), _cells: new DataView(Int8Array.from(cells).buffer) };
+}
+
 function mount(view, extra = {}) {
   const el = document.createElement("div");
   document.body.appendChild(el);
-  const model = fakeModel({ _view: JSON.stringify(view), ...extra });
+  const model = fakeModel({ ...traits(view), ...extra });
   const cleanup = widget.render({ model, el });
   return { el, model, cleanup };
 }
@@ -128,8 +135,11 @@ describe("controls write traits", () => {
     expect(model.sent.at(-1)).toEqual({ undefined: "zero" });
     el.querySelector('[data-trait="sample_index"] [data-option="1: 1"]').click();
     expect(model.sent.at(-1)).toEqual({ sample_index: 1 });
-    el.querySelector('[data-preset="Top 1"]').click();
-    expect(model.sent.at(-1)).toEqual({ retrieved: ["000"] });
+    const k = el.querySelector('[data-testid="top-k"]');
+    expect(k.value).toBe(""); // 000, 001, 003 in play: not the first k
+    k.value = "2";
+    k.dispatchEvent(new Event("change"));
+    expect(model.sent.at(-1)).toEqual({ retrieved: ["000", "001"] });
   });
 });
 
@@ -235,5 +245,26 @@ describe("lifecycle", () => {
     expect(el.querySelectorAll(".rw-root").length).toBe(1);
     cleanup();
     expect(model.listeners["change:_view"]).toEqual([]);
+  });
+});
+
+describe("mountSampleView: the sample view another widget mounts", () => {
+  it("draws a view dict, reports actions through send, updates and unmounts", async () => {
+    const { mountSampleView } = await import("./src/sample_view.js");
+    const el = document.createElement("div");
+    document.body.appendChild(el);
+    const sent = [];
+    const view = fixture("ragchecker_sample"); // matrix.cells a plain array: any array-like works
+    const sv = mountSampleView(el, { view, send: (patch) => sent.push(patch) });
+    expect(el.querySelectorAll(".rw-matrix tbody tr").length).toBe(33);
+    el.querySelector('[data-key="claim:R2"]').click();
+    expect(sent).toEqual([{ selected: "claim:R2" }]);
+    const next = { ...view, matrix: { ...view.matrix, cells: new DataView(Int8Array.from(view.matrix.cells).buffer) } };
+    next.state = "sample 0 · updated";
+    sv.update(next);
+    expect(text(el.querySelector('[data-testid="state"]'))).toBe("State: sample 0 · updated");
+    expect([...el.querySelector(".rw-matrix tbody tr").children].map(text)).toEqual(["R1", "·", "●", "·", "·"]);
+    sv.destroy();
+    expect(el.childNodes.length).toBe(0);
   });
 });

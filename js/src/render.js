@@ -1,6 +1,7 @@
 // Draw the whole view state (built in Python) as one DOM tree. Nothing here computes a metric:
 // the view state carries every value, fraction, reason and highlight.
 import { h, list, yesNo } from "./dom.js";
+import { matrixCells } from "./sample_view.js";
 
 const ROLE_TEXT = {
   selected: "● selected",
@@ -50,6 +51,7 @@ function section(title, testid, ...body) {
 function controls(view, act) {
   const c = view.controls;
   const rows = c.selects.map((s) => choice(s, act));
+  if (c.top_k) rows.push(topK(view, act));
   const presets = h(
     "div",
     { class: "rw-presets", role: "group", "aria-label": "Presets" },
@@ -91,6 +93,31 @@ function controls(view, act) {
     c.edited ? h("span", { class: "rw-edited" }, `Passages edited: ${c.edited}`) : null,
   );
   return h("section", { class: "rw-controls", "data-testid": "controls" }, rows, presets, tools);
+}
+
+/** "Top k passages": one number control; k passages in rank order go in play. */
+function topK(view, act) {
+  const t = view.controls.top_k;
+  const ids = view.sources.filter((s) => s.toggleable).map((s) => s.doc_id);
+  const commit = (e) => {
+    const k = Math.max(0, Math.min(t.max, Math.round(Number(e.target.value))));
+    if (Number.isFinite(k) && k !== t.value) act.set({ retrieved: ids.slice(0, k) });
+  };
+  return h(
+    "div",
+    { class: "rw-control", dataset: { trait: "top_k" } },
+    h("label", { class: "rw-control-label", for: "rw-top-k" }, "Top k passages"),
+    h("input", {
+      type: "range", min: "0", max: String(t.max), value: String(t.value ?? t.max),
+      "aria-label": "Top k passages (slider)", "data-testid": "top-k-range", onchange: commit,
+    }),
+    h("input", {
+      type: "number", id: "rw-top-k", class: "rw-top-k", min: "0", max: String(t.max),
+      value: t.value === null ? "" : String(t.value), placeholder: "custom",
+      "data-testid": "top-k", onchange: commit, onkeydown: (e) => e.stopPropagation(),
+    }),
+    h("span", { class: "rw-top-k-note" }, t.value === null ? `custom set of ${view.sources.filter((s) => s.retrieved).length}` : `of ${t.max}`),
+  );
 }
 
 /** A control: a row of buttons when there are few options, else a <select>. */
@@ -222,7 +249,7 @@ function prediction(c, view, act) {
   });
   const commit = (input) => {
     const text = input.value.trim();
-    const before = act.get("predictions") || {};
+    const before = view.predictions || {};
     if ((before[c.name] || "") === text) return;
     const next = { ...before };
     if (text) next[c.name] = text;
@@ -396,14 +423,17 @@ function matrix(view, act) {
       h("th", { class: ["rw-matrix-col", !c.active && "rw-off"], title: c.active ? "" : "switched off" }, c.doc_id, c.active ? "" : " (off)"),
     ),
   );
-  const rows = (side) =>
-    side.map((r) => {
+  const cells = matrixCells(m.cells);
+  const width = m.columns.length;
+  const rows = (side, first) =>
+    side.map((r, j) => {
+      const row = cells.subarray((first + j) * width, (first + j + 1) * width);
       const selected = view.selected === r.key;
       return h(
         "tr",
         { class: ["rw-row", selected && "rw-role-selected"], onclick: () => act.set({ selected: selected ? "" : r.key }) },
         h("th", { class: "rw-id", title: r.text }, r.id),
-        r.cells.map((v, k) => {
+        Array.from(row, (v, k) => {
           const [sym, word, cls] = CELL[String(v)];
           return h("td", { class: [cls, !m.columns[k].active && "rw-off"], title: `${m.columns[k].doc_id} ${word} ${r.id}` }, sym);
         }),
@@ -415,9 +445,9 @@ function matrix(view, act) {
     h(
       "div",
       { class: "rw-matrix-wrap" },
-      h("table", { class: "rw-table rw-matrix" }, h("caption", {}, "Response claims"), h("thead", {}, head), h("tbody", {}, rows(m.response))),
+      h("table", { class: "rw-table rw-matrix" }, h("caption", {}, "Response claims"), h("thead", {}, head), h("tbody", {}, rows(m.response, 0))),
       m.gt.length
-        ? h("table", { class: "rw-table rw-matrix" }, h("caption", {}, "Ground-truth claims"), h("thead", {}, head.cloneNode(true)), h("tbody", {}, rows(m.gt)))
+        ? h("table", { class: "rw-table rw-matrix" }, h("caption", {}, "Ground-truth claims"), h("thead", {}, head.cloneNode(true)), h("tbody", {}, rows(m.gt, m.response.length)))
         : null,
     ),
   );

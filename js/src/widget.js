@@ -1,26 +1,31 @@
 // The anywidget module shared by Explorer and SampleExplorer: it draws the `_view` trait (the
-// whole view state as JSON) and writes user actions back as trait changes. All metrics are
-// recomputed in Python.
-import { renderView } from "./render.js";
+// view state as JSON) with the `_cells` trait (the entailment matrix, a binary buffer) through
+// the mountable sample view, and writes each user action back as trait changes. All metrics
+// are recomputed in Python.
+import { mountSampleView } from "./sample_view.js";
+
+/** The view state the traits hold now: `_view` parsed, with `_cells` as the matrix's cells. */
+export function viewOf(model) {
+  const json = model.get("_view");
+  if (!json) return null;
+  const view = JSON.parse(json);
+  if (view.matrix) view.matrix.cells = model.get("_cells");
+  return view;
+}
 
 function render({ model, el }) {
-  const act = {
-    get: (name) => model.get(name),
-    set: (patch) => {
-      for (const [name, value] of Object.entries(patch)) model.set(name, value);
-      model.save_changes();
-    },
-  };
-  const ui = { open: {} }; // this view's folded sections, kept across redraws
-  const draw = () => {
-    const json = model.get("_view");
-    const root = renderView(json ? JSON.parse(json) : null, act, ui);
-    el.replaceChildren(root);
+  const send = (patch) => {
+    for (const [name, value] of Object.entries(patch)) model.set(name, value);
+    model.save_changes();
   };
   el.classList.add("rw-widget");
-  draw();
-  model.on("change:_view", draw);
-  return () => model.off("change:_view", draw);
+  const sv = mountSampleView(el, { view: viewOf(model), send });
+  const redraw = () => sv.update(viewOf(model));
+  model.on("change:_view", redraw);
+  return () => {
+    model.off("change:_view", redraw);
+    sv.destroy();
+  };
 }
 
 export default { render };

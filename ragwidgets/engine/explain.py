@@ -37,10 +37,12 @@ class MetricValue:
     numerator_items: tuple[str, ...] = ()
     denominator_items: tuple[str, ...] = ()
     formula: str | None = None  # for f1, which is not a ratio of counts
+    substituted: bool = False  # a 0 that ragchecker 0.1.9 reports instead of the counted value
 
     @property
     def fraction(self) -> str:
-        """"2/2 = 1", "0/0 = Undefined", or the f1 formula."""
+        """"2/2 = 1", "0/0 = Undefined", the f1 formula, or for ragchecker's substitute zero
+        the counted fraction and the 0 that replaces it: "3/11 = 0.273 → 0"."""
         if self.status == NOT_COMPUTABLE:
             return "not computable"
         shown = "Undefined" if self.value is None else format_number(self.value)
@@ -48,6 +50,9 @@ class MetricValue:
             return f"{self.formula} = {shown}"
         if self.numerator is None:
             return shown
+        if self.substituted:
+            counted = format_number(self.numerator / self.denominator) if self.denominator else "Undefined"
+            return f"{self.numerator}/{self.denominator} = {counted} → {shown}"
         return f"{self.numerator}/{self.denominator} = {shown}"
 
     @property
@@ -211,18 +216,28 @@ def explain_sample(ev: Evaluation, i: int) -> SampleExplanation:
         num = den = None
         num_items = den_items = ()
         formula = None
+        substituted = False
         if name == "f1" and status == DEFINED:
             p, r = (format_number(float(ev.value[x][i])) for x in ("precision", "recall"))
             formula = f"2·{p}·{r}/({p} + {r})" if ev.value["precision"][i] + ev.value["recall"][i] else None
         elif name != "f1" and status != NOT_COMPUTABLE:
             num, den = int(ev.numerator[name][i]), int(ev.denominator[name][i])
-            if status == DEFINED and den == 0:  # ragchecker's zero for an empty case
-                num = den = None
             num_items, den_items = _items(ev, m, i, ids)
+            substituted = status == DEFINED and value == 0 and (den == 0 or num > 0)
+        reason = _substitute_reason(ev, m, i, den, ids) if substituted else ev.reason_of(name, i)
         metrics[ev.prefix + name] = MetricValue(
-            ev.prefix + name, value, status, num, den, ev.reason_of(name, i), m.definition, m.family,
-            m.group, num_items, den_items, formula)
+            ev.prefix + name, value, status, num, den, reason, m.definition, m.family,
+            m.group, num_items, den_items, formula, substituted)
     return SampleExplanation(s.query_id, metrics, tuple(claims), gt_rows, tuple(passages), facts)
+
+
+def _substitute_reason(ev: Evaluation, m, i: int, den: int, ids) -> str:
+    """Why ragchecker 0.1.9 reports 0 here: its zero for Undefined (den 0), or for a sample with
+    no items of a ``zero_unless`` kind in play."""
+    if den == 0:
+        return f"ragchecker 0.1.9 reports 0 for Undefined: {m.undefined}"
+    empty = [kind for kind in m.zero_unless if not item_space(ev.derived, kind)[1][ids[kind][0]].any()]
+    return f"ragchecker 0.1.9 reports 0 with no {' or '.join(empty)} in play"
 
 
 def _item_ids(ev: Evaluation, i: int) -> dict[str, tuple[np.ndarray, list[str]]]:

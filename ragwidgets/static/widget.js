@@ -75,6 +75,7 @@ function section(title, testid, ...body) {
 function controls(view, act) {
   const c = view.controls;
   const rows = c.selects.map((s) => choice(s, act));
+  if (c.top_k) rows.push(topK(view, act));
   const presets = h(
     "div",
     { class: "rw-presets", role: "group", "aria-label": "Presets" },
@@ -116,6 +117,41 @@ function controls(view, act) {
     c.edited ? h("span", { class: "rw-edited" }, `Passages edited: ${c.edited}`) : null
   );
   return h("section", { class: "rw-controls", "data-testid": "controls" }, rows, presets, tools);
+}
+function topK(view, act) {
+  const t = view.controls.top_k;
+  const ids = view.sources.filter((s) => s.toggleable).map((s) => s.doc_id);
+  const commit = (e) => {
+    const k = Math.max(0, Math.min(t.max, Math.round(Number(e.target.value))));
+    if (Number.isFinite(k) && k !== t.value) act.set({ retrieved: ids.slice(0, k) });
+  };
+  return h(
+    "div",
+    { class: "rw-control", dataset: { trait: "top_k" } },
+    h("label", { class: "rw-control-label", for: "rw-top-k" }, "Top k passages"),
+    h("input", {
+      type: "range",
+      min: "0",
+      max: String(t.max),
+      value: String(t.value ?? t.max),
+      "aria-label": "Top k passages (slider)",
+      "data-testid": "top-k-range",
+      onchange: commit
+    }),
+    h("input", {
+      type: "number",
+      id: "rw-top-k",
+      class: "rw-top-k",
+      min: "0",
+      max: String(t.max),
+      value: t.value === null ? "" : String(t.value),
+      placeholder: "custom",
+      "data-testid": "top-k",
+      onchange: commit,
+      onkeydown: (e) => e.stopPropagation()
+    }),
+    h("span", { class: "rw-top-k-note" }, t.value === null ? `custom set of ${view.sources.filter((s) => s.retrieved).length}` : `of ${t.max}`)
+  );
 }
 function choice(s, act) {
   const labels = s.option_labels || s.options;
@@ -234,7 +270,7 @@ function prediction(c, view, act) {
   });
   const commit = (input2) => {
     const text = input2.value.trim();
-    const before = act.get("predictions") || {};
+    const before = view.predictions || {};
     if ((before[c.name] || "") === text) return;
     const next = { ...before };
     if (text) next[c.name] = text;
@@ -392,13 +428,16 @@ function matrix(view, act) {
       (c) => h("th", { class: ["rw-matrix-col", !c.active && "rw-off"], title: c.active ? "" : "switched off" }, c.doc_id, c.active ? "" : " (off)")
     )
   );
-  const rows = (side) => side.map((r) => {
+  const cells = matrixCells(m.cells);
+  const width = m.columns.length;
+  const rows = (side, first) => side.map((r, j) => {
+    const row = cells.subarray((first + j) * width, (first + j + 1) * width);
     const selected = view.selected === r.key;
     return h(
       "tr",
       { class: ["rw-row", selected && "rw-role-selected"], onclick: () => act.set({ selected: selected ? "" : r.key }) },
       h("th", { class: "rw-id", title: r.text }, r.id),
-      r.cells.map((v, k) => {
+      Array.from(row, (v, k) => {
         const [sym, word, cls] = CELL[String(v)];
         return h("td", { class: [cls, !m.columns[k].active && "rw-off"], title: `${m.columns[k].doc_id} ${word} ${r.id}` }, sym);
       })
@@ -410,8 +449,8 @@ function matrix(view, act) {
     h(
       "div",
       { class: "rw-matrix-wrap" },
-      h("table", { class: "rw-table rw-matrix" }, h("caption", {}, "Response claims"), h("thead", {}, head), h("tbody", {}, rows(m.response))),
-      m.gt.length ? h("table", { class: "rw-table rw-matrix" }, h("caption", {}, "Ground-truth claims"), h("thead", {}, head.cloneNode(true)), h("tbody", {}, rows(m.gt))) : null
+      h("table", { class: "rw-table rw-matrix" }, h("caption", {}, "Response claims"), h("thead", {}, head), h("tbody", {}, rows(m.response, 0))),
+      m.gt.length ? h("table", { class: "rw-table rw-matrix" }, h("caption", {}, "Ground-truth claims"), h("thead", {}, head.cloneNode(true)), h("tbody", {}, rows(m.gt, m.response.length))) : null
     )
   );
 }
@@ -461,27 +500,54 @@ function table(heads, rows, cls, groupRow = null) {
   );
 }
 
-// src/widget.js
-function render({ model, el }) {
-  const act = {
-    get: (name) => model.get(name),
-    set: (patch) => {
-      for (const [name, value] of Object.entries(patch)) model.set(name, value);
-      model.save_changes();
+// src/sample_view.js
+function matrixCells(cells) {
+  if (cells instanceof Int8Array) return cells;
+  if (ArrayBuffer.isView(cells)) return new Int8Array(cells.buffer, cells.byteOffset, cells.byteLength);
+  if (cells instanceof ArrayBuffer) return new Int8Array(cells);
+  return Int8Array.from(cells || []);
+}
+function mountSampleView(el, { view, send }) {
+  const ui = { open: {} };
+  let current = view;
+  const act = { get: (name) => current ? current[name] : void 0, set: (patch) => send(patch) };
+  const draw = () => el.replaceChildren(renderView(current, act, ui));
+  draw();
+  return {
+    update(next) {
+      current = next;
+      draw();
+    },
+    destroy() {
+      el.replaceChildren();
     }
   };
-  const ui = { open: {} };
-  const draw = () => {
-    const json = model.get("_view");
-    const root = renderView(json ? JSON.parse(json) : null, act, ui);
-    el.replaceChildren(root);
+}
+
+// src/widget.js
+function viewOf(model) {
+  const json = model.get("_view");
+  if (!json) return null;
+  const view = JSON.parse(json);
+  if (view.matrix) view.matrix.cells = model.get("_cells");
+  return view;
+}
+function render({ model, el }) {
+  const send = (patch) => {
+    for (const [name, value] of Object.entries(patch)) model.set(name, value);
+    model.save_changes();
   };
   el.classList.add("rw-widget");
-  draw();
-  model.on("change:_view", draw);
-  return () => model.off("change:_view", draw);
+  const sv = mountSampleView(el, { view: viewOf(model), send });
+  const redraw = () => sv.update(viewOf(model));
+  model.on("change:_view", redraw);
+  return () => {
+    model.off("change:_view", redraw);
+    sv.destroy();
+  };
 }
 var widget_default = { render };
 export {
-  widget_default as default
+  widget_default as default,
+  viewOf
 };

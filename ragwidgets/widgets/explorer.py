@@ -2,16 +2,17 @@
 
 State lives in traits, so everything the controls do is also a trait assignment from Python
 (``explorer.retrieval = "No retrieval"``). Any change rebuilds the whole view state in one step
-(:func:`ragwidgets.widgets.view.build_view`) into one trait, ``_view`` (the state as a JSON
-string: serialised once, not walked by ipywidgets), which the front end only draws; ``view``
-is the same state as a dict. Passages switched on or off are a ``passage_active`` mask over a Batch built once: no
+(:func:`ragwidgets.widgets.view.build_view`) into two traits, sent in one message: ``_view``
+(the state as a JSON string: serialised once, not walked by ipywidgets) and ``_cells`` (the
+entailment matrix as a binary buffer), which the front end only draws; ``view`` is the same
+state as a dict. SampleExplorer holds one :class:`~ragwidgets.widgets.sample_view.SampleView`
+per sample shown. Passages switched on or off are a ``passage_active`` mask over a Batch built once: no
 re-parsing and no judge call.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
 
 import anywidget
@@ -26,6 +27,7 @@ from ..loaders import as_samples, parse_sample
 from ..model import Sample
 from ..scenario import Scenario, State
 from .lessons import HARBOR_PRESETS, Preset
+from .sample_view import SampleView, split_cells
 from .view import LABELS, build_view, selectable
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -37,7 +39,8 @@ class _Linked(anywidget.AnyWidget):
     _esm = STATIC / "widget.js"
     _css = STATIC / "widget.css"
 
-    _view = traitlets.Unicode("").tag(sync=True)  # the whole view state, JSON
+    _view = traitlets.Unicode("").tag(sync=True)  # the whole view state, JSON, less the matrix cells
+    _cells = traitlets.Bytes(b"").tag(sync=True)  # the entailment matrix's cells (a binary buffer)
     retrieved = traitlets.List(traitlets.Unicode()).tag(sync=True)
     selected = traitlets.Unicode("").tag(sync=True)
     predict = traitlets.Bool(False).tag(sync=True)
@@ -118,7 +121,8 @@ class _Linked(anywidget.AnyWidget):
                 return
             self._signature = signature
             view = self._view_state = self._build(self._explanation)
-            self._view = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
+            with self.hold_sync():
+                self._view, self._cells = split_cells(view)
 
     def _controls(self, kind: str, selects: list[dict], presets: list[dict], edited: str = "") -> dict:
         """The controls' view: each select with the value its trait holds now, each preset
@@ -327,7 +331,8 @@ class Explorer(_Linked):
             citation_first=True)
 
     def state_space(self, metric: str = "context_relevance"):
-        """An Altair heatmap of ``metric`` over every state, linked: click a cell to go there."""
+        """A heatmap of ``metric`` over every state (one anywidget, metric picker included),
+        linked: it outlines this Explorer's state, and a click on a cell goes there."""
         from .charts import StateSpace
         return StateSpace(self, metric)
 
@@ -354,13 +359,10 @@ class SampleExplorer(_Linked):
         if not samples:
             raise ValueError("no samples to explore")
         self.samples = samples
-        self._batches: dict[int, Batch] = {}
-        self._presets_of: dict[int, list[dict]] = {}
+        self._views: dict[int, SampleView] = {}
         pick_sample = {"trait": "sample_index", "label": "Sample", "numeric": True,
                        "options": [f"{k}: {x.query_id}" for k, x in enumerate(samples)]}
-        empty_cases = {"trait": "undefined", "label": "Empty cases", "options": ["null", "zero"],
-                       "option_labels": ["Undefined (honest)", "0 (ragchecker 0.1.9)"]}
-        self._selects = [pick_sample, empty_cases] if len(samples) > 1 else [empty_cases]
+        self._selects = [pick_sample] if len(samples) > 1 else []
         kwargs.setdefault("retrieved", self._all_passages(kwargs.get("sample_index", 0)))
         super().__init__(**kwargs)
 
@@ -412,42 +414,22 @@ class SampleExplorer(_Linked):
     def _implied(self, name: str) -> dict:
         return {"retrieved": self._all_passages(self.sample_index), "selected": ""} if name == "sample_index" else {}
 
-    def _presets(self, i: int) -> list[dict]:
-        """Sample ``i``'s preset buttons (name, note, passages), built once per sample."""
-        if i in self._presets_of:
-            return self._presets_of[i]
-        s = self.samples[i]
-        ids = [p.doc_id for p in s.passages]
-        out = [("All passages", "Every retrieved passage in play.", ids),
-               ("No passages", "Nothing retrieved: retriever metrics become Undefined.", [])]
-        for top in range(1, len(ids)):
-            out.append((f"Top {top}", f"Only the {top} best-ranked passage{'s' if top > 1 else ''}.", ids[:top]))
-        if s.retrieved2answer is not None:
-            useful = [d for k, d in enumerate(ids) if (s.retrieved2answer[:, k] == 1).any()]
-            out.append(("Only useful", "Only passages that entail a ground-truth claim.", useful))
-        self._presets_of[i] = [{"name": n, "note": note, "set": {"retrieved": r}} for n, note, r in out]
-        return self._presets_of[i]
+    def _sample_view(self) -> SampleView:
+        """The current sample's :class:`SampleView` (one per sample, made when first shown)."""
+        i = self.sample_index
+        if i not in self._views:
+            self._views[i] = SampleView(self.samples[i])
+        return self._views[i]
 
     def _explain(self) -> SampleExplanation:
-        i = self.sample_index
-        if i not in self._batches:
-            self._batches[i] = Batch.from_samples([self.samples[i]])
-        in_play = set(self.retrieved)
-        active = np.array([p.doc_id in in_play for p in self.sample.passages], dtype=bool)
-        return evaluate(self._batches[i], undefined=self.undefined, passage_active=active).explain(0)
+        sv = self._sample_view()
+        sv.apply({"retrieved": self.retrieved, "undefined": self.undefined})
+        return sv.explanation
 
     def _build(self, ex: SampleExplanation) -> dict:
-        i = self.sample_index
-        s = self.sample
-        controls = self._controls("sample", self._selects, self._presets(i))
-        off = len(s.passages) - len(self.retrieved)
-        return build_view(
-            ex, s, kind="sample", title=f"Sample {s.query_id}", question=s.query,
-            answer_text=s.response, gt_answer=s.gt_answer, fact_texts={}, controls=controls,
-            state_label=f"sample {s.query_id}" + (f" · {off} passage(s) switched off" if off else "")
-            + (" · empty cases as 0" if self.undefined == "zero" else ""),
-            selected=self.selected, predict=self.predict, predictions=self.predictions,
-            citation_first=s.is_citation_sample)
+        sv = self._sample_view()
+        sv.apply({"selected": self.selected, "predict": self.predict, "predictions": self.predictions})
+        return sv.view(selects=[{**x, "value": self.sample_index} for x in self._selects])
 
     def __repr__(self) -> str:
         return f"SampleExplorer({len(self.samples)} sample(s), sample_index={self.sample_index})"

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from ..engine.explain import SampleExplanation
 from ..engine.metrics import CITATION_METRICS, METRICS, RAGCHECKER_GROUPS
 from ..model import Sample
@@ -169,21 +171,24 @@ def selectable(ex: SampleExplanation) -> set[str]:
 
 
 def entailment_matrix(sample: Sample, ex: SampleExplanation) -> dict | None:
-    """Claims x passages labels for a sample judged by labels: 1 entails, 0 not, -1 unjudged;
-    a column is active when its passage is in play."""
+    """Claims x passages labels for a sample judged by labels. ``cells``: int8 bytes, row-major,
+    the response rows then the ground-truth rows (1 entails, 0 not, -1 unjudged); a column is
+    active when its passage is in play."""
     if sample.uses_facts or (sample.retrieved2response is None and sample.retrieved2answer is None):
         return None
 
     def rows(matrix, kind, prefix, claims):
         if matrix is None:
             return []
-        return [{"key": f"{kind}:{prefix}{j + 1}", "id": f"{prefix}{j + 1}", "text": c.text, "cells": cells}
-                for j, (c, cells) in enumerate(zip(claims, matrix.tolist()))]
+        return [{"key": f"{kind}:{prefix}{j + 1}", "id": f"{prefix}{j + 1}", "text": c.text}
+                for j, c in enumerate(claims)]
 
+    blocks = [m for m in (sample.retrieved2response, sample.retrieved2answer) if m is not None]
     return {
         "columns": [{"doc_id": p.doc_id, "active": p.retrieved} for p in ex.passages if p.rank is not None],
         "response": rows(sample.retrieved2response, "claim", "R", sample.response_claims),
         "gt": rows(sample.retrieved2answer, "gt", "G", sample.gt_claims),
+        "cells": np.concatenate(blocks).astype(np.int8).tobytes(),
     }
 
 
@@ -275,4 +280,5 @@ def build_view(ex: SampleExplanation, sample: Sample, *, kind: str, title: str, 
         "not_computable": missing,
         "selected": selected,
         "predict": predict,
+        "predictions": dict(predictions),
     }

@@ -8,6 +8,7 @@ import traitlets
 
 import ragwidgets as rw
 from ragwidgets.widgets import SampleExplorer
+from ragwidgets.widgets.sample_view import split_cells
 
 
 def cards(view):
@@ -24,7 +25,9 @@ def test_all_eleven_ragchecker_metrics_match_the_engine(sample_explorer, example
     assert cards(view)["precision"]["fraction"] == "8/11 = 0.727"
     assert {m["name"] for m in view["not_computable"]} == {
         "context_relevance", "citation_support", "citation_precision", "completeness"}
-    json.dumps(view)
+    text, cells = split_cells(view)
+    assert json.loads(text)["matrix"]["columns"] == view["matrix"]["columns"]
+    assert cells == view["matrix"]["cells"] and "cells" not in json.loads(text)["matrix"]
 
 
 def test_views_for_a_ragchecker_sample(sample_explorer, example_samples):
@@ -38,8 +41,10 @@ def test_views_for_a_ragchecker_sample(sample_explorer, example_samples):
     assert not view["has_citations"]
     m = view["matrix"]
     assert [c["doc_id"] for c in m["columns"]] == ["000", "001", "002", "003"]
-    assert np.array_equal(np.array([r["cells"] for r in m["response"]]), s.retrieved2response)
-    assert np.array_equal(np.array([r["cells"] for r in m["gt"]]), s.retrieved2answer)
+    cells = np.frombuffer(m["cells"], np.int8).reshape(-1, len(m["columns"]))
+    assert np.array_equal(cells[:len(m["response"])], s.retrieved2response)
+    assert np.array_equal(cells[len(m["response"]):], s.retrieved2answer)
+    assert [r["id"] for r in m["gt"]] == [f"G{j + 1}" for j in range(22)]
     assert view["answer"] == s.response and view["question"] == s.query
 
 
@@ -83,15 +88,19 @@ def test_sample_switch_resets_passages_and_selection(sample_explorer, front_end,
 
 def test_presets_and_reset(sample_explorer, front_end, example_samples):
     presets = {p["name"]: p for p in sample_explorer.view["controls"]["presets"]}
-    assert list(presets) == ["All passages", "No passages", "Top 1", "Top 2", "Top 3", "Only useful"]
+    assert list(presets) == ["All passages", "No passages", "Only useful"]
+    assert sample_explorer.view["controls"]["top_k"] == {"value": 4, "max": 4}
     s = example_samples[0]
     useful = [p.doc_id for k, p in enumerate(s.passages) if (s.retrieved2answer[:, k] == 1).any()]
     assert presets["Only useful"]["set"]["retrieved"] == useful
-    view = front_end(sample_explorer, **presets["Top 1"]["set"])
-    assert sample_explorer.retrieved == ["000"]
-    assert [p["name"] for p in view["controls"]["presets"] if p["active"]] == ["Top 1"]
+    view = front_end(sample_explorer, retrieved=["000"])  # what the top-k control sends for k = 1
+    assert view["controls"]["top_k"]["value"] == 1
+    assert not any(p["active"] for p in view["controls"]["presets"])
+    view = front_end(sample_explorer, retrieved=["000", "002"])
+    assert view["controls"]["top_k"]["value"] is None  # not the first k
     view = front_end(sample_explorer, **view["controls"]["reset"])
     assert sample_explorer.retrieved == ["000", "001", "002", "003"]
+    assert [p["name"] for p in view["controls"]["presets"] if p["active"]] == ["All passages"]
 
 
 def test_shared_selection(sample_explorer, front_end):

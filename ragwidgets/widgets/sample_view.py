@@ -1,0 +1,164 @@
+"""One sample's views as a piece any widget can hold: :class:`SampleView`.
+
+It keeps one sample's view state (passages in play, selection, predict-then-reveal, the
+empty-case mode), explains it with the engine once per state and builds the view dict that the
+front end's sample view draws (``js/src/sample_view.js``: ``mountSampleView(el, {view, send})``).
+SampleExplorer wraps one per sample; DatasetExplorer embeds one for its drill-down.
+
+The contract (kept stable):
+
+- ``SampleView(sample, undefined="null")``; ``.sample``; ``.explanation``; ``.metrics``.
+- ``.view(**labels) -> dict``: everything the front end draws, JSON-ready except
+  ``view["matrix"]["cells"]``, the claims x passages labels as ``bytes`` (int8, row-major: response
+  rows then ground-truth rows; 1 entails, 0 does not, -1 unjudged). ``.payload()`` gives
+  ``(json_text, cells)`` with the cells left out of the JSON, for a binary buffer beside it.
+- The front end reports each user action as ``send(patch)``: a dict of state fields with their
+  new values, applied together by ``.apply(patch)``. Fields: ``retrieved`` (doc_ids in play),
+  ``selected`` (``claim:R1``, ``gt:G1``, ``source:D1`` or ""), ``predict`` (bool),
+  ``predictions`` ({metric: text}), ``undefined`` ("null" | "zero"). A bad patch raises
+  ValueError naming the sample and the field.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from ..engine import evaluate
+from ..engine.batch import Batch
+from ..engine.explain import SampleExplanation
+from ..model import Sample
+from .view import build_view, selectable
+
+FIELDS = ("retrieved", "selected", "predict", "predictions", "undefined")
+UNDEFINED_MODES = {"null": "Undefined (honest)", "zero": "0 (ragchecker 0.1.9)"}
+
+
+class SampleView:
+    """One sample's view state and the view dict it makes; see the module docstring."""
+
+    def __init__(self, sample: Sample, undefined: str = "null"):
+        self.sample = sample
+        self.doc_ids = [p.doc_id for p in sample.passages]
+        self._batch = Batch.from_samples([sample])
+        self.retrieved: list[str] = list(self.doc_ids)
+        self.selected = ""
+        self.predict = False
+        self.predictions: dict[str, str] = {}
+        self.undefined = self._check("undefined", undefined)
+        self._explained = None  # the state key self._explanation belongs to
+        self._explanation: SampleExplanation | None = None
+        useful = []
+        if sample.retrieved2answer is not None:
+            useful = [d for k, d in enumerate(self.doc_ids) if (sample.retrieved2answer[:, k] == 1).any()]
+        self._presets = [("All passages", "Every retrieved passage in play.", list(self.doc_ids)),
+                         ("No passages", "Nothing retrieved: retriever metrics become Undefined.", [])]
+        if sample.retrieved2answer is not None:
+            self._presets.append(("Only useful", "Only passages that entail a ground-truth claim.", useful))
+
+    # -- state --------------------------------------------------------------------------------
+    def _where(self, field: str) -> str:
+        return f"sample {self.sample.query_id!r}, field {field!r}"
+
+    def _check(self, field: str, value):
+        """``value`` for ``field`` as the state holds it, or ValueError naming sample and field."""
+        if field == "retrieved":
+            if isinstance(value, str) or not hasattr(value, "__iter__"):
+                raise ValueError(f"{self._where(field)}: expected a list of doc_ids, got {value!r:.80}")
+            given = list(value)
+            unknown = [d for d in given if d not in self.doc_ids]
+            if unknown:
+                raise ValueError(f"{self._where(field)}: not a passage of this sample: "
+                                 f"{', '.join(map(str, unknown))[:200]}")
+            given = set(given)
+            return [d for d in self.doc_ids if d in given]  # rank order
+        if field == "selected":
+            if not isinstance(value, str):
+                raise ValueError(f"{self._where(field)}: expected a string, got {value!r:.80}")
+            return value
+        if field == "predict":
+            if not isinstance(value, bool):
+                raise ValueError(f"{self._where(field)}: expected true or false, got {value!r:.80}")
+            return value
+        if field == "predictions":
+            if not isinstance(value, dict):
+                raise ValueError(f"{self._where(field)}: expected {{metric: text}}, got {value!r:.80}")
+            return {str(k): str(v) for k, v in value.items()}
+        if field == "undefined":
+            if value not in UNDEFINED_MODES:
+                raise ValueError(f"{self._where(field)}: must be 'null' or 'zero', not {value!r:.80}")
+            return value
+        raise ValueError(f"{self._where(field)}: unknown field; known: {', '.join(FIELDS)}")
+
+    def apply(self, patch: dict) -> None:
+        """Apply a front-end action (a dict of state fields) in one step, all or nothing."""
+        checked = {field: self._check(field, value) for field, value in dict(patch).items()}
+        for field, value in checked.items():
+            setattr(self, field, value)
+
+    def state_key(self) -> tuple:
+        return (self.undefined, tuple(self.retrieved))
+
+    @property
+    def explanation(self) -> SampleExplanation:
+        """The engine's explanation of the current passages and mode (computed once per state;
+        a new state clears stale predictions and a selection that no longer exists)."""
+        key = self.state_key()
+        if key != self._explained:
+            if self._explained is not None:
+                self.predictions = {}
+            in_play = set(self.retrieved)
+            active = np.array([d in in_play for d in self.doc_ids], dtype=bool)
+            self._explanation = evaluate(self._batch, undefined=self.undefined,
+                                         passage_active=active).explain(0)
+            self._explained = key
+        if self.selected and self.selected not in selectable(self._explanation):
+            self.selected = ""
+        return self._explanation
+
+    @property
+    def metrics(self) -> dict[str, float | None]:
+        """Every computable metric: a float, or None for Undefined."""
+        return {n: m.value for n, m in self.explanation.metrics.items() if m.status != "not computable"}
+
+    def controls(self, selects: list[dict] = ()) -> dict:
+        """The sample's controls: ``selects`` given by the holder (e.g. a sample picker) then the
+        empty-case mode; the top-k control (``value`` None when the passages in play are not
+        the first k); presets; Reset."""
+        n = len(self.retrieved)
+        top = n if self.retrieved == self.doc_ids[:n] else None
+        mode = {"trait": "undefined", "label": "Empty cases", "options": list(UNDEFINED_MODES),
+                "option_labels": list(UNDEFINED_MODES.values()), "value": self.undefined}
+        return {"kind": "sample", "selects": [*selects, mode], "edited": "",
+                "top_k": {"value": top, "max": len(self.doc_ids)},
+                "presets": [{"name": name, "note": note, "set": {"retrieved": r},
+                             "active": self.retrieved == r} for name, note, r in self._presets],
+                "reset": {"retrieved": list(self.doc_ids), "selected": ""}}
+
+    def view(self, *, title: str | None = None, selects: list[dict] = ()) -> dict:
+        """The view dict for the current state (see the module docstring)."""
+        ex = self.explanation
+        s = self.sample
+        off = len(self.doc_ids) - len(self.retrieved)
+        return build_view(
+            ex, s, kind="sample", title=title or f"Sample {s.query_id}", question=s.query,
+            answer_text=s.response, gt_answer=s.gt_answer, fact_texts={}, controls=self.controls(selects),
+            state_label=f"sample {s.query_id}" + (f" · {off} passage(s) switched off" if off else "")
+            + (" · empty cases as 0" if self.undefined == "zero" else ""),
+            selected=self.selected, predict=self.predict, predictions=self.predictions,
+            citation_first=s.is_citation_sample)
+
+    def payload(self, **labels) -> tuple[str, bytes]:
+        """``view(**labels)`` as (JSON text without the matrix cells, the cells as bytes)."""
+        return split_cells(self.view(**labels))
+
+
+def split_cells(view: dict) -> tuple[str, bytes]:
+    """A view dict as (JSON text without ``matrix.cells``, those cells' bytes; b"" without a matrix)."""
+    m = view.get("matrix")
+    cells = b""
+    if m is not None:
+        cells = m["cells"]
+        view = {**view, "matrix": {k: v for k, v in m.items() if k != "cells"}}
+    return json.dumps(view, ensure_ascii=False, separators=(",", ":")), cells
