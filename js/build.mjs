@@ -1,4 +1,5 @@
-// Bundle the widget into the Python package: ragwidgets/static/widget.{js,css}.
+// Bundle the widgets into the Python package: ragwidgets/static/{widget,state_space}.{js,css} and
+// snapshot.js (the renderer `ragwidgets export` inlines).
 // Everything is bundled (no CDN, no network at run time) and the output is deterministic, so
 // tests/widgets/test_bundle.py can rebuild it and compare bytes. `node build.mjs --outdir DIR`
 // builds elsewhere (that check); a normal build also refreshes build-manifest.json, the hashes
@@ -16,6 +17,9 @@ const common = { absWorkingDir: here, bundle: true, logLevel: "warning", legalCo
 
 await esbuild.build({ ...common, entryPoints: [join(here, "src", "widget.js")], format: "esm", target: "es2020", outfile: join(outdir, "widget.js") });
 await esbuild.build({ ...common, entryPoints: [join(here, "src", "widget.css")], outfile: join(outdir, "widget.css") });
+await esbuild.build({ ...common, entryPoints: [join(here, "src", "state_space.js")], format: "esm", target: "es2020", outfile: join(outdir, "state_space.js") });
+await esbuild.build({ ...common, entryPoints: [join(here, "src", "state_space.css")], outfile: join(outdir, "state_space.css") });
+await esbuild.build({ ...common, entryPoints: [join(here, "src", "snapshot.js")], format: "esm", target: "es2020", outfile: join(outdir, "snapshot.js") });
 
 if (flag < 0) {
   const sha = (path) => createHash("sha256").update(readFileSync(path)).digest("hex");
@@ -23,7 +27,7 @@ if (flag < 0) {
   const manifest = {
     note: "Written by `npm run build`; checked by tests/widgets/test_bundle.py.",
     sources: Object.fromEntries(sources.map((f) => [f, sha(join(here, f))])),
-    outputs: Object.fromEntries(["widget.js", "widget.css"].map((f) => [relative(join(here, ".."), join(outdir, f)), sha(join(outdir, f))])),
+    outputs: Object.fromEntries(["widget.js", "widget.css", "state_space.js", "state_space.css", "snapshot.js"].map((f) => [relative(join(here, ".."), join(outdir, f)), sha(join(outdir, f))])),
   };
   writeFileSync(join(here, "build-manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
 }

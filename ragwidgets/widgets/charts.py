@@ -1,19 +1,24 @@
-"""The state-space view: one metric over every state of a lesson world, as an Altair heatmap.
+"""The state-space view: one metric over every state of a lesson world.
 
-Rows are answer bundles, columns retrieval bundles, one panel per citation rule. Each cell shows
-its value as text, or "Undef" on a grey cell, so the chart reads without colour; the Explorer's
-current state is outlined. Rendered offline (``alt.JupyterChart.enable_offline()``, Vega from
-vl-convert-python), and a click on a cell moves the linked Explorer to that state.
+:class:`StateSpace` is the linked widget (one anywidget, drawn by ``js/src/state_space.js``):
+one panel per citation rule, rows retrieval bundles, columns answer bundles; each cell shows
+its value as text, or "Undef" on a grey cell, so it reads without colour; the Explorer's state
+is outlined and a click on a cell moves the Explorer there. :func:`state_space_chart` is the
+same view as a static Altair chart (rendered offline by vl-convert-python).
 """
 
 from __future__ import annotations
 
+import json
+
 import altair as alt
-import ipywidgets
+import anywidget
 import pandas as pd
+import traitlets
 
 from ..engine.explain import format_number
 from ..engine.metrics import CITATION_METRICS
+from .explorer import STATIC
 from .view import LABELS
 
 UNDEFINED_FILL = "#b0b0b0"
@@ -79,54 +84,85 @@ def state_space_chart(sweep: pd.DataFrame, metric: str, current=None, *, cell: i
         anchor="start"))
 
 
-class StateSpace(ipywidgets.VBox):
-    """A metric picker above the linked heatmap; follows the Explorer (outlining its state
-    unless its passages are edited) and moves it on click."""
+class StateSpace(anywidget.AnyWidget):
+    """The heatmap as one anywidget, metric picker included (every anywidget host shows it:
+    JupyterLab, Notebook 7, Voilà, marimo via ``mo.ui.anywidget``, VS Code).
+
+    Traits: ``metric`` (the picker), ``current`` (the Explorer's state as a dict, ``{}`` while
+    its passages differ from the bundle's: then it is in no cell). Setting ``current`` (what a
+    click on a cell does) moves the Explorer there; moving the Explorer moves ``current``.
+    ``_grid`` holds every metric's values, so switching metric needs no message to Python.
+    """
+
+    _esm = STATIC / "state_space.js"
+    _css = STATIC / "state_space.css"
+
+    metric = traitlets.Unicode("context_relevance").tag(sync=True)
+    current = traitlets.Dict().tag(sync=True)
+    _grid = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, explorer, metric: str = "context_relevance"):
-        alt.JupyterChart.enable_offline()
         self.explorer = explorer
         self.sweep = explorer.scenario.sweep()
-        metrics = [m for m in CITATION_METRICS if m in self.sweep.columns]
-        if metric not in metrics:
-            raise ValueError(f"metric must be one of {', '.join(metrics)}, not {metric!r}")
-        self.picker = ipywidgets.Dropdown(options=[(LABELS[m], m) for m in metrics], value=metric,
-                                          description="Metric")
-        self._drawn = (metric, self._current())
-        self.chart = alt.JupyterChart(self._chart(), embed_options={"renderer": "svg", "actions": False})
-        self._watch_selection()
-        self.picker.observe(lambda _: self._redraw(), names="value")
-        explorer.observe(lambda _: self._redraw(), names=["retrieval", "answer", "citation", "retrieved"])
-        super().__init__([self.picker, self.chart])
+        self._metrics = [m for m in CITATION_METRICS if m in self.sweep.columns]
+        super().__init__(metric=metric, current=self._explorer_state(), _grid=json.dumps(self._grid_state()))
+        self.observe(self._clicked, names="current")
+        explorer.observe(self._follow, names=["retrieval", "answer", "citation", "retrieved"])
 
-    @property
-    def metric(self) -> str:
-        return self.picker.value
+    @traitlets.validate("metric")
+    def _valid_metric(self, proposal):
+        if proposal["value"] not in self._metrics:
+            raise traitlets.TraitError(f"metric must be one of {', '.join(self._metrics)}, not {proposal['value']!r}")
+        return proposal["value"]
 
-    def _current(self):
-        """The Explorer's state, or None while its passages differ from the bundle's (then it
-        is in no cell of the sweep)."""
+    @traitlets.validate("current")
+    def _valid_current(self, proposal):
+        value = dict(proposal["value"])
+        if value and set(value) != {"retrieval", "answer", "citation"}:
+            raise traitlets.TraitError(f"current must have retrieval, answer and citation, not {sorted(value)}")
+        sc = self.explorer.scenario
+        for part, known in (("retrieval", sc.retrieval_bundles), ("answer", sc.answer_bundles),
+                            ("citation", sc.citation_rules)):
+            if value and value[part] not in known:
+                raise traitlets.TraitError(f"current {part} {value[part]!r} is not a state; known: {', '.join(known)}")
+        return value
+
+    def _grid_state(self) -> dict:
+        """Names in sweep order; per metric a flat value (None = Undefined) and label list,
+        rule-major, then retrieval, then answer (the front end's ``cellIndex``)."""
+        sc = self.explorer.scenario
+        rules, retrievals, answers = list(sc.citation_rules), list(sc.retrieval_bundles), list(sc.answer_bundles)
+        values, labels = {}, {}
+        for m in self._metrics:
+            frame = state_space_frame(self.sweep, m).set_index(["citation", "retrieval", "answer"])
+            frame = frame.reindex(pd.MultiIndex.from_product([rules, retrievals, answers]))
+            values[m] = [None if v != v or v is None else float(v) for v in frame.value]
+            labels[m] = frame.label.tolist()
+        return {"title": f"State space of {sc.title}", "rules": rules, "retrievals": retrievals,
+                "answers": answers, "metrics": [{"key": m, "label": LABELS[m]} for m in self._metrics],
+                "values": values, "labels": labels}
+
+    def _explorer_state(self) -> dict:
+        """The Explorer's state, or {} while its passages differ from the bundle's."""
         e = self.explorer
-        return e.state if list(e.retrieved) == list(e.scenario.retrieval_bundles[e.retrieval]) else None
+        if list(e.retrieved) != list(e.scenario.retrieval_bundles[e.retrieval]):
+            return {}
+        return {"retrieval": e.retrieval, "answer": e.answer, "citation": e.citation}
 
-    def _chart(self):
-        return state_space_chart(self.sweep, self.metric, self._current())
-
-    def _redraw(self) -> None:
-        if self._drawn == (self.metric, self._current()):
-            return
-        self._drawn = (self.metric, self._current())
-        self.chart.chart = self._chart()
-        self._watch_selection()
-
-    def _watch_selection(self) -> None:
-        self.chart.selections.observe(self._clicked, list(SELECTIONS))
+    def _follow(self, _change) -> None:
+        self.current = self._explorer_state()
 
     def _clicked(self, change) -> None:
-        picked = change["new"].value
-        if picked:
-            self.go(**{k: picked[0][k] for k in ("retrieval", "answer", "citation")})
+        if change["new"] and change["new"] != self._explorer_state():
+            self.go(**change["new"])
 
     def go(self, retrieval: str, answer: str, citation: str) -> None:
         """What a click on a cell does: move the Explorer there."""
         self.explorer.move_to(retrieval, answer, citation)
+
+    def chart(self) -> alt.FacetChart:
+        """The same view as a static Altair chart (``.save("x.svg")`` renders it offline)."""
+        return state_space_chart(self.sweep, self.metric, self.explorer.state if self.current else None)
+
+    def __repr__(self) -> str:
+        return f"StateSpace({self.explorer.scenario.title!r}, metric={self.metric!r}, current={self.current})"

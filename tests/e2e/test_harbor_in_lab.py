@@ -84,25 +84,24 @@ def test_harbor_museum_in_jupyterlab(lab, offline_page, artifacts):
     explorer.locator("[data-testid=reset]").click()
     expect(card("citation_precision").locator("[data-testid=fraction]")).to_have_text("3/3 = 1")
 
-    # the state-space chart rendered offline
-    chart = page.locator(".vega-embed").first
-    expect(chart).to_be_visible(timeout=TIMEOUT)
-    chart.scroll_into_view_if_needed()
-    page.wait_for_timeout(1500)  # the chart redraws to outline the state Reset moved to
-    page.locator(".jupyter-widgets.widget-vbox").filter(has=chart).first.screenshot(
-        path=str(artifacts / "state_space.png"))
-    # clicking a cell (on its label, as people do) moves the Explorer there
-    cell = chart.locator('path[aria-label*="retrieval: All sources; answer: Garden answer; citation: Misplaced"]')
-    cell.click()
+    # the state-space heatmap: one anywidget, cells are buttons labelled with their state
+    space = page.locator(".rw-space").first
+    cell = lambda r, a, c: space.locator(f'[data-cell="{r}|{a}|{c}"]')  # noqa: E731
+    expect(cell("Current sources", "Fully supported", "Matched")).to_have_attribute("aria-current", "true")
+    space.scroll_into_view_if_needed()
+    space.screenshot(path=str(artifacts / "state_space.png"))
+    assert float(space.locator("tbody th").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 11
+    cell("All sources", "Garden answer", "Misplaced").click()
     expect(explorer.locator("[data-testid=state]")).to_contain_text("All sources · Garden answer · Misplaced")
     expect(card("citation_support").locator("[data-testid=fraction]")).to_have_text("1/1 = 1")  # D3 retrieved
-    # the chart redraws with the red outline on the new state; click only once it has
-    expect(chart.locator('path[stroke="#d62728"][aria-label*="All sources; Answer bundle: Garden answer"]'))\
-        .to_have_count(1, timeout=TIMEOUT)
-    undefined_cell = chart.locator('path[aria-label*="retrieval: No retrieval; answer: Empty answer; citation: None"]')
-    undefined_cell.click()
+    expect(cell("All sources", "Garden answer", "Misplaced")).to_have_attribute("aria-current", "true")
+    expect(cell("No retrieval", "Empty answer", "None")).to_have_text("Undef")
+    cell("No retrieval", "Empty answer", "None").click()
     expect(explorer.locator("[data-testid=state]")).to_contain_text("No retrieval · Empty answer · None")
+    space.locator("[data-testid=metric]").select_option("completeness")
+    expect(cell("No retrieval", "Empty answer", "None")).to_have_text("0")
     explorer.locator("[data-testid=reset]").click()
+    expect(cell("Current sources", "Fully supported", "Matched")).to_have_attribute("aria-current", "true")
 
     # predict-then-reveal in the quiz explorer
     quiz = page.locator(".rw-widget").nth(1)
@@ -123,6 +122,9 @@ def test_harbor_museum_in_jupyterlab(lab, offline_page, artifacts):
     explorer.scroll_into_view_if_needed()
     page.wait_for_timeout(500)
     explorer.screenshot(path=str(artifacts / "explorer_dark.png"))
+    space.scroll_into_view_if_needed()
+    space.screenshot(path=str(artifacts / "state_space_dark.png"))
+    assert space.evaluate("e => getComputedStyle(e).backgroundColor") != "rgb(255, 255, 255)"
     page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
     page.wait_for_function("document.body.dataset.jpThemeLight === 'true'", timeout=TIMEOUT)
     assert not p.errors, p.errors

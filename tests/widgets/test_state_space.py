@@ -1,15 +1,25 @@
 """The state-space heatmap: every state, Undefined marked, clicks move the Explorer."""
 
-import altair as alt
+import json
+
+import pytest
+import traitlets
 
 from ragwidgets.scenario import State
-from ragwidgets.widgets.charts import SELECTIONS, state_space_chart, state_space_frame
+from ragwidgets.widgets.charts import SELECTIONS, StateSpace, state_space_chart, state_space_frame
 
 
-def click(space, name, retrieval, answer, citation):
-    """What the browser sends when a cell is clicked: the selection's Vega signal."""
-    value = {"vlPoint": {"or": [{"retrieval": retrieval, "answer": answer, "citation": citation}]}}
-    space.chart._vl_selections = {n: {"value": value if n == name else None, "store": []} for n in SELECTIONS}
+def cell(space, metric, retrieval, answer, citation):
+    """A cell's value and label as the front end reads them (js/src/state_space.js cellIndex)."""
+    grid = json.loads(space._grid)
+    i = ((grid["rules"].index(citation) * len(grid["retrievals"]) + grid["retrievals"].index(retrieval))
+         * len(grid["answers"]) + grid["answers"].index(answer))
+    return grid["values"][metric][i], grid["labels"][metric][i]
+
+
+def front_end(widget, **state):
+    """Apply a state update the way a message from the browser does (a click sets ``current``)."""
+    widget.set_state(state)
 
 
 def test_frame_marks_undefined_and_current(harbor):
@@ -23,44 +33,67 @@ def test_frame_marks_undefined_and_current(harbor):
         "Current sources", "Fully supported", "Matched"]
 
 
-def test_chart_spec(harbor):
+def test_static_chart_spec_and_offline_svg(harbor, tmp_path):
     chart = state_space_chart(harbor.scenario.sweep(), "context_relevance", harbor.state)
     spec = chart.to_dict()
     assert spec["facet"]["column"]["field"] == "citation"
     assert {p["name"] for p in spec["params"]} == set(SELECTIONS)
     assert spec["title"]["text"] == "Context relevance over all 120 states"
-
-
-def test_chart_renders_offline(harbor, tmp_path):
-    chart = state_space_chart(harbor.scenario.sweep(), "completeness", harbor.state)
-    chart.save(str(tmp_path / "space.svg"))
+    harbor.state_space("completeness").chart().save(str(tmp_path / "space.svg"))
     svg = (tmp_path / "space.svg").read_text()
     assert "Undef" in svg and "Fully supported" in svg
 
 
+def test_one_anywidget_with_every_metric_and_the_engine_values(harbor):
+    space = harbor.state_space("citation_precision")
+    assert isinstance(space, StateSpace) and "cellIndex" in space._esm
+    grid = json.loads(space._grid)
+    assert [m["key"] for m in grid["metrics"]] == ["context_relevance", "faithfulness", "citation_support",
+                                                   "citation_precision", "completeness"]
+    assert len(grid["values"]["completeness"]) == 120 == len(grid["rules"]) * len(grid["retrievals"]) * len(grid["answers"])
+    sweep = harbor.scenario.sweep().set_index(["retrieval", "answer", "citation"])
+    for metric in ("citation_precision", "context_relevance"):
+        for (r, a, c), expected in sweep[metric].items():
+            value, label = cell(space, metric, r, a, c)
+            if expected != expected:
+                assert (value, label) == (None, "Undef")
+            else:
+                assert value == pytest.approx(expected) and label != "Undef"
+    assert cell(space, "citation_precision", "Current sources", "Fully supported", "Mixed") == (pytest.approx(2 / 3), "0.667")
+    assert cell(space, "context_relevance", "No retrieval", "Fully supported", "Matched") == (None, "Undef")
+
+
 def test_clicking_a_cell_moves_the_explorer(harbor):
     space = harbor.state_space("citation_precision")
-    assert alt.JupyterChart._is_offline
-    click(space, "undefined_cell", "No retrieval", "Empty answer", "None")
+    assert space.current == {"retrieval": "Current sources", "answer": "Fully supported", "citation": "Matched"}
+    front_end(space, current={"retrieval": "No retrieval", "answer": "Empty answer", "citation": "None"})
     assert harbor.state == State("No retrieval", "Empty answer", "None")
     assert harbor.metrics["citation_precision"] is None
-    click(space, "cell", "All sources", "Garden answer", "Matched")
+    front_end(space, current={"retrieval": "All sources", "answer": "Garden answer", "citation": "Matched"})
     assert harbor.state == State("All sources", "Garden answer", "Matched")
-    # the chart follows the explorer and outlines its state
+    # the heatmap follows the Explorer and outlines its state
     harbor.answer = "Outdated answer"
-    current = [r for r in space.chart.spec["datasets"].values()][0]
-    assert [(r["retrieval"], r["answer"]) for r in current if r["current"]] == [("All sources", "Outdated answer")]
-    space.picker.value = "completeness"
-    assert space.chart.spec["title"]["text"].startswith("Completeness")
+    assert space.current == {"retrieval": "All sources", "answer": "Outdated answer", "citation": "Matched"}
+    front_end(space, metric="completeness")
+    assert space.metric == "completeness" and harbor.state.answer == "Outdated answer"
 
 
 def test_edited_passages_leave_no_cell_outlined(harbor):
-    """With passages toggled the Explorer is in no cell of the sweep: nothing is outlined."""
+    """With passages toggled the Explorer is in no cell of the sweep: nothing is outlined, and a
+    click on its bundle's cell goes back to the bundle's passages."""
     space = harbor.state_space("citation_precision")
-    outlined = lambda: [(r["retrieval"], r["answer"], r["citation"])  # noqa: E731
-                        for r in next(iter(space.chart.spec["datasets"].values())) if r["current"]]
-    assert outlined() == [("Current sources", "Fully supported", "Matched")]
     harbor.toggle_passage("D2")
-    assert outlined() == []
-    harbor.toggle_passage("D2")
-    assert outlined() == [("Current sources", "Fully supported", "Matched")]
+    assert space.current == {}
+    front_end(space, current={"retrieval": "Current sources", "answer": "Fully supported", "citation": "Matched"})
+    assert list(harbor.retrieved) == list(harbor.scenario.retrieval_bundles["Current sources"])
+    assert space.current["retrieval"] == "Current sources"
+
+
+def test_bad_metric_and_state_are_named(harbor):
+    with pytest.raises(traitlets.TraitError, match="metric must be one of context_relevance.*not 'precision'"):
+        harbor.state_space("precision")
+    space = harbor.state_space()
+    with pytest.raises(traitlets.TraitError, match="current must have retrieval, answer and citation"):
+        space.current = {"retrieval": "All sources"}
+    with pytest.raises(traitlets.TraitError, match="current retrieval 'Nowhere' is not a state; known: Current sources"):
+        space.current = {"retrieval": "Nowhere", "answer": "Empty answer", "citation": "None"}

@@ -1,0 +1,113 @@
+"""``ragwidgets export NOTEBOOK.ipynb out.html``: a notebook as one HTML page whose widgets show offline.
+
+The notebook runs with its widget state stored (nbclient), then nbconvert's lab template writes
+it with three changes: nothing is loaded from a CDN (no require.js, html-manager, MathJax or
+Mermaid: formulas stay as TeX source); the
+snapshot renderer (``static/snapshot.js``, inlined) draws each anywidget from its saved state
+with the widget's own ES module and CSS, inert and marked "Snapshot · controls disabled"; and
+each widget output keeps its text form, shown where a widget cannot be drawn. One file, no
+network: open it anywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .errors import RagWidgetsError
+
+SNAPSHOT_JS = Path(__file__).resolve().parent / "static" / "snapshot.js"
+
+TEMPLATE = r"""{%- extends 'lab/index.html.j2' -%}
+{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
+{%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block extra_css -%}
+<style>
+.rw-snapshot-banner { position: sticky; top: 0; z-index: 10; margin: 0; padding: 6px 12px;
+  background: var(--jp-warn-color3, #fff3e0); color: var(--jp-ui-font-color1, #1f1f1f);
+  border-bottom: 2px solid var(--jp-warn-color1, #e65100); font: 13px system-ui, sans-serif; }
+.rw-snapshot-badge, .rw-snapshot-note { margin: 2px 0; font: italic 12px system-ui, sans-serif;
+  color: var(--jp-ui-font-color2, #555); }
+.rw-snapshot-view { cursor: not-allowed; }
+.rw-fallback { white-space: pre-wrap; }
+</style>
+{%- endblock extra_css -%}
+{%- block body_header -%}
+{{ super() }}
+<p class="rw-snapshot-banner" role="note">Snapshot of {{ resources.rw_notebook | e }}, {{ resources.rw_when | e }}:
+the widgets show the state saved when the notebook ran, and their controls are disabled.
+Run the notebook in Jupyter to use them.</p>
+{%- endblock body_header -%}
+{%- block data_widget_view scoped -%}
+<div class="jupyter-widgets jp-OutputArea-output">
+<script type="application/vnd.jupyter.widget-view+json">
+{{ output.data['application/vnd.jupyter.widget-view+json'] | json_dumps | escape_html_script }}
+</script>
+<pre class="rw-fallback">{{ output.data.get('text/plain', 'a widget') | e }}</pre>
+</div>
+{%- endblock data_widget_view -%}
+{%- block footer_js -%}
+{{ super() }}
+<script type="module">{{ resources.rw_snapshot_js }}</script>
+{%- endblock footer_js -%}
+"""
+
+
+def export_notebook(notebook: str | Path, output: str | Path, *, execute: bool = True, theme: str = "light",
+                    timeout: int = 600, kernel_name: str = "python3") -> Path:
+    """Write ``notebook`` as one offline HTML page at ``output``; returns the output path.
+
+    ``execute=False`` uses the outputs and widget state already saved in the notebook.
+    """
+    import jinja2
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+    from nbconvert import HTMLExporter
+
+    notebook, output = Path(notebook), Path(output)
+    if not notebook.is_file():
+        raise RagWidgetsError(f"{notebook}: no such notebook")
+    try:
+        nb = nbformat.read(notebook, as_version=4)
+    except Exception as err:  # nbformat raises several kinds for a file that is not a notebook
+        raise RagWidgetsError(f"{notebook}: not a readable notebook ({err})") from None
+    if execute:
+        client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name, store_widget_state=True,
+                                resources={"metadata": {"path": str(notebook.parent.resolve())}})
+        try:
+            client.execute()
+        except CellExecutionError as err:
+            raise RagWidgetsError(f"{notebook}: a cell failed while running, nothing written:\n{err}") from None
+    exporter = HTMLExporter(template_name="lab", theme=theme,
+                            extra_loaders=[jinja2.DictLoader({"rw_snapshot.html.j2": TEMPLATE})],
+                            template_file="rw_snapshot.html.j2")
+    resources = {"rw_notebook": notebook.name,
+                 "rw_when": "run " + datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC") if execute
+                 else "as saved",
+                 "rw_snapshot_js": re.sub("</(script)", r"<\\/\\1", SNAPSHOT_JS.read_text(encoding="utf-8"), flags=re.I)}
+    html, _ = exporter.from_notebook_node(nb, resources=resources)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(html, encoding="utf-8")
+    return output
+
+
+def cmd_export(args) -> int:
+    out = export_notebook(args.notebook, args.output, execute=not args.no_execute, theme=args.theme)
+    print(f"wrote {out} ({out.stat().st_size // 1024} kB): open it in a browser, no network needed")
+    return 0
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """The ``export`` subcommand (imports nbconvert only when it runs)."""
+    export = sub.add_parser("export", help="write a notebook as one HTML page whose widgets show offline")
+    export.add_argument("notebook", help="the .ipynb to run and export")
+    export.add_argument("output", help="the .html to write")
+    export.add_argument("--theme", choices=("light", "dark"), default="light")
+    export.add_argument("--no-execute", action="store_true",
+                        help="do not run the notebook: use the outputs and widget state saved in it")
+    export.set_defaults(func=cmd_export)

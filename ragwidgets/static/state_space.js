@@ -1,0 +1,125 @@
+// src/state_space.js
+var h = (tag, props = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v);
+  }
+  node.append(...children);
+  return node;
+};
+var cellIndex = (grid, c, r, a) => (c * grid.retrievals.length + r) * grid.answers.length + a;
+var fill = (value) => `color-mix(in srgb, var(--rw-accent) ${Math.round(12 + 78 * value)}%, var(--rw-bg))`;
+function build(grid, model) {
+  const root = h("div", { class: "rw-space", role: "group", "aria-label": grid.title });
+  const picker = h(
+    "select",
+    { "data-testid": "metric", "aria-label": "Metric" },
+    ...grid.metrics.map((m) => h("option", { value: m.key, text: m.label }))
+  );
+  const legend = h(
+    "span",
+    { class: "rw-space-legend" },
+    h("span", { class: "rw-space-swatch", style: `background:${fill(0)}`, text: "0" }),
+    h("span", { class: "rw-space-swatch rw-space-high", style: `background:${fill(1)}`, text: "1" }),
+    h("span", { class: "rw-space-swatch rw-space-undefined", text: "Undef" }),
+    " Undefined · ",
+    h("span", { class: "rw-space-swatch rw-space-outlined", text: " " }),
+    " the Explorer's state · click a cell to go there"
+  );
+  const title = h("strong", { class: "rw-space-title" });
+  root.append(h("div", { class: "rw-space-head" }, title, h("label", {}, "Metric ", picker), legend));
+  const cells = [];
+  const panels = h("div", { class: "rw-space-panels" });
+  grid.rules.forEach((rule, c) => {
+    const head = h(
+      "tr",
+      {},
+      h("th", { class: "rw-space-corner", scope: "col", text: "retrieval ↓ answer →" }),
+      ...grid.answers.map((a) => h("th", { scope: "col", text: a }))
+    );
+    const body = h("tbody");
+    grid.retrievals.forEach((retrieval, r) => {
+      const row = h("tr", {}, h("th", { scope: "row", text: retrieval }));
+      grid.answers.forEach((answer, a) => {
+        const button = h("button", { class: "rw-cell", type: "button", "data-cell": `${retrieval}|${answer}|${rule}` });
+        button.addEventListener("click", () => {
+          model.set("current", { retrieval, answer, citation: rule });
+          model.save_changes();
+        });
+        cells[cellIndex(grid, c, r, a)] = { button, state: { retrieval, answer, citation: rule } };
+        row.append(h("td", {}, button));
+      });
+      body.append(row);
+    });
+    panels.append(h(
+      "section",
+      { class: "rw-space-panel" },
+      h("h4", { text: `Citation rule: ${rule}` }),
+      h("table", {}, h("thead", {}, head), body)
+    ));
+  });
+  root.append(panels);
+  root.addEventListener("keydown", (e) => e.stopPropagation());
+  picker.addEventListener("change", () => {
+    model.set("metric", picker.value);
+    model.save_changes();
+  });
+  return { root, picker, title, cells };
+}
+function paint(grid, view, model) {
+  const metric = model.get("metric");
+  const label = grid.metrics.find((m) => m.key === metric)?.label ?? metric;
+  view.picker.value = metric;
+  view.title.textContent = `${label} over all ${view.cells.length} states`;
+  const values = grid.values[metric] ?? [];
+  const labels = grid.labels[metric] ?? [];
+  view.cells.forEach(({ button, state }, i) => {
+    const value = values[i];
+    const defined = value !== null && value !== void 0;
+    button.textContent = labels[i] ?? "";
+    button.classList.toggle("rw-undefined", !defined);
+    button.classList.toggle("rw-space-high", defined && value > 0.55);
+    button.style.background = defined ? fill(value) : "";
+    button.setAttribute("aria-label", `retrieval: ${state.retrieval}; answer: ${state.answer}; citation: ${state.citation}; ${label}: ${defined ? labels[i] : "Undefined"}`);
+    button.title = button.getAttribute("aria-label");
+  });
+}
+function outline(view, model) {
+  const current = model.get("current") ?? {};
+  for (const { button, state } of view.cells) {
+    const here = state.retrieval === current.retrieval && state.answer === current.answer && state.citation === current.citation;
+    button.classList.toggle("rw-current", here);
+    if (here) button.setAttribute("aria-current", "true");
+    else button.removeAttribute("aria-current");
+  }
+}
+var state_space_default = {
+  render({ model, el }) {
+    let grid, view;
+    const draw = () => {
+      grid = JSON.parse(model.get("_grid"));
+      view = build(grid, model);
+      el.replaceChildren(view.root);
+      paint(grid, view, model);
+      outline(view, model);
+    };
+    const repaint = () => paint(grid, view, model);
+    const reoutline = () => outline(view, model);
+    draw();
+    model.on("change:_grid", draw);
+    model.on("change:metric", repaint);
+    model.on("change:current", reoutline);
+    return () => {
+      model.off("change:_grid", draw);
+      model.off("change:metric", repaint);
+      model.off("change:current", reoutline);
+    };
+  }
+};
+export {
+  cellIndex,
+  state_space_default as default,
+  fill
+};
