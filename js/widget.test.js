@@ -1,6 +1,6 @@
 // Rendering and escaping, in jsdom, against a stand-in model and view states made by Python
 // (fixtures/make_fixtures.py).
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import widget from "./src/widget.js";
@@ -75,7 +75,8 @@ describe("score cards", () => {
     expect(c.classList.contains("rw-undefined")).toBe(true);
     expect(text(c.querySelector(".rw-card-value"))).toBe("Undefined");
     expect(text(c.querySelector(".rw-card-fraction"))).toBe("0/0 = Undefined");
-    expect(text(c.querySelector(".rw-card-reason"))).toBe("Undefined: no retrieved documents");
+    expect(text(c.querySelector(".rw-card-reason"))).toBe("no retrieved documents");
+    expect(text(c).match(/Undefined/g).length).toBe(2); // the value, and 0/0 = Undefined: not three times
     expect(text(card(el, "faithfulness").querySelector(".rw-card-value"))).toBe("Undefined");
     expect(text(card(el, "completeness").querySelector(".rw-card-value"))).toBe("0");
     expect(text(card(el, "citation_precision").querySelector(".rw-card-value"))).toBe("Undefined");
@@ -190,9 +191,12 @@ describe("RAGChecker sample views", () => {
     expect(text(resp.querySelector("caption"))).toBe("Response claims");
     expect(resp.querySelectorAll("tbody tr").length).toBe(11);
     expect(gt.querySelectorAll("tbody tr").length).toBe(22);
-    const heads = [...resp.querySelectorAll("thead th")].map(text);
-    expect(heads).toEqual(["Claim", "000", "001", "002 (off)", "003"]);
-    expect([...resp.querySelector("tbody tr").children].map(text)).toEqual(["R1", "·", "●", "·", "·"]);
+    const heads = [...resp.querySelectorAll("thead th")];
+    expect(heads.map(text)).toEqual(["Claim", "1", "2", "3off", "4"]);
+    expect(heads.map((th) => th.getAttribute("title"))).toEqual([
+      null, "000 (rank 1)", "001 (rank 2)", "002 (rank 3): switched off", "003 (rank 4)"]);
+    expect([...resp.querySelectorAll("col")].map((c) => c.className)).toEqual(["", "", "", "rw-off", ""]);
+    expect([...resp.querySelector("tbody tr").children].map(text)).toEqual(["R1", "○", "●", "○", "○"]);
     const claimHeads = [...el.querySelectorAll(".rw-claims thead th")].map(text);
     expect(claimHeads).toEqual(["Claim", "Text", "Correct?", "Faithful?", "Supported by"]);
     expect(text(el.querySelector('[data-key="claim:R1"]'))).toContain("✗ Incorrect");
@@ -230,9 +234,13 @@ describe("untrusted text is text", () => {
     expect(alert).not.toHaveBeenCalled();
   });
 
-  it("the bundle never assigns markup", () => {
+  it("no source assigns markup, and the bundle writes none", () => {
+    for (const f of readdirSync(join(HERE, "src")).filter((f) => f.endsWith(".js"))) {
+      const src = readFileSync(join(HERE, "src", f), "utf8");
+      expect(src, f).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|dangerouslySetInnerHTML|document\.write|eval\(/);
+    }
     const bundle = readFileSync(join(HERE, "..", "ragwidgets", "static", "widget.js"), "utf8");
-    expect(bundle).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/);
+    expect(bundle).not.toMatch(/outerHTML|insertAdjacentHTML|document\.write|eval\(/);
   });
 });
 
@@ -263,7 +271,7 @@ describe("mountSampleView: the sample view another widget mounts", () => {
     next.state = "sample 0 · updated";
     sv.update(next);
     expect(text(el.querySelector('[data-testid="state"]'))).toBe("State: sample 0 · updated");
-    expect([...el.querySelector(".rw-matrix tbody tr").children].map(text)).toEqual(["R1", "·", "●", "·", "·"]);
+    expect([...el.querySelector(".rw-matrix tbody tr").children].map(text)).toEqual(["R1", "○", "●", "○", "○"]);
     sv.destroy();
     expect(el.childNodes.length).toBe(0);
   });

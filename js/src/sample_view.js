@@ -7,29 +7,88 @@
 // row-major: response rows then ground-truth rows). `send(patch)`: called once per user action
 // with the state fields it changes, e.g. {selected: "claim:R3"} or {retrieved: ["P1", "P2"]};
 // the holder applies it (SampleView.apply in Python) and calls update() with the new view.
-import { renderView } from "./render.js";
+//
+// Updates are incremental (Preact, keyed, memoised rows over a structurally shared view): DOM
+// nodes, focus, scroll positions and open sections survive. Plain keys pressed in the view stay
+// in it (JupyterLab's command-mode shortcuts never see them).
+import { render } from "preact";
+import { Cards } from "./cards.js";
+import { Controls, Header } from "./controls.js";
+import { Failing } from "./failing.js";
+import { html, share } from "./incremental.js";
+import { Matrix } from "./matrix.js";
+import { ClaimTable, FactsTable, GtTable, SourceTable } from "./tables.js";
 
-/** view.matrix.cells as an Int8Array, whatever form it arrived in. */
-export function matrixCells(cells) {
-  if (cells instanceof Int8Array) return cells;
-  if (ArrayBuffer.isView(cells)) return new Int8Array(cells.buffer, cells.byteOffset, cells.byteLength);
-  if (cells instanceof ArrayBuffer) return new Int8Array(cells);
-  return Int8Array.from(cells || []);
+export { matrixCells } from "./matrix.js";
+
+function Answer({ view }) {
+  return html`<section class="rw-section rw-answer">
+    <p><b>Answer: </b>${view.answer ? view.answer : html`<i>(empty answer: no claims)</i>`}</p>
+    ${view.kind === "sample" && view.gt_answer
+      ? html`<details class="rw-gt-answer"><summary>Ground-truth answer</summary><p>${view.gt_answer}</p></details>`
+      : null}
+  </section>`;
+}
+
+export function SampleView({ view, ctx }) {
+  if (!view || !view.controls) return html`<div class="rw-root">Loading…</div>`;
+  const toggleable = view.sources.filter((s) => s.toggleable).map((s) => s.doc_id);
+  const inPlay = view.sources.filter((s) => s.retrieved).length;
+  const gtTable = view.gt_claims.length > 0 && !view.facts.length;
+  return html`<div class="rw-root" data-kind=${view.kind}>
+    <${Header} title=${view.title} question=${view.question} state=${view.state} />
+    <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} />
+    <p class="rw-summary" data-testid="summary">${view.summary}</p>
+    <${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
+      predictions=${view.predictions || {}} send=${ctx.send} />
+    ${view.kind === "sample"
+      ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />`
+      : null}
+    <${Answer} view=${view} />
+    <${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />
+    <${ClaimTable} view=${view} ctx=${ctx} />
+    ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} />` : null}
+    ${gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
+    ${view.facts.length ? html`<${FactsTable} view=${view} />` : null}
+  </div>`;
+}
+
+const LIT = ".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-selected";
+
+/** Scroll each bounded table region so that its first highlighted row is in view. */
+function revealLinked(el) {
+  for (const region of el.querySelectorAll(".rw-scroll")) {
+    const row = region.querySelector(LIT);
+    if (!row) continue;
+    const head = region.querySelector("thead");
+    const top = row.getBoundingClientRect().top - region.getBoundingClientRect().top;
+    const headHeight = head ? head.getBoundingClientRect().height : 0;
+    if (top < headHeight || top + row.getBoundingClientRect().height > region.clientHeight) {
+      region.scrollTop += top - headHeight - 4;
+    }
+  }
+}
+
+function keepKeys(e) {
+  if (!e.ctrlKey && !e.metaKey && !e.altKey && e.key !== "Escape") e.stopPropagation();
 }
 
 export function mountSampleView(el, { view, send }) {
-  const ui = { open: {} }; // this view's folded sections, kept across updates
-  let current = view;
-  const act = { get: (name) => (current ? current[name] : undefined), set: (patch) => send(patch) };
-  const draw = () => el.replaceChildren(renderView(current, act, ui));
-  draw();
+  let current = null;
+  const ctx = { send, view: () => current };
+  el.addEventListener("keydown", keepKeys);
+  const draw = (next) => {
+    const before = current && current.selected;
+    current = share(current, next);
+    render(html`<${SampleView} view=${current} ctx=${ctx} />`, el);
+    if (current && current.selected && current.selected !== before) revealLinked(el);
+  };
+  draw(view);
   return {
-    update(next) {
-      current = next;
-      draw();
-    },
+    update: draw,
     destroy() {
-      el.replaceChildren();
+      el.removeEventListener("keydown", keepKeys);
+      render(null, el);
     },
   };
 }

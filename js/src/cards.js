@@ -1,0 +1,84 @@
+// Score cards: value, fraction, definition; Undefined said once, with its reason; ragchecker's
+// substitute zero told from a counted one; predict-then-reveal.
+import { html, memo } from "./incremental.js";
+
+/** Which items the fraction counts, e.g. "counted: R1, R2 — out of: R1, R2, R3". */
+function itemsNote(c) {
+  if (!c.denominator_items.length) return null;
+  const counted = c.numerator_items.length ? c.numerator_items.join(", ") : "none";
+  return `counted: ${counted} — out of: ${c.denominator_items.join(", ")}`;
+}
+
+function Prediction({ c, predictions, send }) {
+  const p = c.prediction;
+  const commit = (input) => {
+    const text = input.value.trim();
+    if ((predictions[c.name] || "") === text) return;
+    const next = { ...predictions };
+    if (text) next[c.name] = text;
+    else delete next[c.name];
+    send({ predictions: next });
+  };
+  let verdict = null;
+  if (p && !p.readable) verdict = html`<div class="rw-verdict rw-verdict-no">${p.message}</div>`;
+  else if (p)
+    verdict = html`<div class=${p.match ? "rw-verdict rw-verdict-yes" : "rw-verdict rw-verdict-no"} data-testid="verdict">
+      ${p.match ? `✓ You predicted ${p.shown}: right` : `✗ You predicted ${p.shown}; actual ${c.shown}`}
+    </div>`;
+  return html`<div class="rw-prediction">
+    <input type="text" class="rw-predict-input" placeholder="0.5, 2/3 or Undefined"
+      aria-label=${`Your prediction for ${c.label}`} value=${p ? p.text : ""}
+      onChange=${(e) => commit(e.target)} onKeyDown=${(e) => e.key === "Enter" && commit(e.target)} />
+    ${verdict}
+  </div>`;
+}
+
+const Card = memo(function Card({ c, predict, predictions, send }) {
+  const undef = c.value === null && !c.hidden;
+  const substitute = c.value !== null && c.reason && c.status === "defined";
+  const cls = ["rw-card", undef && "rw-undefined", c.hidden && "rw-concealed", substitute && "rw-substitute"];
+  let body;
+  if (c.hidden) {
+    body = html`<div class="rw-card-value rw-hidden-value" data-testid="value">?</div>
+      <div class="rw-card-fraction">Enter your prediction to reveal</div>`;
+  } else {
+    // Undefined is said once, as the value; the fraction shows 0/0 and the reason why.
+    body = html`<div class="rw-card-value" data-testid="value">${c.shown}${substitute ? html`<span class="rw-substitute-mark"> (substitute)</span>` : null}</div>
+      <div class="rw-card-fraction" data-testid="fraction">${c.fraction}</div>
+      ${c.reason && (undef || substitute) ? html`<div class="rw-card-reason">${c.reason}</div>` : null}`;
+  }
+  return html`<article class=${cls.filter(Boolean).join(" ")} data-metric=${c.name} aria-label=${c.label}
+      title=${c.hidden ? null : itemsNote(c)}>
+    <div class="rw-card-label">${c.label}${c.lower_is_better ? html`<span class="rw-hint" title="lower is better"> ↓</span>` : null}</div>
+    ${body}
+    <div class="rw-card-def">${c.definition}</div>
+    ${predict ? html`<${Prediction} c=${c} predictions=${predictions} send=${send} />` : null}
+  </article>`;
+});
+
+function Group({ g, predict, predictions, send }) {
+  return html`<div class="rw-card-group" data-group=${g.group}>
+    <h4>${g.title}</h4>
+    <div class="rw-card-grid">
+      ${g.cards.map((c) => html`<${Card} key=${c.name} c=${c} predict=${predict} predictions=${predictions} send=${send} />`)}
+    </div>
+  </div>`;
+}
+
+export const Cards = memo(function Cards({ groups, missing, predict, predictions, send }) {
+  const primary = groups.filter((g) => !g.secondary);
+  const secondary = groups.filter((g) => g.secondary);
+  const n = secondary.reduce((k, g) => k + g.cards.length, 0);
+  const group = (g) => html`<${Group} key=${g.group} g=${g} predict=${predict} predictions=${predictions} send=${send} />`;
+  return html`<section class="rw-cards" data-testid="cards">
+    ${primary.map(group)}
+    ${secondary.length
+      ? html`<details class="rw-more"><summary>RAGChecker metrics on the same state (${n})</summary>${secondary.map(group)}</details>`
+      : null}
+    ${missing.length
+      ? html`<p class="rw-note">Not computable for this data: ${missing.map(
+          (m, i) => html`${i ? "; " : ""}<b>${m.label}</b> (${m.reason})`,
+        )}</p>`
+      : null}
+  </section>`;
+});

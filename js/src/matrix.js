@@ -1,0 +1,79 @@
+// The entailment matrix, claims x passages, from the binary cells buffer. Compact cells, sticky
+// row and column headers inside a bounded scrolling region; a large matrix is summarised first
+// and drawn on demand. Rows are memoised on the buffer: toggling a passage re-renders only the
+// column headers (switched-off columns are shaded through <col>), not 10,000 cells.
+import { Component } from "preact";
+import { html, memo } from "./incremental.js";
+import { showId } from "./text.js";
+
+export const CELL = {
+  1: ["●", "entails", "rw-entails"],
+  0: ["○", "does not entail", "rw-neutral"],
+  [-1]: ["?", "unjudged", "rw-unjudged"],
+};
+const ON_DEMAND = 600; // cells above which the matrix waits to be opened
+
+/** view.matrix.cells as an Int8Array, whatever form it arrived in. */
+export function matrixCells(cells) {
+  if (cells instanceof Int8Array) return cells;
+  if (ArrayBuffer.isView(cells)) return new Int8Array(cells.buffer, cells.byteOffset, cells.byteLength);
+  if (cells instanceof ArrayBuffer) return new Int8Array(cells);
+  return Int8Array.from(cells || []);
+}
+
+const MatrixRow = memo(function MatrixRow({ r, buf, index, doc_ids, selected, ctx }) {
+  const cells = matrixCells(buf).subarray(index * doc_ids.length, (index + 1) * doc_ids.length);
+  return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-key=${r.key}
+      onClick=${() => ctx.send({ selected: selected ? "" : r.key })}>
+    <th class="rw-id" scope="row" title=${r.text}>${r.id}</th>
+    ${Array.from(cells, (v, k) => {
+      const [sym, word, cls] = CELL[v];
+      return html`<td class=${cls} title=${`${showId(doc_ids[k])} ${word} ${r.id}`}>${sym}</td>`;
+    })}
+  </tr>`;
+});
+
+function Grid({ caption, rows, first, m, docIds, selected, ctx }) {
+  return html`<table class="rw-table rw-matrix">
+    <caption>${caption}</caption>
+    <colgroup><col />${m.columns.map((c) => html`<col class=${c.active ? null : "rw-off"} />`)}</colgroup>
+    <thead><tr>
+      <th class="rw-corner">Claim</th>
+      ${m.columns.map((c, k) => html`<th class="rw-matrix-col" scope="col"
+        title=${`${showId(c.doc_id)} (rank ${k + 1})${c.active ? "" : ": switched off"}`}>${k + 1}${c.active ? "" : html`<span class="rw-off-mark">off</span>`}</th>`)}
+    </tr></thead>
+    <tbody>
+      ${rows.map((r, j) => html`<${MatrixRow} key=${r.key} r=${r} buf=${m.cells} index=${first + j} doc_ids=${docIds}
+        selected=${selected === r.key} ctx=${ctx} />`)}
+    </tbody>
+  </table>`;
+}
+
+export class Matrix extends Component {
+  constructor(props) {
+    super(props);
+    const m = props.m;
+    this.state = { open: (m.response.length + m.gt.length) * m.columns.length <= ON_DEMAND };
+  }
+
+  render({ m, selected, ctx }, { open }) {
+    const docIds = m.columns.map((c) => c.doc_id);
+    const cells = matrixCells(m.cells);
+    const entailed = cells.reduce((n, v) => n + (v === 1), 0);
+    const size = `${m.response.length} response + ${m.gt.length} ground-truth claims × ${m.columns.length} passages`;
+    return html`<section class="rw-section" data-testid="matrix">
+      <h4>Entailment: claims × passages</h4>
+      <p class="rw-note">${size}; ${entailed} entailments. Columns are passages by rank (hover for the
+        doc_id); ● entails; ○ does not entail; ? unjudged; shaded columns are switched off.</p>
+      ${open
+        ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
+            <${Grid} caption="Response claims" rows=${m.response} first=${0} m=${m} docIds=${docIds} selected=${selected} ctx=${ctx} />
+            ${m.gt.length
+              ? html`<${Grid} caption="Ground-truth claims" rows=${m.gt} first=${m.response.length} m=${m} docIds=${docIds} selected=${selected} ctx=${ctx} />`
+              : null}
+          </div>`
+        : html`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
+            onClick=${() => this.setState({ open: true })}>Show the full matrix</button>`}
+    </section>`;
+  }
+}

@@ -1,0 +1,179 @@
+// The linked tables: passages (sources), claims, ground-truth claims, required facts. Rows are
+// keyed and memoised: an update re-renders only the rows whose data or selection changed. Long
+// tables scroll inside a bounded region with a sticky header.
+import { html, memo } from "./incremental.js";
+import { Id, YesNo, ids } from "./text.js";
+
+const ROLE_TEXT = {
+  selected: "● selected",
+  supports: "supports it",
+  cited: "cited by it",
+  entailed: "entailed by it",
+  cites: "cites it",
+};
+
+/** The item's id, and under it what the selection makes of it, in words (not only colour). */
+function IdCell({ id, roles }) {
+  return html`<td class="rw-id">
+    <${Id} id=${id} max=${24} />
+    ${roles.length
+      ? html`<div class="rw-link">${roles.map((r) => html`<span class=${`rw-badge rw-badge-${r}`}>${ROLE_TEXT[r] || r}</span>`)}</div>`
+      : null}
+  </td>`;
+}
+
+/** Keys on a row: Enter / Space select it, arrows move between rows. Keys meant for a control
+ * inside the row (a checkbox's Space) are that control's. */
+function rowKeys(e, pick) {
+  if (e.target !== e.currentTarget) return;
+  if (e.key === "Enter" || e.key === " ") {
+    e.preventDefault();
+    pick();
+  } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+    const next = e.key === "ArrowDown" ? e.currentTarget.nextElementSibling : e.currentTarget.previousElementSibling;
+    if (next) {
+      e.preventDefault();
+      next.focus();
+    }
+  }
+}
+
+function Row({ item, selected, send, children }) {
+  const pick = () => send({ selected: selected ? "" : item.key });
+  const cls = ["rw-row", ...item.roles.map((r) => `rw-role-${r}`)].join(" ");
+  return html`<tr class=${cls} tabindex="0" aria-selected=${selected ? "true" : "false"} data-key=${item.key}
+    onClick=${pick} onKeyDown=${(e) => rowKeys(e, pick)}>${children}</tr>`;
+}
+
+/** A table in a region that scrolls when it holds more than a screenful; the header sticks. */
+export function Table({ heads, groupRow, cls, n, children, label }) {
+  const tall = n > 12;
+  return html`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
+      role=${tall ? "region" : null} aria-label=${tall ? label : null}>
+    <table class=${`rw-table ${cls}`}>
+      <thead>
+        ${groupRow
+          ? html`<tr class="rw-group-row">${groupRow.map((g) => html`<th colspan=${String(g.span)} class=${g.class || null}>${g.text}</th>`)}</tr>`
+          : null}
+        <tr>${heads.map((t) => html`<th scope="col">${t}</th>`)}</tr>
+      </thead>
+      <tbody>${children}</tbody>
+    </table>
+  </div>`;
+}
+
+const SourceRow = memo(function SourceRow({ s, selected, sample, cites, showGt, ctx }) {
+  const toggle = (e) => {
+    const inPlay = ctx.view().sources.filter((x) => x.retrieved).map((x) => x.doc_id);
+    const next = e.target.checked ? [...inPlay, s.doc_id] : inPlay.filter((d) => d !== s.doc_id);
+    ctx.send({ retrieved: next });
+  };
+  const entails = [
+    s.entails_response.length ? ids(s.entails_response) : "",
+    showGt && s.entails_gt.length ? `${s.entails_response.length ? "; " : ""}ground truth ${ids(s.entails_gt)}` : "",
+  ].join("") || "—";
+  return html`<${Row} item=${s} selected=${selected} send=${ctx.send}>
+    <td class="rw-num">${s.rank === null ? "—" : String(s.rank)}</td>
+    <${IdCell} id=${s.doc_id} roles=${s.roles} />
+    <td class="rw-text">${s.text}</td>
+    ${sample ? null : html`<td>${ids(s.facts)}</td>`}
+    <td class="rw-toggle-cell">
+      <label onClick=${(e) => e.stopPropagation()}>
+        <input type="checkbox" checked=${s.retrieved} disabled=${!s.toggleable}
+          aria-label=${`${s.doc_id} in the retrieved context`} data-toggle=${s.doc_id} onChange=${toggle} />
+        ${s.retrieved ? " ✓ Yes" : " ✗ No"}
+      </label>
+    </td>
+    ${sample ? null : html`<td><${YesNo} value=${s.relevant} />${s.outdated ? html`<span class="rw-outdated"> (⚠ outdated)</span>` : null}</td>`}
+    <td class="rw-list">${entails}</td>
+    ${cites ? html`<td class="rw-list">${ids(s.cited_by)}</td>` : null}
+  <//>`;
+});
+
+/** showGt: name the ground-truth claims a passage entails (only where a view lists them). */
+export function SourceTable({ view, ctx, showGt }) {
+  const sample = view.kind === "sample";
+  const cites = view.has_citations;
+  const heads = [
+    "Rank", "Source", sample ? "Passage text" : "Exact text", sample ? null : "Fact IDs", "In context?",
+    sample ? null : "Question-relevant?", "Entails claims", cites ? "Cited by" : null,
+  ].filter(Boolean);
+  return html`<section class="rw-section" data-testid="sources">
+    <h4>${sample ? `Retrieved passages (${view.sources.length}, rank order; untick to see the scores without one)` : "Sources"}</h4>
+    <${Table} heads=${heads} cls="rw-sources" n=${view.sources.length} label="Passages">
+      ${view.sources.map((s) => html`<${SourceRow} key=${s.key} s=${s} selected=${view.selected === s.key} sample=${sample} cites=${cites} showGt=${showGt} ctx=${ctx} />`)}
+    <//>
+  </section>`;
+}
+
+const ClaimRow = memo(function ClaimRow({ c, selected, hasFacts, hasCorrect, cites, ctx }) {
+  const cits = c.citations || [];
+  const per = (f) => (cits.length ? cits.map((x, i) => html`${i ? html`<br />` : null}${f(x)}`) : "—");
+  return html`<${Row} item=${c} selected=${selected} send=${ctx.send}>
+    <${IdCell} id=${c.id} roles=${c.roles} />
+    <td class="rw-text">${c.text}</td>
+    ${hasFacts ? html`<td>${ids(c.facts)}</td>` : null}
+    ${hasCorrect ? html`<td><${YesNo} value=${c.correct} words=${["Correct", "Incorrect"]} /></td>` : null}
+    <td><${YesNo} value=${c.faithful} words=${["Faithful", "Unfaithful"]} /></td>
+    <td class="rw-list">${ids(c.supported_by, "none")}</td>
+    ${cites ? html`<td class="rw-list">${cits.length ? ids(cits.map((x) => x.doc_id)) : "no citation"}</td>` : null}
+    ${cites ? html`<td>${per((x) => html`<${YesNo} value=${x.retrieved} />`)}</td>` : null}
+    ${cites ? html`<td>${per((x) => html`<${YesNo} value=${x.entails} />`)}</td>` : null}
+    ${cites ? html`<td>${per((x) => html`<span title=${x.why}><${YesNo} value=${x.valid} /></span>`)}</td>` : null}
+  <//>`;
+});
+
+export function ClaimTable({ view, ctx }) {
+  const cites = view.has_citations;
+  const hasFacts = view.claims.some((c) => c.facts);
+  const hasCorrect = view.claims.some((c) => c.correct !== null);
+  const heads = [
+    "Claim", "Text", hasFacts ? "Fact ID" : null, hasCorrect ? "Correct?" : null, "Faithful?", "Supported by",
+    cites ? "Source" : null, cites ? "Retrieved?" : null, cites ? "Entails?" : null, cites ? "Valid?" : null,
+  ].filter(Boolean);
+  const before = heads.indexOf("Supported by");
+  const groupRow = cites
+    ? [{ text: "", span: before }, { text: "Retrieved context", span: 1 }, { text: "Cited source", span: 4, class: "rw-group-head" }]
+    : null;
+  const title = cites ? "Claims and citations" : `Response claims (${view.claims.length})`;
+  return html`<section class="rw-section" data-testid="claims">
+    <h4>${title}</h4>
+    <${Table} heads=${heads} groupRow=${groupRow} cls="rw-claims" n=${view.claims.length} label="Claims">
+      ${view.claims.map((c) => html`<${ClaimRow} key=${c.key} c=${c} selected=${view.selected === c.key}
+        hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} ctx=${ctx} />`)}
+    <//>
+    ${view.claims.length ? null : html`<p class="rw-note">The answer makes no claims.</p>`}
+  </section>`;
+}
+
+const GtRow = memo(function GtRow({ g, selected, ctx }) {
+  return html`<${Row} item=${g} selected=${selected} send=${ctx.send}>
+    <${IdCell} id=${g.id} roles=${g.roles} />
+    <td class="rw-text">${g.text}</td>
+    <td><${YesNo} value=${g.covered} words=${["Covered", "Missed"]} /></td>
+    <td class="rw-list">${ids(g.supported_by, "none")}</td>
+  <//>`;
+});
+
+export function GtTable({ view, ctx }) {
+  return html`<section class="rw-section" data-testid="gt-claims">
+    <h4>Ground-truth claims (${view.gt_claims.length})</h4>
+    <${Table} heads=${["Claim", "Text", "In the response?", "Supported by (retrieved)"]} cls="rw-gt" n=${view.gt_claims.length} label="Ground-truth claims">
+      ${view.gt_claims.map((g) => html`<${GtRow} key=${g.key} g=${g} selected=${view.selected === g.key} ctx=${ctx} />`)}
+    <//>
+  </section>`;
+}
+
+export function FactsTable({ view }) {
+  return html`<section class="rw-section" data-testid="facts">
+    <h4>Required facts</h4>
+    <${Table} heads=${["Required current fact", "Fact ID", "Present in answer?", "Stated by"]} cls="rw-facts" n=${view.facts.length} label="Required facts">
+      ${view.facts.map((f) => html`<tr key=${f.fact_id}>
+        <td class="rw-text">${f.text || f.fact_id}</td>
+        <td class="rw-id"><${Id} id=${f.fact_id} /></td>
+        <td><${YesNo} value=${f.present} /></td>
+        <td class="rw-list">${ids(f.stated_by)}</td>
+      </tr>`)}
+    <//>
+  </section>`;
+}

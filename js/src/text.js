@@ -1,0 +1,30 @@
+// Untrusted text as text. Everything from a sample goes through Preact's text nodes and
+// attribute values, never markup. IDs are isolated from the text around them (<bdi>), and the
+// bidi control characters in them are shown, not obeyed ("evil.exe" never reads "exe.live").
+import { html } from "./incremental.js";
+
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const codePoint = (c) => `⟨U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
+
+/** An ID with its bidi controls made visible. */
+export function showId(id) {
+  return String(id).replace(BIDI, codePoint);
+}
+
+/** An ID, isolated; longer than `max` characters it is cut, with the whole ID as its tooltip. */
+export function Id({ id, max = 40 }) {
+  const shown = showId(id);
+  if (shown.length <= max) return html`<bdi class="rw-idtext">${shown}</bdi>`;
+  return html`<bdi class="rw-idtext rw-cut" title=${shown}>${shown.slice(0, max - 1)}…</bdi>`;
+}
+
+export function ids(items, empty = "—") {
+  return items && items.length ? items.map(showId).join(", ") : empty;
+}
+
+/** A yes/no/unknown cell that reads without colour: a symbol and a word. */
+export function YesNo({ value, words = ["Yes", "No"] }) {
+  if (value === null || value === undefined) return html`<span class="rw-unknown">? unknown</span>`;
+  const yes = value === true || value === "yes";
+  return html`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words[0]}` : `✗ ${words[1]}`}</span>`;
+}
