@@ -11,10 +11,10 @@
 from .base import BaseJudge, CallOutcome
 from .cache import JudgeCache, default_cache_path
 from .claims import claim_text
-from .errors import FillInputError, JudgeError, JudgeRequestError, UnknownJudgeError
+from .errors import FillInputError, JudgeError, JudgeInterrupted, JudgeRequestError, JudgeRunStopped, UnknownJudgeError
 from .facts import FactJudge
-from .fill import NEEDS, afill_labels, fill_labels, plan_fill
-from .jobs import CheckJob, DryRun, ExtractJob, LabelJob
+from .fill import NEEDS, FilledRecords, afill_labels, fill_labels, plan_fill
+from .jobs import CheckJob, DryRun, ExtractJob, LabelJob, OperationPlan
 from .lexical import LexicalJudge
 from .openai_compatible import OpenAICompatibleJudge
 from .precomputed import PrecomputedJudge
@@ -35,16 +35,20 @@ __all__ = [
     "ExtractJob",
     "FactJudge",
     "FillInputError",
+    "FilledRecords",
     "Judge",
     "JudgeCache",
     "JudgeError",
+    "JudgeInterrupted",
     "JudgeRequestError",
     "JudgeResult",
+    "JudgeRunStopped",
     "JudgeStats",
     "LabelJob",
     "LexicalJudge",
     "NEEDS",
     "OpenAICompatibleJudge",
+    "OperationPlan",
     "PrecomputedJudge",
     "UnknownJudgeError",
     "Usage",

@@ -12,6 +12,8 @@ from .errors import AnswerParseError
 from .results import Claim
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+_REASONING = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
+_REASONING_END = re.compile(r"^.*?</(?:think|thinking|reasoning)>", re.DOTALL | re.IGNORECASE)
 
 ENTAILMENT_SYNONYMS = {
     "entailment": "Entailment",
@@ -24,26 +26,39 @@ ENTAILMENT_SYNONYMS = {
     "contradicts": "Contradiction",
 }
 IMPORTANCE_SYNONYMS = {"required": "REQUIRED", "optional": "OPTIONAL"}
+_MISSING = object()
+
+
+def final_answer(content: str) -> str:
+    """``content`` without reasoning: ``<think>…</think>`` (or ``thinking``/``reasoning``) blocks, and
+    everything up to a closing tag whose opening tag the server left out."""
+    return _REASONING_END.sub("", _REASONING.sub("", content)).strip()
 
 
 def find_json(content: str) -> Any:
-    """The first JSON value in ``content``: the whole text, a fenced block, or embedded in prose."""
-    text = content.strip()
-    candidates = [text] + [m.group(1).strip() for m in _FENCE.finditer(text)]
+    """The final answer's JSON: the whole text, else its last fenced block, else the last JSON value
+    in its prose (a draft written before the answer does not win). Reasoning blocks are ignored."""
+    text = final_answer(content)
+    candidates = [text] + [m.group(1).strip() for m in reversed(list(_FENCE.finditer(text)))]
     for candidate in candidates:
         try:
             return json.loads(candidate)
         except ValueError:
             pass
     decoder = json.JSONDecoder()
-    for start, char in enumerate(text):
-        if char in "[{":
+    found, start = _MISSING, 0
+    while start < len(text):
+        if text[start] in "[{":
             try:
-                value, _ = decoder.raw_decode(text, start)
-                return value
-            except ValueError:
+                found, end = decoder.raw_decode(text, start)
+                start = end
                 continue
-    raise AnswerParseError(f"no JSON in the answer: {_snippet(content)}")
+            except ValueError:
+                pass
+        start += 1
+    if found is _MISSING:
+        raise AnswerParseError(f"no JSON in the answer: {_snippet(content)}")
+    return found
 
 
 def _unwrap(value: Any, keys: tuple[str, ...]) -> Any:
@@ -57,8 +72,9 @@ def _unwrap(value: Any, keys: tuple[str, ...]) -> Any:
     return value
 
 
-def parse_claims(content: str) -> list[Claim]:
-    """A list of claims: objects with subject/predicate/object, or 3-item lists. Any other item fails."""
+def parse_claims(content: str, text: str = "") -> list[Claim]:
+    """A list of claims: objects with subject/predicate/object, or 3-item lists. Any other item fails,
+    and so does an empty list for a ``text`` that is not blank (a non-empty text states something)."""
     value = _unwrap(find_json(content), ("claims", "triples", "triplets"))
     if not isinstance(value, list):
         raise AnswerParseError(f"expected a JSON list of claims, got {type(value).__name__}")
@@ -74,6 +90,8 @@ def parse_claims(content: str) -> list[Claim]:
             raise AnswerParseError(f"claim parts must be text: {_snippet(json.dumps(item))}")
         subject, predicate, obj = (str(p).strip() for p in parts)
         claims.append({"subject": subject, "predicate": predicate, "object": obj})
+    if not claims and text.strip():
+        raise AnswerParseError("no claims extracted from a text that is not blank")
     return claims
 
 

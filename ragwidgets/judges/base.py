@@ -3,14 +3,17 @@
 A concrete judge implements three hooks (``_extract_call``, ``_check_call``, ``_label_call``) that
 do one uncached piece of work each; ``BaseJudge`` looks every judgement up in the cache first,
 stores only answered ones, splits claim checks into batches of ``check_batch_size`` (joint
-checking), and counts calls, cache hits, tokens and failures in ``stats``.
+checking), and counts calls, requests, retries, cache hits, tokens and failures in ``stats``. A run
+(``arun``) stops once more calls failed than ``max_failures``, raising ``JudgeRunStopped`` with the
+finished results; it shows retries in its progress bar and sums them up in one log line.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
+import logging
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional, TypeVar
@@ -18,12 +21,18 @@ from typing import Any, Optional, TypeVar
 from tqdm.auto import tqdm
 
 from .cache import MISSING, CacheSetting, cache_key, resolve_cache
-from .claims import ClaimLike, Reference, claim_text, reference_text
+from .claims import ClaimLike, Reference, claim_text, reference_text, sentences
+from .errors import JudgeInterrupted, JudgeRunStopped
 from .jobs import CheckJob, DryRun, ExtractJob, Job, LabelJob
 from .results import CallUsage, JudgeResult, JudgeStats, Usage
 from .sync import run_sync
 
 T = TypeVar("T")
+logger = logging.getLogger("ragwidgets.judges")
+
+
+class _TooManyFailures(Exception):
+    """Raised inside a run to stop it; ``arun`` turns it into ``JudgeRunStopped``."""
 
 
 @dataclass
@@ -48,11 +57,15 @@ class BaseJudge:
     base_url: Optional[str] = None
     check_batch_size: int = 256  # offline judges: a "call" costs nothing, so one per job
     max_jobs_in_flight: int = 64
+    sends_requests = False  # True for judges whose calls are HTTP requests (their attempts are counted)
 
-    def __init__(self, *, cache: CacheSetting = None, progress: bool = True):
+    def __init__(self, *, cache: CacheSetting = None, progress: bool = True, max_failures: Optional[int] = None):
+        if max_failures is not None and (not isinstance(max_failures, int) or max_failures < 0):
+            raise ValueError(f"max_failures must be None or a whole number of at least 0, got {max_failures!r}")
         self.cache = resolve_cache(cache)
         self.stats = JudgeStats()
         self.progress = progress
+        self.max_failures = max_failures
 
     # -- hooks for concrete judges -------------------------------------------------------------
 
@@ -133,10 +146,14 @@ class BaseJudge:
         return JudgeResult(hit, Usage(cache_hits=1))
 
     def _record(self, operation: str, outcome: CallOutcome, ok: bool) -> Usage:
-        """Count one call; ``ok``: it left nothing unjudged."""
+        """Count one finished call; ``ok``: it left nothing unjudged. (A judge that sends requests
+        counts them and their tokens in ``stats`` as they happen.)"""
         tokens = (outcome.prompt_tokens, outcome.completion_tokens)
         self.stats.add_call(CallUsage(operation, *tokens, outcome.attempts, ok))
-        return Usage(1, 0, *tokens, 0 if ok else 1)
+        if not self.sends_requests:
+            self.stats.add_tokens(*tokens)
+        requests = outcome.attempts if self.sends_requests else 0
+        return Usage(1, 0, *tokens, 0 if ok else 1, requests, max(0, requests - 1))
 
     def _per_claim(self, operation: str, outcome: CallOutcome, n: int) -> tuple[list, dict[int, str], Usage]:
         """Count one check or label call about ``n`` claims and read it as one label per claim.
@@ -234,21 +251,60 @@ class BaseJudge:
             return await self._run_label(LabelJob(list(claims), question, instructions))
 
     async def arun(self, jobs: Sequence[Job], *, progress: Optional[bool] = None, desc: str = "judging") -> list[JudgeResult]:
-        """Run ``jobs`` concurrently (bounded) with a progress bar; results in job order."""
+        """Run ``jobs`` concurrently (bounded) with a progress bar; results in job order.
+
+        More failed calls than ``max_failures``: no new call starts, the ones in flight are
+        cancelled, and ``JudgeRunStopped`` carries the finished results and a summary.
+        """
         jobs = list(jobs)
+        return await self._arun(jobs, [None] * len(jobs), progress, desc)
+
+    async def _arun(self, jobs: list[Job], results: list[Optional[JudgeResult]], progress: Optional[bool],
+                    desc: str) -> list[JudgeResult]:
+        """``arun``, filling ``results`` as jobs finish (so an interrupted caller sees what finished)."""
         show = self.progress if progress is None else progress
         bar = tqdm(total=len(jobs), desc=desc, unit="job", delay=0.5, disable=not show or not jobs)
+        failures: list[tuple[int, str]] = []
+        reasons_before = Counter(self.stats.retry_reasons)
 
-        async def one(job: Job) -> JudgeResult:
-            result = await self._run_job(job)
+        async def one(i: int) -> None:
+            results[i] = result = await self._run_job(jobs[i])
+            if result.usage.failures:
+                failures.append((i, result.failure or next(iter(result.reasons.values()), "unjudged")))
+            retried = sum(r.usage.retries for r in results if r is not None)
+            if retried or failures:
+                bar.set_postfix(retried=retried, failed=len(failures), refresh=False)
             bar.update(1)
-            return result
+            if self.max_failures is not None and len(failures) > self.max_failures:
+                raise _TooManyFailures
 
         try:
             async with self.session():
-                return await gather_bounded([lambda job=job: one(job) for job in jobs], self.max_jobs_in_flight)
+                await gather_bounded([lambda i=i: one(i) for i in range(len(jobs))], self.max_jobs_in_flight)
+        except _TooManyFailures:
+            raise JudgeRunStopped(self._stop_summary(results, failures), results=results,
+                                  failures=sorted(failures)) from None
         finally:
             bar.close()
+            self._log_retries(desc, results, self.stats.retry_reasons - reasons_before)
+        return results
+
+    def _stop_summary(self, results: list, failures: list[tuple[int, str]]) -> str:
+        done = sum(r is not None for r in results)
+        common = "; ".join(f"{n} × {why}" for why, n in Counter(why for _, why in failures).most_common(3))
+        return (f"the run stopped: {len(failures)} calls failed, more than max_failures={self.max_failures}. "
+                f"{done} of {len(results)} jobs had finished (their answers are in the cache: running again "
+                f"resumes from them); no new request was sent. Failures: {common}")
+
+    def _log_retries(self, desc: str, results: list, reasons: Counter) -> None:
+        """One line for a run whose requests were retried or whose calls failed."""
+        finished = [r for r in results if r is not None]
+        retried = sum(r.usage.retries for r in finished)
+        failed = sum(r.usage.failures for r in finished)
+        if retried or failed:
+            why = ", ".join(f"{why} × {n}" for why, n in reasons.most_common(4))
+            logger.warning("%s (%s): %d requests retried%s; %d calls failed (their items are unjudged)",
+                           desc, self.model or type(self).__name__, retried, f" ({why})" if why else "", failed)
 
     # -- sync wrappers ------------------------------------------------------------------------
 
@@ -267,8 +323,17 @@ class BaseJudge:
         return run_sync(self.alabel_claims(claims, question, instructions))
 
     def run(self, jobs: Sequence[Job], *, progress: Optional[bool] = None, desc: str = "judging") -> list[JudgeResult]:
-        """Sync form of ``arun`` (works inside a running event loop too)."""
-        return run_sync(self.arun(jobs, progress=progress, desc=desc))
+        """Sync form of ``arun`` (works inside a running event loop too). An interrupt cancels the
+        requests in flight and raises ``JudgeInterrupted`` with the finished results."""
+        jobs = list(jobs)
+        results: list[Optional[JudgeResult]] = [None] * len(jobs)
+        try:
+            return run_sync(self._arun(jobs, results, progress, desc))
+        except KeyboardInterrupt:
+            done = sum(r is not None for r in results)
+            raise JudgeInterrupted(f"interrupted: {done} of {len(jobs)} jobs had finished (their answers are in the "
+                                   "cache: running again resumes from them); the requests in flight were cancelled "
+                                   "and no new one was sent", results=results) from None
 
     # -- pricing ------------------------------------------------------------------------------
 
@@ -280,29 +345,46 @@ class BaseJudge:
         hit = self._cached(key)
         return None if hit is MISSING else hit
 
+    def estimate_tokens(self, operation: str, **inputs: Any) -> tuple[int, int]:
+        """Input and output tokens of one call about ``inputs``; offline judges use none."""
+        return 0, 0
+
+    def prices(self) -> Optional[tuple[float, float]]:
+        """Price per input token and per output token, when known (None: offline, or not given)."""
+        return None
+
     def dry_run(self, jobs: Sequence[Job]) -> DryRun:
-        """How many calls ``run(jobs)`` would make and how many judgements the cache answers."""
-        plan = DryRun()
+        """What ``run(jobs)`` would send: the same cache lookups and check batches, without a call."""
+        plan = DryRun(prices=self.prices())
         size = max(1, int(self.check_batch_size))
         for job in jobs:
-            if isinstance(job, (ExtractJob, LabelJob)):  # one call per job, nothing to do without input
-                key = self._extract_key(job) if isinstance(job, ExtractJob) else self._label_key(job)
+            if isinstance(job, ExtractJob):
+                key = self._extract_key(job)
                 if key is None:
                     continue
-                units, misses = 1, int(self._cached(key) is MISSING)
-                calls = misses
-                op = "extract" if isinstance(job, ExtractJob) else "label"
+                miss = self._cached(key) is MISSING
+                tokens = self.estimate_tokens("extract", text=job.text, question=job.question or "",
+                                              instructions=job.instructions, claims=sentences(job.text)) if miss else (0, 0)
+                plan.add("extract", calls=int(miss), judgements=1, cached=int(not miss), prompt_tokens=tokens[0],
+                         completion_tokens=tokens[1])
+            elif isinstance(job, LabelJob):
+                key = self._label_key(job)
+                if key is None:
+                    continue
+                miss = self._cached(key) is MISSING
+                tokens = self.estimate_tokens("label", question=job.question or "", instructions=job.instructions,
+                                              claims=[claim_text(c) for c in job.claims]) if miss else (0, 0)
+                plan.add("label", calls=int(miss), judgements=1, cached=int(not miss), prompt_tokens=tokens[0],
+                         completion_tokens=tokens[1])
             elif isinstance(job, CheckJob):
-                units = len(job.claims)
-                misses = sum(self._cached(self._check_key(c, job.reference)) is MISSING for c in job.claims)
-                calls = math.ceil(misses / size)
-                op = "check"
+                todo = [c for c in job.claims if self._cached(self._check_key(c, job.reference)) is MISSING]
+                plan.add("check", judgements=len(job.claims), cached=len(job.claims) - len(todo))
+                for start in range(0, len(todo), size):
+                    batch = [claim_text(c) for c in todo[start : start + size]]
+                    tokens = self.estimate_tokens("check", claims=batch, reference=reference_text(job.reference))
+                    plan.add("check", calls=1, prompt_tokens=tokens[0], completion_tokens=tokens[1])
             else:
                 raise TypeError(f"not a judge job: {job!r}")
-            plan.judgements += units
-            plan.cached += units - misses
-            plan.calls += calls
-            plan.by_operation[op] = plan.by_operation.get(op, 0) + calls
         return plan
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Union
 
@@ -68,3 +69,9 @@ def reference_facts(reference: Reference) -> list[str] | None:
     if isinstance(reference, Mapping) and reference.get("facts") is not None:
         return [str(f) for f in reference["facts"]]
     return None
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (split after . ! ?), none for a blank text: the claims a dry run
+    assumes for a text whose claims are not extracted yet."""
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s.strip()]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Optional
 
 from ..errors import InputError
 
@@ -13,7 +13,31 @@ class JudgeError(RuntimeError):
 
 
 class JudgeRequestError(JudgeError):
-    """The model server refused a request in a way that retrying cannot fix (e.g. HTTP 401, 404)."""
+    """The server refused the judge itself (HTTP 401, 403, 404, 405: key, URL or model wrong): every
+    request would fail the same way, so the run stops at the first one."""
+
+
+class JudgeRunStopped(JudgeError):
+    """A run stopped because more calls failed than its ``max_failures`` allows.
+
+    ``results``: one per job, None for the jobs not finished (every finished answer is also in the
+    cache, so running again resumes); ``failures``: ``(job index, reason)`` of the failed calls.
+    """
+
+    def __init__(self, message: str, *, results: list, failures: list[tuple[int, str]]):
+        super().__init__(message)
+        self.results = results
+        self.failures = failures
+
+
+class JudgeInterrupted(KeyboardInterrupt):
+    """An interrupt (Ctrl-C, a notebook's stop button) stopped a run: requests in flight were cancelled
+    and no new one was sent. Answers received before it are in the cache (``results``: the finished
+    jobs' results, None for the others, when the run was ``Judge.run``)."""
+
+    def __init__(self, message: str, results: Optional[list] = None):
+        super().__init__(message)
+        self.results = results
 
 
 class UnknownJudgeError(KeyError):

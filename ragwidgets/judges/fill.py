@@ -16,10 +16,11 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from .claims import ClaimLike, Reference, claim_facts, claim_triple
-from .errors import FillInputError
+from .claims import ClaimLike, Reference, claim_facts, claim_triple, sentences
+from .errors import FillInputError, JudgeRunStopped
 from .jobs import CheckJob, DryRun, ExtractJob, Job, LabelJob
 from .protocol import Judge
+from .results import JudgeResult, Usage
 from .sync import run_sync
 
 NEEDS: tuple[str, ...] = (
@@ -117,6 +118,41 @@ def _passages(record: Mapping[str, Any], i: int) -> list[Reference]:
     return passages
 
 
+class FilledRecords(list):
+    """The filled records, with ``usage``: the judge work this fill did (its own, even when other
+    threads share the judge)."""
+
+    def __init__(self, records: list[dict], usage: Usage):
+        super().__init__(records)
+        self.usage = usage
+
+
+def _usage(results: Sequence[Optional[JudgeResult]]) -> Usage:
+    total = Usage()
+    for result in results:
+        if result is not None:
+            total = total + result.usage
+    return total
+
+
+def _validate(records: list[dict], needs: set[str]) -> None:
+    """Every input error the fill can meet, found before any request: labels given without the
+    claims they label, and what the checks need (the other answer, the passages, matrix sizes)."""
+    trial = []
+    for i, record in enumerate(records):
+        record = dict(record)
+        for side in SIDES:
+            if record.get(side.claims) is not None:
+                continue
+            for field in (side.labels, side.matrix, side.retrieved):
+                if field in needs and record.get(field) is not None:
+                    raise FillInputError(f"is given, but not {side.claims}, the claims it is about (extracted "
+                                         "claims would not line up with it)", index=i, record=record, field=field)
+            record[side.claims] = []
+        trial.append(record)
+    _label_jobs(trial, needs, None)
+
+
 def _extraction_jobs(records: list[dict], needs: set[str], instructions: Optional[str]) -> tuple[list[Job], list[_Target]]:
     jobs: list[Job] = []
     targets: list[_Target] = []
@@ -198,7 +234,9 @@ async def afill_labels(
     touched: dict[int, set[str]] = {i: set() for i in range(len(out))}
 
     jobs, targets = _extraction_jobs(out, wanted, extraction_instructions)
-    for target, result in zip(targets, await judge.arun(jobs, progress=progress, desc="extracting claims")):
+    _validate(out, wanted)
+    extracted = await _run(judge, jobs, targets, out, progress, "extracting claims")
+    for target, result in zip(targets, extracted):
         touched[target.record].add(target.field)
         if result.judged:
             out[target.record][target.field] = [claim_triple(c) for c in result]  # as RAGChecker writes them
@@ -209,7 +247,8 @@ async def afill_labels(
     for i, entries in blocked.items():
         notes[i].extend(entries)
         touched[i].update(e["field"] for e in entries)
-    for target, result in zip(targets, await judge.arun(jobs, progress=progress, desc="checking claims")):
+    checked = await _run(judge, jobs, targets, out, progress, "checking claims")
+    for target, result in zip(targets, checked):
         record = out[target.record]
         touched[target.record].add(target.field)
         whole_list = target.field.endswith("_labels")
@@ -229,7 +268,19 @@ async def afill_labels(
         kept = [n for n in record.get("unjudged") or [] if n.get("field") not in touched[i]]
         if kept or notes[i] or "unjudged" in record:
             record["unjudged"] = kept + notes[i]
-    return out
+    return FilledRecords(out, _usage(extracted) + _usage(checked))
+
+
+async def _run(judge: Judge, jobs: list[Job], targets: list[_Target], records: list[dict],
+               progress: Optional[bool], desc: str) -> list[JudgeResult]:
+    """``judge.arun(jobs)``; a stopped run's message names the samples whose calls failed."""
+    try:
+        return await judge.arun(jobs, progress=progress, desc=desc)
+    except JudgeRunStopped as stop:
+        named = "; ".join(f"sample {records[targets[j].record].get('query_id', targets[j].record)!r} "
+                          f"({targets[j].field}): {why}" for j, why in stop.failures[:5])
+        raise JudgeRunStopped(f"{stop} First failed samples: {named}", results=stop.results,
+                              failures=stop.failures) from None
 
 
 def fill_labels(
@@ -268,22 +319,24 @@ def plan_fill(
     extraction_instructions: Optional[str] = None,
     labeling_instructions: Optional[str] = None,
 ) -> DryRun:
-    """What ``fill_labels`` would cost, without calling the model.
+    """What ``fill_labels`` would send, without calling the model: the same jobs, cache lookups and batches.
 
-    Claims the cache already holds are used to size the checks that follow; checks on claims not
-    yet extracted are counted in ``awaiting_claims``.
+    Claims the cache already holds size the checks that follow exactly; a text whose claims are
+    not extracted yet is taken to state one claim per sentence (``DryRun.estimated_texts``).
+    Input errors are raised as ``fill_labels`` raises them, before any request.
     """
     wanted = _expand(needs)
     out = [dict(r) for r in records]
     jobs, targets = _extraction_jobs(out, wanted, extraction_instructions)
+    _validate(out, wanted)
+    estimated = 0
     for job, target in zip(jobs, targets):
         cached = judge.cached_claims(job) if hasattr(judge, "cached_claims") else None
-        if cached is not None:
-            out[target.record][target.field] = cached
-    check_jobs, _, blocked = _label_jobs(out, wanted, labeling_instructions)
+        if cached is None:
+            cached = sentences(job.text)
+            estimated += 1
+        out[target.record][target.field] = cached
+    check_jobs, _, _ = _label_jobs(out, wanted, labeling_instructions)
     plan = judge.dry_run(jobs + check_jobs)
-    retrieved = {side.retrieved for side in SIDES}
-    for i, entries in blocked.items():
-        for entry in entries:  # a check job per passage, or one job
-            plan.awaiting_claims += len(out[i].get("retrieved_context") or []) if entry["field"] in retrieved else 1
+    plan.estimated_texts = estimated
     return plan

@@ -1,9 +1,19 @@
 """A judge backed by any server that speaks OpenAI's chat-completions protocol.
 
 vLLM, Ollama, a LiteLLM proxy and hosted APIs all accept ``POST {base_url}/chat/completions``.
-Requests are async (httpx) with at most ``max_concurrency`` in flight; timeouts, HTTP 408/429/5xx
-and connection errors are retried with exponential backoff up to ``max_retries`` times; an answer
-that cannot be read as the JSON asked for is asked again once and then left unjudged (None).
+Requests are async (httpx) with at most ``max_concurrency`` in flight per judge, across threads and
+event loops. Each request has a total deadline (``timeout``). What a retry may fix is retried with
+exponential backoff up to ``max_retries`` times: timeouts, connection errors, HTTP 408/429/5xx, a
+body that is not a chat completion (no ``choices``), and an answer that fails validation (no JSON
+after the reasoning, a wrong number of claims or labels, no claims for a non-empty text). Only
+validated answers are cached. A request the server refuses for its content (HTTP 400, 413, 422, …)
+leaves that call unjudged with the server's reason, and the run goes on; a refusal of the judge
+itself (HTTP 401, 403, 404, 405) raises ``JudgeRequestError`` at once.
+
+The API key: ``api_key``, else the variable named by ``api_key_env``, else ``$OPENAI_API_KEY`` —
+the last only when ``base_url`` is on ``api.openai.com``, the host that key is meant for (name
+the variable to send it elsewhere). Credentials in ``base_url`` (``http://user:pass@host/v1``)
+are sent as HTTP basic auth. Keys and passwords are redacted from every message before it is cut.
 """
 
 from __future__ import annotations
@@ -12,9 +22,9 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import math
 import os
 import random
-import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
@@ -27,33 +37,47 @@ from .base import BaseJudge, CallOutcome
 from .cache import CacheSetting
 from .claims import ClaimLike, Reference, claim_text, reference_text
 from .errors import AnswerParseError, JudgeRequestError
+from .limits import ConcurrencyLimit
 from .prompts import load_prompt, numbered
-from .secrets import Secret, strip_userinfo
+from .secrets import Secret, strip_userinfo, url_credentials, url_host
 
 logger = logging.getLogger("ragwidgets.judges")
 
-RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504})
+RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+JUDGE_REFUSED_STATUS = frozenset({401, 403, 404, 405})
+OPENAI_HOST = "api.openai.com"
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+MESSAGE_LIMIT = 300  # characters of a server's error text kept in a reason
 
 PROMPT_NAMES = {"extract": "extract_v1", "check": "check_v1", "label": "label_v1"}
+CHARS_PER_TOKEN = 4  # the usual rule of thumb for English text; estimates only
+CLAIM_JSON_CHARS = 45  # {"subject": "", "predicate": "", "object": ""}, around a claim's words
+LABEL_JSON_CHARS = 16  # "Contradiction", in a list
 
 
 @dataclass
 class _Reply:
-    """One chat completion: the answer text (None if the request finally failed) and its cost."""
+    """One chat completion's answer text (None when the body is not a chat completion) and tokens."""
 
     content: Optional[str]
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    attempts: int = 1
-    error: Optional[str] = None
 
 
-def _read_key(api_key: Optional[str], api_key_env: str) -> Optional[Secret]:
-    """The key given, else the one in ``$api_key_env``, without surrounding whitespace (a key read
-    from a file keeps its line end); None if there is none. A key that cannot be sent in an HTTP
-    header is refused here, before an HTTP library quotes it in an exception or a debug log."""
-    source = "api_key" if api_key is not None else f"${api_key_env}"
-    key = (api_key if api_key is not None else os.environ.get(api_key_env) or "").strip()
+def _read_key(api_key: Optional[str], api_key_env: Optional[str], host: str) -> Optional[Secret]:
+    """The key given, else the one in ``$api_key_env``, else ``$OPENAI_API_KEY`` for OpenAI's host;
+    without surrounding whitespace (a key read from a file keeps its line end); None if there is
+    none. A key an HTTP header cannot carry is refused here, before an HTTP library quotes it in an
+    exception or a debug log."""
+    if api_key is not None:
+        source, key = "api_key", api_key
+    elif api_key_env is not None:
+        source, key = f"${api_key_env}", os.environ.get(api_key_env) or ""
+    elif host.split(":")[0] == OPENAI_HOST:
+        source, key = f"${DEFAULT_KEY_ENV}", os.environ.get(DEFAULT_KEY_ENV) or ""
+    else:
+        return None
+    key = key.strip()
     if not key:
         return None
     if not (key.isascii() and key.isprintable()):
@@ -62,68 +86,92 @@ def _read_key(api_key: Optional[str], api_key_env: str) -> Optional[Secret]:
     return Secret(key)
 
 
-class OpenAICompatibleJudge(BaseJudge):
-    """Judge with a chat-completions model.
+def _tokens(chars: int) -> int:
+    return math.ceil(chars / CHARS_PER_TOKEN)
 
-    ``api_key``: given here, or read from the environment variable ``api_key_env`` (no key: no
-    ``Authorization`` header, as local servers expect). The key is kept out of reprs, logs, error
-    messages and the cache. ``check_batch_size`` claims are checked per prompt (joint checking).
-    ``cache``: ``"default"`` (the user's cache dir), a path, a ``JudgeCache``, or None for none.
+
+class OpenAICompatibleJudge(BaseJudge):
+    """Judge with a chat-completions model (see the module docstring for retries and keys).
+
+    ``timeout``: seconds one request may take in all (connecting, waiting, reading). ``max_failures``:
+    stop a run once more calls than this failed (None: never). ``check_batch_size`` claims are
+    checked per prompt (joint checking). ``cache``: ``"default"`` (the user's cache dir), a path, a
+    ``JudgeCache``, or None for none. ``price_per_input_token`` / ``price_per_output_token``: what
+    the server charges, to price a dry run's token estimate.
     """
+
+    sends_requests = True
 
     def __init__(
         self,
         model: str,
         base_url: str,
         api_key: Optional[str] = None,
-        api_key_env: str = "OPENAI_API_KEY",
+        api_key_env: Optional[str] = None,
         *,
         max_concurrency: int = 8,
         timeout: float = 60.0,
         max_retries: int = 4,
         backoff: float = 0.5,
         backoff_max: float = 30.0,
+        max_failures: Optional[int] = None,
         check_batch_size: int = 8,
         temperature: float = 0.0,
         max_tokens: Optional[int] = None,
+        price_per_input_token: Optional[float] = None,
+        price_per_output_token: Optional[float] = None,
         cache: CacheSetting = "default",
         progress: bool = True,
     ):
-        super().__init__(cache=cache, progress=progress)
-        if max_concurrency < 1:
-            raise ValueError("max_concurrency must be at least 1")
-        if max_retries < 0:
-            raise ValueError("max_retries must be 0 or more")
         parts = urlsplit(base_url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
+        if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError("base_url must be an http:// or https:// URL such as http://localhost:8000/v1, "
                              f"got {strip_userinfo(base_url)!r}")
         if parts.query or parts.fragment:
             raise ValueError("base_url must not carry a query string or fragment (pass the API key as api_key "
                              "or through the environment)")
+        for name, value, low in (("max_concurrency", max_concurrency, 1), ("max_retries", max_retries, 0),
+                                 ("check_batch_size", check_batch_size, 1)):
+            if not isinstance(value, int) or value < low:
+                raise ValueError(f"{name} must be a whole number of at least {low}, got {value!r}")
+        for name, value in (("timeout", timeout), ("backoff", backoff), ("backoff_max", backoff_max)):
+            if not isinstance(value, (int, float)) or not value >= 0 or (name == "timeout" and not value > 0):
+                raise ValueError(f"{name} must be a number of seconds {'above' if name == 'timeout' else 'of at least'} "
+                                 f"0, got {value!r}")
+        for name, value in (("price_per_input_token", price_per_input_token),
+                            ("price_per_output_token", price_per_output_token)):
+            if value is not None and (not isinstance(value, (int, float)) or not value >= 0):
+                raise ValueError(f"{name} must be a number of at least 0 (a price per token), got {value!r}")
+        credentials = url_credentials(base_url)
+        key = _read_key(api_key, api_key_env, url_host(base_url))
+        if credentials is not None and key is not None:
+            raise ValueError("base_url carries a user and password and an API key is set too: both would go in the "
+                             "Authorization header; use one of them")
+        super().__init__(cache=cache, progress=progress, max_failures=max_failures)
         self.model = model
         self.base_url = strip_userinfo(base_url.rstrip("/"))
-        self._api_key = _read_key(api_key, api_key_env)
+        self._api_key = key
+        self._basic = None if credentials is None else (Secret(credentials[0]), Secret(credentials[1]))
         self.api_key_env = api_key_env
-        self.max_concurrency = int(max_concurrency)
+        self.max_concurrency = max_concurrency
         self.timeout = float(timeout)
-        self.max_retries = int(max_retries)
+        self.max_retries = max_retries
         self.backoff = float(backoff)
         self.backoff_max = float(backoff_max)
-        self.check_batch_size = int(check_batch_size)
+        self.check_batch_size = check_batch_size
         self.temperature = temperature
         self.max_tokens = max_tokens
-        self._semaphores: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]" = (
-            weakref.WeakKeyDictionary()
-        )
+        self.price_per_input_token = price_per_input_token
+        self.price_per_output_token = price_per_output_token
+        self._limit = ConcurrencyLimit(max_concurrency)
         self._client: contextvars.ContextVar[Optional[httpx.AsyncClient]] = contextvars.ContextVar(
             "ragwidgets_judge_client", default=None
         )
 
     def __repr__(self) -> str:
-        key = "set" if self._api_key else "none"
+        auth = "basic" if self._basic else "set" if self._api_key else "none"
         return (
-            f"{type(self).__name__}(model={self.model!r}, base_url={self.base_url!r}, api_key=<{key}>, "
+            f"{type(self).__name__}(model={self.model!r}, base_url={self.base_url!r}, api_key=<{auth}>, "
             f"max_concurrency={self.max_concurrency}, check_batch_size={self.check_batch_size})"
         )
 
@@ -135,13 +183,6 @@ class OpenAICompatibleJudge(BaseJudge):
 
     # -- HTTP ---------------------------------------------------------------------------------
 
-    def _semaphore(self) -> asyncio.Semaphore:
-        loop = asyncio.get_running_loop()
-        sem = self._semaphores.get(loop)
-        if sem is None:
-            sem = self._semaphores[loop] = asyncio.Semaphore(self.max_concurrency)
-        return sem
-
     @contextlib.asynccontextmanager
     async def session(self) -> AsyncIterator[None]:
         """Share one connection pool among the calls made inside this block (re-entrant)."""
@@ -151,8 +192,9 @@ class OpenAICompatibleJudge(BaseJudge):
         headers = {"Content-Type": "application/json"}
         if self._api_key is not None:
             headers["Authorization"] = f"Bearer {self._api_key.reveal()}"
+        auth = None if self._basic is None else httpx.BasicAuth(self._basic[0].reveal(), self._basic[1].reveal())
         limits = httpx.Limits(max_connections=self.max_concurrency, max_keepalive_connections=self.max_concurrency)
-        async with httpx.AsyncClient(headers=headers, timeout=self.timeout, limits=limits) as client:
+        async with httpx.AsyncClient(headers=headers, auth=auth, timeout=self.timeout, limits=limits) as client:
             token = self._client.set(client)
             try:
                 yield
@@ -160,7 +202,22 @@ class OpenAICompatibleJudge(BaseJudge):
                 self._client.reset(token)
 
     def _redact(self, text: str) -> str:
-        return self._api_key.redact(text) if self._api_key is not None else text
+        """``text`` without the key or the URL's password (then safe to cut, log or raise)."""
+        for secret in (self._api_key, *(self._basic or ())):
+            if secret is not None:
+                text = secret.redact(text)
+        return text
+
+    def _server_says(self, response: httpx.Response) -> str:
+        """The server's error text (its JSON ``message`` when there is one), redacted, then cut."""
+        text = response.text
+        with contextlib.suppress(ValueError, AttributeError, TypeError):
+            data = response.json()
+            error = data.get("error", data)
+            text = str(error.get("message") or error) if isinstance(error, dict) else str(error)
+        echoed = " ".join(f"{k}: {v}" for k, v in response.headers.items() if k.lower().startswith("x-"))
+        text = self._redact(" ".join(f"{text} {echoed}".split()))
+        return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
 
     def _delay(self, attempt: int, retry_after: Optional[str]) -> float:
         if retry_after:
@@ -168,96 +225,121 @@ class OpenAICompatibleJudge(BaseJudge):
                 return min(self.backoff_max, max(0.0, float(retry_after)))
         return min(self.backoff_max, self.backoff * 2**attempt) * (0.5 + random.random() / 2)
 
-    async def _complete(self, messages: list[dict[str, str]]) -> _Reply:
-        """POST one chat completion, retrying transient faults; never raises for them."""
+    @staticmethod
+    def _read_reply(response: httpx.Response) -> _Reply:
+        """The answer text and the tokens the server reports (kept even when ``choices`` is empty)."""
+        try:
+            data = response.json()
+        except ValueError:
+            return _Reply(None)
+        usage = data.get("usage") if isinstance(data, dict) else None
+        tokens = [0, 0]
+        if isinstance(usage, dict):
+            for i, name in enumerate(("prompt_tokens", "completion_tokens")):
+                with contextlib.suppress(TypeError, ValueError):
+                    tokens[i] = int(usage.get(name) or 0)
+        try:
+            content = data["choices"][0]["message"]["content"]
+        except (KeyError, IndexError, TypeError):
+            return _Reply(None, *tokens)
+        return _Reply(content if isinstance(content, str) else "", *tokens)
+
+    async def _post(self, body: dict[str, Any]) -> httpx.Response:
+        async with self._limit:
+            async with asyncio.timeout(self.timeout):
+                return await self._client.get().post(f"{self.base_url}/chat/completions", json=body)
+
+    async def _ask(self, messages: list[dict[str, str]], parse: Callable[[str], Any]) -> CallOutcome:
+        """Ask until an answer passes ``parse`` (which validates it), retrying what a retry may fix.
+
+        Never raises for a fault of one request; ``JudgeRequestError`` when the server refuses the judge.
+        """
         body: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.temperature}
         if self.max_tokens is not None:
             body["max_tokens"] = self.max_tokens
-        url = f"{self.base_url}/chat/completions"
-        error = "no attempt made"
+        outcome = CallOutcome(None, attempts=0)
+        error, retry_after = "", None
         async with self.session():
-            client = self._client.get()
             for attempt in range(self.max_retries + 1):
+                if attempt:
+                    await asyncio.sleep(self._delay(attempt - 1, retry_after))
                 retry_after = None
+                self.stats.add_request(retry_reason=error or None)
+                outcome.attempts += 1
                 try:
-                    async with self._semaphore():
-                        response = await client.post(url, json=body)
-                except httpx.TimeoutException:
-                    error = f"timed out after {self.timeout:g} s"
+                    response = await self._post(body)
+                except (TimeoutError, httpx.TimeoutException):
+                    error = f"no complete answer within {self.timeout:g} s"
+                    continue
                 except httpx.TransportError as exc:
                     error = f"connection error ({type(exc).__name__})"
-                else:
-                    if response.status_code == 200:
-                        return self._read_reply(response, attempt + 1)
-                    if response.status_code not in RETRYABLE_STATUS:
-                        raise JudgeRequestError(
-                            self._redact(
-                                f"{url} answered HTTP {response.status_code}: {response.text[:300]}"
-                            )
-                        )
-                    error = f"HTTP {response.status_code}"
-                    retry_after = response.headers.get("Retry-After")
-                if attempt < self.max_retries:
-                    delay = self._delay(attempt, retry_after)
-                    logger.warning(
-                        "chat completion %s: %s; retry %d of %d in %.2f s",
-                        self.model, self._redact(error), attempt + 1, self.max_retries, delay,
-                    )
-                    await asyncio.sleep(delay)
-        logger.warning("chat completion %s failed after %d attempts: %s", self.model, self.max_retries + 1, error)
-        return _Reply(None, attempts=self.max_retries + 1, error=f"{error} (after {self.max_retries + 1} attempts)")
-
-    @staticmethod
-    def _read_reply(response: httpx.Response, attempts: int) -> _Reply:
-        try:
-            data = response.json()
-            content = data["choices"][0]["message"]["content"]
-            usage = data.get("usage") or {}
-        except (ValueError, KeyError, IndexError, TypeError):
-            return _Reply("", attempts=attempts, error="the server's response is not a chat completion")
-        return _Reply(
-            content if isinstance(content, str) else "",
-            int(usage.get("prompt_tokens") or 0),
-            int(usage.get("completion_tokens") or 0),
-            attempts,
-        )
-
-    async def _ask(self, messages: list[dict[str, str]], parse: Callable[[str], Any]) -> CallOutcome:
-        """Ask, read the answer with ``parse``; an unreadable answer is asked once more, then unjudged."""
-        outcome = CallOutcome(None, attempts=0)
-        for ask in range(2):
-            reply = await self._complete(messages)
-            outcome.prompt_tokens += reply.prompt_tokens
-            outcome.completion_tokens += reply.completion_tokens
-            outcome.attempts += reply.attempts
-            if reply.content is None:
-                outcome.reason = reply.error
-                return outcome
-            try:
-                if reply.error:
-                    raise AnswerParseError(reply.error)
-                outcome.value = parse(reply.content)
-                outcome.reason = None
-                return outcome
-            except AnswerParseError as exc:
-                outcome.reason = f"unreadable answer: {self._redact(str(exc))}"
-                logger.warning("chat completion %s: %s%s", self.model, outcome.reason, "; asking again" if ask == 0 else "")
+                    continue
+                status = response.status_code
+                if status in JUDGE_REFUSED_STATUS:
+                    raise JudgeRequestError(f"{self.base_url}/chat/completions answered HTTP {status} "
+                                            f"(check the URL, the model name and the key): {self._server_says(response)}")
+                if status != 200 and status not in RETRYABLE_STATUS:
+                    outcome.reason = f"the server refused the request: HTTP {status}: {self._server_says(response)}"
+                    return outcome
+                if status != 200:
+                    error, retry_after = f"HTTP {status}", response.headers.get("Retry-After")
+                    continue
+                reply = self._read_reply(response)
+                outcome.prompt_tokens += reply.prompt_tokens
+                outcome.completion_tokens += reply.completion_tokens
+                self.stats.add_tokens(reply.prompt_tokens, reply.completion_tokens)
+                if reply.content is None:
+                    error = "the response is not a chat completion (no choices)"
+                    continue
+                try:
+                    outcome.value = parse(reply.content)
+                    return outcome
+                except AnswerParseError as exc:
+                    error = f"unreadable answer: {self._redact(str(exc))}"
+        outcome.reason = f"{error} (after {outcome.attempts} attempts)"
         return outcome
 
     # -- the three operations -----------------------------------------------------------------
 
+    @staticmethod
+    def _messages(operation: str, *, text: str = "", question: str = "", instructions: Optional[str] = None,
+                  claims: Optional[list[str]] = None, reference: str = "") -> list[dict[str, str]]:
+        prompt = load_prompt(PROMPT_NAMES[operation])
+        if operation == "extract":
+            return prompt.messages(instructions, question=question, text=text)
+        if operation == "check":
+            return prompt.messages(reference=reference, claims=numbered(claims or []))
+        return prompt.messages(instructions, question=question, claims=numbered(claims or []))
+
     async def _extract_call(self, text: str, question: str, instructions: Optional[str]) -> CallOutcome:
-        messages = load_prompt(PROMPT_NAMES["extract"]).messages(instructions, question=question, text=text)
-        return await self._ask(messages, parse_claims)
+        messages = self._messages("extract", text=text, question=question, instructions=instructions)
+        return await self._ask(messages, lambda content: parse_claims(content, text))
 
     async def _check_call(self, claims: list[ClaimLike], reference: Reference) -> CallOutcome:
-        messages = load_prompt(PROMPT_NAMES["check"]).messages(
-            reference=reference_text(reference), claims=numbered([claim_text(c) for c in claims])
-        )
+        messages = self._messages("check", reference=reference_text(reference), claims=[claim_text(c) for c in claims])
         return await self._ask(messages, lambda content: parse_labels(content, len(claims), ENTAILMENT_SYNONYMS))
 
     async def _label_call(self, claims: list[ClaimLike], question: str, instructions: Optional[str]) -> CallOutcome:
-        messages = load_prompt(PROMPT_NAMES["label"]).messages(
-            instructions, question=question, claims=numbered([claim_text(c) for c in claims])
-        )
+        messages = self._messages("label", question=question, instructions=instructions,
+                                  claims=[claim_text(c) for c in claims])
         return await self._ask(messages, lambda content: parse_labels(content, len(claims), IMPORTANCE_SYNONYMS))
+
+    # -- estimates ----------------------------------------------------------------------------
+
+    def estimate_tokens(self, operation: str, *, text: str = "", question: str = "", instructions: Optional[str] = None,
+                        claims: Optional[list[str]] = None, reference: str = "") -> tuple[int, int]:
+        """Input and output tokens of one call: its real prompt, and the JSON answer it asks for,
+        at ``CHARS_PER_TOKEN`` characters a token (an estimate: the server's tokenizer decides)."""
+        messages = self._messages(operation, text=text, question=question, instructions=instructions,
+                                  claims=claims, reference=reference)
+        prompt = sum(len(m["content"]) + len(m["role"]) for m in messages)
+        if operation == "extract":
+            answer = sum(len(c) + CLAIM_JSON_CHARS for c in claims or [])
+        else:
+            answer = LABEL_JSON_CHARS * len(claims or [])
+        return _tokens(prompt), _tokens(answer + 2)
+
+    def prices(self) -> Optional[tuple[float, float]]:
+        if self.price_per_input_token is None and self.price_per_output_token is None:
+            return None
+        return float(self.price_per_input_token or 0.0), float(self.price_per_output_token or 0.0)

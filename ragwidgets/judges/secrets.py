@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+
+FRAGMENT = 8
+"""The shortest piece of a secret that ``Secret.redact`` hides on its own."""
 
 
 class Secret:
@@ -17,8 +21,28 @@ class Secret:
         return self._value
 
     def redact(self, text: str) -> str:
-        """``text`` with every occurrence of the secret replaced by ``***``."""
-        return text.replace(self._value, "***") if self._value else text
+        """``text`` with the secret, and every piece of it of ``FRAGMENT`` characters or more, as ``***``.
+
+        Pieces too: a proxy that echoes a key may cut or wrap it.
+        """
+        secret = self._value
+        if not secret:
+            return text
+        text = text.replace(secret, "***")
+        if len(secret) < FRAGMENT:
+            return text
+        start = 0
+        while start <= len(secret) - FRAGMENT:
+            piece = secret[start : start + FRAGMENT]
+            at = text.find(piece)
+            if at < 0:
+                start += 1
+                continue
+            end = FRAGMENT
+            while start + end < len(secret) and at + end < len(text) and text[at + end] == secret[start + end]:
+                end += 1
+            text = text[:at] + "***" + text[at + end :]
+        return text
 
     def __repr__(self) -> str:
         return "Secret('***')"
@@ -35,6 +59,14 @@ def strip_userinfo(url: str) -> str:
     if "@" not in parts.netloc:
         return url
     return urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
+
+
+def url_credentials(url: str) -> tuple[str, str] | None:
+    """The ``(user, password)`` written in a URL's ``user:password@`` part (percent-decoded), else None."""
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return None
+    return unquote(parts.username or ""), unquote(parts.password or "")
 
 
 def url_host(url: str) -> str:

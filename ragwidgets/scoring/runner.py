@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 import pandas as pd
@@ -48,16 +48,11 @@ def resolve_judge(config: "RagChecker", judge: Union[Judge, str, None], work: in
     return get_judge(config.judge_model_key)
 
 
-def _usage_since(judge: Judge, before: Usage) -> Usage:
-    after = judge.stats.as_usage()
-    return Usage(**{f.name: getattr(after, f.name) - getattr(before, f.name) for f in fields(Usage)})
-
-
-def _fill(config: "RagChecker", frame: pd.DataFrame, records: list[dict], judge: Judge,
-          progress: Optional[bool]) -> list[dict]:
+@contextmanager
+def _rows_named(config: "RagChecker", frame: pd.DataFrame):
+    """A judge input error re-raised naming the frame's row and column."""
     try:
-        return fill_labels(records, judge, config.needs, extraction_instructions=config.claim_extraction_instructions,
-                           labeling_instructions=config.claim_labeling_instructions, progress=progress)
+        yield
     except FillInputError as err:
         raise as_scoring_error(err, f"row {frame.index[err.index]!r}", source_columns(config, frame)) from None
 
@@ -71,9 +66,11 @@ def score(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None
     work = missing_work(records, config.needs)
     if work:
         judge = resolve_judge(config, judge, work)
-        before = judge.stats.as_usage()
-        records = _fill(config, frame, records, judge, progress)
-        usage = _usage_since(judge, before)
+        with _rows_named(config, frame):
+            records = fill_labels(records, judge, config.needs, progress=progress,
+                                  extraction_instructions=config.claim_extraction_instructions,
+                                  labeling_instructions=config.claim_labeling_instructions)
+        usage = records.usage
     values, reasons = score_records(records, config.scores, config.mode)
     out = write_back(frame.drop(columns=[UNJUDGED_COLUMN], errors="ignore"), records,
                      [f for f in STORED_FIELDS if f in config.needs])
@@ -99,6 +96,7 @@ def dry_run(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = No
     work = missing_work(records, config.needs)
     if not work:
         return DryRun()
-    return plan_fill(records, resolve_judge(config, judge, work), config.needs,
-                     extraction_instructions=config.claim_extraction_instructions,
-                     labeling_instructions=config.claim_labeling_instructions)
+    with _rows_named(config, frame):
+        return plan_fill(records, resolve_judge(config, judge, work), config.needs,
+                         extraction_instructions=config.claim_extraction_instructions,
+                         labeling_instructions=config.claim_labeling_instructions)

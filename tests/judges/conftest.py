@@ -6,6 +6,13 @@ the reference, "Contradiction" when the claim says "never", else "Neutral"; labe
 "REQUIRED" when the claim shares a word of four letters or more with the question. The server can
 be told to be slow, to answer 429/500 or drop the connection for the next requests, or to answer
 with malformed JSON; it counts requests and the most requests ever in flight at once.
+
+Faults of real endpoints, per request (``fault_next``): "bad-request" (HTTP 400, context length),
+"echo" (a proxy's 400 that echoes the request headers, the key across character 300 of its text,
+and again in a response header), "think" (a ``<think>`` block holding a wrong draft answer before
+the real one), "wrong-count" (one label too few; no claims for an extraction), "empty-choices"
+(``choices: []`` with usage), "trickle" (the body one byte every 0.2 s). ``reject_marker``: every
+request whose prompt holds it is answered 400, as a server answers a row that is too long.
 """
 
 from __future__ import annotations
@@ -63,10 +70,12 @@ class ServerScript:
     faults: deque = field(default_factory=deque)  # per request, in order: 429, 500, "drop", "slow", "malformed", "not-json"
     always_malformed: bool = False
     fence: bool = False
+    reject_marker: str = ""
     requests: int = 0
     in_flight: int = 0
     max_in_flight: int = 0
     bodies: list = field(default_factory=list)
+    tokens: list = field(default_factory=lambda: [0, 0])  # prompt and completion tokens reported
     authorization: list = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -84,6 +93,27 @@ class _Handler(BaseHTTPRequestHandler):
     def _send(self, status: int, payload: bytes, content_type: str = "application/json") -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def _trickle(self, payload: bytes) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        for i in range(len(payload)):
+            self.wfile.write(payload[i : i + 1])
+            self.wfile.flush()
+            time.sleep(0.2)
+
+    def _echo(self) -> None:
+        headers = "; ".join(f"{k}: {v}" for k, v in sorted(self.headers.items(), key=lambda kv: kv[0] != "Authorization"))
+        message = "upstream rejected the request. " + "x" * 210 + f" request headers were: {headers}"
+        payload = json.dumps({"error": {"message": message}}).encode()
+        self.send_response(400)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("X-Echo-Authorization", str(self.headers.get("Authorization")))
         self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
         self.wfile.write(payload)
@@ -115,13 +145,26 @@ class _Handler(BaseHTTPRequestHandler):
             if fault == "not-json":
                 self._send(200, b"<html>gateway</html>", "text/html")
                 return
+            if fault == "echo":
+                self._echo()
+                return
             request = json.loads(body)
             with script.lock:
                 script.bodies.append(request)
             messages = {m["role"]: m["content"] for m in request["messages"]}
+            if fault == "bad-request" or (script.reject_marker and script.reject_marker in messages["user"]):
+                error = {"message": "This model's maximum context length is 8192 tokens.", "type": "invalid_request_error"}
+                self._send(400, json.dumps({"error": error}).encode())
+                return
             answer = fake_answer(messages["system"], messages["user"])
             if fault == "malformed" or script.always_malformed:
                 answer = "Sure! Here are the labels: [Entailment, Neutral"
+            elif fault == "think":
+                draft = json.loads(answer)
+                draft = ["Neutral"] * len(draft) if draft and isinstance(draft[0], str) else draft[:0]
+                answer = f"<think>A first draft: {json.dumps(draft)}. Let me check again.</think>\n{answer}"
+            elif fault == "wrong-count":
+                answer = json.dumps(json.loads(answer)[:-1])
             elif script.fence:
                 answer = f"Here you go:\n```json\n{answer}\n```"
             usage = {
@@ -129,6 +172,9 @@ class _Handler(BaseHTTPRequestHandler):
                 "completion_tokens": len(answer.split()),
             }
             usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+            with script.lock:
+                script.tokens[0] += usage["prompt_tokens"]
+                script.tokens[1] += usage["completion_tokens"]
             reply = {
                 "id": f"chatcmpl-{script.requests}",
                 "object": "chat.completion",
@@ -136,6 +182,11 @@ class _Handler(BaseHTTPRequestHandler):
                 "choices": [{"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}],
                 "usage": usage,
             }
+            if fault == "empty-choices":
+                reply["choices"] = []
+            if fault == "trickle":
+                self._trickle(json.dumps(reply).encode())
+                return
             self._send(200, json.dumps(reply).encode())
         finally:
             with script.lock:

@@ -133,18 +133,19 @@ def test_unjudged_labels_are_none_with_their_index(make_judge, chat_server):
     assert sorted(tuple(n["index"]) for n in filled["unjudged"]) == [(0, 0), (0, 1), (1, 0), (1, 1)]
 
 
-def test_plan_fill_prices_the_run_before_spending(make_judge, chat_server):
-    judge = make_judge(check_batch_size=4)
+@pytest.mark.parametrize("batch", [1, 2, 4])
+def test_plan_fill_counts_exactly_the_requests_the_fill_sends(make_judge, chat_server, batch):
+    judge = make_judge(check_batch_size=batch)
     plan = plan_fill(make_records(), judge)
-    assert plan.calls == 4  # the four extractions; the checks wait for their claims
-    # per side: its one-row matrix, one check job per passage, its label list
-    assert plan.awaiting_claims == 2 * (1 + 2 + 1) + 2 * (1 + 1 + 1)
     assert chat_server.script.requests == 0
-
+    assert plan.estimated_texts == 4  # every sentence of these texts is one claim, as the dry run assumes
     fill_labels(make_records(), judge, progress=False)
     spent = chat_server.script.requests
+    assert plan.calls == spent == judge.stats.requests
+    assert plan.by_operation["extract"].calls == 4
+
     plan = plan_fill(make_records(), judge)
-    assert (plan.calls, plan.awaiting_claims) == (0, 0)
+    assert (plan.calls, plan.estimated_texts) == (0, 0)
     assert plan.cached == plan.judgements > 0
     assert chat_server.script.requests == spent
 
@@ -153,12 +154,13 @@ def test_plan_fill_sizes_checks_from_cached_claims(make_judge):
     judge = make_judge(check_batch_size=4)
     fill_labels(make_records(), judge, needs={"response_claims", "gt_answer_claims"}, progress=False)
     plan = plan_fill(make_records(), judge, needs={"answer2response"})
-    assert (plan.calls, plan.cached, plan.awaiting_claims) == (2, 2, 0)
-    assert plan.by_operation == {"extract": 0, "check": 2}
+    assert (plan.calls, plan.cached, plan.estimated_texts) == (2, 2, 0)
+    assert {op: p.calls for op, p in plan.by_operation.items()} == {"extract": 0, "check": 2}
 
 
 def test_labels_with_user_instructions(make_judge):
     record = make_records()[0]
+    record["response_claims"] = [["Paris", "is", "the capital of France"], ["Lyon", "never", "hosted the Olympics"]]
     record["response_claim_labels"] = ["OPTIONAL", None]
     filled = fill_labels(
         [record],
@@ -210,3 +212,23 @@ def test_precomputed_judge_round_trips_complete_records():
     for got, want in zip(refilled, complete):
         for field in MATRICES + ("response_claims", "gt_answer_claims"):
             assert got[field] == want[field], field
+
+
+@pytest.mark.parametrize("field, value", [("response_claim_labels", ["REQUIRED", None]),
+                                          ("retrieved2response", [["Entailment", None]])])
+def test_labels_given_without_their_claims_are_refused_before_any_request(make_judge, chat_server, field, value):
+    record = make_records()[0]
+    record[field] = value
+    with pytest.raises(FillInputError, match=f"{field}.*not response_claims"):
+        fill_labels([record], make_judge(), progress=False)
+    with pytest.raises(FillInputError, match=field):
+        plan_fill([record], make_judge())
+    assert chat_server.script.requests == 0
+
+
+def test_a_missing_passage_list_is_found_before_the_extractions_are_spent(make_judge, chat_server):
+    records = make_records()
+    del records[1]["retrieved_context"]
+    with pytest.raises(FillInputError, match="q2.*retrieved_context"):
+        fill_labels(records, make_judge(), progress=False)
+    assert chat_server.script.requests == 0

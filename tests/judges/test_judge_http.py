@@ -118,7 +118,7 @@ def test_retries_are_capped_and_the_failure_is_not_cached(make_judge, chat_serve
     assert chat_server.script.requests == 4
 
 
-def test_malformed_answer_is_asked_again_once(make_judge, chat_server):
+def test_a_malformed_answer_is_asked_again(make_judge, chat_server):
     chat_server.script.fault_next("malformed")
     judge = make_judge()
     assert judge.check(["Paris is the capital of France"], REFERENCE) == ["Entailment"]
@@ -139,7 +139,7 @@ def test_persistently_malformed_answers_are_unjudged_and_not_cached(make_judge, 
     assert all("unreadable answer" in labels.reasons[i] for i in range(3))
     claims = judge.extract_claims(TEXT, "q")
     assert not claims.judged and list(claims) == [] and "unreadable" in claims.failure
-    assert chat_server.script.requests == 2 * 2 + 2  # two batches and one extraction, each asked twice
+    assert chat_server.script.requests == 3 * 4  # two batches and one extraction, each asked 1 + max_retries times
     assert judge.stats.failures == 3
     assert len(judge.cache) == 0
     assert judge.dry_run([CheckJob(["a b c"], REFERENCE)]).calls == 1

@@ -18,6 +18,7 @@ import pytest
 
 import ragwidgets as rw
 from ragwidgets.judges import LexicalJudge
+from ragwidgets.scoring import ScoringInputError
 
 ALL_CLAIMS = {
     "q1": dict(precision=0.5, recall=0.5, f1=0.5, claim_recall=1.0, context_precision=1.0, context_utilization=0.5,
@@ -43,7 +44,7 @@ def test_every_score_end_to_end_then_free_from_the_cache(frame, make_judge, chat
     judge = make_judge()
     scorer = rw.RagChecker(judge_model_key="unused")
     plan = scorer.dry_run(frame, judge)
-    assert plan.calls == 4 and plan.cached == 0 and plan.awaiting_claims > 0  # extractions; checks wait for claims
+    assert plan.by_operation["extract"].calls == 4 and plan.cached == 0 and plan.estimated_texts == 4
     assert chat_server.script.requests == 0
 
     result = scorer.score(frame, judge)
@@ -56,7 +57,7 @@ def test_every_score_end_to_end_then_free_from_the_cache(frame, make_judge, chat
     ]
     assert result.frame.loc["q1", "retrieved2answer"] == [["Entailment", "Neutral"], ["Neutral", "Entailment"]]
     requests = chat_server.script.requests
-    assert result.usage.calls == requests == judge.stats.calls
+    assert result.usage.calls == requests == judge.stats.calls == plan.calls  # the dry run counted exactly
     assert result.usage.prompt_tokens > 0 and result.usage.failures == 0
     assert sorted(set(operations(chat_server.script))) == ["check", "extract"]  # all_claims: no labelling
 
@@ -134,10 +135,22 @@ def test_required_and_optional_with_labelling_instructions(frame, make_judge, ch
 
 def test_given_labels_are_used_and_not_asked_for(frame, make_judge, chat_server):
     frame["importance"] = [["OPTIONAL", "REQUIRED"], ["REQUIRED"]]
-    scorer = rw.RagChecker(mode="required_only", scores_to_compute=["precision"], response_labels_column="importance")
+    frame["claims"] = [[["Paris", "is", "the capital of France"], ["Lyon", "never", "hosted the Olympics"]],
+                       [["Seine", "flows", "through Paris"]]]
+    scorer = rw.RagChecker(mode="required_only", scores_to_compute=["precision"], response_labels_column="importance",
+                           response_claims_column="claims")
     result = scorer.score(frame, make_judge())
     assert "label" not in operations(chat_server.script)
     assert result.scores["precision"].tolist() == [0.0, 1.0]  # q1: only the Lyon claim is required
+
+
+def test_labels_without_their_claims_are_refused_before_any_request(frame, make_judge, chat_server):
+    frame["importance"] = [["OPTIONAL", "REQUIRED"], ["REQUIRED"]]
+    scorer = rw.RagChecker(mode="required_only", scores_to_compute=["precision"], response_labels_column="importance")
+    for run in (scorer.dry_run, scorer.score):
+        with pytest.raises(ScoringInputError, match="row 'q1', column 'importance': is given, but not response_claims"):
+            run(frame, make_judge())
+    assert chat_server.script.requests == 0
 
 
 def test_extraction_instructions_reach_the_prompt(frame, make_judge, chat_server):
