@@ -1,0 +1,75 @@
+"""`ragwidgets export`: one HTML page, nothing from a CDN, widgets' saved state and text fallbacks in it."""
+
+import json
+import re
+from html.parser import HTMLParser
+
+import nbformat
+import pytest
+
+from ragwidgets.cli import main
+from ragwidgets.errors import RagWidgetsError
+from ragwidgets.export import export_notebook
+
+pytest.importorskip("nbclient")
+
+
+class Tags(HTMLParser):
+    """Every URL a script, link, img or iframe tag would load."""
+
+    def __init__(self):
+        super().__init__()
+        self.urls = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        for key in ("src", "href"):
+            if tag in ("script", "link", "img", "iframe") and a.get(key):
+                self.urls.append(a[key])
+
+
+def notebook(tmp_path, *sources):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def test_export_writes_one_offline_page(tmp_path, capsys):
+    path = notebook(tmp_path, "import ragwidgets as rw\nexplorer = rw.Explorer.harbor()\nexplorer",
+                    "explorer.retrieval = 'No retrieval'\nexplorer.state_space('citation_precision')",
+                    "print('<b>printed, not markup</b>')",
+                    "import ipywidgets\nipywidgets.HTML('<b>a widget that is not an anywidget</b>')")
+    assert main(["export", str(path), str(tmp_path / "out" / "nb.html")]) == 0
+    assert "wrote" in capsys.readouterr().out
+    html = (tmp_path / "out" / "nb.html").read_text()
+    tags = Tags()
+    tags.feed(html)
+    assert tags.urls == [], f"the page would load {tags.urls}"
+    assert not re.search(r"cdn\.jsdelivr|unpkg\.com|cdnjs|require\.js", html)
+    assert "Snapshot of nb.ipynb" in html and "controls are disabled" in html
+    state = json.loads(re.search(r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>',
+                                 html, re.S).group(1))["state"]
+    models = [m["state"] for m in state.values() if m["model_name"] == "AnyModel"]
+    explorer = next(m for m in models if m.get("retrieval"))
+    space = next(m for m in models if "_grid" in m)
+    assert explorer["retrieval"] == "No retrieval" and "render" in explorer["_esm"]
+    assert space["metric"] == "citation_precision" and space["current"]["retrieval"] == "No retrieval"
+    # each widget output keeps its text form, escaped, for where it cannot be drawn
+    assert "<pre class=\"rw-fallback\">Explorer('Harbor Museum'" in html
+    assert "<pre class=\"rw-fallback\">HTML(value='&lt;b&gt;a widget that is not an anywidget&lt;/b&gt;'" in html
+    assert "&lt;b&gt;printed, not markup&lt;/b&gt;" in html and "<b>printed" not in html
+    assert re.search(r'<script type="module">.*renderSnapshot', html, re.S)
+
+
+def test_export_errors_name_the_notebook(tmp_path, capsys):
+    with pytest.raises(RagWidgetsError, match="no such notebook"):
+        export_notebook(tmp_path / "missing.ipynb", tmp_path / "x.html")
+    (tmp_path / "text.ipynb").write_text("not json")
+    assert main(["export", str(tmp_path / "text.ipynb"), str(tmp_path / "x.html")]) == 2
+    assert "text.ipynb: not a readable notebook" in capsys.readouterr().err
+    path = notebook(tmp_path, "1 / 0")
+    with pytest.raises(RagWidgetsError, match=r"nb.ipynb: a cell failed while running, nothing written(.|\n)*ZeroDivisionError"):
+        export_notebook(path, tmp_path / "x.html")
+    assert not (tmp_path / "x.html").exists()
