@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from .claims import ClaimLike, Reference, claim_facts, claim_triple, sentences
 from .errors import FillInputError, JudgeRunStopped
@@ -153,7 +153,15 @@ def _validate(records: list[dict], needs: set[str]) -> None:
     _label_jobs(trial, needs, None)
 
 
-def _extraction_jobs(records: list[dict], needs: set[str], instructions: Optional[str]) -> tuple[list[Job], list[_Target]]:
+Instructions = Union[str, None, Sequence[Optional[str]]]
+"""Instructions for the prompts: one text for every record, or one per record."""
+
+
+def _for_record(instructions: Instructions, i: int) -> Optional[str]:
+    return instructions if instructions is None or isinstance(instructions, str) else instructions[i]
+
+
+def _extraction_jobs(records: list[dict], needs: set[str], instructions: Instructions) -> tuple[list[Job], list[_Target]]:
     jobs: list[Job] = []
     targets: list[_Target] = []
     for i, record in enumerate(records):
@@ -164,13 +172,13 @@ def _extraction_jobs(records: list[dict], needs: set[str], instructions: Optiona
                     raise FillInputError(
                         f"missing: it is needed to extract {side.claims}", index=i, record=record, field=side.text
                     )
-                jobs.append(ExtractJob(str(text), str(record.get("query") or ""), instructions))
+                jobs.append(ExtractJob(str(text), str(record.get("query") or ""), _for_record(instructions, i)))
                 targets.append(_Target(i, side.claims, []))
     return jobs, targets
 
 
 def _label_jobs(
-    records: list[dict], needs: set[str], instructions: Optional[str]
+    records: list[dict], needs: set[str], instructions: Instructions
 ) -> tuple[list[Job], list[_Target], dict[int, list[dict]]]:
     """Check and label jobs for every missing entry; records get their matrices (None-padded)."""
     jobs: list[Job] = []
@@ -213,7 +221,7 @@ def _label_jobs(
                 values = record[side.labels] = _vector(record, side.labels, n, i)
                 rows = [j for j in range(n) if values[j] is None]
                 if rows:
-                    jobs.append(LabelJob(list(claims), str(record.get("query") or ""), instructions))
+                    jobs.append(LabelJob(list(claims), str(record.get("query") or ""), _for_record(instructions, i)))
                     targets.append(_Target(i, side.labels, rows))
     return jobs, targets, blocked
 
@@ -223,8 +231,8 @@ async def afill_labels(
     judge: Judge,
     needs: Collection[str] = NEEDS,
     *,
-    extraction_instructions: Optional[str] = None,
-    labeling_instructions: Optional[str] = None,
+    extraction_instructions: Instructions = None,
+    labeling_instructions: Instructions = None,
     progress: Optional[bool] = None,
 ) -> list[dict]:
     """Async form of ``fill_labels``."""
@@ -288,8 +296,8 @@ def fill_labels(
     judge: Judge,
     needs: Collection[str] = NEEDS,
     *,
-    extraction_instructions: Optional[str] = None,
-    labeling_instructions: Optional[str] = None,
+    extraction_instructions: Instructions = None,
+    labeling_instructions: Instructions = None,
     progress: Optional[bool] = None,
 ) -> list[dict]:
     """Copies of ``records`` with the missing claims and labels in ``needs`` judged by ``judge``.
@@ -316,8 +324,8 @@ def plan_fill(
     judge: Judge,
     needs: Collection[str] = NEEDS,
     *,
-    extraction_instructions: Optional[str] = None,
-    labeling_instructions: Optional[str] = None,
+    extraction_instructions: Instructions = None,
+    labeling_instructions: Instructions = None,
 ) -> DryRun:
     """What ``fill_labels`` would send, without calling the model: the same jobs, cache lookups and batches.
 

@@ -355,16 +355,23 @@ TEMPLATES: dict[str, type[MetricTemplate]] = {
 }
 
 
+TEMPLATE_CLASS_NAMES = {t.__name__: t.type for t in TEMPLATES.values()}
+"""The seed's spellings of the types (``"MeanMetricTemplate"``) → the short ones (``"mean"``)."""
+
+
 def as_template(spec: Union[MetricTemplate, Mapping[str, Any]]) -> MetricTemplate:
-    """A template, or one built from a dict with its ``type`` (e.g. ``{"type": "mean", "score": "recall"}``)."""
+    """A template, or one built from a dict with its ``type`` (``{"type": "mean", "score": "recall"}``, or the
+    seed's ``{"type": "MeanMetricTemplate", ...}``)."""
     if isinstance(spec, MetricTemplate):
         return spec
     if not isinstance(spec, Mapping):
         raise TypeError(f"a metric must be a MetricTemplate or a dict with a 'type', got {type(spec).__name__}")
     options = dict(spec)
     kind = options.pop("type", None)
+    kind = TEMPLATE_CLASS_NAMES.get(kind, kind)
     if kind not in TEMPLATES:
-        raise ValueError(f"unknown metric type {kind!r}; known: {', '.join(TEMPLATES)}")
+        raise ValueError(f"unknown metric type {kind!r}; known: {', '.join(TEMPLATES)} (or the class names, "
+                         "e.g. 'MeanMetricTemplate')")
     try:
         return TEMPLATES[kind](**options)
     except TypeError as err:

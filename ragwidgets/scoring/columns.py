@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 import pandas as pd
@@ -20,6 +20,7 @@ from ..judges import NEEDS
 from ..judges.claims import TRIPLE_KEYS, claim_dict, claim_triple
 from ..loaders import parse_sample, read_records
 from .requirements import RESPONSE, SIDE_CLAIMS, SIDE_LABELS, TARGET
+from .template import StrOrTemplate, TemplateValue
 
 if TYPE_CHECKING:
     from .config import RagChecker
@@ -63,19 +64,25 @@ class _Row:
         self.label = f"row {frame.index[position]!r}"
         self.values = frame.iloc[position]
 
-    def fail(self, column: str, message: str):
-        raise ScoringInputError(message, row=self.label, column=column)
+    def fail(self, column: StrOrTemplate, message: str):
+        raise ScoringInputError(message, row=self.label, column=str(column))
 
-    def text(self, column: str) -> str:
-        value = self.values[column]
+    def cell(self, column: StrOrTemplate) -> Any:
+        """The cell of ``column``, or the ``TemplateValue`` rendered from this row's cells."""
+        if isinstance(column, TemplateValue):
+            return column.render(lambda name: plain(self.values[name]))
+        return self.values[column]
+
+    def text(self, column: StrOrTemplate) -> str:
+        value = self.cell(column)
         if is_missing(value):
             self.fail(column, "is empty; a text is needed")
         if not isinstance(value, str):
             self.fail(column, f"must be a string, got {type(value).__name__}")
         return value
 
-    def passages(self, column: str) -> list[dict]:
-        cell = plain(self.values[column])
+    def passages(self, column: StrOrTemplate) -> list[dict]:
+        cell = plain(self.cell(column))
         if cell is None:
             self.fail(column, "is empty; a list of passages is needed ([] for none)")
         if not isinstance(cell, list):
@@ -91,8 +98,8 @@ class _Row:
                 self.fail(column, f"passage {k} must be a string or a dict with a 'text' string, got {item!r:.60}")
         return out
 
-    def claims(self, column: str) -> Optional[list]:
-        cell = plain(self.values[column])
+    def claims(self, column: StrOrTemplate) -> Optional[list]:
+        cell = plain(self.cell(column))
         if cell is None:
             return None
         if not isinstance(cell, list):
@@ -106,8 +113,8 @@ class _Row:
                 self.fail(column, f"claim {j} must be a {{subject, predicate, object}} dict, got {claim!r:.60}")
         return [claim_triple(c) for c in cell]
 
-    def importance(self, column: str) -> Optional[list]:
-        cell = plain(self.values[column])
+    def importance(self, column: StrOrTemplate) -> Optional[list]:
+        cell = plain(self.cell(column))
         if cell is None:
             return None
         if not isinstance(cell, list):
@@ -119,12 +126,12 @@ class _Row:
             out.append(None if label is None else label.upper())
         return out
 
-    def stored(self, column: str) -> Any:
-        return plain(self.values[column])
+    def stored(self, column: StrOrTemplate) -> Any:
+        return plain(self.cell(column))
 
 
-def configured_columns(config: "RagChecker") -> dict[str, str]:
-    """Record field → the frame column the configuration names for it (unset columns left out)."""
+def configured_columns(config: "RagChecker") -> dict[str, StrOrTemplate]:
+    """Record field → the frame column (or ``TemplateValue``) the configuration names for it (unset ones left out)."""
     columns = {
         "query": config.query_column, "response": config.response_column, "retrieved_context": config.context_column,
         "gt_answer": config.target_column,
@@ -134,7 +141,7 @@ def configured_columns(config: "RagChecker") -> dict[str, str]:
     return {name: column for name, column in columns.items() if column is not None}
 
 
-def source_columns(config: "RagChecker", frame: pd.DataFrame) -> dict[str, str]:
+def source_columns(config: "RagChecker", frame: pd.DataFrame) -> dict[str, StrOrTemplate]:
     """Record field → the frame column it is read from (configured columns win over stored ones)."""
     columns = configured_columns(config)
     for name in STORED_FIELDS:
@@ -146,10 +153,21 @@ def source_columns(config: "RagChecker", frame: pd.DataFrame) -> dict[str, str]:
 def _check_columns(config: "RagChecker", frame: pd.DataFrame) -> None:
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"score a pandas DataFrame or RAGChecker records, not {type(frame).__name__}")
-    for column in [*configured_columns(config).values(), config.id_column]:
-        if column is not None and column not in frame.columns:
-            raise ScoringInputError(f"the DataFrame has no such column; its columns: {list(frame.columns)}",
-                                    column=column)
+    instructions = [v for v in (config.claim_extraction_instructions, config.claim_labeling_instructions)
+                    if isinstance(v, TemplateValue)]
+    for spec in [*configured_columns(config).values(), config.id_column, *instructions]:
+        for column in spec.columns if isinstance(spec, TemplateValue) else [spec] if spec is not None else []:
+            if column not in frame.columns:
+                where = f"; {spec} reads it" if isinstance(spec, TemplateValue) else ""
+                raise ScoringInputError(f"the DataFrame has no such column{where}; its columns: {list(frame.columns)}",
+                                        column=column)
+
+
+def row_texts(frame: pd.DataFrame, spec: Optional[StrOrTemplate]) -> Union[str, list[str], None]:
+    """An instructions setting for ``fill_labels``: as it is, or a ``TemplateValue`` rendered for each row."""
+    if not isinstance(spec, TemplateValue):
+        return spec
+    return [str(_Row(frame, p).cell(spec) or "") for p in range(len(frame))]
 
 
 def row_ids(config: "RagChecker", frame: pd.DataFrame) -> list[str]:
@@ -224,7 +242,7 @@ def records_to_frame(config: "RagChecker", data: Any) -> pd.DataFrame:
         records = read_records(data)
     except InputError as err:
         raise ScoringInputError(str(err)) from None
-    rename = configured_columns(config)
+    rename = {k: v for k, v in configured_columns(config).items() if isinstance(v, str)}
     rows = []
     for index, record in enumerate(records):
         if not isinstance(record, Mapping):

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
 from ..engine.evaluate import MODES
 from .aggregations import MetricTemplate, as_template, default_metrics
-from .requirements import canonical_scores, judge_needs, score_columns
+from .template import TemplateValue, as_value
+from .requirements import canonical_scores, column_alias, judge_needs, score_columns, written_names
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -22,6 +23,11 @@ _COLUMN_FIELDS = ("query_column", "target_column", "response_column", "context_c
                   "response_labels_column")
 _TEXT_FIELDS = ("judge_model_key", "key", "display_name", "claim_extraction_instructions",
                 "claim_labeling_instructions")
+_PER_ROW_FIELDS = tuple(f for f in _COLUMN_FIELDS if f != "id_column") + (
+    "claim_extraction_instructions", "claim_labeling_instructions")
+"""The fields a ``TemplateValue`` may fill per row; ``judge_model_key`` and ``mode`` take one without
+placeholders (they hold for the whole run)."""
+_RUN_TEMPLATE_FIELDS = ("judge_model_key", "mode")
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -42,6 +48,10 @@ class RagChecker:
     ``required_``-prefixed scores). ``metrics``: per-task aggregations (``MetricTemplate``\\ s or
     dicts with a ``type``); None = the mean of every score. ``key``, ``display_name`` and
     ``purpose`` ("score" | "qa") label the scorer and do not change what it computes.
+
+    As in the seed, the column fields and the two instructions may be a ``TemplateValue``
+    (``{{ column }}`` placeholders filled from each row; also written ``{"template": "..."}``);
+    ``judge_model_key`` and ``mode`` accept one without placeholders.
     """
 
     type: Literal["rag_checker"] = "rag_checker"
@@ -67,10 +77,18 @@ class RagChecker:
     def __post_init__(self) -> None:
         if self.type != "rag_checker":
             raise ValueError(f"type must be 'rag_checker', not {self.type!r}")
-        for name in _COLUMN_FIELDS + _TEXT_FIELDS:
-            value = getattr(self, name)
+        for name in _COLUMN_FIELDS + _TEXT_FIELDS + ("mode",):
+            value = as_value(getattr(self, name))
+            if isinstance(value, TemplateValue) and name in _RUN_TEMPLATE_FIELDS:
+                if value.columns:
+                    raise ValueError(f"{name} holds for the whole run, so its TemplateValue cannot read a row's "
+                                     f"columns ({', '.join(value.columns)})")
+                value = value.template
+            object.__setattr__(self, name, value)
             required = name in ("query_column", "response_column", "context_column")
-            if (value is None and not required) or (isinstance(value, str) and value):
+            if (value is None and not required) or (isinstance(value, str) and value) or name == "mode":
+                continue
+            if isinstance(value, TemplateValue) and name in _PER_ROW_FIELDS:
                 continue
             raise TypeError(f"{name} must be a non-empty string{'' if required else ' or None'}, got {value!r:.60}")
         if self.purpose not in PURPOSES:
@@ -89,8 +107,13 @@ class RagChecker:
         if self.metrics is not None:
             if isinstance(self.metrics, (MetricTemplate, Mapping)):
                 raise TypeError("metrics must be a list of metric templates")
-            object.__setattr__(self, "metrics", tuple(as_template(m) for m in self.metrics))
             known = self.score_columns
+            templates = []
+            for m in map(as_template, self.metrics):
+                if m.score not in known and column_alias(m.score) in known:  # f1 and f1_score: one score
+                    m = replace(m, score=column_alias(m.score), key=m.name)
+                templates.append(m)
+            object.__setattr__(self, "metrics", tuple(templates))
             names = [m.name for m in self.metrics]
             for m in self.metrics:
                 if m.score not in known:
@@ -108,9 +131,15 @@ class RagChecker:
         return canonical_scores(self.scores_to_compute, has_target=self.target_column is not None)
 
     @property
+    def score_names(self) -> dict[str, str]:
+        """Engine name → column name of each score (the name as written: ``f1_score`` stays ``f1_score``)."""
+        written = written_names(self.scores_to_compute)
+        return {name: written.get(name, name) for name in self.scores}
+
+    @property
     def score_columns(self) -> tuple[str, ...]:
-        """The score columns written: the scores, then (required_and_optional) the ``required_`` ones."""
-        return score_columns(self.scores, self.mode)
+        """The score columns written: the scores (as written), then (required_and_optional) the ``required_`` ones."""
+        return score_columns(tuple(self.score_names.values()), self.mode)
 
     @property
     def needs(self) -> set[str]:

@@ -55,6 +55,19 @@ def canonical_scores(names: Iterable[str] | None, *, has_target: bool = True) ->
     return tuple(dict.fromkeys(names))
 
 
+def written_names(names: Iterable[str] | None) -> dict[str, str]:
+    """Engine name → the name the user wrote, for the scores written another way (``f1`` → ``f1_score``)."""
+    return {SCORE_ALIASES[n]: n for n in names or () if n in SCORE_ALIASES}
+
+
+def column_alias(column: str) -> str | None:
+    """The other spelling of a score column (``f1`` ↔ ``f1_score``, prefix kept), or None."""
+    prefix = "required_" if column.startswith("required_") else ""
+    name = column[len(prefix):]
+    other = SCORE_ALIASES.get(name) or next((a for a, n in SCORE_ALIASES.items() if n == name), None)
+    return None if other is None else prefix + other
+
+
 def score_columns(scores: tuple[str, ...], mode: str) -> tuple[str, ...]:
     """The score columns written: ``scores``, then (``required_and_optional``) the ``required_`` ones."""
     if mode == "required_and_optional":

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 import pandas as pd
 
 from ..judges import DryRun, FillInputError, Judge, Usage, fill_labels, get_judge, plan_fill
-from .columns import STORED_FIELDS, as_scoring_error, frame_to_records, records_to_frame, source_columns, write_back
+from .columns import (STORED_FIELDS, as_scoring_error, frame_to_records, records_to_frame, row_texts, source_columns,
+                      write_back)
 from .evaluation import score_records
 from .result import REASONS_COLUMN, UNJUDGED_COLUMN, ScoringResult
 
@@ -68,10 +69,15 @@ def score(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None
         judge = resolve_judge(config, judge, work)
         with _rows_named(config, frame):
             records = fill_labels(records, judge, config.needs, progress=progress,
-                                  extraction_instructions=config.claim_extraction_instructions,
-                                  labeling_instructions=config.claim_labeling_instructions)
+                                  extraction_instructions=row_texts(frame, config.claim_extraction_instructions),
+                                  labeling_instructions=row_texts(frame, config.claim_labeling_instructions))
         usage = records.usage
     values, reasons = score_records(records, config.scores, config.mode)
+    renamed = {prefix + name: prefix + column for name, column in config.score_names.items() if name != column
+               for prefix in ("", "required_")}
+    if renamed:
+        values = values.rename(columns=renamed)
+        reasons = [{renamed.get(k, k): v for k, v in row.items()} for row in reasons]
     out = write_back(frame.drop(columns=[UNJUDGED_COLUMN], errors="ignore"), records,
                      [f for f in STORED_FIELDS if f in config.needs])
     for column in values.columns:
@@ -98,5 +104,5 @@ def dry_run(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = No
         return DryRun()
     with _rows_named(config, frame):
         return plan_fill(records, resolve_judge(config, judge, work), config.needs,
-                         extraction_instructions=config.claim_extraction_instructions,
-                         labeling_instructions=config.claim_labeling_instructions)
+                         extraction_instructions=row_texts(frame, config.claim_extraction_instructions),
+                         labeling_instructions=row_texts(frame, config.claim_labeling_instructions))
