@@ -5,7 +5,7 @@ Data model and loaders -> judges -> engine (labels -> scores with explanations) 
 
 from .engine import (ALL_METRICS, CITATION_METRICS, METRICS, RAGCHECKER_METRICS, Batch, MetricValue,
                      SampleExplanation, Scores, evaluate)
-from .errors import InputError
+from .errors import InputError, InputWarning
 from .loaders import LoadResult, load_samples, parse_sample, read_records
 from .model import Claim, Passage, Sample
 from .scenario import Scenario
@@ -13,7 +13,7 @@ from .scenario import Scenario
 __version__ = "0.1.0"
 
 __all__ = ["evaluate", "Scores", "Batch", "MetricValue", "SampleExplanation", "METRICS", "ALL_METRICS",
-           "CITATION_METRICS", "RAGCHECKER_METRICS", "InputError", "LoadResult", "load_samples",
+           "CITATION_METRICS", "RAGCHECKER_METRICS", "InputError", "InputWarning", "LoadResult", "load_samples",
            "parse_sample", "read_records", "Sample", "Claim", "Passage", "Scenario", "RagChecker", "Explorer",
            "SampleExplorer"]
 

@@ -1,36 +1,48 @@
-"""The ``ragwidgets`` command line: score results, sweep a scenario, explain one sample, open a tutorial."""
+"""The ragwidgets command line: score results, sweep a scenario, explain one sample, open a tutorial."""
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
+import warnings
 from importlib import resources
 from pathlib import Path
 
-import pandas as pd
-
+from . import __version__
 from .engine import evaluate
-from .engine.evaluate import MODES
+from .engine.evaluate import MODES, batch_of
 from .engine.explain import format_number
-from .errors import RagWidgetsError
+from .errors import InputWarning, RagWidgetsError
 from .loaders import load_samples
 from .scenario import EXAMPLES as SCENARIO_EXAMPLES
-from .scenario import Scenario
 
 RESULT_EXAMPLES = {"ragchecker": "ragchecker_example.json"}
+TOUR_FILES = {"results.json": "tour_results.json", "results.jsonl": "tour_results.jsonl",
+              "my_scenario.json": "harbor_museum.json"}  # name in the README's tour -> shipped file
 TUTORIALS = {"harbor-museum": "01_harbor_museum.ipynb", "ragchecker-sample": "02_ragchecker_sample.ipynb",
              "scoring": "03_scoring_with_a_judge.ipynb"}
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"  # the checkout's (editable install)
+MODE_HELP = ("which claims count: all_claims (default); required_only (only claims labelled REQUIRED, "
+             "via response_claim_labels / gt_answer_claim_labels or a claim's 'label'); required_and_optional "
+             "(both, the required-only values prefixed required_)")
+UNDEFINED_NOTE = {
+    "null": "Undefined: the metric's denominator is 0 for that sample (never counted as 0). "
+            "n/a: the sample lacks the data the metric needs.",
+    "zero": "--undefined zero: a RAGChecker metric whose denominator is 0 is reported as 0, as ragchecker "
+            "0.1.9 does (the citation metrics stay Undefined). n/a: the sample lacks the data the metric needs.",
+}
 
 
-def _example_results(name: str) -> dict:
+def _example_results(name: str) -> str:
     if name not in RESULT_EXAMPLES:
         raise RagWidgetsError(f"unknown example {name!r}; known: {', '.join(RESULT_EXAMPLES)}")
-    return json.loads(resources.files("ragwidgets.data").joinpath(RESULT_EXAMPLES[name]).read_text("utf-8"))
+    return resources.files("ragwidgets.data").joinpath(RESULT_EXAMPLES[name]).read_text("utf-8")
 
 
 def _cell(value) -> str:
@@ -40,48 +52,64 @@ def _cell(value) -> str:
 
 
 def _load(args):
+    """The loaded input; skipped samples and warnings go to stderr."""
     if (args.input is None) == (args.example is None):
         raise RagWidgetsError("give an INPUT file or --example NAME (not both)")
     source = _example_results(args.example) if args.example else args.input
-    return load_samples(source, on_error=args.on_error)
-
-
-def cmd_score(args) -> int:
-    loaded = _load(args)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)  # printed below, once
+        loaded = load_samples(source, on_error=args.on_error)
+    for message in loaded.warnings:
+        print(f"ragwidgets: warning: {message}", file=sys.stderr)
     for err in loaded.errors:
         print(f"skipped {err}", file=sys.stderr)
     if not loaded.samples:
-        raise RagWidgetsError("no sample could be scored")
-    scores = evaluate(loaded.samples, args.scores, mode=args.mode, undefined=args.undefined)
-    if args.format == "json":
-        out = {
-            "results": [dict(r, undefined=scores.reasons(i)) for i, r in enumerate(scores.records())],
-            "metrics": scores.aggregate(),
-            "ragchecker_metrics": scores.ragchecker_summary(),
-        }
+        raise RagWidgetsError("no sample could be scored" + (" (every one was skipped)" if loaded.errors else ""))
+    return loaded
+
+
+def cmd_score(args) -> int:
+    from .output import write_json, write_jsonl
+
+    loaded = _load(args)
+    scores = evaluate(batch_of(loaded), args.scores, mode=args.mode, undefined=args.undefined)
+    out = sys.stdout.buffer
+    if args.format == "jsonl":
+        write_jsonl(scores, out)
+    elif args.format == "json":
+        extra = {"metrics": scores.aggregate(), "ragchecker_metrics": scores.ragchecker_summary()}
         if loaded.errors:
-            out["errors"] = [{"sample": e.sample, "field": e.field, "message": e.detail} for e in loaded.errors]
-        print(json.dumps(out, indent=2, ensure_ascii=False))
+            extra["errors"] = [{"sample": e.sample, "field": e.field, "message": e.detail} for e in loaded.errors]
+        sys.stdout.flush()
+        write_json(scores, out, extra)
     else:
-        aggregate = scores.aggregate()
-        rows = {}
-        for name, agg in aggregate.items():
-            mean = "n/a" if agg["defined"] + agg["undefined"] == 0 else _cell(agg["mean"])
-            row = {"mean": mean, "defined": agg["defined"], "undefined": agg["undefined"],
-                   "n/a": agg["not_computable"]}
-            if len(scores.batch.samples) <= 8:
-                for i, s in enumerate(scores.batch.samples):
-                    m = scores.metrics(i)
-                    row[s.query_id] = _cell(m[name]) if name in m else "n/a"
-            rows[name] = row
-        with pd.option_context("display.width", 200, "display.max_columns", 30):
-            print(pd.DataFrame.from_dict(rows, orient="index").to_string())
-        print("\nUndefined: the metric's denominator is 0 for that sample (never counted as 0). "
-              "n/a: the sample lacks the data the metric needs.")
+        print(_table(scores))
+        print("\n" + UNDEFINED_NOTE[args.undefined])
+    out.flush()
     return 1 if loaded.errors else 0
 
 
+def _table(scores) -> str:
+    import pandas as pd
+
+    rows = {}
+    for name, agg in scores.aggregate().items():
+        mean = "n/a" if agg["defined"] + agg["undefined"] == 0 else _cell(agg["mean"])
+        row = {"mean": mean, "defined": agg["defined"], "undefined": agg["undefined"], "n/a": agg["not_computable"]}
+        if scores.batch.n_samples <= 8:
+            for i, qid in enumerate(scores.batch.query_ids):
+                m = scores.metrics(i)
+                row[qid] = _cell(m[name]) if name in m else "n/a"
+        rows[name] = row
+    with pd.option_context("display.width", 200, "display.max_columns", 30):
+        return pd.DataFrame.from_dict(rows, orient="index").to_string()
+
+
 def cmd_sweep(args) -> int:
+    import pandas as pd
+
+    from .scenario import Scenario
+
     if (args.scenario is None) == (args.example is None):
         raise RagWidgetsError("give a SCENARIO file or --example NAME (not both)")
     scenario = Scenario.example(args.example) if args.example else Scenario.load(args.scenario)
@@ -104,7 +132,7 @@ def cmd_sweep(args) -> int:
 
 def cmd_explain(args) -> int:
     loaded = _load(args)
-    scores = evaluate(loaded.samples, args.scores, mode=args.mode, undefined=args.undefined)
+    scores = evaluate(batch_of(loaded), args.scores, mode=args.mode, undefined=args.undefined)
     ex = scores.explain(args.sample if args.sample is not None else 0)
     print(f"query_id {ex.query_id}\n")
     for m in ex.metrics.values():
@@ -121,7 +149,7 @@ def cmd_explain(args) -> int:
     for p in ex.passages:
         where = f"rank {p.rank}" if p.rank else "not retrieved"
         print(f"  {p.doc_id} ({where}): entails {', '.join(p.entails_response + p.entails_gt) or 'nothing'}")
-    return 0
+    return 1 if loaded.errors else 0
 
 
 def tutorial_command(name: str, no_browser: bool = False, port: int | None = None) -> list[str]:
@@ -130,7 +158,10 @@ def tutorial_command(name: str, no_browser: bool = False, port: int | None = Non
     if not notebook.exists():
         raise RagWidgetsError(f"{notebook} not found: the tutorials live in the repository's notebooks/ "
                               "folder (install from a checkout with pip install -e)")
-    command = [sys.executable, "-m", "jupyterlab", str(notebook)]
+    if importlib.util.find_spec("jupyterlab") is None:
+        raise RagWidgetsError("JupyterLab is not installed: pip install jupyterlab (or, in the checkout, "
+                              "pip install -e '.[dev]'); headless, try ragwidgets sweep --example harbor-museum")
+    command = [sys.executable, "-m", "jupyterlab", str(notebook), f"--ServerApp.root_dir={NOTEBOOKS}"]
     if no_browser:
         command.append("--no-browser")
     if port:
@@ -141,32 +172,59 @@ def tutorial_command(name: str, no_browser: bool = False, port: int | None = Non
 
 
 def cmd_tutorial(args) -> int:
-    return subprocess.call(tutorial_command(args.name, args.no_browser, args.port))
+    command = tutorial_command(args.name, args.no_browser, args.port)
+    print(f"Opening {TUTORIALS[args.name]} in JupyterLab: http://localhost:{args.port or 8888}/lab/tree/"
+          f"{TUTORIALS[args.name]} (JupyterLab prints the exact address, with its access token, below).\n"
+          "This command keeps running while JupyterLab serves the notebook: stop it with Ctrl+C.", flush=True)
+    return subprocess.call(command)
+
+
+def cmd_examples(args) -> int:
+    target = Path(args.directory)
+    target.mkdir(parents=True, exist_ok=True)
+    for name, shipped in TOUR_FILES.items():
+        path = target / name
+        if path.exists():
+            print(f"kept {path} (already there)")
+            continue
+        with resources.as_file(resources.files("ragwidgets.data").joinpath(shipped)) as source:
+            shutil.copyfile(source, path)
+        print(f"wrote {path}")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ragwidgets", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"ragwidgets {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     def add_input(p):
-        p.add_argument("input", nargs="?", help="RAGChecker results: JSON {'results': [...]} or JSONL")
-        p.add_argument("--example", choices=sorted(RESULT_EXAMPLES), help="use a shipped example instead")
+        p.add_argument("input", nargs="?", help="RAGChecker results: JSON {'results': [...]} or JSONL, "
+                                                "optionally gzipped (.json.gz, .jsonl.gz)")
+        p.add_argument("--example", choices=sorted(RESULT_EXAMPLES),
+                       help="use a shipped example instead of INPUT (ragchecker: RAGChecker's own two samples)")
         p.add_argument("--scores", help="comma-separated metric names (default: all)")
-        p.add_argument("--mode", choices=MODES, default="all_claims")
+        p.add_argument("--mode", choices=MODES, default="all_claims", help=MODE_HELP)
         p.add_argument("--undefined", choices=("null", "zero"), default="null",
-                       help="zero: ragchecker 0.1.9's numbers, empty cases as 0")
+                       help="null (default): a 0 denominator gives Undefined (null in JSON); zero: ragchecker "
+                            "0.1.9's numbers, its empty cases as 0")
         p.add_argument("--on-error", choices=("raise", "report"), default="raise",
-                       help="report: skip bad samples (listed on stderr, exit status 1) and score the rest")
+                       help="raise (default): stop at the first bad sample (exit status 2); report: skip bad "
+                            "samples and JSONL lines (listed on stderr, exit status 1) and use the rest")
 
     score = sub.add_parser("score", help="score every sample and aggregate")
     add_input(score)
-    score.add_argument("--format", choices=("json", "table"), default="table")
+    score.add_argument("--format", choices=("table", "json", "jsonl"), default="table",
+                       help="table (default): aggregates, and per sample up to 8 samples; json: every "
+                            "sample's values with the reasons for Undefined and not computable, then the "
+                            "aggregates; jsonl: one JSON object per sample and line")
     score.set_defaults(func=cmd_score)
 
     sweep = sub.add_parser("sweep", help="score every state of a scenario")
     sweep.add_argument("scenario", nargs="?", help="scenario JSON file")
     sweep.add_argument("--example", choices=sorted(SCENARIO_EXAMPLES), help="use a shipped scenario")
-    sweep.add_argument("--format", choices=("json", "table"), default="table")
+    sweep.add_argument("--format", choices=("table", "json"), default="table",
+                       help="table (default) or json: every state with its metrics")
     sweep.set_defaults(func=cmd_sweep)
 
     explain = sub.add_parser("explain", help="show how one sample's values are derived")
@@ -174,11 +232,20 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--sample", help="query_id of the sample (default: the first)")
     explain.set_defaults(func=cmd_explain)
 
-    tutorial = sub.add_parser("tutorial", help="open a tutorial notebook in JupyterLab")
-    tutorial.add_argument("name", nargs="?", default="harbor-museum", choices=sorted(TUTORIALS))
-    tutorial.add_argument("--no-browser", action="store_true")
-    tutorial.add_argument("--port", type=int)
+    tutorial = sub.add_parser("tutorial", help="open a tutorial notebook in JupyterLab (runs until stopped)")
+    tutorial.add_argument("name", nargs="?", default="harbor-museum", choices=sorted(TUTORIALS),
+                          help="harbor-museum (default): the citation-family lesson; ragchecker-sample: "
+                               "RAGChecker's metrics on one sample; scoring: scoring with a judge")
+    tutorial.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
+    tutorial.add_argument("--port", type=int, help="JupyterLab's port (default 8888)")
     tutorial.set_defaults(func=cmd_tutorial)
+
+    examples = sub.add_parser("examples", help="copy the README tour's files (results.json, results.jsonl, "
+                                               "my_scenario.json) into a folder")
+    examples.add_argument("directory", nargs="?", default=".", help="where to write them (default: here)")
+    examples.set_defaults(func=cmd_examples)
+    from .export import add_parser as add_export  # nbconvert is imported only when export runs
+    add_export(sub)
     return parser
 
 
@@ -186,10 +253,13 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (RagWidgetsError, ValueError, KeyError) as err:
+    except (RagWidgetsError, ValueError, KeyError, IndexError) as err:
         message = err.args[0] if isinstance(err, KeyError) and err.args else err
         print(f"ragwidgets: error: {message}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader (head, less) stopped early: not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -19,3 +19,7 @@ class InputError(RagWidgetsError):
         self.detail = message
         where = ", ".join(p for p in (sample, f"field '{field}'" if field else None) if p)
         super().__init__(f"{where}: {message}" if where else message)
+
+
+class InputWarning(UserWarning):
+    """Input that was accepted but probably is not what was meant (unknown keys, missing query_ids)."""

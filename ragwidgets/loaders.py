@@ -1,64 +1,191 @@
-"""Read RAGChecker-format results (JSON ``{"results": [...]}`` or JSONL) into validated Samples.
+"""Read RAGChecker-format results (JSON ``{"results": [...]}`` or JSONL, plain or gzipped) into
+validated Samples.
 
-Every problem is an :class:`InputError` naming the sample and the field. With
-``on_error="report"`` a bad sample is set aside with its error and the others are kept.
+Every problem is an :class:`InputError` naming the file line or the sample and the field. With
+``on_error="report"`` a bad sample (or a JSONL line that is not JSON) is set aside with its error
+and the others are kept. Input that is accepted but probably wrong (unknown keys, missing
+query_ids) gives an :class:`InputWarning` naming the keys and suggesting the close match.
 """
 
 from __future__ import annotations
 
+import difflib
 import gc
+import gzip
 import json
+import warnings
+import zlib
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import InputError
+from .errors import InputError, InputWarning
 from .model import ENTAILED, NOT_ENTAILED, UNJUDGED, Claim, Passage, Sample, fact_labels
 
 _LABELS = {"entailment": ENTAILED, "neutral": NOT_ENTAILED, "contradiction": NOT_ENTAILED}
 _EXACT = {"Entailment": ENTAILED, "Neutral": NOT_ENTAILED, "Contradiction": NOT_ENTAILED, None: UNJUDGED}
+_LABEL_FIELDS = ("answer2response", "response2answer", "retrieved2response", "retrieved2answer")
+_SCORED_FIELDS = ("response_claims", "gt_answer_claims", "retrieved_context", "corpus", "reference_facts",
+                  *_LABEL_FIELDS)  # a record with none of these has nothing any metric could count
 _KNOWN_FIELDS = {
-    "query_id", "query", "gt_answer", "response", "retrieved_context", "corpus",
-    "response_claims", "gt_answer_claims", "answer2response", "response2answer",
-    "retrieved2response", "retrieved2answer", "reference_facts", "response_claim_labels",
-    "gt_answer_claim_labels", "metrics",
+    "query_id", "query", "gt_answer", "response", "response_claim_labels", "gt_answer_claim_labels",
+    "metrics", *_SCORED_FIELDS,
+}
+_OTHER_FORMATS = {  # keys of other tools' records (ragas, TruLens, ...) -> the RAGChecker field
+    "question": "query", "user_input": "query", "answer": "response", "contexts": "retrieved_context",
+    "retrieved_contexts": "retrieved_context", "ground_truth": "gt_answer", "ground_truths": "gt_answer",
+    "reference": "gt_answer", "context": "retrieved_context",
 }
 
 
 @dataclass
 class LoadResult:
-    """Samples that parsed, and the errors of those that did not (``on_error="report"``)."""
+    """Samples that parsed, the errors of those that did not (``on_error="report"``), and
+    warnings about input that was accepted but looks wrong.
 
-    samples: list[Sample]
-    errors: list[InputError] = field(default_factory=list)
-
-
-def read_records(source: str | Path | dict | list) -> list[dict]:
-    """The sample records of a results file, a JSON string's parsed object, or a list.
-
-    Accepts ``{"results": [...]}`` (JSON), one sample per line (JSONL), or a bare list.
+    ``samples`` is a sequence of Samples; files of RAGChecker's plain format are decoded
+    straight into label arrays (``flat``) and their Samples built only when one is asked for.
     """
-    if isinstance(source, (str, Path)):
-        path = Path(source)
-        if not path.exists():
-            raise InputError(f"no such file: {path}")
-        text = path.read_text(encoding="utf-8")
-        if path.suffix.lower() == ".jsonl":
-            source = _read_jsonl(text, path)
-        else:
-            try:
-                source = json.loads(text)
-            except json.JSONDecodeError as err:
-                if len([line for line in text.splitlines() if line.strip()]) < 2:
-                    raise InputError(f"{path} is not valid JSON: {err}") from None
-                source = _read_jsonl(text, path)
+
+    samples: Sequence[Sample]
+    errors: list[InputError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    flat: Any = None  # ragwidgets.fastload.FlatRecords when the fast path read the file
+
+
+def read_records(source: str | Path | bytes | dict | list) -> list:
+    """The sample records of a results file, JSON text, a parsed results object, or a list.
+
+    Accepts ``{"results": [...]}`` (JSON), one sample per line (JSONL), or a bare list; files may
+    be gzipped and start with a UTF-8 byte order mark. Raises :class:`InputError` on the first
+    problem.
+    """
+    return _records(source, "raise")[0]
+
+
+def _records(source, on_error: str) -> tuple[list, list[InputError]]:
+    if isinstance(source, (bytes, str, Path)):
+        name, data = _read_source(source)
+        return _parse_text(_decode_text(data, name), name, on_error)
+    return _unwrap(source), []
+
+
+def _read_source(source: str | Path | bytes) -> tuple[str, bytes]:
+    """(a name for messages, the raw bytes, gunzipped) of a path, JSON text or bytes."""
+    if isinstance(source, bytes):
+        return "input", _gunzip(source, "input")
+    if isinstance(source, str) and source.lstrip()[:1] in ("{", "["):
+        return "JSON text", source.encode("utf-8")
+    path = Path(source)
+    try:
+        if path.is_dir():
+            raise InputError(f"{path} is a directory; give a results file (.json, .jsonl, or either .gz)")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"no such file: {path}") from None
+    except OSError as err:
+        raise InputError(f"cannot read {path}: {err.strerror or err}") from None
+    return str(path), _gunzip(data, str(path))
+
+
+def _gunzip(data: bytes, name: str) -> bytes:
+    if data[:2] != b"\x1f\x8b":
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as err:
+        raise InputError(f"{name} is a damaged or truncated gzip file: {err}") from None
+
+
+def _decode_text(data: bytes, name: str) -> str:
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise InputError(f"{name} is UTF-16 text; save it as UTF-8")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputError(f"{name} is not UTF-8 text (byte {err.start} is {data[err.start:err.start + 1]!r}); "
+                         "save it as UTF-8") from None
+
+
+def _is_jsonl(name: str) -> bool:
+    return name.lower().removesuffix(".gz").endswith(".jsonl")
+
+
+def _parse_text(text: str, name: str, on_error: str) -> tuple[list, list[InputError]]:
+    if _is_jsonl(name):
+        return _read_jsonl(text, name, on_error)
+    try:
+        return _unwrap(_json(text)), []
+    except json.JSONDecodeError as err:
+        first = next((line for line in text.split("\n") if line.strip()), "")
+        if _is_json_value(first) and first.strip() != text.strip():
+            return _read_jsonl(text, name, on_error)  # JSONL content under another name
+        raise InputError(f"{name} is not valid JSON: {_where(err, text)}") from None
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise InputError("the JSON is nested too deeply to be a results file") from None
+
+
+def _is_json_value(line: str) -> bool:
+    try:
+        _json(line)
+    except (json.JSONDecodeError, InputError):
+        return False
+    return True
+
+
+def _where(err: json.JSONDecodeError, text: str) -> str:
+    """Where a JSON parse failed; says where the text stops when it simply stops (a truncated file)."""
+    if text[err.pos:].strip() and not err.msg.startswith("Unterminated string"):
+        return f"{err.msg} (line {err.lineno}, column {err.colno})"
+    end = text.rstrip()
+    line = end.count("\n") + 1
+    column = len(end) - (end.rfind("\n") + 1) + 1
+    return f"it stops at line {line}, column {column} inside an unfinished value (the file looks truncated)"
+
+
+def _read_jsonl(text: str, name: str, on_error: str) -> tuple[list, list[InputError]]:
+    """One record per ``\\n``-separated line (a raw U+2028 or U+0085 inside a string is text)."""
+    records, errors = [], []
+    lines = [(n, line) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+    for n, line in lines:
+        try:
+            record = _json(line)
+        except (json.JSONDecodeError, InputError) as err:
+            why = _where(err, line) if isinstance(err, json.JSONDecodeError) else err.detail
+            error = InputError(f"not valid JSON (JSONL expects one sample per line): {why}",
+                               sample=f"{name} line {n}")
+            if on_error == "raise":
+                raise error from None
+            errors.append(error)
+            continue
+        if isinstance(record, dict) and "results" in record:
+            if len(lines) == 1:
+                return _unwrap(record), []  # a whole results object on one line
+            error = InputError("holds a {'results': [...]} object; JSONL expects one sample per line",
+                               sample=f"{name} line {n}")
+            if on_error == "raise":
+                raise error
+            errors.append(error)
+            continue
+        records.append(record)
+    return records, errors
+
+
+def _unwrap(source: Any) -> list:
     if isinstance(source, dict):
         if "results" not in source:
-            raise InputError("expected {'results': [sample, ...]}; the key is missing", field="results")
+            hint = " (this looks like one sample: pass it in a list)" if _KNOWN_FIELDS & source.keys() else ""
+            raise InputError(f"expected {{'results': [sample, ...]}}; the key is missing{hint}", field="results")
         source = source["results"]
         if not isinstance(source, list):
             raise InputError(f"must be a list of samples, got {type(source).__name__}", field="results")
@@ -67,27 +194,38 @@ def read_records(source: str | Path | dict | list) -> list[dict]:
     return source
 
 
-def _read_jsonl(text: str, path: Path) -> list:
-    records = []
-    for n, line in ((n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()):
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as err:
-            raise InputError(f"{path} line {n} is not valid JSON (JSONL expects one sample per line): {err}") \
-                from None
-    return records
-
-
 def load_samples(source, *, on_error: str = "raise") -> LoadResult:
     """Parse every sample of ``source`` (see :func:`read_records`).
 
     ``on_error="raise"`` stops at the first bad sample; ``"report"`` keeps the good ones and
-    lists the errors. Duplicate ``query_id`` values are an error.
+    lists the errors. Duplicate ``query_id`` values and records with nothing to score are
+    errors. Files in RAGChecker's plain format take a fast path (:mod:`ragwidgets.fastload`);
+    anything it does not accept is read by the precise validator below, with its messages.
     """
     if on_error not in ("raise", "report"):
         raise ValueError(f"on_error must be 'raise' or 'report', not {on_error!r}")
     with _gc_paused():
-        return _load(read_records(source), on_error)
+        if isinstance(source, (bytes, str, Path)):
+            from .fastload import read_flat
+            name, data = _read_source(source)
+            flat = read_flat(data, _is_jsonl(name))
+            if flat is not None:
+                result = LoadResult(samples=flat.samples, flat=flat)
+                result.warnings = _query_id_warnings(flat.n_unnamed, flat.first_unnamed)
+                _emit(result.warnings)
+                return result
+            records, errors = _parse_text(_decode_text(data, name), name, on_error)
+        else:
+            records, errors = _unwrap(source), []
+        result = _load(records, on_error)
+    result.errors[:0] = errors
+    _emit(result.warnings)
+    return result
+
+
+def _emit(messages: list[str]) -> None:
+    for message in messages:
+        warnings.warn(message, InputWarning, stacklevel=3)
 
 
 @contextmanager
@@ -105,20 +243,62 @@ def _gc_paused():
 def _load(records: list, on_error: str) -> LoadResult:
     result = LoadResult(samples=[])
     seen: dict[str, int] = {}
+    unknown: Counter = Counter()
+    first_unknown: dict[str, int] = {}
+    unnamed: list[int] = []
     for index, record in enumerate(records):
         try:
+            if isinstance(record, dict):
+                for key in record.keys() - _KNOWN_FIELDS:
+                    unknown[key] += 1
+                    first_unknown.setdefault(key, index)
+                if "query_id" not in record:
+                    unnamed.append(index)
+                if not any(record.get(k) is not None for k in _SCORED_FIELDS):
+                    raise InputError(_nothing_to_score(record), sample=_label(index, record.get("query_id")))
             sample = parse_sample(record, index)
             if sample.query_id in seen:
-                raise InputError(
-                    f"duplicate query_id, also used by sample {seen[sample.query_id]}",
-                    sample=_label(index, sample.query_id), field="query_id")
+                other = seen[sample.query_id]
+                named = [i for i in (other, index) if i in unnamed]
+                note = (f"; sample {', '.join(map(str, named))} has no query_id and is named by its position"
+                        if named else "")
+                raise InputError(f"duplicate query_id, also used by sample {other}{note}",
+                                 sample=_label(index, sample.query_id), field="query_id")
             seen[sample.query_id] = index
             result.samples.append(sample)
         except InputError as err:
             if on_error == "raise":
                 raise
             result.errors.append(err)
+    result.warnings = [_unknown_warning(key, count, first_unknown[key]) for key, count in unknown.items()]
+    result.warnings += _query_id_warnings(len(unnamed), unnamed[0] if unnamed else None)
     return result
+
+
+def _suggest(key: str) -> str:
+    if key in _OTHER_FORMATS:
+        return f"; RAGChecker's field is '{_OTHER_FORMATS[key]}'"
+    close = difflib.get_close_matches(key, sorted(_KNOWN_FIELDS), n=1, cutoff=0.75)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _unknown_warning(key: str, count: int, first: int) -> str:
+    return f"unknown field {key!r} in {count} sample(s) (first: sample {first}) is ignored{_suggest(key)}"
+
+
+def _nothing_to_score(record: dict) -> str:
+    keys = ", ".join(map(repr, list(record)[:8])) or "none (an empty object)"
+    hints = [f"{k!r} -> {_OTHER_FORMATS[k]!r}" for k in record if k in _OTHER_FORMATS]
+    hint = f" (another tool's format? {', '.join(hints)})" if hints else ""
+    return (f"nothing to score: the record has none of {', '.join(_SCORED_FIELDS)}; "
+            f"its keys: {keys}{hint}")
+
+
+def _query_id_warnings(n_unnamed: int, first: int | None) -> list[str]:
+    if not n_unnamed:
+        return []
+    return [f"{n_unnamed} sample(s) have no query_id (first: sample {first}); each is named by its "
+            "position in the file, counting from 0"]
 
 
 def _label(index: int, query_id: Any) -> str:
@@ -376,6 +556,9 @@ def parse_sample(record: Any, index: int = 0) -> Sample:
             "retrieved2response": p.label_matrix("retrieved2response", len(resp), n_psg, "response_claims"),
             "retrieved2answer": p.label_matrix("retrieved2answer", len(gt), n_psg, "gt_answer_claims"),
         }
+        vacuous = vacuous_labels(len(resp) if has_resp else None, len(gt) if has_gt else None, n_psg,
+                                 r.get("retrieved_context") is not None)
+        labels = {name: vacuous.get(name) if value is None else value for name, value in labels.items()}
     return Sample(
         query_id=str(qid), query=p.text("query"), gt_answer=p.text("gt_answer"),
         response=p.text("response"), corpus=corpus,
@@ -383,13 +566,34 @@ def parse_sample(record: Any, index: int = 0) -> Sample:
     )
 
 
-def as_samples(data: Any) -> list[Sample]:
-    """Samples from a Sample, a list of Samples or records, one record, a results object, or a path."""
-    if isinstance(data, Sample):
-        return [data]
-    if isinstance(data, list) and all(isinstance(s, Sample) for s in data):
-        return data
-    if isinstance(data, dict) and "results" not in data and _KNOWN_FIELDS & data.keys():
-        return [parse_sample(data)]  # one record
-    return load_samples(data).samples
+def vacuous_labels(n_resp: int | None, n_gt: int | None, n_psg: int, passages_given: bool) -> dict[str, np.ndarray]:
+    """The label arrays that are complete without a single label, by their shape alone.
 
+    A vector over 0 claims, or a claims x passages matrix with 0 claims or 0 passages, holds no
+    label. It is known when its dimensions are: the claims field is given (None: not given),
+    and for 0 passages with claims, ``retrieved_context`` is given (as ``[]``).
+    """
+    out = {}
+    for vector, matrix, n in (("answer2response", "retrieved2response", n_resp),
+                              ("response2answer", "retrieved2answer", n_gt)):
+        if n == 0:
+            out[vector] = np.zeros(0, dtype=np.int8)
+        if n == 0 or (n is not None and n_psg == 0 and passages_given):
+            out[matrix] = np.zeros((n, n_psg), dtype=np.int8)
+    return out
+
+
+def load_any(data: Any, *, on_error: str = "raise") -> LoadResult:
+    """Load a Sample, a list of Samples or records, one record, a results object, a path, or JSON text."""
+    if isinstance(data, Sample):
+        return LoadResult(samples=[data])
+    if isinstance(data, list) and data and all(isinstance(s, Sample) for s in data):
+        return LoadResult(samples=data)
+    if isinstance(data, dict) and "results" not in data and _KNOWN_FIELDS & data.keys():
+        data = [data]  # one record
+    return load_samples(data, on_error=on_error)
+
+
+def as_samples(data: Any) -> Sequence[Sample]:
+    """Samples from anything :func:`load_any` reads."""
+    return load_any(data).samples

@@ -15,8 +15,6 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from .engine import evaluate
 from .engine.batch import Batch
 from .engine.metrics import CITATION_METRICS
@@ -196,8 +194,10 @@ class Scenario:
             self._samples[state] = parse_sample(self.record(state.retrieval, state.answer, state.citation))
         return self._samples[state]
 
-    def sweep(self, scores=CITATION_METRICS) -> pd.DataFrame:
+    def sweep(self, scores=CITATION_METRICS):
         """Every state's metrics: columns retrieval, answer, citation, then one per metric (NaN = Undefined)."""
+        import pandas as pd  # on first use: importing ragwidgets (the command line) needs no pandas
+
         states = self.states()
         batch = Batch.from_samples([self.sample(s.retrieval, s.answer, s.citation) for s in states])
         frame = evaluate(batch, scores).frame.reset_index(drop=True)

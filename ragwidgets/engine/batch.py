@@ -9,6 +9,7 @@ masks handed to :func:`ragwidgets.engine.evaluate`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,27 +42,33 @@ def _concat(parts: list[np.ndarray], dtype) -> np.ndarray:
     return np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype=dtype)
 
 
-def _entries(matrices: list[np.ndarray | None], row_offset: np.ndarray, psg_offset: np.ndarray):
-    """Flatten per-sample (rows x passages) matrices into (row, passage, label) entry arrays.
+def _entries(labels: np.ndarray, present: np.ndarray, row_offset: np.ndarray, psg_offset: np.ndarray):
+    """(row, passage, label) entry arrays of per-sample (rows x passages) matrices, given as the
+    matrices of the samples where ``present`` holds, concatenated row by row.
 
     Entries are laid out row by row, so every index comes from ``np.repeat`` (no division).
     """
-    labels = _concat([m.ravel() for m in matrices if m is not None and m.size], np.int8)
-    present = np.array([m is not None for m in matrices], dtype=bool)
     rows_each = np.diff(row_offset)
     row_width = np.repeat(np.where(present, np.diff(psg_offset), 0), rows_each)  # entries in each row
     row = np.repeat(np.arange(len(row_width)), row_width)
-    row_sample = np.repeat(np.arange(len(matrices)), rows_each)
+    row_sample = np.repeat(np.arange(len(present)), rows_each)
     first_psg = np.repeat(psg_offset[:-1][row_sample], row_width)
     column = np.arange(len(labels), dtype=np.int64) - np.repeat(_offsets(row_width)[:-1], row_width)
     return row, first_psg + column, labels
+
+
+def _matrix_entries(matrices: list[np.ndarray | None], row_offset: np.ndarray, psg_offset: np.ndarray):
+    labels = _concat([m.ravel() for m in matrices if m is not None and m.size], np.int8)
+    present = np.array([m is not None for m in matrices], dtype=bool)
+    return _entries(labels, present, row_offset, psg_offset)
 
 
 @dataclass(frozen=True, eq=False)
 class Batch:
     """The label arrays of many samples, built once and scored many times."""
 
-    samples: tuple[Sample, ...]
+    samples: Sequence[Sample]  # a tuple, or built on demand (ragwidgets.fastload.LazySamples)
+    query_ids: Sequence[str]
     resp_offset: np.ndarray
     gt_offset: np.ndarray
     psg_offset: np.ndarray
@@ -89,7 +96,7 @@ class Batch:
 
     @property
     def n_samples(self) -> int:
-        return len(self.samples)
+        return len(self.query_ids)
 
     @property
     def cit_sample(self) -> np.ndarray:
@@ -115,8 +122,8 @@ class Batch:
             return np.array([-1 if c.required is None else int(c.required)
                              for s in samples for c in claims_of(s)], dtype=np.int8)
 
-        r2r_claim, r2r_psg, r2r_label = _entries([s.retrieved2response for s in samples], resp_offset, psg_offset)
-        r2a_claim, r2a_psg, r2a_label = _entries([s.retrieved2answer for s in samples], gt_offset, psg_offset)
+        r2r_claim, r2r_psg, r2r_label = _matrix_entries([s.retrieved2response for s in samples], resp_offset, psg_offset)
+        r2a_claim, r2a_psg, r2a_label = _matrix_entries([s.retrieved2answer for s in samples], gt_offset, psg_offset)
         r2r_start = _offsets([0 if s.retrieved2response is None else s.retrieved2response.size for s in samples])
 
         cites = [s.has_citations for s in samples]
@@ -149,13 +156,13 @@ class Batch:
         has["relevance"] = np.array([
             all(p.relevant is not None for p in s.passages) and (n > 0 or s.is_citation_sample)
             for s, n in zip(samples, n_psg_each)], dtype=bool)
-        has["citations"] = np.array([c or s.uses_facts for c, s in zip(cites, samples)], dtype=bool) \
-            & has["retrieved2response"]
+        has["citations"] = np.array([c or s.uses_facts or (s.is_citation_sample and not s.response_claims)
+                                     for c, s in zip(cites, samples)], dtype=bool) & has["retrieved2response"]
         has["reference"] = np.array([s.reference_facts is not None and (s.uses_facts or not s.response_claims)
                                      for s in samples], dtype=bool)
         as_int = lambda xs: np.array(xs, dtype=np.int64)  # noqa: E731
         return cls(
-            samples=samples, resp_offset=resp_offset, gt_offset=gt_offset, psg_offset=psg_offset,
+            samples=samples, query_ids=[s.query_id for s in samples], resp_offset=resp_offset, gt_offset=gt_offset, psg_offset=psg_offset,
             resp_sample=_owner(resp_offset), gt_sample=_owner(gt_offset), psg_sample=_owner(psg_offset),
             resp_required=required(lambda s: s.response_claims), gt_required=required(lambda s: s.gt_claims),
             answer2response=per_claim("answer2response", resp_offset, n_resp),
@@ -167,4 +174,26 @@ class Batch:
             cit_claim=as_int(cit_claim), cit_psg=as_int(cit_psg), cit_entry=as_int(cit_entry),
             ref_sample=as_int(ref_sample), inc_ref=as_int(inc_ref), inc_claim=as_int(inc_claim),
             has=has,
+        )
+
+    @classmethod
+    def from_flat(cls, flat) -> "Batch":
+        """The Batch of plain RAGChecker records decoded by :func:`ragwidgets.fastload.read_flat`
+        (no citations, relevance flags, claim labels or reference facts), its Samples built on demand."""
+        resp_offset, gt_offset, psg_offset = _offsets(flat.n_resp), _offsets(flat.n_gt), _offsets(flat.n_psg)
+        r2r = _entries(flat.labels["retrieved2response"], flat.has["retrieved2response"], resp_offset, psg_offset)
+        r2a = _entries(flat.labels["retrieved2answer"], flat.has["retrieved2answer"], gt_offset, psg_offset)
+        n = len(flat.query_ids)
+        none = np.zeros(0, dtype=np.int64)
+        unflagged = lambda total: np.full(total, -1, dtype=np.int8)  # noqa: E731
+        return cls(
+            samples=flat.samples, query_ids=flat.query_ids, resp_offset=resp_offset, gt_offset=gt_offset,
+            psg_offset=psg_offset, resp_sample=_owner(resp_offset), gt_sample=_owner(gt_offset),
+            psg_sample=_owner(psg_offset), resp_required=unflagged(int(resp_offset[-1])),
+            gt_required=unflagged(int(gt_offset[-1])), answer2response=flat.labels["answer2response"],
+            response2answer=flat.labels["response2answer"], psg_relevant=unflagged(int(psg_offset[-1])),
+            r2r_claim=r2r[0], r2r_psg=r2r[1], r2r_label=r2r[2], r2a_claim=r2a[0], r2a_psg=r2a[1], r2a_label=r2a[2],
+            cit_claim=none, cit_psg=none, cit_entry=none, ref_sample=none, inc_ref=none, inc_claim=none,
+            has=dict(flat.has, relevance=np.zeros(n, dtype=bool), citations=np.zeros(n, dtype=bool),
+                     reference=np.zeros(n, dtype=bool)),
         )

@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
-import pandas as pd
 
 from ..errors import InputError
-from ..loaders import as_samples
+from ..loaders import LoadResult, load_any
 from ..model import LABEL_MATRICES
 from .batch import NEEDS, Batch
 from .derived import Derived
@@ -46,10 +45,11 @@ class Evaluation:
     prefix: str = ""
 
     @property
-    def frame(self) -> pd.DataFrame:
+    def frame(self):
         """One row per sample (index: query_id), one column per metric; NaN = Undefined or not computable."""
+        import pandas as pd  # on first use: the command line writes its output without pandas
         return pd.DataFrame({self.prefix + n: self.value[n] for n in self.names},
-                            index=pd.Index([s.query_id for s in self.batch.samples], name="query_id"))
+                            index=pd.Index(self.batch.query_ids, name="query_id"))
 
     def reason_of(self, name: str, i: int) -> str | None:
         """Why metric ``name`` of sample ``i`` is Undefined or not computable (None when defined)."""
@@ -136,7 +136,7 @@ def _score(d: Derived, names: tuple[str, ...], undefined: str) -> Evaluation:
     return ev
 
 
-def _masks(batch: Batch, mode: str, passage_active) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _masks(batch: Batch, mode: str, passage_active, asked: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     psg = np.ones(len(batch.psg_sample), dtype=bool) if passage_active is None else \
         np.asarray(passage_active, dtype=bool)
     if psg.shape != batch.psg_sample.shape:
@@ -150,38 +150,51 @@ def _masks(batch: Batch, mode: str, passage_active) -> tuple[np.ndarray, np.ndar
         missing = np.flatnonzero(required < 0)
         if len(missing):
             i = int(sample[missing[0]])
-            s = batch.samples[i]
             raise InputError(
-                f"mode {mode!r} needs a REQUIRED/OPTIONAL label on every {kind} claim; "
+                f"mode {asked or mode!r} needs a REQUIRED/OPTIONAL label on every {kind} claim; "
                 f"{np.count_nonzero(sample[missing] == i)} claim(s) here have none "
                 f"(give '{field_name}' or a 'label' on each claim)",
-                sample=f"sample {i} (query_id {s.query_id!r})", field=field_name)
+                sample=f"sample {i} (query_id {batch.query_ids[i]!r})", field=field_name)
     return batch.resp_required == 1, batch.gt_required == 1, psg
 
 
 def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "null",
-             passage_active=None) -> Scores:
-    """Score ``data`` (a Batch, Samples, records, a results object or a path).
+             passage_active=None, on_error: str = "raise") -> Scores:
+    """Score ``data`` (a Batch, Samples, records, a results object, a path or JSON text).
 
     ``scores``: metric names (None = all). ``mode``: all_claims | required_only |
     required_and_optional (all-claims metrics plus the same on required claims, prefixed
     ``required_``). ``undefined``: "null" (Undefined stays Undefined) or "zero" (ragchecker
     0.1.9's numbers, its empty-case zeros included). ``passage_active``: one flag per passage of
-    the batch, for a what-if without some passages.
+    the batch, for a what-if without some passages. ``on_error``: "raise" at the first bad
+    sample, or "report": score the others and list the bad ones in ``Scores.errors``.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     if undefined not in UNDEFINED_POLICIES:
         raise ValueError(f"undefined must be 'null' or 'zero', not {undefined!r}")
     names = resolve(scores)
-    batch = data if isinstance(data, Batch) else Batch.from_samples(as_samples(data))
+    errors = []
+    if isinstance(data, Batch):
+        batch = data
+    else:
+        loaded = load_any(data, on_error=on_error)
+        errors = loaded.errors
+        if errors and not loaded.samples:
+            raise InputError(f"no sample could be scored; the first error: {errors[0]}")
+        batch = batch_of(loaded)
     if mode == "required_and_optional":
-        required = _score(Derived(batch, *_masks(batch, "required_only", passage_active)), names, undefined)
+        required = _score(Derived(batch, *_masks(batch, "required_only", passage_active, mode)), names, undefined)
         required.prefix = "required_"
         parts = [_score(Derived(batch, *_masks(batch, "all_claims", passage_active)), names, undefined), required]
     else:
         parts = [_score(Derived(batch, *_masks(batch, mode, passage_active)), names, undefined)]
-    return Scores(batch=batch, parts=parts, mode=mode, undefined=undefined)
+    return Scores(batch=batch, parts=parts, mode=mode, undefined=undefined, errors=errors)
+
+
+def batch_of(loaded: LoadResult) -> Batch:
+    """The Batch of loaded samples (straight from the label arrays when the fast path read them)."""
+    return Batch.from_flat(loaded.flat) if loaded.flat is not None else Batch.from_samples(loaded.samples)
 
 
 @dataclass
@@ -192,6 +205,12 @@ class Scores:
     parts: list[Evaluation]
     mode: str
     undefined: str
+    errors: list[InputError] = field(default_factory=list)  # samples skipped (on_error="report")
+
+    @property
+    def samples(self):
+        """The scored Samples, in order (built on demand for files read by the fast path)."""
+        return self.batch.samples
 
     @property
     def names(self) -> list[str]:
@@ -199,8 +218,9 @@ class Scores:
         return [name for part in self.parts for name, *_ in part.columns()]
 
     @property
-    def frame(self) -> pd.DataFrame:
-        """Samples x metrics; NaN = Undefined or not computable (see :meth:`reasons`)."""
+    def frame(self):
+        """Samples x metrics (a pandas DataFrame); NaN = Undefined or not computable (see :meth:`reasons`)."""
+        import pandas as pd
         return pd.concat([part.frame for part in self.parts], axis=1)
 
     def _columns(self):
@@ -209,7 +229,7 @@ class Scores:
 
     @cached_property
     def _positions(self) -> dict[str, int]:
-        return {s.query_id: i for i, s in enumerate(self.batch.samples)}
+        return {qid: i for i, qid in enumerate(self.batch.query_ids)}
 
     def sample_index(self, key) -> int:
         """Index of a sample given its position or its query_id."""
@@ -236,7 +256,7 @@ class Scores:
 
     def records(self) -> list[dict]:
         """``[{"query_id", "metrics": {name: float | None}}]`` (not-computable metrics left out)."""
-        return [{"query_id": s.query_id, "metrics": self.metrics(i)} for i, s in enumerate(self.batch.samples)]
+        return [{"query_id": qid, "metrics": self.metrics(i)} for i, qid in enumerate(self.batch.query_ids)]
 
     def aggregate(self) -> dict[str, dict]:
         """Per metric: mean over defined samples (None if none) and how many were defined,

@@ -1,0 +1,220 @@
+"""The fast path for RAGChecker's plain results format: JSON bytes straight into label arrays.
+
+``msgspec`` decodes and type-checks a file in one pass in C, labels as shared strings;
+one Python pass then checks the shapes and concatenates the labels, and numpy turns them into
+codes. Samples (:class:`~ragwidgets.model.Sample`) are built only when one is asked for, from
+the decoded record and the label arrays. Anything this path does not accept exactly (another
+label spelling, claim objects, citation extensions, a wrong shape, a duplicate id, bad JSON)
+makes :func:`read_flat` return None, and the precise validator in :mod:`ragwidgets.loaders`
+reads the file instead, with its messages. Both give identical Samples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import chain
+from typing import Literal, Optional, Union
+
+import msgspec
+import numpy as np
+
+from .model import ENTAILED, NOT_ENTAILED, UNJUDGED, Claim, Passage, Sample
+
+LABEL_VECTORS = {"answer2response": "response_claims", "response2answer": "gt_answer_claims"}
+LABEL_GRIDS = {"retrieved2response": "response_claims", "retrieved2answer": "gt_answer_claims"}
+
+
+LabelText = Optional[Literal["Entailment", "Neutral", "Contradiction"]]  # decoded as shared strings
+Labels = Optional[list[LabelText]]
+Grid = Optional[list[list[LabelText]]]
+Triples = Optional[list[tuple[str, str, str]]]
+_CODE_PLUS_ONE = {"Entailment": ENTAILED + 1, "Neutral": NOT_ENTAILED + 1, "Contradiction": NOT_ENTAILED + 1,
+                  None: UNJUDGED + 1}
+
+
+class PlainPassage(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    doc_id: str
+    text: str
+
+
+class PlainRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """One sample in RAGChecker's own format, nothing else (any other key: not this path)."""
+
+    query_id: Union[str, int, msgspec.UnsetType] = msgspec.UNSET  # null: not this path
+    query: Optional[str] = None
+    gt_answer: Optional[str] = None
+    response: Optional[str] = None
+    retrieved_context: Optional[list[PlainPassage]] = None
+    response_claims: Triples = None
+    gt_answer_claims: Triples = None
+    answer2response: Labels = None
+    response2answer: Labels = None
+    retrieved2response: Grid = None
+    retrieved2answer: Grid = None
+    metrics: Optional[msgspec.Raw] = None  # ragchecker's own per-sample scores: not read
+
+
+class PlainFile(msgspec.Struct, gc=False):
+    results: list[PlainRecord]
+
+
+_DECODERS = {"object": msgspec.json.Decoder(PlainFile), "list": msgspec.json.Decoder(list[PlainRecord]),
+             "lines": msgspec.json.Decoder(PlainRecord)}
+
+
+def _codes(labels: list) -> np.ndarray:
+    """int8 label codes of a list of label strings and None (one dict lookup each, at C speed)."""
+    return np.frombuffer(bytes(map(_CODE_PLUS_ONE.__getitem__, labels)), dtype=np.int8) - np.int8(1)
+
+
+@dataclass(eq=False)
+class FlatRecords:
+    """Plain records decoded, with their labels as flat int8 codes.
+
+    ``n_resp``/``n_gt``/``n_psg``: items per sample. ``answer2response``/``response2answer``:
+    one code per claim (0 where the sample has no vector). ``retrieved2response``/
+    ``retrieved2answer``: the matrices of the samples that have one, concatenated row by row.
+    ``has``: per label matrix, which samples have it (given, or complete by shape alone).
+    """
+
+    records: list[PlainRecord]
+    query_ids: list[str]
+    n_resp: np.ndarray
+    n_gt: np.ndarray
+    n_psg: np.ndarray
+    labels: dict[str, np.ndarray]
+    has: dict[str, np.ndarray]
+    n_unnamed: int
+    first_unnamed: int | None
+
+    @cached_property
+    def samples(self) -> "LazySamples":
+        return LazySamples(self)
+
+    @cached_property
+    def grid_start(self) -> dict[str, np.ndarray]:
+        """Per label matrix: offset of each sample's entries in ``labels[name]``."""
+        rows = {"retrieved2response": self.n_resp, "retrieved2answer": self.n_gt}
+        return {name: np.r_[0, np.cumsum(self.has[name] * rows[name] * self.n_psg)] for name in LABEL_GRIDS}
+
+    @cached_property
+    def claim_start(self) -> dict[str, np.ndarray]:
+        return {"answer2response": np.r_[0, np.cumsum(self.n_resp)], "response2answer": np.r_[0, np.cumsum(self.n_gt)]}
+
+
+class LazySamples(Sequence):
+    """The Samples of a FlatRecords, each built when asked for (equal to the precise parser's)."""
+
+    def __init__(self, flat: FlatRecords):
+        self.flat = flat
+
+    def __len__(self) -> int:
+        return len(self.flat.records)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        return self._sample(range(len(self))[i])
+
+    def _sample(self, i: int) -> Sample:
+        f = self.flat
+        r = f.records[i]
+        labels = {}
+        for name in LABEL_VECTORS:
+            start = f.claim_start[name]
+            labels[name] = f.labels[name][start[i]:start[i + 1]].copy() if f.has[name][i] else None
+        for name, rows in (("retrieved2response", f.n_resp[i]), ("retrieved2answer", f.n_gt[i])):
+            start = f.grid_start[name]
+            labels[name] = (f.labels[name][start[i]:start[i + 1]].reshape(rows, f.n_psg[i]).copy()
+                            if f.has[name][i] else None)
+        return Sample(
+            query_id=f.query_ids[i], query=r.query or "", gt_answer=r.gt_answer or "", response=r.response or "",
+            passages=tuple(Passage(p.doc_id, p.text) for p in r.retrieved_context or ()),
+            response_claims=_claims(r.response_claims), gt_claims=_claims(r.gt_answer_claims),
+            has_gt_claims=r.gt_answer_claims is not None, **labels,
+        )
+
+
+def _claims(triples) -> tuple[Claim, ...]:
+    return tuple(Claim(f"{s} {p} {o}", (s, p, o)) for s, p, o in triples or ())
+
+
+def read_flat(data: bytes, jsonl: bool) -> FlatRecords | None:
+    """The plain records of a file's bytes as label arrays, or None when they are not all plain."""
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    try:
+        if jsonl:
+            records = _DECODERS["lines"].decode_lines(data)
+        elif data.lstrip()[:1] == b"[":
+            records = _DECODERS["list"].decode(data)
+        else:
+            records = _DECODERS["object"].decode(data).results
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    return flatten(records)
+
+
+def flatten(records: list[PlainRecord]) -> FlatRecords | None:
+    """Check every record's shapes and concatenate its labels; None at the first record that
+    the precise validator must see (a wrong shape, a duplicate doc_id or query_id, nothing to
+    score). Absent label arrays that are complete by shape alone count as given (see
+    :func:`ragwidgets.loaders.vacuous_labels`). The label lists are dropped from the records."""
+    query_ids, unnamed, n_resp, n_gt, n_psg = [], [], [], [], []
+    has = {name: [] for name in (*LABEL_VECTORS, *LABEL_GRIDS)}
+    has_a2r, has_r2a, has_r2r, has_ret2a = (has[name].append for name in has)
+    flat = {name: [] for name in has}
+    a2r, r2a, r2r, ret2a = (flat[name].extend for name in flat)
+    joined = chain.from_iterable
+    for i, r in enumerate(records):
+        psg, resp, gt = r.retrieved_context, r.response_claims, r.gt_answer_claims
+        if psg is None:
+            if resp is None and gt is None:
+                return None  # nothing to score, or labels without their claims
+            k = 0
+        else:
+            k = len(psg)
+            if k > 1 and len({p.doc_id for p in psg}) != k:
+                return None
+        nr = 0 if resp is None else len(resp)
+        ng = 0 if gt is None else len(gt)
+        no_psg = k == 0 and psg is not None
+        for claims, n, vector, add_vector, has_vector, grid, add_grid, has_grid in (
+                (resp, nr, r.answer2response, a2r, has_a2r, r.retrieved2response, r2r, has_r2r),
+                (gt, ng, r.response2answer, r2a, has_r2a, r.retrieved2answer, ret2a, has_ret2a)):
+            if vector is None:
+                has_vector(claims is not None and n == 0)
+            elif claims is None or len(vector) != n:
+                return None
+            else:
+                has_vector(True)
+                add_vector(vector)
+            if grid is None:
+                has_grid(claims is not None and (n == 0 or no_psg))
+            elif claims is None or len(grid) != n or (n and set(map(len, grid)) != {k}):
+                return None
+            else:
+                has_grid(True)
+                add_grid(joined(grid))
+        r.answer2response = r.response2answer = r.retrieved2response = r.retrieved2answer = r.metrics = None
+        qid = r.query_id
+        if qid is msgspec.UNSET:
+            unnamed.append(i)
+            qid = i
+        query_ids.append(str(qid))
+        n_resp.append(nr)
+        n_gt.append(ng)
+        n_psg.append(k)
+    if len(set(query_ids)) != len(records):
+        return None
+    counts = {"answer2response": np.array(n_resp, dtype=np.int64), "response2answer": np.array(n_gt, dtype=np.int64)}
+    present = {name: np.array(values, dtype=bool) for name, values in has.items()}
+    labels = {name: _codes(values) for name, values in flat.items()}
+    for name, n in counts.items():  # one code per claim: 0 where the sample has no vector, as Batch stores them
+        per_claim = np.zeros(int(n.sum()), dtype=np.int8)
+        per_claim[np.repeat(present[name], n)] = labels[name]
+        labels[name] = per_claim
+    return FlatRecords(records=records, query_ids=query_ids, n_resp=counts["answer2response"],
+                       n_gt=counts["response2answer"], n_psg=np.array(n_psg, dtype=np.int64), labels=labels,
+                       has=present, n_unnamed=len(unnamed), first_unnamed=unnamed[0] if unnamed else None)
