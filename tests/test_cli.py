@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 import ragwidgets as rw
 from ragwidgets.cli import main
 
@@ -102,3 +104,127 @@ def test_the_engine_and_cli_import_no_widget_library_and_no_http_client():
             "{'anywidget', 'ipywidgets', 'altair', 'traitlets', 'httpx'}))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_version_and_help_for_every_option(capsys):
+    import argparse
+
+    from ragwidgets import cli
+
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.strip() == f"ragwidgets {rw.__version__}"
+    parser = cli.build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name in ("score", "sweep", "explain", "tutorial", "examples"):
+        sub = subparsers.choices[name]
+        text = sub.format_help()
+        assert "``" not in text and "`" not in text, name
+        for action in sub._actions:
+            assert action.help, f"{name} {action.dest} has no help"
+    assert "`" not in parser.format_help()
+
+
+def test_table_footnote_follows_the_undefined_policy(capsys):
+    assert main(["score", "--example", "ragchecker"]) == 0
+    assert "never counted as 0" in capsys.readouterr().out
+    assert main(["score", "--example", "ragchecker", "--undefined", "zero"]) == 0
+    out = capsys.readouterr().out
+    assert "never counted as 0" not in out and "reported as 0, as ragchecker 0.1.9 does" in out
+
+
+def test_json_keeps_undefined_and_not_computable_reasons_apart(capsys, tmp_path):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"results": [
+        {"query_id": "e", "response_claims": [], "retrieved_context": [], "gt_answer_claims": [["a", "b", "c"]]}]}))
+    out = run_json(capsys, "score", str(path), "--format", "json")
+    result = out["results"][0]
+    assert result["undefined"]["precision"] == "no response claims"
+    assert result["not_computable"]["recall"] == "needs response2answer labels"
+    assert set(result["undefined"]).isdisjoint(result["not_computable"])
+    assert "recall" not in result["metrics"] and result["metrics"]["precision"] is None
+
+
+def test_jsonl_output_is_one_sample_per_line(capsys):
+    assert main(["score", "--example", "ragchecker", "--format", "jsonl", "--undefined", "zero"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [json.loads(x)["query_id"] for x in lines] == ["0", "1"]
+    assert json.loads(lines[1])["metrics"]["precision"] == 0.8
+
+
+def test_every_line_of_the_readme_tour_runs_as_written(tmp_path, monkeypatch, capsys):
+    import re
+    import shlex
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    tour = readme[readme.index("## A short tour"):readme.index("### Undefined")]
+    shell, python = re.findall(r"```(?:bash|python)\n(.*?)```", tour, re.S)
+    monkeypatch.chdir(tmp_path)
+    commands = [shlex.split(line, comments=True) for line in shell.splitlines() if line.strip()]
+    assert commands[0] == ["ragwidgets", "examples"]
+    for command in commands:
+        status = main(command[1:])
+        captured = capsys.readouterr()
+        assert status == (1 if "--on-error" in command else 0), (command, captured.err)
+        assert "Traceback" not in captured.err
+        if "--on-error" in command:
+            assert "skipped" in captured.err and "line 3" in captured.err
+    exec(compile(python, "README tour", "exec"), {})
+
+
+def test_required_only_scores_only_the_required_claims(capsys):
+    from pathlib import Path
+
+    path = str(Path(rw.__path__[0]) / "data" / "tour_results.json")
+    every = run_json(capsys, "score", path, "--format", "json", "--scores", "precision")
+    required = run_json(capsys, "score", path, "--format", "json", "--scores", "precision", "--mode", "required_only")
+    sample = json.loads(Path(path).read_text())["results"][1]
+    kept = [label for label, flag in zip(sample["answer2response"], sample["response_claim_labels"])
+            if flag == "REQUIRED"]
+    assert required["results"][1]["metrics"]["precision"] == kept.count("Entailment") / len(kept)
+    assert every["results"][1]["metrics"]["precision"] == 0.8
+
+
+def test_explain_report_mode_says_what_it_skipped(capsys, tmp_path):
+    from pathlib import Path
+
+    path = str(Path(rw.__path__[0]) / "data" / "tour_results.jsonl")
+    assert main(["explain", path, "--on-error", "report", "--sample", "1"]) == 1
+    captured = capsys.readouterr()
+    assert "precision = 4/5 = 0.8" in captured.out
+    assert "skipped" in captured.err and "line 3" in captured.err and "sample 2 (query_id '2')" in captured.err
+    broken = tmp_path / "r.jsonl"
+    broken.write_text("{broken\n")
+    assert main(["explain", str(broken), "--on-error", "report"]) == 2
+    assert "no sample could be scored (every one was skipped)" in capsys.readouterr().err
+    assert main(["explain", "--example", "ragchecker", "--sample", "nope"]) == 2
+    assert "no sample with query_id 'nope'" in capsys.readouterr().err
+    assert main(["score", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
+
+
+def test_piping_into_head_is_not_an_error(tmp_path):
+    path = tmp_path / "big.jsonl"
+    record = {"retrieved_context": [], "response_claims": [["a", "b", "c"]], "answer2response": ["Entailment"]}
+    path.write_text("".join(json.dumps(dict(record, query_id=str(i))) + "\n" for i in range(3000)))
+    for command in (["score", str(path), "--format", "json"], ["sweep", "--example", "harbor-museum"]):
+        process = subprocess.Popen([sys.executable, "-m", "ragwidgets.cli", *command],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        process.stdout.read(10)
+        process.stdout.close()
+        err = process.stderr.read().decode()
+        assert process.wait() == 0 and err == "", err
+
+
+def test_tutorial_says_it_blocks_and_when_jupyterlab_is_missing(monkeypatch, capsys):
+    from ragwidgets import cli
+
+    monkeypatch.setattr(cli.subprocess, "call", lambda command: 0)
+    assert main(["tutorial", "scoring", "--port", "8899"]) == 0
+    out = capsys.readouterr().out
+    assert "http://localhost:8899/lab/tree/03_scoring_with_a_judge.ipynb" in out and "Ctrl+C" in out
+    real = cli.importlib.util.find_spec
+    monkeypatch.setattr(cli.importlib.util, "find_spec", lambda name: None if name == "jupyterlab" else real(name))
+    assert main(["tutorial"]) == 2
+    assert "JupyterLab is not installed: pip install jupyterlab" in capsys.readouterr().err
