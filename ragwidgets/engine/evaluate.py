@@ -291,3 +291,9 @@ class Scores:
         """The derivation of one sample's values: see :mod:`ragwidgets.engine.explain`."""
         from .explain import explain_sample
         return explain_sample(self.parts[part], self.sample_index(key))
+
+    def explore(self, **controls):
+        """These scores in a :class:`~ragwidgets.widgets.dataset.DatasetExplorer` (imported here:
+        the engine itself imports no widget library)."""
+        from ..widgets.dataset import DatasetExplorer
+        return DatasetExplorer(self, **controls)

@@ -7,10 +7,13 @@ Widgets only wire state to views: the view state is built by the pure functions 
 from .explorer import Explorer, SampleExplorer
 from .lessons import HARBOR_PRESETS, Preset
 
-__all__ = ["Explorer", "SampleExplorer", "Preset", "HARBOR_PRESETS", "state_space_chart", "StateSpace"]
+__all__ = ["Explorer", "SampleExplorer", "DatasetExplorer", "Preset", "HARBOR_PRESETS", "state_space_chart", "StateSpace"]
 
 
 def __getattr__(name):
+    if name == "DatasetExplorer":
+        from .dataset import DatasetExplorer
+        return DatasetExplorer
     if name in ("state_space_chart", "StateSpace"):
         from . import charts
         return getattr(charts, name)
