@@ -20,6 +20,8 @@ await esbuild.build({ ...common, entryPoints: [join(here, "src", "widget.css")],
 await esbuild.build({ ...common, entryPoints: [join(here, "src", "state_space.js")], format: "esm", target: "es2020", outfile: join(outdir, "state_space.js") });
 await esbuild.build({ ...common, entryPoints: [join(here, "src", "state_space.css")], outfile: join(outdir, "state_space.css") });
 await esbuild.build({ ...common, entryPoints: [join(here, "src", "snapshot.js")], format: "esm", target: "es2020", outfile: join(outdir, "snapshot.js") });
+await esbuild.build({ ...common, entryPoints: [join(here, "src", "dataset.js")], format: "esm", target: "es2020", outfile: join(outdir, "dataset.js") });
+await esbuild.build({ ...common, entryPoints: [join(here, "src", "dataset.css")], outfile: join(outdir, "dataset.css") });
 
 if (flag < 0) {
   const sha = (path) => createHash("sha256").update(readFileSync(path)).digest("hex");
@@ -27,7 +29,7 @@ if (flag < 0) {
   const manifest = {
     note: "Written by `npm run build`; checked by tests/widgets/test_bundle.py.",
     sources: Object.fromEntries(sources.map((f) => [f, sha(join(here, f))])),
-    outputs: Object.fromEntries(["widget.js", "widget.css", "state_space.js", "state_space.css", "snapshot.js"].map((f) => [relative(join(here, ".."), join(outdir, f)), sha(join(outdir, f))])),
+    outputs: Object.fromEntries(["widget.js", "widget.css", "state_space.js", "state_space.css", "snapshot.js", "dataset.js", "dataset.css"].map((f) => [relative(join(here, ".."), join(outdir, f)), sha(join(outdir, f))])),
   };
   writeFileSync(join(here, "build-manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
 }

@@ -1,0 +1,266 @@
+// DatasetExplorer (anywidget ES module): a whole run, or several runs of the same queries.
+// Python owns the frame and the view state (`_view`, JSON: summary, charts' aggregates, slices,
+// comparison, n of N); every control here is a trait write. The table is virtualised
+// (@tanstack/virtual-core) and asks Python for the rows it shows (dataset_rows.js). The
+// drill-down mounts the one-sample view (sample_view.js) on `_drill` / `_other`.
+import { h, render as mount } from "preact";
+import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
+import htm from "htm";
+import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } from "@tanstack/virtual-core";
+import { RowStore } from "./dataset_rows.js";
+import { Distribution, GroupMeans, Scatter } from "./dataset_charts.js";
+import { mountSampleView } from "./sample_view.js";
+
+const html = htm.bind(h);
+const ROW_H = 26;
+
+const fmt = (v, digits = 3) => (v === null || v === undefined || Number.isNaN(v) ? "" : Number(v).toFixed(digits));
+
+/** One metric cell: the value, "Undef" (Undefined: visibly unlike 0) or "n/c" (not computable). */
+export function metricCell(value, status) {
+  if (status === 1) return { text: "Undef", cls: "rw-ds-undef" };
+  if (status === 2) return { text: "n/c", cls: "rw-ds-nc" };
+  return { text: fmt(value), cls: "rw-num" };
+}
+
+function useTraits(model, names) {
+  const [, bump] = useReducer((x) => x + 1, 0);
+  useEffect(() => {
+    const events = names.map((n) => `change:${n}`).join(" ");
+    model.on(events, bump);
+    return () => model.off(events, bump);
+  }, []);
+  return Object.fromEntries(names.map((n) => [n, model.get(n)]));
+}
+
+function setTraits(model, patch) {
+  for (const [k, v] of Object.entries(patch)) model.set(k, v);
+  model.save_changes();
+}
+
+function Table({ model, view, store }) {
+  const scrollRef = useRef(null);
+  const [, bump] = useReducer((x) => x + 1, 0);
+  const virt = useRef(null);
+  if (!virt.current) {
+    virt.current = new Virtualizer({
+      count: view.count, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_H, overscan: 12,
+      observeElementRect, observeElementOffset, scrollToFn: elementScroll, onChange: () => bump(),
+    });
+  }
+  const v = virt.current;
+  v.setOptions({ ...v.options, count: view.count });
+  useLayoutEffect(() => v._didMount(), []);
+  useLayoutEffect(() => { v._willUpdate(); });
+  useEffect(() => { if (scrollRef.current) scrollRef.current.scrollTop = 0; }, [view.version]);
+  useEffect(() => {
+    const i = view.selected.index;
+    if (i >= 0) v.scrollToIndex(i, { align: "auto" });
+  }, [view.selected.row, view.version]);
+  const items = v.getVirtualItems();
+  if (items.length) store.ensure(items[0].index, items[items.length - 1].index, view.count);
+  const cols = view.columns;
+  const c = view.controls;
+  const sortBy = (key) => setTraits(model, { sort_by: key, descending: c.sort_by === key ? !c.descending : key !== "query" && key !== "query_id" && key !== "run" });
+  const template = cols.map((col) => (col.kind === "text" ? (col.key === "query" ? "minmax(220px, 3fr)" : "minmax(90px, 1fr)") : "76px")).join(" ");
+  return html`<div class="rw-ds-table" role="grid" aria-rowcount=${view.count} data-testid="table">
+    <div class="rw-ds-row rw-ds-head" style=${`grid-template-columns:${template}`} role="row">
+      ${cols.map((col) => html`<button role="columnheader" class=${`rw-ds-th${c.sort_by === col.key ? " rw-active" : ""}`}
+          title=${`Sort by ${col.label}`} data-col=${col.key} onClick=${() => sortBy(col.key)}>
+          ${col.label}${c.sort_by === col.key ? (c.descending ? " ▼" : " ▲") : ""}</button>`)}
+    </div>
+    <div class="rw-ds-scroll" ref=${scrollRef}>
+      <div style=${`height:${v.getTotalSize()}px;position:relative`}>
+        ${items.map((it) => {
+          const row = store.get(it.index);
+          const sel = row && row.position === view.selected.row;
+          return html`<div key=${it.index} role="row" data-index=${it.index} aria-selected=${sel ? "true" : "false"}
+              class=${`rw-ds-row${sel ? " rw-ds-selected" : ""}`}
+              style=${`grid-template-columns:${template};position:absolute;top:0;left:0;right:0;height:${ROW_H}px;transform:translateY(${it.start}px)`}
+              onClick=${() => row && setTraits(model, { selected: row.position })}>
+            ${cols.map((col) => {
+              if (!row) return html`<span class="rw-ds-loading">…</span>`;
+              if (col.kind === "text") return html`<span class="rw-ds-text" title=${row[col.key]}>${row[col.key]}</span>`;
+              if (col.kind === "metric") {
+                const m = metricCell(row.values[col.key], row.status[col.key]);
+                return html`<span class=${m.cls}>${m.text}</span>`;
+              }
+              const value = row.values[col.key];
+              return html`<span class="rw-num">${col.kind === "count" ? value : (Number.isNaN(value) ? "" : (value > 0 ? "+" : "") + fmt(value))}</span>`;
+            })}
+          </div>`;
+        })}
+      </div>
+    </div>
+  </div>`;
+}
+
+function Summary({ view }) {
+  const runs = [...new Set(view.summary.map((r) => r.run))];
+  const pct = view.controls.percent;
+  const cell = (r) => {
+    if (!r) return html`<td />`;
+    const mean = r.mean === null ? html`<span class="rw-ds-undef">Undefined</span>` : fmt(r.mean, pct ? 1 : 3);
+    const ci = r.ci_low === null ? "" : ` [${fmt(r.ci_low, pct ? 1 : 3)}–${fmt(r.ci_high, pct ? 1 : 3)}]`;
+    return html`<td class="rw-num" title=${`${r.defined} defined, ${r.undefined} Undefined, ${r.not_computable} not computable`}>
+      ${mean}<span class="rw-ds-ci">${ci}</span>${r.undefined ? html`<span class="rw-ds-count"> · ${r.undefined} Undef</span>` : ""}</td>`;
+  };
+  return html`<table class="rw-table rw-ds-summary" data-testid="summary">
+    <caption>Summary over the ${view.count} samples shown: mean over defined samples, 95% bootstrap interval, Undefined count</caption>
+    <thead><tr><th>metric</th>${runs.map((r) => html`<th>${r}</th>`)}</tr></thead>
+    <tbody>${view.metrics.map((m) => html`<tr><th>${m.label}</th>
+      ${runs.map((run) => cell(view.summary.find((r) => r.run === run && r.metric === m.key)))}</tr>`)}</tbody>
+  </table>`;
+}
+
+function Compare({ model, view }) {
+  const cmp = view.compare;
+  const c = view.controls;
+  const rows = cmp.rows.filter((r) => r.metric === c.compare_metric);
+  return html`<div class="rw-ds-panel" data-testid="compare">
+    <h4>Compared with ${cmp.baseline} on ${cmp.shared} shared queries
+      <span class="rw-hint">(left out: ${Object.entries(cmp.left_out).map(([k, n]) => `${k} ${n}`).join(", ")})</span></h4>
+    <label>metric <select value=${c.compare_metric} onChange=${(e) => setTraits(model, { compare_metric: e.target.value })}>
+      ${view.metrics.map((m) => html`<option value=${m.key}>${m.label}</option>`)}</select></label>
+    <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>
+    <table class="rw-table"><thead><tr><th>run</th><th>baseline</th><th>run</th><th>difference</th><th>paired 95% interval</th><th>paired</th></tr></thead>
+      <tbody>${rows.map((r) => html`<tr><td>${r.run}</td><td class="rw-num">${fmt(r.baseline_mean)}</td><td class="rw-num">${fmt(r.mean)}</td>
+        <td class="rw-num">${r.difference === null ? "" : (r.difference > 0 ? "+" : "") + fmt(r.difference)}</td>
+        <td class="rw-num">${r.ci_low === null ? "" : `${fmt(r.ci_low)} – ${fmt(r.ci_high)}`}
+          ${r.includes_zero ? html` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r.paired}</td></tr>`)}</tbody></table>
+  </div>`;
+}
+
+function Slices({ model, view }) {
+  const active = view.controls.slice;
+  const save = () => {
+    const name = (globalThis.prompt && globalThis.prompt("Name this slice")) || "";
+    if (name.trim() && view.controls.expression.trim()) model.send({ type: "add_slice", name, expression: view.controls.expression });
+  };
+  return html`<div class="rw-ds-panel" data-testid="slices"><h4>Failure slices</h4>
+    <div class="rw-ds-slices">${view.slices.map((s) => html`<button title=${`${s.description}\n${s.expression}`}
+        class=${active === s.name ? "rw-active" : ""} onClick=${() => setTraits(model, { slice: active === s.name ? "" : s.name })}>
+        ${s.name} <span class="rw-ds-count">${s.size}</span></button>`)}
+      <button disabled=${!view.controls.expression.trim()} onClick=${save} title="Save the filter expression as a named slice">+ slice from filter</button>
+    </div></div>`;
+}
+
+function Drill({ model, traits, view }) {
+  const main = useRef(null);
+  const other = useRef(null);
+  const mounted = useRef({});
+  const parse = (json, cells) => {
+    if (!json) return null;
+    const v = JSON.parse(json);
+    if (v.matrix) v.matrix.cells = cells;
+    return v;
+  };
+  const sync = (which, ref, json, cells) => {
+    const next = parse(json, cells);
+    const m = mounted.current[which];
+    if (!next) {
+      if (m) { m.destroy(); delete mounted.current[which]; }
+      return;
+    }
+    if (m) m.update(next);
+    else if (ref.current) {
+      mounted.current[which] = mountSampleView(ref.current, { view: next, send: (patch) => model.send({ type: "drill", which, patch }) });
+    }
+  };
+  useEffect(() => {
+    sync("main", main, traits._drill, traits._drill_cells);
+    sync("other", other, traits._other, traits._other_cells);
+  });
+  useEffect(() => () => Object.values(mounted.current).forEach((m) => m.destroy()), []);
+  const sel = view.selected;
+  return html`<div class="rw-ds-drill" data-testid="drill">
+    <div class="rw-ds-drill-bar">
+      <button onClick=${() => model.send({ type: "step", delta: -1 })} title="Previous row (↑ or k)">◀ previous</button>
+      <button onClick=${() => model.send({ type: "step", delta: 1 })} title="Next row (↓ or j)">next ▶</button>
+      <span class="rw-hint">${sel.row < 0 ? "Select a row (or press ↓) to open the sample."
+        : `${sel.run ? sel.run + " · " : ""}${sel.query_id} · row ${sel.index + 1} of ${view.count}${sel.index < 0 ? " (not among the rows shown)" : ""}`}</span>
+    </div>
+    <div class="rw-ds-drill-views">
+      <div class="rw-ds-drill-view" ref=${main} data-testid="drill-main" />
+      ${traits._other ? html`<div class="rw-ds-drill-view" ref=${other} data-testid="drill-other" />` : ""}
+    </div>
+  </div>`;
+}
+
+function App({ model, store }) {
+  const traits = useTraits(model, ["_view", "_drill", "_drill_cells", "_other", "_other_cells"]);
+  const [, bump] = useReducer((x) => x + 1, 0);
+  useEffect(() => { store.onRows = bump; }, []);
+  const [text, setText] = useState(model.get("text"));
+  const [expr, setExpr] = useState(model.get("expression"));
+  const view = traits._view ? JSON.parse(traits._view) : null;
+  const c = view ? view.controls : {};
+  useEffect(() => setExpr(c.expression), [c.expression]);
+  useEffect(() => setText(c.text), [c.text]);
+  if (!view) return html`<div class="rw-hint">Loading…</div>`;
+  store.reset(view.version);
+  const labelOf = Object.fromEntries(view.metrics.map((m) => [m.key, m.label]));
+  const select = (trait, options, labels = options) => html`<select value=${c[trait]} data-testid=${trait}
+      onChange=${(e) => setTraits(model, { [trait]: e.target.value })}>
+    ${options.map((o, i) => html`<option value=${o}>${labels[i]}</option>`)}</select>`;
+  const metricKeys = view.metrics.map((m) => m.key);
+  const metricLabels = view.metrics.map((m) => m.label);
+  const onKey = (e) => {
+    if (e.target.closest("input, select, textarea")) return;
+    if (e.key === "ArrowDown" || e.key === "j") { e.preventDefault(); model.send({ type: "step", delta: 1 }); }
+    if (e.key === "ArrowUp" || e.key === "k") { e.preventDefault(); model.send({ type: "step", delta: -1 }); }
+  };
+  const b = c.brush || {};
+  return html`<div class="rw-ds" tabindex="0" onKeyDown=${onKey}>
+    <div class="rw-ds-toolbar">
+      ${view.runs.length > 1 ? html`<label>run ${select("run", ["", ...view.runs], ["all runs", ...view.runs])}</label>` : ""}
+      <input type="text" placeholder="search query / response / id" value=${text} data-testid="search"
+        onInput=${(e) => setText(e.target.value)} onKeyDown=${(e) => e.key === "Enter" && setTraits(model, { text })}
+        onBlur=${() => text !== c.text && setTraits(model, { text })} />
+      <input type="text" class="rw-ds-expr" placeholder="filter: hallucination > 0 and claim_recall < 1" value=${expr}
+        data-testid="expression" onInput=${(e) => setExpr(e.target.value)}
+        onKeyDown=${(e) => e.key === "Enter" && setTraits(model, { expression: expr })} />
+      <button onClick=${() => setTraits(model, { expression: expr, text })}>Apply</button>
+      ${b.metric ? html`<button data-testid="clear-brush" onClick=${() => setTraits(model, { brush: {} })}>
+        ✕ ${labelOf[b.metric] || b.metric} ${b.undefined ? "Undefined" : `${b.lo}–${b.hi}`}</button>` : ""}
+      <label><input type="checkbox" checked=${c.percent} onChange=${(e) => setTraits(model, { percent: e.target.checked })} /> ×100</label>
+      <span class="rw-ds-count-all" data-testid="count"><b>${view.count.toLocaleString("en-US")}</b> of ${view.total.toLocaleString("en-US")} samples</span>
+    </div>
+    ${view.error ? html`<div class="rw-ds-error" role="alert">${view.error}</div>` : ""}
+    <div class="rw-ds-main">
+      <div class="rw-ds-left">
+        <${Table} model=${model} view=${view} store=${store} />
+        <${Slices} model=${model} view=${view} />
+      </div>
+      <div class="rw-ds-right">
+        ${view.charts.distribution ? html`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
+            <span class="rw-hint">drag across bins to filter</span></h4>
+          <${Distribution} chart=${view.charts.distribution} label=${labelOf[c.chart_metric]} brush=${b}
+            onBrush=${(brush) => setTraits(model, { brush })} /></div>` : ""}
+        ${view.charts.scatter ? html`<div class="rw-ds-panel"><h4>Scatter ${select("scatter_x", metricKeys, metricLabels)} × ${select("scatter_y", metricKeys, metricLabels)}</h4>
+          <${Scatter} chart=${view.charts.scatter} xLabel=${labelOf[c.scatter_x]} yLabel=${labelOf[c.scatter_y]} /></div>` : ""}
+        ${view.charts.groups ? html`<div class="rw-ds-panel"><h4>Mean by ${select("group_by", view.group_columns)}</h4>
+          <${GroupMeans} chart=${view.charts.groups} label=${labelOf[c.chart_metric]}
+            onPick=${(g) => (c.group_by === "run" ? setTraits(model, { run: c.run === g ? "" : g })
+              : setTraits(model, { expression: `${c.group_by} == ${JSON.stringify(Number.isNaN(Number(g)) ? g : Number(g))}` }))} /></div>` : ""}
+      </div>
+    </div>
+    <div class="rw-ds-main">
+      <div class="rw-ds-left"><${Summary} view=${view} /></div>
+      <div class="rw-ds-right">${view.compare ? html`<${Compare} model=${model} view=${view} />` : ""}</div>
+    </div>
+    <${Drill} model=${model} traits=${traits} view=${view} />
+  </div>`;
+}
+
+function render({ model, el }) {
+  el.classList.add("rw-widget", "rw-dataset");
+  const store = new RowStore(model, () => {});
+  mount(html`<${App} model=${model} store=${store} />`, el);
+  return () => {
+    mount(null, el);
+    store.destroy();
+  };
+}
+
+export default { render };

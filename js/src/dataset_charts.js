@@ -1,0 +1,99 @@
+// The DatasetExplorer's charts, drawn as SVG from data Python aggregated (bins, cells, group
+// means), so they stay small at any run size. The distribution is a brush: drag across bins
+// (or click one) to keep those samples, click the grey Undefined bar to keep the Undefined ones.
+import { h } from "preact";
+import { useState } from "preact/hooks";
+import htm from "htm";
+
+const html = htm.bind(h);
+const W = 340;
+const H = 150;
+const PAD = { left: 34, right: 8, top: 8, bottom: 30 };
+
+const fmt = (v) => (v === null || v === undefined ? "Undefined" : Number(v).toFixed(3));
+
+/** The bins [i, j] (inclusive) a brush {lo, hi} covers, or null. */
+export function brushedBins(edges, brush) {
+  if (!brush || brush.undefined || brush.lo === undefined) return null;
+  const lo = edges.findIndex((e) => e >= brush.lo - 1e-9);
+  let hi = edges.findIndex((e) => e >= brush.hi - 1e-9) - 1;
+  if (hi < lo) hi = lo;
+  return [lo, Math.min(hi, edges.length - 2)];
+}
+
+export function Distribution({ chart, label, brush, onBrush }) {
+  const [drag, setDrag] = useState(null);
+  const bins = chart.counts.length;
+  const extra = [{ key: "undefined", label: "Undef", count: chart.undefined }];
+  if (chart.not_computable) extra.push({ key: "nc", label: "n/c", count: chart.not_computable });
+  const slots = bins + 1 + extra.length; // a gap before the Undefined bar
+  const bw = (W - PAD.left - PAD.right) / slots;
+  const max = Math.max(1, ...chart.counts, ...extra.map((e) => e.count));
+  const y = (c) => PAD.top + (H - PAD.top - PAD.bottom) * (1 - c / max);
+  const mine = brush && brush.metric === chart.metric ? brush : null;
+  const span = drag ? [Math.min(drag[0], drag[1]), Math.max(drag[0], drag[1])] : brushedBins(chart.edges, mine);
+  const finish = (i) => {
+    const [a, b] = [Math.min(drag[0], i), Math.max(drag[0], i)];
+    setDrag(null);
+    onBrush({ metric: chart.metric, lo: chart.edges[a], hi: chart.edges[b + 1] });
+  };
+  return html`<svg class="rw-ds-chart" width=${W} height=${H} role="img" data-testid="distribution"
+      aria-label=${`${label}: distribution`} onMouseLeave=${() => setDrag(null)}>
+    <text x=${PAD.left} y=${H - 4} class="rw-ds-axis">0</text>
+    <text x=${PAD.left + bins * bw - 6} y=${H - 4} class="rw-ds-axis">1</text>
+    <text x=${4} y=${PAD.top + 8} class="rw-ds-axis">${max}</text>
+    ${chart.counts.map((c, i) => {
+      const on = span && i >= span[0] && i <= span[1];
+      return html`<rect class=${`rw-ds-bar${on ? " rw-ds-on" : ""}`} data-bin=${i}
+        x=${PAD.left + i * bw + 1} y=${y(c)} width=${bw - 2} height=${Math.max(0, H - PAD.bottom - y(c))} />
+        <rect class="rw-ds-hit" data-hit=${i} x=${PAD.left + i * bw} y=${PAD.top} width=${bw} height=${H - PAD.top - PAD.bottom}
+          onMouseDown=${(e) => { e.preventDefault(); setDrag([i, i]); }}
+          onMouseEnter=${() => drag && setDrag([drag[0], i])}
+          onMouseUp=${() => drag && finish(i)}><title>${chart.edges[i]}–${chart.edges[i + 1]}: ${c} samples</title></rect>`;
+    })}
+    ${extra.map((e, k) => {
+      const x = PAD.left + (bins + 1 + k) * bw;
+      const on = e.key === "undefined" && mine && mine.undefined;
+      return html`<g><rect class=${`rw-ds-undef-bar${on ? " rw-ds-on" : ""}`} data-bar=${e.key}
+          x=${x + 1} y=${y(e.count)} width=${bw - 2} height=${Math.max(0, H - PAD.bottom - y(e.count))}
+          onClick=${() => e.key === "undefined" && onBrush({ metric: chart.metric, undefined: true })}>
+          <title>${e.label}: ${e.count} samples</title></rect>
+        <text x=${x} y=${H - 16} class="rw-ds-axis">${e.label}</text>
+        <text x=${x} y=${H - 4} class="rw-ds-axis">${e.count}</text></g>`;
+    })}
+  </svg>`;
+}
+
+export function Scatter({ chart, xLabel, yLabel }) {
+  const size = 150;
+  const cell = size / chart.bins;
+  const max = Math.max(1, ...chart.cells.map((c) => c[2]));
+  return html`<svg class="rw-ds-chart" width=${size + 44} height=${size + 30} role="img" data-testid="scatter"
+      aria-label=${`${yLabel} against ${xLabel}`}>
+    <rect x="36" y="4" width=${size} height=${size} class="rw-ds-frame" />
+    ${chart.cells.map(([i, j, c]) => html`<rect class="rw-ds-cell" x=${36 + i * cell} y=${4 + size - (j + 1) * cell}
+        width=${cell} height=${cell} style=${`opacity:${0.15 + 0.85 * Math.log1p(c) / Math.log1p(max)}`}>
+        <title>${xLabel} ${(i / chart.bins).toFixed(2)}–${((i + 1) / chart.bins).toFixed(2)}, ${yLabel} ${(j / chart.bins).toFixed(2)}–${((j + 1) / chart.bins).toFixed(2)}: ${c}</title></rect>`)}
+    <text x="30" y="12" class="rw-ds-axis" text-anchor="end">1</text>
+    <text x="30" y=${size + 4} class="rw-ds-axis" text-anchor="end">0</text>
+    <text x=${36 + size} y=${size + 18} class="rw-ds-axis" text-anchor="end">1</text>
+    <text x="36" y=${size + 28} class="rw-ds-axis">${xLabel} → · ↑ ${yLabel} · ${chart.left_out} left out (Undefined)</text>
+  </svg>`;
+}
+
+export function GroupMeans({ chart, label, onPick }) {
+  const rowH = 20;
+  const width = 340;
+  const barX = 120;
+  const rows = chart.rows;
+  return html`<svg class="rw-ds-chart" width=${width} height=${rows.length * rowH + 6} role="img" data-testid="groups"
+      aria-label=${`${label} by ${chart.by}`}>
+    ${rows.map((r, i) => html`<g class="rw-ds-group" onClick=${() => onPick(r.group)}>
+      <text x=${barX - 6} y=${i * rowH + 15} text-anchor="end" class="rw-ds-axis">${String(r.group).slice(0, 18)}</text>
+      ${r.mean === null
+        ? html`<text x=${barX} y=${i * rowH + 15} class="rw-ds-undef-text">Undefined (n=${r.size})</text>`
+        : html`<rect class="rw-ds-bar" x=${barX} y=${i * rowH + 3} width=${Math.max(1, (width - barX - 90) * r.mean)} height=${rowH - 6} />
+          <text x=${barX + (width - barX - 90) * r.mean + 4} y=${i * rowH + 15} class="rw-ds-axis">${fmt(r.mean)} (n=${r.defined})</text>`}
+      <title>${r.group}: ${fmt(r.mean)} over ${r.defined} defined of ${r.size}</title></g>`)}
+  </svg>`;
+}

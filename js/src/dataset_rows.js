@@ -1,0 +1,72 @@
+// The DatasetExplorer's rows on demand. The kernel owns the frame; this store asks it for windows
+// of the filtered order ({type: "rows", start, count}) and keeps what came back for the current
+// `version` of the order. A reply is a header (positions, run, query_id, query, the names of the
+// numeric and status columns) with one binary buffer per numeric column (float64, NaN = not
+// defined) then one per metric status (int8: 0 defined, 1 Undefined, 2 not computable).
+
+export const WINDOW = 200;
+
+/** A buffer that arrived as a DataView, ArrayBuffer or typed array, as a typed array of `Type`. */
+export function asTyped(buffer, Type) {
+  if (buffer instanceof Type) return buffer;
+  if (buffer instanceof ArrayBuffer) return new Type(buffer.slice(0));
+  const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength).slice();
+  return new Type(bytes.buffer);
+}
+
+/** Rows of one reply: [{position, run, query_id, query, values: {col: number}, status: {metric: code}}]. */
+export function decodeRows(header, buffers) {
+  const numeric = header.numeric.map((_, i) => asTyped(buffers[i], Float64Array));
+  const status = header.status.map((_, i) => asTyped(buffers[header.numeric.length + i], Int8Array));
+  return header.positions.map((position, r) => ({
+    position,
+    run: header.run[r],
+    query_id: header.query_id[r],
+    query: header.query[r],
+    values: Object.fromEntries(header.numeric.map((name, c) => [name, numeric[c][r]])),
+    status: Object.fromEntries(header.status.map((name, c) => [name, status[c][r]])),
+  }));
+}
+
+export class RowStore {
+  constructor(model, onRows) {
+    this.model = model;
+    this.onRows = onRows;
+    this.version = -1;
+    this.rows = new Map();
+    this.pending = new Set();
+    this.listener = (msg, buffers) => {
+      if (!msg || msg.type !== "rows" || msg.version !== this.version) return;
+      this.pending.delete(msg.start);
+      decodeRows(msg, buffers || []).forEach((row, i) => this.rows.set(msg.start + i, row));
+      this.onRows();
+    };
+    model.on("msg:custom", this.listener);
+  }
+
+  /** A new order (filter, sort): forget the rows of the old one. */
+  reset(version) {
+    if (version === this.version) return;
+    this.version = version;
+    this.rows.clear();
+    this.pending.clear();
+  }
+
+  get(index) {
+    return this.rows.get(index);
+  }
+
+  /** Ask for the windows that hold rows first..last that are not here yet. */
+  ensure(first, last, count) {
+    if (count <= 0) return;
+    for (let start = Math.floor(first / WINDOW) * WINDOW; start <= last && start < count; start += WINDOW) {
+      if (this.pending.has(start) || this.rows.has(start)) continue;
+      this.pending.add(start);
+      this.model.send({ type: "rows", start, count: WINDOW });
+    }
+  }
+
+  destroy() {
+    this.model.off("msg:custom", this.listener);
+  }
+}

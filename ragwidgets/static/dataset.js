@@ -1,0 +1,3342 @@
+// node_modules/preact/dist/preact.module.js
+var n;
+var l;
+var u;
+var t;
+var i;
+var r;
+var o;
+var e;
+var f;
+var c;
+var a;
+var s;
+var h;
+var p;
+var v;
+var y;
+var d = {};
+var w = [];
+var _ = /acit|ex(?:s|g|n|p|$)|rph|grid|ows|mnc|ntw|ine[ch]|zoo|^ord|itera/i;
+var g = Array.isArray;
+function m(n3, l3) {
+  for (var u3 in l3) n3[u3] = l3[u3];
+  return n3;
+}
+function b(n3) {
+  n3 && n3.parentNode && n3.parentNode.removeChild(n3);
+}
+function k(l3, u3, t4) {
+  var i3, r3, o3, e3 = {};
+  for (o3 in u3) "key" == o3 ? i3 = u3[o3] : "ref" == o3 ? r3 = u3[o3] : e3[o3] = u3[o3];
+  if (arguments.length > 2 && (e3.children = arguments.length > 3 ? n.call(arguments, 2) : t4), "function" == typeof l3 && null != l3.defaultProps) for (o3 in l3.defaultProps) void 0 === e3[o3] && (e3[o3] = l3.defaultProps[o3]);
+  return x(l3, e3, i3, r3, null);
+}
+function x(n3, t4, i3, r3, o3) {
+  var e3 = { type: n3, props: t4, key: i3, ref: r3, __k: null, __: null, __b: 0, __e: null, __c: null, constructor: void 0, __v: null == o3 ? ++u : o3, __i: -1, __u: 0 };
+  return null == o3 && null != l.vnode && l.vnode(e3), e3;
+}
+function S(n3) {
+  return n3.children;
+}
+function C(n3, l3) {
+  this.props = n3, this.context = l3;
+}
+function $(n3, l3) {
+  if (null == l3) return n3.__ ? $(n3.__, n3.__i + 1) : null;
+  for (var u3; l3 < n3.__k.length; l3++) if (null != (u3 = n3.__k[l3]) && null != u3.__e) return u3.__e;
+  return "function" == typeof n3.type ? $(n3) : null;
+}
+function I(n3) {
+  if (n3.__P && n3.__d) {
+    var u3 = n3.__v, t4 = u3.__e, i3 = [], r3 = [], o3 = m({}, u3);
+    o3.__v = u3.__v + 1, l.vnode && l.vnode(o3), q(n3.__P, o3, u3, n3.__n, n3.__P.namespaceURI, 32 & u3.__u ? [t4] : null, i3, null == t4 ? $(u3) : t4, !!(32 & u3.__u), r3), o3.__v = u3.__v, o3.__.__k[o3.__i] = o3, D(i3, o3, r3), u3.__e = u3.__ = null, o3.__e != t4 && P(o3);
+  }
+}
+function P(n3) {
+  if (null != (n3 = n3.__) && null != n3.__c) return n3.__e = n3.__c.base = null, n3.__k.some(function(l3) {
+    if (null != l3 && null != l3.__e) return n3.__e = n3.__c.base = l3.__e;
+  }), P(n3);
+}
+function A(n3) {
+  (!n3.__d && (n3.__d = true) && i.push(n3) && !H.__r++ || r != l.debounceRendering) && ((r = l.debounceRendering) || o)(H);
+}
+function H() {
+  try {
+    for (var n3, l3 = 1; i.length; ) i.length > l3 && i.sort(e), n3 = i.shift(), l3 = i.length, I(n3);
+  } finally {
+    i.length = H.__r = 0;
+  }
+}
+function L(n3, l3, u3, t4, i3, r3, o3, e3, f3, c3, a3) {
+  var s3, h3, p3, v3, y3, _3, g2 = t4 && t4.__k || w, m3 = l3.length;
+  for (f3 = T(u3, l3, g2, f3, m3), s3 = 0; s3 < m3; s3++) null != (p3 = u3.__k[s3]) && (h3 = -1 != p3.__i && g2[p3.__i] || d, p3.__i = s3, _3 = q(n3, p3, h3, i3, r3, o3, e3, f3, c3, a3), v3 = p3.__e, p3.ref && h3.ref != p3.ref && (h3.ref && J(h3.ref, null, p3), a3.push(p3.ref, p3.__c || v3, p3)), null == y3 && null != v3 && (y3 = v3), 4 & p3.__u ? (f3 = j(p3, f3, n3), h3.__e && (h3.__e = null)) : "function" == typeof p3.type && void 0 !== _3 ? f3 = _3 : v3 && (f3 = v3.nextSibling), p3.__u &= -7);
+  return u3.__e = y3, f3;
+}
+function T(n3, l3, u3, t4, i3) {
+  var r3, o3, e3, f3, c3, a3 = u3.length, s3 = a3, h3 = 0;
+  for (n3.__k = new Array(i3), r3 = 0; r3 < i3; r3++) null != (o3 = l3[r3]) && "boolean" != typeof o3 && "function" != typeof o3 ? ("string" == typeof o3 || "number" == typeof o3 || "bigint" == typeof o3 || o3.constructor == String ? o3 = n3.__k[r3] = x(null, o3, null, null, null) : g(o3) ? o3 = n3.__k[r3] = x(S, { children: o3 }, null, null, null) : void 0 === o3.constructor && o3.__b > 0 ? o3 = n3.__k[r3] = x(o3.type, o3.props, o3.key, o3.ref ? o3.ref : null, o3.__v) : n3.__k[r3] = o3, f3 = r3 + h3, o3.__ = n3, o3.__b = n3.__b + 1, e3 = null, -1 != (c3 = o3.__i = O(o3, u3, f3, s3)) && (s3--, (e3 = u3[c3]) && (e3.__u |= 2)), null == e3 || null == e3.__v ? (-1 == c3 && (i3 > a3 ? h3-- : i3 < a3 && h3++), "function" != typeof o3.type && (o3.__u |= 4)) : c3 != f3 && (c3 == f3 - 1 ? h3-- : c3 == f3 + 1 ? h3++ : (c3 > f3 ? h3-- : h3++, o3.__u |= 4))) : n3.__k[r3] = null;
+  if (s3) for (r3 = 0; r3 < a3; r3++) null != (e3 = u3[r3]) && 0 == (2 & e3.__u) && (e3.__e == t4 && (t4 = $(e3)), K(e3, e3));
+  return t4;
+}
+function j(n3, l3, u3) {
+  var t4, i3;
+  if ("function" == typeof n3.type) {
+    for (t4 = n3.__k, i3 = 0; t4 && i3 < t4.length; i3++) t4[i3] && (t4[i3].__ = n3, l3 = j(t4[i3], l3, u3));
+    return l3;
+  }
+  n3.__e != l3 && (l3 && n3.type && !l3.parentNode && (l3 = $(n3)), l3 = u3.insertBefore(n3.__e, l3 || null));
+  do {
+    l3 = l3 && l3.nextSibling;
+  } while (null != l3 && 8 == l3.nodeType);
+  return l3;
+}
+function O(n3, l3, u3, t4) {
+  var i3, r3, o3, e3 = n3.key, f3 = n3.type, c3 = l3[u3], a3 = null != c3 && 0 == (2 & c3.__u);
+  if (null === c3 && null == e3 || a3 && e3 == c3.key && f3 == c3.type) return u3;
+  if (t4 > (a3 ? 1 : 0)) {
+    for (i3 = u3 - 1, r3 = u3 + 1; i3 >= 0 || r3 < l3.length; ) if (null != (c3 = l3[o3 = i3 >= 0 ? i3-- : r3++]) && 0 == (2 & c3.__u) && e3 == c3.key && f3 == c3.type) return o3;
+  }
+  return -1;
+}
+function z(n3, l3, u3) {
+  "-" == l3[0] ? n3.setProperty(l3, null == u3 ? "" : u3) : n3[l3] = null == u3 ? "" : "number" != typeof u3 || _.test(l3) ? u3 : u3 + "px";
+}
+function N(n3, l3, u3, t4, i3) {
+  var r3, o3;
+  n: if ("style" == l3) if ("string" == typeof u3) n3.style.cssText = u3;
+  else {
+    if ("string" == typeof t4 && (n3.style.cssText = t4 = ""), t4) for (l3 in t4) u3 && l3 in u3 || z(n3.style, l3, "");
+    if (u3) for (l3 in u3) t4 && u3[l3] == t4[l3] || z(n3.style, l3, u3[l3]);
+  }
+  else if ("o" == l3[0] && "n" == l3[1]) r3 = l3 != (l3 = l3.replace(s, "$1")), o3 = l3.toLowerCase(), l3 = o3 in n3 || "onFocusOut" == l3 || "onFocusIn" == l3 ? o3.slice(2) : l3.slice(2), n3.l || (n3.l = {}), n3.l[l3 + r3] = u3, u3 ? t4 ? u3[a] = t4[a] : (u3[a] = h, n3.addEventListener(l3, r3 ? v : p, r3)) : n3.removeEventListener(l3, r3 ? v : p, r3);
+  else {
+    if ("http://www.w3.org/2000/svg" == i3) l3 = l3.replace(/xlink(H|:h)/, "h").replace(/sName$/, "s");
+    else if ("width" != l3 && "height" != l3 && "href" != l3 && "list" != l3 && "form" != l3 && "tabIndex" != l3 && "download" != l3 && "rowSpan" != l3 && "colSpan" != l3 && "role" != l3 && "popover" != l3 && l3 in n3) try {
+      n3[l3] = null == u3 ? "" : u3;
+      break n;
+    } catch (n4) {
+    }
+    "function" == typeof u3 || (null == u3 || false === u3 && "-" != l3[4] ? n3.removeAttribute(l3) : n3.setAttribute(l3, "popover" == l3 && 1 == u3 ? "" : u3));
+  }
+}
+function V(n3) {
+  return function(u3) {
+    if (this.l) {
+      var t4 = this.l[u3.type + n3];
+      if (null == u3[c]) u3[c] = h++;
+      else if (u3[c] < t4[a]) return;
+      return t4(l.event ? l.event(u3) : u3);
+    }
+  };
+}
+function q(n3, u3, t4, i3, r3, o3, e3, f3, c3, a3) {
+  var s3, h3, p3, v3, y3, d3, _3, k3, x2, M, I2, P2, A3, H3, T3, j3, F = u3.type;
+  if (void 0 !== u3.constructor) return null;
+  128 & t4.__u && (c3 = !!(32 & t4.__u), o3 = [f3 = u3.__e = t4.__e]), (s3 = l.__b) && s3(u3);
+  n: if ("function" == typeof F) {
+    h3 = e3.length;
+    try {
+      if (x2 = u3.props, M = F.prototype && F.prototype.render, I2 = (s3 = F.contextType) && i3[s3.__c], P2 = s3 ? I2 ? I2.props.value : s3.__ : i3, t4.__c ? k3 = (p3 = u3.__c = t4.__c).__ = p3.__E : (M ? u3.__c = p3 = new F(x2, P2) : (u3.__c = p3 = new C(x2, P2), p3.constructor = F, p3.render = Q), I2 && I2.sub(p3), p3.state || (p3.state = {}), p3.__n = i3, v3 = p3.__d = true, p3.__h = [], p3._sb = []), M && null == p3.__s && (p3.__s = p3.state), M && null != F.getDerivedStateFromProps && (p3.__s == p3.state && (p3.__s = m({}, p3.__s)), m(p3.__s, F.getDerivedStateFromProps(x2, p3.__s))), y3 = p3.props, d3 = p3.state, p3.__v = u3, v3) M && null == F.getDerivedStateFromProps && null != p3.componentWillMount && p3.componentWillMount(), M && null != p3.componentDidMount && p3.__h.push(p3.componentDidMount);
+      else {
+        if (M && null == F.getDerivedStateFromProps && x2 !== y3 && null != p3.componentWillReceiveProps && p3.componentWillReceiveProps(x2, P2), u3.__v == t4.__v || !p3.__e && null != p3.shouldComponentUpdate && false === p3.shouldComponentUpdate(x2, p3.__s, P2)) {
+          u3.__v != t4.__v && (p3.props = x2, p3.state = p3.__s, p3.__d = false), u3.__e = t4.__e, u3.__k = t4.__k, u3.__k.some(function(n4) {
+            n4 && (n4.__ = u3);
+          }), w.push.apply(p3.__h, p3._sb), p3._sb = [], p3.__h.length && e3.push(p3), f3 = $(t4);
+          break n;
+        }
+        null != p3.componentWillUpdate && p3.componentWillUpdate(x2, p3.__s, P2), M && null != p3.componentDidUpdate && p3.__h.push(function() {
+          p3.componentDidUpdate(y3, d3, _3);
+        });
+      }
+      if (p3.context = P2, p3.props = x2, p3.__P = n3, p3.__e = false, A3 = l.__r, H3 = 0, M) p3.state = p3.__s, p3.__d = false, A3 && A3(u3), s3 = p3.render(p3.props, p3.state, p3.context), w.push.apply(p3.__h, p3._sb), p3._sb = [];
+      else do {
+        p3.__d = false, A3 && A3(u3), s3 = p3.render(p3.props, p3.state, p3.context), p3.state = p3.__s;
+      } while (p3.__d && ++H3 < 25);
+      p3.state = p3.__s, null != p3.getChildContext && (i3 = m(m({}, i3), p3.getChildContext())), M && !v3 && null != p3.getSnapshotBeforeUpdate && (_3 = p3.getSnapshotBeforeUpdate(y3, d3)), T3 = null != s3 && s3.type === S && null == s3.key ? E(s3.props.children) : s3, f3 = L(n3, g(T3) ? T3 : [T3], u3, t4, i3, r3, o3, e3, f3, c3, a3), p3.base = u3.__e, u3.__u &= -161, p3.__h.length && e3.push(p3), k3 && (p3.__E = p3.__ = null);
+    } catch (n4) {
+      if (e3.length = h3, u3.__v = null, c3 || null != o3) {
+        if (n4.then) {
+          for (u3.__u |= c3 ? 160 : 128; f3 && 8 == f3.nodeType && f3.nextSibling; ) f3 = f3.nextSibling;
+          null != o3 && (o3[o3.indexOf(f3)] = null), u3.__e = f3;
+        } else if (null != o3) for (j3 = o3.length; j3--; ) b(o3[j3]);
+      } else u3.__e = t4.__e;
+      null == u3.__k && (u3.__k = t4.__k || []), n4.then || B(u3), l.__e(n4, u3, t4);
+    }
+  } else null == o3 && u3.__v == t4.__v ? (u3.__k = t4.__k, u3.__e = t4.__e) : f3 = u3.__e = G(t4.__e, u3, t4, i3, r3, o3, e3, c3, a3);
+  return (s3 = l.diffed) && s3(u3), 128 & u3.__u ? void 0 : f3;
+}
+function B(n3) {
+  n3 && (n3.__c && (n3.__c.__e = true), n3.__k && n3.__k.some(B));
+}
+function D(n3, u3, t4) {
+  for (var i3 = 0; i3 < t4.length; i3++) J(t4[i3], t4[++i3], t4[++i3]);
+  l.__c && l.__c(u3, n3), n3.some(function(u4) {
+    try {
+      n3 = u4.__h, u4.__h = [], n3.some(function(n4) {
+        n4.call(u4);
+      });
+    } catch (n4) {
+      l.__e(n4, u4.__v);
+    }
+  });
+}
+function E(n3) {
+  return "object" != typeof n3 || null == n3 || n3.__b > 0 ? n3 : g(n3) ? n3.map(E) : void 0 !== n3.constructor ? null : m({}, n3);
+}
+function G(u3, t4, i3, r3, o3, e3, f3, c3, a3) {
+  var s3, h3, p3, v3, y3, w3, _3, m3 = i3.props || d, k3 = t4.props, x2 = t4.type;
+  if ("svg" == x2 ? o3 = "http://www.w3.org/2000/svg" : "math" == x2 ? o3 = "http://www.w3.org/1998/Math/MathML" : o3 || (o3 = "http://www.w3.org/1999/xhtml"), null != e3) {
+    for (s3 = 0; s3 < e3.length; s3++) if ((y3 = e3[s3]) && "setAttribute" in y3 == !!x2 && (x2 ? y3.localName == x2 : 3 == y3.nodeType)) {
+      u3 = y3, e3[s3] = null;
+      break;
+    }
+  }
+  if (null == u3) {
+    if (null == x2) return document.createTextNode(k3);
+    u3 = document.createElementNS(o3, x2, k3.is && k3), c3 && (l.__m && l.__m(t4, e3), c3 = false), e3 = null;
+  }
+  if (null == x2) m3 === k3 || c3 && u3.data == k3 || (u3.data = k3);
+  else {
+    if (e3 = "textarea" == x2 && null != k3.defaultValue ? null : e3 && n.call(u3.childNodes), !c3 && null != e3) for (m3 = {}, s3 = 0; s3 < u3.attributes.length; s3++) m3[(y3 = u3.attributes[s3]).name] = y3.value;
+    for (s3 in m3) y3 = m3[s3], "dangerouslySetInnerHTML" == s3 ? p3 = y3 : "children" == s3 || s3 in k3 || "value" == s3 && "defaultValue" in k3 || "checked" == s3 && "defaultChecked" in k3 || N(u3, s3, null, y3, o3);
+    for (s3 in k3) y3 = k3[s3], "children" == s3 ? v3 = y3 : "dangerouslySetInnerHTML" == s3 ? h3 = y3 : "value" == s3 ? w3 = y3 : "checked" == s3 ? _3 = y3 : c3 && "function" != typeof y3 || m3[s3] === y3 || N(u3, s3, y3, m3[s3], o3);
+    if (h3) c3 || p3 && (h3.__html == p3.__html || h3.__html == u3.innerHTML) || (u3.innerHTML = h3.__html), t4.__k = [];
+    else if (p3 && (u3.innerHTML = ""), L("template" == t4.type ? u3.content : u3, g(v3) ? v3 : [v3], t4, i3, r3, "foreignObject" == x2 ? "http://www.w3.org/1999/xhtml" : o3, e3, f3, e3 ? e3[0] : i3.__k && $(i3, 0), c3, a3), null != e3) for (s3 = e3.length; s3--; ) b(e3[s3]);
+    c3 && "textarea" != x2 || (s3 = "value", "progress" == x2 && null == w3 ? u3.removeAttribute("value") : null != w3 && (w3 !== u3[s3] || "progress" == x2 && !w3 || "option" == x2 && w3 != m3[s3]) && N(u3, s3, w3, m3[s3], o3), s3 = "checked", null != _3 && _3 != u3[s3] && N(u3, s3, _3, m3[s3], o3));
+  }
+  return u3;
+}
+function J(n3, u3, t4) {
+  try {
+    if ("function" == typeof n3) {
+      var i3 = "function" == typeof n3.__u;
+      i3 && n3.__u(), i3 && null == u3 || (n3.__u = n3(u3));
+    } else n3.current = u3;
+  } catch (n4) {
+    l.__e(n4, t4);
+  }
+}
+function K(n3, u3, t4) {
+  var i3, r3;
+  if (l.unmount && l.unmount(n3), (i3 = n3.ref) && (i3.current && i3.current != n3.__e || J(i3, null, u3)), null != (i3 = n3.__c)) {
+    if (i3.componentWillUnmount) try {
+      i3.componentWillUnmount();
+    } catch (n4) {
+      l.__e(n4, u3);
+    }
+    i3.base = i3.__P = i3.__n = null;
+  }
+  if (i3 = n3.__k) for (r3 = 0; r3 < i3.length; r3++) i3[r3] && K(i3[r3], u3, t4 || "function" != typeof n3.type);
+  t4 || b(n3.__e), n3.__c = n3.__ = n3.__e = void 0;
+}
+function Q(n3, l3, u3) {
+  return this.constructor(n3, u3);
+}
+function R(u3, t4, i3) {
+  var r3, o3, e3, f3;
+  t4 == document && (t4 = document.documentElement), l.__ && l.__(u3, t4), o3 = (r3 = "function" == typeof i3) ? null : i3 && i3.__k || t4.__k, e3 = [], f3 = [], q(t4, u3 = (!r3 && i3 || t4).__k = k(S, null, [u3]), o3 || d, d, t4.namespaceURI, !r3 && i3 ? [i3] : o3 ? null : t4.firstChild ? n.call(t4.childNodes) : null, e3, !r3 && i3 ? i3 : o3 ? o3.__e : t4.firstChild, r3, f3), D(e3, u3, f3), u3.props.children = null;
+}
+n = w.slice, l = { __e: function(n3, l3, u3, t4) {
+  for (var i3, r3, o3; l3 = l3.__; ) if ((i3 = l3.__c) && !i3.__) try {
+    if ((r3 = i3.constructor) && null != r3.getDerivedStateFromError && (i3.setState(r3.getDerivedStateFromError(n3)), o3 = i3.__d), null != i3.componentDidCatch && (i3.componentDidCatch(n3, t4 || {}), o3 = i3.__d), o3) return i3.__E = i3;
+  } catch (l4) {
+    n3 = l4;
+  }
+  throw n3;
+} }, u = 0, t = function(n3) {
+  return null != n3 && void 0 === n3.constructor;
+}, C.prototype.setState = function(n3, l3) {
+  var u3;
+  u3 = null != this.__s && this.__s != this.state ? this.__s : this.__s = m({}, this.state), "function" == typeof n3 && (n3 = n3(m({}, u3), this.props)), n3 && m(u3, n3), null != n3 && this.__v && (l3 && this._sb.push(l3), A(this));
+}, C.prototype.forceUpdate = function(n3) {
+  this.__v && (this.__e = true, n3 && this.__h.push(n3), A(this));
+}, C.prototype.render = S, i = [], o = "function" == typeof Promise ? Promise.prototype.then.bind(Promise.resolve()) : setTimeout, e = function(n3, l3) {
+  return n3.__v.__b - l3.__v.__b;
+}, H.__r = 0, f = Math.random().toString(8), c = "__d" + f, a = "__a" + f, s = /(PointerCapture)$|Capture$/i, h = 0, p = V(false), v = V(true), y = 0;
+
+// node_modules/preact/hooks/dist/hooks.module.js
+var t2;
+var r2;
+var u2;
+var i2;
+var o2 = 0;
+var f2 = [];
+var c2 = l;
+var e2 = c2.__b;
+var a2 = c2.__r;
+var v2 = c2.diffed;
+var l2 = c2.__c;
+var m2 = c2.unmount;
+var p2 = c2.__;
+function s2(n3, t4) {
+  c2.__h && c2.__h(r2, n3, o2 || t4), o2 = 0;
+  var u3 = r2.__H || (r2.__H = { __: [], __h: [] });
+  return n3 >= u3.__.length && u3.__.push({}), u3.__[n3];
+}
+function d2(n3) {
+  return o2 = 1, y2(D2, n3);
+}
+function y2(n3, u3, i3) {
+  var o3 = s2(t2++, 2);
+  if (o3.t = n3, !o3.__c && (o3.__ = [i3 ? i3(u3) : D2(void 0, u3), function(n4) {
+    var t4 = o3.__N ? o3.__N[0] : o3.__[0], r3 = o3.t(t4, n4);
+    t4 !== r3 && (o3.__N = [r3, o3.__[1]], o3.__c.setState({}));
+  }], o3.__c = r2, !r2.__f)) {
+    var f3 = function(n4, t4, r3) {
+      if (!o3.__c.__H) return true;
+      var u4 = false, i4 = o3.__c.props !== n4;
+      if (o3.__c.__H.__.some(function(n5) {
+        if (n5.__N) {
+          u4 = true;
+          var t5 = n5.__[0];
+          n5.__ = n5.__N, n5.__N = void 0, t5 !== n5.__[0] && (i4 = true);
+        }
+      }), c3) {
+        var f4 = c3.call(this, n4, t4, r3);
+        return u4 ? f4 || i4 : f4;
+      }
+      return !u4 || i4;
+    };
+    r2.__f = true;
+    var c3 = r2.shouldComponentUpdate, e3 = r2.componentWillUpdate;
+    r2.componentWillUpdate = function(n4, t4, r3) {
+      if (this.__e) {
+        var u4 = c3;
+        c3 = void 0, f3(n4, t4, r3), c3 = u4;
+      }
+      e3 && e3.call(this, n4, t4, r3);
+    }, r2.shouldComponentUpdate = f3;
+  }
+  return o3.__N || o3.__;
+}
+function h2(n3, u3) {
+  var i3 = s2(t2++, 3);
+  !c2.__s && C2(i3.__H, u3) && (i3.__ = n3, i3.u = u3, r2.__H.__h.push(i3));
+}
+function _2(n3, u3) {
+  var i3 = s2(t2++, 4);
+  !c2.__s && C2(i3.__H, u3) && (i3.__ = n3, i3.u = u3, r2.__h.push(i3));
+}
+function A2(n3) {
+  return o2 = 5, T2(function() {
+    return { current: n3 };
+  }, []);
+}
+function T2(n3, r3) {
+  var u3 = s2(t2++, 7);
+  return C2(u3.__H, r3) && (u3.__ = n3(), u3.__H = r3, u3.__h = n3), u3.__;
+}
+function j2() {
+  for (var n3; n3 = f2.shift(); ) {
+    var t4 = n3.__H;
+    if (n3.__P && t4) try {
+      t4.__h.some(z2), t4.__h.some(B2), t4.__h = [];
+    } catch (r3) {
+      t4.__h = [], c2.__e(r3, n3.__v);
+    }
+  }
+}
+c2.__b = function(n3) {
+  r2 = null, e2 && e2(n3);
+}, c2.__ = function(n3, t4) {
+  n3 && t4.__k && t4.__k.__m && (n3.__m = t4.__k.__m), p2 && p2(n3, t4);
+}, c2.__r = function(n3) {
+  a2 && a2(n3), t2 = 0;
+  var i3 = (r2 = n3.__c).__H;
+  i3 && (u2 === r2 ? (i3.__h = [], r2.__h = [], i3.__.some(function(n4) {
+    n4.__N && (n4.__ = n4.__N), n4.u = n4.__N = void 0;
+  })) : (i3.__h.some(z2), i3.__h.some(B2), i3.__h = [], t2 = 0)), u2 = r2;
+}, c2.diffed = function(n3) {
+  v2 && v2(n3);
+  var t4 = n3.__c;
+  t4 && t4.__H && (t4.__H.__h.length && (1 !== f2.push(t4) && i2 === c2.requestAnimationFrame || ((i2 = c2.requestAnimationFrame) || w2)(j2)), t4.__H.__.some(function(n4) {
+    n4.u && (n4.__H = n4.u, n4.u = void 0);
+  })), u2 = r2 = null;
+}, c2.__c = function(n3, t4) {
+  t4.some(function(n4) {
+    try {
+      n4.__h.some(z2), n4.__h = n4.__h.filter(function(n5) {
+        return !n5.__ || B2(n5);
+      });
+    } catch (r3) {
+      t4.some(function(n5) {
+        n5.__h && (n5.__h = []);
+      }), t4 = [], c2.__e(r3, n4.__v);
+    }
+  }), l2 && l2(n3, t4);
+}, c2.unmount = function(n3) {
+  m2 && m2(n3);
+  var t4, r3 = n3.__c;
+  r3 && r3.__H && (r3.__H.__.some(function(n4) {
+    try {
+      z2(n4);
+    } catch (n5) {
+      t4 = n5;
+    }
+  }), r3.__H = void 0, t4 && c2.__e(t4, r3.__v));
+};
+var k2 = "function" == typeof requestAnimationFrame;
+function w2(n3) {
+  var t4, r3 = function() {
+    clearTimeout(u3), k2 && cancelAnimationFrame(t4), setTimeout(n3);
+  }, u3 = setTimeout(r3, 35);
+  k2 && (t4 = requestAnimationFrame(r3));
+}
+function z2(n3) {
+  var t4 = r2, u3 = n3.__c;
+  "function" == typeof u3 && (n3.__c = void 0, u3()), r2 = t4;
+}
+function B2(n3) {
+  var t4 = r2;
+  n3.__c = n3.__(), r2 = t4;
+}
+function C2(n3, t4) {
+  return !n3 || n3.length !== t4.length || t4.some(function(t5, r3) {
+    return t5 !== n3[r3];
+  });
+}
+function D2(n3, t4) {
+  return "function" == typeof t4 ? t4(n3) : t4;
+}
+
+// node_modules/htm/dist/htm.module.js
+var n2 = function(t4, s3, r3, e3) {
+  var u3;
+  s3[0] = 0;
+  for (var h3 = 1; h3 < s3.length; h3++) {
+    var p3 = s3[h3++], a3 = s3[h3] ? (s3[0] |= p3 ? 1 : 2, r3[s3[h3++]]) : s3[++h3];
+    3 === p3 ? e3[0] = a3 : 4 === p3 ? e3[1] = Object.assign(e3[1] || {}, a3) : 5 === p3 ? (e3[1] = e3[1] || {})[s3[++h3]] = a3 : 6 === p3 ? e3[1][s3[++h3]] += a3 + "" : p3 ? (u3 = t4.apply(a3, n2(t4, a3, r3, ["", null])), e3.push(u3), a3[0] ? s3[0] |= 2 : (s3[h3 - 2] = 0, s3[h3] = u3)) : e3.push(a3);
+  }
+  return e3;
+};
+var t3 = /* @__PURE__ */ new Map();
+function htm_module_default(s3) {
+  var r3 = t3.get(this);
+  return r3 || (r3 = /* @__PURE__ */ new Map(), t3.set(this, r3)), (r3 = n2(this, r3.get(s3) || (r3.set(s3, r3 = (function(n3) {
+    for (var t4, s4, r4 = 1, e3 = "", u3 = "", h3 = [0], p3 = function(n4) {
+      1 === r4 && (n4 || (e3 = e3.replace(/^\s*\n\s*|\s*\n\s*$/g, ""))) ? h3.push(0, n4, e3) : 3 === r4 && (n4 || e3) ? (h3.push(3, n4, e3), r4 = 2) : 2 === r4 && "..." === e3 && n4 ? h3.push(4, n4, 0) : 2 === r4 && e3 && !n4 ? h3.push(5, 0, true, e3) : r4 >= 5 && ((e3 || !n4 && 5 === r4) && (h3.push(r4, 0, e3, s4), r4 = 6), n4 && (h3.push(r4, n4, 0, s4), r4 = 6)), e3 = "";
+    }, a3 = 0; a3 < n3.length; a3++) {
+      a3 && (1 === r4 && p3(), p3(a3));
+      for (var l3 = 0; l3 < n3[a3].length; l3++) t4 = n3[a3][l3], 1 === r4 ? "<" === t4 ? (p3(), h3 = [h3], r4 = 3) : e3 += t4 : 4 === r4 ? "--" === e3 && ">" === t4 ? (r4 = 1, e3 = "") : e3 = t4 + e3[0] : u3 ? t4 === u3 ? u3 = "" : e3 += t4 : '"' === t4 || "'" === t4 ? u3 = t4 : ">" === t4 ? (p3(), r4 = 1) : r4 && ("=" === t4 ? (r4 = 5, s4 = e3, e3 = "") : "/" === t4 && (r4 < 5 || ">" === n3[a3][l3 + 1]) ? (p3(), 3 === r4 && (h3 = h3[0]), r4 = h3, (h3 = h3[0]).push(2, 0, r4), r4 = 0) : " " === t4 || "	" === t4 || "\n" === t4 || "\r" === t4 ? (p3(), r4 = 2) : e3 += t4), 3 === r4 && "!--" === e3 && (r4 = 4, h3 = h3[0]);
+    }
+    return p3(), h3;
+  })(s3)), r3), arguments, [])).length > 1 ? r3 : r3[0];
+}
+
+// node_modules/@tanstack/virtual-core/dist/esm/lazy-measurements.js
+function getMeasurementKey(item) {
+  return typeof item === "object" ? item.key : item;
+}
+function createLazyMeasurementsView(cache, flat) {
+  const count = cache.length;
+  return new Proxy(cache, {
+    get(target, prop, receiver) {
+      if (typeof prop === "string") {
+        const c3 = prop.charCodeAt(0);
+        if (c3 >= 48 && c3 <= 57) {
+          const i3 = +prop;
+          if (Number.isInteger(i3) && i3 >= 0 && i3 < count) {
+            let v3 = target[i3];
+            if (typeof v3 !== "object") {
+              const s3 = flat[i3 * 2];
+              v3 = target[i3] = {
+                index: i3,
+                key: v3,
+                start: s3,
+                size: flat[i3 * 2 + 1],
+                end: s3 + flat[i3 * 2 + 1],
+                lane: 0
+              };
+            }
+            return v3;
+          }
+        }
+        if (prop === "length") return count;
+      }
+      return Reflect.get(target, prop, receiver);
+    }
+  });
+}
+
+// node_modules/@tanstack/virtual-core/dist/esm/utils.js
+function memo(getDeps, fn, opts) {
+  let deps = opts.initialDeps ?? [];
+  let result;
+  let isInitial = true;
+  function memoizedFunction() {
+    var _a;
+    const debugEnabled = !!opts.key && !!((_a = opts.debug) == null ? void 0 : _a.call(opts));
+    let depTime = 0;
+    if (debugEnabled) depTime = Date.now();
+    const newDeps = getDeps();
+    const depsChanged = newDeps.length !== deps.length || newDeps.some((dep, index) => deps[index] !== dep);
+    if (!depsChanged) {
+      return result;
+    }
+    deps = newDeps;
+    let resultTime = 0;
+    if (debugEnabled) resultTime = Date.now();
+    result = fn(...newDeps);
+    if (debugEnabled) {
+      const depEndTime = Math.round((Date.now() - depTime) * 100) / 100;
+      const resultEndTime = Math.round((Date.now() - resultTime) * 100) / 100;
+      const resultFpsPercentage = resultEndTime / 16;
+      const pad = (str, num) => {
+        str = String(str);
+        while (str.length < num) {
+          str = " " + str;
+        }
+        return str;
+      };
+      console.info(
+        `%c⏱ ${pad(resultEndTime, 5)} /${pad(depEndTime, 5)} ms`,
+        `
+            font-size: .6rem;
+            font-weight: bold;
+            color: hsl(${Math.max(
+          0,
+          Math.min(120 - 120 * resultFpsPercentage, 120)
+        )}deg 100% 31%);`,
+        opts == null ? void 0 : opts.key
+      );
+    }
+    if ((opts == null ? void 0 : opts.onChange) && !(isInitial && opts.skipInitialOnChange)) {
+      opts.onChange(result);
+    }
+    isInitial = false;
+    return result;
+  }
+  memoizedFunction.updateDeps = (newDeps) => {
+    deps = newDeps;
+  };
+  return memoizedFunction;
+}
+function notUndefined(value, msg) {
+  if (value === void 0) {
+    throw new Error(`Unexpected undefined${msg ? `: ${msg}` : ""}`);
+  } else {
+    return value;
+  }
+}
+var approxEqual = (a3, b2) => Math.abs(a3 - b2) < 1.01;
+var debounce = (targetWindow, fn, ms) => {
+  let timeoutId;
+  return Object.assign(
+    function(...args) {
+      targetWindow.clearTimeout(timeoutId);
+      timeoutId = targetWindow.setTimeout(() => fn.apply(this, args), ms);
+    },
+    {
+      // The handle is closure-local, so a caller that has already
+      // unsubscribed has no way to stop a queued call. Teardown paths use
+      // this to drop the pending invocation instead of letting it land.
+      cancel: () => {
+        targetWindow.clearTimeout(timeoutId);
+      }
+    }
+  );
+};
+
+// node_modules/@tanstack/virtual-core/dist/esm/scroll-classifier.js
+function classifyScrollEvent({
+  offset,
+  isScrolling,
+  elementMax,
+  holdOffset,
+  scrollOffset,
+  pendingWrite,
+  clampedMaxAtWrite
+}) {
+  var _a;
+  if (isScrolling && pendingWrite === null && offset === scrollOffset) {
+    return "spurious";
+  }
+  if (pendingWrite !== null && Math.abs(offset - pendingWrite.target) < 1.5) {
+    return "readBack";
+  }
+  if (pendingWrite !== null && !pendingWrite.smooth && elementMax !== null && pendingWrite.target > elementMax + holdOffset + 0.5 && Math.abs(offset - (elementMax + holdOffset)) < 1.5) {
+    return "clampedReadBack";
+  }
+  if (pendingWrite !== null && !pendingWrite.smooth && ((_a = pendingWrite.lowMaxes) == null ? void 0 : _a.some((max) => Math.abs(offset - max) < 1.5))) {
+    return "clampedReadBack";
+  }
+  if (clampedMaxAtWrite !== null && Math.abs(offset - clampedMaxAtWrite) < 1.5) {
+    return "clampedEcho";
+  }
+  return "external";
+}
+var isAnimating = (phase) => phase === "smooth" || phase === "smoothFinishing";
+function externalRetiresCommand({
+  kind,
+  offset,
+  command,
+  target
+}) {
+  return kind !== "spurious" && kind !== "readBack" && // Our own write, clamped (`clampedReadBack`, #1310): the command is not
+  // retired by it, and reconcile retargets below the new max.
+  kind !== "clampedReadBack" && (command == null ? void 0 : command.index) != null && // Nothing has been written for a command waiting for the tail; these
+  // are the fling's events.
+  command.phase !== "queued" && // A non-smooth write lands at once, so any other scroll event is the
+  // user's, even before reconcile saw the target reached (the target may
+  // keep moving, or iOS ignored the write under a finger). A write the
+  // browser clamped because the sizer hasn't grown yet reads back at the
+  // max, which is also where the fresh target clamps, so the check below
+  // keeps it reconciling (#1294). While a smooth scroll's animation may
+  // still report, its events look like a user's, so it yields only once it
+  // has landed.
+  !isAnimating(command.phase) && !approxEqual(offset, command.lastTargetOffset) && !approxEqual(offset, target()) && // A compensation write's clamped echo (#1258) keeps the command. The
+  // order is deliberate, not tidiness: this clause stays after `target()`
+  // (and `clampedReadBack` before it) because `target()` can rebuild the
+  // measurements, so it must run for exactly the events it always did.
+  kind !== "clampedEcho";
+}
+var FLING_WINDOW_MS = 40;
+function flingSpedUp(samples) {
+  const last = samples[samples.length - 1];
+  if (last === void 0) return false;
+  let j3 = samples.length - 2;
+  while (j3 >= 0 && last.t - samples[j3].t < FLING_WINDOW_MS) j3--;
+  if (j3 < 0) return false;
+  const mid = samples[j3];
+  let k3 = j3 - 1;
+  while (k3 >= 0 && mid.t - samples[k3].t < FLING_WINDOW_MS) k3--;
+  if (k3 < 0) return false;
+  const first = samples[k3];
+  const recent = (last.offset - mid.offset) / (last.t - mid.t);
+  const before = (mid.offset - first.offset) / (mid.t - first.t);
+  return recent * before >= 0 && Math.abs(recent) >= 2 * Math.abs(before) && Math.abs(recent) - Math.abs(before) >= 0.8;
+}
+function flingCaught(samples) {
+  const last = samples[samples.length - 1];
+  if (last === void 0) return false;
+  let j3 = samples.length - 2;
+  while (j3 >= 0 && last.t - samples[j3].t < FLING_WINDOW_MS) j3--;
+  if (j3 < 0) return false;
+  const from = samples[j3];
+  return Math.abs(last.offset - from.offset) / (last.t - from.t) >= 0.05;
+}
+
+// node_modules/@tanstack/virtual-core/dist/esm/ios-gesture.js
+var _isIOSResult;
+var isIOSWebKit = () => {
+  if (_isIOSResult !== void 0) return _isIOSResult;
+  if (typeof navigator === "undefined") return _isIOSResult = false;
+  if (/iP(hone|od|ad)/.test(navigator.userAgent)) return _isIOSResult = true;
+  const mtp = navigator.maxTouchPoints;
+  return _isIOSResult = navigator.platform === "MacIntel" && mtp !== void 0 && mtp > 0;
+};
+var _iosMomentumOverridesWritesResult;
+var iosMomentumOverridesWrites = () => {
+  if (_iosMomentumOverridesWritesResult !== void 0) {
+    return _iosMomentumOverridesWritesResult;
+  }
+  return _iosMomentumOverridesWritesResult = isIOSWebKit() && typeof CSS !== "undefined" && typeof CSS.supports === "function" && CSS.supports("overflow-anchor: auto");
+};
+var momentumOverridesWrites = () => !isIOSWebKit() || iosMomentumOverridesWrites();
+var touchListenerOptions = {
+  capture: true,
+  passive: true
+};
+var IosGesture = class {
+  constructor(host) {
+    this.host = host;
+    this._touch = null;
+    this.inMotion = () => this._touch !== null && this._touch.phase !== "lateFling";
+    this.dragging = () => {
+      var _a;
+      return ((_a = this._touch) == null ? void 0 : _a.phase) === "down" && this._touch.moved;
+    };
+    this.tail = () => {
+      var _a;
+      return ((_a = this._touch) == null ? void 0 : _a.phase) === "tail" ? this._touch.moved ? "fling" : "tap" : null;
+    };
+    this.onScroll = ({
+      isScrolling,
+      ownReadBack,
+      moved,
+      external
+    }) => {
+      var _a, _b, _c;
+      if (isScrolling && ((_a = this._touch) == null ? void 0 : _a.phase) === "tail") {
+        this._openTail(this._touch.moved || !ownReadBack, false);
+      } else if (((_b = this._touch) == null ? void 0 : _b.phase) === "lateFling") {
+        if (this.host.now() > this._touch.until) {
+          this._touch = null;
+        } else if (external && isScrolling && moved) {
+          this._openTail(true, false);
+        }
+      }
+      if (!ownReadBack && isScrolling && moved && ((_c = this._touch) == null ? void 0 : _c.phase) === "down") {
+        this._touch.moved = true;
+        return true;
+      }
+      return false;
+    };
+    this.touchStart = () => {
+      this.end();
+      this._touch = { phase: "down", moved: false };
+    };
+    this.touchEnd = () => {
+      var _a;
+      const moved = ((_a = this._touch) == null ? void 0 : _a.phase) === "down" && this._touch.moved;
+      this.end();
+      this._openTail(moved, moved);
+    };
+    this.end = () => {
+      var _a;
+      const win = this.host.getWindow();
+      if (((_a = this._touch) == null ? void 0 : _a.phase) === "tail" && win != null) {
+        win.clearTimeout(this._touch.timerId);
+      }
+      this._touch = null;
+    };
+    this.listen = (target) => {
+      const onTouchStart = () => this.touchStart();
+      const onTouchEnd = () => this.touchEnd();
+      target.addEventListener("touchstart", onTouchStart, touchListenerOptions);
+      target.addEventListener("touchend", onTouchEnd, touchListenerOptions);
+      target.addEventListener("touchcancel", onTouchEnd, touchListenerOptions);
+      return () => {
+        target.removeEventListener(
+          "touchstart",
+          onTouchStart,
+          touchListenerOptions
+        );
+        target.removeEventListener("touchend", onTouchEnd, touchListenerOptions);
+        target.removeEventListener(
+          "touchcancel",
+          onTouchEnd,
+          touchListenerOptions
+        );
+        this.end();
+      };
+    };
+    this._openTail = (moved, awaitingFling) => {
+      const win = this.host.getWindow();
+      if (win == null) return;
+      this.end();
+      const tail = {
+        phase: "tail",
+        moved,
+        awaitingFling,
+        // Only fires while this tail is current: `end` clears it otherwise.
+        timerId: win.setTimeout(() => {
+          if (this.host.tailStillMoving()) {
+            this._openTail(tail.moved, tail.awaitingFling);
+            return;
+          }
+          this._touch = tail.awaitingFling ? { phase: "lateFling", until: this.host.now() + 1e3 } : null;
+          this.host.onTailClosed();
+        }, 150)
+      };
+      this._touch = tail;
+    };
+  }
+  get touch() {
+    return this._touch;
+  }
+};
+
+// node_modules/@tanstack/virtual-core/dist/esm/index.js
+var getRect = (element) => {
+  const { clientWidth, clientHeight } = element;
+  return { width: clientWidth, height: clientHeight };
+};
+var createFrameQueue = (targetWindow) => {
+  const ids2 = /* @__PURE__ */ new Set();
+  return {
+    schedule: (fn) => {
+      const id = targetWindow.requestAnimationFrame(() => {
+        ids2.delete(id);
+        fn();
+      });
+      ids2.add(id);
+    },
+    cancel: () => {
+      ids2.forEach((id) => targetWindow.cancelAnimationFrame(id));
+      ids2.clear();
+    }
+  };
+};
+var defaultKeyExtractor = (index) => index;
+var defaultRangeExtractor = (range) => {
+  const overscan = range.overscan * Math.max(range.lanes ?? 1, 1);
+  const start = Math.max(range.startIndex - overscan, 0);
+  const end = Math.min(range.endIndex + overscan, range.count - 1);
+  const len = end - start + 1;
+  const arr = new Array(len);
+  for (let i3 = 0; i3 < len; i3++) {
+    arr[i3] = start + i3;
+  }
+  return arr;
+};
+var observeElementRect = (instance, cb) => {
+  const element = instance.scrollElement;
+  if (!element) {
+    return;
+  }
+  const targetWindow = instance.targetWindow;
+  if (!targetWindow) {
+    return;
+  }
+  const handler = (rect) => {
+    const { width, height } = rect;
+    cb({ width: Math.round(width), height: Math.round(height) });
+  };
+  handler(getRect(element));
+  if (!targetWindow.ResizeObserver) {
+    return () => {
+    };
+  }
+  const frames = createFrameQueue(targetWindow);
+  const observer = new targetWindow.ResizeObserver(() => {
+    const run = () => {
+      handler(getRect(element));
+    };
+    instance.options.useAnimationFrameWithResizeObserver ? frames.schedule(run) : run();
+  });
+  observer.observe(element, { box: "content-box" });
+  return () => {
+    observer.unobserve(element);
+    frames.cancel();
+  };
+};
+var addEventListenerOptions = {
+  passive: true
+};
+var supportsScrollend = typeof window == "undefined" ? true : "onscrollend" in window;
+var observeOffset = (instance, cb, readOffset) => {
+  const element = instance.scrollElement;
+  if (!element) {
+    return;
+  }
+  const targetWindow = instance.targetWindow;
+  if (!targetWindow) {
+    return;
+  }
+  const registerScrollendEvent = instance.options.useScrollendEvent && supportsScrollend;
+  let offset = 0;
+  const fallback = registerScrollendEvent ? null : debounce(
+    targetWindow,
+    () => cb(readOffset(element), false),
+    instance.options.isScrollingResetDelay
+  );
+  const createHandler = (isScrolling) => () => {
+    offset = readOffset(element);
+    fallback == null ? void 0 : fallback();
+    cb(offset, isScrolling);
+  };
+  const handler = createHandler(true);
+  const endHandler = createHandler(false);
+  element.addEventListener("scroll", handler, addEventListenerOptions);
+  if (registerScrollendEvent) {
+    element.addEventListener("scrollend", endHandler, addEventListenerOptions);
+  }
+  return () => {
+    element.removeEventListener("scroll", handler);
+    if (registerScrollendEvent) {
+      element.removeEventListener("scrollend", endHandler);
+    }
+    fallback == null ? void 0 : fallback.cancel();
+  };
+};
+var observeElementOffset = (instance, cb) => observeOffset(instance, cb, (el) => {
+  const { horizontal, isRtl } = instance.options;
+  return horizontal ? el.scrollLeft * (isRtl && -1 || 1) : el.scrollTop;
+});
+var measureElement = (element, entry, instance) => {
+  if (instance.options.useCachedMeasurements) {
+    const index = instance.indexFromElement(element);
+    const key = instance.options.getItemKey(index);
+    return instance.itemSizeCache.get(key) ?? instance.options.estimateSize(index);
+  }
+  if (entry == null ? void 0 : entry.borderBoxSize) {
+    const box = entry.borderBoxSize[0];
+    if (box) {
+      const size = Math.round(
+        box[instance.options.horizontal ? "inlineSize" : "blockSize"]
+      );
+      return size;
+    }
+  }
+  if (!entry) {
+    const index = instance.indexFromElement(element);
+    const key = instance.options.getItemKey(index);
+    const cachedSize = instance.itemSizeCache.get(key);
+    if (cachedSize !== void 0) {
+      return cachedSize;
+    }
+  }
+  return element[instance.options.horizontal ? "offsetWidth" : "offsetHeight"];
+};
+var scrollWithAdjustments = (offset, {
+  adjustments = 0,
+  behavior
+}, instance) => {
+  var _a;
+  const { scrollElement, options } = instance;
+  const adjustedOffset = offset + adjustments;
+  const isRtlElement = options.horizontal && options.isRtl && scrollElement !== null && "ownerDocument" in scrollElement;
+  (_a = scrollElement == null ? void 0 : scrollElement.scrollTo) == null ? void 0 : _a.call(scrollElement, {
+    [options.horizontal ? "left" : "top"]: isRtlElement ? -adjustedOffset : adjustedOffset,
+    behavior
+  });
+};
+var elementScroll = scrollWithAdjustments;
+var initialScrollPhase = (behavior, atTarget) => behavior === "smooth" ? atTarget ? "smoothLanded" : "smooth" : "instant";
+var isSmoothScroll = (state) => (state == null ? void 0 : state.phase) === "smooth" || (state == null ? void 0 : state.phase) === "smoothLanded";
+function isAppendWithTrim(prevCount, nextCount, getPreviousKey, getNextKey) {
+  if (nextCount === 0) return false;
+  const firstKey = getNextKey(0);
+  const removedKeys = /* @__PURE__ */ new Set();
+  let removedCount = 0;
+  while (removedCount < prevCount) {
+    const key = getPreviousKey(removedCount);
+    if (key === firstKey) break;
+    removedKeys.add(key);
+    removedCount++;
+  }
+  const retainedCount = prevCount - removedCount;
+  if (retainedCount === 0 || retainedCount >= nextCount) return false;
+  for (let i3 = 0; i3 < retainedCount; i3++) {
+    if (getNextKey(i3) !== getPreviousKey(removedCount + i3)) return false;
+  }
+  for (let i3 = retainedCount; i3 < nextCount; i3++) {
+    if (removedKeys.has(getNextKey(i3))) return false;
+  }
+  return true;
+}
+var Virtualizer = class {
+  constructor(opts) {
+    this.unsubs = [];
+    this.scrollElement = null;
+    this.targetWindow = null;
+    this.isScrolling = false;
+    this.scrollState = null;
+    this.measurementsCache = [];
+    this._singleLaneMeasurements = null;
+    this.itemSizeCache = /* @__PURE__ */ new Map();
+    this.itemSizeCacheVersion = 0;
+    this.laneAssignments = /* @__PURE__ */ new Map();
+    this.pendingMin = null;
+    this.prevLanes = void 0;
+    this.lanesChangedFlag = false;
+    this.lanesSettling = false;
+    this.pendingScrollAnchor = null;
+    this.scrollRect = null;
+    this.scrollOffset = null;
+    this.scrollDirection = null;
+    this._holdOffset = 0;
+    this._reportedOverscroll = false;
+    this._iosGesture = new IosGesture({
+      getWindow: () => this.targetWindow,
+      now: () => this.now(),
+      // The end of a fling can move less than a pixel per scroll event, so
+      // events can stop for 150ms while the fling is still running (seen on
+      // an iPhone, 27.0.1). A command waiting for it would then be written
+      // into the fling and overridden. The element having moved since the
+      // last event means it has not ended: wait again. Not while our own
+      // write has yet to report: that moved it.
+      tailStillMoving: () => {
+        const state = this.scrollState;
+        if ((state == null ? void 0 : state.phase) !== "queued" || this.pendingWrite !== null) {
+          return false;
+        }
+        const now = this._readElementOffset();
+        if (now === null || this._lastElementOffset === null || Math.abs(now - this._lastElementOffset) < 1) {
+          return false;
+        }
+        this._lastElementOffset = now;
+        state.samples = [...state.samples ?? [], { t: this.now(), offset: now }];
+        return true;
+      },
+      onTailClosed: () => {
+        const state = this.scrollState;
+        if ((state == null ? void 0 : state.phase) === "queued" && flingCaught(state.samples ?? [])) {
+          this.scrollState = null;
+        }
+        this._flushHoldIfReady(true);
+        this._writeAwaitingCommand();
+        this._retryClampedAdjustment();
+      }
+    });
+    this._lastElementOffset = null;
+    this.pendingWrite = null;
+    this._clampedAdjustment = null;
+    this.elementsCache = /* @__PURE__ */ new Map();
+    this._resizeBatch = null;
+    this.now = () => {
+      var _a, _b, _c;
+      return ((_c = (_b = (_a = this.targetWindow) == null ? void 0 : _a.performance) == null ? void 0 : _b.now) == null ? void 0 : _c.call(_b)) ?? Date.now();
+    };
+    this.observer = /* @__PURE__ */ (() => {
+      let _ro = null;
+      let _frames = null;
+      let delivering = false;
+      let observeQueued = false;
+      const pendingObservations = /* @__PURE__ */ new Set();
+      const get = () => {
+        if (_ro) {
+          return _ro;
+        }
+        const targetWindow = this.targetWindow;
+        if (!targetWindow || !targetWindow.ResizeObserver) {
+          return null;
+        }
+        const frames = _frames = createFrameQueue(targetWindow);
+        return _ro = new targetWindow.ResizeObserver((entries) => {
+          const run = () => {
+            const batch = { sync: false };
+            this._resizeBatch = batch;
+            try {
+              entries.forEach(measureEntry);
+            } finally {
+              this._resizeBatch = null;
+              if (batch.notify) {
+                this.notify(batch.sync);
+                this._noteClampMax();
+                this._flushHoldIfReady(true);
+                this._retryClampedAdjustment();
+                this.measureElement(null);
+              }
+            }
+          };
+          if (this.options.useAnimationFrameWithResizeObserver) {
+            frames.schedule(run);
+          } else {
+            delivering = true;
+            try {
+              run();
+            } finally {
+              delivering = false;
+            }
+          }
+        });
+      };
+      const measureEntry = (entry) => {
+        const node = entry.target;
+        const index = this.indexFromElement(node);
+        if (!node.isConnected) {
+          this.observer.unobserve(node);
+          for (const [cacheKey, cachedNode] of this.elementsCache) {
+            if (cachedNode === node) {
+              this.elementsCache.delete(cacheKey);
+              break;
+            }
+          }
+          return;
+        }
+        if (!this.isIndexInRange(index)) return;
+        if (this.shouldMeasureDuringScroll(index)) {
+          this.resizeItem(index, this.options.measureElement(node, entry, this));
+        }
+      };
+      return {
+        disconnect: () => {
+          var _a;
+          (_a = get()) == null ? void 0 : _a.disconnect();
+          _frames == null ? void 0 : _frames.cancel();
+          pendingObservations.clear();
+          observeQueued = false;
+          _ro = null;
+          _frames = null;
+        },
+        observe: (target) => {
+          const observer = get();
+          if (!observer) return;
+          if (!delivering) {
+            observer.observe(target, { box: "border-box" });
+            return;
+          }
+          pendingObservations.add(target);
+          if (!observeQueued) {
+            observeQueued = true;
+            _frames == null ? void 0 : _frames.schedule(() => {
+              observeQueued = false;
+              pendingObservations.forEach((node) => {
+                if (node.isConnected) _ro == null ? void 0 : _ro.observe(node, { box: "border-box" });
+              });
+              pendingObservations.clear();
+            });
+          }
+        },
+        unobserve: (target) => {
+          var _a;
+          pendingObservations.delete(target);
+          (_a = get()) == null ? void 0 : _a.unobserve(target);
+        }
+      };
+    })();
+    this.range = null;
+    this.setOptions = (opts2) => {
+      var _a;
+      const merged = {
+        debug: false,
+        initialOffset: 0,
+        overscan: 1,
+        paddingStart: 0,
+        paddingEnd: 0,
+        scrollPaddingStart: 0,
+        scrollPaddingEnd: 0,
+        horizontal: false,
+        getItemKey: defaultKeyExtractor,
+        rangeExtractor: defaultRangeExtractor,
+        onChange: () => {
+        },
+        measureElement,
+        initialRect: { width: 0, height: 0 },
+        scrollMargin: 0,
+        gap: 0,
+        indexAttribute: "data-index",
+        initialMeasurementsCache: [],
+        lanes: 1,
+        anchorTo: "start",
+        followOnAppend: false,
+        scrollEndThreshold: 1,
+        isScrollingResetDelay: 150,
+        enabled: true,
+        isRtl: false,
+        useScrollendEvent: false,
+        useAnimationFrameWithResizeObserver: false,
+        laneAssignmentMode: "estimate",
+        useCachedMeasurements: false
+      };
+      for (const key in opts2) {
+        const v3 = opts2[key];
+        if (v3 !== void 0) merged[key] = v3;
+      }
+      const prevOptions = this.options;
+      let anchor = null;
+      let followOnAppend = null;
+      let edgeKeysChanged = false;
+      if (prevOptions !== void 0 && prevOptions.enabled && merged.enabled && merged.anchorTo === "end" && this.scrollElement !== null) {
+        const prevCount = prevOptions.count;
+        const nextCount = merged.count;
+        const measurements = this.getMeasurements();
+        const previousItems = ((_a = this._singleLaneMeasurements) == null ? void 0 : _a.items) ?? measurements;
+        const getPreviousKey = (index) => getMeasurementKey(previousItems[index]);
+        const prevFirstKey = prevCount > 0 ? getPreviousKey(0) : null;
+        const prevLastKey = prevCount > 0 ? getPreviousKey(prevCount - 1) : null;
+        const didCountChange = nextCount !== prevCount;
+        const didEdgeKeysChange = didCountChange || prevCount > 0 && nextCount > 0 && (merged.getItemKey(0) !== prevFirstKey || merged.getItemKey(nextCount - 1) !== prevLastKey);
+        if (didEdgeKeysChange) {
+          edgeKeysChanged = true;
+          const item = prevCount > 0 ? this.getVirtualItemForOffset(this.getScrollOffset()) ?? measurements[0] : null;
+          if (item) {
+            anchor = [item.key, this.getScrollOffset() - item.start];
+          }
+          const behavior = merged.followOnAppend === true ? "auto" : merged.followOnAppend || null;
+          if (behavior && nextCount > 0 && this.isAtEnd(prevOptions.scrollEndThreshold) && (prevCount === 0 || merged.getItemKey(nextCount - 1) !== prevLastKey)) {
+            if (nextCount > prevCount || isAppendWithTrim(
+              prevCount,
+              nextCount,
+              getPreviousKey,
+              merged.getItemKey
+            )) {
+              followOnAppend = behavior;
+            }
+          }
+        }
+      }
+      this.options = merged;
+      if (edgeKeysChanged) {
+        this.pendingMin = 0;
+        this.itemSizeCacheVersion++;
+      }
+      let anchorDelta = null;
+      if (anchor && this.scrollOffset !== null && !this._awaitingCommandReadBack()) {
+        const [anchorKey, anchorOffset] = anchor;
+        const newMeasurements = this.getMeasurements();
+        const { count, getItemKey } = this.options;
+        let idx = 0;
+        while (idx < count && getItemKey(idx) !== anchorKey) {
+          idx++;
+        }
+        if (idx < count) {
+          const anchorItem = newMeasurements[idx];
+          if (anchorItem) {
+            const newOffset = Math.max(0, anchorItem.start + anchorOffset);
+            if (!followOnAppend && newOffset !== this.scrollOffset) {
+              anchorDelta = newOffset - this.scrollOffset;
+              this.scrollOffset = newOffset;
+            }
+          }
+        }
+      }
+      if (followOnAppend) {
+        this.pendingScrollAnchor = { kind: "follow", behavior: followOnAppend };
+      } else if (anchorDelta !== null) {
+        if (this._canWriteScroll()) {
+          this.pendingScrollAnchor = { kind: "anchor", delta: anchorDelta };
+        } else {
+          this._holdOffset += anchorDelta;
+          this._followOffsetTarget(anchorDelta);
+        }
+      }
+    };
+    this.notify = (sync) => {
+      var _a, _b;
+      (_b = (_a = this.options).onChange) == null ? void 0 : _b.call(_a, this, sync);
+    };
+    this.maybeNotify = memo(
+      () => {
+        this.calculateRange();
+        return [
+          this.isScrolling,
+          this.range ? this.range.startIndex : null,
+          this.range ? this.range.endIndex : null
+        ];
+      },
+      (isScrolling) => {
+        this.notify(isScrolling);
+      },
+      {
+        key: "maybeNotify",
+        debug: () => this.options.debug,
+        initialDeps: [
+          this.isScrolling,
+          this.range ? this.range.startIndex : null,
+          this.range ? this.range.endIndex : null
+        ]
+      }
+    );
+    this.cleanup = () => {
+      var _a;
+      this.unsubs.filter(Boolean).forEach((d3) => d3());
+      this.unsubs = [];
+      this.observer.disconnect();
+      if (this.rafId != null && this.targetWindow) {
+        this.targetWindow.cancelAnimationFrame(this.rafId);
+        this.rafId = null;
+      }
+      this.scrollState = null;
+      (_a = this._momentumStop) == null ? void 0 : _a.restore();
+      this._momentumStop = null;
+      this.isScrolling = false;
+      this.scrollDirection = null;
+      this._holdOffset = 0;
+      this._reportedOverscroll = false;
+      this._clampedAdjustment = null;
+      this.pendingWrite = null;
+      this.scrollElement = null;
+      this.targetWindow = null;
+    };
+    this._didMount = () => {
+      return () => {
+        this.cleanup();
+      };
+    };
+    this._willUpdate = () => {
+      var _a;
+      const scrollElement = this.options.enabled ? this.options.getScrollElement() : null;
+      if (this.scrollElement !== scrollElement) {
+        this.cleanup();
+        if (!scrollElement) {
+          this.maybeNotify();
+          return;
+        }
+        this.scrollElement = scrollElement;
+        if (this.scrollElement && "ownerDocument" in this.scrollElement) {
+          this.targetWindow = this.scrollElement.ownerDocument.defaultView;
+        } else {
+          this.targetWindow = ((_a = this.scrollElement) == null ? void 0 : _a.window) ?? null;
+        }
+        this.elementsCache.forEach((cached) => {
+          this.observer.observe(cached);
+        });
+        this.unsubs.push(
+          this.options.observeElementRect(this, (rect) => {
+            this.scrollRect = rect;
+            this.maybeNotify();
+          })
+        );
+        this.unsubs.push(
+          this.options.observeElementOffset(this, (offset, isScrolling) => {
+            var _a2, _b, _c, _d;
+            const elementMax = isScrolling ? this._elementMaxScrollOffset() : null;
+            const wasOverscrolled = this._reportedOverscroll;
+            this._reportedOverscroll = offset < 0 || elementMax !== null && offset > elementMax + 1;
+            const elementOffset = offset;
+            this._lastElementOffset = elementOffset;
+            offset = this._toLayoutOffset(offset);
+            const kind = this._classifyScrollEvent(
+              offset,
+              isScrolling,
+              elementMax
+            );
+            if (kind === "spurious") return;
+            if (kind === "readBack") {
+              offset = this.pendingWrite.target;
+            } else if (kind === "clampedReadBack" && ((_a2 = this.scrollState) == null ? void 0 : _a2.index) != null && // Not `elementMax`: an adapter can report the read-back at rest.
+            offset < this.getMaxScrollOffset() - 1.5) {
+              this.scrollState.lastTargetOffset = offset;
+            } else if (externalRetiresCommand({
+              kind,
+              offset,
+              command: this.scrollState,
+              target: () => this.getScrollStateTarget(this.scrollState)
+            })) {
+              this.scrollState = null;
+            }
+            this.pendingWrite = null;
+            if (this._clampedAdjustment !== null && Math.abs(offset - this._clampedAdjustment.maxAtWrite) >= 1.5) {
+              this._clampedAdjustment = null;
+            }
+            const prevOffset = this.getScrollOffset();
+            const prevDirection = this.scrollDirection;
+            this.scrollDirection = isScrolling ? prevOffset === offset ? this.scrollDirection : prevOffset < offset ? "forward" : "backward" : null;
+            this.scrollOffset = offset;
+            this.isScrolling = isScrolling;
+            const queued = this.scrollState;
+            if ((queued == null ? void 0 : queued.phase) === "queued" && kind === "external" && isScrolling) {
+              if (wasOverscrolled || this._reportedOverscroll) {
+                queued.samples = [];
+              } else {
+                const t4 = this.now();
+                queued.samples = [
+                  ...(queued.samples ?? []).filter(
+                    (sample) => t4 - sample.t <= 200
+                  ),
+                  { t: t4, offset: elementOffset }
+                ];
+                if (prevDirection !== null && this.scrollDirection !== prevDirection || flingSpedUp(queued.samples)) {
+                  this.scrollState = null;
+                }
+              }
+            }
+            if (this._iosGesture.onScroll({
+              isScrolling,
+              ownReadBack: kind === "readBack",
+              moved: offset !== prevOffset,
+              // Neither our write's read-back nor a frame of our smooth
+              // animation: the user or a fling moved it.
+              external: kind === "external" && ((_b = this.scrollState) == null ? void 0 : _b.phase) !== "smooth" && ((_c = this.scrollState) == null ? void 0 : _c.phase) !== "smoothFinishing"
+            }) && // The user scrolls: a command still waiting for the tail is
+            // theirs to override, like a written one would be.
+            ((_d = this.scrollState) == null ? void 0 : _d.phase) === "queued") {
+              this.scrollState = null;
+            }
+            this._flushHoldIfReady(true);
+            if (this.scrollState) {
+              this.scheduleScrollReconcile();
+            }
+            this.maybeNotify();
+          })
+        );
+        if ("addEventListener" in this.scrollElement) {
+          this.unsubs.push(
+            this._iosGesture.listen(this.scrollElement)
+          );
+        }
+        this._scrollToOffset(this.getScrollOffset());
+      }
+      this._noteClampMax();
+      const anchor = this.pendingScrollAnchor;
+      this.pendingScrollAnchor = null;
+      if (anchor && this.scrollElement && this.options.enabled) {
+        if (anchor.kind === "anchor") {
+          if (!this._canWriteScroll()) {
+            this._holdOffset += anchor.delta;
+            this._followOffsetTarget(anchor.delta);
+            this.notify(false);
+          } else if (isSmoothScroll(this.scrollState) && !approxEqual(
+            this.getScrollOffset() - anchor.delta,
+            this.scrollState.lastTargetOffset
+          )) ;
+          else {
+            this._followOffsetTarget(anchor.delta);
+            this._scrollToOffset(this.getScrollOffset());
+          }
+        } else {
+          this.scrollToEnd({ behavior: anchor.behavior });
+        }
+      }
+      this._flushHoldIfReady(false);
+      this._retryClampedAdjustment();
+    };
+    this._classifyScrollEvent = (offset, isScrolling, elementMax) => {
+      var _a;
+      return classifyScrollEvent({
+        offset,
+        isScrolling,
+        elementMax,
+        holdOffset: this._holdOffset,
+        scrollOffset: this.scrollOffset,
+        pendingWrite: this.pendingWrite,
+        clampedMaxAtWrite: ((_a = this._clampedAdjustment) == null ? void 0 : _a.maxAtWrite) ?? null
+      });
+    };
+    this._retryClampedAdjustment = () => {
+      if (this._clampedAdjustment === null || !this.scrollElement || !this.options.enabled || !this._canWriteScroll()) {
+        return;
+      }
+      const { target, maxAtWrite } = this._clampedAdjustment;
+      const max = this.getMaxScrollOffset();
+      if (max > maxAtWrite + 0.5) {
+        this._clampedAdjustment = target > max + 0.5 ? { target, maxAtWrite: max } : null;
+        this._scrollToOffset(target);
+      }
+    };
+    this._writeAwaitingCommand = () => {
+      const state = this.scrollState;
+      if (state === null || state.phase !== "queued") return;
+      const { behavior } = state;
+      this.getMeasurements();
+      const offset = this.getScrollStateTarget(state);
+      state.lastTargetOffset = offset;
+      this._clampedAdjustment = null;
+      state.phase = initialScrollPhase(
+        behavior,
+        state.index != null && approxEqual(offset, this.getScrollOffset())
+      );
+      this._scrollToOffset(offset, { behavior });
+      this.scheduleScrollReconcile();
+    };
+    this._readElementOffset = () => {
+      const el = this.scrollElement;
+      if (el == null) return null;
+      const { horizontal, isRtl } = this.options;
+      if (typeof el.scrollTop === "number") {
+        return horizontal ? el.scrollLeft * (isRtl && -1 || 1) : el.scrollTop;
+      }
+      if (typeof el.scrollY === "number") {
+        return horizontal ? el.scrollX : el.scrollY;
+      }
+      return null;
+    };
+    this._canWriteScroll = () => !(isIOSWebKit() && this._iosGesture.inMotion()) && !this._reportedOverscroll;
+    this._flushHoldIfReady = (sync) => {
+      var _a;
+      if (this._holdOffset === 0) return;
+      if (!this.scrollElement || !this.options.enabled) return;
+      if (!this._canWriteScroll()) return;
+      if (((_a = this.scrollState) == null ? void 0 : _a.phase) === "smooth") return;
+      this._holdOffset = 0;
+      if (this.scrollOffset !== null && this.scrollOffset < 0) {
+        this.scrollOffset = 0;
+      }
+      this.notify(sync);
+      const target = this.getCommandWrittenOffset() ?? this.getScrollOffset();
+      this._clampedAdjustment = this._clampedBy(target);
+      this._scrollToOffset(target);
+    };
+    this.rafId = null;
+    this.getSize = () => {
+      if (!this.options.enabled) {
+        this.scrollRect = null;
+        return 0;
+      }
+      this.scrollRect = this.scrollRect ?? this.options.initialRect;
+      return this.scrollRect[this.options.horizontal ? "width" : "height"];
+    };
+    this.getScrollOffset = () => {
+      if (!this.options.enabled) {
+        this.scrollOffset = null;
+        return 0;
+      }
+      this.scrollOffset = this.scrollOffset ?? (typeof this.options.initialOffset === "function" ? this.options.initialOffset() : this.options.initialOffset);
+      return this.scrollOffset;
+    };
+    this.getMeasurementOptions = memo(
+      () => [
+        this.options.count,
+        this.options.paddingStart,
+        this.options.scrollMargin,
+        this.options.getItemKey,
+        this.options.enabled,
+        this.options.lanes,
+        this.options.laneAssignmentMode,
+        this.options.gap
+      ],
+      (count, paddingStart, scrollMargin, getItemKey, enabled, lanes, laneAssignmentMode, gap) => {
+        const lanesChanged = this.prevLanes !== void 0 && this.prevLanes !== lanes;
+        if (lanesChanged) {
+          this.lanesChangedFlag = true;
+        }
+        this.prevLanes = lanes;
+        this.pendingMin = null;
+        return {
+          count,
+          paddingStart,
+          scrollMargin,
+          getItemKey,
+          enabled,
+          lanes,
+          laneAssignmentMode,
+          gap
+        };
+      },
+      {
+        key: false
+      }
+    );
+    this.isIndexInRange = (index) => index >= 0 && index < this.options.count;
+    this.getMeasurements = memo(
+      () => [this.getMeasurementOptions(), this.itemSizeCacheVersion],
+      ({
+        count,
+        paddingStart,
+        scrollMargin,
+        getItemKey,
+        enabled,
+        lanes,
+        laneAssignmentMode,
+        gap
+      }, _itemSizeCacheVersion) => {
+        var _a;
+        const itemSizeCache = this.itemSizeCache;
+        if (!enabled) {
+          this.measurementsCache = [];
+          this._singleLaneMeasurements = null;
+          this.itemSizeCache.clear();
+          this.laneAssignments.clear();
+          return [];
+        }
+        if (this.laneAssignments.size > count) {
+          for (const index of this.laneAssignments.keys()) {
+            if (index >= count) {
+              this.laneAssignments.delete(index);
+            }
+          }
+        }
+        if (this.lanesChangedFlag) {
+          this.lanesChangedFlag = false;
+          this.lanesSettling = true;
+          this.measurementsCache = [];
+          this._singleLaneMeasurements = null;
+          this.itemSizeCache.clear();
+          this.laneAssignments.clear();
+          this.pendingMin = null;
+        }
+        if (this.measurementsCache.length === 0 && !this.lanesSettling) {
+          this.measurementsCache = this.options.initialMeasurementsCache;
+          this.measurementsCache.forEach((item) => {
+            this.itemSizeCache.set(item.key, item.size);
+          });
+        }
+        const min = this.lanesSettling ? 0 : this.pendingMin ?? 0;
+        this.pendingMin = null;
+        if (this.lanesSettling && this.measurementsCache.length === count) {
+          this.lanesSettling = false;
+        }
+        if (lanes === 1) {
+          const need = count * 2;
+          let flat = (_a = this._singleLaneMeasurements) == null ? void 0 : _a.flat;
+          if (!flat || flat.length < need) {
+            const next = new Float64Array(need);
+            if (flat && min > 0) next.set(flat.subarray(0, min * 2));
+            flat = next;
+          }
+          const items = min === 0 ? new Array(count) : this._singleLaneMeasurements.items.slice();
+          let runningStart;
+          if (min === 0) {
+            runningStart = paddingStart + scrollMargin;
+          } else {
+            const prevIdx = min - 1;
+            runningStart = flat[prevIdx * 2] + flat[prevIdx * 2 + 1] + gap;
+          }
+          for (let i3 = min; i3 < count; i3++) {
+            const key = getItemKey(i3);
+            items[i3] = key;
+            const measuredSize = itemSizeCache.get(key);
+            const size = typeof measuredSize === "number" ? measuredSize : this.options.estimateSize(i3);
+            flat[i3 * 2] = runningStart;
+            flat[i3 * 2 + 1] = size;
+            runningStart += size + gap;
+          }
+          this._singleLaneMeasurements = { flat, items };
+          const view = createLazyMeasurementsView(items, flat);
+          this.measurementsCache = view;
+          return view;
+        }
+        const measurements = this.measurementsCache.slice(0, min);
+        const laneLastIndex = new Array(lanes).fill(
+          void 0
+        );
+        const laneEnds = new Float64Array(lanes);
+        let filledLanes = 0;
+        for (let m3 = 0; m3 < min; m3++) {
+          const item = measurements[m3];
+          if (item) {
+            if (laneLastIndex[item.lane] === void 0) filledLanes++;
+            laneLastIndex[item.lane] = m3;
+            laneEnds[item.lane] = item.end;
+          }
+        }
+        for (let i3 = min; i3 < count; i3++) {
+          const key = getItemKey(i3);
+          const cachedLane = this.laneAssignments.get(i3);
+          let lane;
+          let start;
+          const shouldCacheLane = laneAssignmentMode === "estimate" || itemSizeCache.has(key);
+          if (cachedLane !== void 0 && this.options.lanes > 1) {
+            lane = cachedLane;
+            const prevIndex = laneLastIndex[lane];
+            const prevInLane = prevIndex !== void 0 ? measurements[prevIndex] : void 0;
+            start = prevInLane ? prevInLane.end + gap : paddingStart + scrollMargin;
+          } else if (filledLanes === lanes) {
+            let bestLane = 0;
+            let bestEnd = laneEnds[0];
+            let bestIdx = laneLastIndex[0];
+            for (let l3 = 1; l3 < lanes; l3++) {
+              const e3 = laneEnds[l3];
+              if (e3 < bestEnd || e3 === bestEnd && laneLastIndex[l3] < bestIdx) {
+                bestLane = l3;
+                bestEnd = e3;
+                bestIdx = laneLastIndex[l3];
+              }
+            }
+            lane = bestLane;
+            start = bestEnd + gap;
+            if (shouldCacheLane) {
+              this.laneAssignments.set(i3, lane);
+            }
+          } else {
+            lane = i3 % this.options.lanes;
+            start = paddingStart + scrollMargin;
+            if (shouldCacheLane) {
+              this.laneAssignments.set(i3, lane);
+            }
+          }
+          const measuredSize = itemSizeCache.get(key);
+          const size = typeof measuredSize === "number" ? measuredSize : this.options.estimateSize(i3);
+          const end = start + size;
+          measurements[i3] = {
+            index: i3,
+            start,
+            size,
+            end,
+            key,
+            lane
+          };
+          if (laneLastIndex[lane] === void 0) filledLanes++;
+          laneLastIndex[lane] = i3;
+          laneEnds[lane] = end;
+        }
+        this.measurementsCache = measurements;
+        return measurements;
+      },
+      {
+        key: "getMeasurements",
+        debug: () => this.options.debug
+      }
+    );
+    this.calculateRange = memo(
+      () => [
+        this.getMeasurements(),
+        this.getSize(),
+        this.getScrollOffset(),
+        this.options.lanes,
+        // scrollOffset is measured in the scroll element and the layout total
+        // from the list start, so the list ends scrollMargin further down.
+        this._getLayoutTotalSize() + this.options.scrollMargin
+      ],
+      (measurements, outerSize, scrollOffset, lanes, listEnd) => {
+        if (measurements.length === 0 || outerSize === 0) {
+          this.range = null;
+          return null;
+        }
+        const maxScrollOffset = Math.max(listEnd - outerSize, 0);
+        this.range = calculateRangeImpl(
+          measurements,
+          outerSize,
+          Math.min(scrollOffset, maxScrollOffset),
+          lanes,
+          // Pass the typed array so binary search + forward-walk can read
+          // start/end directly from Float64Array, skipping the Proxy traps.
+          lanes === 1 && this._singleLaneMeasurements !== null ? this._singleLaneMeasurements.flat : null
+        );
+        return this.range;
+      },
+      {
+        key: "calculateRange",
+        debug: () => this.options.debug
+      }
+    );
+    this.getVirtualIndexes = memo(
+      () => {
+        let startIndex = null;
+        let endIndex = null;
+        const range = this.calculateRange();
+        if (range) {
+          startIndex = range.startIndex;
+          endIndex = range.endIndex;
+        }
+        this.maybeNotify.updateDeps([this.isScrolling, startIndex, endIndex]);
+        return [
+          this.options.rangeExtractor,
+          this.options.overscan,
+          this.options.count,
+          startIndex,
+          endIndex,
+          this.options.lanes
+        ];
+      },
+      (rangeExtractor, overscan, count, startIndex, endIndex, lanes) => {
+        return startIndex === null || endIndex === null ? [] : rangeExtractor({
+          startIndex,
+          endIndex,
+          overscan,
+          count,
+          lanes
+        });
+      },
+      {
+        key: "getVirtualIndexes",
+        debug: () => this.options.debug
+      }
+    );
+    this.indexFromElement = (node) => {
+      const attributeName = this.options.indexAttribute;
+      const indexStr = node.getAttribute(attributeName);
+      if (!indexStr) {
+        console.warn(
+          `Missing attribute name '${attributeName}={index}' on measured element.`
+        );
+        return -1;
+      }
+      return parseInt(indexStr, 10);
+    };
+    this.shouldMeasureDuringScroll = (index) => {
+      var _a;
+      if (!isSmoothScroll(this.scrollState)) {
+        return true;
+      }
+      const scrollIndex = this.scrollState.index ?? ((_a = this.getVirtualItemForOffset(this.scrollState.lastTargetOffset)) == null ? void 0 : _a.index);
+      if (scrollIndex !== void 0 && this.range) {
+        const bufferSize = Math.max(
+          this.options.overscan,
+          Math.ceil((this.range.endIndex - this.range.startIndex) / 2)
+        );
+        const minIndex = Math.max(0, scrollIndex - bufferSize);
+        const maxIndex = Math.min(
+          this.options.count - 1,
+          scrollIndex + bufferSize
+        );
+        return index >= minIndex && index <= maxIndex;
+      }
+      return true;
+    };
+    this.measureElement = (node) => {
+      if (!node) {
+        this.elementsCache.forEach((cached, key2) => {
+          if (!cached.isConnected) {
+            this.observer.unobserve(cached);
+            this.elementsCache.delete(key2);
+          }
+        });
+        return;
+      }
+      const index = this.indexFromElement(node);
+      if (!this.isIndexInRange(index)) return;
+      const key = this.options.getItemKey(index);
+      const prevNode = this.elementsCache.get(key);
+      if (prevNode !== node) {
+        if (prevNode) {
+          this.observer.unobserve(prevNode);
+        }
+        this.observer.observe(node);
+        this.elementsCache.set(key, node);
+      }
+      if (node.isConnected && (!this.isScrolling || this.scrollState) && this.shouldMeasureDuringScroll(index)) {
+        this.resizeItem(index, this.options.measureElement(node, void 0, this));
+      }
+    };
+    this.resizeItem = (index, size) => {
+      var _a, _b, _c;
+      if (!this.isIndexInRange(index)) return;
+      if ((_a = this._resizeBatch) == null ? void 0 : _a.sync) this.getMeasurements();
+      let cachedSize;
+      let itemStart;
+      let key;
+      const flat = (_b = this._singleLaneMeasurements) == null ? void 0 : _b.flat;
+      if (this.options.lanes === 1 && flat != null) {
+        key = this.options.getItemKey(index);
+        itemStart = flat[index * 2];
+        cachedSize = flat[index * 2 + 1];
+      } else {
+        const item = this.measurementsCache[index];
+        if (!item) return;
+        key = item.key;
+        itemStart = item.start;
+        cachedSize = item.size;
+      }
+      const itemSize = this.itemSizeCache.get(key) ?? cachedSize;
+      const delta = size - itemSize;
+      if (delta !== 0) {
+        const wasAtEnd = this.options.anchorTo === "end" && !isSmoothScroll(this.scrollState) && this.getVirtualDistanceFromEnd() <= this.options.scrollEndThreshold;
+        const prevTotalSize = wasAtEnd ? this._getLayoutTotalSize() : 0;
+        const scrollOffset = this.getScrollOffset();
+        const isFirstMeasure = !this.itemSizeCache.has(key);
+        const defaultShouldAdjust = isFirstMeasure ? (
+          // First measurement: compensate any item whose top sits above the
+          // fold — the estimate→actual delta must be corrected regardless of
+          // scroll direction, since the whole estimated block was above it.
+          itemStart < scrollOffset
+        ) : (
+          // Re-measurement: only compensate an item that is ENTIRELY above the
+          // fold. An item that merely *spans* the fold (top above, bottom
+          // below — e.g. a streaming chat message growing at its bottom)
+          // changes size *below* the anchor point, so shifting scrollTop by the
+          // delta would drag the viewport downward on every growth (#1218).
+          // Also skip during backward scroll to avoid the "items jump while
+          // scrolling up" cascade.
+          itemStart + itemSize <= scrollOffset && this.scrollDirection !== "backward"
+        );
+        const shouldAdjustScroll = !isSmoothScroll(this.scrollState) && (this.shouldAdjustScrollPositionOnItemSizeChange !== void 0 ? this.shouldAdjustScrollPositionOnItemSizeChange(
+          // The callback expects a VirtualItem; build one lazily only
+          // when the consumer actually supplied a custom predicate.
+          this.measurementsCache[index] ?? {
+            index,
+            key,
+            start: itemStart,
+            size: cachedSize,
+            end: itemStart + cachedSize,
+            lane: 0
+          },
+          delta,
+          this
+        ) : defaultShouldAdjust);
+        if (this.pendingMin === null || index < this.pendingMin) {
+          this.pendingMin = index;
+        }
+        this.itemSizeCache.set(key, size);
+        this.itemSizeCacheVersion++;
+        let adjustedSync = false;
+        if (!this._awaitingCommandReadBack()) {
+          if (wasAtEnd) {
+            adjustedSync = this.applyScrollAdjustment(
+              this._getLayoutTotalSize() - prevTotalSize
+            );
+          } else if (shouldAdjustScroll) {
+            adjustedSync = this.applyScrollAdjustment(delta);
+          }
+        }
+        if (this._resizeBatch) {
+          this._resizeBatch.notify = true;
+          (_c = this._resizeBatch).sync || (_c.sync = adjustedSync);
+          return;
+        }
+        this.notify(adjustedSync);
+        this._noteClampMax();
+        this._flushHoldIfReady(true);
+        this._retryClampedAdjustment();
+      }
+    };
+    this.getVirtualItems = memo(
+      () => [this.getVirtualIndexes(), this.getMeasurements(), this._holdOffset],
+      (indexes, measurements, hold) => {
+        const virtualItems = [];
+        for (let k3 = 0, len = indexes.length; k3 < len; k3++) {
+          const i3 = indexes[k3];
+          const measurement = measurements[i3];
+          virtualItems.push(
+            hold === 0 ? measurement : {
+              ...measurement,
+              start: measurement.start - hold,
+              end: measurement.end - hold
+            }
+          );
+        }
+        return virtualItems;
+      },
+      {
+        key: "getVirtualItems",
+        debug: () => this.options.debug
+      }
+    );
+    this.getVirtualItemForOffset = (offset) => {
+      var _a;
+      const measurements = this.getMeasurements();
+      if (measurements.length === 0) {
+        return void 0;
+      }
+      const flat = (_a = this._singleLaneMeasurements) == null ? void 0 : _a.flat;
+      const useFlat = this.options.lanes === 1 && flat != null;
+      const idx = findNearestBinarySearch(
+        0,
+        measurements.length - 1,
+        useFlat ? (i3) => flat[i3 * 2] : (i3) => notUndefined(measurements[i3]).start,
+        offset
+      );
+      return notUndefined(measurements[idx]);
+    };
+    this._noteClampMax = () => {
+      if (!this._awaitingCommandReadBack()) return;
+      const elementMax = this._elementMaxScrollOffset();
+      if (elementMax === null) return;
+      const write = this.pendingWrite;
+      const max = Math.max(elementMax, 0) + this._holdOffset;
+      if (max >= write.target) return;
+      const lowMaxes = write.lowMaxes ?? (write.lowMaxes = []);
+      if (lowMaxes[lowMaxes.length - 1] !== max) lowMaxes.push(max);
+    };
+    this.getMaxScrollOffset = () => (this._elementMaxScrollOffset() ?? 0) + this._holdOffset;
+    this._toLayoutOffset = (elementOffset) => {
+      var _a;
+      let offset = elementOffset + this._holdOffset;
+      if (((_a = this.pendingScrollAnchor) == null ? void 0 : _a.kind) === "anchor") {
+        offset += this.pendingScrollAnchor.delta;
+      }
+      return offset;
+    };
+    this._elementMaxScrollOffset = () => {
+      const el = this.scrollElement;
+      if (el === null) return null;
+      if ("scrollHeight" in el) {
+        return this.options.horizontal ? el.scrollWidth - el.clientWidth : el.scrollHeight - el.clientHeight;
+      }
+      if ("document" in el) {
+        const doc = el.document.documentElement;
+        return this.options.horizontal ? doc.scrollWidth - el.innerWidth : doc.scrollHeight - el.innerHeight;
+      }
+      return null;
+    };
+    this._momentumStop = null;
+    this._stopMomentum = (done) => {
+      const el = this.scrollElement;
+      const win = this.targetWindow;
+      if (el === null || win === null) return;
+      const scroller = "document" in el ? el.document.scrollingElement : el;
+      if (!(scroller == null ? void 0 : scroller.style)) return;
+      if (this._momentumStop) {
+        this._momentumStop.done = done;
+        return;
+      }
+      const { style } = scroller;
+      const property = this.options.horizontal ? "overflow-x" : "overflow-y";
+      const value = style.getPropertyValue(property);
+      const priority = style.getPropertyPriority(property);
+      const crossSize = () => this.options.horizontal ? scroller.clientHeight : scroller.clientWidth;
+      const crossSizeBefore = crossSize();
+      style.setProperty(property, "hidden", "important");
+      if (crossSize() !== crossSizeBefore) {
+        style.setProperty(property, value, priority);
+        return;
+      }
+      const stop = {
+        // False when the app replaced the hidden value: the fling may not
+        // have stopped.
+        restore: () => {
+          if (style.getPropertyValue(property) !== "hidden" || style.getPropertyPriority(property) !== "important") {
+            return false;
+          }
+          style.setProperty(property, value, priority);
+          return true;
+        },
+        done
+      };
+      this._momentumStop = stop;
+      win.requestAnimationFrame(
+        () => win.requestAnimationFrame(() => {
+          if (this._momentumStop !== stop) return;
+          this._momentumStop = null;
+          if (stop.restore()) stop.done();
+        })
+      );
+    };
+    this._clampedBy = (target) => {
+      const elementMax = this._elementMaxScrollOffset();
+      if (elementMax === null) return null;
+      const maxAtWrite = elementMax + this._holdOffset;
+      return target > maxAtWrite + 0.5 ? { target, maxAtWrite } : null;
+    };
+    this.getVirtualDistanceFromEnd = () => {
+      return Math.max(
+        this._getLayoutTotalSize() + this.options.scrollMargin - this.getSize() - this.getScrollOffset(),
+        0
+      );
+    };
+    this.getDistanceFromEnd = () => {
+      return Math.max(this.getMaxScrollOffset() - this.getScrollOffset(), 0);
+    };
+    this.isAtEnd = (threshold = this.options.scrollEndThreshold) => {
+      return this.getDistanceFromEnd() <= threshold;
+    };
+    this.getOffsetForAlignment = (toOffset, align, itemSize = 0) => {
+      if (!this.scrollElement) return 0;
+      const size = this.getSize();
+      const scrollOffset = this.getScrollOffset();
+      if (align === "auto") {
+        align = toOffset >= scrollOffset + size ? "end" : "start";
+      }
+      if (align === "center") {
+        toOffset += (itemSize - size) / 2;
+      } else if (align === "end") {
+        toOffset -= size;
+      }
+      const maxOffset = this.getMaxScrollOffset();
+      return Math.max(Math.min(maxOffset, toOffset), 0);
+    };
+    this.getOffsetForIndex = (index, align = "auto") => {
+      index = Math.max(0, Math.min(index, this.options.count - 1));
+      const size = this.getSize();
+      const scrollOffset = this.getScrollOffset();
+      const item = this.getMeasurements()[index];
+      if (!item) return;
+      if (align === "auto") {
+        if (item.end >= scrollOffset + size - this.options.scrollPaddingEnd) {
+          align = "end";
+        } else if (item.start <= scrollOffset + this.options.scrollPaddingStart) {
+          align = "start";
+        } else {
+          return [scrollOffset, align];
+        }
+      }
+      if (align === "end" && index === this.options.count - 1) {
+        const maxOffset = this.getMaxScrollOffset();
+        const toOffset2 = maxOffset - this.options.paddingEnd + this.options.scrollPaddingEnd;
+        return [Math.max(Math.min(toOffset2, maxOffset), 0), align];
+      }
+      const toOffset = align === "end" ? item.end + this.options.scrollPaddingEnd : item.start - this.options.scrollPaddingStart;
+      return [
+        this.getOffsetForAlignment(toOffset, align, item.size),
+        align
+      ];
+    };
+    this.scrollToOffset = (toOffset, { align = "start", behavior = "auto" } = {}) => {
+      this._startScroll(
+        { index: null, align },
+        this.getOffsetForAlignment(toOffset, align),
+        behavior,
+        "absolute"
+      );
+    };
+    this.scrollToIndex = (index, {
+      align: initialAlign = "auto",
+      behavior = "auto"
+    } = {}) => {
+      index = Math.max(0, Math.min(index, this.options.count - 1));
+      const offsetInfo = this.getOffsetForIndex(index, initialAlign);
+      if (!offsetInfo) return;
+      const [offset, align] = offsetInfo;
+      this._startScroll({ index, align }, offset, behavior, "absolute");
+    };
+    this.scrollBy = (delta, { behavior = "auto" } = {}) => {
+      const offset = this.getOffsetForAlignment(
+        (this.getCommandWrittenOffset() ?? this.getScrollOffset()) + delta,
+        "start"
+      );
+      this._startScroll(
+        { index: null, align: "start" },
+        offset,
+        behavior,
+        "relative"
+      );
+    };
+    this.scrollToEnd = ({ behavior = "auto" } = {}) => {
+      if (this.options.count > 0) {
+        this._startScroll(
+          { index: this.options.count - 1, align: "end", toEnd: true },
+          Math.max(this.getMaxScrollOffset(), 0),
+          behavior,
+          "absolute"
+        );
+        return;
+      }
+      this.scrollToOffset(Math.max(this.getTotalSize() - this.getSize(), 0), {
+        behavior
+      });
+    };
+    this.cancelScroll = () => {
+      if (this.rafId != null && this.targetWindow) {
+        this.targetWindow.cancelAnimationFrame(this.rafId);
+        this.rafId = null;
+      }
+      this.scrollState = null;
+    };
+    this.getTotalSize = () => Math.max(this._getLayoutTotalSize() - this._holdOffset, 0);
+    this._getLayoutTotalSize = () => {
+      var _a, _b;
+      const measurements = this.getMeasurements();
+      let end;
+      if (measurements.length === 0) {
+        end = this.options.paddingStart;
+      } else if (this.options.lanes === 1) {
+        const lastIdx = measurements.length - 1;
+        const flat = (_a = this._singleLaneMeasurements) == null ? void 0 : _a.flat;
+        if (flat != null) {
+          end = flat[lastIdx * 2] + flat[lastIdx * 2 + 1];
+        } else {
+          end = ((_b = measurements[lastIdx]) == null ? void 0 : _b.end) ?? 0;
+        }
+      } else {
+        const endByLane = Array(this.options.lanes).fill(null);
+        let endIndex = measurements.length - 1;
+        while (endIndex >= 0 && endByLane.some((val) => val === null)) {
+          const item = measurements[endIndex];
+          if (endByLane[item.lane] === null) {
+            endByLane[item.lane] = item.end;
+          }
+          endIndex--;
+        }
+        end = Math.max(...endByLane.filter((val) => val !== null));
+      }
+      return Math.max(
+        end - this.options.scrollMargin + this.options.paddingEnd,
+        0
+      );
+    };
+    this.takeSnapshot = () => {
+      const snapshot = [];
+      if (this.itemSizeCache.size === 0) return snapshot;
+      const m3 = this.getMeasurements();
+      for (const item of m3) {
+        if (item && this.itemSizeCache.has(item.key)) {
+          snapshot.push({
+            index: item.index,
+            key: item.key,
+            start: item.start,
+            size: item.size,
+            end: item.end,
+            lane: item.lane
+          });
+        }
+      }
+      return snapshot;
+    };
+    this._scrollToOffset = (offset, {
+      adjustments,
+      behavior
+    } = {}) => {
+      const write = {
+        target: offset + (adjustments ?? 0),
+        smooth: behavior === "smooth"
+      };
+      this.pendingWrite = write;
+      this.options.scrollToFn(
+        offset - this._holdOffset,
+        { behavior, adjustments },
+        this
+      );
+      return write;
+    };
+    this.getCommandWrittenOffset = () => this.scrollState !== null && this.pendingWrite !== null && !this.pendingWrite.smooth ? this.pendingWrite.target : null;
+    this._awaitingCommandReadBack = () => {
+      const writtenOffset = this.getCommandWrittenOffset();
+      return !(isIOSWebKit() && this._iosGesture.dragging()) && writtenOffset !== null && !approxEqual(writtenOffset, this.getScrollOffset());
+    };
+    this._followOffsetTarget = (delta) => {
+      if (this.scrollState !== null && this.scrollState.index == null) {
+        this.scrollState.lastTargetOffset += delta;
+      }
+    };
+    this.measure = () => {
+      this.pendingMin = null;
+      this.itemSizeCache.clear();
+      this.laneAssignments.clear();
+      this.itemSizeCacheVersion++;
+      this.notify(false);
+    };
+    this.setOptions(opts);
+  }
+  /**
+   * @deprecated Always 0: a scroll correction is folded into `scrollOffset`
+   * at once, so there is never an outstanding adjustment to add to it. Read
+   * `scrollOffset` alone.
+   */
+  get scrollAdjustments() {
+    return 0;
+  }
+  // Returns `true` when it performed a synchronous `scrollTop` write this
+  // tick, `false` when the delta was zero or the write was deferred (iOS).
+  // `resizeItem` uses that to decide whether the follow-up `notify` must be
+  // synchronous so the grown transforms commit in the same paint (#1227).
+  applyScrollAdjustment(delta, behavior) {
+    if (delta === 0) return false;
+    if (this.options.debug) {
+      console.info("correction", delta);
+    }
+    this._followOffsetTarget(delta);
+    if (!this._canWriteScroll()) {
+      this._holdOffset += delta;
+      if (this.scrollOffset !== null) this.scrollOffset += delta;
+      return true;
+    } else {
+      const offset = this.getScrollOffset();
+      this._clampedAdjustment = this._clampedBy(offset + delta);
+      const write = this._scrollToOffset(offset, {
+        adjustments: delta,
+        behavior
+      });
+      if (this.scrollOffset !== null) {
+        if (this.pendingWrite === write) this.scrollOffset += delta;
+        if (this.scrollOffset < 0) this.scrollOffset = 0;
+      }
+      return true;
+    }
+  }
+  scheduleScrollReconcile() {
+    if (!this.targetWindow) {
+      this.scrollState = null;
+      return;
+    }
+    if (this.rafId != null) return;
+    this.rafId = this.targetWindow.requestAnimationFrame(() => {
+      this.rafId = null;
+      this.reconcileScroll();
+    });
+  }
+  getScrollStateTarget(state) {
+    const offsetInfo = state.toEnd ? [Math.max(this.getMaxScrollOffset(), 0)] : state.index != null ? this.getOffsetForIndex(state.index, state.align) : void 0;
+    return offsetInfo ? offsetInfo[0] : state.lastTargetOffset;
+  }
+  reconcileScroll() {
+    if (!this.scrollState) return;
+    const el = this.scrollElement;
+    if (!el) return;
+    const MAX_RECONCILE_MS = 5e3;
+    if (this.now() - this.scrollState.startedAt > MAX_RECONCILE_MS) {
+      this.scrollState = null;
+      return;
+    }
+    if (this.scrollState.phase === "queued") {
+      this.scheduleScrollReconcile();
+      return;
+    }
+    this.getMeasurements();
+    const targetOffset = this.getScrollStateTarget(this.scrollState);
+    const STABLE_FRAMES = this.scrollState.index == null ? 1 : this.options.useAnimationFrameWithResizeObserver ? 3 : 2;
+    const targetChanged = targetOffset !== this.scrollState.lastTargetOffset;
+    if (!targetChanged && approxEqual(targetOffset, this.getScrollOffset())) {
+      if (this.scrollState.phase === "smooth") {
+        this.scrollState.phase = "smoothLanded";
+      } else if (this.scrollState.phase === "smoothFinishing") {
+        this.scrollState.phase = "instant";
+      }
+      this.scrollState.stableFrames++;
+      if (this.scrollState.stableFrames >= STABLE_FRAMES) {
+        if (this.getScrollOffset() !== targetOffset) {
+          this._scrollToOffset(targetOffset, { behavior: "auto" });
+        }
+        this.scrollState = null;
+        return;
+      }
+    } else {
+      this.scrollState.stableFrames = 0;
+      if (targetChanged) {
+        const viewport = this.getSize() || 600;
+        const distance = Math.abs(targetOffset - this.getScrollOffset());
+        const keepSmooth = isSmoothScroll(this.scrollState) && distance > viewport;
+        this.scrollState.lastTargetOffset = targetOffset;
+        if (keepSmooth) {
+          this.scrollState.phase = "smooth";
+        } else if (this.scrollState.phase === "smooth") {
+          this.scrollState.phase = "smoothFinishing";
+        } else if (this.scrollState.phase === "smoothLanded") {
+          this.scrollState.phase = "instant";
+        }
+        this._scrollToOffset(targetOffset, {
+          behavior: keepSmooth ? "smooth" : "auto"
+        });
+      }
+    }
+    this.scheduleScrollReconcile();
+  }
+  // Every scroll command starts here: it becomes the in-flight command,
+  // writes its first target and leaves reconcile to retarget and retire it.
+  //
+  // Targets are layout offsets. A held correction is not dropped by a
+  // command: the write lands the element `_holdOffset` short of the target,
+  // under the rows exposed shifted by the same amount, and the flush moves
+  // both together once a write is possible.
+  //
+  // An index or end target that is already at its offset starts a smooth
+  // scroll as landed; an offset target never does, so its first scroll
+  // event is read as the user's (see the scroll handler in `_willUpdate`).
+  _startScroll(target, offset, behavior, kind) {
+    this.pendingScrollAnchor = null;
+    this._clampedAdjustment = null;
+    const tail = this._iosGesture.tail();
+    if (kind === "absolute" && tail !== null) {
+      if (tail === "fling" && momentumOverridesWrites()) {
+        this._stopMomentum(() => {
+          const state = this.scrollState;
+          if ((state == null ? void 0 : state.phase) !== "queued" || // A finger came down: it owns the scroll until it lifts.
+          this._iosGesture.tail() !== "fling" || // In a bounce WebKit can drop the write (#1287): the tail
+          // decides, as without the stop. (Not `flingCaught`: our stop
+          // also ends the fling at speed, so a slow frame would read as
+          // a catch and the tail would drop the command.)
+          this._reportedOverscroll) {
+            return;
+          }
+          this._iosGesture.end();
+          this._flushHoldIfReady(true);
+          this._writeAwaitingCommand();
+        });
+        this.scrollState = {
+          ...target,
+          startedAt: this.now(),
+          lastTargetOffset: offset,
+          stableFrames: 0,
+          phase: "queued",
+          behavior,
+          samples: []
+        };
+        this.scheduleScrollReconcile();
+        return;
+      }
+      this._iosGesture.end();
+    }
+    this.scrollState = {
+      ...target,
+      startedAt: this.now(),
+      lastTargetOffset: offset,
+      stableFrames: 0,
+      behavior,
+      phase: initialScrollPhase(
+        behavior,
+        target.index != null && approxEqual(offset, this.getScrollOffset())
+      )
+    };
+    this._scrollToOffset(offset, { behavior });
+    this.scheduleScrollReconcile();
+  }
+};
+var findNearestBinarySearch = (low, high, getCurrentValue, value) => {
+  while (low <= high) {
+    const middle = (low + high) / 2 | 0;
+    const currentValue = getCurrentValue(middle);
+    if (currentValue < value) {
+      low = middle + 1;
+    } else if (currentValue > value) {
+      high = middle - 1;
+    } else {
+      return middle;
+    }
+  }
+  if (low > 0) {
+    return low - 1;
+  } else {
+    return 0;
+  }
+};
+function findNearestBinarySearchFlat(flat, high, value) {
+  let low = 0;
+  while (low <= high) {
+    const middle = (low + high) / 2 | 0;
+    const currentValue = flat[middle * 2];
+    if (currentValue < value) {
+      low = middle + 1;
+    } else if (currentValue > value) {
+      high = middle - 1;
+    } else {
+      return middle;
+    }
+  }
+  return low > 0 ? low - 1 : 0;
+}
+function calculateRangeImpl(measurements, outerSize, scrollOffset, lanes, flat) {
+  const lastIndex = measurements.length - 1;
+  if (measurements.length <= lanes) {
+    return { startIndex: 0, endIndex: lastIndex };
+  }
+  if (lanes === 1 && flat !== null) {
+    const startIndex2 = findNearestBinarySearchFlat(
+      flat,
+      lastIndex,
+      scrollOffset
+    );
+    let endIndex2 = startIndex2;
+    const limit = scrollOffset + outerSize;
+    while (endIndex2 < lastIndex && flat[endIndex2 * 2] + flat[endIndex2 * 2 + 1] < limit) {
+      endIndex2++;
+    }
+    return { startIndex: startIndex2, endIndex: endIndex2 };
+  }
+  const getStart = (index) => measurements[index].start;
+  let startIndex = findNearestBinarySearch(0, lastIndex, getStart, scrollOffset);
+  let endIndex = startIndex;
+  if (lanes === 1) {
+    while (endIndex < lastIndex && measurements[endIndex].end < scrollOffset + outerSize) {
+      endIndex++;
+    }
+  } else if (lanes > 1) {
+    const endPerLane = Array(lanes).fill(0);
+    while (endIndex < lastIndex && endPerLane.some((pos) => pos < scrollOffset + outerSize)) {
+      const item = measurements[endIndex];
+      endPerLane[item.lane] = item.end;
+      endIndex++;
+    }
+    const startPerLane = Array(lanes).fill(scrollOffset + outerSize);
+    while (startIndex >= 0 && startPerLane.some((pos) => pos >= scrollOffset)) {
+      const item = measurements[startIndex];
+      startPerLane[item.lane] = item.start;
+      startIndex--;
+    }
+    startIndex = Math.max(0, startIndex - startIndex % lanes);
+    endIndex = Math.min(lastIndex, endIndex + (lanes - 1 - endIndex % lanes));
+  }
+  return { startIndex, endIndex };
+}
+
+// src/dataset_rows.js
+var WINDOW = 200;
+function asTyped(buffer, Type) {
+  if (buffer instanceof Type) return buffer;
+  if (buffer instanceof ArrayBuffer) return new Type(buffer.slice(0));
+  const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength).slice();
+  return new Type(bytes.buffer);
+}
+function decodeRows(header, buffers) {
+  const numeric = header.numeric.map((_3, i3) => asTyped(buffers[i3], Float64Array));
+  const status = header.status.map((_3, i3) => asTyped(buffers[header.numeric.length + i3], Int8Array));
+  return header.positions.map((position, r3) => ({
+    position,
+    run: header.run[r3],
+    query_id: header.query_id[r3],
+    query: header.query[r3],
+    values: Object.fromEntries(header.numeric.map((name, c3) => [name, numeric[c3][r3]])),
+    status: Object.fromEntries(header.status.map((name, c3) => [name, status[c3][r3]]))
+  }));
+}
+var RowStore = class {
+  constructor(model, onRows) {
+    this.model = model;
+    this.onRows = onRows;
+    this.version = -1;
+    this.rows = /* @__PURE__ */ new Map();
+    this.pending = /* @__PURE__ */ new Set();
+    this.listener = (msg, buffers) => {
+      if (!msg || msg.type !== "rows" || msg.version !== this.version) return;
+      this.pending.delete(msg.start);
+      decodeRows(msg, buffers || []).forEach((row, i3) => this.rows.set(msg.start + i3, row));
+      this.onRows();
+    };
+    model.on("msg:custom", this.listener);
+  }
+  /** A new order (filter, sort): forget the rows of the old one. */
+  reset(version) {
+    if (version === this.version) return;
+    this.version = version;
+    this.rows.clear();
+    this.pending.clear();
+  }
+  get(index) {
+    return this.rows.get(index);
+  }
+  /** Ask for the windows that hold rows first..last that are not here yet. */
+  ensure(first, last, count) {
+    if (count <= 0) return;
+    for (let start = Math.floor(first / WINDOW) * WINDOW; start <= last && start < count; start += WINDOW) {
+      if (this.pending.has(start) || this.rows.has(start)) continue;
+      this.pending.add(start);
+      this.model.send({ type: "rows", start, count: WINDOW });
+    }
+  }
+  destroy() {
+    this.model.off("msg:custom", this.listener);
+  }
+};
+
+// src/dataset_charts.js
+var html = htm_module_default.bind(k);
+var W = 340;
+var H2 = 150;
+var PAD = { left: 34, right: 8, top: 8, bottom: 30 };
+var fmt = (v3) => v3 === null || v3 === void 0 ? "Undefined" : Number(v3).toFixed(3);
+function brushedBins(edges, brush) {
+  if (!brush || brush.undefined || brush.lo === void 0) return null;
+  const lo = edges.findIndex((e3) => e3 >= brush.lo - 1e-9);
+  let hi = edges.findIndex((e3) => e3 >= brush.hi - 1e-9) - 1;
+  if (hi < lo) hi = lo;
+  return [lo, Math.min(hi, edges.length - 2)];
+}
+function Distribution({ chart, label, brush, onBrush }) {
+  const [drag, setDrag] = d2(null);
+  const bins = chart.counts.length;
+  const extra = [{ key: "undefined", label: "Undef", count: chart.undefined }];
+  if (chart.not_computable) extra.push({ key: "nc", label: "n/c", count: chart.not_computable });
+  const slots = bins + 1 + extra.length;
+  const bw = (W - PAD.left - PAD.right) / slots;
+  const max = Math.max(1, ...chart.counts, ...extra.map((e3) => e3.count));
+  const y3 = (c3) => PAD.top + (H2 - PAD.top - PAD.bottom) * (1 - c3 / max);
+  const mine = brush && brush.metric === chart.metric ? brush : null;
+  const span = drag ? [Math.min(drag[0], drag[1]), Math.max(drag[0], drag[1])] : brushedBins(chart.edges, mine);
+  const finish = (i3) => {
+    const [a3, b2] = [Math.min(drag[0], i3), Math.max(drag[0], i3)];
+    setDrag(null);
+    onBrush({ metric: chart.metric, lo: chart.edges[a3], hi: chart.edges[b2 + 1] });
+  };
+  return html`<svg class="rw-ds-chart" width=${W} height=${H2} role="img" data-testid="distribution"
+      aria-label=${`${label}: distribution`} onMouseLeave=${() => setDrag(null)}>
+    <text x=${PAD.left} y=${H2 - 4} class="rw-ds-axis">0</text>
+    <text x=${PAD.left + bins * bw - 6} y=${H2 - 4} class="rw-ds-axis">1</text>
+    <text x=${4} y=${PAD.top + 8} class="rw-ds-axis">${max}</text>
+    ${chart.counts.map((c3, i3) => {
+    const on = span && i3 >= span[0] && i3 <= span[1];
+    return html`<rect class=${`rw-ds-bar${on ? " rw-ds-on" : ""}`} data-bin=${i3}
+        x=${PAD.left + i3 * bw + 1} y=${y3(c3)} width=${bw - 2} height=${Math.max(0, H2 - PAD.bottom - y3(c3))} />
+        <rect class="rw-ds-hit" data-hit=${i3} x=${PAD.left + i3 * bw} y=${PAD.top} width=${bw} height=${H2 - PAD.top - PAD.bottom}
+          onMouseDown=${(e3) => {
+      e3.preventDefault();
+      setDrag([i3, i3]);
+    }}
+          onMouseEnter=${() => drag && setDrag([drag[0], i3])}
+          onMouseUp=${() => drag && finish(i3)}><title>${chart.edges[i3]}–${chart.edges[i3 + 1]}: ${c3} samples</title></rect>`;
+  })}
+    ${extra.map((e3, k3) => {
+    const x2 = PAD.left + (bins + 1 + k3) * bw;
+    const on = e3.key === "undefined" && mine && mine.undefined;
+    return html`<g><rect class=${`rw-ds-undef-bar${on ? " rw-ds-on" : ""}`} data-bar=${e3.key}
+          x=${x2 + 1} y=${y3(e3.count)} width=${bw - 2} height=${Math.max(0, H2 - PAD.bottom - y3(e3.count))}
+          onClick=${() => e3.key === "undefined" && onBrush({ metric: chart.metric, undefined: true })}>
+          <title>${e3.label}: ${e3.count} samples</title></rect>
+        <text x=${x2} y=${H2 - 16} class="rw-ds-axis">${e3.label}</text>
+        <text x=${x2} y=${H2 - 4} class="rw-ds-axis">${e3.count}</text></g>`;
+  })}
+  </svg>`;
+}
+function Scatter({ chart, xLabel, yLabel }) {
+  const size = 150;
+  const cell = size / chart.bins;
+  const max = Math.max(1, ...chart.cells.map((c3) => c3[2]));
+  return html`<svg class="rw-ds-chart" width=${size + 44} height=${size + 30} role="img" data-testid="scatter"
+      aria-label=${`${yLabel} against ${xLabel}`}>
+    <rect x="36" y="4" width=${size} height=${size} class="rw-ds-frame" />
+    ${chart.cells.map(([i3, j3, c3]) => html`<rect class="rw-ds-cell" x=${36 + i3 * cell} y=${4 + size - (j3 + 1) * cell}
+        width=${cell} height=${cell} style=${`opacity:${0.15 + 0.85 * Math.log1p(c3) / Math.log1p(max)}`}>
+        <title>${xLabel} ${(i3 / chart.bins).toFixed(2)}–${((i3 + 1) / chart.bins).toFixed(2)}, ${yLabel} ${(j3 / chart.bins).toFixed(2)}–${((j3 + 1) / chart.bins).toFixed(2)}: ${c3}</title></rect>`)}
+    <text x="30" y="12" class="rw-ds-axis" text-anchor="end">1</text>
+    <text x="30" y=${size + 4} class="rw-ds-axis" text-anchor="end">0</text>
+    <text x=${36 + size} y=${size + 18} class="rw-ds-axis" text-anchor="end">1</text>
+    <text x="36" y=${size + 28} class="rw-ds-axis">${xLabel} → · ↑ ${yLabel} · ${chart.left_out} left out (Undefined)</text>
+  </svg>`;
+}
+function GroupMeans({ chart, label, onPick }) {
+  const rowH = 20;
+  const width = 340;
+  const barX = 120;
+  const rows = chart.rows;
+  return html`<svg class="rw-ds-chart" width=${width} height=${rows.length * rowH + 6} role="img" data-testid="groups"
+      aria-label=${`${label} by ${chart.by}`}>
+    ${rows.map((r3, i3) => html`<g class="rw-ds-group" onClick=${() => onPick(r3.group)}>
+      <text x=${barX - 6} y=${i3 * rowH + 15} text-anchor="end" class="rw-ds-axis">${String(r3.group).slice(0, 18)}</text>
+      ${r3.mean === null ? html`<text x=${barX} y=${i3 * rowH + 15} class="rw-ds-undef-text">Undefined (n=${r3.size})</text>` : html`<rect class="rw-ds-bar" x=${barX} y=${i3 * rowH + 3} width=${Math.max(1, (width - barX - 90) * r3.mean)} height=${rowH - 6} />
+          <text x=${barX + (width - barX - 90) * r3.mean + 4} y=${i3 * rowH + 15} class="rw-ds-axis">${fmt(r3.mean)} (n=${r3.defined})</text>`}
+      <title>${r3.group}: ${fmt(r3.mean)} over ${r3.defined} defined of ${r3.size}</title></g>`)}
+  </svg>`;
+}
+
+// src/incremental.js
+var html2 = htm_module_default.bind(k);
+function sameBytes(a3, b2) {
+  if (a3.byteLength !== b2.byteLength) return false;
+  const x2 = new Uint8Array(a3.buffer, a3.byteOffset, a3.byteLength);
+  const y3 = new Uint8Array(b2.buffer, b2.byteOffset, b2.byteLength);
+  for (let i3 = 0; i3 < x2.length; i3++) if (x2[i3] !== y3[i3]) return false;
+  return true;
+}
+function share(prev, next) {
+  if (Object.is(prev, next)) return prev;
+  if (prev === null || next === null || typeof prev !== "object" || typeof next !== "object") return next;
+  if (ArrayBuffer.isView(next) || ArrayBuffer.isView(prev)) {
+    return ArrayBuffer.isView(next) && ArrayBuffer.isView(prev) && sameBytes(prev, next) ? prev : next;
+  }
+  if (Array.isArray(next) !== Array.isArray(prev)) return next;
+  if (Array.isArray(next)) {
+    let same2 = prev.length === next.length;
+    const out2 = next.map((x2, i3) => {
+      const y3 = share(prev[i3], x2);
+      if (y3 !== prev[i3]) same2 = false;
+      return y3;
+    });
+    return same2 ? prev : out2;
+  }
+  const keys = Object.keys(next);
+  let same = keys.length === Object.keys(prev).length;
+  const out = {};
+  for (const k3 of keys) {
+    out[k3] = share(prev[k3], next[k3]);
+    if (out[k3] !== prev[k3]) same = false;
+  }
+  return same ? prev : out;
+}
+function shallowEqual(a3, b2) {
+  const ka = Object.keys(a3);
+  if (ka.length !== Object.keys(b2).length) return false;
+  return ka.every((k3) => Object.is(a3[k3], b2[k3]));
+}
+function memo2(render2) {
+  class Memo extends C {
+    shouldComponentUpdate(next) {
+      return !shallowEqual(this.props, next);
+    }
+    render(props) {
+      return render2(props);
+    }
+  }
+  Memo.displayName = render2.name;
+  return Memo;
+}
+
+// src/cards.js
+function itemsNote(c3) {
+  if (!c3.denominator_items.length) return null;
+  const counted = c3.numerator_items.length ? c3.numerator_items.join(", ") : "none";
+  return `counted: ${counted} — out of: ${c3.denominator_items.join(", ")}`;
+}
+function Prediction({ c: c3, predictions, send }) {
+  const p3 = c3.prediction;
+  const commit = (input) => {
+    const text = input.value.trim();
+    if ((predictions[c3.name] || "") === text) return;
+    const next = { ...predictions };
+    if (text) next[c3.name] = text;
+    else delete next[c3.name];
+    send({ predictions: next });
+  };
+  let verdict = null;
+  if (p3 && !p3.readable) verdict = html2`<div class="rw-verdict rw-verdict-no">${p3.message}</div>`;
+  else if (p3)
+    verdict = html2`<div class=${p3.match ? "rw-verdict rw-verdict-yes" : "rw-verdict rw-verdict-no"} data-testid="verdict">
+      ${p3.match ? `✓ You predicted ${p3.shown}: right` : `✗ You predicted ${p3.shown}; actual ${c3.shown}`}
+    </div>`;
+  return html2`<div class="rw-prediction">
+    <input type="text" class="rw-predict-input" placeholder="0.5, 2/3 or Undefined"
+      aria-label=${`Your prediction for ${c3.label}`} value=${p3 ? p3.text : ""}
+      onChange=${(e3) => commit(e3.target)} onKeyDown=${(e3) => e3.key === "Enter" && commit(e3.target)} />
+    ${verdict}
+  </div>`;
+}
+var Card = memo2(function Card2({ c: c3, predict, predictions, send }) {
+  const undef = c3.value === null && !c3.hidden;
+  const substitute = c3.value !== null && c3.reason && c3.status === "defined";
+  const cls = ["rw-card", undef && "rw-undefined", c3.hidden && "rw-concealed", substitute && "rw-substitute"];
+  let body;
+  if (c3.hidden) {
+    body = html2`<div class="rw-card-value rw-hidden-value" data-testid="value">?</div>
+      <div class="rw-card-fraction">Enter your prediction to reveal</div>`;
+  } else {
+    body = html2`<div class="rw-card-value" data-testid="value">${c3.shown}${substitute ? html2`<span class="rw-substitute-mark"> (substitute)</span>` : null}</div>
+      <div class="rw-card-fraction" data-testid="fraction">${c3.fraction}</div>
+      ${c3.reason && (undef || substitute) ? html2`<div class="rw-card-reason">${c3.reason}</div>` : null}`;
+  }
+  return html2`<article class=${cls.filter(Boolean).join(" ")} data-metric=${c3.name} aria-label=${c3.label}
+      title=${c3.hidden ? null : itemsNote(c3)}>
+    <div class="rw-card-label">${c3.label}${c3.lower_is_better ? html2`<span class="rw-hint" title="lower is better"> ↓</span>` : null}</div>
+    ${body}
+    <div class="rw-card-def">${c3.definition}</div>
+    ${predict ? html2`<${Prediction} c=${c3} predictions=${predictions} send=${send} />` : null}
+  </article>`;
+});
+function Group({ g: g2, predict, predictions, send }) {
+  return html2`<div class="rw-card-group" data-group=${g2.group}>
+    <h4>${g2.title}</h4>
+    <div class="rw-card-grid">
+      ${g2.cards.map((c3) => html2`<${Card} key=${c3.name} c=${c3} predict=${predict} predictions=${predictions} send=${send} />`)}
+    </div>
+  </div>`;
+}
+var Cards = memo2(function Cards2({ groups, missing, predict, predictions, send }) {
+  const primary = groups.filter((g2) => !g2.secondary);
+  const secondary = groups.filter((g2) => g2.secondary);
+  const n3 = secondary.reduce((k3, g2) => k3 + g2.cards.length, 0);
+  const group = (g2) => html2`<${Group} key=${g2.group} g=${g2} predict=${predict} predictions=${predictions} send=${send} />`;
+  return html2`<section class="rw-cards" data-testid="cards">
+    ${primary.map(group)}
+    ${secondary.length ? html2`<details class="rw-more"><summary>RAGChecker metrics on the same state (${n3})</summary>${secondary.map(group)}</details>` : null}
+    ${missing.length ? html2`<p class="rw-note">Not computable for this data: ${missing.map(
+    (m3, i3) => html2`${i3 ? "; " : ""}<b>${m3.label}</b> (${m3.reason})`
+  )}</p>` : null}
+  </section>`;
+});
+
+// src/text.js
+var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+var codePoint = (c3) => `⟨U+${c3.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
+function showId(id) {
+  return String(id).replace(BIDI, codePoint);
+}
+function Id({ id, max = 40 }) {
+  const shown = showId(id);
+  if (shown.length <= max) return html2`<bdi class="rw-idtext">${shown}</bdi>`;
+  return html2`<bdi class="rw-idtext rw-cut" title=${shown}>${shown.slice(0, max - 1)}…</bdi>`;
+}
+function ids(items, empty = "—") {
+  return items && items.length ? items.map(showId).join(", ") : empty;
+}
+function YesNo({ value, words = ["Yes", "No"] }) {
+  if (value === null || value === void 0) return html2`<span class="rw-unknown">? unknown</span>`;
+  const yes = value === true || value === "yes";
+  return html2`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words[0]}` : `✗ ${words[1]}`}</span>`;
+}
+var LONG = 500;
+var LongText = class extends C {
+  render({ text }, { whole }) {
+    const s3 = String(text);
+    if (s3.length <= LONG) return s3;
+    return html2`${whole ? s3 : `${s3.slice(0, LONG)}…`}<button type="button" class="rw-whole"
+      aria-expanded=${whole ? "true" : "false"} onClick=${(e3) => {
+      e3.stopPropagation();
+      this.setState({ whole: !whole });
+    }}
+      >${whole ? "Show less" : `Show all ${s3.length.toLocaleString("en")} characters`}</button>`;
+  }
+};
+
+// src/controls.js
+var Header = memo2(function Header2({ title, question, state }) {
+  return html2`<header class="rw-header">
+    <h3 class="rw-title"><${LongText} text=${title} /></h3>
+    ${question ? html2`<p class="rw-question"><b>Question: </b><${LongText} text=${question} /></p>` : null}
+    <p class="rw-state" data-testid="state"><b>State: </b><${LongText} text=${state} /></p>
+  </header>`;
+});
+function Choice({ s: s3, send }) {
+  const labels = s3.option_labels || s3.options;
+  const valueOf = (i3) => s3.numeric ? i3 : s3.options[i3];
+  const current = s3.numeric ? s3.value : s3.options.indexOf(s3.value);
+  const labelId = `rw-label-${s3.trait}`;
+  const label = html2`<span class="rw-control-label" id=${labelId}>${s3.label}</span>`;
+  if (s3.options.length > 8) {
+    return html2`<div class="rw-control">
+      ${label}
+      <select aria-labelledby=${labelId} data-trait=${s3.trait} value=${String(current)}
+        onChange=${(e3) => send({ [s3.trait]: valueOf(Number(e3.target.value)) })}>
+        ${labels.map((text, i3) => html2`<option key=${i3} value=${String(i3)}>${text}</option>`)}
+      </select>
+    </div>`;
+  }
+  return html2`<div class="rw-control" role="radiogroup" aria-labelledby=${labelId} data-trait=${s3.trait}>
+    ${label}
+    ${labels.map(
+    (text, i3) => html2`<button key=${s3.options[i3]} type="button" role="radio"
+        class=${i3 === current ? "rw-option rw-active" : "rw-option"}
+        aria-checked=${i3 === current ? "true" : "false"} data-option=${s3.options[i3]}
+        onClick=${() => send({ [s3.trait]: valueOf(i3) })}>${text}</button>`
+  )}
+  </div>`;
+}
+function TopK({ t: t4, ids: ids2, inPlay, send }) {
+  const commit = (e3) => {
+    const k3 = Math.round(Number(e3.target.value));
+    if (e3.target.value === "" || !Number.isFinite(k3)) return;
+    const clamped = Math.max(0, Math.min(t4.max, k3));
+    if (clamped !== t4.value) send({ retrieved: ids2.slice(0, clamped) });
+  };
+  return html2`<div class="rw-control" data-trait="top_k">
+    <label class="rw-control-label" for="rw-top-k">Top k passages</label>
+    <input type="range" min="0" max=${String(t4.max)} value=${String(t4.value ?? inPlay)}
+      aria-label="Top k passages (slider)" data-testid="top-k-range" onChange=${commit} />
+    <input type="number" id="rw-top-k" class="rw-top-k" min="0" max=${String(t4.max)}
+      value=${t4.value === null ? "" : String(t4.value)} placeholder="custom" data-testid="top-k"
+      onChange=${commit} />
+    <span class="rw-top-k-note">${t4.value === null ? `custom set of ${inPlay}` : `of ${t4.max}`}</span>
+  </div>`;
+}
+var Controls = memo2(function Controls2({ c: c3, predict, ids: ids2, inPlay, send }) {
+  return html2`<section class="rw-controls" data-testid="controls">
+    ${c3.selects.map((s3) => html2`<${Choice} key=${s3.trait} s=${s3} send=${send} />`)}
+    ${c3.top_k ? html2`<${TopK} t=${c3.top_k} ids=${ids2} inPlay=${inPlay} send=${send} />` : null}
+    <div class="rw-presets" role="group" aria-label="Presets">
+      <span class="rw-control-label">Presets</span>
+      ${c3.presets.map(
+    (p3) => html2`<button key=${p3.name} type="button" class=${p3.active ? "rw-preset rw-active" : "rw-preset"}
+          title=${p3.note} aria-pressed=${p3.active ? "true" : "false"} data-preset=${p3.name}
+          onClick=${() => send(p3.set)}>${p3.name}</button>`
+  )}
+    </div>
+    <div class="rw-tools">
+      <button type="button" class="rw-reset" data-testid="reset" onClick=${() => send(c3.reset)}>↺ Reset</button>
+      <label class="rw-predict-toggle">
+        <input type="checkbox" checked=${predict} data-testid="predict"
+          onChange=${(e3) => send({ predict: e3.target.checked })} /> Predict before reveal
+      </label>
+      ${c3.edited ? html2`<span class="rw-edited">Passages edited: ${c3.edited}</span>` : null}
+    </div>
+  </section>`;
+});
+
+// src/failing.js
+var SHOWN = 12;
+var KINDS = [
+  ["hallucinated", "Incorrect, and no retrieved passage entails it (hallucination)", (c3) => c3.correct === false && !c3.faithful],
+  ["misled", "Incorrect, yet a retrieved passage entails it (noise sensitivity)", (c3) => c3.correct === false && c3.faithful],
+  ["unsupported", "Correct, but no retrieved passage entails it (self-knowledge)", (c3) => c3.correct === true && !c3.faithful],
+  ["unfaithful", "No retrieved passage entails it", (c3) => c3.correct === null && !c3.faithful],
+  ["bad-citation", "Cites a source that is not retrieved or does not entail it", (c3) => (c3.citations || []).some((x2) => !x2.valid)]
+];
+function Chips({ items, selected, send }) {
+  return html2`${items.slice(0, SHOWN).map(
+    (x2) => html2`<button key=${x2.key} type="button" class=${selected === x2.key ? "rw-chip rw-active" : "rw-chip"}
+      title=${x2.text} onClick=${() => send({ selected: selected === x2.key ? "" : x2.key })}>${showId(x2.id)}</button>`
+  )}${items.length > SHOWN ? html2`<span class="rw-more-count"> + ${items.length - SHOWN} more (in the table below)</span>` : null}`;
+}
+var Failing = memo2(function Failing2({ claims, gtClaims, selected, send }) {
+  const rows = KINDS.map(([name, why, test]) => [name, why, claims.filter(test)]).filter(([, , items]) => items.length);
+  const missed = gtClaims.filter((g2) => g2.covered === false);
+  const fine = !rows.length && !missed.length;
+  return html2`<section class="rw-section rw-failing" data-testid="failing">
+    <h4>Which claims fail, and why</h4>
+    ${fine ? html2`<p class="rw-note">No claim fails: every claim is correct where that is known and entailed by a retrieved passage.</p>` : null}
+    <ul class="rw-failing-list">
+      ${rows.map(([name, why, items]) => html2`<li key=${name} data-kind=${name}>
+        <span class="rw-failing-why"><b>${items.length}</b> ${why}:</span> <${Chips} items=${items} selected=${selected} send=${send} />
+      </li>`)}
+      ${missed.length ? html2`<li data-kind="missed"><span class="rw-failing-why"><b>${missed.length}</b> ground-truth claims the response does not cover:</span>
+            <${Chips} items=${missed} selected=${selected} send=${send} /></li>` : null}
+    </ul>
+  </section>`;
+});
+
+// src/matrix.js
+var CELL = {
+  1: ["●", "entails", "rw-entails"],
+  0: ["○", "does not entail", "rw-neutral"],
+  [-1]: ["?", "unjudged", "rw-unjudged"]
+};
+var ON_DEMAND = 600;
+function matrixCells(cells) {
+  if (cells instanceof Int8Array) return cells;
+  if (ArrayBuffer.isView(cells)) return new Int8Array(cells.buffer, cells.byteOffset, cells.byteLength);
+  if (cells instanceof ArrayBuffer) return new Int8Array(cells);
+  return Int8Array.from(cells || []);
+}
+var MatrixRow = memo2(function MatrixRow2({ r: r3, buf, index, doc_ids, selected, ctx }) {
+  const cells = matrixCells(buf).subarray(index * doc_ids.length, (index + 1) * doc_ids.length);
+  return html2`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r3.key}
+      onClick=${() => ctx.send({ selected: selected ? "" : r3.key })}>
+    <th class="rw-id" scope="row" title=${r3.text}>${r3.id}</th>
+    ${Array.from(cells, (v3, k3) => {
+    const [sym, word, cls] = CELL[v3];
+    return html2`<td class=${cls} title=${`${showId(doc_ids[k3])} ${word} ${r3.id}`}>${sym}</td>`;
+  })}
+  </tr>`;
+});
+function Grid({ caption, rows, first, m: m3, docIds, selected, ctx }) {
+  return html2`<table class="rw-table rw-matrix">
+    <caption>${caption}</caption>
+    <colgroup><col />${m3.columns.map((c3) => html2`<col class=${c3.active ? null : "rw-off"} />`)}</colgroup>
+    <thead><tr>
+      <th class="rw-corner">Claim</th>
+      ${m3.columns.map((c3, k3) => html2`<th class="rw-matrix-col" scope="col"
+        title=${`${showId(c3.doc_id)} (rank ${k3 + 1})${c3.active ? "" : ": switched off"}`}>${k3 + 1}${c3.active ? "" : html2`<span class="rw-off-mark">off</span>`}</th>`)}
+    </tr></thead>
+    <tbody>
+      ${rows.map((r3, j3) => html2`<${MatrixRow} key=${r3.key} r=${r3} buf=${m3.cells} index=${first + j3} doc_ids=${docIds}
+        selected=${selected === r3.key} ctx=${ctx} />`)}
+    </tbody>
+  </table>`;
+}
+var Matrix = class extends C {
+  constructor(props) {
+    super(props);
+    const m3 = props.m;
+    this.state = { open: (m3.response.length + m3.gt.length) * m3.columns.length <= ON_DEMAND };
+  }
+  render({ m: m3, selected, ctx }, { open }) {
+    const docIds = m3.columns.map((c3) => c3.doc_id);
+    const cells = matrixCells(m3.cells);
+    const entailed = cells.reduce((n3, v3) => n3 + (v3 === 1), 0);
+    const size = `${m3.response.length} response + ${m3.gt.length} ground-truth claims × ${m3.columns.length} passages`;
+    return html2`<section class="rw-section" data-testid="matrix">
+      <h4>Entailment: claims × passages</h4>
+      <p class="rw-note">${size}; ${entailed} entailments. Columns are passages by rank (hover for the
+        doc_id); ● entails; ○ does not entail; ? unjudged; shaded columns are switched off.</p>
+      ${open ? html2`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
+            <${Grid} caption="Response claims" rows=${m3.response} first=${0} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} />
+            ${m3.gt.length ? html2`<${Grid} caption="Ground-truth claims" rows=${m3.gt} first=${m3.response.length} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} />` : null}
+          </div>` : html2`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
+            onClick=${() => this.setState({ open: true })}>Show the full matrix</button>`}
+    </section>`;
+  }
+};
+
+// src/tables.js
+var ROLE_TEXT = {
+  selected: "● selected",
+  supports: "supports it",
+  cited: "cited by it",
+  entailed: "entailed by it",
+  cites: "cites it"
+};
+function IdCell({ id, roles }) {
+  return html2`<td class="rw-id">
+    <${Id} id=${id} max=${24} />
+    ${roles.length ? html2`<div class="rw-link">${roles.map((r3) => html2`<span class=${`rw-badge rw-badge-${r3}`}>${ROLE_TEXT[r3] || r3}</span>`)}</div>` : null}
+  </td>`;
+}
+function rowKeys(e3, pick) {
+  if (e3.target !== e3.currentTarget) return;
+  if (e3.key === "Enter" || e3.key === " ") {
+    e3.preventDefault();
+    pick();
+  } else if (e3.key === "ArrowDown" || e3.key === "ArrowUp") {
+    const next = e3.key === "ArrowDown" ? e3.currentTarget.nextElementSibling : e3.currentTarget.previousElementSibling;
+    if (next) {
+      e3.preventDefault();
+      next.focus();
+    }
+  }
+}
+function Row({ item, selected, send, children }) {
+  const pick = () => send({ selected: selected ? "" : item.key });
+  const cls = ["rw-row", ...item.roles.map((r3) => `rw-role-${r3}`)].join(" ");
+  return html2`<tr class=${cls} tabindex="0" aria-selected=${selected ? "true" : "false"} data-key=${item.key}
+    onClick=${pick} onKeyDown=${(e3) => rowKeys(e3, pick)}>${children}</tr>`;
+}
+function Table({ heads, groupRow, cls, n: n3, children, label }) {
+  const tall = n3 > 12;
+  return html2`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
+      role=${tall ? "region" : null} aria-label=${tall ? label : null}>
+    <table class=${`rw-table ${cls}`}>
+      <thead>
+        ${groupRow ? html2`<tr class="rw-group-row">${groupRow.map((g2) => html2`<th colspan=${String(g2.span)} class=${g2.class || null}>${g2.text}</th>`)}</tr>` : null}
+        <tr>${heads.map((t4) => html2`<th scope="col">${t4}</th>`)}</tr>
+      </thead>
+      <tbody>${children}</tbody>
+    </table>
+  </div>`;
+}
+var SourceRow = memo2(function SourceRow2({ s: s3, selected, sample, cites, showGt, ctx }) {
+  const toggle = (e3) => {
+    const inPlay = ctx.view().sources.filter((x2) => x2.retrieved).map((x2) => x2.doc_id);
+    const next = e3.target.checked ? [...inPlay, s3.doc_id] : inPlay.filter((d3) => d3 !== s3.doc_id);
+    ctx.send({ retrieved: next });
+  };
+  const entails = [
+    s3.entails_response.length ? ids(s3.entails_response) : "",
+    showGt && s3.entails_gt.length ? `${s3.entails_response.length ? "; " : ""}ground truth ${ids(s3.entails_gt)}` : ""
+  ].join("") || "—";
+  return html2`<${Row} item=${s3} selected=${selected} send=${ctx.send}>
+    <td class="rw-num">${s3.rank === null ? "—" : String(s3.rank)}</td>
+    <${IdCell} id=${s3.doc_id} roles=${s3.roles} />
+    <td class="rw-text"><${LongText} text=${s3.text} /></td>
+    ${sample ? null : html2`<td>${ids(s3.facts)}</td>`}
+    <td class="rw-toggle-cell">
+      <label onClick=${(e3) => e3.stopPropagation()}>
+        <input type="checkbox" checked=${s3.retrieved} disabled=${!s3.toggleable}
+          aria-label=${`${s3.doc_id} in the retrieved context`} data-toggle=${s3.doc_id} onChange=${toggle} />
+        ${s3.retrieved ? " ✓ Yes" : " ✗ No"}
+      </label>
+    </td>
+    ${sample ? null : html2`<td><${YesNo} value=${s3.relevant} />${s3.outdated ? html2`<span class="rw-outdated"> (⚠ outdated)</span>` : null}</td>`}
+    <td class="rw-list">${entails}</td>
+    ${cites ? html2`<td class="rw-list">${ids(s3.cited_by)}</td>` : null}
+  <//>`;
+});
+function SourceTable({ view, ctx, showGt }) {
+  const sample = view.kind === "sample";
+  const cites = view.has_citations;
+  const heads = [
+    "Rank",
+    "Source",
+    sample ? "Passage text" : "Exact text",
+    sample ? null : "Fact IDs",
+    "In context?",
+    sample ? null : "Question-relevant?",
+    "Entails claims",
+    cites ? "Cited by" : null
+  ].filter(Boolean);
+  return html2`<section class="rw-section" data-testid="sources">
+    <h4>${sample ? `Retrieved passages (${view.sources.length}, rank order; untick to see the scores without one)` : "Sources"}</h4>
+    <${Table} heads=${heads} cls="rw-sources" n=${view.sources.length} label="Passages">
+      ${view.sources.map((s3) => html2`<${SourceRow} key=${s3.key} s=${s3} selected=${view.selected === s3.key} sample=${sample} cites=${cites} showGt=${showGt} ctx=${ctx} />`)}
+    <//>
+  </section>`;
+}
+var ClaimRow = memo2(function ClaimRow2({ c: c3, selected, hasFacts, hasCorrect, cites, ctx }) {
+  const cits = c3.citations || [];
+  const per = (f3) => cits.length ? cits.map((x2, i3) => html2`${i3 ? html2`<br />` : null}${f3(x2)}`) : "—";
+  return html2`<${Row} item=${c3} selected=${selected} send=${ctx.send}>
+    <${IdCell} id=${c3.id} roles=${c3.roles} />
+    <td class="rw-text"><${LongText} text=${c3.text} /></td>
+    ${hasFacts ? html2`<td>${ids(c3.facts)}</td>` : null}
+    ${hasCorrect ? html2`<td><${YesNo} value=${c3.correct} words=${["Correct", "Incorrect"]} /></td>` : null}
+    <td><${YesNo} value=${c3.faithful} words=${["Faithful", "Unfaithful"]} /></td>
+    <td class="rw-list">${ids(c3.supported_by, "none")}</td>
+    ${cites ? html2`<td class="rw-list">${cits.length ? ids(cits.map((x2) => x2.doc_id)) : "no citation"}</td>` : null}
+    ${cites ? html2`<td>${per((x2) => html2`<${YesNo} value=${x2.retrieved} />`)}</td>` : null}
+    ${cites ? html2`<td>${per((x2) => html2`<${YesNo} value=${x2.entails} />`)}</td>` : null}
+    ${cites ? html2`<td>${per((x2) => html2`<span title=${x2.why}><${YesNo} value=${x2.valid} /></span>`)}</td>` : null}
+  <//>`;
+});
+function ClaimTable({ view, ctx }) {
+  const cites = view.has_citations;
+  const hasFacts = view.claims.some((c3) => c3.facts);
+  const hasCorrect = view.claims.some((c3) => c3.correct !== null);
+  const heads = [
+    "Claim",
+    "Text",
+    hasFacts ? "Fact ID" : null,
+    hasCorrect ? "Correct?" : null,
+    "Faithful?",
+    "Supported by",
+    cites ? "Source" : null,
+    cites ? "Retrieved?" : null,
+    cites ? "Entails?" : null,
+    cites ? "Valid?" : null
+  ].filter(Boolean);
+  const before = heads.indexOf("Supported by");
+  const groupRow = cites ? [{ text: "", span: before }, { text: "Retrieved context", span: 1 }, { text: "Cited source", span: 4, class: "rw-group-head" }] : null;
+  const title = cites ? "Claims and citations" : `Response claims (${view.claims.length})`;
+  return html2`<section class="rw-section" data-testid="claims">
+    <h4>${title}</h4>
+    <${Table} heads=${heads} groupRow=${groupRow} cls="rw-claims" n=${view.claims.length} label="Claims">
+      ${view.claims.map((c3) => html2`<${ClaimRow} key=${c3.key} c=${c3} selected=${view.selected === c3.key}
+        hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} ctx=${ctx} />`)}
+    <//>
+    ${view.claims.length ? null : html2`<p class="rw-note">The answer makes no claims.</p>`}
+  </section>`;
+}
+var GtRow = memo2(function GtRow2({ g: g2, selected, ctx }) {
+  return html2`<${Row} item=${g2} selected=${selected} send=${ctx.send}>
+    <${IdCell} id=${g2.id} roles=${g2.roles} />
+    <td class="rw-text"><${LongText} text=${g2.text} /></td>
+    <td><${YesNo} value=${g2.covered} words=${["Covered", "Missed"]} /></td>
+    <td class="rw-list">${ids(g2.supported_by, "none")}</td>
+  <//>`;
+});
+function GtTable({ view, ctx }) {
+  return html2`<section class="rw-section" data-testid="gt-claims">
+    <h4>Ground-truth claims (${view.gt_claims.length})</h4>
+    <${Table} heads=${["Claim", "Text", "In the response?", "Supported by (retrieved)"]} cls="rw-gt" n=${view.gt_claims.length} label="Ground-truth claims">
+      ${view.gt_claims.map((g2) => html2`<${GtRow} key=${g2.key} g=${g2} selected=${view.selected === g2.key} ctx=${ctx} />`)}
+    <//>
+  </section>`;
+}
+function FactsTable({ view }) {
+  return html2`<section class="rw-section" data-testid="facts">
+    <h4>Required facts</h4>
+    <${Table} heads=${["Required current fact", "Fact ID", "Present in answer?", "Stated by"]} cls="rw-facts" n=${view.facts.length} label="Required facts">
+      ${view.facts.map((f3) => html2`<tr key=${f3.fact_id}>
+        <td class="rw-text"><${LongText} text=${f3.text || f3.fact_id} /></td>
+        <td class="rw-id"><${Id} id=${f3.fact_id} /></td>
+        <td><${YesNo} value=${f3.present} /></td>
+        <td class="rw-list">${ids(f3.stated_by)}</td>
+      </tr>`)}
+    <//>
+  </section>`;
+}
+
+// src/sample_view.js
+function Answer({ view }) {
+  return html2`<section class="rw-section rw-answer">
+    <p><b>Answer: </b>${view.answer ? html2`<${LongText} text=${view.answer} />` : html2`<i>(empty answer: no claims)</i>`}</p>
+    ${view.kind === "sample" && view.gt_answer ? html2`<details class="rw-gt-answer"><summary>Ground-truth answer</summary><p><${LongText} text=${view.gt_answer} /></p></details>` : null}
+  </section>`;
+}
+function SampleView({ view, ctx }) {
+  if (!view || !view.controls) return html2`<div class="rw-root">Loading…</div>`;
+  const toggleable = view.sources.filter((s3) => s3.toggleable).map((s3) => s3.doc_id);
+  const inPlay = view.sources.filter((s3) => s3.retrieved).length;
+  const gtTable = view.gt_claims.length > 0 && !view.facts.length;
+  return html2`<div class="rw-root" data-kind=${view.kind}>
+    <${Header} title=${view.title} question=${view.question} state=${view.state} />
+    <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} />
+    <p class="rw-summary" data-testid="summary">${view.summary}</p>
+    <${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
+      predictions=${view.predictions || {}} send=${ctx.send} />
+    ${view.kind === "sample" ? html2`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />` : null}
+    <${Answer} view=${view} />
+    <${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />
+    <${ClaimTable} view=${view} ctx=${ctx} />
+    ${view.matrix ? html2`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} />` : null}
+    ${gtTable ? html2`<${GtTable} view=${view} ctx=${ctx} />` : null}
+    ${view.facts.length ? html2`<${FactsTable} view=${view} />` : null}
+  </div>`;
+}
+var LIT = ".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-selected";
+function revealLinked(el) {
+  for (const region of el.querySelectorAll(".rw-scroll")) {
+    const row = region.querySelector(LIT);
+    if (!row) continue;
+    const head = region.querySelector("thead");
+    const top = row.getBoundingClientRect().top - region.getBoundingClientRect().top;
+    const headHeight = head ? head.getBoundingClientRect().height : 0;
+    if (top < headHeight || top + row.getBoundingClientRect().height > region.clientHeight) {
+      region.scrollTop += top - headHeight - 4;
+    }
+  }
+}
+function keepKeys(e3) {
+  if (!e3.ctrlKey && !e3.metaKey && !e3.altKey && e3.key !== "Escape") e3.stopPropagation();
+}
+function mountSampleView(el, { view, send }) {
+  let current = null;
+  const ctx = { send, view: () => current };
+  el.addEventListener("keydown", keepKeys);
+  const draw = (next) => {
+    const before = current && current.selected;
+    current = share(current, next);
+    R(html2`<${SampleView} view=${current} ctx=${ctx} />`, el);
+    if (current && current.selected && current.selected !== before) revealLinked(el);
+  };
+  draw(view);
+  return {
+    update: draw,
+    destroy() {
+      el.removeEventListener("keydown", keepKeys);
+      R(null, el);
+    }
+  };
+}
+
+// src/dataset.js
+var html3 = htm_module_default.bind(k);
+var ROW_H = 26;
+var fmt2 = (v3, digits = 3) => v3 === null || v3 === void 0 || Number.isNaN(v3) ? "" : Number(v3).toFixed(digits);
+function metricCell(value, status) {
+  if (status === 1) return { text: "Undef", cls: "rw-ds-undef" };
+  if (status === 2) return { text: "n/c", cls: "rw-ds-nc" };
+  return { text: fmt2(value), cls: "rw-num" };
+}
+function useTraits(model, names) {
+  const [, bump] = y2((x2) => x2 + 1, 0);
+  h2(() => {
+    const events = names.map((n3) => `change:${n3}`).join(" ");
+    model.on(events, bump);
+    return () => model.off(events, bump);
+  }, []);
+  return Object.fromEntries(names.map((n3) => [n3, model.get(n3)]));
+}
+function setTraits(model, patch) {
+  for (const [k3, v3] of Object.entries(patch)) model.set(k3, v3);
+  model.save_changes();
+}
+function Table2({ model, view, store }) {
+  const scrollRef = A2(null);
+  const [, bump] = y2((x2) => x2 + 1, 0);
+  const virt = A2(null);
+  if (!virt.current) {
+    virt.current = new Virtualizer({
+      count: view.count,
+      getScrollElement: () => scrollRef.current,
+      estimateSize: () => ROW_H,
+      overscan: 12,
+      observeElementRect,
+      observeElementOffset,
+      scrollToFn: elementScroll,
+      onChange: () => bump()
+    });
+  }
+  const v3 = virt.current;
+  v3.setOptions({ ...v3.options, count: view.count });
+  _2(() => v3._didMount(), []);
+  _2(() => {
+    v3._willUpdate();
+  });
+  h2(() => {
+    if (scrollRef.current) scrollRef.current.scrollTop = 0;
+  }, [view.version]);
+  h2(() => {
+    const i3 = view.selected.index;
+    if (i3 >= 0) v3.scrollToIndex(i3, { align: "auto" });
+  }, [view.selected.row, view.version]);
+  const items = v3.getVirtualItems();
+  if (items.length) store.ensure(items[0].index, items[items.length - 1].index, view.count);
+  const cols = view.columns;
+  const c3 = view.controls;
+  const sortBy = (key) => setTraits(model, { sort_by: key, descending: c3.sort_by === key ? !c3.descending : key !== "query" && key !== "query_id" && key !== "run" });
+  const template = cols.map((col) => col.kind === "text" ? col.key === "query" ? "minmax(220px, 3fr)" : "minmax(90px, 1fr)" : "76px").join(" ");
+  return html3`<div class="rw-ds-table" role="grid" aria-rowcount=${view.count} data-testid="table">
+    <div class="rw-ds-row rw-ds-head" style=${`grid-template-columns:${template}`} role="row">
+      ${cols.map((col) => html3`<button role="columnheader" class=${`rw-ds-th${c3.sort_by === col.key ? " rw-active" : ""}`}
+          title=${`Sort by ${col.label}`} data-col=${col.key} onClick=${() => sortBy(col.key)}>
+          ${col.label}${c3.sort_by === col.key ? c3.descending ? " ▼" : " ▲" : ""}</button>`)}
+    </div>
+    <div class="rw-ds-scroll" ref=${scrollRef}>
+      <div style=${`height:${v3.getTotalSize()}px;position:relative`}>
+        ${items.map((it) => {
+    const row = store.get(it.index);
+    const sel = row && row.position === view.selected.row;
+    return html3`<div key=${it.index} role="row" data-index=${it.index} aria-selected=${sel ? "true" : "false"}
+              class=${`rw-ds-row${sel ? " rw-ds-selected" : ""}`}
+              style=${`grid-template-columns:${template};position:absolute;top:0;left:0;right:0;height:${ROW_H}px;transform:translateY(${it.start}px)`}
+              onClick=${() => row && setTraits(model, { selected: row.position })}>
+            ${cols.map((col) => {
+      if (!row) return html3`<span class="rw-ds-loading">…</span>`;
+      if (col.kind === "text") return html3`<span class="rw-ds-text" title=${row[col.key]}>${row[col.key]}</span>`;
+      if (col.kind === "metric") {
+        const m3 = metricCell(row.values[col.key], row.status[col.key]);
+        return html3`<span class=${m3.cls}>${m3.text}</span>`;
+      }
+      const value = row.values[col.key];
+      return html3`<span class="rw-num">${col.kind === "count" ? value : Number.isNaN(value) ? "" : (value > 0 ? "+" : "") + fmt2(value)}</span>`;
+    })}
+          </div>`;
+  })}
+      </div>
+    </div>
+  </div>`;
+}
+function Summary({ view }) {
+  const runs = [...new Set(view.summary.map((r3) => r3.run))];
+  const pct = view.controls.percent;
+  const cell = (r3) => {
+    if (!r3) return html3`<td />`;
+    const mean = r3.mean === null ? html3`<span class="rw-ds-undef">Undefined</span>` : fmt2(r3.mean, pct ? 1 : 3);
+    const ci = r3.ci_low === null ? "" : ` [${fmt2(r3.ci_low, pct ? 1 : 3)}–${fmt2(r3.ci_high, pct ? 1 : 3)}]`;
+    return html3`<td class="rw-num" title=${`${r3.defined} defined, ${r3.undefined} Undefined, ${r3.not_computable} not computable`}>
+      ${mean}<span class="rw-ds-ci">${ci}</span>${r3.undefined ? html3`<span class="rw-ds-count"> · ${r3.undefined} Undef</span>` : ""}</td>`;
+  };
+  return html3`<table class="rw-table rw-ds-summary" data-testid="summary">
+    <caption>Summary over the ${view.count} samples shown: mean over defined samples, 95% bootstrap interval, Undefined count</caption>
+    <thead><tr><th>metric</th>${runs.map((r3) => html3`<th>${r3}</th>`)}</tr></thead>
+    <tbody>${view.metrics.map((m3) => html3`<tr><th>${m3.label}</th>
+      ${runs.map((run) => cell(view.summary.find((r3) => r3.run === run && r3.metric === m3.key)))}</tr>`)}</tbody>
+  </table>`;
+}
+function Compare({ model, view }) {
+  const cmp = view.compare;
+  const c3 = view.controls;
+  const rows = cmp.rows.filter((r3) => r3.metric === c3.compare_metric);
+  return html3`<div class="rw-ds-panel" data-testid="compare">
+    <h4>Compared with ${cmp.baseline} on ${cmp.shared} shared queries
+      <span class="rw-hint">(left out: ${Object.entries(cmp.left_out).map(([k3, n3]) => `${k3} ${n3}`).join(", ")})</span></h4>
+    <label>metric <select value=${c3.compare_metric} onChange=${(e3) => setTraits(model, { compare_metric: e3.target.value })}>
+      ${view.metrics.map((m3) => html3`<option value=${m3.key}>${m3.label}</option>`)}</select></label>
+    <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>
+    <table class="rw-table"><thead><tr><th>run</th><th>baseline</th><th>run</th><th>difference</th><th>paired 95% interval</th><th>paired</th></tr></thead>
+      <tbody>${rows.map((r3) => html3`<tr><td>${r3.run}</td><td class="rw-num">${fmt2(r3.baseline_mean)}</td><td class="rw-num">${fmt2(r3.mean)}</td>
+        <td class="rw-num">${r3.difference === null ? "" : (r3.difference > 0 ? "+" : "") + fmt2(r3.difference)}</td>
+        <td class="rw-num">${r3.ci_low === null ? "" : `${fmt2(r3.ci_low)} – ${fmt2(r3.ci_high)}`}
+          ${r3.includes_zero ? html3` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r3.paired}</td></tr>`)}</tbody></table>
+  </div>`;
+}
+function Slices({ model, view }) {
+  const active = view.controls.slice;
+  const save = () => {
+    const name = globalThis.prompt && globalThis.prompt("Name this slice") || "";
+    if (name.trim() && view.controls.expression.trim()) model.send({ type: "add_slice", name, expression: view.controls.expression });
+  };
+  return html3`<div class="rw-ds-panel" data-testid="slices"><h4>Failure slices</h4>
+    <div class="rw-ds-slices">${view.slices.map((s3) => html3`<button title=${`${s3.description}
+${s3.expression}`}
+        class=${active === s3.name ? "rw-active" : ""} onClick=${() => setTraits(model, { slice: active === s3.name ? "" : s3.name })}>
+        ${s3.name} <span class="rw-ds-count">${s3.size}</span></button>`)}
+      <button disabled=${!view.controls.expression.trim()} onClick=${save} title="Save the filter expression as a named slice">+ slice from filter</button>
+    </div></div>`;
+}
+function Drill({ model, traits, view }) {
+  const main = A2(null);
+  const other = A2(null);
+  const mounted = A2({});
+  const parse = (json, cells) => {
+    if (!json) return null;
+    const v3 = JSON.parse(json);
+    if (v3.matrix) v3.matrix.cells = cells;
+    return v3;
+  };
+  const sync = (which, ref, json, cells) => {
+    const next = parse(json, cells);
+    const m3 = mounted.current[which];
+    if (!next) {
+      if (m3) {
+        m3.destroy();
+        delete mounted.current[which];
+      }
+      return;
+    }
+    if (m3) m3.update(next);
+    else if (ref.current) {
+      mounted.current[which] = mountSampleView(ref.current, { view: next, send: (patch) => model.send({ type: "drill", which, patch }) });
+    }
+  };
+  h2(() => {
+    sync("main", main, traits._drill, traits._drill_cells);
+    sync("other", other, traits._other, traits._other_cells);
+  });
+  h2(() => () => Object.values(mounted.current).forEach((m3) => m3.destroy()), []);
+  const sel = view.selected;
+  return html3`<div class="rw-ds-drill" data-testid="drill">
+    <div class="rw-ds-drill-bar">
+      <button onClick=${() => model.send({ type: "step", delta: -1 })} title="Previous row (↑ or k)">◀ previous</button>
+      <button onClick=${() => model.send({ type: "step", delta: 1 })} title="Next row (↓ or j)">next ▶</button>
+      <span class="rw-hint">${sel.row < 0 ? "Select a row (or press ↓) to open the sample." : `${sel.run ? sel.run + " · " : ""}${sel.query_id} · row ${sel.index + 1} of ${view.count}${sel.index < 0 ? " (not among the rows shown)" : ""}`}</span>
+    </div>
+    <div class="rw-ds-drill-views">
+      <div class="rw-ds-drill-view" ref=${main} data-testid="drill-main" />
+      ${traits._other ? html3`<div class="rw-ds-drill-view" ref=${other} data-testid="drill-other" />` : ""}
+    </div>
+  </div>`;
+}
+function App({ model, store }) {
+  const traits = useTraits(model, ["_view", "_drill", "_drill_cells", "_other", "_other_cells"]);
+  const [, bump] = y2((x2) => x2 + 1, 0);
+  h2(() => {
+    store.onRows = bump;
+  }, []);
+  const [text, setText] = d2(model.get("text"));
+  const [expr, setExpr] = d2(model.get("expression"));
+  const view = traits._view ? JSON.parse(traits._view) : null;
+  const c3 = view ? view.controls : {};
+  h2(() => setExpr(c3.expression), [c3.expression]);
+  h2(() => setText(c3.text), [c3.text]);
+  if (!view) return html3`<div class="rw-hint">Loading…</div>`;
+  store.reset(view.version);
+  const labelOf = Object.fromEntries(view.metrics.map((m3) => [m3.key, m3.label]));
+  const select = (trait, options, labels = options) => html3`<select value=${c3[trait]} data-testid=${trait}
+      onChange=${(e3) => setTraits(model, { [trait]: e3.target.value })}>
+    ${options.map((o3, i3) => html3`<option value=${o3}>${labels[i3]}</option>`)}</select>`;
+  const metricKeys = view.metrics.map((m3) => m3.key);
+  const metricLabels = view.metrics.map((m3) => m3.label);
+  const onKey = (e3) => {
+    if (e3.target.closest("input, select, textarea")) return;
+    if (e3.key === "ArrowDown" || e3.key === "j") {
+      e3.preventDefault();
+      model.send({ type: "step", delta: 1 });
+    }
+    if (e3.key === "ArrowUp" || e3.key === "k") {
+      e3.preventDefault();
+      model.send({ type: "step", delta: -1 });
+    }
+  };
+  const b2 = c3.brush || {};
+  return html3`<div class="rw-ds" tabindex="0" onKeyDown=${onKey}>
+    <div class="rw-ds-toolbar">
+      ${view.runs.length > 1 ? html3`<label>run ${select("run", ["", ...view.runs], ["all runs", ...view.runs])}</label>` : ""}
+      <input type="text" placeholder="search query / response / id" value=${text} data-testid="search"
+        onInput=${(e3) => setText(e3.target.value)} onKeyDown=${(e3) => e3.key === "Enter" && setTraits(model, { text })}
+        onBlur=${() => text !== c3.text && setTraits(model, { text })} />
+      <input type="text" class="rw-ds-expr" placeholder="filter: hallucination > 0 and claim_recall < 1" value=${expr}
+        data-testid="expression" onInput=${(e3) => setExpr(e3.target.value)}
+        onKeyDown=${(e3) => e3.key === "Enter" && setTraits(model, { expression: expr })} />
+      <button onClick=${() => setTraits(model, { expression: expr, text })}>Apply</button>
+      ${b2.metric ? html3`<button data-testid="clear-brush" onClick=${() => setTraits(model, { brush: {} })}>
+        ✕ ${labelOf[b2.metric] || b2.metric} ${b2.undefined ? "Undefined" : `${b2.lo}–${b2.hi}`}</button>` : ""}
+      <label><input type="checkbox" checked=${c3.percent} onChange=${(e3) => setTraits(model, { percent: e3.target.checked })} /> ×100</label>
+      <span class="rw-ds-count-all" data-testid="count"><b>${view.count.toLocaleString("en-US")}</b> of ${view.total.toLocaleString("en-US")} samples</span>
+    </div>
+    ${view.error ? html3`<div class="rw-ds-error" role="alert">${view.error}</div>` : ""}
+    <div class="rw-ds-main">
+      <div class="rw-ds-left">
+        <${Table2} model=${model} view=${view} store=${store} />
+        <${Slices} model=${model} view=${view} />
+      </div>
+      <div class="rw-ds-right">
+        ${view.charts.distribution ? html3`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
+            <span class="rw-hint">drag across bins to filter</span></h4>
+          <${Distribution} chart=${view.charts.distribution} label=${labelOf[c3.chart_metric]} brush=${b2}
+            onBrush=${(brush) => setTraits(model, { brush })} /></div>` : ""}
+        ${view.charts.scatter ? html3`<div class="rw-ds-panel"><h4>Scatter ${select("scatter_x", metricKeys, metricLabels)} × ${select("scatter_y", metricKeys, metricLabels)}</h4>
+          <${Scatter} chart=${view.charts.scatter} xLabel=${labelOf[c3.scatter_x]} yLabel=${labelOf[c3.scatter_y]} /></div>` : ""}
+        ${view.charts.groups ? html3`<div class="rw-ds-panel"><h4>Mean by ${select("group_by", view.group_columns)}</h4>
+          <${GroupMeans} chart=${view.charts.groups} label=${labelOf[c3.chart_metric]}
+            onPick=${(g2) => c3.group_by === "run" ? setTraits(model, { run: c3.run === g2 ? "" : g2 }) : setTraits(model, { expression: `${c3.group_by} == ${JSON.stringify(Number.isNaN(Number(g2)) ? g2 : Number(g2))}` })} /></div>` : ""}
+      </div>
+    </div>
+    <div class="rw-ds-main">
+      <div class="rw-ds-left"><${Summary} view=${view} /></div>
+      <div class="rw-ds-right">${view.compare ? html3`<${Compare} model=${model} view=${view} />` : ""}</div>
+    </div>
+    <${Drill} model=${model} traits=${traits} view=${view} />
+  </div>`;
+}
+function render({ model, el }) {
+  el.classList.add("rw-widget", "rw-dataset");
+  const store = new RowStore(model, () => {
+  });
+  R(html3`<${App} model=${model} store=${store} />`, el);
+  return () => {
+    R(null, el);
+    store.destroy();
+  };
+}
+var dataset_default = { render };
+export {
+  dataset_default as default,
+  metricCell
+};

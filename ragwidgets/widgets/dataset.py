@@ -1,0 +1,449 @@
+"""DatasetExplorer: error analysis over a whole run (or several runs of the same queries).
+
+One anywidget (``js/src/dataset/``). The kernel owns the frame: every control is a trait
+(``run``, ``text``, ``expression``, ``slice``, ``brush``, ``sort_by``, ``descending``, the chart
+choices, ``selected``); a change rebuilds the view state in Python in one step (``_view``:
+summary, charts' pre-aggregated data, slices, comparison, ``count`` of ``total``), and the front
+end asks for the rows it shows as windows (a custom message answered with one binary buffer per
+column). The drill-down is the one-sample view (:class:`~ragwidgets.widgets.sample_view.SampleView`)
+of the selected row, beside the same query's answer in the baseline run when runs are compared.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import anywidget
+import numpy as np
+import pandas as pd
+import traitlets
+
+from ..analysis import (TextIndex, builtin_slices, compare_runs, expression_mask, members, run_table,
+                        summarize)
+from ..analysis.aggregates import distribution, group_means, scatter_cells
+from ..analysis.slices import Slice, load_slices, save_slices
+from ..analysis.table import COUNT_COLUMNS, DEFINED_CODE, NOT_COMPUTABLE_CODE, UNDEFINED_CODE
+from ..engine import evaluate
+from ..engine.evaluate import Scores
+from .explorer import STATIC
+from .sample_view import SampleView
+from .view import LABELS, LOWER_IS_BETTER
+
+QUERY_CHARS = 160  # query text sent per row
+SUMMARY_BOOT = 1000  # bootstrap resamples behind the widget's intervals
+MAX_GROUPS = 50  # a column with more distinct values is not offered for "mean by group"
+LOADER_FIELDS = {"query_id", "query", "gt_answer", "response", "retrieved_context", "corpus", "response_claims",
+                 "gt_answer_claims", "answer2response", "response2answer", "retrieved2response",
+                 "retrieved2answer", "reference_facts", "response_claim_labels", "gt_answer_claim_labels",
+                 "metrics"}
+
+
+def _scores_and_extras(source) -> tuple[Scores, pd.DataFrame | None]:
+    """A run's Scores and, for a DataFrame source, its other short columns (groupable, by query_id)."""
+    if isinstance(source, Scores):
+        return source, None
+    if hasattr(source, "records") and hasattr(source, "score_columns"):  # a ScoringResult
+        return evaluate(source.records), None
+    if isinstance(source, pd.DataFrame):
+        scores = evaluate(source.to_dict("records"))
+        extra = [c for c in source.columns if c not in LOADER_FIELDS and c not in scores.names
+                 and source[c].map(lambda v: isinstance(v, (str, int, bool, np.integer))).all()
+                 and source[c].nunique() <= MAX_GROUPS]
+        ids = [s.query_id for s in scores.batch.samples]
+        return scores, (source[extra].set_axis(ids).rename_axis("query_id") if extra else None)
+    return evaluate(source), None
+
+
+def _is_runs(source) -> bool:
+    return isinstance(source, dict) and "results" not in source and "query_id" not in source and bool(source)
+
+
+class DatasetExplorer(anywidget.AnyWidget):
+    """Explore one run or compare several: ``DatasetExplorer(source)`` with a path, records,
+    Scores, ScoringResult, DataFrame, or ``{run_name: source}`` (the first run is the baseline).
+
+    ``frame`` is every run's per-sample table (``run``, ``query_id``, query, item counts, metrics,
+    NaN = Undefined or not computable); ``status`` says which (0 defined, 1 Undefined, 2 not
+    computable); ``filtered`` is ``frame`` as the controls filter and sort it.
+    """
+
+    _esm = STATIC / "dataset.js"
+    _css = STATIC / "dataset.css"
+
+    run = traitlets.Unicode("").tag(sync=True)  # "" = all runs
+    text = traitlets.Unicode("").tag(sync=True)
+    expression = traitlets.Unicode("").tag(sync=True)
+    slice = traitlets.Unicode("").tag(sync=True)
+    brush = traitlets.Dict().tag(sync=True)  # {"metric", "lo", "hi"} or {"metric", "undefined": true}
+    sort_by = traitlets.Unicode("").tag(sync=True)
+    descending = traitlets.Bool(False).tag(sync=True)
+    chart_metric = traitlets.Unicode("").tag(sync=True)
+    scatter_x = traitlets.Unicode("").tag(sync=True)
+    scatter_y = traitlets.Unicode("").tag(sync=True)
+    group_by = traitlets.Unicode("").tag(sync=True)
+    compare_metric = traitlets.Unicode("").tag(sync=True)
+    percent = traitlets.Bool(False).tag(sync=True)  # RAGChecker's mean x 100 display
+    selected = traitlets.Int(-1).tag(sync=True)  # position in .frame, -1 none
+    _view = traitlets.Unicode("").tag(sync=True)
+    _drill = traitlets.Unicode("").tag(sync=True)  # the selected sample's view (JSON, cells apart)
+    _drill_cells = traitlets.Bytes(b"").tag(sync=True)
+    _other = traitlets.Unicode("").tag(sync=True)  # the same query in the baseline run
+    _other_cells = traitlets.Bytes(b"").tag(sync=True)
+
+    _controls = ("run", "text", "expression", "slice", "brush", "sort_by", "descending", "chart_metric",
+                 "scatter_x", "scatter_y", "group_by", "compare_metric", "percent")
+
+    def __init__(self, source, *, slices: list[Slice] | str | Path | None = None, **controls):
+        sources = source if _is_runs(source) else {"run": source}
+        self.scores: dict[str, Scores] = {}
+        self.tables = {}
+        frames, statuses = [], []
+        for name, src in sources.items():
+            scores, extras = _scores_and_extras(src)
+            table = run_table(scores)
+            self.scores[str(name)], self.tables[str(name)] = scores, table
+            f = table.frame.reset_index()
+            if extras is not None:
+                f = f.join(extras.drop(columns=[c for c in extras if c in f]), on="query_id")
+            f.insert(0, "run", str(name))
+            frames.append(f)
+            statuses.append(table.status.reset_index(drop=True))
+        self.runs = list(self.scores)
+        self.metrics = list(dict.fromkeys(m for t in self.tables.values() for m in t.metrics))
+        self._frame = pd.concat(frames, ignore_index=True)
+        self._status = pd.concat(statuses, ignore_index=True).reindex(columns=self.metrics) \
+            .fillna(NOT_COMPUTABLE_CODE).astype(np.int8)
+        self._run_code = pd.Categorical(self._frame["run"], categories=self.runs).codes
+        self._row_in_run = np.concatenate([np.arange(t.n) for t in self.tables.values()])
+        self._values = {m: self._frame[m].to_numpy(dtype=float) for m in self.metrics}
+        self._codes = {m: self._status[m].to_numpy() for m in self.metrics}
+        self._text_index = TextIndex(self._frame.set_index("query_id"))
+        self._numeric = self._frame.drop(columns=["query", "response", "run", "query_id"])
+        self.group_columns = ["run"] * (len(self.runs) > 1) + [
+            c for c in self._frame.columns if c not in ("run", "query_id", "query", "response", *self.metrics)
+            and self._frame[c].nunique() <= MAX_GROUPS and c not in COUNT_COLUMNS] + ["n_passages"]
+        self.comparison = compare_runs(self.tables, n_boot=SUMMARY_BOOT) if len(self.runs) > 1 else None
+        self.slices: list[Slice] = []
+        self._slice_rows: dict[str, np.ndarray] = {}
+        self._text_cache: tuple[str, np.ndarray] | None = None
+        self._order = np.arange(len(self._frame))
+        self._version = 0
+        self._busy = False
+        self.view_state: dict = {}
+        self._sample_views: dict = {}
+        first = self.metrics[0] if self.metrics else ""
+        defaults = {"chart_metric": first, "scatter_x": first,
+                    "scatter_y": self.metrics[1] if len(self.metrics) > 1 else first,
+                    "group_by": self.group_columns[0], "compare_metric": first}
+        super().__init__(**{**defaults, **controls})
+        self.add_slices(builtin_slices(self._whole_table()))
+        if slices is not None:
+            self.add_slices(load_slices(slices) if isinstance(slices, (str, Path)) else slices)
+        self.observe(self._changed, names=list(self._controls))
+        self.observe(self._on_selected, names="selected")
+        self.on_msg(self._message)
+        self._refresh()
+
+    # -- data ---------------------------------------------------------------------------------
+    def _whole_table(self):
+        """The runs' frames as one table (for the slices)."""
+        from ..analysis.table import RunTable
+        return RunTable(scores=None, frame=self._frame, status=self._status)
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """Every run's samples (see the class docstring)."""
+        return self._frame
+
+    @property
+    def status(self) -> pd.DataFrame:
+        return self._status
+
+    @property
+    def filtered(self) -> pd.DataFrame:
+        """The rows the controls keep, in the table's order."""
+        return self._frame.iloc[self._order]
+
+    @property
+    def order(self) -> np.ndarray:
+        """Positions in ``frame`` of the filtered rows, in the table's order."""
+        return self._order
+
+    def add_slices(self, slices) -> None:
+        """Add (or replace, by name) slices; each must evaluate on this data."""
+        table = self._whole_table()
+        for s in slices:
+            rows = members(table, s)
+            self.slices = [x for x in self.slices if x.name != s.name] + [s]
+            self._slice_rows[s.name] = rows
+        if self.view_state:
+            self._refresh()
+
+    def save_slices(self, path) -> None:
+        save_slices(path, self.slices)
+
+    def sample(self, row: int):
+        """The Sample of ``frame`` row ``row``."""
+        return self.scores[self.runs[self._run_code[row]]].batch.samples[self._row_in_run[row]]
+
+    # -- the one update path ------------------------------------------------------------------
+    def _changed(self, change) -> None:
+        if not self._busy:
+            self._refresh()
+
+    def _on_selected(self, change) -> None:
+        if not self._busy:
+            self._refresh(reorder=False)
+
+    def _text_mask(self) -> np.ndarray:
+        if self._text_cache is None or self._text_cache[0] != self.text:
+            self._text_cache = (self.text, self._text_index.mask(self.text))
+        return self._text_cache[1]
+
+    def _filter(self, with_brush: bool = True) -> tuple[np.ndarray, str]:
+        """Mask of the rows every control keeps (the brush only when ``with_brush``), and an error."""
+        mask = np.ones(len(self._frame), dtype=bool)
+        error = ""
+        if self.run:
+            if self.run not in self.runs:
+                error = f"no run called {self.run!r}; runs: {', '.join(self.runs)}"
+            mask &= self._run_code == (self.runs.index(self.run) if self.run in self.runs else -1)
+        if self.text:
+            mask &= self._text_mask()
+        if self.expression.strip():
+            try:
+                mask &= expression_mask(self._numeric, self.expression)
+            except ValueError as err:
+                error = str(err)
+        if self.slice:
+            if self.slice in self._slice_rows:
+                inside = np.zeros(len(mask), dtype=bool)
+                inside[self._slice_rows[self.slice]] = True
+                mask &= inside
+            else:
+                error = f"no slice called {self.slice!r}"
+        b = self.brush
+        if with_brush and b.get("metric") in self._values:
+            codes = self._codes[b["metric"]]
+            if b.get("undefined"):
+                mask &= codes == UNDEFINED_CODE
+            else:
+                v = self._values[b["metric"]]
+                with np.errstate(invalid="ignore"):
+                    mask &= (codes == DEFINED_CODE) & (v >= float(b.get("lo", 0))) & (v <= float(b.get("hi", 1)))
+        return mask, error
+
+    def _sort(self, rows: np.ndarray) -> np.ndarray:
+        key = self.sort_by
+        if not key:
+            return rows
+        if key == "difference":
+            values = self._difference()[rows]
+        elif key in ("run", "query_id", "query"):
+            values = pd.factorize(self._frame[key], sort=True)[0][rows].astype(float)
+        elif key in self._frame:
+            values = self._frame[key].to_numpy(dtype=float)[rows]
+        else:
+            return rows
+        order = np.argsort(-values if self.descending else values, kind="stable")
+        missing = np.isnan(values[order])
+        return rows[np.concatenate([order[~missing], order[missing]])]  # Undefined last either way
+
+    def _difference(self) -> np.ndarray:
+        """Per row: its ``compare_metric`` minus the baseline run's on the same query (NaN where
+        either is not defined, and on the baseline's rows)."""
+        m = self.compare_metric
+        if self.comparison is None or m not in self._values:
+            return np.full(len(self._frame), np.nan)
+        value = np.where(self._codes[m] == DEFINED_CODE, self._values[m], np.nan)
+        base = pd.Series(value[self._run_code == 0], index=self._frame["query_id"][self._run_code == 0])
+        diff = value - self._frame["query_id"].map(base).to_numpy(dtype=float)
+        diff[self._run_code == 0] = np.nan
+        return diff
+
+    def _refresh(self, reorder: bool = True) -> None:
+        """Recompute the order (unless only the selection moved) and the whole view state."""
+        if reorder:
+            mask, self._error = self._filter()
+            self._order = self._sort(np.flatnonzero(mask))
+            self._version += 1
+            self._unbrushed = self._filter(with_brush=False)[0] if self.brush else mask
+        self.view_state = self._build()
+        with self.hold_sync():
+            self._view = json.dumps(self.view_state, allow_nan=False, default=_json_default)
+            self._update_drill()
+
+    def _build(self) -> dict:
+        rows = self._order
+        by_run = [(r, rows[self._run_code[rows] == k]) for k, r in enumerate(self.runs)]
+        summary = []
+        for run, run_rows in by_run:
+            if len(run_rows) or len(self.runs) == 1:
+                s = summarize(self._whole_table(), run_rows, n_boot=SUMMARY_BOOT, percent=self.percent)
+                summary += [{"run": run, "metric": m, **{k: _num(v) for k, v in rec.items()}}
+                            for m, rec in s.to_dict("index").items()]
+        chart_rows = np.flatnonzero(self._unbrushed)
+        charts = {}
+        m = self.chart_metric
+        if m in self._values:
+            charts["distribution"] = {"metric": m, **distribution(self._values[m][chart_rows], self._codes[m][chart_rows])}
+        x, y = self.scatter_x, self.scatter_y
+        if x in self._values and y in self._values:
+            charts["scatter"] = {"x": x, "y": y, **scatter_cells(self._values[x][rows], self._codes[x][rows],
+                                                                   self._values[y][rows], self._codes[y][rows])}
+        if self.group_by in self._frame and m in self._values:
+            charts["groups"] = {"by": self.group_by, "metric": m, "rows": group_means(
+                self._frame[self.group_by].iloc[rows], self._values[m][rows], self._codes[m][rows])}
+        index = np.flatnonzero(rows == self.selected)
+        return {
+            "runs": self.runs, "run": self.run, "total": len(self._frame), "count": len(rows),
+            "version": self._version, "error": self._error,
+            "metrics": [{"key": k, "label": LABELS.get(k.removeprefix("required_"), k)} for k in self.metrics],
+            "columns": self._columns(), "group_columns": self.group_columns,
+            "controls": {k: getattr(self, k) for k in self._controls},
+            "summary": summary, "charts": charts,
+            "slices": [{"name": s.name, "expression": s.expression, "description": s.description,
+                        "size": len(self._slice_rows[s.name])} for s in self.slices],
+            "compare": self._compare_view(),
+            "selected": {"row": self.selected, "index": int(index[0]) if len(index) else -1,
+                         "run": self.runs[self._run_code[self.selected]] if self.selected >= 0 else "",
+                         "query_id": self._frame["query_id"].iat[self.selected] if self.selected >= 0 else ""},
+        }
+
+    def _columns(self) -> list[dict]:
+        cols = [{"key": "query_id", "label": "query_id", "kind": "text"},
+                {"key": "query", "label": "query", "kind": "text"}]
+        if len(self.runs) > 1:
+            cols.insert(0, {"key": "run", "label": "run", "kind": "text"})
+            cols.append({"key": "difference", "label": f"Δ {self.compare_metric} vs {self.runs[0]}",
+                         "kind": "difference"})
+        cols += [{"key": c, "label": c.removeprefix("n_").replace("_", " "), "kind": "count"} for c in COUNT_COLUMNS]
+        cols += [{"key": m, "label": LABELS.get(m.removeprefix("required_"), m), "kind": "metric",
+                  "lower_is_better": m.removeprefix("required_") in LOWER_IS_BETTER} for m in self.metrics]
+        return cols
+
+    def _compare_view(self) -> dict | None:
+        c = self.comparison
+        if c is None:
+            return None
+        return {"baseline": c.baseline, "shared": len(c.shared), "left_out": c.left_out,
+                "rows": [{k: _num(v) for k, v in r.items()} for r in c.summary.to_dict("records")]}
+
+    # -- rows on demand -----------------------------------------------------------------------
+    def window(self, start: int, count: int) -> tuple[dict, list[bytes]]:
+        """Rows ``start`` ... ``start + count`` of the filtered order: a header (positions, text
+        columns) and one little-endian buffer per numeric column (float64, NaN = not defined)
+        then per metric status (int8: 0 defined, 1 Undefined, 2 not computable)."""
+        start = max(0, int(start))
+        rows = self._order[start:start + max(0, min(int(count), 2000))]
+        numeric = [*COUNT_COLUMNS, *self.metrics] + (["difference"] if len(self.runs) > 1 else [])
+        diff = self._difference() if len(self.runs) > 1 else None
+        buffers = [(diff[rows] if name == "difference" else self._frame[name].to_numpy(dtype=float)[rows])
+                   .astype("<f8").tobytes() for name in numeric]
+        buffers += [self._codes[m][rows].astype(np.int8).tobytes() for m in self.metrics]
+        header = {"type": "rows", "version": self._version, "start": start, "positions": rows.tolist(),
+                  "run": self._frame["run"].to_numpy()[rows].tolist(),
+                  "query_id": self._frame["query_id"].to_numpy()[rows].tolist(),
+                  "query": [q[:QUERY_CHARS] for q in self._frame["query"].to_numpy()[rows]],
+                  "numeric": numeric, "status": self.metrics}
+        return header, buffers
+
+    def step(self, delta: int) -> None:
+        """Select the row ``delta`` places after the selected one in the filtered order (the first
+        row when the selection is not among them)."""
+        if not len(self._order):
+            return
+        where = np.flatnonzero(self._order == self.selected)
+        i = 0 if not len(where) else int(np.clip(where[0] + delta, 0, len(self._order) - 1))
+        self.selected = int(self._order[i])
+
+    def _message(self, _, content, buffers) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "rows":
+            header, data = self.window(content.get("start", 0), content.get("count", 100))
+            header["request"] = content.get("request")
+            self.send(header, data)
+        elif kind == "step":
+            self.step(int(content.get("delta", 1)))
+        elif kind == "add_slice":
+            try:
+                self.add_slices([Slice(str(content.get("name", "")).strip(), str(content.get("expression", "")))])
+            except ValueError as err:
+                self._error = str(err)
+                self._refresh(reorder=False)
+        elif kind == "drill":
+            view = self._sample_views.get(content.get("which", "main"))
+            if view is not None:
+                try:
+                    view.apply(content.get("patch", {}))
+                except ValueError as err:
+                    self._error = str(err)
+                    self._refresh(reorder=False)
+                    return
+                self._update_drill()
+
+    # -- drill-down ---------------------------------------------------------------------------
+    def _update_drill(self) -> None:
+        row = self.selected
+        if not 0 <= row < len(self._frame):
+            self._sample_views = {}
+            self._drill, self._drill_cells, self._other, self._other_cells = "", b"", "", b""
+            return
+        key = ("main", row)
+        if self._sample_views.get("key") != key:
+            self._sample_views = {"key": key, "main": SampleView(self.sample(row))}
+            run_code = self._run_code[row]
+            qid = self._frame["query_id"].iat[row]
+            base = self.tables[self.runs[0]]
+            if run_code != 0 and qid in base.frame.index:
+                self._sample_views["other"] = SampleView(
+                    self.scores[self.runs[0]].batch.samples[base.frame.index.get_loc(qid)])
+        run = self.runs[self._run_code[row]]
+        self._drill, self._drill_cells = self._sample_views["main"].payload(
+            title=f"{run} · {self._frame['query_id'].iat[row]}" if len(self.runs) > 1 else None)
+        other = self._sample_views.get("other")
+        if other is not None:
+            self._other, self._other_cells = other.payload(title=f"{self.runs[0]} (baseline) · {other.sample.query_id}")
+        else:
+            self._other, self._other_cells = "", b""
+
+    # -- export -------------------------------------------------------------------------------
+    def chart(self, kind: str = "distribution"):
+        """The current ``distribution``, ``scatter`` or ``groups`` chart as an Altair chart
+        (``.save("x.png")`` / ``.save("x.svg")`` renders offline through vl-convert)."""
+        from .run_charts import distribution_chart, group_means_chart, scatter_chart
+        c = self.view_state["charts"]
+        if kind == "distribution":
+            return distribution_chart(c["distribution"], c["distribution"]["metric"])
+        if kind == "scatter":
+            return scatter_chart(c["scatter"], c["scatter"]["x"], c["scatter"]["y"])
+        if kind == "groups":
+            return group_means_chart(c["groups"]["rows"], c["groups"]["metric"], c["groups"]["by"])
+        raise ValueError(f"chart kind must be distribution, scatter or groups, not {kind!r}")
+
+    def to_html(self, path, *, worst: int = 20) -> Path:
+        """Write a self-contained static report (summary, charts as inline SVG, slices, comparison,
+        the ``worst`` filtered samples by the chart metric with their claims): no script, no
+        network, no kernel needed to read it."""
+        from .report import report_html
+        path = Path(path)
+        path.write_text(report_html(self, worst=worst), encoding="utf-8")
+        return path
+
+
+def _num(v):
+    """A JSON-safe number: NaN -> None, numpy scalars -> Python."""
+    if v is None:
+        return None
+    if isinstance(v, (np.bool_, bool)):
+        return bool(v)
+    if isinstance(v, (np.integer, int)):
+        return int(v)
+    if isinstance(v, (np.floating, float)):
+        return None if v != v else float(v)
+    return v
+
+
+def _json_default(v):
+    return _num(v) if isinstance(v, np.generic) else str(v)

@@ -1,0 +1,119 @@
+"""A DatasetExplorer's state as one static HTML page: summary, charts (inline SVG rendered by
+vl-convert), slices, comparison, and the worst samples with their claims.
+
+Every text from the data is escaped; the page has no script and no external URL.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+
+from ..model import ENTAILED, NOT_ENTAILED
+from .view import LABELS, LOWER_IS_BETTER
+
+STYLE = """
+body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}
+h1{font-size:22px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}
+td.t,th.t{text-align:left}.undef{color:#777;font-style:italic}.charts{display:flex;flex-wrap:wrap;gap:16px}
+.sample{border:1px solid #ddd;border-radius:6px;padding:8px 12px;margin:10px 0}
+.yes{color:#1b7f3b}.no{color:#b3261e}.muted{color:#666}
+"""
+
+
+def _e(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _fmt(v, percent: bool = False) -> str:
+    if v is None or v != v:
+        return '<span class="undef">Undefined</span>'
+    return f"{v:.1f}" if percent else f"{v:.3f}"
+
+
+def _svg(chart) -> str:
+    import vl_convert as vlc
+    return vlc.vegalite_to_svg(chart.to_json())
+
+
+def _label(value: int) -> str:
+    return {ENTAILED: '<span class="yes">entailed</span>', NOT_ENTAILED: '<span class="no">not entailed</span>'}.get(
+        int(value), '<span class="undef">unjudged</span>')
+
+
+def _sample_html(explorer, row: int, metric: str) -> str:
+    s = explorer.sample(row)
+    f = explorer.frame
+    head = f"{_e(f['run'].iat[row])} · " if len(explorer.runs) > 1 else ""
+    out = [f'<div class="sample"><b>{head}{_e(s.query_id)}</b> — {_e(LABELS.get(metric, metric))} '
+           f'{_fmt(explorer.frame[metric].iat[row])}',
+           f'<p><b>Question:</b> {_e(s.query) or "<span class=muted>(none)</span>"}</p>',
+           f"<p><b>Answer:</b> {_e(s.response)}</p><table><tr><th class=t>response claim</th>"
+           "<th class=t>vs ground truth</th><th class=t>entailed by passages</th></tr>"]
+    for j, c in enumerate(s.response_claims):
+        gt = _label(s.answer2response[j]) if s.answer2response is not None else "—"
+        by = "—"
+        if s.retrieved2response is not None:
+            hits = [s.passages[k].doc_id for k in np.flatnonzero(s.retrieved2response[j] == ENTAILED)]
+            by = _e(", ".join(hits)) if hits else '<span class="no">none</span>'
+        out.append(f"<tr><td class=t>{_e(c.text)}</td><td class=t>{gt}</td><td class=t>{by}</td></tr>")
+    out.append("</table>")
+    if not s.response_claims:
+        out.append('<p class="undef">No response claims.</p>')
+    if s.passages:
+        out.append("<details><summary>Passages</summary><ol>" +
+                   "".join(f"<li><b>{_e(p.doc_id)}</b>: {_e(p.text)}</li>" for p in s.passages) + "</ol></details>")
+    out.append("</div>")
+    return "".join(out)
+
+
+def report_html(explorer, *, worst: int = 20) -> str:
+    """The page (see the module docstring)."""
+    v = explorer.view_state
+    pct = explorer.percent
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>ragwidgets run report</title>"
+             f"<style>{STYLE}</style></head><body><h1>Run report</h1>",
+             f"<p>{v['count']} of {v['total']} samples shown"
+             + (f" (filter: {_e(explorer.expression)})" if explorer.expression else "")
+             + (f" (slice: {_e(explorer.slice)})" if explorer.slice else "") + ".</p>",
+             "<h2>Summary</h2><table><tr><th class=t>run</th><th class=t>metric</th><th>mean</th>"
+             "<th>95% interval</th><th>defined</th><th>Undefined</th><th>not computable</th></tr>"]
+    for r in v["summary"]:
+        ci = "—" if r["ci_low"] is None else f"{_fmt(r['ci_low'], pct)} – {_fmt(r['ci_high'], pct)}"
+        parts.append(f"<tr><td class=t>{_e(r['run'])}</td><td class=t>{_e(LABELS.get(r['metric'], r['metric']))}</td>"
+                     f"<td>{_fmt(r['mean'], pct)}</td><td>{ci}</td><td>{r['defined']}</td>"
+                     f"<td>{r['undefined']}</td><td>{r['not_computable']}</td></tr>")
+    parts.append("</table><h2>Charts</h2><div class='charts'>")
+    for kind in ("distribution", "scatter", "groups"):
+        if kind in v["charts"]:
+            parts.append(f"<figure data-chart='{kind}'>{_svg(explorer.chart(kind))}</figure>")
+    parts.append("</div><h2>Failure slices</h2><table><tr><th class=t>slice</th><th class=t>expression</th>"
+                 "<th>samples</th></tr>")
+    for s in v["slices"]:
+        parts.append(f"<tr><td class=t>{_e(s['name'])}</td><td class=t><code>{_e(s['expression'])}</code></td>"
+                     f"<td>{s['size']}</td></tr>")
+    parts.append("</table>")
+    if v["compare"]:
+        c = v["compare"]
+        parts.append(f"<h2>Compared with {_e(c['baseline'])}</h2><p>{c['shared']} shared queries; left out: "
+                     + _e(", ".join(f"{k} {n}" for k, n in c["left_out"].items())) + "</p><table><tr>"
+                     "<th class=t>run</th><th class=t>metric</th><th>baseline</th><th>run</th><th>difference</th>"
+                     "<th>paired 95% interval</th><th class=t>includes 0</th></tr>")
+        for r in c["rows"]:
+            ci = "—" if r["ci_low"] is None else f"{r['ci_low']:+.3f} – {r['ci_high']:+.3f}"
+            parts.append(f"<tr><td class=t>{_e(r['run'])}</td><td class=t>{_e(r['metric'])}</td>"
+                         f"<td>{_fmt(r['baseline_mean'])}</td><td>{_fmt(r['mean'])}</td>"
+                         f"<td>{_fmt(r['difference'])}</td><td>{ci}</td>"
+                         f"<td class=t>{'yes' if r['includes_zero'] else 'no'}</td></tr>")
+        parts.append("</table>")
+    metric = explorer.chart_metric
+    rows = explorer.order
+    values = explorer.frame[metric].to_numpy(dtype=float)[rows]
+    ranked = rows[np.argsort(-values if metric in LOWER_IS_BETTER else values, kind="stable")]
+    ranked = ranked[~np.isnan(explorer.frame[metric].to_numpy(dtype=float)[ranked])][:worst]
+    parts.append(f"<h2>The {len(ranked)} worst samples by {_e(LABELS.get(metric, metric))}</h2>")
+    parts += [_sample_html(explorer, int(r), metric) for r in ranked]
+    parts.append("</body></html>")
+    return "\n".join(parts)
