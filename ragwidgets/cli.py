@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import gc
+import importlib
 import importlib.util
 import json
 import math
@@ -244,6 +246,10 @@ def build_parser() -> argparse.ArgumentParser:
                                                "my_scenario.json) into a folder")
     examples.add_argument("directory", nargs="?", default=".", help="where to write them (default: here)")
     examples.set_defaults(func=cmd_examples)
+    judge = sub.add_parser("judge", add_help=False, prefix_chars="\0",  # its own parser reads every option
+                           help="score raw rows with an LLM judge on an OpenAI-compatible server (--help for options)")
+    judge.add_argument("args", nargs="*", help="INPUT --base-url URL --model NAME [--dry-run] ...")
+    judge.set_defaults(func=lambda args: importlib.import_module("ragwidgets.scoring.cli").main(args.args))
     from .export import add_parser as add_export  # nbconvert is imported only when export runs
     add_export(sub)
     return parser
@@ -251,6 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    gc.disable()  # one short run: no reference cycles worth a collector pass over millions of objects
     try:
         return args.func(args)
     except (RagWidgetsError, ValueError, KeyError, IndexError) as err:

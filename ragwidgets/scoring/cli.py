@@ -1,0 +1,149 @@
+"""``ragwidgets judge``: score raw RAG outputs from the command line with an LLM judge.
+
+The judge is an ``OpenAICompatibleJudge`` on ``--base-url`` / ``--model``; its key comes from an
+environment variable only (``--api-key-env NAME``; without it ``$OPENAI_API_KEY`` is sent to
+api.openai.com and nowhere else). Answers are cached (the user's cache dir, ``--cache``), so an
+interrupted or stopped run resumes where it stopped. ``--dry-run`` prints what the run would send
+and cost, and sends nothing. Exit status: 0 done, 2 bad input or configuration, 3 stopped by
+``--max-failures``, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Optional
+
+import pandas as pd
+
+from ..engine.evaluate import MODES
+from .config import RagChecker
+from .result import REASONS_COLUMN
+
+STOPPED, INTERRUPTED = 3, 130
+DESCRIPTION = """Score raw RAG outputs with an LLM judge on an OpenAI-compatible server.
+
+The API key comes from an environment variable only: --api-key-env NAME, or $OPENAI_API_KEY, which
+is sent to api.openai.com and nowhere else. Answers are cached, so an interrupted or stopped run
+resumes where it stopped. --dry-run prints what the run would send and cost, and sends nothing.
+Exit status: 0 done, 2 bad input or configuration, 3 stopped by --max-failures, 130 interrupted."""
+
+
+class _RefuseKey(argparse.Action):
+    """``--api-key``: refused without repeating it (a key on a command line lands in shell history)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error("the API key is read from an environment variable only: --api-key-env NAME")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ragwidgets judge", description=DESCRIPTION, allow_abbrev=False,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("input", type=Path, help="raw rows: .json / .jsonl (RAGChecker records or rows), .csv or .parquet; "
+                                      "columns query, target (gt_answer), response, context (retrieved_context)")
+    parser.add_argument("--base-url", required=True, help="the server's OpenAI-compatible URL, e.g. http://localhost:8000/v1")
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--api-key-env", metavar="NAME", help="environment variable holding the API key")
+    parser.add_argument("--api-key", action=_RefuseKey, help=argparse.SUPPRESS)
+    parser.add_argument("--scores", help="comma-separated scores (default: all eleven; f1 may be written f1_score)")
+    parser.add_argument("--mode", choices=MODES, default="all_claims")
+    parser.add_argument("--no-target", action="store_true", help="rows have no target: faithfulness only")
+    parser.add_argument("--dry-run", action="store_true", help="print the requests and tokens the run needs; send none")
+    parser.add_argument("--format", choices=("table", "json"), default="table")
+    parser.add_argument("--output", type=Path, help="also write the results in RAGChecker's format (ragwidgets score "
+                                                    "reads them)")
+    parser.add_argument("--cache", type=Path, help="judge cache file (default: the user's cache directory)")
+    parser.add_argument("--no-cache", action="store_true")
+    parser.add_argument("--max-concurrency", type=int, default=8)
+    parser.add_argument("--check-batch-size", type=int, default=8)
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds one request may take in all")
+    parser.add_argument("--max-retries", type=int, default=4)
+    parser.add_argument("--max-failures", type=int, help="stop once more calls than this failed")
+    parser.add_argument("--price-input", type=float, metavar="PER_TOKEN", help="price of an input token")
+    parser.add_argument("--price-output", type=float, metavar="PER_TOKEN", help="price of an output token")
+    parser.add_argument("--no-progress", action="store_true")
+    return parser
+
+
+def read_rows(path: Path, scorer: RagChecker) -> pd.DataFrame:
+    """The rows of ``path`` as the scorer reads them (list cells of a CSV are JSON text)."""
+    from .runner import as_frame
+
+    if not path.exists():
+        raise ValueError(f"{path}: no such file")
+    suffix = path.suffix.lower()
+    if suffix == ".parquet":
+        return pd.read_parquet(path)
+    if suffix == ".csv":
+        frame = pd.read_csv(path, keep_default_na=False)
+        for column in frame.columns:
+            frame[column] = [_json_cell(v) for v in frame[column]]
+        return frame
+    return as_frame(scorer, str(path))
+
+
+def _json_cell(value):
+    if isinstance(value, str) and value.strip()[:1] in ("[", "{"):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
+def _number(value) -> Optional[float]:
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
+
+
+def main(argv: list[str]) -> int:
+    from ..judges import JudgeError, JudgeInterrupted, JudgeRunStopped, OpenAICompatibleJudge
+
+    args = build_parser().parse_args(argv)
+    scores = [s.strip() for s in args.scores.split(",") if s.strip()] if args.scores else None
+    scorer = RagChecker(scores_to_compute=scores, mode=args.mode, target_column=None if args.no_target else "target")
+    judge = OpenAICompatibleJudge(
+        args.model, args.base_url, api_key_env=args.api_key_env, max_concurrency=args.max_concurrency,
+        check_batch_size=args.check_batch_size, timeout=args.timeout, max_retries=args.max_retries,
+        max_failures=args.max_failures, price_per_input_token=args.price_input,
+        price_per_output_token=args.price_output, cache=None if args.no_cache else (args.cache or "default"),
+        progress=not args.no_progress)
+    frame = read_rows(args.input, scorer)
+    if args.dry_run:
+        plan = scorer.dry_run(frame, judge)
+        with pd.option_context("display.width", 200, "display.max_columns", 20):
+            print(plan.table().to_string())
+        print(f"\n{plan}. Nothing was sent.")
+        return 0
+    try:
+        result = scorer.score(frame, judge)
+    except JudgeInterrupted as err:
+        print(f"ragwidgets judge: {err}", file=sys.stderr)
+        return INTERRUPTED
+    except JudgeRunStopped as err:
+        print(f"ragwidgets judge: {err}", file=sys.stderr)
+        return STOPPED
+    except JudgeError as err:
+        print(f"ragwidgets judge: error: {err}", file=sys.stderr)
+        return 2
+    if args.output:
+        result.to_ragchecker_json(args.output)
+    usage = result.usage
+    if args.format == "json":
+        out = result.to_ragchecker()
+        for record, reasons in zip(out["results"], result.frame[REASONS_COLUMN]):
+            record["undefined"] = reasons
+        out["metrics"] = {k: {"value": _number(m.value), "defined": m.defined, "undefined": m.undefined}
+                          for k, m in result.metrics.items()}
+        out["usage"] = vars(usage)
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        with pd.option_context("display.width", 200, "display.max_columns", 20):
+            print(result.metrics_frame().to_string())
+        print("\nUndefined: the score's denominator is 0, or the judge could not judge what it needs "
+              "(never counted as 0; reasons in the json output).")
+    print(f"judge: {usage.calls} calls, {usage.requests} requests ({usage.retries} retries), {usage.cache_hits} cache "
+          f"hits, {usage.failures} failures, {usage.prompt_tokens} + {usage.completion_tokens} tokens", file=sys.stderr)
+    return 0

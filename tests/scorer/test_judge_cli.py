@@ -1,0 +1,84 @@
+"""``ragwidgets judge``: the RagChecker scorer from the command line, against the loopback server."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ragwidgets.cli import main
+
+
+@pytest.fixture
+def rows(tmp_path, frame):
+    path = tmp_path / "rows.jsonl"
+    frame = frame.reset_index().rename(columns={"qid": "query_id"})
+    path.write_text("\n".join(json.dumps(r) for r in frame.to_dict("records")))
+    return path
+
+
+def judge(chat_server, rows, tmp_path, *extra):
+    return main(["judge", str(rows), "--base-url", chat_server.base_url, "--model", "m", "--cache",
+                 str(tmp_path / "c.sqlite"), "--no-progress", *extra])
+
+
+def test_dry_run_prints_the_cost_table_and_sends_nothing(chat_server, rows, tmp_path, capsys):
+    assert judge(chat_server, rows, tmp_path, "--dry-run", "--price-input", "1e-6", "--price-output", "4e-6") == 0
+    out = capsys.readouterr().out
+    header = out.splitlines()[0].split()
+    assert header == ["calls", "judgements", "cached", "prompt_tokens", "completion_tokens", "cost"]
+    assert [line.split()[0] for line in out.splitlines()[2:5]] == ["extract", "check", "total"]
+    assert "Nothing was sent" in out and chat_server.script.requests == 0
+    total = out.splitlines()[4].split()
+    assert judge(chat_server, rows, tmp_path) == 0
+    assert chat_server.script.requests == int(total[1])  # the dry run counted the run's requests
+
+
+def test_a_run_prints_the_metrics_writes_rescorable_results_and_a_rerun_is_free(chat_server, rows, tmp_path, capsys):
+    out_path = tmp_path / "scored.json"
+    assert judge(chat_server, rows, tmp_path, "--output", str(out_path)) == 0
+    captured = capsys.readouterr()
+    assert "mean_faithfulness" in captured.out and "never counted as 0" in captured.out
+    spent = chat_server.script.requests
+    assert f"judge: {spent} calls, {spent} requests (0 retries), 0 cache hits, 0 failures" in captured.err
+    saved = json.loads(out_path.read_text())["results"]
+    assert saved[0]["metrics"]["faithfulness"] == 0.5 and saved[0]["response_claims"][0] == ["Paris", "is",
+                                                                                               "the capital of France"]
+    assert main(["score", str(out_path)]) == 0  # the saved results are RAGChecker's format
+    assert "faithfulness" in capsys.readouterr().out
+
+    assert judge(chat_server, rows, tmp_path, "--format", "json") == 0
+    result = json.loads(capsys.readouterr().out)
+    assert chat_server.script.requests == spent and result["usage"]["calls"] == 0
+    assert result["results"][1]["undefined"] == {} and result["metrics"]["mean_recall"]["defined"] == 2
+
+
+def test_a_refused_row_is_undefined_with_its_reason_and_max_failures_stops_the_run(chat_server, rows, tmp_path,
+                                                                                   capsys):
+    chat_server.script.reject_marker = "Seine flows"
+    assert judge(chat_server, rows, tmp_path, "--format", "json", "--scores", "faithfulness") == 0
+    result = json.loads(capsys.readouterr().out)["results"]
+    assert result[0]["metrics"]["faithfulness"] == 0.5 and result[1]["metrics"]["faithfulness"] is None
+    assert "HTTP 400" in result[1]["undefined"]["faithfulness"]
+
+    assert judge(chat_server, rows, tmp_path, "--max-failures", "0", "--no-cache") == 3
+    err = capsys.readouterr().err
+    assert "the run stopped: 2 calls failed, more than max_failures=0" in err and "sample 'q2'" in err
+
+
+def test_the_key_comes_from_a_named_variable_and_never_from_a_flag(chat_server, rows, tmp_path, monkeypatch, capsys,
+                                                                   api_secret):
+    monkeypatch.setenv("MY_JUDGE_KEY", api_secret)
+    assert judge(chat_server, rows, tmp_path, "--api-key-env", "MY_JUDGE_KEY", "--scores", "faithfulness") == 0
+    assert set(chat_server.script.authorization) == {f"Bearer {api_secret}"}
+    with pytest.raises(SystemExit):
+        judge(chat_server, rows, tmp_path, "--api-key", api_secret)
+    assert api_secret not in "".join(capsys.readouterr())
+
+
+def test_bad_input_is_a_clear_error_before_any_request(chat_server, tmp_path, capsys):
+    path = tmp_path / "rows.jsonl"
+    path.write_text(json.dumps({"query": "q", "target": "t", "response": "r"}))
+    assert judge(chat_server, path, tmp_path) == 2
+    assert "column 'context': the DataFrame has no such column" in capsys.readouterr().err
+    assert chat_server.script.requests == 0
