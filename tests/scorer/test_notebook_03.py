@@ -23,4 +23,8 @@ def test_notebook_03_runs_offline_and_its_second_run_is_free(monkeypatch, tmp_pa
     text = "\n".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in outputs)
     assert "second run: Usage(calls=0" in text and "rescoring the output: Usage(calls=0" in text
     assert "no request was made" in text
+    # the LLM judge's dry run prices the run before it, offline: a cost table with a total row
+    table = next(o.data["text/plain"] for o in outputs if "cost" in o.get("data", {}).get("text/plain", ""))
+    assert "prompt_tokens" in table and "completion_tokens" in table and "\ntotal " in table
+    assert "in cost" in text
     assert (tmp_path / "judge_cache.sqlite").exists()
