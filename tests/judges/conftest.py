@@ -9,7 +9,7 @@ with malformed JSON; it counts requests and the most requests ever in flight at 
 
 Faults of real endpoints, per request (``fault_next``): "bad-request" (HTTP 400, context length),
 "echo" (a proxy's 400 that echoes the request headers, the key across character 300 of its text,
-and again in a response header), "think" (a ``<think>`` block holding a wrong draft answer before
+and again in a response header; "echo-header": only in the header), "think" (a ``<think>`` block holding a wrong draft answer before
 the real one), "wrong-count" (one label too few; no claims for an extraction), "empty-choices"
 (``choices: []`` with usage), "trickle" (the body one byte every 0.2 s). ``reject_marker``: every
 request whose prompt holds it is answered 400, as a server answers a row that is too long.
@@ -107,9 +107,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(0.2)
 
-    def _echo(self) -> None:
+    def _echo(self, in_body: bool = True) -> None:
         headers = "; ".join(f"{k}: {v}" for k, v in sorted(self.headers.items(), key=lambda kv: kv[0] != "Authorization"))
-        message = "upstream rejected the request. " + "x" * 210 + f" request headers were: {headers}"
+        message = "upstream rejected the request. " + ("x" * 210 + f" request headers were: {headers}" if in_body else "")
         payload = json.dumps({"error": {"message": message}}).encode()
         self.send_response(400)
         self.send_header("Content-Type", "application/json")
@@ -145,8 +145,8 @@ class _Handler(BaseHTTPRequestHandler):
             if fault == "not-json":
                 self._send(200, b"<html>gateway</html>", "text/html")
                 return
-            if fault == "echo":
-                self._echo()
+            if fault in ("echo", "echo-header"):
+                self._echo(in_body=fault == "echo")
                 return
             request = json.loads(body)
             with script.lock:

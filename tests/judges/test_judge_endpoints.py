@@ -166,12 +166,16 @@ def test_persistently_wrong_counts_are_unjudged_and_never_cached(make_judge, cha
 
 # -- 5. an echoing proxy ------------------------------------------------------------------------------
 
-def test_an_echoing_proxy_never_gets_a_piece_of_the_key_into_a_reason(make_judge, chat_server, api_secret, caplog):
-    chat_server.script.fault_next("echo")
+@pytest.mark.parametrize("fault", ["echo", "echo-header"])
+def test_an_echoing_proxy_never_gets_a_piece_of_the_key_into_a_reason(make_judge, chat_server, api_secret, caplog,
+                                                                      fault):
+    chat_server.script.fault_next(fault)
     judge = make_judge()
     result = judge.check(["Paris is the capital of France"], REFERENCE)
     reason = result.reasons[0]
-    assert "HTTP 400" in reason and "upstream rejected" in reason and "***" in reason
+    assert "HTTP 400" in reason and "upstream rejected" in reason and "Bearer ***" in reason
+    if fault == "echo-header":
+        assert "x-echo-authorization: bearer ***" in reason.lower()
     texts = reason + repr(result) + caplog.text
     pieces = {api_secret[i : i + FRAGMENT] for i in range(len(api_secret) - FRAGMENT + 1)}
     assert not [p for p in pieces if p in texts]

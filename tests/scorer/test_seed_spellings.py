@@ -3,7 +3,6 @@ TemplateValue columns."""
 
 from __future__ import annotations
 
-import pandas as pd
 import pytest
 
 import ragwidgets as rw
