@@ -58,10 +58,19 @@ def _rows_named(config: "RagChecker", frame: pd.DataFrame):
         raise as_scoring_error(err, f"row {frame.index[err.index]!r}", source_columns(config, frame)) from None
 
 
+def check_metric_columns(config: "RagChecker", frame: pd.DataFrame) -> None:
+    """Every column a configured metric reads is in the frame (checked before any judge work)."""
+    for template in config.aggregations:
+        for column in template.columns:
+            if column not in frame.columns:
+                raise ValueError(f"metric {template.name!r} reads column {column!r}, which the DataFrame lacks")
+
+
 def score(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None, *,
           progress: Optional[bool] = None) -> ScoringResult:
     """See ``RagChecker.score``."""
     frame = as_frame(config, data)
+    check_metric_columns(config, frame)
     records = frame_to_records(config, frame)
     usage = Usage()
     work = missing_work(records, config.needs)
@@ -86,18 +95,14 @@ def score(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None
     if any(record.get("unjudged") for record in records):
         out[UNJUDGED_COLUMN] = pd.Series([record.get("unjudged") or [] for record in records], index=out.index,
                                          dtype=object)
-    metrics = {}
-    for template in config.aggregations:
-        for column in template.columns:
-            if column not in out.columns:
-                raise ValueError(f"metric {template.name!r} reads column {column!r}, which the DataFrame lacks")
-        metrics[template.name] = template.compute(out[template.score], out)
+    metrics = {template.name: template.compute(out[template.score], out) for template in config.aggregations}
     return ScoringResult(config, out, tuple(values.columns), metrics, usage, records)
 
 
 def dry_run(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None) -> DryRun:
     """See ``RagChecker.dry_run``."""
     frame = as_frame(config, data)
+    check_metric_columns(config, frame)
     records = frame_to_records(config, frame)
     work = missing_work(records, config.needs)
     if not work:

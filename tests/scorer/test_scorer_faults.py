@@ -1,0 +1,63 @@
+"""RagChecker.score under the faults of issue 10, the way a notebook user meets them."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import threading
+import time
+
+import pandas as pd
+import pytest
+
+import ragwidgets as rw
+from ragwidgets.judges import JudgeInterrupted
+
+
+def rows(n: int) -> pd.DataFrame:
+    return pd.DataFrame({
+        "query": [f"What does museum {i} hold?" for i in range(n)],
+        "target": [f"Museum {i} holds maps. Museum {i} holds ships." for i in range(n)],
+        "response": [f"Museum {i} holds maps. Museum {i} holds coins." for i in range(n)],
+        "context": [[f"Museum {i} holds maps and ships.", f"Museum {i} opened early."] for i in range(n)],
+    }, index=pd.Index([f"m{i}" for i in range(n)], name="museum"))
+
+
+def test_interrupting_a_scoring_cell_stops_spending_and_the_rerun_resumes(make_judge, chat_server):
+    chat_server.script.delay = 0.03
+    frame = rows(30)
+    scorer = rw.RagChecker(scores_to_compute=["faithfulness", "recall"])
+    main = threading.main_thread().ident
+
+    def press_stop():
+        while chat_server.script.requests < 12:
+            time.sleep(0.005)
+        signal.pthread_kill(main, signal.SIGINT)
+
+    async def cell():
+        return scorer.score(frame, make_judge(max_concurrency=2))
+
+    loop = asyncio.new_event_loop()  # like a kernel: a running loop, Ctrl-C raised in the cell's code
+    threading.Thread(target=press_stop, daemon=True).start()
+    try:
+        with pytest.raises(JudgeInterrupted, match="running again resumes"):
+            loop.run_until_complete(cell())
+    finally:
+        loop.close()
+    sent = chat_server.script.requests
+    time.sleep(0.3)
+    assert chat_server.script.requests == sent < 30
+
+    judge = make_judge()
+    plan = scorer.dry_run(frame, judge)
+    result = scorer.score(frame, judge)
+    assert plan.cached > 0 and judge.stats.requests == plan.calls  # the answers before the stop were kept
+    assert result.scores["faithfulness"].tolist() == [0.5] * 30 and result.scores["recall"].tolist() == [0.5] * 30
+
+
+def test_a_metric_reading_a_missing_column_fails_before_any_request(frame, make_judge, chat_server):
+    scorer = rw.RagChecker(metrics=[{"type": "weighted_average", "score": "recall", "weights_column": "weight"}])
+    for run in (scorer.dry_run, scorer.score):
+        with pytest.raises(ValueError, match="reads column 'weight'"):
+            run(frame, make_judge())
+    assert chat_server.script.requests == 0
