@@ -23,8 +23,8 @@ async function touchedRows(el, act) {
   const observer = new MutationObserver((records) => {
     for (const r of records) {
       const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-      const row = node && node.closest("[data-key]");
-      if (row) touched.add(row.dataset.key);
+      const row = node && node.closest("[data-key], [data-row]"); // a table row, a matrix row
+      if (row) touched.add(row.dataset.key || row.dataset.row);
     }
   });
   observer.observe(el, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -169,5 +169,17 @@ describe("hostile text", () => {
     const long = el.querySelector(`[data-key="source:${"d".repeat(600)}"] .rw-idtext`);
     expect(long.textContent.length).toBeLessThan(30);
     expect(long.getAttribute("title")).toBe("d".repeat(600));
+  });
+
+  it("a very long text shows its start and a button that shows it whole", async () => {
+    const { el, sent } = mount(fixture("hostile"));
+    const q = el.querySelector(".rw-question");
+    expect(text(q)).toBe(`Question: Q ${"x".repeat(298)}…Show all 602 characters`);
+    q.querySelector("button.rw-whole").click();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(text(q)).toBe(`Question: Q ${"x".repeat(600)}Show less`);
+    const passage = el.querySelector('[data-key="source:\u202eexe.live"] .rw-text');
+    passage.querySelector("button.rw-whole").click(); // inside a row: shows the text, selects nothing
+    expect(sent).toEqual([]);
   });
 });

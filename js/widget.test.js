@@ -196,7 +196,7 @@ describe("RAGChecker sample views", () => {
     expect(heads.map((th) => th.getAttribute("title"))).toEqual([
       null, "000 (rank 1)", "001 (rank 2)", "002 (rank 3): switched off", "003 (rank 4)"]);
     expect([...resp.querySelectorAll("col")].map((c) => c.className)).toEqual(["", "", "", "rw-off", ""]);
-    expect([...resp.querySelector("tbody tr").children].map(text)).toEqual(["R1", "○", "●", "○", "○"]);
+    expect([...resp.querySelector("tbody tr").children].map(text)).toEqual(["R1", "·", "●", "·", "·"]);
     const claimHeads = [...el.querySelectorAll(".rw-claims thead th")].map(text);
     expect(claimHeads).toEqual(["Claim", "Text", "Correct?", "Faithful?", "Supported by"]);
     expect(text(el.querySelector('[data-key="claim:R1"]'))).toContain("✗ Incorrect");
@@ -271,7 +271,7 @@ describe("mountSampleView: the sample view another widget mounts", () => {
     next.state = "sample 0 · updated";
     sv.update(next);
     expect(text(el.querySelector('[data-testid="state"]'))).toBe("State: sample 0 · updated");
-    expect([...el.querySelector(".rw-matrix tbody tr").children].map(text)).toEqual(["R1", "○", "●", "○", "○"]);
+    expect([...el.querySelector(".rw-matrix tbody tr").children].map(text)).toEqual(["R1", "·", "●", "·", "·"]);
     sv.destroy();
     expect(el.childNodes.length).toBe(0);
   });

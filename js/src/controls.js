@@ -1,11 +1,12 @@
 // The header and the controls. Each control reports its action through `send(patch)`.
 import { html, memo } from "./incremental.js";
+import { LongText } from "./text.js";
 
 export const Header = memo(function Header({ title, question, state }) {
   return html`<header class="rw-header">
-    <h3 class="rw-title">${title}</h3>
-    ${question ? html`<p class="rw-question"><b>Question: </b>${question}</p>` : null}
-    <p class="rw-state" data-testid="state"><b>State: </b>${state}</p>
+    <h3 class="rw-title"><${LongText} text=${title} /></h3>
+    ${question ? html`<p class="rw-question"><b>Question: </b><${LongText} text=${question} /></p>` : null}
+    <p class="rw-state" data-testid="state"><b>State: </b><${LongText} text=${state} /></p>
   </header>`;
 });
 

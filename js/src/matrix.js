@@ -8,7 +8,7 @@ import { showId } from "./text.js";
 
 export const CELL = {
   1: ["●", "entails", "rw-entails"],
-  0: ["○", "does not entail", "rw-neutral"],
+  0: ["·", "does not entail", "rw-neutral"],
   [-1]: ["?", "unjudged", "rw-unjudged"],
 };
 const ON_DEMAND = 600; // cells above which the matrix waits to be opened
@@ -23,7 +23,7 @@ export function matrixCells(cells) {
 
 const MatrixRow = memo(function MatrixRow({ r, buf, index, doc_ids, selected, ctx }) {
   const cells = matrixCells(buf).subarray(index * doc_ids.length, (index + 1) * doc_ids.length);
-  return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-key=${r.key}
+  return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r.key}
       onClick=${() => ctx.send({ selected: selected ? "" : r.key })}>
     <th class="rw-id" scope="row" title=${r.text}>${r.id}</th>
     ${Array.from(cells, (v, k) => {
@@ -64,7 +64,7 @@ export class Matrix extends Component {
     return html`<section class="rw-section" data-testid="matrix">
       <h4>Entailment: claims × passages</h4>
       <p class="rw-note">${size}; ${entailed} entailments. Columns are passages by rank (hover for the
-        doc_id); ● entails; ○ does not entail; ? unjudged; shaded columns are switched off.</p>
+        doc_id). Symbols: ● entails; · does not entail; ? unjudged; shaded columns are switched off.</p>
       ${open
         ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
             <${Grid} caption="Response claims" rows=${m.response} first=${0} m=${m} docIds=${docIds} selected=${selected} ctx=${ctx} />

@@ -18,14 +18,15 @@ import { Failing } from "./failing.js";
 import { html, share } from "./incremental.js";
 import { Matrix } from "./matrix.js";
 import { ClaimTable, FactsTable, GtTable, SourceTable } from "./tables.js";
+import { LongText } from "./text.js";
 
 export { matrixCells } from "./matrix.js";
 
 function Answer({ view }) {
   return html`<section class="rw-section rw-answer">
-    <p><b>Answer: </b>${view.answer ? view.answer : html`<i>(empty answer: no claims)</i>`}</p>
+    <p><b>Answer: </b>${view.answer ? html`<${LongText} text=${view.answer} />` : html`<i>(empty answer: no claims)</i>`}</p>
     ${view.kind === "sample" && view.gt_answer
-      ? html`<details class="rw-gt-answer"><summary>Ground-truth answer</summary><p>${view.gt_answer}</p></details>`
+      ? html`<details class="rw-gt-answer"><summary>Ground-truth answer</summary><p><${LongText} text=${view.gt_answer} /></p></details>`
       : null}
   </section>`;
 }
@@ -39,11 +40,11 @@ export function SampleView({ view, ctx }) {
     <${Header} title=${view.title} question=${view.question} state=${view.state} />
     <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} />
     <p class="rw-summary" data-testid="summary">${view.summary}</p>
-    <${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
-      predictions=${view.predictions || {}} send=${ctx.send} />
     ${view.kind === "sample"
       ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />`
       : null}
+    <${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
+      predictions=${view.predictions || {}} send=${ctx.send} />
     <${Answer} view=${view} />
     <${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />
     <${ClaimTable} view=${view} ctx=${ctx} />

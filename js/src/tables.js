@@ -2,7 +2,7 @@
 // keyed and memoised: an update re-renders only the rows whose data or selection changed. Long
 // tables scroll inside a bounded region with a sticky header.
 import { html, memo } from "./incremental.js";
-import { Id, YesNo, ids } from "./text.js";
+import { Id, LongText, YesNo, ids } from "./text.js";
 
 const ROLE_TEXT = {
   selected: "● selected",
@@ -75,7 +75,7 @@ const SourceRow = memo(function SourceRow({ s, selected, sample, cites, showGt, 
   return html`<${Row} item=${s} selected=${selected} send=${ctx.send}>
     <td class="rw-num">${s.rank === null ? "—" : String(s.rank)}</td>
     <${IdCell} id=${s.doc_id} roles=${s.roles} />
-    <td class="rw-text">${s.text}</td>
+    <td class="rw-text"><${LongText} text=${s.text} /></td>
     ${sample ? null : html`<td>${ids(s.facts)}</td>`}
     <td class="rw-toggle-cell">
       <label onClick=${(e) => e.stopPropagation()}>
@@ -111,7 +111,7 @@ const ClaimRow = memo(function ClaimRow({ c, selected, hasFacts, hasCorrect, cit
   const per = (f) => (cits.length ? cits.map((x, i) => html`${i ? html`<br />` : null}${f(x)}`) : "—");
   return html`<${Row} item=${c} selected=${selected} send=${ctx.send}>
     <${IdCell} id=${c.id} roles=${c.roles} />
-    <td class="rw-text">${c.text}</td>
+    <td class="rw-text"><${LongText} text=${c.text} /></td>
     ${hasFacts ? html`<td>${ids(c.facts)}</td>` : null}
     ${hasCorrect ? html`<td><${YesNo} value=${c.correct} words=${["Correct", "Incorrect"]} /></td>` : null}
     <td><${YesNo} value=${c.faithful} words=${["Faithful", "Unfaithful"]} /></td>
@@ -149,7 +149,7 @@ export function ClaimTable({ view, ctx }) {
 const GtRow = memo(function GtRow({ g, selected, ctx }) {
   return html`<${Row} item=${g} selected=${selected} send=${ctx.send}>
     <${IdCell} id=${g.id} roles=${g.roles} />
-    <td class="rw-text">${g.text}</td>
+    <td class="rw-text"><${LongText} text=${g.text} /></td>
     <td><${YesNo} value=${g.covered} words=${["Covered", "Missed"]} /></td>
     <td class="rw-list">${ids(g.supported_by, "none")}</td>
   <//>`;
@@ -169,7 +169,7 @@ export function FactsTable({ view }) {
     <h4>Required facts</h4>
     <${Table} heads=${["Required current fact", "Fact ID", "Present in answer?", "Stated by"]} cls="rw-facts" n=${view.facts.length} label="Required facts">
       ${view.facts.map((f) => html`<tr key=${f.fact_id}>
-        <td class="rw-text">${f.text || f.fact_id}</td>
+        <td class="rw-text"><${LongText} text=${f.text || f.fact_id} /></td>
         <td class="rw-id"><${Id} id=${f.fact_id} /></td>
         <td><${YesNo} value=${f.present} /></td>
         <td class="rw-list">${ids(f.stated_by)}</td>

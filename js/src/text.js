@@ -1,6 +1,7 @@
 // Untrusted text as text. Everything from a sample goes through Preact's text nodes and
 // attribute values, never markup. IDs are isolated from the text around them (<bdi>), and the
 // bidi control characters in them are shown, not obeyed ("evil.exe" never reads "exe.live").
+import { Component } from "preact";
 import { html } from "./incremental.js";
 
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -27,4 +28,18 @@ export function YesNo({ value, words = ["Yes", "No"] }) {
   if (value === null || value === undefined) return html`<span class="rw-unknown">? unknown</span>`;
   const yes = value === true || value === "yes";
   return html`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words[0]}` : `✗ ${words[1]}`}</span>`;
+}
+
+const LONG = 300; // characters shown of a long text before "Show all"
+
+/** A text that may be very long (a passage, an answer, a 10,000-character token): the first
+ * LONG characters, then a button that shows it whole (and hides it again). */
+export class LongText extends Component {
+  render({ text }, { whole }) {
+    const s = String(text);
+    if (s.length <= LONG) return s;
+    return html`${whole ? s : `${s.slice(0, LONG)}…`}<button type="button" class="rw-whole"
+      aria-expanded=${whole ? "true" : "false"} onClick=${(e) => { e.stopPropagation(); this.setState({ whole: !whole }); }}
+      >${whole ? "Show less" : `Show all ${s.length.toLocaleString("en")} characters`}</button>`;
+  }
 }

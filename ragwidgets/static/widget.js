@@ -403,12 +403,45 @@ var Cards = memo(function Cards2({ groups, missing, predict, predictions, send }
   </section>`;
 });
 
+// src/text.js
+var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+var codePoint = (c2) => `⟨U+${c2.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
+function showId(id) {
+  return String(id).replace(BIDI, codePoint);
+}
+function Id({ id, max = 40 }) {
+  const shown = showId(id);
+  if (shown.length <= max) return html`<bdi class="rw-idtext">${shown}</bdi>`;
+  return html`<bdi class="rw-idtext rw-cut" title=${shown}>${shown.slice(0, max - 1)}…</bdi>`;
+}
+function ids(items, empty = "—") {
+  return items && items.length ? items.map(showId).join(", ") : empty;
+}
+function YesNo({ value, words = ["Yes", "No"] }) {
+  if (value === null || value === void 0) return html`<span class="rw-unknown">? unknown</span>`;
+  const yes = value === true || value === "yes";
+  return html`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words[0]}` : `✗ ${words[1]}`}</span>`;
+}
+var LONG = 300;
+var LongText = class extends C {
+  render({ text }, { whole }) {
+    const s2 = String(text);
+    if (s2.length <= LONG) return s2;
+    return html`${whole ? s2 : `${s2.slice(0, LONG)}…`}<button type="button" class="rw-whole"
+      aria-expanded=${whole ? "true" : "false"} onClick=${(e2) => {
+      e2.stopPropagation();
+      this.setState({ whole: !whole });
+    }}
+      >${whole ? "Show less" : `Show all ${s2.length.toLocaleString("en")} characters`}</button>`;
+  }
+};
+
 // src/controls.js
 var Header = memo(function Header2({ title, question, state }) {
   return html`<header class="rw-header">
-    <h3 class="rw-title">${title}</h3>
-    ${question ? html`<p class="rw-question"><b>Question: </b>${question}</p>` : null}
-    <p class="rw-state" data-testid="state"><b>State: </b>${state}</p>
+    <h3 class="rw-title"><${LongText} text=${title} /></h3>
+    ${question ? html`<p class="rw-question"><b>Question: </b><${LongText} text=${question} /></p>` : null}
+    <p class="rw-state" data-testid="state"><b>State: </b><${LongText} text=${state} /></p>
   </header>`;
 });
 function Choice({ s: s2, send }) {
@@ -476,26 +509,6 @@ var Controls = memo(function Controls2({ c: c2, predict, ids: ids2, inPlay, send
   </section>`;
 });
 
-// src/text.js
-var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-var codePoint = (c2) => `⟨U+${c2.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
-function showId(id) {
-  return String(id).replace(BIDI, codePoint);
-}
-function Id({ id, max = 40 }) {
-  const shown = showId(id);
-  if (shown.length <= max) return html`<bdi class="rw-idtext">${shown}</bdi>`;
-  return html`<bdi class="rw-idtext rw-cut" title=${shown}>${shown.slice(0, max - 1)}…</bdi>`;
-}
-function ids(items, empty = "—") {
-  return items && items.length ? items.map(showId).join(", ") : empty;
-}
-function YesNo({ value, words = ["Yes", "No"] }) {
-  if (value === null || value === void 0) return html`<span class="rw-unknown">? unknown</span>`;
-  const yes = value === true || value === "yes";
-  return html`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words[0]}` : `✗ ${words[1]}`}</span>`;
-}
-
 // src/failing.js
 var SHOWN = 12;
 var KINDS = [
@@ -531,7 +544,7 @@ var Failing = memo(function Failing2({ claims, gtClaims, selected, send }) {
 // src/matrix.js
 var CELL = {
   1: ["●", "entails", "rw-entails"],
-  0: ["○", "does not entail", "rw-neutral"],
+  0: ["·", "does not entail", "rw-neutral"],
   [-1]: ["?", "unjudged", "rw-unjudged"]
 };
 var ON_DEMAND = 600;
@@ -543,7 +556,7 @@ function matrixCells(cells) {
 }
 var MatrixRow = memo(function MatrixRow2({ r: r2, buf, index, doc_ids, selected, ctx }) {
   const cells = matrixCells(buf).subarray(index * doc_ids.length, (index + 1) * doc_ids.length);
-  return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-key=${r2.key}
+  return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r2.key}
       onClick=${() => ctx.send({ selected: selected ? "" : r2.key })}>
     <th class="rw-id" scope="row" title=${r2.text}>${r2.id}</th>
     ${Array.from(cells, (v2, k2) => {
@@ -581,7 +594,7 @@ var Matrix = class extends C {
     return html`<section class="rw-section" data-testid="matrix">
       <h4>Entailment: claims × passages</h4>
       <p class="rw-note">${size}; ${entailed} entailments. Columns are passages by rank (hover for the
-        doc_id); ● entails; ○ does not entail; ? unjudged; shaded columns are switched off.</p>
+        doc_id). Symbols: ● entails; · does not entail; ? unjudged; shaded columns are switched off.</p>
       ${open ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
             <${Grid} caption="Response claims" rows=${m2.response} first=${0} m=${m2} docIds=${docIds} selected=${selected} ctx=${ctx} />
             ${m2.gt.length ? html`<${Grid} caption="Ground-truth claims" rows=${m2.gt} first=${m2.response.length} m=${m2} docIds=${docIds} selected=${selected} ctx=${ctx} />` : null}
@@ -650,7 +663,7 @@ var SourceRow = memo(function SourceRow2({ s: s2, selected, sample, cites, showG
   return html`<${Row} item=${s2} selected=${selected} send=${ctx.send}>
     <td class="rw-num">${s2.rank === null ? "—" : String(s2.rank)}</td>
     <${IdCell} id=${s2.doc_id} roles=${s2.roles} />
-    <td class="rw-text">${s2.text}</td>
+    <td class="rw-text"><${LongText} text=${s2.text} /></td>
     ${sample ? null : html`<td>${ids(s2.facts)}</td>`}
     <td class="rw-toggle-cell">
       <label onClick=${(e2) => e2.stopPropagation()}>
@@ -689,7 +702,7 @@ var ClaimRow = memo(function ClaimRow2({ c: c2, selected, hasFacts, hasCorrect, 
   const per = (f2) => cits.length ? cits.map((x2, i2) => html`${i2 ? html`<br />` : null}${f2(x2)}`) : "—";
   return html`<${Row} item=${c2} selected=${selected} send=${ctx.send}>
     <${IdCell} id=${c2.id} roles=${c2.roles} />
-    <td class="rw-text">${c2.text}</td>
+    <td class="rw-text"><${LongText} text=${c2.text} /></td>
     ${hasFacts ? html`<td>${ids(c2.facts)}</td>` : null}
     ${hasCorrect ? html`<td><${YesNo} value=${c2.correct} words=${["Correct", "Incorrect"]} /></td>` : null}
     <td><${YesNo} value=${c2.faithful} words=${["Faithful", "Unfaithful"]} /></td>
@@ -731,7 +744,7 @@ function ClaimTable({ view, ctx }) {
 var GtRow = memo(function GtRow2({ g: g2, selected, ctx }) {
   return html`<${Row} item=${g2} selected=${selected} send=${ctx.send}>
     <${IdCell} id=${g2.id} roles=${g2.roles} />
-    <td class="rw-text">${g2.text}</td>
+    <td class="rw-text"><${LongText} text=${g2.text} /></td>
     <td><${YesNo} value=${g2.covered} words=${["Covered", "Missed"]} /></td>
     <td class="rw-list">${ids(g2.supported_by, "none")}</td>
   <//>`;
@@ -749,7 +762,7 @@ function FactsTable({ view }) {
     <h4>Required facts</h4>
     <${Table} heads=${["Required current fact", "Fact ID", "Present in answer?", "Stated by"]} cls="rw-facts" n=${view.facts.length} label="Required facts">
       ${view.facts.map((f2) => html`<tr key=${f2.fact_id}>
-        <td class="rw-text">${f2.text || f2.fact_id}</td>
+        <td class="rw-text"><${LongText} text=${f2.text || f2.fact_id} /></td>
         <td class="rw-id"><${Id} id=${f2.fact_id} /></td>
         <td><${YesNo} value=${f2.present} /></td>
         <td class="rw-list">${ids(f2.stated_by)}</td>
@@ -761,8 +774,8 @@ function FactsTable({ view }) {
 // src/sample_view.js
 function Answer({ view }) {
   return html`<section class="rw-section rw-answer">
-    <p><b>Answer: </b>${view.answer ? view.answer : html`<i>(empty answer: no claims)</i>`}</p>
-    ${view.kind === "sample" && view.gt_answer ? html`<details class="rw-gt-answer"><summary>Ground-truth answer</summary><p>${view.gt_answer}</p></details>` : null}
+    <p><b>Answer: </b>${view.answer ? html`<${LongText} text=${view.answer} />` : html`<i>(empty answer: no claims)</i>`}</p>
+    ${view.kind === "sample" && view.gt_answer ? html`<details class="rw-gt-answer"><summary>Ground-truth answer</summary><p><${LongText} text=${view.gt_answer} /></p></details>` : null}
   </section>`;
 }
 function SampleView({ view, ctx }) {
@@ -774,9 +787,9 @@ function SampleView({ view, ctx }) {
     <${Header} title=${view.title} question=${view.question} state=${view.state} />
     <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} />
     <p class="rw-summary" data-testid="summary">${view.summary}</p>
+    ${view.kind === "sample" ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />` : null}
     <${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
       predictions=${view.predictions || {}} send=${ctx.send} />
-    ${view.kind === "sample" ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />` : null}
     <${Answer} view=${view} />
     <${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />
     <${ClaimTable} view=${view} ctx=${ctx} />

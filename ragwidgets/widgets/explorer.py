@@ -325,6 +325,7 @@ class Explorer(_Linked):
             ex, sample, kind="scenario", title=sc.title, question=sc.question,
             answer_text=" ".join(c.text for c in ex.claims), gt_answer=sample.gt_answer,
             ranks={d: k + 1 for k, d in enumerate(self.retrieved)}, fact_texts=self._fact_texts,
+            order=list(bundle) + [d for d in sc.doc_ids if d not in bundle],
             controls=controls, state_label=f"{self.retrieval} · {self.answer} · {self.citation}"
             + (f" (passages edited: {edited})" if edited else ""),
             selected=self.selected, predict=self.predict, predictions=self.predictions,

@@ -214,11 +214,14 @@ def summary(ex: SampleExplanation) -> str:
 def build_view(ex: SampleExplanation, sample: Sample, *, kind: str, title: str, question: str,
                answer_text: str, gt_answer: str, fact_texts: dict[str, str], controls: dict,
                state_label: str, selected: str, predict: bool, predictions: dict[str, str],
-               citation_first: bool, ranks: dict[str, int] | None = None) -> dict:
+               citation_first: bool, ranks: dict[str, int] | None = None,
+               order: list[str] | None = None) -> dict:
     """The whole view state for one sample under the current controls.
 
-    ``ranks``: the rank shown for each passage in play (default: its retrieval rank). A passage
-    can be toggled when it is a retrieved passage of the sample, not a corpus source.
+    ``ranks``: the rank shown for each passage in play (default: its retrieval rank). ``order``:
+    the doc_ids in the order the sources are listed (default: by rank, corpus sources last); a
+    caller keeps it fixed while passages are toggled, so rows never move under the pointer. A
+    passage can be toggled when it is a retrieved passage of the sample, not a corpus source.
     """
     lit = highlights(ex, selected)
     roles = lambda key: lit.get(key, {}).get("roles", [])  # noqa: E731
@@ -238,7 +241,11 @@ def build_view(ex: SampleExplanation, sample: Sample, *, kind: str, title: str, 
             "cited_by": cited_by.get(p.doc_id, []),
             "toggleable": p.rank is not None, "roles": roles(key),
         })
-    sources.sort(key=lambda s: (s["rank"] is None, s["rank"] or 0))
+    if order is None:
+        sources.sort(key=lambda s: (s["rank"] is None, s["rank"] or 0))
+    else:
+        position = {d: k for k, d in enumerate(order)}
+        sources.sort(key=lambda s: position[s["doc_id"]])
     has_citations = any(c.citations is not None for c in ex.claims)
     claims = []
     for c in ex.claims:

@@ -163,3 +163,39 @@ def offline_page(browser):
 def artifacts():
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+def big_sample_record(n_passages: int = 60, n_claims: int = 80, n_gt: int = 40) -> dict:
+    """One RAGChecker sample at real size: ``n_passages`` passages of a few lines, ``n_claims``
+    response claims, ``n_gt`` ground-truth claims; claim j is entailed by two passages spread over
+    the ranking, some claims by none, some incorrect. Hostile IDs: a bidi override, a 10,000-
+    character token (also in the question and the answer)."""
+    long_token = "x" * 10_000
+    doc_ids = [f"doc-{k:03d}" for k in range(n_passages)]
+    doc_ids[3] = "\u202eexe.live"
+    doc_ids[7] = "d" + long_token
+    words = "harbor museum opens tuesday admission credits schedule garden bench flag tower".split()
+
+    def text(seed: int, n: int) -> str:
+        return " ".join(words[(seed * 7 + i * 3) % len(words)] for i in range(n)).capitalize() + "."
+
+    def supports(j: int) -> set[int]:
+        return set() if j % 9 == 4 else {(j * 13 + 20) % n_passages, (j * 7 + 45) % n_passages}
+
+    def row(j: int) -> list[str]:
+        on = supports(j)
+        return ["Entailment" if k in on else ("Contradiction" if k == (j + 1) % n_passages else "Neutral")
+                for k in range(n_passages)]
+
+    return {
+        "query_id": "big-sample", "query": f"When does the museum open? {long_token}",
+        "gt_answer": "The museum opens on Tuesday at ten; admission is four credits.",
+        "response": f"The museum opens on Tuesday. {long_token}",
+        "retrieved_context": [{"doc_id": d, "text": text(k, 40)} for k, d in enumerate(doc_ids)],
+        "response_claims": [text(j, 12) for j in range(n_claims)],
+        "gt_answer_claims": [text(j + 100, 10) for j in range(n_gt)],
+        "answer2response": ["Neutral" if j % 5 == 2 else "Entailment" for j in range(n_claims)],
+        "response2answer": ["Neutral" if i % 4 == 1 else "Entailment" for i in range(n_gt)],
+        "retrieved2response": [row(j) for j in range(n_claims)],
+        "retrieved2answer": [row(j + 3) for j in range(n_gt)],
+    }

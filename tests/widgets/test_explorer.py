@@ -110,7 +110,7 @@ def test_passage_toggles_are_a_mask(harbor, front_end):
     ranks = {s["doc_id"]: s["rank"] for s in harbor.view["sources"]}
     assert ranks == {"D1": 1, "D3": 2, "D2": None, "D4": None}
     assert harbor.metrics["context_relevance"] == 0.5
-    assert [s["doc_id"] for s in harbor.view["sources"]] == ["D1", "D3", "D2", "D4"]
+    assert [s["doc_id"] for s in harbor.view["sources"]] == ["D1", "D2", "D3", "D4"]  # rows stay put
     # choosing a bundle resets the passages to the bundle's
     front_end(harbor, retrieval="All sources")
     assert harbor.retrieved == ["D1", "D2", "D3", "D4"] and harbor.view["controls"]["edited"] == ""
@@ -262,3 +262,16 @@ def test_the_engine_runs_once_per_state(harbor, front_end, monkeypatch):
     assert runs == []
     view = front_end(harbor, answer="Faithful fragment")
     assert runs == [1] and view["selected"] == "" and harbor.predictions == {}
+
+
+def test_rows_keep_their_places_while_passages_are_toggled(harbor, front_end):
+    """Sources are listed in the bundle's order, then the others: a toggle never moves a row."""
+    order = [s["doc_id"] for s in harbor.view["sources"]]
+    assert order == ["D1", "D2", "D3", "D4"]
+    for retrieved in (["D2"], ["D2", "D4"], ["D2", "D4", "D3"], ["D1", "D2", "D4", "D3"]):
+        view = front_end(harbor, retrieved=retrieved)
+        assert [s["doc_id"] for s in view["sources"]] == order
+        assert {s["doc_id"]: s["rank"] for s in view["sources"] if s["retrieved"]} == {
+            d: k + 1 for k, d in enumerate(retrieved)}
+    view = front_end(harbor, retrieval="Outdated schedule and admission")
+    assert [s["doc_id"] for s in view["sources"]] == ["D4", "D2", "D1", "D3"]
