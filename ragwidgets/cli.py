@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import importlib.util
 import json
@@ -21,7 +20,7 @@ from .engine import evaluate
 from .engine.evaluate import MODES, batch_of
 from .engine.explain import format_number
 from .errors import InputWarning, RagWidgetsError
-from .loaders import load_samples
+from .loaders import gc_paused, load_samples
 from .scenario import EXAMPLES as SCENARIO_EXAMPLES
 
 RESULT_EXAMPLES = {"ragchecker": "ragchecker_example.json"}
@@ -257,9 +256,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    gc.disable()  # one short run: no reference cycles worth a collector pass over millions of objects
     try:
-        return args.func(args)
+        with gc_paused():  # one run: no reference cycles worth a collector pass over millions of objects
+            return args.func(args)
     except (RagWidgetsError, ValueError, KeyError, IndexError) as err:
         message = err.args[0] if isinstance(err, KeyError) and err.args else err
         print(f"ragwidgets: error: {message}", file=sys.stderr)

@@ -167,7 +167,7 @@ def flatten(records: list[PlainRecord]) -> FlatRecords | None:
     flat = {name: [] for name in has}
     a2r, r2a, r2r, ret2a = (flat[name].extend for name in flat)
     joined = chain.from_iterable
-    for i, r in enumerate(records):
+    for i, r in enumerate(records):  # the two sides written out: this loop runs once per sample
         psg, resp, gt = r.retrieved_context, r.response_claims, r.gt_answer_claims
         if psg is None:
             if resp is None and gt is None:
@@ -177,26 +177,41 @@ def flatten(records: list[PlainRecord]) -> FlatRecords | None:
             k = len(psg)
             if k > 1 and len({p.doc_id for p in psg}) != k:
                 return None
-        nr = 0 if resp is None else len(resp)
-        ng = 0 if gt is None else len(gt)
+        nr = -1 if resp is None else len(resp)  # -1: not given, so no label array's length matches
+        ng = -1 if gt is None else len(gt)
         no_psg = k == 0 and psg is not None
-        for claims, n, vector, add_vector, has_vector, grid, add_grid, has_grid in (
-                (resp, nr, r.answer2response, a2r, has_a2r, r.retrieved2response, r2r, has_r2r),
-                (gt, ng, r.response2answer, r2a, has_r2a, r.retrieved2answer, ret2a, has_ret2a)):
-            if vector is None:
-                has_vector(claims is not None and n == 0)
-            elif claims is None or len(vector) != n:
-                return None
-            else:
-                has_vector(True)
-                add_vector(vector)
-            if grid is None:
-                has_grid(claims is not None and (n == 0 or no_psg))
-            elif claims is None or len(grid) != n or (n and set(map(len, grid)) != {k}):
-                return None
-            else:
-                has_grid(True)
-                add_grid(joined(grid))
+        labels = r.answer2response
+        if labels is None:
+            has_a2r(nr == 0)
+        elif len(labels) != nr:
+            return None
+        else:
+            has_a2r(True)
+            a2r(labels)
+        labels = r.response2answer
+        if labels is None:
+            has_r2a(ng == 0)
+        elif len(labels) != ng:
+            return None
+        else:
+            has_r2a(True)
+            r2a(labels)
+        rows = r.retrieved2response
+        if rows is None:
+            has_r2r(nr == 0 or (nr > 0 and no_psg))
+        elif len(rows) != nr or (nr and set(map(len, rows)) != {k}):
+            return None
+        else:
+            has_r2r(True)
+            r2r(joined(rows))
+        rows = r.retrieved2answer
+        if rows is None:
+            has_ret2a(ng == 0 or (ng > 0 and no_psg))
+        elif len(rows) != ng or (ng and set(map(len, rows)) != {k}):
+            return None
+        else:
+            has_ret2a(True)
+            ret2a(joined(rows))
         r.answer2response = r.response2answer = r.retrieved2response = r.retrieved2answer = r.metrics = None
         qid = r.query_id
         if qid is msgspec.UNSET:
@@ -208,7 +223,8 @@ def flatten(records: list[PlainRecord]) -> FlatRecords | None:
         n_psg.append(k)
     if len(set(query_ids)) != len(records):
         return None
-    counts = {"answer2response": np.array(n_resp, dtype=np.int64), "response2answer": np.array(n_gt, dtype=np.int64)}
+    counts = {"answer2response": np.maximum(np.array(n_resp, dtype=np.int64), 0),
+              "response2answer": np.maximum(np.array(n_gt, dtype=np.int64), 0)}
     present = {name: np.array(values, dtype=bool) for name, values in has.items()}
     labels = {name: _codes(values) for name, values in flat.items()}
     for name, n in counts.items():  # one code per claim: 0 where the sample has no vector, as Batch stores them

@@ -204,7 +204,7 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
     """
     if on_error not in ("raise", "report"):
         raise ValueError(f"on_error must be 'raise' or 'report', not {on_error!r}")
-    with _gc_paused():
+    with gc_paused():
         if isinstance(source, (bytes, str, Path)):
             from .fastload import read_flat
             name, data = _read_source(source)
@@ -229,7 +229,7 @@ def _emit(messages: list[str]) -> None:
 
 
 @contextmanager
-def _gc_paused():
+def gc_paused():
     """Pause the cyclic garbage collector while building many small objects (none are cyclic)."""
     was_enabled = gc.isenabled()
     gc.disable()

@@ -14,7 +14,7 @@ from typing import BinaryIO, Iterator
 import msgspec
 import numpy as np
 
-from .engine.evaluate import NOT_COMPUTABLE, UNDEFINED, Scores
+from .engine.evaluate import NOT_COMPUTABLE, STATUS_CODES, UNDEFINED, Scores
 
 CHUNK = 10_000  # samples encoded and written at a time
 _encoder = msgspec.json.Encoder()
@@ -22,16 +22,16 @@ _encode = _encoder.encode
 
 
 def _columns(scores: Scores, start: int, stop: int) -> list[tuple]:
-    return [(shown, part, name, value[start:stop], status[start:stop])
-            for part in scores.parts for shown, value, status, name in part.columns()]
+    return [(shown, part, name, value[start:stop], part.code[name][start:stop])
+            for part in scores.parts for shown, value, _, name in part.columns()]
 
 
 def _patterns(scores: Scores, columns: list[tuple], start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
     """(pattern ids, one sample of each pattern) over samples start:stop; a pattern is every
     metric's status (2 bits) and which needs the sample meets, so it fixes the not-computable reasons."""
     key = np.zeros(stop - start, dtype=np.int64)
-    for status in (column[-1] for column in columns):
-        key = (key << 2) + (status == UNDEFINED) + 2 * (status == NOT_COMPUTABLE)
+    for code in (column[-1] for column in columns):
+        key = (key << 2) + code
     for need in sorted(scores.batch.has):
         key = (key << 1) + scores.batch.has[need][start:stop]
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
@@ -46,11 +46,11 @@ def _chunk_results(scores: Scores, start: int, stop: int) -> list[dict]:
     shapes = []  # per pattern: (metric keys, picker of their values, Undefined columns, not-computable reasons)
     for i in examples.tolist():
         at = i - start
-        shown = [j for j, column in enumerate(columns) if column[4][at] != NOT_COMPUTABLE]
+        shown = [j for j, column in enumerate(columns) if column[4][at] != STATUS_CODES[NOT_COMPUTABLE]]
         shapes.append(([columns[j][0] for j in shown],
                        itemgetter(*shown) if len(shown) > 1 else lambda row, j=tuple(shown): [row[k] for k in j],
-                       [j for j in shown if columns[j][4][at] == UNDEFINED],
-                       {c[0]: c[1].reason_of(c[2], i) for c in columns if c[4][at] == NOT_COMPUTABLE}))
+                       [j for j in shown if columns[j][4][at] == STATUS_CODES[UNDEFINED]],
+                       {c[0]: c[1].reason_of(c[2], i) for c in columns if c[4][at] == STATUS_CODES[NOT_COMPUTABLE]}))
     out = []
     for k, (qid, row, p) in enumerate(zip(scores.batch.query_ids[start:stop], rows, inverse.tolist())):
         keys, pick, undefined_at, not_computable = shapes[p]

@@ -13,6 +13,10 @@ import { mountSampleView } from "./sample_view.js";
 
 const html = htm.bind(h);
 const ROW_H = 26;
+const WIDTHS = { run: 120, query_id: 110, query: 260, count: 70, metric: 86, difference: 110 };
+
+/** Each column's width in pixels (text columns by key, others by kind). */
+export const columnWidth = (col) => (col.kind === "text" ? WIDTHS[col.key] || 120 : WIDTHS[col.kind] || 86);
 
 const fmt = (v, digits = 3) => (v === null || v === undefined || Number.isNaN(v) ? "" : Number(v).toFixed(digits));
 
@@ -45,6 +49,7 @@ function Table({ model, view, store }) {
   if (!virt.current) {
     virt.current = new Virtualizer({
       count: view.count, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_H, overscan: 12,
+      scrollMargin: ROW_H, // the sticky header row above the rows
       observeElementRect, observeElementOffset, scrollToFn: elementScroll, onChange: () => bump(),
     });
   }
@@ -62,21 +67,22 @@ function Table({ model, view, store }) {
   const cols = view.columns;
   const c = view.controls;
   const sortBy = (key) => setTraits(model, { sort_by: key, descending: c.sort_by === key ? !c.descending : key !== "query" && key !== "query_id" && key !== "run" });
-  const template = cols.map((col) => (col.kind === "text" ? (col.key === "query" ? "minmax(220px, 3fr)" : "minmax(90px, 1fr)") : "76px")).join(" ");
+  const template = cols.map((col) => `${columnWidth(col)}px`).join(" ");
+  const width = cols.reduce((sum, col) => sum + columnWidth(col) + 6, 12);
   return html`<div class="rw-ds-table" role="grid" aria-rowcount=${view.count} data-testid="table">
-    <div class="rw-ds-row rw-ds-head" style=${`grid-template-columns:${template}`} role="row">
+    <div class="rw-ds-scroll" ref=${scrollRef}>
+    <div class="rw-ds-row rw-ds-head" style=${`grid-template-columns:${template};width:${width}px`} role="row">
       ${cols.map((col) => html`<button role="columnheader" class=${`rw-ds-th${c.sort_by === col.key ? " rw-active" : ""}`}
           title=${`Sort by ${col.label}`} data-col=${col.key} onClick=${() => sortBy(col.key)}>
           ${col.label}${c.sort_by === col.key ? (c.descending ? " ▼" : " ▲") : ""}</button>`)}
     </div>
-    <div class="rw-ds-scroll" ref=${scrollRef}>
-      <div style=${`height:${v.getTotalSize()}px;position:relative`}>
+      <div style=${`height:${v.getTotalSize()}px;width:${width}px;position:relative`}>
         ${items.map((it) => {
           const row = store.get(it.index);
           const sel = row && row.position === view.selected.row;
           return html`<div key=${it.index} role="row" data-index=${it.index} aria-selected=${sel ? "true" : "false"}
               class=${`rw-ds-row${sel ? " rw-ds-selected" : ""}`}
-              style=${`grid-template-columns:${template};position:absolute;top:0;left:0;right:0;height:${ROW_H}px;transform:translateY(${it.start}px)`}
+              style=${`grid-template-columns:${template};position:absolute;top:0;left:0;width:${width}px;height:${ROW_H}px;transform:translateY(${it.start - ROW_H}px)`}
               onClick=${() => row && setTraits(model, { selected: row.position })}>
             ${cols.map((col) => {
               if (!row) return html`<span class="rw-ds-loading">…</span>`;
@@ -227,27 +233,22 @@ function App({ model, store }) {
       <span class="rw-ds-count-all" data-testid="count"><b>${view.count.toLocaleString("en-US")}</b> of ${view.total.toLocaleString("en-US")} samples</span>
     </div>
     ${view.error ? html`<div class="rw-ds-error" role="alert">${view.error}</div>` : ""}
-    <div class="rw-ds-main">
-      <div class="rw-ds-left">
-        <${Table} model=${model} view=${view} store=${store} />
-        <${Slices} model=${model} view=${view} />
-      </div>
-      <div class="rw-ds-right">
-        ${view.charts.distribution ? html`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
-            <span class="rw-hint">drag across bins to filter</span></h4>
-          <${Distribution} chart=${view.charts.distribution} label=${labelOf[c.chart_metric]} brush=${b}
-            onBrush=${(brush) => setTraits(model, { brush })} /></div>` : ""}
-        ${view.charts.scatter ? html`<div class="rw-ds-panel"><h4>Scatter ${select("scatter_x", metricKeys, metricLabels)} × ${select("scatter_y", metricKeys, metricLabels)}</h4>
-          <${Scatter} chart=${view.charts.scatter} xLabel=${labelOf[c.scatter_x]} yLabel=${labelOf[c.scatter_y]} /></div>` : ""}
-        ${view.charts.groups ? html`<div class="rw-ds-panel"><h4>Mean by ${select("group_by", view.group_columns)}</h4>
-          <${GroupMeans} chart=${view.charts.groups} label=${labelOf[c.chart_metric]}
-            onPick=${(g) => (c.group_by === "run" ? setTraits(model, { run: c.run === g ? "" : g })
-              : setTraits(model, { expression: `${c.group_by} == ${JSON.stringify(Number.isNaN(Number(g)) ? g : Number(g))}` }))} /></div>` : ""}
-      </div>
+    <div class="rw-ds-charts">
+      ${view.charts.distribution ? html`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
+          <span class="rw-hint">drag across bins to filter</span></h4>
+        <${Distribution} chart=${view.charts.distribution} label=${labelOf[c.chart_metric]} brush=${b}
+          onBrush=${(brush) => setTraits(model, { brush })} /></div>` : ""}
+      ${view.charts.scatter ? html`<div class="rw-ds-panel"><h4>Scatter ${select("scatter_x", metricKeys, metricLabels)} × ${select("scatter_y", metricKeys, metricLabels)}</h4>
+        <${Scatter} chart=${view.charts.scatter} xLabel=${labelOf[c.scatter_x]} yLabel=${labelOf[c.scatter_y]} /></div>` : ""}
+      ${view.charts.groups ? html`<div class="rw-ds-panel"><h4>Mean by ${select("group_by", view.group_columns)}</h4>
+        <${GroupMeans} chart=${view.charts.groups} label=${labelOf[c.chart_metric]}
+          onPick=${(g) => (c.group_by === "run" ? setTraits(model, { run: c.run === g ? "" : g })
+            : setTraits(model, { expression: `${c.group_by} == ${JSON.stringify(Number.isNaN(Number(g)) ? g : Number(g))}` }))} /></div>` : ""}
     </div>
+    <${Table} model=${model} view=${view} store=${store} />
     <div class="rw-ds-main">
-      <div class="rw-ds-left"><${Summary} view=${view} /></div>
-      <div class="rw-ds-right">${view.compare ? html`<${Compare} model=${model} view=${view} />` : ""}</div>
+      <div class="rw-ds-left"><${Slices} model=${model} view=${view} /><${Summary} view=${view} /></div>
+      ${view.compare ? html`<div class="rw-ds-right"><${Compare} model=${model} view=${view} /></div>` : ""}
     </div>
     <${Drill} model=${model} traits=${traits} view=${view} />
   </div>`;

@@ -6,7 +6,7 @@ import { useState } from "preact/hooks";
 import htm from "htm";
 
 const html = htm.bind(h);
-const W = 340;
+const W = 290;
 const H = 150;
 const PAD = { left: 34, right: 8, top: 8, bottom: 30 };
 
@@ -83,8 +83,8 @@ export function Scatter({ chart, xLabel, yLabel }) {
 
 export function GroupMeans({ chart, label, onPick }) {
   const rowH = 20;
-  const width = 340;
-  const barX = 120;
+  const width = 290;
+  const barX = 110;
   const rows = chart.rows;
   return html`<svg class="rw-ds-chart" width=${width} height=${rows.length * rowH + 6} role="img" data-testid="groups"
       aria-label=${`${label} by ${chart.by}`}>

@@ -2,7 +2,9 @@
 
 The table is what every analysis reads: ``frame`` (query_id index; ``query``, ``response``,
 ``n_response_claims``, ``n_gt_claims``, ``n_passages`` and one float column per metric, NaN
-where not defined) and ``status`` (same rows, one int8 column per metric: 0 defined,
+where not defined; by default the metrics defined on at least one sample, so a metric that is
+only Undefined or not computable in this run does not crowd the table: ``Scores.aggregate()``
+still counts it) and ``status`` (same rows, one int8 column per metric: 0 defined,
 1 Undefined, 2 not computable), so that Undefined is never confused with not computable.
 """
 
@@ -45,8 +47,15 @@ class RunTable:
         return len(self.frame)
 
 
-def run_table(scores: Scores) -> RunTable:
-    """The per-sample table of ``scores`` (metrics not computable on any sample are left out)."""
+def defined_metrics(scores: Scores) -> list[str]:
+    """The metrics of ``scores`` defined on at least one sample, in the engine's order."""
+    return [name for part in scores.parts for name, value, stat, _ in part.columns()
+            if (status_codes(stat) == DEFINED_CODE).any()]
+
+
+def run_table(scores: Scores, metrics: list[str] | None = None) -> RunTable:
+    """The per-sample table of ``scores`` with the columns of ``metrics`` (default: those defined
+    on at least one sample; a metric the scores lack is not computable on every row)."""
     b = scores.batch
     samples = b.samples
     index = pd.Index([s.query_id for s in samples], name="query_id")
@@ -57,12 +66,11 @@ def run_table(scores: Scores) -> RunTable:
         "n_gt_claims": np.diff(b.gt_offset),
         "n_passages": np.diff(b.psg_offset),
     }
+    have = {name: (value, stat) for part in scores.parts for name, value, stat, _ in part.columns()}
     status = {}
-    for name, value, stat, _ in (column for part in scores.parts for column in part.columns()):
-        codes = status_codes(stat)
-        if (codes == NOT_COMPUTABLE_CODE).all():
-            continue
+    for name in (defined_metrics(scores) if metrics is None else metrics):
+        value, stat = have.get(name, (np.full(len(samples), np.nan), np.full(len(samples), NOT_COMPUTABLE)))
         columns[name] = value
-        status[name] = codes
+        status[name] = status_codes(stat)
     return RunTable(scores=scores, frame=pd.DataFrame(columns, index=index),
                     status=pd.DataFrame(status, index=index))

@@ -24,6 +24,8 @@ from .metrics import (CITATIONS, GT_CLAIMS, METRICS, PASSAGES, RAGCHECKER_GROUPS
 MODES = ("all_claims", "required_only", "required_and_optional")
 UNDEFINED_POLICIES = ("null", "zero")
 DEFINED, UNDEFINED, NOT_COMPUTABLE = "defined", "undefined", "not computable"
+STATUS_CODES = {DEFINED: 0, UNDEFINED: 1, NOT_COMPUTABLE: 2}
+_STATUSES = np.array(list(STATUS_CODES), dtype=object)  # code -> status
 
 
 @dataclass
@@ -41,6 +43,7 @@ class Evaluation:
     numerator: dict = field(default_factory=dict)  # name -> int array
     denominator: dict = field(default_factory=dict)
     status: dict = field(default_factory=dict)  # name -> object array of DEFINED/UNDEFINED/NOT_COMPUTABLE
+    code: dict = field(default_factory=dict)  # name -> the same as int8 STATUS_CODES (0, 1, 2)
     unjudged: dict = field(default_factory=dict)  # label matrix -> unjudged labels in play, per sample
     prefix: str = ""
 
@@ -122,17 +125,17 @@ def _score(d: Derived, names: tuple[str, ...], undefined: str) -> Evaluation:
                 value = num / den
             value[den == 0] = np.nan
         value[blocked | ~computable] = np.nan
-        status = np.full(n, DEFINED, dtype=object)
-        status[np.isnan(value)] = UNDEFINED
-        status[~computable] = NOT_COMPUTABLE
+        code = np.isnan(value).astype(np.int8)
+        code[~computable] = STATUS_CODES[NOT_COMPUTABLE]
         if undefined == "zero" and m.in_ragchecker:
-            zero = status == UNDEFINED
+            zero = code == STATUS_CODES[UNDEFINED]
             for kind in m.zero_unless:
                 zero |= _items_in_play(d, kind) == 0
             zero &= computable & ~blocked
             value[zero] = 0.0
-            status[zero] = DEFINED
-        ev.value[name], ev.numerator[name], ev.denominator[name], ev.status[name] = value, num, den, status
+            code[zero] = STATUS_CODES[DEFINED]
+        ev.value[name], ev.numerator[name], ev.denominator[name] = value, num, den
+        ev.code[name], ev.status[name] = code, _STATUSES[code]
     return ev
 
 
@@ -262,14 +265,13 @@ class Scores:
         """Per metric: mean over defined samples (None if none) and how many were defined,
         Undefined and not computable. Undefined samples are counted, never averaged as 0."""
         out = {}
-        for name, value, status, _ in self._columns():
-            defined = status == DEFINED
-            out[name] = {
-                "mean": float(np.mean(value[defined])) if defined.any() else None,
-                "defined": int(defined.sum()),
-                "undefined": int(np.count_nonzero(status == UNDEFINED)),
-                "not_computable": int(np.count_nonzero(status == NOT_COMPUTABLE)),
-            }
+        for part in self.parts:
+            for shown, value, _, name in part.columns():
+                counts = np.bincount(part.code[name], minlength=3)
+                out[shown] = {
+                    "mean": float(np.mean(value[part.code[name] == 0])) if counts[0] else None,
+                    "defined": int(counts[0]), "undefined": int(counts[1]), "not_computable": int(counts[2]),
+                }
         return out
 
     def ragchecker_summary(self) -> dict[str, dict[str, float | None]]:

@@ -23,7 +23,7 @@ from ..analysis import (TextIndex, builtin_slices, compare_runs, expression_mask
                         summarize)
 from ..analysis.aggregates import distribution, group_means, scatter_cells
 from ..analysis.slices import Slice, load_slices, save_slices
-from ..analysis.table import COUNT_COLUMNS, DEFINED_CODE, NOT_COMPUTABLE_CODE, UNDEFINED_CODE
+from ..analysis.table import COUNT_COLUMNS, DEFINED_CODE, UNDEFINED_CODE, RunTable, defined_metrics
 from ..engine import evaluate
 from ..engine.evaluate import Scores
 from .explorer import STATIC
@@ -96,24 +96,22 @@ class DatasetExplorer(anywidget.AnyWidget):
 
     def __init__(self, source, *, slices: list[Slice] | str | Path | None = None, **controls):
         sources = source if _is_runs(source) else {"run": source}
-        self.scores: dict[str, Scores] = {}
+        loaded = {str(name): _scores_and_extras(src) for name, src in sources.items()}
+        self.scores: dict[str, Scores] = {name: scores for name, (scores, _) in loaded.items()}
+        self.metrics = list(dict.fromkeys(m for scores in self.scores.values() for m in defined_metrics(scores)))
         self.tables = {}
         frames, statuses = [], []
-        for name, src in sources.items():
-            scores, extras = _scores_and_extras(src)
-            table = run_table(scores)
-            self.scores[str(name)], self.tables[str(name)] = scores, table
+        for name, (scores, extras) in loaded.items():
+            table = self.tables[name] = run_table(scores, self.metrics)
             f = table.frame.reset_index()
             if extras is not None:
                 f = f.join(extras.drop(columns=[c for c in extras if c in f]), on="query_id")
-            f.insert(0, "run", str(name))
+            f.insert(0, "run", name)
             frames.append(f)
             statuses.append(table.status.reset_index(drop=True))
         self.runs = list(self.scores)
-        self.metrics = list(dict.fromkeys(m for t in self.tables.values() for m in t.metrics))
         self._frame = pd.concat(frames, ignore_index=True)
-        self._status = pd.concat(statuses, ignore_index=True).reindex(columns=self.metrics) \
-            .fillna(NOT_COMPUTABLE_CODE).astype(np.int8)
+        self._status = pd.concat(statuses, ignore_index=True)
         self._run_code = pd.Categorical(self._frame["run"], categories=self.runs).codes
         self._row_in_run = np.concatenate([np.arange(t.n) for t in self.tables.values()])
         self._values = {m: self._frame[m].to_numpy(dtype=float) for m in self.metrics}
@@ -146,9 +144,8 @@ class DatasetExplorer(anywidget.AnyWidget):
         self._refresh()
 
     # -- data ---------------------------------------------------------------------------------
-    def _whole_table(self):
-        """The runs' frames as one table (for the slices)."""
-        from ..analysis.table import RunTable
+    def _whole_table(self) -> RunTable:
+        """The runs' frames as one table (for the slices and the summary)."""
         return RunTable(scores=None, frame=self._frame, status=self._status)
 
     @property
