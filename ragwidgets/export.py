@@ -63,11 +63,15 @@ def export_notebook(notebook: str | Path, output: str | Path, *, execute: bool =
 
     ``execute=False`` uses the outputs and widget state already saved in the notebook.
     """
-    import jinja2
-    import nbformat
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
-    from nbconvert import HTMLExporter
+    try:
+        import jinja2
+        import nbformat
+        from nbclient import NotebookClient
+        from nbclient.exceptions import CellExecutionError
+        from nbconvert import HTMLExporter
+    except ImportError as err:
+        raise RagWidgetsError(f"ragwidgets export needs nbconvert and nbclient ({err}): "
+                              "pip install nbconvert nbclient (JupyterLab installs both)") from None
 
     notebook, output = Path(notebook), Path(output)
     if not notebook.is_file():
