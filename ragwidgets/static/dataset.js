@@ -2432,7 +2432,7 @@ var RowStore = class {
 
 // src/dataset_charts.js
 var html = htm_module_default.bind(k);
-var W = 340;
+var W = 290;
 var H2 = 150;
 var PAD = { left: 34, right: 8, top: 8, bottom: 30 };
 var fmt = (v3) => v3 === null || v3 === void 0 ? "Undefined" : Number(v3).toFixed(3);
@@ -2506,8 +2506,8 @@ function Scatter({ chart, xLabel, yLabel }) {
 }
 function GroupMeans({ chart, label, onPick }) {
   const rowH = 20;
-  const width = 340;
-  const barX = 120;
+  const width = 290;
+  const barX = 110;
   const rows = chart.rows;
   return html`<svg class="rw-ds-chart" width=${width} height=${rows.length * rowH + 6} role="img" data-testid="groups"
       aria-label=${`${label} by ${chart.by}`}>
@@ -2662,7 +2662,7 @@ function YesNo({ value, words = ["Yes", "No"] }) {
   const yes = value === true || value === "yes";
   return html2`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words[0]}` : `✗ ${words[1]}`}</span>`;
 }
-var LONG = 500;
+var LONG = 300;
 var LongText = class extends C {
   render({ text }, { whole }) {
     const s3 = String(text);
@@ -2673,6 +2673,78 @@ var LongText = class extends C {
       this.setState({ whole: !whole });
     }}
       >${whole ? "Show less" : `Show all ${s3.length.toLocaleString("en")} characters`}</button>`;
+  }
+};
+
+// src/picker.js
+var WAIT_MS = 150;
+var number = (v3) => v3 === null ? "Undefined" : String(v3);
+var Picker = class extends C {
+  constructor() {
+    super();
+    this.state = { text: "", results: null, active: 0 };
+    this.request = 0;
+  }
+  componentWillUnmount() {
+    clearTimeout(this.timer);
+  }
+  ask(text) {
+    clearTimeout(this.timer);
+    this.setState({ text });
+    if (!text.trim()) {
+      this.setState({ results: null });
+      return;
+    }
+    this.timer = setTimeout(async () => {
+      const request = ++this.request;
+      const results = await this.props.search(text);
+      if (request === this.request) this.setState({ results, active: 0 });
+    }, WAIT_MS);
+  }
+  pick(index) {
+    this.setState({ results: null, text: "" });
+    if (index !== this.props.p.index) this.props.send({ sample_index: index });
+  }
+  keys(e3) {
+    const rows = this.state.results && this.state.results.rows || [];
+    if (e3.key === "ArrowDown" || e3.key === "ArrowUp") {
+      e3.preventDefault();
+      const step = e3.key === "ArrowDown" ? 1 : -1;
+      this.setState({ active: Math.max(0, Math.min(rows.length - 1, this.state.active + step)) });
+    } else if (e3.key === "Enter" && rows.length) {
+      e3.preventDefault();
+      this.pick(rows[this.state.active].index);
+    } else if (e3.key === "Escape") {
+      this.setState({ results: null });
+    }
+  }
+  render({ p: p3, send }, { text, results, active }) {
+    const rows = results && results.rows || [];
+    return html2`<div class="rw-picker" data-testid="picker">
+      <span class="rw-control-label">Sample</span>
+      <button type="button" aria-label="Previous sample" data-testid="prev" disabled=${p3.index === 0}
+        onClick=${() => send({ sample_index: p3.index - 1 })}>◀</button>
+      <span class="rw-picker-current" data-testid="current">${(p3.index + 1).toLocaleString("en")} of ${p3.total.toLocaleString("en")}:
+        <bdi class="rw-idtext">${showId(p3.query_id)}</bdi></span>
+      <button type="button" aria-label="Next sample" data-testid="next" disabled=${p3.index === p3.total - 1}
+        onClick=${() => send({ sample_index: p3.index + 1 })}>▶</button>
+      <input type="search" class="rw-picker-search" data-testid="search" value=${text}
+        aria-label="Search samples" placeholder="Search: words of the query or its id; faithfulness<0.5; hallucination=undefined"
+        onInput=${(e3) => this.ask(e3.target.value)} onKeyDown=${(e3) => this.keys(e3)} />
+      ${results ? html2`<div class="rw-picker-results">
+            ${results.error ? html2`<p class="rw-picker-error" role="alert">${results.error}</p>` : html2`<p class="rw-note" data-testid="matches">${results.matches.toLocaleString("en")} matching
+                  sample${results.matches === 1 ? "" : "s"}${results.matches > rows.length ? ` (first ${rows.length} shown)` : ""}</p>`}
+            <ul role="listbox" aria-label="Matching samples">
+              ${rows.map((r3, k3) => html2`<li key=${r3.index} role="option" aria-selected=${k3 === active ? "true" : "false"}
+                  class=${k3 === active ? "rw-picker-row rw-active" : "rw-picker-row"} data-index=${r3.index}
+                  onClick=${() => this.pick(r3.index)}>
+                <span class="rw-num">${r3.index + 1}</span> <bdi class="rw-idtext">${showId(r3.query_id)}</bdi>
+                <span class="rw-picker-query">${r3.query}</span>
+                <span class="rw-picker-metrics">${Object.entries(r3.metrics).map(([n3, v3]) => `${n3} ${number(v3)}`).join(" · ")}</span>
+              </li>`)}
+            </ul>
+          </div>` : null}
+    </div>`;
   }
 };
 
@@ -2726,8 +2798,9 @@ function TopK({ t: t4, ids: ids2, inPlay, send }) {
     <span class="rw-top-k-note">${t4.value === null ? `custom set of ${inPlay}` : `of ${t4.max}`}</span>
   </div>`;
 }
-var Controls = memo2(function Controls2({ c: c3, predict, ids: ids2, inPlay, send }) {
+var Controls = memo2(function Controls2({ c: c3, predict, ids: ids2, inPlay, send, search }) {
   return html2`<section class="rw-controls" data-testid="controls">
+    ${c3.picker && search ? html2`<${Picker} p=${c3.picker} send=${send} search=${search} />` : null}
     ${c3.selects.map((s3) => html2`<${Choice} key=${s3.trait} s=${s3} send=${send} />`)}
     ${c3.top_k ? html2`<${TopK} t=${c3.top_k} ids=${ids2} inPlay=${inPlay} send=${send} />` : null}
     <div class="rw-presets" role="group" aria-label="Presets">
@@ -2784,7 +2857,7 @@ var Failing = memo2(function Failing2({ claims, gtClaims, selected, send }) {
 // src/matrix.js
 var CELL = {
   1: ["●", "entails", "rw-entails"],
-  0: ["○", "does not entail", "rw-neutral"],
+  0: ["·", "does not entail", "rw-neutral"],
   [-1]: ["?", "unjudged", "rw-unjudged"]
 };
 var ON_DEMAND = 600;
@@ -2834,7 +2907,7 @@ var Matrix = class extends C {
     return html2`<section class="rw-section" data-testid="matrix">
       <h4>Entailment: claims × passages</h4>
       <p class="rw-note">${size}; ${entailed} entailments. Columns are passages by rank (hover for the
-        doc_id); ● entails; ○ does not entail; ? unjudged; shaded columns are switched off.</p>
+        doc_id). Symbols: ● entails; · does not entail; ? unjudged; shaded columns are switched off.</p>
       ${open ? html2`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
             <${Grid} caption="Response claims" rows=${m3.response} first=${0} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} />
             ${m3.gt.length ? html2`<${Grid} caption="Ground-truth claims" rows=${m3.gt} first=${m3.response.length} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} />` : null}
@@ -3025,11 +3098,11 @@ function SampleView({ view, ctx }) {
   const gtTable = view.gt_claims.length > 0 && !view.facts.length;
   return html2`<div class="rw-root" data-kind=${view.kind}>
     <${Header} title=${view.title} question=${view.question} state=${view.state} />
-    <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} />
+    <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} search=${ctx.search} />
     <p class="rw-summary" data-testid="summary">${view.summary}</p>
+    ${view.kind === "sample" ? html2`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />` : null}
     <${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
       predictions=${view.predictions || {}} send=${ctx.send} />
-    ${view.kind === "sample" ? html2`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />` : null}
     <${Answer} view=${view} />
     <${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />
     <${ClaimTable} view=${view} ctx=${ctx} />
@@ -3054,9 +3127,9 @@ function revealLinked(el) {
 function keepKeys(e3) {
   if (!e3.ctrlKey && !e3.metaKey && !e3.altKey && e3.key !== "Escape") e3.stopPropagation();
 }
-function mountSampleView(el, { view, send }) {
+function mountSampleView(el, { view, send, search = null }) {
   let current = null;
-  const ctx = { send, view: () => current };
+  const ctx = { send, search, view: () => current };
   el.addEventListener("keydown", keepKeys);
   const draw = (next) => {
     const before = current && current.selected;
@@ -3077,6 +3150,8 @@ function mountSampleView(el, { view, send }) {
 // src/dataset.js
 var html3 = htm_module_default.bind(k);
 var ROW_H = 26;
+var WIDTHS = { run: 120, query_id: 110, query: 260, count: 70, metric: 86, difference: 110 };
+var columnWidth = (col) => col.kind === "text" ? WIDTHS[col.key] || 120 : WIDTHS[col.kind] || 86;
 var fmt2 = (v3, digits = 3) => v3 === null || v3 === void 0 || Number.isNaN(v3) ? "" : Number(v3).toFixed(digits);
 function metricCell(value, status) {
   if (status === 1) return { text: "Undef", cls: "rw-ds-undef" };
@@ -3106,6 +3181,8 @@ function Table2({ model, view, store }) {
       getScrollElement: () => scrollRef.current,
       estimateSize: () => ROW_H,
       overscan: 12,
+      scrollMargin: ROW_H,
+      // the sticky header row above the rows
       observeElementRect,
       observeElementOffset,
       scrollToFn: elementScroll,
@@ -3130,21 +3207,22 @@ function Table2({ model, view, store }) {
   const cols = view.columns;
   const c3 = view.controls;
   const sortBy = (key) => setTraits(model, { sort_by: key, descending: c3.sort_by === key ? !c3.descending : key !== "query" && key !== "query_id" && key !== "run" });
-  const template = cols.map((col) => col.kind === "text" ? col.key === "query" ? "minmax(220px, 3fr)" : "minmax(90px, 1fr)" : "76px").join(" ");
+  const template = cols.map((col) => `${columnWidth(col)}px`).join(" ");
+  const width = cols.reduce((sum, col) => sum + columnWidth(col) + 6, 12);
   return html3`<div class="rw-ds-table" role="grid" aria-rowcount=${view.count} data-testid="table">
-    <div class="rw-ds-row rw-ds-head" style=${`grid-template-columns:${template}`} role="row">
+    <div class="rw-ds-scroll" ref=${scrollRef}>
+    <div class="rw-ds-row rw-ds-head" style=${`grid-template-columns:${template};width:${width}px`} role="row">
       ${cols.map((col) => html3`<button role="columnheader" class=${`rw-ds-th${c3.sort_by === col.key ? " rw-active" : ""}`}
           title=${`Sort by ${col.label}`} data-col=${col.key} onClick=${() => sortBy(col.key)}>
           ${col.label}${c3.sort_by === col.key ? c3.descending ? " ▼" : " ▲" : ""}</button>`)}
     </div>
-    <div class="rw-ds-scroll" ref=${scrollRef}>
-      <div style=${`height:${v3.getTotalSize()}px;position:relative`}>
+      <div style=${`height:${v3.getTotalSize()}px;width:${width}px;position:relative`}>
         ${items.map((it) => {
     const row = store.get(it.index);
     const sel = row && row.position === view.selected.row;
     return html3`<div key=${it.index} role="row" data-index=${it.index} aria-selected=${sel ? "true" : "false"}
               class=${`rw-ds-row${sel ? " rw-ds-selected" : ""}`}
-              style=${`grid-template-columns:${template};position:absolute;top:0;left:0;right:0;height:${ROW_H}px;transform:translateY(${it.start}px)`}
+              style=${`grid-template-columns:${template};position:absolute;top:0;left:0;width:${width}px;height:${ROW_H}px;transform:translateY(${it.start - ROW_H}px)`}
               onClick=${() => row && setTraits(model, { selected: row.position })}>
             ${cols.map((col) => {
       if (!row) return html3`<span class="rw-ds-loading">…</span>`;
@@ -3301,26 +3379,21 @@ function App({ model, store }) {
       <span class="rw-ds-count-all" data-testid="count"><b>${view.count.toLocaleString("en-US")}</b> of ${view.total.toLocaleString("en-US")} samples</span>
     </div>
     ${view.error ? html3`<div class="rw-ds-error" role="alert">${view.error}</div>` : ""}
-    <div class="rw-ds-main">
-      <div class="rw-ds-left">
-        <${Table2} model=${model} view=${view} store=${store} />
-        <${Slices} model=${model} view=${view} />
-      </div>
-      <div class="rw-ds-right">
-        ${view.charts.distribution ? html3`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
-            <span class="rw-hint">drag across bins to filter</span></h4>
-          <${Distribution} chart=${view.charts.distribution} label=${labelOf[c3.chart_metric]} brush=${b2}
-            onBrush=${(brush) => setTraits(model, { brush })} /></div>` : ""}
-        ${view.charts.scatter ? html3`<div class="rw-ds-panel"><h4>Scatter ${select("scatter_x", metricKeys, metricLabels)} × ${select("scatter_y", metricKeys, metricLabels)}</h4>
-          <${Scatter} chart=${view.charts.scatter} xLabel=${labelOf[c3.scatter_x]} yLabel=${labelOf[c3.scatter_y]} /></div>` : ""}
-        ${view.charts.groups ? html3`<div class="rw-ds-panel"><h4>Mean by ${select("group_by", view.group_columns)}</h4>
-          <${GroupMeans} chart=${view.charts.groups} label=${labelOf[c3.chart_metric]}
-            onPick=${(g2) => c3.group_by === "run" ? setTraits(model, { run: c3.run === g2 ? "" : g2 }) : setTraits(model, { expression: `${c3.group_by} == ${JSON.stringify(Number.isNaN(Number(g2)) ? g2 : Number(g2))}` })} /></div>` : ""}
-      </div>
+    <div class="rw-ds-charts">
+      ${view.charts.distribution ? html3`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
+          <span class="rw-hint">drag across bins to filter</span></h4>
+        <${Distribution} chart=${view.charts.distribution} label=${labelOf[c3.chart_metric]} brush=${b2}
+          onBrush=${(brush) => setTraits(model, { brush })} /></div>` : ""}
+      ${view.charts.scatter ? html3`<div class="rw-ds-panel"><h4>Scatter ${select("scatter_x", metricKeys, metricLabels)} × ${select("scatter_y", metricKeys, metricLabels)}</h4>
+        <${Scatter} chart=${view.charts.scatter} xLabel=${labelOf[c3.scatter_x]} yLabel=${labelOf[c3.scatter_y]} /></div>` : ""}
+      ${view.charts.groups ? html3`<div class="rw-ds-panel"><h4>Mean by ${select("group_by", view.group_columns)}</h4>
+        <${GroupMeans} chart=${view.charts.groups} label=${labelOf[c3.chart_metric]}
+          onPick=${(g2) => c3.group_by === "run" ? setTraits(model, { run: c3.run === g2 ? "" : g2 }) : setTraits(model, { expression: `${c3.group_by} == ${JSON.stringify(Number.isNaN(Number(g2)) ? g2 : Number(g2))}` })} /></div>` : ""}
     </div>
+    <${Table2} model=${model} view=${view} store=${store} />
     <div class="rw-ds-main">
-      <div class="rw-ds-left"><${Summary} view=${view} /></div>
-      <div class="rw-ds-right">${view.compare ? html3`<${Compare} model=${model} view=${view} />` : ""}</div>
+      <div class="rw-ds-left"><${Slices} model=${model} view=${view} /><${Summary} view=${view} /></div>
+      ${view.compare ? html3`<div class="rw-ds-right"><${Compare} model=${model} view=${view} /></div>` : ""}
     </div>
     <${Drill} model=${model} traits=${traits} view=${view} />
   </div>`;
@@ -3337,6 +3410,7 @@ function render({ model, el }) {
 }
 var dataset_default = { render };
 export {
+  columnWidth,
   dataset_default as default,
   metricCell
 };
