@@ -66,6 +66,7 @@ class BaseJudge:
         self.stats = JudgeStats()
         self.progress = progress
         self.max_failures = max_failures
+        self._identities: dict[tuple, dict[str, Any]] = {}
 
     # -- hooks for concrete judges -------------------------------------------------------------
 
@@ -86,12 +87,15 @@ class BaseJudge:
         """Who answers ``operation``: class, model, server host, prompt version (never a secret)."""
         from .secrets import url_host
 
-        return {
-            "class": type(self).__name__,
-            "model": self.model,
-            "host": url_host(self.base_url) if self.base_url else None,
-            "prompt": self.prompt_version(operation),
-        }
+        memo = (operation, self.model, self.base_url)
+        if memo not in self._identities:
+            self._identities[memo] = {
+                "class": type(self).__name__,
+                "model": self.model,
+                "host": url_host(self.base_url) if self.base_url else None,
+                "prompt": self.prompt_version(operation),
+            }
+        return self._identities[memo]
 
     def claim_input(self, claim: ClaimLike) -> Any:
         """What of a claim the judge looks at (and so what enters the cache key)."""
@@ -191,13 +195,13 @@ class BaseJudge:
         reasons: dict[int, str] = {}
         usage = Usage()
         todo = []
+        held = {} if self.cache is None else self.cache.get_many(keys)
         for i, key in enumerate(keys):
-            hit = self._cached(key)
-            if hit is MISSING:
-                todo.append(i)
-            else:
-                labels[i] = hit
+            if key in held:
+                labels[i] = held[key]
                 usage.cache_hits += 1
+            else:
+                todo.append(i)
         self.stats.add_hits(usage.cache_hits)
         size = max(1, int(self.check_batch_size))
         batches = [todo[s : s + size] for s in range(0, len(todo), size)]
@@ -265,14 +269,16 @@ class BaseJudge:
         show = self.progress if progress is None else progress
         bar = tqdm(total=len(jobs), desc=desc, unit="job", delay=0.5, disable=not show or not jobs)
         failures: list[tuple[int, str]] = []
+        retried = 0
         reasons_before = Counter(self.stats.retry_reasons)
 
         async def one(i: int) -> None:
+            nonlocal retried
             results[i] = result = await self._run_job(jobs[i])
             if result.usage.failures:
                 failures.append((i, result.failure or next(iter(result.reasons.values()), "unjudged")))
-            retried = sum(r.usage.retries for r in results if r is not None)
-            if retried or failures:
+            if result.usage.retries or result.usage.failures:
+                retried += result.usage.retries
                 bar.set_postfix(retried=retried, failed=len(failures), refresh=False)
             bar.update(1)
             if self.max_failures is not None and len(failures) > self.max_failures:
@@ -357,34 +363,42 @@ class BaseJudge:
         """What ``run(jobs)`` would send: the same cache lookups and check batches, without a call."""
         plan = DryRun(prices=self.prices())
         size = max(1, int(self.check_batch_size))
+        keys: list[Any] = []
         for job in jobs:
             if isinstance(job, ExtractJob):
-                key = self._extract_key(job)
+                keys.append(self._extract_key(job))
+            elif isinstance(job, LabelJob):
+                keys.append(self._label_key(job))
+            elif isinstance(job, CheckJob):
+                keys.append([self._check_key(c, job.reference) for c in job.claims])
+            else:
+                raise TypeError(f"not a judge job: {job!r}")
+        held = set() if self.cache is None else set(self.cache.get_many(
+            [k for key in keys for k in (key if isinstance(key, list) else [key]) if k is not None]))
+        for job, key in zip(jobs, keys):
+            if isinstance(job, ExtractJob):
                 if key is None:
                     continue
-                miss = self._cached(key) is MISSING
+                miss = key not in held
                 tokens = self.estimate_tokens("extract", text=job.text, question=job.question or "",
                                               instructions=job.instructions, claims=sentences(job.text)) if miss else (0, 0)
                 plan.add("extract", calls=int(miss), judgements=1, cached=int(not miss), prompt_tokens=tokens[0],
                          completion_tokens=tokens[1])
             elif isinstance(job, LabelJob):
-                key = self._label_key(job)
                 if key is None:
                     continue
-                miss = self._cached(key) is MISSING
+                miss = key not in held
                 tokens = self.estimate_tokens("label", question=job.question or "", instructions=job.instructions,
                                               claims=[claim_text(c) for c in job.claims]) if miss else (0, 0)
                 plan.add("label", calls=int(miss), judgements=1, cached=int(not miss), prompt_tokens=tokens[0],
                          completion_tokens=tokens[1])
-            elif isinstance(job, CheckJob):
-                todo = [c for c in job.claims if self._cached(self._check_key(c, job.reference)) is MISSING]
+            else:
+                todo = [c for c, k in zip(job.claims, key) if k not in held]
                 plan.add("check", judgements=len(job.claims), cached=len(job.claims) - len(todo))
                 for start in range(0, len(todo), size):
                     batch = [claim_text(c) for c in todo[start : start + size]]
                     tokens = self.estimate_tokens("check", claims=batch, reference=reference_text(job.reference))
                     plan.add("check", calls=1, prompt_tokens=tokens[0], completion_tokens=tokens[1])
-            else:
-                raise TypeError(f"not a judge job: {job!r}")
         return plan
 
 

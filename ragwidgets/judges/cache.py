@@ -17,6 +17,7 @@ MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
 """Returned by ``JudgeCache.get`` for a key the cache does not hold."""
 
 CACHE_DIR_ENV = "RAGWIDGETS_CACHE_DIR"
+BATCH = 500  # keys per query of get_many (sqlite's limit on parameters is 999 in old builds)
 
 
 def default_cache_path() -> Path:
@@ -74,6 +75,19 @@ class JudgeCache:
         with self._lock:
             row = self._connection().execute("SELECT value FROM judgements WHERE key = ?", (key,)).fetchone()
         return MISSING if row is None else json.loads(row[0])
+
+    def get_many(self, keys: list[str]) -> dict[str, Any]:
+        """The stored values of those ``keys`` the cache holds (one query per ``BATCH`` keys)."""
+        found: dict[str, Any] = {}
+        unique = list(dict.fromkeys(keys))
+        with self._lock:
+            conn = self._connection()
+            for start in range(0, len(unique), BATCH):
+                chunk = unique[start : start + BATCH]
+                marks = ",".join("?" * len(chunk))
+                rows = conn.execute(f"SELECT key, value FROM judgements WHERE key IN ({marks})", chunk).fetchall()
+                found.update((key, json.loads(value)) for key, value in rows)
+        return found
 
     def put(self, key: str, operation: str, value: Any) -> None:
         """Store an answer (never None: unjudged results are not cached)."""
