@@ -37,10 +37,10 @@ def scatter_cells(x: np.ndarray, x_status: np.ndarray, y: np.ndarray, y_status: 
 
 
 def group_means(groups: pd.Series, values: np.ndarray, status: np.ndarray) -> list[dict]:
-    """Per group (in order of first appearance): mean over its defined samples (None if none),
+    """Per group (sorted by the group's value): mean over its defined samples (None if none),
     defined count and size."""
     defined = status == DEFINED_CODE
-    codes, names = pd.factorize(groups, sort=False)
+    codes, names = pd.factorize(groups, sort=True)
     size = np.bincount(codes, minlength=len(names))
     n_def = np.bincount(codes[defined], minlength=len(names))
     total = np.bincount(codes[defined], weights=values[defined], minlength=len(names))

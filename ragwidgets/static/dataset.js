@@ -2724,8 +2724,7 @@ var Picker = class extends C {
       <span class="rw-control-label">Sample</span>
       <button type="button" aria-label="Previous sample" data-testid="prev" disabled=${p3.index === 0}
         onClick=${() => send({ sample_index: p3.index - 1 })}>◀</button>
-      <span class="rw-picker-current" data-testid="current">${(p3.index + 1).toLocaleString("en")} of ${p3.total.toLocaleString("en")}:
-        <bdi class="rw-idtext">${showId(p3.query_id)}</bdi></span>
+      <span class="rw-picker-current" data-testid="current">${(p3.index + 1).toLocaleString("en")} of ${p3.total.toLocaleString("en")}:${" "}<bdi class="rw-idtext">${showId(p3.query_id)}</bdi></span>
       <button type="button" aria-label="Next sample" data-testid="next" disabled=${p3.index === p3.total - 1}
         onClick=${() => send({ sample_index: p3.index + 1 })}>▶</button>
       <input type="search" class="rw-picker-search" data-testid="search" value=${text}
@@ -2738,9 +2737,8 @@ var Picker = class extends C {
               ${rows.map((r3, k3) => html2`<li key=${r3.index} role="option" aria-selected=${k3 === active ? "true" : "false"}
                   class=${k3 === active ? "rw-picker-row rw-active" : "rw-picker-row"} data-index=${r3.index}
                   onClick=${() => this.pick(r3.index)}>
-                <span class="rw-num">${r3.index + 1}</span> <bdi class="rw-idtext">${showId(r3.query_id)}</bdi>
-                <span class="rw-picker-query">${r3.query}</span>
-                <span class="rw-picker-metrics">${Object.entries(r3.metrics).map(([n3, v3]) => `${n3} ${number(v3)}`).join(" · ")}</span>
+                <span class="rw-num">${r3.index + 1}</span>${" "}<bdi class="rw-idtext">${showId(r3.query_id)}</bdi>${" "}<span
+                  class="rw-picker-query">${r3.query}</span>${" "}<span class="rw-picker-metrics">${Object.entries(r3.metrics).map(([n3, v3]) => `${n3} ${number(v3)}`).join(" · ")}</span>
               </li>`)}
             </ul>
           </div>` : null}
