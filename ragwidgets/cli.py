@@ -74,6 +74,7 @@ def cmd_score(args) -> int:
 
     loaded = _load(args)
     scores = evaluate(batch_of(loaded), args.scores, mode=args.mode, undefined=args.undefined)
+    args.run = (loaded, scores)  # kept until the process exits (see run)
     out = sys.stdout.buffer
     if args.format == "jsonl":
         write_jsonl(scores, out)
@@ -134,6 +135,7 @@ def cmd_sweep(args) -> int:
 def cmd_explain(args) -> int:
     loaded = _load(args)
     scores = evaluate(batch_of(loaded), args.scores, mode=args.mode, undefined=args.undefined)
+    args.run = (loaded, scores)  # kept until the process exits (see run)
     ex = scores.explain(args.sample if args.sample is not None else 0)
     print(f"query_id {ex.query_id}\n")
     for m in ex.metrics.values():
@@ -255,7 +257,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    return _dispatch(build_parser().parse_args(argv))
+
+
+def _dispatch(args) -> int:
     try:
         with gc_paused():  # one run: no reference cycles worth a collector pass over millions of objects
             return args.func(args)
@@ -268,5 +273,18 @@ def main(argv=None) -> int:
         return 0
 
 
+def run() -> None:
+    """The console script. After score and explain, whose input and scores stay on ``args.run``,
+    the process exits without freeing their millions of objects one by one (a tenth of a large
+    run's time); the system takes the memory back at once. Other commands exit normally."""
+    args = build_parser().parse_args()
+    status = _dispatch(args)
+    if getattr(args, "run", None) is not None:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    sys.exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

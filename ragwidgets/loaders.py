@@ -143,14 +143,16 @@ def _is_json_value(line: str) -> bool:
     return True
 
 
-def _where(err: json.JSONDecodeError, text: str) -> str:
-    """Where a JSON parse failed; says where the text stops when it simply stops (a truncated file)."""
-    if text[err.pos:].strip() and not err.msg.startswith("Unterminated string"):
-        return f"{err.msg} (line {err.lineno}, column {err.colno})"
+def _where(err: json.JSONDecodeError, text: str, what: str = "file") -> str:
+    """Where a JSON parse failed in a file (or one JSONL line); says where the text stops when it
+    simply stops (a truncated file)."""
+    truncated = not text[err.pos:].strip() or err.msg.startswith("Unterminated string")
     end = text.rstrip()
-    line = end.count("\n") + 1
-    column = len(end) - (end.rfind("\n") + 1) + 1
-    return f"it stops at line {line}, column {column} inside an unfinished value (the file looks truncated)"
+    line, column = (end.count("\n") + 1, len(end) - end.rfind("\n")) if truncated else (err.lineno, err.colno)
+    where = f"line {line}, column {column}" if what == "file" else f"column {column}"
+    if truncated:
+        return f"it stops at {where} inside an unfinished value (the {what} looks truncated)"
+    return f"{err.msg} ({where})"
 
 
 def _read_jsonl(text: str, name: str, on_error: str) -> tuple[list, list[InputError]]:
@@ -161,7 +163,7 @@ def _read_jsonl(text: str, name: str, on_error: str) -> tuple[list, list[InputEr
         try:
             record = _json(line)
         except (json.JSONDecodeError, InputError) as err:
-            why = _where(err, line) if isinstance(err, json.JSONDecodeError) else err.detail
+            why = _where(err, line, "line") if isinstance(err, json.JSONDecodeError) else err.detail
             error = InputError(f"not valid JSON (JSONL expects one sample per line): {why}",
                                sample=f"{name} line {n}")
             if on_error == "raise":

@@ -207,3 +207,14 @@ def test_fast_path_samples_and_scores_equal_the_validators(records, drop):
     fast, slow = rw.evaluate(text, undefined="zero"), rw.evaluate(records, undefined="zero")
     assert fast.frame.equals(slow.frame)
     assert [fast.reasons(i) for i in range(len(precise))] == [slow.reasons(i) for i in range(len(precise))]
+
+
+def test_a_file_read_by_the_fast_path_explains_like_records(tmp_path):
+    path = tmp_path / "r.json"
+    path.write_text(results(GOOD, dict(B, answer2response=["Neutral"])))
+    from_file, from_records = rw.evaluate(path), rw.evaluate([GOOD, dict(B, answer2response=["Neutral"])])
+    assert rw.load_samples(path).flat is not None  # the fast path read it
+    for qid in ("a", "b"):
+        assert [m.text for m in from_file.explain(qid).metrics.values()] == \
+            [m.text for m in from_records.explain(qid).metrics.values()]
+    assert [s.query_id for s in from_file.samples] == ["a", "b"]
