@@ -134,8 +134,10 @@ describe("controls write traits", () => {
     const { el, model } = mount(fixture("ragchecker_sample"));
     el.querySelector('[data-trait="undefined"] [data-option="zero"]').click();
     expect(model.sent.at(-1)).toEqual({ undefined: "zero" });
-    el.querySelector('[data-trait="sample_index"] [data-option="1: 1"]').click();
+    el.querySelector('[data-testid="next"]').click();
     expect(model.sent.at(-1)).toEqual({ sample_index: 1 });
+    expect(el.querySelector('[data-testid="prev"]').disabled).toBe(true);
+    expect(text(el.querySelector('[data-testid="current"]'))).toBe("1 of 2: 0");
     const k = el.querySelector('[data-testid="top-k"]');
     expect(k.value).toBe(""); // 000, 001, 003 in play: not the first k
     k.value = "2";
@@ -146,17 +148,58 @@ describe("controls write traits", () => {
 
 describe("many options", () => {
   it("become a labelled <select> that writes the chosen value", () => {
-    const view = fixture("ragchecker_sample");
-    const samples = view.controls.selects[0];
-    samples.options = Array.from({ length: 12 }, (_, i) => `${i}: q${i}`);
-    samples.value = 3;
+    const view = fixture("harbor_default");
+    const bundles = view.controls.selects[0];
+    bundles.options = Array.from({ length: 12 }, (_, i) => `bundle ${i}`);
+    bundles.value = "bundle 3";
     const { el, model } = mount(view);
-    const select = el.querySelector('select[data-trait="sample_index"]');
+    const select = el.querySelector('select[data-trait="retrieval"]');
     expect(select.value).toBe("3");
-    expect(select.getAttribute("aria-labelledby")).toBe("rw-label-sample_index");
+    expect(select.getAttribute("aria-labelledby")).toBe("rw-label-retrieval");
     select.value = "7";
     select.dispatchEvent(new Event("change"));
-    expect(model.sent.at(-1)).toEqual({ sample_index: 7 });
+    expect(model.sent.at(-1)).toEqual({ retrieval: "bundle 7" });
+  });
+});
+
+describe("the sample picker", () => {
+  it("searches through a custom message and picks a result; stale answers are dropped", async () => {
+    vi.useFakeTimers();
+    const { el, model } = mount(fixture("ragchecker_sample"));
+    const messages = [];
+    model.send = (msg) => messages.push(msg);
+    const answer = (msg) => model.listeners["msg:custom"].forEach((cb) => cb(msg));
+    const box = el.querySelector('[data-testid="search"]');
+    const type = (value) => {
+      box.value = value;
+      box.dispatchEvent(new Event("input"));
+    };
+    type("riv");
+    type("river"); // within the typing pause: one search
+    await vi.advanceTimersByTimeAsync(200);
+    type("river hallucination>0");
+    await vi.advanceTimersByTimeAsync(200);
+    expect(messages).toEqual([
+      { type: "search", text: "river", request: 1 },
+      { type: "search", text: "river hallucination>0", request: 2 },
+    ]);
+    const row = { index: 1, query_id: "1", query: "Which river?", metrics: { faithfulness: 0.5, hallucination: null } };
+    answer({ type: "results", request: 2, matches: 120, rows: [row] });
+    answer({ type: "results", request: 1, matches: 7, rows: [] }); // late: dropped
+    await vi.advanceTimersByTimeAsync(0);
+    expect(text(el.querySelector('[data-testid="matches"]'))).toBe("120 matching samples (first 1 shown)");
+    expect(text(el.querySelector(".rw-picker-row"))).toBe("2 1 Which river? faithfulness 0.5 · hallucination Undefined");
+    box.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
+    expect(model.sent.at(-1)).toEqual({ sample_index: 1 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(el.querySelector(".rw-picker-results")).toBeNull();
+    box.value = "faithfulness<bad";
+    box.dispatchEvent(new Event("input"));
+    await vi.advanceTimersByTimeAsync(200);
+    answer({ type: "results", request: 3, error: "unknown metric 'x'" });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(text(el.querySelector('[role="alert"]'))).toBe("unknown metric 'x'");
+    vi.useRealTimers();
   });
 });
 

@@ -1,5 +1,6 @@
 // The header and the controls. Each control reports its action through `send(patch)`.
 import { html, memo } from "./incremental.js";
+import { Picker } from "./picker.js";
 import { LongText } from "./text.js";
 
 export const Header = memo(function Header({ title, question, state }) {
@@ -56,8 +57,9 @@ function TopK({ t, ids, inPlay, send }) {
   </div>`;
 }
 
-export const Controls = memo(function Controls({ c, predict, ids, inPlay, send }) {
+export const Controls = memo(function Controls({ c, predict, ids, inPlay, send, search }) {
   return html`<section class="rw-controls" data-testid="controls">
+    ${c.picker && search ? html`<${Picker} p=${c.picker} send=${send} search=${search} />` : null}
     ${c.selects.map((s) => html`<${Choice} key=${s.trait} s=${s} send=${send} />`)}
     ${c.top_k ? html`<${TopK} t=${c.top_k} ids=${ids} inPlay=${inPlay} send=${send} />` : null}
     <div class="rw-presets" role="group" aria-label="Presets">

@@ -1,12 +1,14 @@
 // One sample's views, mountable by any widget: the drawing half of ragwidgets.widgets.sample_view.
 //
-//   const sv = mountSampleView(el, { view, send });  sv.update(view);  sv.destroy();
+//   const sv = mountSampleView(el, { view, send, search });  sv.update(view);  sv.destroy();
 //
 // `view`: the dict SampleView.view() builds (or an Explorer's view), with view.matrix.cells the
 // claims x passages labels as a DataView / ArrayBuffer / typed array / plain array (int8,
 // row-major: response rows then ground-truth rows). `send(patch)`: called once per user action
 // with the state fields it changes, e.g. {selected: "claim:R3"} or {retrieved: ["P1", "P2"]};
 // the holder applies it (SampleView.apply in Python) and calls update() with the new view.
+// `search(text)` (optional): a promise of the samples matching a search, for the sample picker
+// that view.controls.picker asks for (SampleExplorer's; see ragwidgets/widgets/picker.py).
 //
 // Updates are incremental (Preact, keyed, memoised rows over a structurally shared view): DOM
 // nodes, focus, scroll positions and open sections survive. Plain keys pressed in the view stay
@@ -38,7 +40,7 @@ export function SampleView({ view, ctx }) {
   const gtTable = view.gt_claims.length > 0 && !view.facts.length;
   return html`<div class="rw-root" data-kind=${view.kind}>
     <${Header} title=${view.title} question=${view.question} state=${view.state} />
-    <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} />
+    <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} search=${ctx.search} />
     <p class="rw-summary" data-testid="summary">${view.summary}</p>
     ${view.kind === "sample"
       ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />`
@@ -74,9 +76,9 @@ function keepKeys(e) {
   if (!e.ctrlKey && !e.metaKey && !e.altKey && e.key !== "Escape") e.stopPropagation();
 }
 
-export function mountSampleView(el, { view, send }) {
+export function mountSampleView(el, { view, send, search = null }) {
   let current = null;
-  const ctx = { send, view: () => current };
+  const ctx = { send, search, view: () => current };
   el.addEventListener("keydown", keepKeys);
   const draw = (next) => {
     const before = current && current.selected;

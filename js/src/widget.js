@@ -13,17 +13,39 @@ export function viewOf(model) {
   return view;
 }
 
+/** search(text): a custom message to Python, answered by one with the same request number. */
+function searcher(model) {
+  let request = 0;
+  const waiting = new Map();
+  const answer = (msg) => {
+    if (msg && msg.type === "results" && waiting.has(msg.request)) {
+      waiting.get(msg.request)(msg);
+      waiting.delete(msg.request);
+    }
+  };
+  model.on("msg:custom", answer);
+  const search = (text) =>
+    new Promise((resolve) => {
+      request += 1;
+      waiting.set(request, resolve);
+      model.send({ type: "search", text, request });
+    });
+  return { search, stop: () => model.off("msg:custom", answer) };
+}
+
 function render({ model, el }) {
   const send = (patch) => {
     for (const [name, value] of Object.entries(patch)) model.set(name, value);
     model.save_changes();
   };
   el.classList.add("rw-widget");
-  const sv = mountSampleView(el, { view: viewOf(model), send });
+  const { search, stop } = searcher(model);
+  const sv = mountSampleView(el, { view: viewOf(model), send, search });
   const redraw = () => sv.update(viewOf(model));
   model.on("change:_view", redraw);
   return () => {
     model.off("change:_view", redraw);
+    stop();
     sv.destroy();
   };
 }

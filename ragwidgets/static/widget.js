@@ -436,6 +436,76 @@ var LongText = class extends C {
   }
 };
 
+// src/picker.js
+var WAIT_MS = 150;
+var number = (v2) => v2 === null ? "Undefined" : String(v2);
+var Picker = class extends C {
+  constructor() {
+    super();
+    this.state = { text: "", results: null, active: 0 };
+    this.request = 0;
+  }
+  componentWillUnmount() {
+    clearTimeout(this.timer);
+  }
+  ask(text) {
+    clearTimeout(this.timer);
+    this.setState({ text });
+    if (!text.trim()) {
+      this.setState({ results: null });
+      return;
+    }
+    this.timer = setTimeout(async () => {
+      const request = ++this.request;
+      const results = await this.props.search(text);
+      if (request === this.request) this.setState({ results, active: 0 });
+    }, WAIT_MS);
+  }
+  pick(index) {
+    this.setState({ results: null, text: "" });
+    if (index !== this.props.p.index) this.props.send({ sample_index: index });
+  }
+  keys(e2) {
+    const rows = this.state.results && this.state.results.rows || [];
+    if (e2.key === "ArrowDown" || e2.key === "ArrowUp") {
+      e2.preventDefault();
+      const step = e2.key === "ArrowDown" ? 1 : -1;
+      this.setState({ active: Math.max(0, Math.min(rows.length - 1, this.state.active + step)) });
+    } else if (e2.key === "Enter" && rows.length) {
+      e2.preventDefault();
+      this.pick(rows[this.state.active].index);
+    } else if (e2.key === "Escape") {
+      this.setState({ results: null });
+    }
+  }
+  render({ p: p2, send }, { text, results, active }) {
+    const rows = results && results.rows || [];
+    return html`<div class="rw-picker" data-testid="picker">
+      <span class="rw-control-label">Sample</span>
+      <button type="button" aria-label="Previous sample" data-testid="prev" disabled=${p2.index === 0}
+        onClick=${() => send({ sample_index: p2.index - 1 })}>◀</button>
+      <span class="rw-picker-current" data-testid="current">${(p2.index + 1).toLocaleString("en")} of ${p2.total.toLocaleString("en")}:${" "}<bdi class="rw-idtext">${showId(p2.query_id)}</bdi></span>
+      <button type="button" aria-label="Next sample" data-testid="next" disabled=${p2.index === p2.total - 1}
+        onClick=${() => send({ sample_index: p2.index + 1 })}>▶</button>
+      <input type="search" class="rw-picker-search" data-testid="search" value=${text}
+        aria-label="Search samples" placeholder="Search: words of the query or its id; faithfulness<0.5; hallucination=undefined"
+        onInput=${(e2) => this.ask(e2.target.value)} onKeyDown=${(e2) => this.keys(e2)} />
+      ${results ? html`<div class="rw-picker-results">
+            ${results.error ? html`<p class="rw-picker-error" role="alert">${results.error}</p>` : html`<p class="rw-note" data-testid="matches">${results.matches.toLocaleString("en")} matching
+                  sample${results.matches === 1 ? "" : "s"}${results.matches > rows.length ? ` (first ${rows.length} shown)` : ""}</p>`}
+            <ul role="listbox" aria-label="Matching samples">
+              ${rows.map((r2, k2) => html`<li key=${r2.index} role="option" aria-selected=${k2 === active ? "true" : "false"}
+                  class=${k2 === active ? "rw-picker-row rw-active" : "rw-picker-row"} data-index=${r2.index}
+                  onClick=${() => this.pick(r2.index)}>
+                <span class="rw-num">${r2.index + 1}</span>${" "}<bdi class="rw-idtext">${showId(r2.query_id)}</bdi>${" "}<span
+                  class="rw-picker-query">${r2.query}</span>${" "}<span class="rw-picker-metrics">${Object.entries(r2.metrics).map(([n3, v2]) => `${n3} ${number(v2)}`).join(" · ")}</span>
+              </li>`)}
+            </ul>
+          </div>` : null}
+    </div>`;
+  }
+};
+
 // src/controls.js
 var Header = memo(function Header2({ title, question, state }) {
   return html`<header class="rw-header">
@@ -486,8 +556,9 @@ function TopK({ t: t3, ids: ids2, inPlay, send }) {
     <span class="rw-top-k-note">${t3.value === null ? `custom set of ${inPlay}` : `of ${t3.max}`}</span>
   </div>`;
 }
-var Controls = memo(function Controls2({ c: c2, predict, ids: ids2, inPlay, send }) {
+var Controls = memo(function Controls2({ c: c2, predict, ids: ids2, inPlay, send, search }) {
   return html`<section class="rw-controls" data-testid="controls">
+    ${c2.picker && search ? html`<${Picker} p=${c2.picker} send=${send} search=${search} />` : null}
     ${c2.selects.map((s2) => html`<${Choice} key=${s2.trait} s=${s2} send=${send} />`)}
     ${c2.top_k ? html`<${TopK} t=${c2.top_k} ids=${ids2} inPlay=${inPlay} send=${send} />` : null}
     <div class="rw-presets" role="group" aria-label="Presets">
@@ -785,7 +856,7 @@ function SampleView({ view, ctx }) {
   const gtTable = view.gt_claims.length > 0 && !view.facts.length;
   return html`<div class="rw-root" data-kind=${view.kind}>
     <${Header} title=${view.title} question=${view.question} state=${view.state} />
-    <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} />
+    <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} search=${ctx.search} />
     <p class="rw-summary" data-testid="summary">${view.summary}</p>
     ${view.kind === "sample" ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />` : null}
     <${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
@@ -814,9 +885,9 @@ function revealLinked(el) {
 function keepKeys(e2) {
   if (!e2.ctrlKey && !e2.metaKey && !e2.altKey && e2.key !== "Escape") e2.stopPropagation();
 }
-function mountSampleView(el, { view, send }) {
+function mountSampleView(el, { view, send, search = null }) {
   let current = null;
-  const ctx = { send, view: () => current };
+  const ctx = { send, search, view: () => current };
   el.addEventListener("keydown", keepKeys);
   const draw = (next) => {
     const before = current && current.selected;
@@ -842,17 +913,36 @@ function viewOf(model) {
   if (view.matrix) view.matrix.cells = model.get("_cells");
   return view;
 }
+function searcher(model) {
+  let request = 0;
+  const waiting = /* @__PURE__ */ new Map();
+  const answer = (msg) => {
+    if (msg && msg.type === "results" && waiting.has(msg.request)) {
+      waiting.get(msg.request)(msg);
+      waiting.delete(msg.request);
+    }
+  };
+  model.on("msg:custom", answer);
+  const search = (text) => new Promise((resolve) => {
+    request += 1;
+    waiting.set(request, resolve);
+    model.send({ type: "search", text, request });
+  });
+  return { search, stop: () => model.off("msg:custom", answer) };
+}
 function render({ model, el }) {
   const send = (patch) => {
     for (const [name, value] of Object.entries(patch)) model.set(name, value);
     model.save_changes();
   };
   el.classList.add("rw-widget");
-  const sv = mountSampleView(el, { view: viewOf(model), send });
+  const { search, stop } = searcher(model);
+  const sv = mountSampleView(el, { view: viewOf(model), send, search });
   const redraw = () => sv.update(viewOf(model));
   model.on("change:_view", redraw);
   return () => {
     model.off("change:_view", redraw);
+    stop();
     sv.destroy();
   };
 }

@@ -27,6 +27,7 @@ from ..loaders import as_samples, parse_sample
 from ..model import Sample
 from ..scenario import Scenario, State
 from .lessons import HARBOR_PRESETS, Preset
+from .picker import SampleIndex
 from .sample_view import SampleView, split_cells
 from .view import LABELS, build_view, selectable
 
@@ -348,6 +349,13 @@ class SampleExplorer(_Linked):
     Traits: ``sample_index`` (which sample, when given several), ``retrieved`` (doc_ids in
     play), ``undefined`` ("null": Undefined stays Undefined; "zero": ragchecker 0.1.9's zeros),
     ``selected``, ``predict``, ``predictions``.
+
+    ``sample``: a Sample, anything :func:`~ragwidgets.loaders.as_samples` reads, or a
+    :class:`~ragwidgets.engine.evaluate.Scores` (its samples and metrics are reused);
+    ``query_id`` opens that sample. With several samples the view carries a picker of constant
+    size (the current sample, previous / next); searching by query text and metric values is a
+    custom message answered from Python (:mod:`ragwidgets.widgets.picker`), so a click costs
+    the same at 10 samples and at 100,000.
     """
 
     sample_index = traitlets.Int(0).tag(sync=True)
@@ -355,17 +363,68 @@ class SampleExplorer(_Linked):
 
     _watched = _Linked._watched + ("sample_index", "undefined")
 
-    def __init__(self, sample, **kwargs):
-        samples = [sample] if isinstance(sample, Sample) else list(as_samples(sample))
-        if not samples:
+    def __init__(self, sample, query_id: str | None = None, **kwargs):
+        from ..engine.evaluate import Scores
+        self._scores = sample if isinstance(sample, Scores) else None
+        if self._scores is not None:
+            samples = self._scores.samples
+        else:
+            samples = [sample] if isinstance(sample, Sample) else as_samples(sample)
+        if not len(samples):
             raise ValueError("no samples to explore")
         self.samples = samples
         self._views: dict[int, SampleView] = {}
-        pick_sample = {"trait": "sample_index", "label": "Sample", "numeric": True,
-                       "options": [f"{k}: {x.query_id}" for k, x in enumerate(samples)]}
-        self._selects = [pick_sample] if len(samples) > 1 else []
+        self._index: SampleIndex | None = None
+        if query_id is not None:
+            kwargs["sample_index"] = self._position(query_id)
         kwargs.setdefault("retrieved", self._all_passages(kwargs.get("sample_index", 0)))
         super().__init__(**kwargs)
+        self.on_msg(self._on_message)
+
+    def _position(self, query_id: str) -> int:
+        if self._scores is not None:
+            return self._scores.sample_index(query_id)
+        for k, s in enumerate(self.samples):
+            if s.query_id == query_id:
+                return k
+        raise KeyError(f"no sample with query_id {query_id!r}")
+
+    # -- the picker ---------------------------------------------------------------------------
+    @property
+    def picker(self) -> SampleIndex:
+        """The searchable index of every sample (built on the first search)."""
+        if self._index is None:
+            def frame():
+                scores = self._scores if self._scores is not None else evaluate(self.samples)
+                return scores.frame
+            self._index = SampleIndex([s.query_id for s in self.samples], [s.query for s in self.samples],
+                                      compute_frame=frame)
+        return self._index
+
+    def search(self, text: str, limit: int = 50) -> dict:
+        """The samples whose query text or query_id holds every word of ``text`` and whose metrics
+        meet its conditions (``faithfulness<0.5``, ``hallucination=undefined``): see
+        :mod:`ragwidgets.widgets.picker`."""
+        return self.picker.search(text, limit)
+
+    def _on_message(self, _widget, content, _buffers) -> None:
+        """The front end's search: {"type": "search", "text", "request"} -> {"type": "results",
+        "request", "matches", "rows"} or {"type": "results", "request", "error"}."""
+        if not isinstance(content, dict) or content.get("type") != "search":
+            return
+        reply = {"type": "results", "request": content.get("request")}
+        try:
+            reply.update(self.search(str(content.get("text", ""))))
+        except ValueError as exc:
+            reply["error"] = str(exc)
+        self.send(reply)
+
+    def _picker_view(self) -> dict | None:
+        if len(self.samples) < 2:
+            return None
+        s = self.sample
+        return {"index": self.sample_index, "total": len(self.samples), "query_id": s.query_id,
+                "query": s.query if len(s.query) <= 200 else s.query[:199] + "…"}
 
     @classmethod
     def ragchecker_example(cls, **kwargs) -> "SampleExplorer":
@@ -430,7 +489,9 @@ class SampleExplorer(_Linked):
     def _build(self, ex: SampleExplanation) -> dict:
         sv = self._sample_view()
         sv.apply({"selected": self.selected, "predict": self.predict, "predictions": self.predictions})
-        return sv.view(selects=[{**x, "value": self.sample_index} for x in self._selects])
+        view = sv.view()
+        view["controls"]["picker"] = self._picker_view()
+        return view
 
     def __repr__(self) -> str:
         return f"SampleExplorer({len(self.samples)} sample(s), sample_index={self.sample_index})"

@@ -81,7 +81,8 @@ def test_sample_switch_resets_passages_and_selection(sample_explorer, front_end,
     assert sample_explorer.retrieved == [p.doc_id for p in example_samples[1].passages]
     assert sample_explorer.selected == ""
     assert sample_explorer.metrics == rw.evaluate(example_samples).metrics(1)
-    assert view["controls"]["selects"][0]["options"][1].startswith("1: ")
+    assert view["controls"]["picker"] == {"index": 1, "total": 2, "query_id": example_samples[1].query_id,
+                                          "query": example_samples[1].query}
     with pytest.raises(traitlets.TraitError):
         sample_explorer.sample_index = 5
 
