@@ -51,6 +51,7 @@ describe("state space", () => {
     expect(cell("All", "Empty", "Matched").getAttribute("aria-label")).toBe("retrieval: All; answer: Empty; citation: Matched; M: Undefined");
     expect(el.querySelectorAll("[aria-current]")).toHaveLength(1);
     expect(el.querySelector(".rw-space-title").textContent).toBe("M over all 8 states");
+    expect(el.querySelector("[data-testid=now]").textContent).toBe("Explorer: All · Full · Matched — M 1 · N 0");
   });
 
   it("shows names as text, never as HTML", () => {
@@ -70,6 +71,7 @@ describe("state space", () => {
     expect(cell("<img src=x onerror=alert(1)>", "Full", "None")).toBe(button);
     expect(button.textContent).toBe("1");
     expect(button.classList.contains("rw-undefined")).toBe(false);
+    expect(mount({}).el.querySelector("[data-testid=now]").textContent).toContain("passages edited, in no cell");
   });
 
   it("the picker sets metric; cleanup stops listening", () => {

@@ -33,7 +33,8 @@ function build(grid, model) {
     h("span", { class: "rw-space-swatch rw-space-undefined", text: "Undef" }), " Undefined · ",
     h("span", { class: "rw-space-swatch rw-space-outlined", text: "\u00a0" }), " the Explorer's state · click a cell to go there");
   const title = h("strong", { class: "rw-space-title" });
-  root.append(h("div", { class: "rw-space-head" }, title, h("label", {}, "Metric ", picker), legend));
+  const now = h("p", { class: "rw-space-now", "data-testid": "now", "aria-live": "polite" });
+  root.append(h("div", { class: "rw-space-head" }, title, h("label", {}, "Metric ", picker), legend), now);
   const cells = [];
   const panels = h("div", { class: "rw-space-panels" });
   grid.rules.forEach((rule, c) => {
@@ -63,7 +64,7 @@ function build(grid, model) {
     model.set("metric", picker.value);
     model.save_changes();
   });
-  return { root, picker, title, cells };
+  return { root, picker, title, now, cells };
 }
 
 function paint(grid, view, model) {
@@ -85,14 +86,23 @@ function paint(grid, view, model) {
   });
 }
 
-function outline(view, model) {
+/** Outline the Explorer's cell and say, beside the heatmap, where the Explorer is and its scores
+ * there (the Explorer itself may be scrolled out of view). */
+function outline(grid, view, model) {
   const current = model.get("current") ?? {};
-  for (const { button, state } of view.cells) {
+  let at = -1;
+  view.cells.forEach(({ button, state }, i) => {
     const here = state.retrieval === current.retrieval && state.answer === current.answer && state.citation === current.citation;
     button.classList.toggle("rw-current", here);
-    if (here) button.setAttribute("aria-current", "true");
-    else button.removeAttribute("aria-current");
-  }
+    if (here) {
+      button.setAttribute("aria-current", "true");
+      at = i;
+    } else button.removeAttribute("aria-current");
+  });
+  view.now.textContent = at < 0
+    ? "Explorer: passages edited, in no cell of the sweep (click a cell to go back to a bundle)."
+    : `Explorer: ${current.retrieval} · ${current.answer} · ${current.citation} — `
+      + grid.metrics.map((m) => `${m.label} ${grid.labels[m.key][at]}`).join(" · ");
 }
 
 export default {
@@ -103,10 +113,10 @@ export default {
       view = build(grid, model);
       el.replaceChildren(view.root);
       paint(grid, view, model);
-      outline(view, model);
+      outline(grid, view, model);
     };
     const repaint = () => paint(grid, view, model);
-    const reoutline = () => outline(view, model);
+    const reoutline = () => outline(grid, view, model);
     draw();
     model.on("change:_grid", draw);
     model.on("change:metric", repaint);

@@ -29,7 +29,8 @@ function build(grid, model) {
     " the Explorer's state · click a cell to go there"
   );
   const title = h("strong", { class: "rw-space-title" });
-  root.append(h("div", { class: "rw-space-head" }, title, h("label", {}, "Metric ", picker), legend));
+  const now = h("p", { class: "rw-space-now", "data-testid": "now", "aria-live": "polite" });
+  root.append(h("div", { class: "rw-space-head" }, title, h("label", {}, "Metric ", picker), legend), now);
   const cells = [];
   const panels = h("div", { class: "rw-space-panels" });
   grid.rules.forEach((rule, c) => {
@@ -66,7 +67,7 @@ function build(grid, model) {
     model.set("metric", picker.value);
     model.save_changes();
   });
-  return { root, picker, title, cells };
+  return { root, picker, title, now, cells };
 }
 function paint(grid, view, model) {
   const metric = model.get("metric");
@@ -86,14 +87,18 @@ function paint(grid, view, model) {
     button.title = button.getAttribute("aria-label");
   });
 }
-function outline(view, model) {
+function outline(grid, view, model) {
   const current = model.get("current") ?? {};
-  for (const { button, state } of view.cells) {
+  let at = -1;
+  view.cells.forEach(({ button, state }, i) => {
     const here = state.retrieval === current.retrieval && state.answer === current.answer && state.citation === current.citation;
     button.classList.toggle("rw-current", here);
-    if (here) button.setAttribute("aria-current", "true");
-    else button.removeAttribute("aria-current");
-  }
+    if (here) {
+      button.setAttribute("aria-current", "true");
+      at = i;
+    } else button.removeAttribute("aria-current");
+  });
+  view.now.textContent = at < 0 ? "Explorer: passages edited, in no cell of the sweep (click a cell to go back to a bundle)." : `Explorer: ${current.retrieval} · ${current.answer} · ${current.citation} — ` + grid.metrics.map((m) => `${m.label} ${grid.labels[m.key][at]}`).join(" · ");
 }
 var state_space_default = {
   render({ model, el }) {
@@ -103,10 +108,10 @@ var state_space_default = {
       view = build(grid, model);
       el.replaceChildren(view.root);
       paint(grid, view, model);
-      outline(view, model);
+      outline(grid, view, model);
     };
     const repaint = () => paint(grid, view, model);
-    const reoutline = () => outline(view, model);
+    const reoutline = () => outline(grid, view, model);
     draw();
     model.on("change:_grid", draw);
     model.on("change:metric", repaint);

@@ -95,6 +95,9 @@ def test_harbor_museum_in_jupyterlab(lab, offline_page, artifacts):
     expect(explorer.locator("[data-testid=state]")).to_contain_text("All sources · Garden answer · Misplaced")
     expect(card("citation_support").locator("[data-testid=fraction]")).to_have_text("1/1 = 1")  # D3 retrieved
     expect(cell("All sources", "Garden answer", "Misplaced")).to_have_attribute("aria-current", "true")
+    expect(space.locator("[data-testid=now]")).to_have_text(
+        "Explorer: All sources · Garden answer · Misplaced — Context relevance 0.75 · Faithfulness 1 · "
+        "Citation support 1 · Citation precision 1 · Completeness 0")
     expect(cell("No retrieval", "Empty answer", "None")).to_have_text("Undef")
     cell("No retrieval", "Empty answer", "None").click()
     expect(explorer.locator("[data-testid=state]")).to_contain_text("No retrieval · Empty answer · None")
