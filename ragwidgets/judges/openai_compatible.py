@@ -245,9 +245,10 @@ class OpenAICompatibleJudge(BaseJudge):
         return _Reply(content if isinstance(content, str) else "", *tokens)
 
     async def _post(self, body: dict[str, Any]) -> httpx.Response:
+        """One request, within ``timeout`` seconds in all (waiting for a free slot does not count)."""
         async with self._limit:
-            async with asyncio.timeout(self.timeout):
-                return await self._client.get().post(f"{self.base_url}/chat/completions", json=body)
+            request = self._client.get().post(f"{self.base_url}/chat/completions", json=body)
+            return await asyncio.wait_for(request, self.timeout)
 
     async def _ask(self, messages: list[dict[str, str]], parse: Callable[[str], Any]) -> CallOutcome:
         """Ask until an answer passes ``parse`` (which validates it), retrying what a retry may fix.
@@ -268,7 +269,7 @@ class OpenAICompatibleJudge(BaseJudge):
                 outcome.attempts += 1
                 try:
                     response = await self._post(body)
-                except (TimeoutError, httpx.TimeoutException):
+                except (asyncio.TimeoutError, httpx.TimeoutException):
                     error = f"no complete answer within {self.timeout:g} s"
                     continue
                 except httpx.TransportError as exc:
