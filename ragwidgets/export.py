@@ -32,7 +32,7 @@ TEMPLATE = r"""{%- extends 'lab/index.html.j2' -%}
   border-bottom: 2px solid var(--jp-warn-color1, #e65100); font: 13px system-ui, sans-serif; }
 .rw-snapshot-badge, .rw-snapshot-note { margin: 2px 0; font: italic 12px system-ui, sans-serif;
   color: var(--jp-ui-font-color2, #555); }
-.rw-snapshot-view { cursor: not-allowed; }
+.jp-OutputArea-output:has(> .rw-snapshot-view) { cursor: not-allowed; }  /* inert: no pointer events */
 .rw-fallback { white-space: pre-wrap; }
 </style>
 {%- endblock extra_css -%}

@@ -67,3 +67,20 @@ def test_exported_page_dark_theme_and_fallback(browser, tmp_path):
     assert page.locator(".rw-fallback").all_text_contents()[0].startswith("IntSlider(value=3")
     assert not page.blocked and not page.errors, (page.blocked, page.errors)
     page.context.close()
+
+
+@pytest.mark.parametrize("host, scheme, background", [
+    ("", "light", "rgb(255, 255, 255)"),                                     # no host variables: the system's
+    ("", "dark", "rgb(30, 30, 30)"),
+    ("--background: rgb(24, 28, 26)", "light", "rgb(24, 28, 26)"),         # marimo
+    ("--vscode-editor-background: rgb(31, 31, 31); --background: red", "light", "rgb(31, 31, 31)"),  # VS Code
+    ("--jp-layout-color0: rgb(17, 17, 17); --vscode-editor-background: red", "dark", "rgb(17, 17, 17)"),  # Jupyter
+])
+def test_theme_follows_the_host_variables_first_found(browser, host, scheme, background):
+    """theme.css (via the bundled state_space.css): JupyterLab's variables, else VS Code's, else
+    marimo's, else prefers-color-scheme."""
+    css = (ROOT / "ragwidgets" / "static" / "state_space.css").read_text()
+    page = browser.new_context(color_scheme=scheme).new_page()
+    page.set_content(f'<style>{css}</style><body style="{host}"><div class="rw-space">x</div></body>')
+    assert page.locator(".rw-space").evaluate("e => getComputedStyle(e).backgroundColor") == background
+    page.context.close()
