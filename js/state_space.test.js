@@ -1,6 +1,6 @@
 // The state-space heatmap and the export's snapshot renderer, in jsdom, against stand-in models.
 import { describe, expect, it } from "vitest";
-import space, { cellIndex } from "./src/state_space.js";
+import space, { cellIndex, step } from "./src/state_space.js";
 import { snapshotModel, withBuffers } from "./src/snapshot.js";
 
 const GRID = {
@@ -82,6 +82,32 @@ describe("state space", () => {
     expect(model.sent.at(-1).metric).toBe("n");
     cleanup();
     expect(Object.values(model.listeners).every((l) => l.length === 0)).toBe(true);
+  });
+});
+
+describe("state space keys", () => {
+  it("arrows walk answers and retrievals, and on across panels at the edges", () => {
+    expect(step(GRID, 0, "ArrowRight")).toBe(1);
+    expect(step(GRID, 1, "ArrowRight")).toBe(cellIndex(GRID, 1, 0, 0));
+    expect(step(GRID, cellIndex(GRID, 1, 0, 0), "ArrowLeft")).toBe(1);
+    expect(step(GRID, 0, "ArrowLeft")).toBe(-1);
+    expect(step(GRID, 0, "ArrowDown")).toBe(2);
+    expect(step(GRID, 2, "ArrowDown")).toBe(-1);
+    expect(step(GRID, 0, "Enter")).toBe(-1);
+  });
+
+  it("the cells are one tab stop, on the Explorer's cell; arrows move focus and the stop", () => {
+    const { el, cell } = mount({ retrieval: "All", answer: "Empty", citation: "Matched" });
+    document.body.append(el);
+    expect([...el.querySelectorAll('.rw-cell[tabindex="0"]')]).toEqual([cell("All", "Empty", "Matched")]);
+    const leaked = [];
+    document.body.addEventListener("keydown", (e) => leaked.push(e.key));
+    cell("All", "Empty", "Matched").focus();
+    cell("All", "Empty", "Matched").dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true }));
+    expect(document.activeElement).toBe(cell("All", "Full", "None"));
+    expect(cell("All", "Full", "None").getAttribute("tabindex")).toBe("0");
+    expect(leaked).toEqual([]);
+    el.remove();
   });
 });
 

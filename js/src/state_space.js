@@ -20,6 +20,26 @@ const h = (tag, props = {}, ...children) => {
 /** Index of a state in the grid's flat value lists: rule-major, then retrieval, then answer. */
 export const cellIndex = (grid, c, r, a) => (c * grid.retrievals.length + r) * grid.answers.length + a;
 
+/** The cell an arrow key moves to from cell ``i`` (-1: not an arrow, or the grid's edge). Left
+ * and right walk the answers, then on into the next panel; up and down walk the retrievals. */
+export function step(grid, i, key) {
+  const A = grid.answers.length;
+  const R = grid.retrievals.length;
+  const a = i % A;
+  const r = Math.floor(i / A) % R;
+  const c = Math.floor(i / (A * R));
+  if (key === "ArrowRight") return a < A - 1 ? i + 1 : c < grid.rules.length - 1 ? cellIndex(grid, c + 1, r, 0) : -1;
+  if (key === "ArrowLeft") return a > 0 ? i - 1 : c > 0 ? cellIndex(grid, c - 1, r, A - 1) : -1;
+  if (key === "ArrowDown") return r < R - 1 ? i + A : -1;
+  if (key === "ArrowUp") return r > 0 ? i - A : -1;
+  return -1;
+}
+
+/** One tab stop for the whole heatmap: cell ``i``. */
+function rove(cells, i) {
+  cells.forEach(({ button }, k) => button.setAttribute("tabindex", k === i ? "0" : "-1"));
+}
+
 /** A defined value's fill: the theme's accent mixed into its background, 12% at 0 to 90% at 1. */
 export const fill = (value) => `color-mix(in srgb, var(--rw-accent) ${Math.round(12 + 78 * value)}%, var(--rw-bg))`;
 
@@ -58,8 +78,17 @@ function build(grid, model) {
       h("table", {}, h("thead", {}, head), body)));
   });
   root.append(panels);
-  // Keys the heatmap handles stay in it (JupyterLab would run its own shortcuts on them).
-  root.addEventListener("keydown", (e) => e.stopPropagation());
+  // Keys the heatmap handles stay in it (JupyterLab would run its own shortcuts on them); the
+  // cells are one tab stop, arrows move between them (across panels at the edges).
+  root.addEventListener("keydown", (e) => {
+    e.stopPropagation();
+    const from = cells.findIndex((x) => x.button === e.target);
+    const to = from < 0 ? -1 : step(grid, from, e.key);
+    if (to < 0) return;
+    e.preventDefault();
+    rove(cells, to);
+    cells[to].button.focus();
+  });
   picker.addEventListener("change", () => {
     model.set("metric", picker.value);
     model.save_changes();
@@ -99,6 +128,7 @@ function outline(grid, view, model) {
       at = i;
     } else button.removeAttribute("aria-current");
   });
+  if (!view.root.contains(document.activeElement)) rove(view.cells, Math.max(at, 0));
   view.now.textContent = at < 0
     ? "Explorer: passages edited, in no cell of the sweep (click a cell to go back to a bundle)."
     : `Explorer: ${current.retrieval} · ${current.answer} · ${current.citation} — `

@@ -10,6 +10,21 @@ var h = (tag, props = {}, ...children) => {
   return node;
 };
 var cellIndex = (grid, c, r, a) => (c * grid.retrievals.length + r) * grid.answers.length + a;
+function step(grid, i, key) {
+  const A = grid.answers.length;
+  const R = grid.retrievals.length;
+  const a = i % A;
+  const r = Math.floor(i / A) % R;
+  const c = Math.floor(i / (A * R));
+  if (key === "ArrowRight") return a < A - 1 ? i + 1 : c < grid.rules.length - 1 ? cellIndex(grid, c + 1, r, 0) : -1;
+  if (key === "ArrowLeft") return a > 0 ? i - 1 : c > 0 ? cellIndex(grid, c - 1, r, A - 1) : -1;
+  if (key === "ArrowDown") return r < R - 1 ? i + A : -1;
+  if (key === "ArrowUp") return r > 0 ? i - A : -1;
+  return -1;
+}
+function rove(cells, i) {
+  cells.forEach(({ button }, k) => button.setAttribute("tabindex", k === i ? "0" : "-1"));
+}
 var fill = (value) => `color-mix(in srgb, var(--rw-accent) ${Math.round(12 + 78 * value)}%, var(--rw-bg))`;
 function build(grid, model) {
   const root = h("div", { class: "rw-space", role: "group", "aria-label": grid.title });
@@ -62,7 +77,15 @@ function build(grid, model) {
     ));
   });
   root.append(panels);
-  root.addEventListener("keydown", (e) => e.stopPropagation());
+  root.addEventListener("keydown", (e) => {
+    e.stopPropagation();
+    const from = cells.findIndex((x) => x.button === e.target);
+    const to = from < 0 ? -1 : step(grid, from, e.key);
+    if (to < 0) return;
+    e.preventDefault();
+    rove(cells, to);
+    cells[to].button.focus();
+  });
   picker.addEventListener("change", () => {
     model.set("metric", picker.value);
     model.save_changes();
@@ -98,6 +121,7 @@ function outline(grid, view, model) {
       at = i;
     } else button.removeAttribute("aria-current");
   });
+  if (!view.root.contains(document.activeElement)) rove(view.cells, Math.max(at, 0));
   view.now.textContent = at < 0 ? "Explorer: passages edited, in no cell of the sweep (click a cell to go back to a bundle)." : `Explorer: ${current.retrieval} · ${current.answer} · ${current.citation} — ` + grid.metrics.map((m) => `${m.label} ${grid.labels[m.key][at]}`).join(" · ");
 }
 var state_space_default = {
@@ -126,5 +150,6 @@ var state_space_default = {
 export {
   cellIndex,
   state_space_default as default,
-  fill
+  fill,
+  step
 };
