@@ -39,7 +39,7 @@ from .claims import ClaimLike, Reference, claim_text, reference_text
 from .errors import AnswerParseError, JudgeRequestError
 from .limits import ConcurrencyLimit
 from .prompts import load_prompt, numbered
-from .secrets import Secret, strip_userinfo, url_credentials, url_host
+from .secrets import Secret, keep_out_of_logs, strip_userinfo, url_credentials, url_host
 
 logger = logging.getLogger("ragwidgets.judges")
 
@@ -152,6 +152,9 @@ class OpenAICompatibleJudge(BaseJudge):
         self.base_url = strip_userinfo(base_url.rstrip("/"))
         self._api_key = key
         self._basic = None if credentials is None else (Secret(credentials[0]), Secret(credentials[1]))
+        for secret in (key, *(self._basic or ())):
+            if secret is not None:
+                keep_out_of_logs(secret)
         self.api_key_env = api_key_env
         self.max_concurrency = max_concurrency
         self.timeout = float(timeout)

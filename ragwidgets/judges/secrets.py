@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import weakref
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 
@@ -12,7 +14,7 @@ FRAGMENT = 8
 class Secret:
     """Holds a secret string; its repr and str never show it. Read it with ``reveal()``."""
 
-    __slots__ = ("_value",)
+    __slots__ = ("_value", "__weakref__")
 
     def __init__(self, value: str):
         self._value = value
@@ -72,3 +74,37 @@ def url_credentials(url: str) -> tuple[str, str] | None:
 def url_host(url: str) -> str:
     """``host[:port]`` of a URL, without credentials."""
     return urlsplit(strip_userinfo(url)).netloc
+
+
+HTTP_LOGGERS = ("httpx", "httpcore.connection", "httpcore.http11", "httpcore.http2", "httpcore.proxy",
+                "httpcore.socks")
+"""The loggers of the HTTP client: at DEBUG level they write request and response headers, so a
+server that echoes a key in a header would put it in a log."""
+
+
+class _RedactLogs(logging.Filter):
+    """Rewrites log records of the HTTP client without any live secret in them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.secrets: "weakref.WeakSet[Secret]" = weakref.WeakSet()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = message
+        for secret in list(self.secrets):
+            redacted = secret.redact(redacted)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
+
+
+_REDACT_LOGS = _RedactLogs()
+for _name in HTTP_LOGGERS:
+    logging.getLogger(_name).addFilter(_REDACT_LOGS)
+
+
+def keep_out_of_logs(secret: Secret) -> Secret:
+    """Redact ``secret`` from the HTTP client's log records while it is alive; returns it."""
+    _REDACT_LOGS.secrets.add(secret)
+    return secret

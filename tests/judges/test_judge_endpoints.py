@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import logging
 import signal
 import threading
 import time
@@ -167,8 +168,9 @@ def test_persistently_wrong_counts_are_unjudged_and_never_cached(make_judge, cha
 # -- 5. an echoing proxy ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("fault", ["echo", "echo-header"])
-def test_an_echoing_proxy_never_gets_a_piece_of_the_key_into_a_reason(make_judge, chat_server, api_secret, caplog,
-                                                                      fault):
+def test_an_echoing_proxy_never_gets_a_piece_of_the_key_into_a_reason_or_a_log(make_judge, chat_server, api_secret,
+                                                                               caplog, fault):
+    caplog.set_level(logging.DEBUG)  # the HTTP client logs response headers, echoed key and all
     chat_server.script.fault_next(fault)
     judge = make_judge()
     result = judge.check(["Paris is the capital of France"], REFERENCE)
