@@ -134,14 +134,14 @@ class OpenAICompatibleJudge(BaseJudge):
                                  ("check_batch_size", check_batch_size, 1)):
             if not isinstance(value, int) or value < low:
                 raise ValueError(f"{name} must be a whole number of at least {low}, got {value!r}")
-        for name, value in (("timeout", timeout), ("backoff", backoff), ("backoff_max", backoff_max)):
-            if not isinstance(value, (int, float)) or not value >= 0 or (name == "timeout" and not value > 0):
-                raise ValueError(f"{name} must be a number of seconds {'above' if name == 'timeout' else 'of at least'} "
-                                 f"0, got {value!r}")
-        for name, value in (("price_per_input_token", price_per_input_token),
-                            ("price_per_output_token", price_per_output_token)):
-            if value is not None and (not isinstance(value, (int, float)) or not value >= 0):
-                raise ValueError(f"{name} must be a number of at least 0 (a price per token), got {value!r}")
+        for name, value, what in (("timeout", timeout, "seconds above 0"), ("backoff", backoff, "seconds, 0 or more"),
+                                  ("backoff_max", backoff_max, "seconds, 0 or more"),
+                                  ("price_per_input_token", price_per_input_token, "a price, 0 or more"),
+                                  ("price_per_output_token", price_per_output_token, "a price, 0 or more")):
+            if value is None and name.startswith("price"):
+                continue
+            if not isinstance(value, (int, float)) or not (value > 0 if name == "timeout" else value >= 0):
+                raise ValueError(f"{name} must be a number ({what}), got {value!r}")
         credentials = url_credentials(base_url)
         key = _read_key(api_key, api_key_env, url_host(base_url))
         if credentials is not None and key is not None:
