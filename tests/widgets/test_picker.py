@@ -84,3 +84,19 @@ def test_opened_on_scores_at_a_query_id(samples):
     with pytest.raises(KeyError, match="q9999"):
         SampleExplorer(scores, query_id="q9999")
     assert SampleExplorer(samples, query_id="q5").sample_index == 5
+
+
+def test_a_large_run_is_frozen_out_of_the_collectors_reach(samples, monkeypatch):
+    """The 1.15 s stall: the first full collection walked the loaded run during a click."""
+    import gc
+
+    from ragwidgets.widgets import explorer
+    monkeypatch.setattr(explorer, "LARGE_RUN", 500)
+    before = gc.get_freeze_count()
+    try:
+        SampleExplorer(samples[:100])
+        assert gc.get_freeze_count() == before
+        SampleExplorer(samples)
+        assert gc.get_freeze_count() > before
+    finally:
+        gc.unfreeze()
