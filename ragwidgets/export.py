@@ -39,7 +39,11 @@ TEMPLATE = r"""{%- extends 'lab/index.html.j2' -%}
 {%- block body_header -%}
 {{ super() }}
 <p class="rw-snapshot-banner" role="note">Snapshot of {{ resources.rw_notebook | e }}, {{ resources.rw_when | e }}:
+{% if "widgets" in nb.metadata -%}
 the widgets show the state saved when the notebook ran, and their controls are disabled.
+{%- else -%}
+the notebook was saved without widget state, so its widgets show only their text form.
+{%- endif %}
 Run the notebook in Jupyter to use them.</p>
 {%- endblock body_header -%}
 {%- block data_widget_view scoped -%}

@@ -63,6 +63,19 @@ def test_export_writes_one_offline_page(tmp_path, capsys):
     assert re.search(r'<script type="module">.*renderSnapshot', html, re.S)
 
 
+def test_export_without_widget_state_says_so(tmp_path):
+    """--no-execute on a notebook saved without widget state: text forms, and the banner says why."""
+    path = notebook(tmp_path, "x = 1")
+    nb = nbformat.read(path, as_version=4)
+    nb.cells[0].outputs = [nbformat.v4.new_output("display_data", data={
+        "text/plain": "Explorer('Harbor Museum', ...)",
+        "application/vnd.jupyter.widget-view+json": {"model_id": "abc", "version_major": 2, "version_minor": 0}})]
+    nbformat.write(nb, path)
+    html = export_notebook(path, tmp_path / "x.html", execute=False).read_text()
+    assert "saved without widget state, so its widgets show only their text form" in html
+    assert "<pre>Explorer('Harbor Museum', ...)</pre>" in html
+
+
 def test_export_errors_name_the_notebook(tmp_path, capsys):
     with pytest.raises(RagWidgetsError, match="no such notebook"):
         export_notebook(tmp_path / "missing.ipynb", tmp_path / "x.html")
