@@ -22,12 +22,16 @@ class JudgeRunStopped(JudgeError):
 
     ``results``: one per job, None for the jobs not finished (every finished answer is also in the
     cache, so running again resumes); ``failures``: ``(job index, reason)`` of the failed calls.
+    Raised by ``fill_labels``, ``records`` holds the records with what finished (the rest unjudged);
+    by ``RagChecker.score``, ``result`` holds the ``ScoringResult`` of those records.
     """
 
     def __init__(self, message: str, *, results: list, failures: list[tuple[int, str]]):
         super().__init__(message)
         self.results = results
         self.failures = failures
+        self.records: Optional[list] = None
+        self.result: Any = None
 
 
 class JudgeInterrupted(KeyboardInterrupt):

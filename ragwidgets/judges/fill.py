@@ -243,7 +243,7 @@ async def afill_labels(
 
     jobs, targets = _extraction_jobs(out, wanted, extraction_instructions)
     _validate(out, wanted)
-    extracted = await _run(judge, jobs, targets, out, progress, "extracting claims")
+    extracted, stopped = await _run(judge, jobs, targets, out, progress, "extracting claims")
     for target, result in zip(targets, extracted):
         touched[target.record].add(target.field)
         if result.judged:
@@ -251,11 +251,11 @@ async def afill_labels(
         else:
             notes[target.record].append({"field": target.field, "index": None, "reason": result.failure})
 
-    jobs, targets, blocked = _label_jobs(out, wanted, labeling_instructions)
+    jobs, targets, blocked = _label_jobs(out, wanted, labeling_instructions) if stopped is None else ([], [], {})
     for i, entries in blocked.items():
         notes[i].extend(entries)
         touched[i].update(e["field"] for e in entries)
-    checked = await _run(judge, jobs, targets, out, progress, "checking claims")
+    checked, stopped = await _run(judge, jobs, targets, out, progress, "checking claims") if jobs else ([], stopped)
     for target, result in zip(targets, checked):
         record = out[target.record]
         touched[target.record].add(target.field)
@@ -276,19 +276,34 @@ async def afill_labels(
         kept = [n for n in record.get("unjudged") or [] if n.get("field") not in touched[i]]
         if kept or notes[i] or "unjudged" in record:
             record["unjudged"] = kept + notes[i]
-    return FilledRecords(out, _usage(extracted) + _usage(checked))
+    filled = FilledRecords(out, _usage(extracted) + _usage(checked))
+    if stopped is not None:
+        stopped.records = filled
+        raise stopped
+    return filled
+
+
+NOT_REACHED = "not judged: the run stopped before it"
+
+
+def _not_reached(job: Job) -> JudgeResult:
+    """The result of a job a stopped run never finished: unjudged, saying why."""
+    if isinstance(job, ExtractJob):
+        return JudgeResult([], failure=NOT_REACHED)
+    return JudgeResult([None] * len(job.claims), reasons={i: NOT_REACHED for i in range(len(job.claims))})
 
 
 async def _run(judge: Judge, jobs: list[Job], targets: list[_Target], records: list[dict],
-               progress: Optional[bool], desc: str) -> list[JudgeResult]:
-    """``judge.arun(jobs)``; a stopped run's message names the samples whose calls failed."""
+               progress: Optional[bool], desc: str) -> tuple[list[JudgeResult], Optional[JudgeRunStopped]]:
+    """``judge.arun(jobs)``, and None; a stopped run's finished results (the others unjudged) and its
+    error, whose message names the samples whose calls failed."""
     try:
-        return await judge.arun(jobs, progress=progress, desc=desc)
+        return await judge.arun(jobs, progress=progress, desc=desc), None
     except JudgeRunStopped as stop:
         named = "; ".join(f"sample {records[targets[j].record].get('query_id', targets[j].record)!r} "
                           f"({targets[j].field}): {why}" for j, why in stop.failures[:5])
-        raise JudgeRunStopped(f"{stop} First failed samples: {named}", results=stop.results,
-                              failures=stop.failures) from None
+        error = JudgeRunStopped(f"{stop} First failed samples: {named}", results=stop.results, failures=stop.failures)
+        return [r if r is not None else _not_reached(job) for r, job in zip(stop.results, jobs)], error
 
 
 def fill_labels(

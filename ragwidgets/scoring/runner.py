@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 import pandas as pd
 
-from ..judges import DryRun, FillInputError, Judge, Usage, fill_labels, get_judge, plan_fill
+from ..judges import DryRun, FillInputError, Judge, JudgeRunStopped, Usage, fill_labels, get_judge, plan_fill
 from .columns import (STORED_FIELDS, as_scoring_error, frame_to_records, records_to_frame, row_texts, source_columns,
                       write_back)
 from .evaluation import score_records
@@ -72,15 +72,24 @@ def score(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None
     frame = as_frame(config, data)
     check_metric_columns(config, frame)
     records = frame_to_records(config, frame)
-    usage = Usage()
     work = missing_work(records, config.needs)
-    if work:
-        judge = resolve_judge(config, judge, work)
+    if not work:
+        return _result(config, frame, records, Usage())
+    judge = resolve_judge(config, judge, work)
+    try:
         with _rows_named(config, frame):
             records = fill_labels(records, judge, config.needs, progress=progress,
                                   extraction_instructions=row_texts(frame, config.claim_extraction_instructions),
                                   labeling_instructions=row_texts(frame, config.claim_labeling_instructions))
-        usage = records.usage
+    except JudgeRunStopped as stop:
+        stop.result = _result(config, frame, stop.records, stop.records.usage)
+        stop.args = (f"{stop} The scores of what finished: the error's .result.",)
+        raise
+    return _result(config, frame, records, records.usage)
+
+
+def _result(config: "RagChecker", frame: pd.DataFrame, records: list[dict], usage: Usage) -> ScoringResult:
+    """The scores of filled records, written back into the frame, and the metrics over them."""
     values, reasons = score_records(records, config.scores, config.mode)
     renamed = {prefix + name: prefix + column for name, column in config.score_names.items() if name != column
                for prefix in ("", "required_")}

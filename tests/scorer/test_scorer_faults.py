@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import ragwidgets as rw
-from ragwidgets.judges import JudgeInterrupted
+from ragwidgets.judges import JudgeInterrupted, JudgeRunStopped
 
 
 def rows(n: int) -> pd.DataFrame:
@@ -61,3 +61,20 @@ def test_a_metric_reading_a_missing_column_fails_before_any_request(frame, make_
         with pytest.raises(ValueError, match="reads column 'weight'"):
             run(frame, make_judge())
     assert chat_server.script.requests == 0
+
+
+def test_a_stopped_run_keeps_the_scores_of_what_finished(make_judge, chat_server):
+    chat_server.script.reject_marker = "museum 7 "
+    frame = rows(10)
+    judge = make_judge(max_failures=0)
+    judge.max_jobs_in_flight = 1  # jobs in order: the rows before the refused one finish first
+    scorer = rw.RagChecker(scores_to_compute=["faithfulness"])
+    with pytest.raises(JudgeRunStopped, match="1 calls failed, more than max_failures=0") as stop:
+        scorer.score(frame, judge)
+    assert "sample 'm7' (response_claims)" in str(stop.value) and ".result" in str(stop.value)
+    result = stop.value.result
+    assert result.frame["response_claims"].notna().tolist() == [True] * 7 + [False] * 3
+    assert result.reasons.loc["m7", "faithfulness"].startswith("response_claims could not be extracted: "
+                                                               "the server refused the request: HTTP 400")
+    assert "the run stopped before it" in result.reasons.loc["m8", "faithfulness"]
+    assert result.usage.calls == 8 and result.usage.failures == 1
