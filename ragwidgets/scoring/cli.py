@@ -123,6 +123,9 @@ def main(argv: list[str]) -> int:
         print(f"ragwidgets judge: {err}", file=sys.stderr)
         return INTERRUPTED
     except JudgeRunStopped as err:
+        if args.output and err.result is not None:
+            err.result.to_ragchecker_json(args.output)
+            print(f"ragwidgets judge: the scores of what finished are in {args.output}", file=sys.stderr)
         print(f"ragwidgets judge: {err}", file=sys.stderr)
         return STOPPED
     except JudgeError as err:

@@ -61,8 +61,11 @@ def test_a_refused_row_is_undefined_with_its_reason_and_max_failures_stops_the_r
     assert result[0]["metrics"]["faithfulness"] == 0.5 and result[1]["metrics"]["faithfulness"] is None
     assert "HTTP 400" in result[1]["undefined"]["faithfulness"]
 
-    assert judge(chat_server, rows, tmp_path, "--max-failures", "0", "--no-cache") == 3
+    partial = tmp_path / "partial.json"
+    assert judge(chat_server, rows, tmp_path, "--max-failures", "0", "--no-cache", "--output", str(partial)) == 3
     err = capsys.readouterr().err
+    kept = json.loads(partial.read_text())["results"]  # the extractions that finished; no check had started
+    assert kept[0]["response_claims"][0] == ["Paris", "is", "the capital of France"] and kept[1]["unjudged"]
     assert "the run stopped: 2 calls failed, more than max_failures=0" in err and "sample 'q2'" in err
 
 
