@@ -36,7 +36,8 @@ class Judge(Protocol):
     async def arun(
         self, jobs: Sequence[Job], *, progress: Optional[bool] = None, desc: str = "judging"
     ) -> list[JudgeResult]:
-        """Run many jobs concurrently (``desc`` labels the progress bar); one result per job, in order."""
+        """Run many jobs concurrently (``desc`` labels the progress bar); one result per job, in order.
+        Raises ``JudgeRunStopped`` (with the finished results) once more calls failed than allowed."""
 
     def extract_claims(self, text: str, question: str = "", instructions: Optional[str] = None) -> JudgeResult:
         """Sync form of ``aextract_claims``."""
@@ -53,4 +54,4 @@ class Judge(Protocol):
         """Sync form of ``arun``."""
 
     def dry_run(self, jobs: Sequence[Job]) -> DryRun:
-        """How many calls ``run(jobs)`` would make and how many judgements the cache already holds."""
+        """What ``run(jobs)`` would send (calls, the cache's answers, estimated tokens), sending nothing."""
