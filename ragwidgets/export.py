@@ -5,7 +5,8 @@ it with three changes: nothing is loaded from a CDN (no require.js, html-manager
 Mermaid: formulas stay as TeX source); the
 snapshot renderer (``static/snapshot.js``, inlined) draws each anywidget from its saved state
 with the widget's own ES module and CSS, inert and marked "Snapshot · controls disabled"; and
-each widget output keeps its text form, shown where a widget cannot be drawn. One file, no
+each widget output keeps its static form (its text/html, else its text), shown where a widget
+cannot be drawn. One file, no
 network: open it anywhere.
 """
 
@@ -51,7 +52,11 @@ Run the notebook in Jupyter to use them.</p>
 <script type="application/vnd.jupyter.widget-view+json">
 {{ output.data['application/vnd.jupyter.widget-view+json'] | json_dumps | escape_html_script }}
 </script>
+{%- if 'text/html' in output.data %}
+<div class="rw-fallback">{{ output.data['text/html'] }}</div>
+{%- else %}
 <pre class="rw-fallback">{{ output.data.get('text/plain', 'a widget') | e }}</pre>
+{%- endif %}
 </div>
 {%- endblock data_widget_view -%}
 {%- block footer_js -%}

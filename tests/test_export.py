@@ -58,6 +58,7 @@ def test_export_writes_one_offline_page(tmp_path, capsys):
     assert space["metric"] == "citation_precision" and space["current"]["retrieval"] == "No retrieval"
     # each widget output keeps its text form, escaped, for where it cannot be drawn
     assert "<pre class=\"rw-fallback\">Explorer('Harbor Museum'" in html
+    assert '<div class="rw-fallback"><p><strong>Citation precision over all 120 states</strong>' in html
     assert "<pre class=\"rw-fallback\">HTML(value='&lt;b&gt;a widget that is not an anywidget&lt;/b&gt;'" in html
     assert "&lt;b&gt;printed, not markup&lt;/b&gt;" in html and "<b>printed" not in html
     assert re.search(r'<script type="module">.*renderSnapshot', html, re.S)

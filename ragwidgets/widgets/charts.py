@@ -9,6 +9,7 @@ same view as a static Altair chart (rendered offline by vl-convert-python).
 
 from __future__ import annotations
 
+import html
 import json
 
 import altair as alt
@@ -159,6 +160,26 @@ class StateSpace(anywidget.AnyWidget):
     def go(self, retrieval: str, answer: str, citation: str) -> None:
         """What a click on a cell does: move the Explorer there."""
         self.explorer.move_to(retrieval, answer, citation)
+
+    def static_html(self) -> str:
+        """The view as plain HTML tables, one per citation rule (values as text, "Undef" for
+        Undefined, ▶ on the Explorer's state): the fallback where widgets cannot show."""
+        sc = self.explorer.scenario
+        frame = state_space_frame(self.sweep, self.metric, self.explorer.state if self.current else None)
+        frame["shown"] = frame.label.where(~frame.current, "▶ " + frame.label)
+        parts = [f"<p><strong>{html.escape(LABELS[self.metric])} over all {len(frame)} states</strong> "
+                 "(static view: “Undef” is Undefined, ▶ the Explorer's state)</p>"]
+        for rule in sc.citation_rules:
+            table = frame[frame.citation == rule].pivot(index="retrieval", columns="answer", values="shown")
+            table = table.reindex(index=list(sc.retrieval_bundles), columns=list(sc.answer_bundles))
+            parts.append(f"<p>Citation rule: {html.escape(rule)}</p>" + table.to_html(border=0))
+        return "\n".join(parts)
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The widget, and :meth:`static_html` as ``text/html`` for hosts that draw no widgets
+        (GitHub, nbviewer, ``nbconvert --to html`` without widget state)."""
+        data, metadata = super()._repr_mimebundle_(**kwargs)
+        return {**data, "text/html": self.static_html()}, metadata
 
     def chart(self) -> alt.FacetChart:
         """The same view as a static Altair chart (``.save("x.svg")`` renders it offline)."""

@@ -97,3 +97,20 @@ def test_bad_metric_and_state_are_named(harbor):
         space.current = {"retrieval": "All sources"}
     with pytest.raises(traitlets.TraitError, match="current retrieval 'Nowhere' is not a state; known: Current sources"):
         space.current = {"retrieval": "Nowhere", "answer": "Empty answer", "citation": "None"}
+
+
+def test_static_html_fallback(harbor):
+    """Where widgets cannot show, the bundle's text/html: one table per rule, ordered as the
+    scenario lists bundles, values as text, the Explorer's state marked, names escaped."""
+    space = harbor.state_space("citation_precision")
+    data, _ = space._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in data
+    page = data["text/html"]
+    assert page.startswith("<p><strong>Citation precision over all 120 states</strong>")
+    assert page.count("<table") == 4 and "Citation rule: Mixed" in page
+    assert page.index("Fully supported") < page.index("Empty answer") < page.index("Free admission")
+    assert page.count("▶") == 1 + 1 and "<td>▶ 1</td>" in page  # the legend and the current cell
+    harbor.toggle_passage("D2")
+    assert "<td>▶" not in space._repr_mimebundle_()[0]["text/html"]
+    harbor.scenario.citation_rules["<b>rule</b>"] = harbor.scenario.citation_rules["None"]
+    assert "Citation rule: &lt;b&gt;rule&lt;/b&gt;" in space.static_html()
