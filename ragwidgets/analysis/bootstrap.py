@@ -14,22 +14,31 @@ CONFIDENCE = 0.95
 N_BOOT = 2000
 
 
+def means_from_counts(distinct: np.ndarray, counts: np.ndarray, n_boot: int = N_BOOT, seed: int = 0) -> np.ndarray:
+    """``n_boot`` resample means of the values ``distinct`` seen ``counts`` times; none when empty."""
+    n = int(counts.sum())
+    if n == 0:
+        return np.zeros(0)
+    draws = np.random.default_rng(seed).multinomial(n, counts / n, size=n_boot)
+    return draws @ distinct / n
+
+
 def bootstrap_means(values: np.ndarray, n_boot: int = N_BOOT, seed: int = 0) -> np.ndarray:
     """``n_boot`` means of resamples (with replacement, same size) of ``values`` (no NaN); empty: none."""
-    values = np.asarray(values, dtype=float)
-    if len(values) == 0:
-        return np.zeros(0)
-    distinct, counts = np.unique(values, return_counts=True)
-    draws = np.random.default_rng(seed).multinomial(len(values), counts / len(values), size=n_boot)
-    return draws @ distinct / len(values)
+    distinct, counts = np.unique(np.asarray(values, dtype=float), return_counts=True)
+    return means_from_counts(distinct, counts, n_boot, seed)
 
 
-def interval(values: np.ndarray, n_boot: int = N_BOOT, seed: int = 0,
-             confidence: float = CONFIDENCE) -> tuple[float | None, float | None]:
-    """Percentile bootstrap interval of the mean of ``values``; (None, None) when empty."""
-    means = bootstrap_means(values, n_boot, seed)
+def percentile_interval(means: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float | None, float | None]:
+    """The central ``confidence`` range of bootstrap ``means``; (None, None) when there are none."""
     if len(means) == 0:
         return None, None
     tail = (1 - confidence) / 2 * 100
     lo, hi = np.percentile(means, [tail, 100 - tail])
     return float(lo), float(hi)
+
+
+def interval(values: np.ndarray, n_boot: int = N_BOOT, seed: int = 0,
+             confidence: float = CONFIDENCE) -> tuple[float | None, float | None]:
+    """Percentile bootstrap interval of the mean of ``values``; (None, None) when empty."""
+    return percentile_interval(bootstrap_means(values, n_boot, seed), confidence)

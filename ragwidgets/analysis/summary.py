@@ -6,10 +6,47 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .bootstrap import N_BOOT, interval
+from .bootstrap import N_BOOT, means_from_counts, percentile_interval
 from .table import DEFINED_CODE, NOT_COMPUTABLE_CODE, UNDEFINED_CODE, RunTable
 
 SUMMARY_COLUMNS = ["mean", "ci_low", "ci_high", "defined", "undefined", "not_computable"]
+
+
+class Summarizer:
+    """Summaries of any subset of a table's rows; each metric's distinct values are found once,
+    so a subset costs one ``bincount`` per metric plus the resampling."""
+
+    def __init__(self, table: RunTable):
+        self.metrics = table.metrics
+        self._status = {m: table.status[m].to_numpy() for m in self.metrics}
+        self._distinct = {}
+        for m in self.metrics:
+            value = table.frame[m].to_numpy(dtype=float)
+            defined = self._status[m] == DEFINED_CODE
+            distinct, inverse = np.unique(value[defined], return_inverse=True)
+            code = np.full(len(value), -1, dtype=np.int64)
+            code[defined] = inverse
+            self._distinct[m] = (distinct, code)
+
+    def summarize(self, rows: np.ndarray | None = None, *, n_boot: int = N_BOOT, seed: int = 0,
+                  percent: bool = False) -> pd.DataFrame:
+        """One row per metric over the samples at positions ``rows`` (all when None); see :func:`summarize`."""
+        out = []
+        for m in self.metrics:
+            status = self._status[m] if rows is None else self._status[m][rows]
+            distinct, code = self._distinct[m]
+            code = code if rows is None else code[rows]
+            counts = np.bincount(code[code >= 0], minlength=len(distinct))
+            n = int(counts.sum())
+            lo, hi = percentile_interval(means_from_counts(distinct, counts, n_boot, seed))
+            out.append([float(counts @ distinct / n) if n else np.nan,
+                        np.nan if lo is None else lo, np.nan if hi is None else hi, n,
+                        int(np.count_nonzero(status == UNDEFINED_CODE)),
+                        int(np.count_nonzero(status == NOT_COMPUTABLE_CODE))])
+        frame = pd.DataFrame(out, index=pd.Index(self.metrics, name="metric"), columns=SUMMARY_COLUMNS)
+        if percent:
+            frame[["mean", "ci_low", "ci_high"]] *= 100
+        return frame
 
 
 def summarize(table: RunTable, rows: np.ndarray | None = None, *, n_boot: int = N_BOOT, seed: int = 0,
@@ -19,19 +56,4 @@ def summarize(table: RunTable, rows: np.ndarray | None = None, *, n_boot: int = 
     ``mean`` is over defined samples only (NaN when none is defined); ``percent=True`` shows
     RAGChecker's display (mean and interval x 100).
     """
-    out = []
-    for name in table.metrics:
-        status = table.status[name].to_numpy()
-        value = table.frame[name].to_numpy()
-        if rows is not None:
-            status, value = status[rows], value[rows]
-        defined = value[status == DEFINED_CODE]
-        lo, hi = interval(defined, n_boot, seed)
-        out.append([float(defined.mean()) if len(defined) else np.nan,
-                    np.nan if lo is None else lo, np.nan if hi is None else hi, len(defined),
-                    int(np.count_nonzero(status == UNDEFINED_CODE)),
-                    int(np.count_nonzero(status == NOT_COMPUTABLE_CODE))])
-    frame = pd.DataFrame(out, index=pd.Index(table.metrics, name="metric"), columns=SUMMARY_COLUMNS)
-    if percent:
-        frame[["mean", "ci_low", "ci_high"]] *= 100
-    return frame
+    return Summarizer(table).summarize(rows, n_boot=n_boot, seed=seed, percent=percent)

@@ -19,10 +19,10 @@ import numpy as np
 import pandas as pd
 import traitlets
 
-from ..analysis import (TextIndex, builtin_slices, compare_runs, expression_mask, members, run_table,
-                        summarize)
+from ..analysis import TextIndex, builtin_slices, compare_runs, expression_mask, members, run_table
 from ..analysis.aggregates import distribution, group_means, scatter_cells
 from ..analysis.slices import Slice, load_slices, save_slices
+from ..analysis.summary import Summarizer
 from ..analysis.table import COUNT_COLUMNS, DEFINED_CODE, UNDEFINED_CODE, RunTable, defined_metrics
 from ..engine import evaluate
 from ..engine.evaluate import Scores
@@ -31,7 +31,7 @@ from .sample_view import SampleView
 from .view import LABELS, LOWER_IS_BETTER
 
 QUERY_CHARS = 160  # query text sent per row
-SUMMARY_BOOT = 1000  # bootstrap resamples behind the widget's intervals
+SUMMARY_BOOT = 400  # bootstrap resamples behind the widget's intervals (analysis.summarize: 2000)
 MAX_GROUPS = 50  # a column with more distinct values is not offered for "mean by group"
 LOADER_FIELDS = {"query_id", "query", "gt_answer", "response", "retrieved_context", "corpus", "response_claims",
                  "gt_answer_claims", "answer2response", "response2answer", "retrieved2response",
@@ -121,12 +121,16 @@ class DatasetExplorer(anywidget.AnyWidget):
         self.group_columns = ["run"] * (len(self.runs) > 1) + [
             c for c in self._frame.columns if c not in ("run", "query_id", "query", "response", *self.metrics)
             and self._frame[c].nunique() <= MAX_GROUPS and c not in COUNT_COLUMNS] + ["n_passages"]
-        self.comparison = compare_runs(self.tables, n_boot=SUMMARY_BOOT) if len(self.runs) > 1 else None
+        self.comparison = compare_runs(self.tables) if len(self.runs) > 1 else None
         self.slices: list[Slice] = []
         self._slice_rows: dict[str, np.ndarray] = {}
         self._text_cache: tuple[str, np.ndarray] | None = None
         self._order = np.arange(len(self._frame))
+        self._mask = None
         self._version = 0
+        self._summarizer = Summarizer(self._whole_table())
+        self._cache: dict[str, tuple] = {}  # part of the view -> (inputs, value)
+        self._ranks: dict[str, np.ndarray] = {}  # text column -> each row's rank, for sorting
         self._busy = False
         self.view_state: dict = {}
         self._sample_views: dict = {}
@@ -238,7 +242,9 @@ class DatasetExplorer(anywidget.AnyWidget):
         if key == "difference":
             values = self._difference()[rows]
         elif key in ("run", "query_id", "query"):
-            values = pd.factorize(self._frame[key], sort=True)[0][rows].astype(float)
+            if key not in self._ranks:
+                self._ranks[key] = pd.factorize(self._frame[key], sort=True)[0].astype(float)
+            values = self._ranks[key][rows]
         elif key in self._frame:
             values = self._frame[key].to_numpy(dtype=float)[rows]
         else:
@@ -260,26 +266,41 @@ class DatasetExplorer(anywidget.AnyWidget):
         return diff
 
     def _refresh(self, reorder: bool = True) -> None:
-        """Recompute the order (unless only the selection moved) and the whole view state."""
+        """Recompute the order (unless only the selection moved) and the view state; the summary
+        and the charts only when the rows they cover or their choices changed (not on a sort)."""
         if reorder:
             mask, self._error = self._filter()
             self._order = self._sort(np.flatnonzero(mask))
             self._version += 1
-            self._unbrushed = self._filter(with_brush=False)[0] if self.brush else mask
+            if self._mask is None or not np.array_equal(mask, self._mask):
+                self._mask = mask
+                self._unbrushed = self._filter(with_brush=False)[0] if self.brush else mask
         self.view_state = self._build()
         with self.hold_sync():
             self._view = json.dumps(self.view_state, allow_nan=False, default=_json_default)
             self._update_drill()
 
-    def _build(self) -> dict:
-        rows = self._order
-        by_run = [(r, rows[self._run_code[rows] == k]) for k, r in enumerate(self.runs)]
-        summary = []
-        for run, run_rows in by_run:
+    def _cached(self, part: str, inputs: tuple, compute):
+        """``compute()``, or its last value when ``inputs`` (compared by identity / value) are unchanged."""
+        last = self._cache.get(part)
+        if last is None or len(last[0]) != len(inputs) or not all(
+                a is b or (not isinstance(a, np.ndarray) and a == b) for a, b in zip(last[0], inputs)):
+            self._cache[part] = (inputs, compute())
+        return self._cache[part][1]
+
+    def _summary(self) -> list[dict]:
+        rows = np.flatnonzero(self._mask)
+        out = []
+        for k, run in enumerate(self.runs):
+            run_rows = rows[self._run_code[rows] == k]
             if len(run_rows) or len(self.runs) == 1:
-                s = summarize(self._whole_table(), run_rows, n_boot=SUMMARY_BOOT, percent=self.percent)
-                summary += [{"run": run, "metric": m, **{k: _num(v) for k, v in rec.items()}}
-                            for m, rec in s.to_dict("index").items()]
+                s = self._summarizer.summarize(run_rows, n_boot=SUMMARY_BOOT, percent=self.percent)
+                out += [{"run": run, "metric": m, **{k: _num(v) for k, v in rec.items()}}
+                        for m, rec in s.to_dict("index").items()]
+        return out
+
+    def _charts(self) -> dict:
+        rows = np.flatnonzero(self._mask)
         chart_rows = np.flatnonzero(self._unbrushed)
         charts = {}
         m = self.chart_metric
@@ -292,6 +313,13 @@ class DatasetExplorer(anywidget.AnyWidget):
         if self.group_by in self._frame and m in self._values:
             charts["groups"] = {"by": self.group_by, "metric": m, "rows": group_means(
                 self._frame[self.group_by].iloc[rows], self._values[m][rows], self._codes[m][rows])}
+        return charts
+
+    def _build(self) -> dict:
+        rows = self._order
+        summary = self._cached("summary", (self._mask, self.percent), self._summary)
+        charts = self._cached("charts", (self._mask, self._unbrushed, self.chart_metric, self.scatter_x,
+                                         self.scatter_y, self.group_by), self._charts)
         index = np.flatnonzero(rows == self.selected)
         return {
             "runs": self.runs, "run": self.run, "total": len(self._frame), "count": len(rows),
