@@ -28,12 +28,14 @@ def _columns(scores: Scores, start: int, stop: int) -> list[tuple]:
 
 def _patterns(scores: Scores, columns: list[tuple], start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
     """(pattern ids, one sample of each pattern) over samples start:stop; a pattern is every
-    metric's status (2 bits) and which needs the sample meets, so it fixes the not-computable reasons."""
+    metric's status and which needs the sample meets, so it fixes the not-computable reasons."""
+    digits = [(code, 2) for *_, code in columns] + [(scores.batch.has[need][start:stop], 1)
+                                                     for need in sorted(scores.batch.has)]
     key = np.zeros(stop - start, dtype=np.int64)
-    for code in (column[-1] for column in columns):
-        key = (key << 2) + code
-    for need in sorted(scores.batch.has):
-        key = (key << 1) + scores.batch.has[need][start:stop]
+    for digit, bits in digits:
+        if key.max(initial=0) >= 1 << 60:  # renumber the patterns so far before the key overflows
+            key = np.unique(key, return_inverse=True)[1].astype(np.int64)
+        key = (key << bits) + digit
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     return inverse, first + start
 
@@ -62,12 +64,6 @@ def _chunk_results(scores: Scores, start: int, stop: int) -> list[dict]:
         out.append({"query_id": qid, "metrics": dict(zip(keys, pick(row))), "undefined": undefined,
                     "not_computable": not_computable})
     return out
-
-
-def sample_results(scores: Scores) -> Iterator[dict]:
-    """Every sample's ``{"query_id", "metrics", "undefined", "not_computable"}``."""
-    for chunk in _chunks(scores):
-        yield from chunk
 
 
 def _chunks(scores: Scores) -> Iterator[list[dict]]:

@@ -228,3 +228,29 @@ def test_tutorial_says_it_blocks_and_when_jupyterlab_is_missing(monkeypatch, cap
     monkeypatch.setattr(cli.importlib.util, "find_spec", lambda name: None if name == "jupyterlab" else real(name))
     assert main(["tutorial"]) == 2
     assert "JupyterLab is not installed: pip install jupyterlab" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mode", ["all_claims", "required_and_optional"])
+def test_json_results_are_the_scores_per_sample(capsys, tmp_path, monkeypatch, mode):
+    """Many metric columns (required_and_optional: 30) and mixed statuses, written chunk by chunk."""
+    from pathlib import Path
+
+    from ragwidgets import output
+
+    records = json.loads((Path(rw.__path__[0]) / "data" / "tour_results.json").read_text())["results"]
+    lesson = {"query_id": "L", "response_claims": [], "retrieved_context": [], "reference_facts": ["f"],
+              "response_claim_labels": [], "gt_answer_claims": [], "gt_answer_claim_labels": []}
+    records = [dict(r, query_id=f"{n}-{r['query_id']}") for n in range(3) for r in records] + [lesson]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"results": records}))
+    scores = rw.evaluate(path, mode=mode)
+    monkeypatch.setattr(output, "CHUNK", 4)
+    for fmt in ("json", "jsonl"):
+        assert main(["score", str(path), "--mode", mode, "--format", fmt]) == 0
+        text = capsys.readouterr().out
+        got = json.loads(text)["results"] if fmt == "json" else [json.loads(x) for x in text.splitlines()]
+        assert [r["query_id"] for r in got] == scores.batch.query_ids
+        for i, result in enumerate(got):
+            assert result["metrics"] == scores.metrics(i)
+            assert {**result["undefined"], **result["not_computable"]} == scores.reasons(i)
+            assert set(result["undefined"]) == {k for k, v in scores.metrics(i).items() if v is None}
