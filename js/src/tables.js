@@ -45,12 +45,21 @@ function Row({ item, selected, send, children }) {
     onClick=${pick} onKeyDown=${(e) => rowKeys(e, pick)}>${children}</tr>`;
 }
 
+// Column widths (em) of long tables, which lay out with `table-layout: fixed`: an update then
+// re-lays out only the rows it changed, not every cell of the table. Unlisted: the rest.
+const WIDTHS = {
+  Rank: 3.2, Source: 7, "In context?": 6.5, "Question-relevant?": 8, "Entails claims": 8, "Cited by": 5,
+  "Fact IDs": 5.5, Claim: 4.5, "Fact ID": 4.5, "Correct?": 6.5, "Faithful?": 6.8, "Supported by": 6.5,
+  "Retrieved?": 5.5, "Entails?": 5, "Valid?": 4.5, "In the response?": 7, "Supported by (retrieved)": 8,
+};
+
 /** A table in a region that scrolls when it holds more than a screenful; the header sticks. */
 export function Table({ heads, groupRow, cls, n, children, label }) {
   const tall = n > 12;
   return html`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
       role=${tall ? "region" : null} aria-label=${tall ? label : null}>
-    <table class=${`rw-table ${cls}`}>
+    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`}>
+      ${tall ? html`<colgroup>${heads.map((t) => html`<col style=${WIDTHS[t] ? `width: ${WIDTHS[t]}em` : null} />`)}</colgroup>` : null}
       <thead>
         ${groupRow
           ? html`<tr class="rw-group-row">${groupRow.map((g) => html`<th colspan=${String(g.span)} class=${g.class || null}>${g.text}</th>`)}</tr>`

@@ -708,11 +708,31 @@ function Row({ item, selected, send, children }) {
   return html`<tr class=${cls} tabindex="0" aria-selected=${selected ? "true" : "false"} data-key=${item.key}
     onClick=${pick} onKeyDown=${(e2) => rowKeys(e2, pick)}>${children}</tr>`;
 }
+var WIDTHS = {
+  Rank: 3.2,
+  Source: 7,
+  "In context?": 6.5,
+  "Question-relevant?": 8,
+  "Entails claims": 8,
+  "Cited by": 5,
+  "Fact IDs": 5.5,
+  Claim: 4.5,
+  "Fact ID": 4.5,
+  "Correct?": 6.5,
+  "Faithful?": 6.8,
+  "Supported by": 6.5,
+  "Retrieved?": 5.5,
+  "Entails?": 5,
+  "Valid?": 4.5,
+  "In the response?": 7,
+  "Supported by (retrieved)": 8
+};
 function Table({ heads, groupRow, cls, n: n3, children, label }) {
   const tall = n3 > 12;
   return html`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
       role=${tall ? "region" : null} aria-label=${tall ? label : null}>
-    <table class=${`rw-table ${cls}`}>
+    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`}>
+      ${tall ? html`<colgroup>${heads.map((t3) => html`<col style=${WIDTHS[t3] ? `width: ${WIDTHS[t3]}em` : null} />`)}</colgroup>` : null}
       <thead>
         ${groupRow ? html`<tr class="rw-group-row">${groupRow.map((g2) => html`<th colspan=${String(g2.span)} class=${g2.class || null}>${g2.text}</th>`)}</tr>` : null}
         <tr>${heads.map((t3) => html`<th scope="col">${t3}</th>`)}</tr>
