@@ -5,8 +5,9 @@ one Python pass then checks the shapes and concatenates the labels, and numpy tu
 codes. Samples (:class:`~ragwidgets.model.Sample`) are built only when one is asked for, from
 the decoded record and the label arrays. Anything this path does not accept exactly (another
 label spelling, claim objects, citation extensions, a wrong shape, a duplicate id, bad JSON)
-makes :func:`read_flat` return None, and the precise validator in :mod:`ragwidgets.loaders`
-reads the file instead, with its messages. Both give identical Samples.
+makes :func:`flatten` return None, and the precise validator in :mod:`ragwidgets.loaders`
+reads the records instead (or the file, when it is not plain JSON), with its messages. Both give
+identical Samples.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class PlainPassage(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     text: str
 
 
-class PlainRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+class PlainRecord(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, gc=False):
     """One sample in RAGChecker's own format, nothing else (any other key: not this path)."""
 
     query_id: Union[str, int, msgspec.UnsetType] = msgspec.UNSET  # null: not this path
@@ -141,26 +142,37 @@ def _claims(triples) -> tuple[Claim, ...]:
     return tuple(Claim(f"{s} {p} {o}", (s, p, o)) for s, p, o in triples or ())
 
 
-def read_flat(data: bytes, jsonl: bool) -> FlatRecords | None:
-    """The plain records of a file's bytes as label arrays, or None when they are not all plain."""
+def decode_plain(data: bytes, jsonl: bool) -> list[PlainRecord] | None:
+    """The records of a file's bytes if all are plain, else None."""
     data = data.removeprefix(b"\xef\xbb\xbf")
     try:
         if jsonl:
-            records = _DECODERS["lines"].decode_lines(data)
-        elif data.lstrip()[:1] == b"[":
-            records = _DECODERS["list"].decode(data)
-        else:
-            records = _DECODERS["object"].decode(data).results
+            return _DECODERS["lines"].decode_lines(data)
+        if data.lstrip()[:1] == b"[":
+            return _DECODERS["list"].decode(data)
+        return _DECODERS["object"].decode(data).results
     except (msgspec.DecodeError, RecursionError):
         return None
-    return flatten(records)
+
+
+def read_flat(data: bytes, jsonl: bool) -> FlatRecords | None:
+    """The plain records of a file's bytes as label arrays, or None when they are not all plain."""
+    records = decode_plain(data, jsonl)
+    return None if records is None else flatten(records)
+
+
+def as_builtins(records: list[PlainRecord]) -> list[dict]:
+    """Decoded records as the dicts ``json.loads`` gives (null fields left out), for the precise validator."""
+    for r in records:
+        r.metrics = None
+    return msgspec.to_builtins(records)
 
 
 def flatten(records: list[PlainRecord]) -> FlatRecords | None:
     """Check every record's shapes and concatenate its labels; None at the first record that
     the precise validator must see (a wrong shape, a duplicate doc_id or query_id, nothing to
     score). Absent label arrays that are complete by shape alone count as given (see
-    :func:`ragwidgets.loaders.vacuous_labels`). The label lists are dropped from the records."""
+    :func:`ragwidgets.loaders.vacuous_labels`). On success the label lists are dropped from the records."""
     query_ids, unnamed, n_resp, n_gt, n_psg = [], [], [], [], []
     has = {name: [] for name in (*LABEL_VECTORS, *LABEL_GRIDS)}
     has_a2r, has_r2a, has_r2r, has_ret2a = (has[name].append for name in has)
@@ -212,7 +224,6 @@ def flatten(records: list[PlainRecord]) -> FlatRecords | None:
         else:
             has_ret2a(True)
             ret2a(joined(rows))
-        r.answer2response = r.response2answer = r.retrieved2response = r.retrieved2answer = r.metrics = None
         qid = r.query_id
         if qid is msgspec.UNSET:
             unnamed.append(i)
@@ -223,6 +234,8 @@ def flatten(records: list[PlainRecord]) -> FlatRecords | None:
         n_psg.append(k)
     if len(set(query_ids)) != len(records):
         return None
+    for r in records:  # the labels live on as codes
+        r.answer2response = r.response2answer = r.retrieved2response = r.retrieved2answer = r.metrics = None
     counts = {"answer2response": np.maximum(np.array(n_resp, dtype=np.int64), 0),
               "response2answer": np.maximum(np.array(n_gt, dtype=np.int64), 0)}
     present = {name: np.array(values, dtype=bool) for name, values in has.items()}

@@ -208,15 +208,20 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
         raise ValueError(f"on_error must be 'raise' or 'report', not {on_error!r}")
     with gc_paused():
         if isinstance(source, (bytes, str, Path)):
-            from .fastload import read_flat
+            from . import fastload
             name, data = _read_source(source)
-            flat = read_flat(data, _is_jsonl(name))
-            if flat is not None:
-                result = LoadResult(samples=flat.samples, flat=flat)
-                result.warnings = _query_id_warnings(flat.n_unnamed, flat.first_unnamed)
-                _emit(result.warnings)
-                return result
-            records, errors = _parse_text(_decode_text(data, name), name, on_error)
+            plain = fastload.decode_plain(data, _is_jsonl(name))
+            if plain is None:
+                records, errors = _parse_text(_decode_text(data, name), name, on_error)
+            else:
+                del data  # the decoded records hold all of it: less memory at the peak to come
+                flat = fastload.flatten(plain)
+                if flat is not None:
+                    result = LoadResult(samples=flat.samples, flat=flat)
+                    result.warnings = _query_id_warnings(flat.n_unnamed, flat.first_unnamed)
+                    _emit(result.warnings)
+                    return result
+                records, errors = fastload.as_builtins(plain), []
         else:
             records, errors = _unwrap(source), []
         result = _load(records, on_error)

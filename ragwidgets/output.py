@@ -16,7 +16,7 @@ import numpy as np
 
 from .engine.evaluate import NOT_COMPUTABLE, STATUS_CODES, UNDEFINED, Scores
 
-CHUNK = 10_000  # samples encoded and written at a time
+CHUNK = 2_000  # samples encoded and written at a time (a small chunk keeps the peak memory low)
 _encoder = msgspec.json.Encoder()
 _encode = _encoder.encode
 

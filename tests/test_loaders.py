@@ -60,6 +60,13 @@ CASES = [
     ("ragas-style records", "r.json", json.dumps([{"question": "q", "answer": "a", "contexts": ["c"]}]), None,
      "'question' -> 'query', 'answer' -> 'response', 'contexts' -> 'retrieved_context'"),
     ("no results key", "r.json", json.dumps(GOOD), None, "the key is missing (this looks like one sample"),
+    ("plain file, a wrong shape", "r.json", results(GOOD, dict(B, retrieved2response=[["Entailment", "Neutral"]])),
+     None, "sample 1 (query_id 'b'), field 'retrieved2response[0]': must have one label per retrieved passage: "
+           "1 passages, got 2"),
+    ("plain file, a duplicate query_id", "r.jsonl", line(GOOD) + "\n" + line(GOOD), None,
+     "sample 1 (query_id 'a'), field 'query_id': duplicate query_id, also used by sample 0"),
+    ("plain file, labels without their claims", "r.json", results(GOOD, dict(B, response_claims=None)), None,
+     "sample 1 (query_id 'b'), field 'answer2response': is given but 'response_claims' is missing"),
     ("misspelt label key", "r.json", results(dict(GOOD, retrieved2responses=[["Entailment"]])), ["a"],
      "unknown field 'retrieved2responses' in 1 sample(s) (first: sample 0) is ignored; "
      "did you mean 'retrieved2response'?"),
