@@ -2948,11 +2948,31 @@ function Row({ item, selected, send, children }) {
   return html2`<tr class=${cls} tabindex="0" aria-selected=${selected ? "true" : "false"} data-key=${item.key}
     onClick=${pick} onKeyDown=${(e3) => rowKeys(e3, pick)}>${children}</tr>`;
 }
+var WIDTHS = {
+  Rank: 3.2,
+  Source: 7,
+  "In context?": 6.5,
+  "Question-relevant?": 8,
+  "Entails claims": 8,
+  "Cited by": 5,
+  "Fact IDs": 5.5,
+  Claim: 4.5,
+  "Fact ID": 4.5,
+  "Correct?": 6.5,
+  "Faithful?": 6.8,
+  "Supported by": 6.5,
+  "Retrieved?": 5.5,
+  "Entails?": 5,
+  "Valid?": 4.5,
+  "In the response?": 7,
+  "Supported by (retrieved)": 8
+};
 function Table({ heads, groupRow, cls, n: n3, children, label }) {
   const tall = n3 > 12;
   return html2`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
       role=${tall ? "region" : null} aria-label=${tall ? label : null}>
-    <table class=${`rw-table ${cls}`}>
+    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`}>
+      ${tall ? html2`<colgroup>${heads.map((t4) => html2`<col style=${WIDTHS[t4] ? `width: ${WIDTHS[t4]}em` : null} />`)}</colgroup>` : null}
       <thead>
         ${groupRow ? html2`<tr class="rw-group-row">${groupRow.map((g2) => html2`<th colspan=${String(g2.span)} class=${g2.class || null}>${g2.text}</th>`)}</tr>` : null}
         <tr>${heads.map((t4) => html2`<th scope="col">${t4}</th>`)}</tr>
@@ -3148,8 +3168,8 @@ function mountSampleView(el, { view, send, search = null }) {
 // src/dataset.js
 var html3 = htm_module_default.bind(k);
 var ROW_H = 26;
-var WIDTHS = { run: 120, query_id: 110, query: 260, count: 70, metric: 86, difference: 110 };
-var columnWidth = (col) => col.kind === "text" ? WIDTHS[col.key] || 120 : WIDTHS[col.kind] || 86;
+var WIDTHS2 = { run: 120, query_id: 110, query: 260, count: 70, metric: 86, difference: 110 };
+var columnWidth = (col) => col.kind === "text" ? WIDTHS2[col.key] || 120 : WIDTHS2[col.kind] || 86;
 var fmt2 = (v3, digits = 3) => v3 === null || v3 === void 0 || Number.isNaN(v3) ? "" : Number(v3).toFixed(digits);
 function metricCell(value, status) {
   if (status === 1) return { text: "Undef", cls: "rw-ds-undef" };

@@ -76,3 +76,42 @@ def test_dataset_explorer_at_100k(lab, offline_page, artifacts):
     expect(last.locator("span").first).not_to_have_text("…", timeout=TIMEOUT)
     assert re.fullmatch(r"\d+", last.locator("span").first.inner_text())
     page.screenshot(path=str(artifacts / "dataset_end.png"))
+
+
+def test_refchecker_systems_compared_with_side_by_side_drill_down(lab, offline_page, artifacts):
+    """Seven systems' human-labelled answers: pick one, sort its queries by the difference from
+    the baseline, open the top one: its answer beside the baseline's, claim by claim."""
+    from playwright.sync_api import expect
+    base, token, root = lab
+    cells = ["import ragwidgets as rw\nrw.DatasetExplorer(rw.datasets.refchecker_human('zero_context'), "
+             "compare_metric='precision', chart_metric='precision')"]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells], metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    nbformat.write(nb, root / "refchecker.ipynb")
+    page = offline_page.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{base}/lab/tree/refchecker.ipynb?token={token}&reset", timeout=TIMEOUT)
+    page.wait_for_function(
+        """() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+                   const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+                   return k && k.status === 'idle'; }""", timeout=TIMEOUT)
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    explorer = page.locator(".rw-dataset").first
+    expect(explorer.locator("[data-testid=count]")).to_contain_text("700 of 700", timeout=TIMEOUT)
+    expect(explorer.locator("[data-testid=compare]")).to_contain_text("Compared with alpaca_7B on 100 shared queries")
+    explorer.locator("[data-testid=run]").select_option("gpt4")
+    expect(explorer.locator("[data-testid=count]")).to_contain_text("100 of 700", timeout=TIMEOUT)
+    explorer.get_by_role("button", name="Queries by difference").click()
+    table = explorer.locator("[data-testid=table]")
+    expect(table.locator('[data-col="difference"]')).to_contain_text("▼", timeout=TIMEOUT)
+    first = table.locator('[data-index="0"]')
+    column = [c.get_attribute("data-col") for c in table.locator("[role=columnheader]").all()].index("difference")
+    expect(first.locator("span").nth(column)).to_have_text(re.compile(r"^\+(0\.\d{3}|1\.000)$"), timeout=TIMEOUT)
+    first.click()
+    drill = explorer.locator("[data-testid=drill]")
+    expect(drill.locator("[data-testid=drill-other]")).to_contain_text("alpaca_7B (baseline)", timeout=TIMEOUT)
+    expect(drill.locator("[data-testid=drill-main]")).to_contain_text("gpt4")
+    drill.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "dataset_refchecker_drill.png"))
+    explorer.locator("[data-testid=compare]").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "dataset_refchecker_compare.png"))
