@@ -21,7 +21,7 @@ from typing import Any, Optional, TypeVar
 from tqdm.auto import tqdm
 
 from .cache import MISSING, CacheSetting, cache_key, resolve_cache
-from .claims import ClaimLike, Reference, claim_text, reference_text, sentences
+from .claims import AssumedClaim, ClaimLike, Reference, claim_text, reference_text, sentences
 from .errors import JudgeInterrupted, JudgeRunStopped
 from .jobs import CheckJob, DryRun, ExtractJob, Job, LabelJob
 from .results import CallUsage, JudgeResult, JudgeStats, Usage
@@ -29,6 +29,9 @@ from .sync import run_sync
 
 T = TypeVar("T")
 logger = logging.getLogger("ragwidgets.judges")
+
+
+ASSUMED = "assumed"  # a label job about assumed claims: a call, not looked up
 
 
 class _TooManyFailures(Exception):
@@ -363,18 +366,20 @@ class BaseJudge:
         """What ``run(jobs)`` would send: the same cache lookups and check batches, without a call."""
         plan = DryRun(prices=self.prices())
         size = max(1, int(self.check_batch_size))
-        keys: list[Any] = []
+        keys: list[Any] = []  # per job: its key (None: no call), or a check job's keys (None: assumed claim)
         for job in jobs:
             if isinstance(job, ExtractJob):
                 keys.append(self._extract_key(job))
             elif isinstance(job, LabelJob):
-                keys.append(self._label_key(job))
+                assumed = any(isinstance(c, AssumedClaim) for c in job.claims)
+                keys.append(ASSUMED if assumed and job.claims else self._label_key(job))
             elif isinstance(job, CheckJob):
-                keys.append([self._check_key(c, job.reference) for c in job.claims])
+                keys.append([None if isinstance(c, AssumedClaim) else self._check_key(c, job.reference)
+                             for c in job.claims])
             else:
                 raise TypeError(f"not a judge job: {job!r}")
         held = set() if self.cache is None else set(self.cache.get_many(
-            [k for key in keys for k in (key if isinstance(key, list) else [key]) if k is not None]))
+            [k for key in keys for k in (key if isinstance(key, list) else [key]) if k not in (None, ASSUMED)]))
         for job, key in zip(jobs, keys):
             if isinstance(job, ExtractJob):
                 if key is None:
@@ -393,7 +398,7 @@ class BaseJudge:
                 plan.add("label", calls=int(miss), judgements=1, cached=int(not miss), prompt_tokens=tokens[0],
                          completion_tokens=tokens[1])
             else:
-                todo = [c for c, k in zip(job.claims, key) if k not in held]
+                todo = [c for c, k in zip(job.claims, key) if k is None or k not in held]
                 plan.add("check", judgements=len(job.claims), cached=len(job.claims) - len(todo))
                 for start in range(0, len(todo), size):
                     batch = [claim_text(c) for c in todo[start : start + size]]

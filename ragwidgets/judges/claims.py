@@ -71,6 +71,11 @@ def reference_facts(reference: Reference) -> list[str] | None:
     return None
 
 
+class AssumedClaim(str):
+    """A sentence standing in for a claim not extracted yet (in a dry run): no cache holds a
+    judgement about it, so it is never looked up."""
+
+
 def sentences(text: str) -> list[str]:
     """The sentences of ``text`` (split after . ! ?), none for a blank text: the claims a dry run
     assumes for a text whose claims are not extracted yet."""

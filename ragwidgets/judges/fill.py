@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional, Union
 
-from .claims import ClaimLike, Reference, claim_facts, claim_triple, sentences
+from .claims import AssumedClaim, ClaimLike, Reference, claim_facts, claim_triple, sentences
 from .errors import FillInputError, JudgeRunStopped
 from .jobs import CheckJob, DryRun, ExtractJob, Job, LabelJob
 from .protocol import Judge
@@ -356,7 +356,7 @@ def plan_fill(
     for job, target in zip(jobs, targets):
         cached = judge.cached_claims(job) if hasattr(judge, "cached_claims") else None
         if cached is None:
-            cached = sentences(job.text)
+            cached = [AssumedClaim(sentence) for sentence in sentences(job.text)]
             estimated += 1
         out[target.record][target.field] = cached
     check_jobs, _, _ = _label_jobs(out, wanted, labeling_instructions)
