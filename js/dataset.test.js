@@ -1,0 +1,108 @@
+// DatasetExplorer's front end in jsdom: binary row windows decoded, windows asked for once per
+// order, stale replies dropped, brushes mapped to bins, Undefined drawn unlike 0, text as text.
+import { describe, expect, it } from "vitest";
+import { decodeRows, RowStore, WINDOW } from "./src/dataset_rows.js";
+import { brushedBins } from "./src/dataset_charts.js";
+import widget, { metricCell } from "./src/dataset.js";
+
+/** A DataView over a copy of `typed`, at an odd offset, as ipywidgets hands buffers over. */
+function view(typed) {
+  const bytes = new Uint8Array(typed.byteLength + 3);
+  bytes.set(new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength), 3);
+  return new DataView(bytes.buffer, 3, typed.byteLength);
+}
+
+function fakeModel(traits = {}) {
+  const handlers = {};
+  const sent = [];
+  return {
+    sent, traits,
+    get: (k) => traits[k],
+    set: (k, v) => { traits[k] = v; },
+    save_changes: () => {},
+    send: (msg) => sent.push(msg),
+    on: (event, fn) => { for (const e of event.split(" ")) (handlers[e] ||= []).push(fn); },
+    off: (event, fn) => { for (const e of event.split(" ")) handlers[e] = (handlers[e] || []).filter((f) => f !== fn); },
+    emit: (event, ...args) => (handlers[event] || []).forEach((f) => f(...args)),
+  };
+}
+
+const header = (version, start) => ({
+  type: "rows", version, start, positions: [7, 3], run: ["run", "run"], query_id: ["a", "b"],
+  query: ["<img src=x onerror=alert(1)>", "q"], numeric: ["n_passages", "precision"], status: ["precision"],
+});
+const buffers = () => [view(new Float64Array([2, 0])), view(new Float64Array([0, NaN])), view(new Int8Array([0, 1]))];
+
+describe("row windows", () => {
+  it("decodes one buffer per column, whatever its alignment", () => {
+    const rows = decodeRows(header(1, 0), buffers());
+    expect(rows[0]).toMatchObject({ position: 7, query_id: "a", values: { n_passages: 2, precision: 0 }, status: { precision: 0 } });
+    expect(Number.isNaN(rows[1].values.precision)).toBe(true);
+    expect(rows[1].status.precision).toBe(1);
+  });
+
+  it("asks for each window once per order and drops replies to an old order", () => {
+    const model = fakeModel();
+    let updates = 0;
+    const store = new RowStore(model, () => { updates += 1; });
+    store.reset(1);
+    store.ensure(0, 30, 1000);
+    store.ensure(5, 40, 1000);
+    expect(model.sent).toEqual([{ type: "rows", start: 0, count: WINDOW }]);
+    store.ensure(WINDOW - 1, WINDOW + 1, 1000);
+    expect(model.sent.map((m) => m.start)).toEqual([0, WINDOW]);
+    model.emit("msg:custom", header(0, 0), buffers());
+    expect(store.get(0)).toBeUndefined();
+    model.emit("msg:custom", header(1, 0), buffers());
+    expect(store.get(1).query_id).toBe("b");
+    expect(updates).toBe(1);
+    store.reset(2);
+    expect(store.get(1)).toBeUndefined();
+    store.destroy();
+  });
+});
+
+describe("cells and brushes", () => {
+  it("draws Undefined and not computable unlike 0", () => {
+    expect(metricCell(0, 0).text).toBe("0.000");
+    expect(metricCell(NaN, 1)).toEqual({ text: "Undef", cls: "rw-ds-undef" });
+    expect(metricCell(NaN, 2).text).toBe("n/c");
+  });
+
+  it("maps a brush back to the bins it covers", () => {
+    const edges = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
+    expect(brushedBins(edges, { lo: 0.7, hi: 1 })).toEqual([7, 9]);
+    expect(brushedBins(edges, { lo: 0, hi: 0.1 })).toEqual([0, 0]);
+    expect(brushedBins(edges, { undefined: true })).toBeNull();
+  });
+});
+
+describe("the widget", () => {
+  it("renders untrusted query text as text", async () => {
+    for (const [prop, size] of [["clientHeight", 416], ["clientWidth", 800]]) {
+      Object.defineProperty(HTMLElement.prototype, prop, { configurable: true, get: () => size }); // jsdom has no layout
+    }
+    const v = {
+      runs: ["run"], run: "", total: 2, count: 2, version: 1, error: "", metrics: [{ key: "precision", label: "Precision" }],
+      columns: [{ key: "query_id", label: "query_id", kind: "text" }, { key: "query", label: "query", kind: "text" },
+        { key: "precision", label: "Precision", kind: "metric" }],
+      group_columns: [], controls: { text: "", expression: "", brush: {}, sort_by: "", descending: false, percent: false },
+      summary: [], charts: {}, slices: [], compare: null, selected: { row: -1, index: -1, run: "", query_id: "" },
+    };
+    const model = fakeModel({ _view: JSON.stringify(v), _drill: "", _other: "", text: "", expression: "" });
+    const el = document.createElement("div");
+    document.body.appendChild(el);
+    const cleanup = widget.render({ model, el });
+    expect(el.querySelector("[data-testid=count]").textContent).toContain("2 of 2");
+    const tick = () => new Promise((r) => setTimeout(r, 20));
+    await tick(); // effects run after the first paint
+    model.emit("msg:custom", header(1, 0), buffers());
+    await tick();
+    expect(el.querySelectorAll("[role=row][data-index]").length).toBe(2);
+    expect(el.querySelector("img")).toBeNull();
+    expect(el.textContent).toContain("<img src=x onerror=alert(1)>");
+    cleanup();
+    delete HTMLElement.prototype.clientHeight;
+    delete HTMLElement.prototype.clientWidth;
+  });
+});
