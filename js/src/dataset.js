@@ -196,7 +196,7 @@ function Drill({ model, traits, view }) {
 function App({ model, store }) {
   const traits = useTraits(model, ["_view", "_drill", "_drill_cells", "_other", "_other_cells"]);
   const [, bump] = useReducer((x) => x + 1, 0);
-  useEffect(() => { store.onRows = bump; }, []);
+  store.onRows = bump; // set while rendering: rows that arrive before the first effect still redraw
   const [text, setText] = useState(model.get("text"));
   const [expr, setExpr] = useState(model.get("expression"));
   const view = traits._view ? JSON.parse(traits._view) : null;

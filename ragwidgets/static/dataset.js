@@ -3352,9 +3352,7 @@ function Drill({ model, traits, view }) {
 function App({ model, store }) {
   const traits = useTraits(model, ["_view", "_drill", "_drill_cells", "_other", "_other_cells"]);
   const [, bump] = y2((x2) => x2 + 1, 0);
-  h2(() => {
-    store.onRows = bump;
-  }, []);
+  store.onRows = bump;
   const [text, setText] = d2(model.get("text"));
   const [expr, setExpr] = d2(model.get("expression"));
   const view = traits._view ? JSON.parse(traits._view) : null;
