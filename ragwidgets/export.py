@@ -2,17 +2,17 @@
 
 The notebook runs with its widget state stored (nbclient), then nbconvert's lab template writes
 it with three changes: nothing is loaded from a CDN (no require.js, html-manager, MathJax or
-Mermaid: formulas stay as TeX source); the
+Mermaid: formulas stay as TeX source; Altair charts become inline SVG); the
 snapshot renderer (``static/snapshot.js``, inlined) draws each anywidget from its saved state
 with the widget's own ES module and CSS, inert and marked "Snapshot · controls disabled"; and
 each widget output keeps its static form (its text/html, else its text), shown where a widget
-cannot be drawn. One file, no
-network: open it anywhere.
+cannot be drawn. One file, no network: open it anywhere.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from datetime import datetime, timezone
 from pathlib import Path
@@ -66,6 +66,30 @@ Run the notebook in Jupyter to use them.</p>
 """
 
 
+ALTAIR_EMBED = re.compile(r'<div id="altair-viz-[0-9a-f]+"></div>.*?\}\)\(\{', re.S)
+
+
+def altair_to_svg(nb) -> int:
+    """Replace each Altair chart output (HTML that loads Vega from a CDN) with the same chart as
+    inline SVG, rendered here by vl-convert; returns how many. The spec is the first argument of
+    Altair's embed call, read as JSON."""
+    import vl_convert as vlc
+
+    done = 0
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            page = output.get("data", {}).get("text/html", "")
+            page = page if isinstance(page, str) else "".join(page)
+            match = ALTAIR_EMBED.search(page)
+            if not match:
+                continue
+            spec, _ = json.JSONDecoder().raw_decode(page, match.end() - 1)
+            output["data"] = {"image/svg+xml": vlc.vegalite_to_svg(spec),
+                              "text/plain": output["data"].get("text/plain", "an Altair chart")}
+            done += 1
+    return done
+
+
 def export_notebook(notebook: str | Path, output: str | Path, *, execute: bool = True, theme: str = "light",
                     timeout: int = 600, kernel_name: str = "python3") -> Path:
     """Write ``notebook`` as one offline HTML page at ``output``; returns the output path.
@@ -96,6 +120,7 @@ def export_notebook(notebook: str | Path, output: str | Path, *, execute: bool =
             client.execute()
         except CellExecutionError as err:
             raise RagWidgetsError(f"{notebook}: a cell failed while running, nothing written:\n{err}") from None
+    altair_to_svg(nb)
     exporter = HTMLExporter(template_name="lab", theme=theme,
                             extra_loaders=[jinja2.DictLoader({"rw_snapshot.html.j2": TEMPLATE})],
                             template_file="rw_snapshot.html.j2")

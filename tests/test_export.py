@@ -1,5 +1,6 @@
 """`ragwidgets export`: one HTML page, nothing from a CDN, widgets' saved state and text fallbacks in it."""
 
+import base64
 import json
 import re
 from html.parser import HTMLParser
@@ -40,13 +41,15 @@ def test_export_writes_one_offline_page(tmp_path, capsys):
     path = notebook(tmp_path, "import ragwidgets as rw\nexplorer = rw.Explorer.harbor()\nexplorer",
                     "explorer.retrieval = 'No retrieval'\nexplorer.state_space('citation_precision')",
                     "print('<b>printed, not markup</b>')",
-                    "import ipywidgets\nipywidgets.HTML('<b>a widget that is not an anywidget</b>')")
+                    "import ipywidgets\nipywidgets.HTML('<b>a widget that is not an anywidget</b>')",
+                    "import altair as alt, pandas as pd\n"
+                    "alt.Chart(pd.DataFrame({'label': ['offline bar']})).mark_bar().encode(y='label')")
     assert main(["export", str(path), str(tmp_path / "out" / "nb.html")]) == 0
     assert "wrote" in capsys.readouterr().out
     html = (tmp_path / "out" / "nb.html").read_text()
     tags = Tags()
     tags.feed(html)
-    assert tags.urls == [], f"the page would load {tags.urls}"
+    assert [u for u in tags.urls if not u.startswith("data:")] == [], f"the page would load {tags.urls}"
     assert not re.search(r"cdn\.jsdelivr|unpkg\.com|cdnjs|require\.js", html)
     assert "Snapshot of nb.ipynb" in html and "controls are disabled" in html
     state = json.loads(re.search(r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>',
@@ -62,6 +65,9 @@ def test_export_writes_one_offline_page(tmp_path, capsys):
     assert "<pre class=\"rw-fallback\">HTML(value='&lt;b&gt;a widget that is not an anywidget&lt;/b&gt;'" in html
     assert "&lt;b&gt;printed, not markup&lt;/b&gt;" in html and "<b>printed" not in html
     assert re.search(r'<script type="module">.*renderSnapshot', html, re.S)
+    # the Altair chart (HTML that would load Vega from a CDN) is an inline SVG, its text in it
+    svgs = [base64.b64decode(u.split(",", 1)[1]).decode() for u in tags.urls if u.startswith("data:image/svg+xml")]
+    assert len(svgs) == 1 and "offline bar" in svgs[0] and "altair-viz" not in html
 
 
 def test_export_without_widget_state_says_so(tmp_path):
