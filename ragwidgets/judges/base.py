@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -20,7 +21,7 @@ from typing import Any, Optional, TypeVar
 
 from tqdm.auto import tqdm
 
-from .cache import MISSING, CacheSetting, cache_key, resolve_cache
+from .cache import MISSING, CacheSetting, key_from_json, resolve_cache
 from .claims import AssumedClaim, ClaimLike, Reference, claim_text, reference_text, sentences
 from .errors import JudgeInterrupted, JudgeRunStopped
 from .jobs import CheckJob, DryRun, ExtractJob, Job, LabelJob
@@ -69,7 +70,7 @@ class BaseJudge:
         self.stats = JudgeStats()
         self.progress = progress
         self.max_failures = max_failures
-        self._identities: dict[tuple, dict[str, Any]] = {}
+        self._identities: dict[tuple, str] = {}  # (operation, model, base_url) -> identity JSON
 
     # -- hooks for concrete judges -------------------------------------------------------------
 
@@ -90,15 +91,20 @@ class BaseJudge:
         """Who answers ``operation``: class, model, server host, prompt version (never a secret)."""
         from .secrets import url_host
 
+        return {
+            "class": type(self).__name__,
+            "model": self.model,
+            "host": url_host(self.base_url) if self.base_url else None,
+            "prompt": self.prompt_version(operation),
+        }
+
+    def _key(self, operation: str, inputs: dict[str, Any]) -> str:
+        """The cache key of ``inputs`` (``cache_key`` of ``identity(operation)``, the identity's JSON kept)."""
         memo = (operation, self.model, self.base_url)
         if memo not in self._identities:
-            self._identities[memo] = {
-                "class": type(self).__name__,
-                "model": self.model,
-                "host": url_host(self.base_url) if self.base_url else None,
-                "prompt": self.prompt_version(operation),
-            }
-        return self._identities[memo]
+            self._identities[memo] = json.dumps(self.identity(operation), sort_keys=True, ensure_ascii=False,
+                                                separators=(",", ":"))
+        return key_from_json(self._identities[memo], operation, inputs)
 
     def claim_input(self, claim: ClaimLike) -> Any:
         """What of a claim the judge looks at (and so what enters the cache key)."""
@@ -120,11 +126,11 @@ class BaseJudge:
         if not (job.text or "").strip():
             return None
         inputs = {"text": job.text, "question": job.question or "", "instructions": job.instructions or ""}
-        return cache_key(self.identity("extract"), "extract", inputs)
+        return self._key("extract", inputs)
 
     def _check_key(self, claim: ClaimLike, reference: Reference) -> str:
         inputs = {"claim": self.claim_input(claim), "reference": self.reference_input(reference)}
-        return cache_key(self.identity("check"), "check", inputs)
+        return self._key("check", inputs)
 
     def _label_key(self, job: LabelJob) -> Optional[str]:
         """None for an empty claim list: there is nothing to label, and no call is made."""
@@ -135,7 +141,7 @@ class BaseJudge:
             "question": job.question or "",
             "instructions": job.instructions or "",
         }
-        return cache_key(self.identity("label"), "label", inputs)
+        return self._key("label", inputs)
 
     def _cached(self, key: str) -> Any:
         return MISSING if self.cache is None else self.cache.get(key)

@@ -34,14 +34,20 @@ def default_cache_path() -> Path:
 
 
 def cache_key(identity: Mapping[str, Any], operation: str, inputs: Mapping[str, Any]) -> str:
-    """SHA-256 of the judge identity (class, model, host, prompt version), operation and input."""
-    payload = json.dumps(
-        {"judge": dict(identity), "operation": operation, "input": dict(inputs)},
-        sort_keys=True,
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
+    """SHA-256 of the judge identity (class, model, host, prompt version), operation and input:
+    of ``{"input": ..., "judge": ..., "operation": ...}`` as compact JSON with sorted keys."""
+    return key_from_json(_json(dict(identity)), operation, inputs)
+
+
+def key_from_json(identity_json: str, operation: str, inputs: Mapping[str, Any]) -> str:
+    """``cache_key`` with the identity already written as JSON (the same bytes are hashed: the
+    identity, written once per judge and operation, is most of the work)."""
+    payload = f'{{"input":{_json(dict(inputs))},"judge":{identity_json},"operation":{_json(operation)}}}'
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 class JudgeCache:

@@ -134,3 +134,14 @@ def test_an_answer_with_the_wrong_number_of_labels_is_unjudged_and_not_cached(tm
         assert list(result) == [None, None]
         assert result.reasons == dict.fromkeys([0, 1], "the judge gave 1 label(s) for 2 claims")
     assert judge.stats.failures == 2 and len(judge.cache) == 0
+
+
+def test_cache_keys_hash_the_documented_json_so_existing_caches_stay_valid():
+    import hashlib
+    import json
+
+    identity = {"class": "X", "model": "m", "host": None, "prompt": "check_v1-ab12"}
+    inputs = {"claim": "Zürich hat 400 000 Einwohner", "reference": {"text": "…", "facts": ["b", "a"]}}
+    payload = json.dumps({"judge": identity, "operation": "check", "input": inputs}, sort_keys=True,
+                         ensure_ascii=False, separators=(",", ":"))
+    assert cache_key(identity, "check", inputs) == hashlib.sha256(payload.encode("utf-8")).hexdigest()
