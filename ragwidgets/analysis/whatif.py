@@ -48,7 +48,8 @@ def _rows(aggregate: dict, **key) -> list[dict]:
 def top_k_curve(scores: Scores, ks=None) -> pd.DataFrame:
     """Every passage-dependent metric if only the top ``k`` retrieved passages were kept, for
     each k in ``ks`` (default 1 ... the longest retrieval): one row per (k, metric) with the
-    mean over defined samples and the defined / Undefined / not computable counts."""
+    mean over defined samples and the defined / Undefined / not computable counts. Metrics not
+    computable on any sample are left out."""
     rank = passage_rank(scores.batch)
     if ks is None:
         ks = range(1, int(rank.max()) + 2 if len(rank) else 2)
@@ -57,7 +58,9 @@ def top_k_curve(scores: Scores, ks=None) -> pd.DataFrame:
         if k < 0:
             raise ValueError(f"k must be 0 or more, got {k}")
         rows += _rows(_rescore(scores, rank < k).aggregate(), k=int(k))
-    return pd.DataFrame(rows, columns=["k", "metric", "mean", "defined", "undefined", "not_computable"])
+    curve = pd.DataFrame(rows, columns=["k", "metric", "mean", "defined", "undefined", "not_computable"])
+    computable = curve.groupby("metric", sort=False)["not_computable"].transform("min") < scores.batch.n_samples
+    return curve[computable].reset_index(drop=True)
 
 
 @dataclass(eq=False)

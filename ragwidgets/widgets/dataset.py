@@ -435,9 +435,9 @@ class DatasetExplorer(anywidget.AnyWidget):
 
     # -- export -------------------------------------------------------------------------------
     def chart(self, kind: str = "distribution"):
-        """The current ``distribution``, ``scatter`` or ``groups`` chart as an Altair chart
-        (``.save("x.png")`` / ``.save("x.svg")`` renders offline through vl-convert)."""
-        from .run_charts import distribution_chart, group_means_chart, scatter_chart
+        """The current ``distribution``, ``scatter``, ``groups`` or ``top_k`` (what-if) chart as an
+        Altair chart (``.save("x.png")`` / ``.save("x.svg")`` renders offline through vl-convert)."""
+        from .run_charts import distribution_chart, group_means_chart, scatter_chart, top_k_chart
         c = self.view_state["charts"]
         if kind == "distribution":
             return distribution_chart(c["distribution"], c["distribution"]["metric"])
@@ -445,7 +445,15 @@ class DatasetExplorer(anywidget.AnyWidget):
             return scatter_chart(c["scatter"], c["scatter"]["x"], c["scatter"]["y"])
         if kind == "groups":
             return group_means_chart(c["groups"]["rows"], c["groups"]["metric"], c["groups"]["by"])
-        raise ValueError(f"chart kind must be distribution, scatter or groups, not {kind!r}")
+        if kind == "top_k":
+            return top_k_chart(self.top_k())
+        raise ValueError(f"chart kind must be distribution, scatter, groups or top_k, not {kind!r}")
+
+    def top_k(self, run: str | None = None) -> pd.DataFrame:
+        """What-if for one run (default: the run shown, else the first): every passage-reading
+        metric if the retriever kept only its top k passages, k = 1 ... the longest retrieval."""
+        from ..analysis import top_k_curve
+        return top_k_curve(self.scores[run or self.run or self.runs[0]])
 
     def to_html(self, path, *, worst: int = 20) -> Path:
         """Write a self-contained static report (summary, charts as inline SVG, slices, comparison,

@@ -68,3 +68,15 @@ def group_means_chart(groups: list[dict], metric: str, by: str, *, width: int = 
         x="at:Q", text="text:N")
     return (bars + text).properties(width=width, height=max(60, 22 * len(frame)),
                                     title=f"{_label(metric)} by {by}")
+
+
+def top_k_chart(curve: pd.DataFrame, *, width: int = 360, height: int = 200) -> alt.Chart:
+    """Each metric's mean if the retriever kept only its top k passages (from
+    :func:`ragwidgets.analysis.top_k_curve`), with the Undefined count in the tooltip."""
+    frame = curve.assign(label=[_label(m) for m in curve["metric"]])
+    return alt.Chart(frame).mark_line(point=True).encode(
+        x=alt.X("k:O", title="passages kept (top k)"),
+        y=alt.Y("mean:Q", title="mean over defined samples", scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("label:N", title="metric"),
+        tooltip=["label:N", "k:O", alt.Tooltip("mean:Q", format=".3f"), "defined:Q", "undefined:Q"],
+    ).properties(width=width, height=height, title="What-if: only the top k passages kept (no judge call)")

@@ -168,3 +168,13 @@ def test_untrusted_text_is_escaped_in_the_report(tmp_path):
     rec[0]["query"] = "<img src=x onerror=alert(1)>"
     path = rw.DatasetExplorer(rec).to_html(tmp_path / "r.html")
     assert "<img src=x" not in path.read_text()
+
+
+def test_top_k_what_if_from_the_explorer(records):
+    x = rw.DatasetExplorer(records[:80])
+    curve = x.top_k()
+    assert curve.equals(A.top_k_curve(x.scores["run"]))
+    assert "citation_precision" not in set(curve["metric"])  # not computable on any sample: left out
+    spec = x.chart("top_k").to_dict()
+    assert spec["mark"]["type"] == "line"
+    assert len(next(iter(spec["datasets"].values()))) == len(curve)
