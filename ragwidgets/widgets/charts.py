@@ -150,6 +150,10 @@ class StateSpace(anywidget.AnyWidget):
             return {}
         return {"retrieval": e.retrieval, "answer": e.answer, "citation": e.citation}
 
+    def _outlined(self):
+        """The state to outline in a static view: the Explorer's, unless it is in no cell."""
+        return self.explorer.state if self.current else None
+
     def _follow(self, _change) -> None:
         self.current = self._explorer_state()
 
@@ -165,7 +169,7 @@ class StateSpace(anywidget.AnyWidget):
         """The view as plain HTML tables, one per citation rule (values as text, "Undef" for
         Undefined, ▶ on the Explorer's state): the fallback where widgets cannot show."""
         sc = self.explorer.scenario
-        frame = state_space_frame(self.sweep, self.metric, self.explorer.state if self.current else None)
+        frame = state_space_frame(self.sweep, self.metric, self._outlined())
         frame["shown"] = frame.label.where(~frame.current, "▶ " + frame.label)
         parts = [f"<p><strong>{html.escape(LABELS[self.metric])} over all {len(frame)} states</strong> "
                  "(static view: “Undef” is Undefined, ▶ the Explorer's state)</p>"]
@@ -183,7 +187,7 @@ class StateSpace(anywidget.AnyWidget):
 
     def chart(self) -> alt.FacetChart:
         """The same view as a static Altair chart (``.save("x.svg")`` renders it offline)."""
-        return state_space_chart(self.sweep, self.metric, self.explorer.state if self.current else None)
+        return state_space_chart(self.sweep, self.metric, self._outlined())
 
     def __repr__(self) -> str:
         return f"StateSpace({self.explorer.scenario.title!r}, metric={self.metric!r}, current={self.current})"
