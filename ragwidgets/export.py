@@ -69,25 +69,26 @@ Run the notebook in Jupyter to use them.</p>
 ALTAIR_EMBED = re.compile(r'<div id="altair-viz-[0-9a-f]+"></div>.*?\}\)\(\{', re.S)
 
 
-def altair_to_svg(nb) -> int:
+def altair_to_svg(nb) -> None:
     """Replace each Altair chart output (HTML that loads Vega from a CDN) with the same chart as
-    inline SVG, rendered here by vl-convert; returns how many. The spec is the first argument of
-    Altair's embed call, read as JSON."""
+    inline SVG, rendered here by vl-convert. The spec is the first argument of Altair's embed
+    call, read as JSON."""
     import vl_convert as vlc
 
-    done = 0
-    for cell in nb.cells:
+    for number, cell in enumerate(nb.cells, 1):
         for output in cell.get("outputs", []):
             page = output.get("data", {}).get("text/html", "")
             page = page if isinstance(page, str) else "".join(page)
             match = ALTAIR_EMBED.search(page)
             if not match:
                 continue
-            spec, _ = json.JSONDecoder().raw_decode(page, match.end() - 1)
-            output["data"] = {"image/svg+xml": vlc.vegalite_to_svg(spec),
-                              "text/plain": output["data"].get("text/plain", "an Altair chart")}
-            done += 1
-    return done
+            try:
+                spec, _ = json.JSONDecoder().raw_decode(page, match.end() - 1)
+                svg = vlc.vegalite_to_svg(spec)
+            except (ValueError, RuntimeError) as err:  # not JSON; a spec vl-convert rejects
+                why = " ".join(str(err).splitlines()[:2])  # vl-convert appends a JS stack
+                raise RagWidgetsError(f"cell {number}: an Altair chart could not be drawn offline ({why})") from None
+            output["data"] = {"image/svg+xml": svg, "text/plain": output["data"].get("text/plain", "an Altair chart")}
 
 
 def export_notebook(notebook: str | Path, output: str | Path, *, execute: bool = True, theme: str = "light",

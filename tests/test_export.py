@@ -10,7 +10,7 @@ import pytest
 
 from ragwidgets.cli import main
 from ragwidgets.errors import RagWidgetsError
-from ragwidgets.export import export_notebook
+from ragwidgets.export import altair_to_svg, export_notebook
 
 pytest.importorskip("nbclient")
 
@@ -93,3 +93,11 @@ def test_export_errors_name_the_notebook(tmp_path, capsys):
     with pytest.raises(RagWidgetsError, match=r"nb.ipynb: a cell failed while running, nothing written(.|\n)*ZeroDivisionError"):
         export_notebook(path, tmp_path / "x.html")
     assert not (tmp_path / "x.html").exists()
+
+
+def test_a_chart_that_cannot_be_drawn_names_its_cell():
+    page = '<div id="altair-viz-ab12"></div><script>(function(spec, opt){})({"mark": 5}, {});</script>'
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("m"), nbformat.v4.new_code_cell("chart")])
+    nb.cells[1].outputs = [nbformat.v4.new_output("display_data", data={"text/html": page})]
+    with pytest.raises(RagWidgetsError, match=r"^cell 2: an Altair chart could not be drawn offline \(Vega-Lite[^\n]*\)$"):
+        altair_to_svg(nb)
