@@ -15,24 +15,29 @@ CELLS = [
 ]
 
 
+def run_notebook(page, lab, name: str, cells: list[str]) -> None:
+    """Write a notebook of ``cells`` into the lab's folder, open it at 1280x800 and run it all."""
+    base, token, root = lab
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells], metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    nbformat.write(nb, root / name)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{base}/lab/tree/{name}?token={token}&reset", timeout=TIMEOUT)
+    page.wait_for_function(
+        """() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+                   const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+                   return k && k.status === 'idle'; }""", timeout=TIMEOUT)
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+
+
 def count_of(explorer) -> int:
     return int(explorer.locator("[data-testid=count] b").inner_text().replace(",", ""))
 
 
 def test_dataset_explorer_at_100k(lab, offline_page, artifacts):
     from playwright.sync_api import expect
-    base, token, root = lab
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS], metadata={
-        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
-    nbformat.write(nb, root / "dataset_100k.ipynb")
     page = offline_page.page
-    page.set_viewport_size({"width": 1280, "height": 800})
-    page.goto(f"{base}/lab/tree/dataset_100k.ipynb?token={token}&reset", timeout=TIMEOUT)
-    page.wait_for_function(
-        """() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-                   const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-                   return k && k.status === 'idle'; }""", timeout=TIMEOUT)
-    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    run_notebook(page, lab, "dataset_100k.ipynb", CELLS)
     explorer = page.locator(".rw-dataset").first
     expect(explorer.locator("[data-testid=count]")).to_contain_text("100,000 of 100,000", timeout=3 * TIMEOUT)
     table = explorer.locator("[data-testid=table]")
@@ -82,20 +87,10 @@ def test_refchecker_systems_compared_with_side_by_side_drill_down(lab, offline_p
     """Seven systems' human-labelled answers: pick one, sort its queries by the difference from
     the baseline, open the top one: its answer beside the baseline's, claim by claim."""
     from playwright.sync_api import expect
-    base, token, root = lab
-    cells = ["import ragwidgets as rw\nrw.DatasetExplorer(rw.datasets.refchecker_human('zero_context'), "
-             "compare_metric='precision', chart_metric='precision')"]
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells], metadata={
-        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
-    nbformat.write(nb, root / "refchecker.ipynb")
     page = offline_page.page
-    page.set_viewport_size({"width": 1280, "height": 800})
-    page.goto(f"{base}/lab/tree/refchecker.ipynb?token={token}&reset", timeout=TIMEOUT)
-    page.wait_for_function(
-        """() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-                   const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-                   return k && k.status === 'idle'; }""", timeout=TIMEOUT)
-    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    run_notebook(page, lab, "refchecker.ipynb", [
+        "import ragwidgets as rw\nrw.DatasetExplorer(rw.datasets.refchecker_human('zero_context'), "
+        "compare_metric='precision', chart_metric='precision')"])
     explorer = page.locator(".rw-dataset").first
     expect(explorer.locator("[data-testid=count]")).to_contain_text("700 of 700", timeout=TIMEOUT)
     expect(explorer.locator("[data-testid=compare]")).to_contain_text("Compared with alpaca_7B on 100 shared queries")
