@@ -8,15 +8,22 @@ serialised to the JSON string the comm sends). Measured without a kernel, so the
     python benchmarks/widget_update.py [--repeats 400]
 
 Cases: the Harbor Museum Explorer cycling through its 120 states and through passage toggles;
-a synthetic sample with 50 response claims x 20 passages (and 30 ground-truth claims) in the
-SampleExplorer, toggling passages; and a full sweep of the 120-state Harbor Museum scenario.
+synthetic samples in the SampleExplorer (50 response claims x 20 passages with 30 ground-truth
+claims, and 80 x 60 with 40), toggling passages and selecting claims; a SampleExplorer over a
+generated run of ``--run`` samples (100,000 by default; 0 skips it): opening it from a JSONL file,
+switching samples, toggling passages (the click's cost must not grow with the run), the size of
+the view it sends, and picker searches; and a full sweep of the 120-state Harbor Museum scenario.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -71,6 +78,42 @@ def sample_toggles(n_passages: int, rng) -> list[dict]:
     return [{"retrieved": [d for d in ids if rng.random() < 0.7]} for _ in range(64)]
 
 
+def claim_selections(n_claims: int) -> list[dict]:
+    return [{"selected": f"claim:R{(j * 7) % n_claims + 1}"} for j in range(n_claims)]
+
+
+def large_run(n: int, repeats: int) -> list[tuple[str, np.ndarray]]:
+    """SampleExplorer over ``n`` generated samples read from a JSONL file."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from dataset_explorer import write_run
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "run.jsonl"
+        write_run(n, path)
+        t0 = time.perf_counter()
+        explorer = SampleExplorer(str(path))
+        rows.append((f"SampleExplorer over {n:,} samples: open from JSONL", np.array([(time.perf_counter() - t0) * 1e3])))
+        rng = np.random.default_rng(2)
+        switches = [{"sample_index": int(i)} for i in rng.integers(0, n, 64)]
+        rows.append((f"{n:,} samples: switch sample", timed(switches, explorer, repeats)))
+        ids = [p.doc_id for p in explorer.sample.passages]
+        toggles = [{"retrieved": ids[:k]} for k in range(len(ids) + 1)]
+        rows.append((f"{n:,} samples: passage toggle", timed(toggles, explorer, repeats)))
+        rows.append((f"{n:,} samples: view sent per click, KB", np.array([len(explorer._view) / 1e3])))
+        searches = ["harbor", "museum hallucination>0", "faithfulness<0.5", "precision=undefined", "case 1"]
+        t0 = time.perf_counter()
+        explorer.search(searches[0])
+        rows.append((f"{n:,} samples: first search (builds the index, scores the run)",
+                     np.array([(time.perf_counter() - t0) * 1e3])))
+        ms = []
+        for i in range(max(20, repeats // 20)):
+            t0 = time.perf_counter()
+            explorer.search(searches[i % len(searches)])
+            ms.append((time.perf_counter() - t0) * 1e3)
+        rows.append((f"{n:,} samples: picker search", np.array(ms)))
+    return rows
+
+
 def sweep_ms(repeats: int) -> np.ndarray:
     out = []
     for _ in range(repeats):
@@ -84,7 +127,9 @@ def sweep_ms(repeats: int) -> np.ndarray:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=400)
+    parser.add_argument("--run", type=int, default=100_000, help="samples in the large run (0: skip it)")
     args = parser.parse_args()
+    print(f"load average before: {os.getloadavg()}")
     rows = []
     harbor = Explorer.harbor()
     timed(harbor_states(harbor), harbor, 120)  # warm: every (answer, citation) batch built once
@@ -96,6 +141,15 @@ def main() -> None:
     timed(toggles, big, 10)
     rows.append(("SampleExplorer 50 claims x 20 passages (30 gt claims): passage toggle",
                  timed(toggles, big, args.repeats)))
+    real = SampleExplorer(rw.parse_sample(synthetic_record(80, 60, 40)))
+    toggles = sample_toggles(60, np.random.default_rng(3))
+    timed(toggles, real, 10)
+    rows.append(("SampleExplorer 80 claims x 60 passages (40 gt claims): passage toggle",
+                 timed(toggles, real, args.repeats)))
+    rows.append(("SampleExplorer 80 claims x 60 passages (40 gt claims): select a claim",
+                 timed(claim_selections(80), real, args.repeats)))
+    if args.run:
+        rows += large_run(args.run, args.repeats)
     rows.append(("Harbor Museum full sweep, 120 states, cold (parse + score)", sweep_ms(max(5, args.repeats // 40))))
     sc = rw.Scenario.harbor()
     sc.sweep()
@@ -105,6 +159,7 @@ def main() -> None:
         sc.sweep()
         warm.append((time.perf_counter() - t0) * 1e3)
     rows.append(("Harbor Museum full sweep, 120 states, samples cached", np.array(warm)))
+    print(f"load average after: {os.getloadavg()}")
     print(f"Python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}; "
           f"{args.repeats} changes per row\n")
     print("| case | runs | p50 | p95 | max |")

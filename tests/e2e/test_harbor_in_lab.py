@@ -173,7 +173,15 @@ def test_ragchecker_sample_in_jupyterlab(lab, offline_page, artifacts):
     card = lambda metric: explorer.locator(f'[data-metric="{metric}"]')  # noqa: E731
     # the notebook ends on sample 1 with claim R1 selected
     expect(explorer.locator('[data-key="claim:R1"]')).to_have_attribute("aria-selected", "true", timeout=TIMEOUT)
-    explorer.locator('[data-trait="sample_index"] [data-option="0: 0"]').click()
+    # the picker: a search answered by Python, a result picked; previous / next
+    explorer.locator("[data-testid=search]").fill("longest hallucination>0")
+    expect(explorer.locator("[data-testid=matches]")).to_have_text("1 matching sample")
+    explorer.locator(".rw-picker-row").first.click()
+    expect(explorer.locator("[data-testid=current]")).to_have_text("1 of 2: 0")
+    expect(card("precision").locator("[data-testid=fraction]")).to_have_text("8/11 = 0.727")
+    explorer.locator("[data-testid=next]").click()
+    expect(explorer.locator("[data-testid=current]")).to_have_text("2 of 2: 1")
+    explorer.locator("[data-testid=prev]").click()
     expect(card("precision").locator("[data-testid=fraction]")).to_have_text("8/11 = 0.727")
     explorer.locator('[data-toggle="000"]').click()
     expect(explorer.locator(".rw-matrix thead th").nth(1)).to_have_text("1off")

@@ -14,7 +14,7 @@ import json
 import pytest
 
 from conftest import OfflinePage, big_sample_record
-from test_harbor_in_lab import open_and_run
+from test_harbor_in_lab import TIMEOUT, open_and_run
 
 NOTEBOOK = {
     "cells": [
@@ -89,9 +89,9 @@ def test_big_sample_and_harbor_at_1280x800(lab, small_page, artifacts):
 
     # selecting a claim brings its supporting passages into view
     latencies = [page.evaluate(CLICK_TO_DOM, "claim:R70")]
-    expect(big.locator('[data-key="claim:R70"]')).to_have_attribute("aria-selected", "true")
+    expect(big.locator('[data-key="claim:R70"]')).to_have_attribute("aria-selected", "true", timeout=TIMEOUT)
     supporting = big.locator('[data-testid=sources] .rw-role-supports')
-    expect(supporting).to_have_count(2)
+    expect(supporting).to_have_count(2, timeout=TIMEOUT)
     first = supporting.first.get_attribute("data-key")
     assert inside(page, f'.rw-widget [data-key="{first}"]', ".rw-scroll")
     big.locator("[data-testid=sources]").screenshot(path=str(artifacts / "big_sample_linked.png"))
@@ -105,7 +105,7 @@ def test_big_sample_and_harbor_at_1280x800(lab, small_page, artifacts):
     row.focus()
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
-    expect(big.locator('[data-key="claim:R19"]')).to_have_attribute("aria-selected", "true")
+    expect(big.locator('[data-key="claim:R19"]')).to_have_attribute("aria-selected", "true", timeout=TIMEOUT)
     assert page.evaluate("document.activeElement.dataset.key") == "claim:R19"
     page.keyboard.press("d")
     page.keyboard.press("d")
@@ -116,7 +116,7 @@ def test_big_sample_and_harbor_at_1280x800(lab, small_page, artifacts):
     big.locator(".rw-gt-answer summary").click()
     big.locator('[data-toggle="doc-001"]').focus()
     page.keyboard.press(" ")
-    expect(big.locator("[data-testid=state]")).to_contain_text("1 passage(s) switched off")
+    expect(big.locator("[data-testid=state]")).to_contain_text("1 passage(s) switched off", timeout=TIMEOUT)
     expect(big.locator('[data-key="source:doc-001"]')).to_have_attribute("aria-selected", "false")
     assert page.evaluate("document.activeElement.dataset.toggle") == "doc-001"
     assert big.locator(".rw-gt-answer").evaluate("e => e.open")
@@ -139,7 +139,7 @@ def test_big_sample_and_harbor_at_1280x800(lab, small_page, artifacts):
     box.fill("Undefined")
     box.press("Enter")
     verdict = harbor.locator('[data-metric="context_relevance"] [data-testid=verdict]')
-    expect(verdict).to_have_text("✗ You predicted Undefined; actual 1")
+    expect(verdict).to_have_text("✗ You predicted Undefined; actual 1", timeout=TIMEOUT)
     assert verdict.evaluate("""e => { const c = e.closest('.rw-card').getBoundingClientRect(), v = e.getBoundingClientRect();
         return e.scrollWidth <= e.clientWidth + 1 && v.right <= c.right + 1; }""")
     harbor.locator('[data-metric="context_relevance"]').screenshot(path=str(artifacts / "harbor_wrong_verdict.png"))
