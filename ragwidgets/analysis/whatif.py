@@ -49,10 +49,10 @@ def top_k_curve(scores: Scores, ks=None) -> pd.DataFrame:
     """Every passage-dependent metric if only the top ``k`` retrieved passages were kept, for
     each k in ``ks`` (default 1 ... the longest retrieval): one row per (k, metric) with the
     mean over defined samples and the defined / Undefined / not computable counts. Metrics not
-    computable on any sample are left out."""
+    computable on any sample are left out; a run without passages has no curve (no rows)."""
     rank = passage_rank(scores.batch)
     if ks is None:
-        ks = range(1, int(rank.max()) + 2 if len(rank) else 2)
+        ks = range(1, int(rank.max()) + 2 if len(rank) else 1)
     rows = []
     for k in ks:
         if k < 0:

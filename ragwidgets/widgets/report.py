@@ -1,5 +1,6 @@
 """A DatasetExplorer's state as one static HTML page: summary, charts (inline SVG rendered by
-vl-convert), slices, comparison, and the worst samples with their claims.
+vl-convert; the top-k what-if when the run has passage labels), slices, comparison, and the
+worst samples with their claims.
 
 Every text from the data is escaped; the page has no script and no external URL.
 """
@@ -89,6 +90,8 @@ def report_html(explorer, *, worst: int = 20) -> str:
     for kind in ("distribution", "scatter", "groups"):
         if kind in v["charts"]:
             parts.append(f"<figure data-chart='{kind}'>{_svg(explorer.chart(kind))}</figure>")
+    if len(explorer.top_k()):
+        parts.append(f"<figure data-chart='top_k'>{_svg(explorer.chart('top_k'))}</figure>")
     parts.append("</div><h2>Failure slices</h2><table><tr><th class=t>slice</th><th class=t>expression</th>"
                  "<th>samples</th></tr>")
     for s in v["slices"]:

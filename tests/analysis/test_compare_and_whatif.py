@@ -76,6 +76,11 @@ def test_top_k_curve_equals_rescoring_with_the_passages_removed():
             assert same(at_k.loc[metric, "mean"], expected[metric]["mean"])
 
 
+def test_no_passages_no_curve():
+    scores = rw.evaluate([{"query_id": "a", "response_claims": [["s", "p", "o"]], "answer2response": ["Entailment"]}])
+    assert A.top_k_curve(scores).empty
+
+
 def test_drop_passages_by_rule_equals_rescoring_without_them():
     records = synthetic_run(120, seed=4)
     dropped = A.drop_passages(rw.evaluate(records), doc_id=r"-0$")

@@ -158,7 +158,7 @@ def test_to_html_is_self_contained(explorer, tmp_path):
     path = explorer.to_html(tmp_path / "report.html")
     text = path.read_text()
     HTMLParser().feed(text)  # parses
-    assert text.count("<svg") >= 3 and "<script" not in text
+    assert text.count("<svg") == 4 and "data-chart='top_k'" in text and "<script" not in text
     assert "http://" not in text.replace("http://www.w3.org", "") and "https://" not in text
     assert "The 20 worst samples by Hallucination" in text
 
