@@ -203,6 +203,18 @@ describe("the sample picker", () => {
   });
 });
 
+describe("smaller defects", () => {
+  it("Harbor's sources name no ground-truth claim that no view lists; the matrix legend separates with ';'", () => {
+    const { el } = mount(fixture("harbor_default"));
+    expect(el.querySelector('[data-testid="gt-claims"]')).toBeNull();
+    expect(text(el.querySelector('[data-testid="sources"]'))).not.toMatch(/\bG\d/);
+    const sample = mount(fixture("ragchecker_sample")).el;
+    const legend = text(sample.querySelector('[data-testid="matrix"] .rw-note'));
+    expect(legend).toContain("● entails; · does not entail; ? unjudged;");
+    expect(text(sample.querySelector('[data-key="source:000"]'))).toContain("ground truth G4, G5, G6");
+  });
+});
+
 describe("linked selection", () => {
   it("clicking a row selects it, clicking again clears", () => {
     const { el, model } = mount(fixture("harbor_default"));

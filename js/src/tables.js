@@ -49,7 +49,7 @@ function Row({ item, selected, send, children }) {
 // re-lays out only the rows it changed, not every cell of the table. Unlisted: the rest.
 const WIDTHS = {
   Rank: 3.2, Source: 7, "In context?": 6.5, "Question-relevant?": 8, "Entails claims": 8, "Cited by": 5,
-  "Fact IDs": 5.5, Claim: 4.5, "Fact ID": 4.5, "Correct?": 6.5, "Faithful?": 6.8, "Supported by": 6.5,
+  "Fact IDs": 5.5, Claim: 4.5, "Fact ID": 4.5, "Correct?": 7, "Faithful?": 7.8, "Supported by": 6.5,
   "Retrieved?": 5.5, "Entails?": 5, "Valid?": 4.5, "In the response?": 7, "Supported by (retrieved)": 8,
 };
 
