@@ -96,7 +96,14 @@ class DatasetExplorer(anywidget.AnyWidget):
 
     def __init__(self, source, *, slices: list[Slice] | str | Path | None = None, **controls):
         sources = source if _is_runs(source) else {"run": source}
-        loaded = {str(name): _scores_and_extras(src) for name, src in sources.items()}
+        loaded = {}
+        for name, src in sources.items():
+            try:
+                loaded[str(name)] = _scores_and_extras(src)
+            except ValueError as err:  # InputError included: it already names the sample and field
+                if len(sources) == 1:
+                    raise
+                raise type(err)(f"run {name!r}: {err}") from None
         self.scores: dict[str, Scores] = {name: scores for name, (scores, _) in loaded.items()}
         self.metrics = list(dict.fromkeys(m for scores in self.scores.values() for m in defined_metrics(scores)))
         self.tables = {}
@@ -146,6 +153,25 @@ class DatasetExplorer(anywidget.AnyWidget):
         self.observe(self._on_selected, names="selected")
         self.on_msg(self._message)
         self._refresh()
+
+    @traitlets.validate("selected")
+    def _valid_selected(self, proposal):
+        row = proposal["value"]
+        if not -1 <= row < len(self._frame):
+            raise traitlets.TraitError(f"selected must be a row of frame (0 ... {len(self._frame) - 1}) or -1, "
+                                       f"not {row}")
+        return row
+
+    @traitlets.validate("brush")
+    def _valid_brush(self, proposal):
+        brush = dict(proposal["value"])
+        if brush and brush.get("metric") not in self.metrics:
+            raise traitlets.TraitError(f"brush metric must be one of {', '.join(self.metrics)}, "
+                                       f"not {brush.get('metric')!r}")
+        for bound in ("lo", "hi"):
+            if bound in brush and not isinstance(brush[bound], (int, float)):
+                raise traitlets.TraitError(f"brush {bound} must be a number, not {brush[bound]!r}")
+        return brush
 
     # -- data ---------------------------------------------------------------------------------
     def _whole_table(self) -> RunTable:
@@ -241,13 +267,14 @@ class DatasetExplorer(anywidget.AnyWidget):
             return rows
         if key == "difference":
             values = self._difference()[rows]
-        elif key in ("run", "query_id", "query"):
+        elif key in self._frame and pd.api.types.is_numeric_dtype(self._frame[key]):
+            values = self._frame[key].to_numpy(dtype=float)[rows]
+        elif key in self._frame:  # text: each row's rank, found once
             if key not in self._ranks:
                 self._ranks[key] = pd.factorize(self._frame[key], sort=True)[0].astype(float)
             values = self._ranks[key][rows]
-        elif key in self._frame:
-            values = self._frame[key].to_numpy(dtype=float)[rows]
         else:
+            self._error = self._error or f"no column {key!r} to sort by"
             return rows
         order = np.argsort(-values if self.descending else values, kind="stable")
         missing = np.isnan(values[order])

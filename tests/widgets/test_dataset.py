@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+import traitlets
 
 import ragwidgets as rw
 from ragwidgets import analysis as A
@@ -178,3 +179,18 @@ def test_top_k_what_if_from_the_explorer(records):
     spec = x.chart("top_k").to_dict()
     assert spec["mark"]["type"] == "line"
     assert len(next(iter(spec["datasets"].values()))) == len(curve)
+
+
+def test_bad_input_is_named(records, tmp_path):
+    x = rw.DatasetExplorer(records[:30])
+    with pytest.raises(traitlets.TraitError, match="selected must be a row of frame"):
+        x.selected = 30
+    with pytest.raises(traitlets.TraitError, match="brush metric must be one of"):
+        x.brush = {"metric": "nonsense", "lo": 0, "hi": 1}
+    with pytest.raises(traitlets.TraitError, match="brush lo must be a number"):
+        x.brush = {"metric": "precision", "lo": "0", "hi": 1}
+    x.sort_by = "nonsense"
+    assert x.view_state["error"] == "no column 'nonsense' to sort by"
+    bad = [dict(records[0], answer2response="yes")]
+    with pytest.raises(rw.InputError, match=r"run 'b': .*sample 0.*answer2response"):
+        rw.DatasetExplorer({"a": records[:5], "b": bad})
