@@ -31,7 +31,8 @@ from .sample_view import SampleView
 from .view import LABELS, LOWER_IS_BETTER
 
 QUERY_CHARS = 160  # query text sent per row
-SUMMARY_BOOT = 400  # bootstrap resamples behind the widget's intervals (analysis.summarize: 2000)
+SUMMARY_BOOT = 200  # resamples behind the live intervals (analysis.summarize: 2000); the Monte Carlo
+# error of a percentile from 200 resamples is about a tenth of the half-width, below the 3 decimals shown
 MAX_GROUPS = 50  # a column with more distinct values is not offered for "mean by group"
 LOADER_FIELDS = {"query_id", "query", "gt_answer", "response", "retrieved_context", "corpus", "response_claims",
                  "gt_answer_claims", "answer2response", "response2answer", "retrieved2response",
@@ -141,6 +142,7 @@ class DatasetExplorer(anywidget.AnyWidget):
         self._busy = False
         self.view_state: dict = {}
         self._sample_views: dict = {}
+        self._drilled = -1  # the row the drill-down shows
         first = self.metrics[0] if self.metrics else ""
         defaults = {"chart_metric": first, "scatter_x": first,
                     "scatter_y": self.metrics[1] if len(self.metrics) > 1 else first,
@@ -305,7 +307,8 @@ class DatasetExplorer(anywidget.AnyWidget):
         self.view_state = self._build()
         with self.hold_sync():
             self._view = json.dumps(self.view_state, allow_nan=False, default=_json_default)
-            self._update_drill()
+            if self.selected != self._drilled:
+                self._update_drill()
 
     def _cached(self, part: str, inputs: tuple, compute):
         """``compute()``, or its last value when ``inputs`` (compared by identity / value) are unchanged."""
@@ -437,7 +440,7 @@ class DatasetExplorer(anywidget.AnyWidget):
 
     # -- drill-down ---------------------------------------------------------------------------
     def _update_drill(self) -> None:
-        row = self.selected
+        row = self._drilled = self.selected
         if not 0 <= row < len(self._frame):
             self._sample_views = {}
             self._drill, self._drill_cells, self._other, self._other_cells = "", b"", "", b""
