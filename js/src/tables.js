@@ -84,7 +84,7 @@ const SourceRow = memo(function SourceRow({ s, selected, sample, cites, showGt, 
   return html`<${Row} item=${s} selected=${selected} send=${ctx.send}>
     <td class="rw-num">${s.rank === null ? "—" : String(s.rank)}</td>
     <${IdCell} id=${s.doc_id} roles=${s.roles} />
-    <td class="rw-text"><${LongText} text=${s.text} /></td>
+    <td class="rw-text"><${LongText} text=${s.text} clamp=${true} /></td>
     ${sample ? null : html`<td>${ids(s.facts)}</td>`}
     <td class="rw-toggle-cell">
       <label onClick=${(e) => e.stopPropagation()}>

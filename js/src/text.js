@@ -33,12 +33,17 @@ export function YesNo({ value, words = ["Yes", "No"] }) {
 const LONG = 300; // characters shown of a long text before "Show all"
 
 /** A text that may be very long (a passage, an answer, a 10,000-character token): the first
- * LONG characters, then a button that shows it whole (and hides it again). */
+ * LONG characters, then a button that shows it whole (and hides it again). `clamp`: in a long
+ * table, the text (unless shown whole) sits in a box that CSS cuts to a few lines except in
+ * selected and highlighted rows. */
 export class LongText extends Component {
-  render({ text }, { whole }) {
+  render({ text, clamp = false }, { whole }) {
     const s = String(text);
-    if (s.length <= LONG) return s;
-    return html`${whole ? s : `${s.slice(0, LONG)}…`}<button type="button" class="rw-whole"
+    const long = s.length > LONG;
+    const shown = long && !whole ? `${s.slice(0, LONG)}…` : s;
+    const body = clamp && !whole ? html`<span class="rw-clamp">${shown}</span>` : shown;
+    if (!long) return body;
+    return html`${body}<button type="button" class="rw-whole"
       aria-expanded=${whole ? "true" : "false"} onClick=${(e) => { e.stopPropagation(); this.setState({ whole: !whole }); }}
       >${whole ? "Show less" : `Show all ${s.length.toLocaleString("en")} characters`}</button>`;
   }

@@ -424,10 +424,13 @@ function YesNo({ value, words = ["Yes", "No"] }) {
 }
 var LONG = 300;
 var LongText = class extends C {
-  render({ text }, { whole }) {
+  render({ text, clamp = false }, { whole }) {
     const s2 = String(text);
-    if (s2.length <= LONG) return s2;
-    return html`${whole ? s2 : `${s2.slice(0, LONG)}…`}<button type="button" class="rw-whole"
+    const long = s2.length > LONG;
+    const shown = long && !whole ? `${s2.slice(0, LONG)}…` : s2;
+    const body = clamp && !whole ? html`<span class="rw-clamp">${shown}</span>` : shown;
+    if (!long) return body;
+    return html`${body}<button type="button" class="rw-whole"
       aria-expanded=${whole ? "true" : "false"} onClick=${(e2) => {
       e2.stopPropagation();
       this.setState({ whole: !whole });
@@ -754,7 +757,7 @@ var SourceRow = memo(function SourceRow2({ s: s2, selected, sample, cites, showG
   return html`<${Row} item=${s2} selected=${selected} send=${ctx.send}>
     <td class="rw-num">${s2.rank === null ? "—" : String(s2.rank)}</td>
     <${IdCell} id=${s2.doc_id} roles=${s2.roles} />
-    <td class="rw-text"><${LongText} text=${s2.text} /></td>
+    <td class="rw-text"><${LongText} text=${s2.text} clamp=${true} /></td>
     ${sample ? null : html`<td>${ids(s2.facts)}</td>`}
     <td class="rw-toggle-cell">
       <label onClick=${(e2) => e2.stopPropagation()}>
