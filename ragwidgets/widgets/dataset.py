@@ -394,13 +394,13 @@ class DatasetExplorer(anywidget.AnyWidget):
         rows = self._order[start:start + max(0, min(int(count), 2000))]
         numeric = [*COUNT_COLUMNS, *self.metrics] + (["difference"] if len(self.runs) > 1 else [])
         diff = self._difference() if len(self.runs) > 1 else None
-        buffers = [(diff[rows] if name == "difference" else self._frame[name].to_numpy(dtype=float)[rows])
+        column = self._frame.take(rows)  # only the window's rows leave pandas
+        buffers = [(diff[rows] if name == "difference" else column[name].to_numpy(dtype=float))
                    .astype("<f8").tobytes() for name in numeric]
         buffers += [self._codes[m][rows].astype(np.int8).tobytes() for m in self.metrics]
         header = {"type": "rows", "version": self._version, "start": start, "positions": rows.tolist(),
-                  "run": self._frame["run"].to_numpy()[rows].tolist(),
-                  "query_id": self._frame["query_id"].to_numpy()[rows].tolist(),
-                  "query": [q[:QUERY_CHARS] for q in self._frame["query"].to_numpy()[rows]],
+                  "run": column["run"].tolist(), "query_id": column["query_id"].tolist(),
+                  "query": [q[:QUERY_CHARS] for q in column["query"].tolist()],
                   "numeric": numeric, "status": self.metrics}
         return header, buffers
 
