@@ -98,7 +98,8 @@ def check_round_trips(page, artifacts, prefix: str) -> None:
     expect(space.locator('[data-cell="No retrieval|Fully supported|Matched"]')).to_have_attribute("aria-current", "true")
     space.locator('[data-cell="All sources|Garden answer|Misplaced"]').click()
     expect(state).to_contain_text("All sources · Garden answer · Misplaced", timeout=TIMEOUT)
-    explorer.screenshot(path=str(artifacts / f"{prefix}_explorer.png"))
+    explorer.scroll_into_view_if_needed()  # marimo scrolls its own container: shoot the viewport
+    page.screenshot(path=str(artifacts / f"{prefix}_explorer.png"))
     space.scroll_into_view_if_needed()
     space.screenshot(path=str(artifacts / f"{prefix}_state_space.png"))
 
@@ -147,7 +148,8 @@ def test_marimo(pages, tmp_path, artifacts):
         d.page.locator(".rw-space").first.wait_for(timeout=TIMEOUT)
         assert dark(d.page.locator(".rw-widget").first) and dark(d.page.locator(".rw-space").first)
         d.page.locator(".rw-space").first.screenshot(path=str(artifacts / "marimo_dark_state_space.png"))
-        d.page.locator(".rw-widget").first.screenshot(path=str(artifacts / "marimo_dark_explorer.png"))
+        d.page.locator(".rw-widget").first.scroll_into_view_if_needed()
+        d.page.screenshot(path=str(artifacts / "marimo_dark_explorer.png"))
 
 
 def test_voila(pages, tmp_path, artifacts):
