@@ -149,14 +149,21 @@ class OfflinePage:
         dialog.dismiss()
 
 
-@pytest.fixture
-def offline_page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 2400})
+@contextlib.contextmanager
+def offline_page_sized(browser, width: int, height: int):
+    """An OfflinePage in a fresh context of that viewport; no request left loopback, no dialog opened."""
+    context = browser.new_context(viewport={"width": width, "height": height})
     page = OfflinePage(context.new_page())
     yield page
     context.close()
     assert not page.blocked, f"requests to non-loopback hosts: {page.blocked}"
     assert not page.dialogs, f"a dialog opened (script ran?): {page.dialogs}"
+
+
+@pytest.fixture
+def offline_page(browser):
+    with offline_page_sized(browser, 1400, 2400) as page:
+        yield page
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from conftest import OfflinePage, big_sample_record
+from conftest import big_sample_record, offline_page_sized
 from test_harbor_in_lab import TIMEOUT, open_and_run
 
 NOTEBOOK = {
@@ -45,12 +45,8 @@ CLICK_TO_DOM = """async (key) => {
 
 @pytest.fixture
 def small_page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = OfflinePage(context.new_page())
-    yield page
-    context.close()
-    assert not page.blocked, f"requests to non-loopback hosts: {page.blocked}"
-    assert not page.dialogs, f"a dialog opened (script ran?): {page.dialogs}"
+    with offline_page_sized(browser, 1280, 800) as page:
+        yield page
 
 
 def inside(page, child: str, region: str) -> bool:
