@@ -162,7 +162,7 @@ def _masks(batch: Batch, mode: str, passage_active, asked: str | None = None) ->
 
 
 def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "null",
-             passage_active=None, on_error: str = "raise") -> Scores:
+             passage_active=None, on_error: str = "raise", engine: str = "numpy") -> Scores:
     """Score ``data`` (a Batch, Samples, records, a results object, a path or JSON text).
 
     ``scores``: metric names (None = all). ``mode``: all_claims | required_only |
@@ -171,7 +171,16 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
     0.1.9's numbers, its empty-case zeros included). ``passage_active``: one flag per passage of
     the batch, for a what-if without some passages. ``on_error``: "raise" at the first bad
     sample, or "report": score the others and list the bad ones in ``Scores.errors``.
+    ``engine="dask"``: ``data`` is a glob of files or a Dask DataFrame of records, scored on a
+    Dask cluster; returns a :class:`ragwidgets.dask.DaskScores` (``pip install "ragwidgets[dask]"``).
     """
+    if engine == "dask":
+        if passage_active is not None or on_error != "raise":
+            raise ValueError("engine='dask' takes neither passage_active nor on_error='report'")
+        from ..dask import evaluate as evaluate_on_dask
+        return evaluate_on_dask(data, scores, mode=mode, undefined=undefined)
+    if engine != "numpy":
+        raise ValueError(f"engine must be 'numpy' or 'dask', not {engine!r}")
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     if undefined not in UNDEFINED_POLICIES:
