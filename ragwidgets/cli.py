@@ -72,6 +72,11 @@ def _load(args):
 def cmd_score(args) -> int:
     from .output import write_json, write_jsonl
 
+    if args.workers is not None or args.scheduler:
+        return importlib.import_module("ragwidgets.dask.cli").score(args)  # Dask imported only here
+    if args.output:
+        raise RagWidgetsError("--output writes the partitioned output of --workers/--scheduler; "
+                              "without them the results go to stdout")
     loaded = _load(args)
     scores = evaluate(batch_of(loaded), args.scores, mode=args.mode, undefined=args.undefined)
     args.run = (loaded, scores)  # kept until the process exits (see run)
@@ -221,6 +226,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="table (default): aggregates, and per sample up to 8 samples; json: every "
                             "sample's values with the reasons for Undefined and not computable, then the "
                             "aggregates; jsonl: one JSON object per sample and line")
+    score.add_argument("--workers", type=int, help="score the files of INPUT (a glob) on a local Dask cluster "
+                                                   "of N worker processes (pip install 'ragwidgets[dask]')")
+    score.add_argument("--scheduler", help="score on a running Dask cluster, e.g. tcp://host:8786")
+    score.add_argument("--output", help="with --workers/--scheduler: folder for part-NNNNN.jsonl.gz (the "
+                                        "jsonl lines, one part per input file) and summary.json")
     score.set_defaults(func=cmd_score)
 
     sweep = sub.add_parser("sweep", help="score every state of a scenario")
