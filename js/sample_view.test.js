@@ -145,17 +145,18 @@ describe("keyboard", () => {
     expect(sent).toEqual([{ retrieved: ["000"].concat(["003"]) }]);
   });
 
-  it("plain keys stay in the widget; shortcuts with a modifier and Escape pass", () => {
+  it("plain keys stay in the widget; shortcuts with a modifier, Escape and Shift+Enter pass", () => {
     const { el } = mount(fixture("ragchecker_sample"));
     const seen = [];
     const listen = (e) => seen.push(e.key);
     document.addEventListener("keydown", listen);
     const row = el.querySelector('[data-key="claim:R1"]');
-    for (const init of [{ key: "d" }, { key: "d" }, { key: "ArrowDown" }, { key: "s", ctrlKey: true }, { key: "Escape" }]) {
+    for (const init of [{ key: "d" }, { key: "d" }, { key: "ArrowDown" }, { key: "D", shiftKey: true },
+      { key: "s", ctrlKey: true }, { key: "Escape" }, { key: "Enter", shiftKey: true }]) {
       row.dispatchEvent(new KeyboardEvent("keydown", { ...init, bubbles: true }));
     }
     document.removeEventListener("keydown", listen);
-    expect(seen).toEqual(["s", "Escape"]);
+    expect(seen).toEqual(["s", "Escape", "Enter"]);
     expect(document.activeElement).toBe(el.querySelector('[data-key="claim:R2"]')); // ArrowDown moved
   });
 });

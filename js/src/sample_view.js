@@ -72,8 +72,11 @@ function revealLinked(el) {
   }
 }
 
+/** Plain keys stay in the view; shortcuts with Ctrl / Cmd / Alt, Escape and Shift+Enter (run
+ * the cell) reach the host. */
 function keepKeys(e) {
-  if (!e.ctrlKey && !e.metaKey && !e.altKey && e.key !== "Escape") e.stopPropagation();
+  const host = e.ctrlKey || e.metaKey || e.altKey || e.key === "Escape" || (e.shiftKey && e.key === "Enter");
+  if (!host) e.stopPropagation();
 }
 
 export function mountSampleView(el, { view, send, search = null }) {

@@ -23,9 +23,9 @@ function IdCell({ id, roles }) {
 }
 
 /** Keys on a row: Enter / Space select it, arrows move between rows. Keys meant for a control
- * inside the row (a checkbox's Space) are that control's. */
+ * inside the row (a checkbox's Space) are that control's; keys with a modifier are the host's. */
 function rowKeys(e, pick) {
-  if (e.target !== e.currentTarget) return;
+  if (e.target !== e.currentTarget || e.shiftKey || e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === "Enter" || e.key === " ") {
     e.preventDefault();
     pick();

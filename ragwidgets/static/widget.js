@@ -693,7 +693,7 @@ function IdCell({ id, roles }) {
   </td>`;
 }
 function rowKeys(e2, pick) {
-  if (e2.target !== e2.currentTarget) return;
+  if (e2.target !== e2.currentTarget || e2.shiftKey || e2.ctrlKey || e2.metaKey || e2.altKey) return;
   if (e2.key === "Enter" || e2.key === " ") {
     e2.preventDefault();
     pick();
@@ -906,7 +906,8 @@ function revealLinked(el) {
   }
 }
 function keepKeys(e2) {
-  if (!e2.ctrlKey && !e2.metaKey && !e2.altKey && e2.key !== "Escape") e2.stopPropagation();
+  const host = e2.ctrlKey || e2.metaKey || e2.altKey || e2.key === "Escape" || e2.shiftKey && e2.key === "Enter";
+  if (!host) e2.stopPropagation();
 }
 function mountSampleView(el, { view, send, search = null }) {
   let current = null;
