@@ -49,12 +49,10 @@ class SampleView:
         self.undefined = self._check("undefined", undefined)
         self._explained = None  # the state key self._explanation belongs to
         self._explanation: SampleExplanation | None = None
-        useful = []
-        if sample.retrieved2answer is not None:
-            useful = [d for k, d in enumerate(self.doc_ids) if (sample.retrieved2answer[:, k] == 1).any()]
         self._presets = [("All passages", "Every retrieved passage in play.", list(self.doc_ids)),
                          ("No passages", "Nothing retrieved: retriever metrics become Undefined.", [])]
         if sample.retrieved2answer is not None:
+            useful = [d for k, d in enumerate(self.doc_ids) if (sample.retrieved2answer[:, k] == 1).any()]
             self._presets.append(("Only useful", "Only passages that entail a ground-truth claim.", useful))
 
     # -- state --------------------------------------------------------------------------------
@@ -122,28 +120,28 @@ class SampleView:
         """Every computable metric: a float, or None for Undefined."""
         return {n: m.value for n, m in self.explanation.metrics.items() if m.status != "not computable"}
 
-    def controls(self, selects: list[dict] = ()) -> dict:
-        """The sample's controls: ``selects`` given by the holder (e.g. a sample picker) then the
-        empty-case mode; the top-k control (``value`` None when the passages in play are not
-        the first k); presets; Reset."""
+    def controls(self) -> dict:
+        """The sample's controls: the empty-case mode; the top-k control (``value`` None when the
+        passages in play are not the first k); presets; Reset. A holder may add ``picker``
+        (SampleExplorer's: the current sample of several, searched through a message)."""
         n = len(self.retrieved)
         top = n if self.retrieved == self.doc_ids[:n] else None
         mode = {"trait": "undefined", "label": "Empty cases", "options": list(UNDEFINED_MODES),
                 "option_labels": list(UNDEFINED_MODES.values()), "value": self.undefined}
-        return {"kind": "sample", "selects": [*selects, mode], "edited": "",
+        return {"kind": "sample", "selects": [mode], "edited": "",
                 "top_k": {"value": top, "max": len(self.doc_ids)},
                 "presets": [{"name": name, "note": note, "set": {"retrieved": r},
                              "active": self.retrieved == r} for name, note, r in self._presets],
                 "reset": {"retrieved": list(self.doc_ids), "selected": ""}}
 
-    def view(self, *, title: str | None = None, selects: list[dict] = ()) -> dict:
+    def view(self, *, title: str | None = None) -> dict:
         """The view dict for the current state (see the module docstring)."""
         ex = self.explanation
         s = self.sample
         off = len(self.doc_ids) - len(self.retrieved)
         return build_view(
             ex, s, kind="sample", title=title or f"Sample {s.query_id}", question=s.query,
-            answer_text=s.response, gt_answer=s.gt_answer, fact_texts={}, controls=self.controls(selects),
+            answer_text=s.response, gt_answer=s.gt_answer, fact_texts={}, controls=self.controls(),
             state_label=f"sample {s.query_id}" + (f" · {off} passage(s) switched off" if off else "")
             + (" · empty cases as 0" if self.undefined == "zero" else ""),
             selected=self.selected, predict=self.predict, predictions=self.predictions,
