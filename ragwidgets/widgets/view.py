@@ -1,8 +1,9 @@
 """View state: everything the front end draws, built in one step from one sample's explanation.
 
 Pure functions, no widget imports: a :class:`~ragwidgets.engine.explain.SampleExplanation` plus
-the control state go in, one JSON-ready dict comes out. The front end only draws it, so a view
-can never be stale: every control change rebuilds the whole dict.
+the control state go in, one dict comes out, JSON-ready but for the entailment matrix's cells
+(``bytes``, sent as a binary buffer). The front end only draws it, so a view can never be stale:
+every control change rebuilds the whole dict (and the front end changes only what differs).
 
 Selection ids: ``claim:R1`` (answer claim), ``gt:G1`` (ground-truth claim), ``source:D1``.
 """
