@@ -58,9 +58,9 @@ export function SampleView({ view, ctx }) {
 
 const LIT = ".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-selected";
 
-/** Scroll each bounded table region so that its first highlighted row is in view. */
+/** Scroll each bounded table region (and an open matrix) so that its first highlighted row is in view. */
 function revealLinked(el) {
-  for (const region of el.querySelectorAll(".rw-scroll")) {
+  for (const region of el.querySelectorAll(".rw-scroll, .rw-matrix-wrap")) {
     const row = region.querySelector(LIT);
     if (!row) continue;
     const head = region.querySelector("thead");

@@ -894,7 +894,7 @@ function SampleView({ view, ctx }) {
 }
 var LIT = ".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-selected";
 function revealLinked(el) {
-  for (const region of el.querySelectorAll(".rw-scroll")) {
+  for (const region of el.querySelectorAll(".rw-scroll, .rw-matrix-wrap")) {
     const row = region.querySelector(LIT);
     if (!row) continue;
     const head = region.querySelector("thead");

@@ -128,6 +128,8 @@ def test_big_sample_and_harbor_at_1280x800(lab, small_page, artifacts):
         const side = document.querySelector('.rw-matrix tbody tr:nth-child(30) th').getBoundingClientRect();
         return Math.abs(head.top - w.top) < 4 && Math.abs(side.left - w.left) < 4; }""")
     wrap.screenshot(path=str(artifacts / "big_sample_matrix.png"))
+    page.evaluate(CLICK_TO_DOM, "claim:R5")  # the open matrix follows the selection too
+    assert inside(page, '.rw-widget [data-row="claim:R5"]', ".rw-matrix-wrap")
 
     # a wrong prediction's verdict is fully visible
     harbor.scroll_into_view_if_needed()
