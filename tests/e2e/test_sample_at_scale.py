@@ -142,4 +142,14 @@ def test_big_sample_and_harbor_at_1280x800(lab, small_page, artifacts):
         return e.scrollWidth <= e.clientWidth + 1 && v.right <= c.right + 1; }""")
     harbor.locator('[data-metric="context_relevance"]').screenshot(path=str(artifacts / "harbor_wrong_verdict.png"))
     harbor.screenshot(path=str(artifacts / "harbor_1280.png"))
+
+    # dark theme: the big sample's views follow JupyterLab's variables
+    page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
+    page.wait_for_function("document.body.dataset.jpThemeLight === 'false'", timeout=TIMEOUT)
+    page.wait_for_timeout(500)
+    for part in ("failing", "sources", "matrix"):
+        big.locator(f"[data-testid={part}]").screenshot(path=str(artifacts / f"big_sample_dark_{part}.png"))
+    assert big.evaluate("e => getComputedStyle(e).backgroundColor") != "rgb(255, 255, 255)"
+    page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
+    page.wait_for_function("document.body.dataset.jpThemeLight === 'true'", timeout=TIMEOUT)
     assert not p.errors, p.errors
