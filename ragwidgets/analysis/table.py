@@ -15,18 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..engine.evaluate import NOT_COMPUTABLE, UNDEFINED, Scores
+from ..engine.evaluate import DEFINED, NOT_COMPUTABLE, STATUS_CODES, UNDEFINED, Scores
 
-DEFINED_CODE, UNDEFINED_CODE, NOT_COMPUTABLE_CODE = 0, 1, 2
+DEFINED_CODE, UNDEFINED_CODE, NOT_COMPUTABLE_CODE = (STATUS_CODES[s] for s in (DEFINED, UNDEFINED, NOT_COMPUTABLE))
 COUNT_COLUMNS = ("n_response_claims", "n_gt_claims", "n_passages")
-
-
-def status_codes(status: np.ndarray) -> np.ndarray:
-    """The engine's per-sample status strings as int8 codes (0 defined, 1 Undefined, 2 not computable)."""
-    codes = np.zeros(len(status), dtype=np.int8)
-    codes[status == UNDEFINED] = UNDEFINED_CODE
-    codes[status == NOT_COMPUTABLE] = NOT_COMPUTABLE_CODE
-    return codes
 
 
 @dataclass(eq=False)
@@ -49,8 +41,8 @@ class RunTable:
 
 def defined_metrics(scores: Scores) -> list[str]:
     """The metrics of ``scores`` defined on at least one sample, in the engine's order."""
-    return [name for part in scores.parts for name, value, stat, _ in part.columns()
-            if (status_codes(stat) == DEFINED_CODE).any()]
+    return [shown for part in scores.parts for shown, _, _, name in part.columns()
+            if (part.code[name] == DEFINED_CODE).any()]
 
 
 def run_table(scores: Scores, metrics: list[str] | None = None) -> RunTable:
@@ -66,11 +58,12 @@ def run_table(scores: Scores, metrics: list[str] | None = None) -> RunTable:
         "n_gt_claims": np.diff(b.gt_offset),
         "n_passages": np.diff(b.psg_offset),
     }
-    have = {name: (value, stat) for part in scores.parts for name, value, stat, _ in part.columns()}
+    have = {shown: (value, part.code[name]) for part in scores.parts for shown, value, _, name in part.columns()}
     status = {}
     for name in (defined_metrics(scores) if metrics is None else metrics):
-        value, stat = have.get(name, (np.full(len(samples), np.nan), np.full(len(samples), NOT_COMPUTABLE)))
+        value, code = have.get(name, (np.full(len(samples), np.nan),
+                                      np.full(len(samples), NOT_COMPUTABLE_CODE, dtype=np.int8)))
         columns[name] = value
-        status[name] = status_codes(stat)
+        status[name] = code
     return RunTable(scores=scores, frame=pd.DataFrame(columns, index=index),
                     status=pd.DataFrame(status, index=index))
