@@ -23,9 +23,8 @@ import numpy as np
 
 from .model import ENTAILED, NOT_ENTAILED, UNJUDGED, Claim, Passage, Sample
 
-LABEL_VECTORS = {"answer2response": "response_claims", "response2answer": "gt_answer_claims"}
-LABEL_GRIDS = {"retrieved2response": "response_claims", "retrieved2answer": "gt_answer_claims"}
-
+LABEL_VECTORS = ("answer2response", "response2answer")  # over response claims, over gt claims
+LABEL_GRIDS = ("retrieved2response", "retrieved2answer")
 
 LabelText = Optional[Literal["Entailment", "Neutral", "Contradiction"]]  # decoded as shared strings
 Labels = Optional[list[LabelText]]

@@ -65,14 +65,10 @@ def read_records(source: str | Path | bytes | dict | list) -> list:
     be gzipped and start with a UTF-8 byte order mark. Raises :class:`InputError` on the first
     problem.
     """
-    return _records(source, "raise")[0]
-
-
-def _records(source, on_error: str) -> tuple[list, list[InputError]]:
     if isinstance(source, (bytes, str, Path)):
         name, data = _read_source(source)
-        return _parse_text(_decode_text(data, name), name, on_error)
-    return _unwrap(source), []
+        return _parse_text(_decode_text(data, name), name, "raise")[0]
+    return _unwrap(source)
 
 
 def _read_source(source: str | Path | bytes) -> tuple[str, bytes]:
