@@ -118,3 +118,13 @@ def test_passage_toggle_to_no_passages_is_undefined_context_precision():
     assert m.value is None and m.reason == "no retrieved passages"
     with pytest.raises(ValueError, match="one flag per passage"):
         rw.evaluate(batch, passage_active=[True])
+
+
+def test_f1_requested_before_its_parts_equals_f1_after_them():
+    """f1 is computed from precision and recall whatever order the names come in."""
+    path = "ragwidgets/data/ragchecker_example.json"
+    first = rw.evaluate(path, ["f1", "recall"]).frame
+    after = rw.evaluate(path, ["precision", "recall", "f1"]).frame
+    assert list(first.columns) == ["f1", "recall"]  # as asked, precision computed but not reported
+    np.testing.assert_array_equal(first["f1"].to_numpy(), after["f1"].to_numpy())
+    np.testing.assert_array_equal(first["recall"].to_numpy(), after["recall"].to_numpy())

@@ -97,8 +97,8 @@ def _score(d: Derived, names: tuple[str, ...], undefined: str) -> Evaluation:
     n = b.n_samples
     ev = Evaluation(batch=b, names=names, derived=d)
     work = list(names)
-    if "f1" in names:
-        work = [m for m in ("precision", "recall") if m not in names] + work
+    if "f1" in names:  # f1 is computed from its parts, so after them
+        work = [m for m in ("precision", "recall") if m not in names] + [m for m in names if m != "f1"] + ["f1"]
     for name in work:
         m = METRICS[name]
         computable = np.ones(n, dtype=bool)

@@ -52,7 +52,7 @@ def _run(records: list[dict], positions: list[int], names: tuple[str, ...], mode
     if not positions:
         return
     batch = [engine_record(records[p], sides, labels=mode != "all_claims") for p in positions]
-    scores = evaluate(batch, sorted(names, key=lambda name: name == "f1"), mode=mode)  # f1 after its parts
+    scores = evaluate(batch, names, mode=mode)
     frame = scores.frame
     for name in names:
         values.iloc[positions, values.columns.get_loc(shown[name])] = frame[name].to_numpy(dtype=float)
