@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -66,7 +67,8 @@ def test_a_refused_row_is_undefined_with_its_reason_and_max_failures_stops_the_r
     err = capsys.readouterr().err
     kept = json.loads(partial.read_text())["results"]  # the extractions that finished; no check had started
     assert kept[0]["response_claims"][0] == ["Paris", "is", "the capital of France"] and kept[1]["unjudged"]
-    assert "the run stopped: 2 calls failed, more than max_failures=0" in err and "sample 'q2'" in err
+    # the stop is seen at the first failure; a second call in flight may fail before the run unwinds
+    assert re.search(r"the run stopped: [12] calls failed, more than max_failures=0", err) and "sample 'q2'" in err
 
 
 def test_the_key_comes_from_a_named_variable_and_never_from_a_flag(chat_server, rows, tmp_path, monkeypatch, capsys,
