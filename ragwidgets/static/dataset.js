@@ -2664,10 +2664,13 @@ function YesNo({ value, words = ["Yes", "No"] }) {
 }
 var LONG = 300;
 var LongText = class extends C {
-  render({ text }, { whole }) {
+  render({ text, clamp = false }, { whole }) {
     const s3 = String(text);
-    if (s3.length <= LONG) return s3;
-    return html2`${whole ? s3 : `${s3.slice(0, LONG)}…`}<button type="button" class="rw-whole"
+    const long = s3.length > LONG;
+    const shown = long && !whole ? `${s3.slice(0, LONG)}…` : s3;
+    const body = clamp && !whole ? html2`<span class="rw-clamp">${shown}</span>` : shown;
+    if (!long) return body;
+    return html2`${body}<button type="button" class="rw-whole"
       aria-expanded=${whole ? "true" : "false"} onClick=${(e3) => {
       e3.stopPropagation();
       this.setState({ whole: !whole });
@@ -2855,7 +2858,8 @@ var Failing = memo2(function Failing2({ claims, gtClaims, selected, send }) {
 // src/matrix.js
 var CELL = {
   1: ["●", "entails", "rw-entails"],
-  0: ["·", "does not entail", "rw-neutral"],
+  0: ["·", "does not mention", "rw-neutral"],
+  2: ["✗", "contradicts", "rw-contradicts"],
   [-1]: ["?", "unjudged", "rw-unjudged"]
 };
 var ON_DEMAND = 600;
@@ -2901,11 +2905,13 @@ var Matrix = class extends C {
     const docIds = m3.columns.map((c3) => c3.doc_id);
     const cells = matrixCells(m3.cells);
     const entailed = cells.reduce((n3, v3) => n3 + (v3 === 1), 0);
+    const contradicted = cells.reduce((n3, v3) => n3 + (v3 === 2), 0);
     const size = `${m3.response.length} response + ${m3.gt.length} ground-truth claims × ${m3.columns.length} passages`;
     return html2`<section class="rw-section" data-testid="matrix">
       <h4>Entailment: claims × passages</h4>
-      <p class="rw-note">${size}; ${entailed} entailments. Columns are passages by rank (hover for the
-        doc_id). Symbols: ● entails; · does not entail; ? unjudged; shaded columns are switched off.</p>
+      <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
+        by rank (hover for the doc_id). Symbols: ● entails; ✗ contradicts; · does not mention; ? unjudged;
+        shaded columns are switched off.</p>
       ${open ? html2`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
             <${Grid} caption="Response claims" rows=${m3.response} first=${0} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} />
             ${m3.gt.length ? html2`<${Grid} caption="Ground-truth claims" rows=${m3.gt} first=${m3.response.length} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} />` : null}
@@ -2930,7 +2936,7 @@ function IdCell({ id, roles }) {
   </td>`;
 }
 function rowKeys(e3, pick) {
-  if (e3.target !== e3.currentTarget) return;
+  if (e3.target !== e3.currentTarget || e3.shiftKey || e3.ctrlKey || e3.metaKey || e3.altKey) return;
   if (e3.key === "Enter" || e3.key === " ") {
     e3.preventDefault();
     pick();
@@ -2958,8 +2964,8 @@ var WIDTHS = {
   "Fact IDs": 5.5,
   Claim: 4.5,
   "Fact ID": 4.5,
-  "Correct?": 6.5,
-  "Faithful?": 6.8,
+  "Correct?": 7,
+  "Faithful?": 7.8,
   "Supported by": 6.5,
   "Retrieved?": 5.5,
   "Entails?": 5,
@@ -2994,7 +3000,7 @@ var SourceRow = memo2(function SourceRow2({ s: s3, selected, sample, cites, show
   return html2`<${Row} item=${s3} selected=${selected} send=${ctx.send}>
     <td class="rw-num">${s3.rank === null ? "—" : String(s3.rank)}</td>
     <${IdCell} id=${s3.doc_id} roles=${s3.roles} />
-    <td class="rw-text"><${LongText} text=${s3.text} /></td>
+    <td class="rw-text"><${LongText} text=${s3.text} clamp=${true} /></td>
     ${sample ? null : html2`<td>${ids(s3.facts)}</td>`}
     <td class="rw-toggle-cell">
       <label onClick=${(e3) => e3.stopPropagation()}>
@@ -3004,7 +3010,7 @@ var SourceRow = memo2(function SourceRow2({ s: s3, selected, sample, cites, show
       </label>
     </td>
     ${sample ? null : html2`<td><${YesNo} value=${s3.relevant} />${s3.outdated ? html2`<span class="rw-outdated"> (⚠ outdated)</span>` : null}</td>`}
-    <td class="rw-list">${entails}</td>
+    <td class="rw-list">${entails}${against([...s3.contradicts_response, ...showGt ? s3.contradicts_gt : []], "contradicts")}</td>
     ${cites ? html2`<td class="rw-list">${ids(s3.cited_by)}</td>` : null}
   <//>`;
 });
@@ -3028,6 +3034,13 @@ function SourceTable({ view, ctx, showGt }) {
     <//>
   </section>`;
 }
+function against(items, words) {
+  return items && items.length ? html2`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}>✗ ${words} ${ids(items)}</div>` : null;
+}
+function Verdict({ value, contradicted, words }) {
+  if (contradicted) return html2`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>✗ Contradicted</span>`;
+  return html2`<${YesNo} value=${value} words=${words} />`;
+}
 var ClaimRow = memo2(function ClaimRow2({ c: c3, selected, hasFacts, hasCorrect, cites, ctx }) {
   const cits = c3.citations || [];
   const per = (f3) => cits.length ? cits.map((x2, i3) => html2`${i3 ? html2`<br />` : null}${f3(x2)}`) : "—";
@@ -3035,12 +3048,14 @@ var ClaimRow = memo2(function ClaimRow2({ c: c3, selected, hasFacts, hasCorrect,
     <${IdCell} id=${c3.id} roles=${c3.roles} />
     <td class="rw-text"><${LongText} text=${c3.text} /></td>
     ${hasFacts ? html2`<td>${ids(c3.facts)}</td>` : null}
-    ${hasCorrect ? html2`<td><${YesNo} value=${c3.correct} words=${["Correct", "Incorrect"]} /></td>` : null}
+    ${hasCorrect ? html2`<td><${Verdict} value=${c3.correct} contradicted=${c3.contradicted}
+      words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
     <td><${YesNo} value=${c3.faithful} words=${["Faithful", "Unfaithful"]} /></td>
-    <td class="rw-list">${ids(c3.supported_by, "none")}</td>
+    <td class="rw-list">${ids(c3.supported_by, "none")}${against(c3.contradicted_by, "contradicted by")}</td>
     ${cites ? html2`<td class="rw-list">${cits.length ? ids(cits.map((x2) => x2.doc_id)) : "no citation"}</td>` : null}
     ${cites ? html2`<td>${per((x2) => html2`<${YesNo} value=${x2.retrieved} />`)}</td>` : null}
-    ${cites ? html2`<td>${per((x2) => html2`<${YesNo} value=${x2.entails} />`)}</td>` : null}
+    ${cites ? html2`<td>${per((x2) => html2`<${Verdict} value=${x2.entails} contradicted=${x2.contradicts}
+      words=${["Yes", "No", `${x2.doc_id} contradicts the claim`]} />`)}</td>` : null}
     ${cites ? html2`<td>${per((x2) => html2`<span title=${x2.why}><${YesNo} value=${x2.valid} /></span>`)}</td>` : null}
   <//>`;
 });
@@ -3076,8 +3091,9 @@ var GtRow = memo2(function GtRow2({ g: g2, selected, ctx }) {
   return html2`<${Row} item=${g2} selected=${selected} send=${ctx.send}>
     <${IdCell} id=${g2.id} roles=${g2.roles} />
     <td class="rw-text"><${LongText} text=${g2.text} /></td>
-    <td><${YesNo} value=${g2.covered} words=${["Covered", "Missed"]} /></td>
-    <td class="rw-list">${ids(g2.supported_by, "none")}</td>
+    <td><${Verdict} value=${g2.covered} contradicted=${g2.contradicted}
+      words=${["Covered", "Missed", "the response contradicts it"]} /></td>
+    <td class="rw-list">${ids(g2.supported_by, "none")}${against(g2.contradicted_by, "contradicted by")}</td>
   <//>`;
 });
 function GtTable({ view, ctx }) {
@@ -3131,7 +3147,7 @@ function SampleView({ view, ctx }) {
 }
 var LIT = ".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-selected";
 function revealLinked(el) {
-  for (const region of el.querySelectorAll(".rw-scroll")) {
+  for (const region of el.querySelectorAll(".rw-scroll, .rw-matrix-wrap")) {
     const row = region.querySelector(LIT);
     if (!row) continue;
     const head = region.querySelector("thead");
@@ -3143,7 +3159,8 @@ function revealLinked(el) {
   }
 }
 function keepKeys(e3) {
-  if (!e3.ctrlKey && !e3.metaKey && !e3.altKey && e3.key !== "Escape") e3.stopPropagation();
+  const host = e3.ctrlKey || e3.metaKey || e3.altKey || e3.key === "Escape" || e3.shiftKey && e3.key === "Enter";
+  if (!host) e3.stopPropagation();
 }
 function mountSampleView(el, { view, send, search = null }) {
   let current = null;
