@@ -7,11 +7,11 @@ Pure pandas / numpy over the engine's Scores; imports no widget library.
 from .compare import Comparison, compare_runs
 from .filtering import TextIndex, expression_mask, filter_rows
 from .slices import BUILTIN_SLICES, Slice, builtin_slices, load_slices, members, save_slices, slice_table
-from .summary import summarize
-from .table import RunTable, run_table
+from .summary import Summarizer, summarize
+from .table import RunTable, defined_metrics, run_table
 from .whatif import Dropped, drop_passages, passage_metrics, passage_rule, top_k_curve
 
-__all__ = ["RunTable", "run_table", "summarize", "TextIndex", "expression_mask", "filter_rows", "Slice",
+__all__ = ["RunTable", "run_table", "defined_metrics", "summarize", "Summarizer", "TextIndex", "expression_mask", "filter_rows", "Slice",
            "BUILTIN_SLICES", "builtin_slices", "members", "slice_table", "save_slices", "load_slices",
            "Comparison", "compare_runs", "top_k_curve", "drop_passages", "passage_rule", "passage_metrics",
            "Dropped"]
