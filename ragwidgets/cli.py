@@ -149,14 +149,15 @@ def cmd_explain(args) -> int:
             print(f"    counted: {', '.join(m.numerator_items) or '-'}  of: {', '.join(m.denominator_items) or '-'}")
     print("\nresponse claims")
     for c in ex.claims:
-        status = "" if c.correct is None else ("correct" if c.correct else "incorrect") + ", "
-        print(f"  {c.id} {c.text!r}: {status}supported by {', '.join(c.supported_by) or 'no retrieved passage'}")
+        print(f"  {c.id} {c.text!r}: {c.verdict}")
         for cit in c.citations or ():
             print(f"      cites {cit.doc_id}: {cit.why}")
     print("\npassages")
     for p in ex.passages:
         where = f"rank {p.rank}" if p.rank else "not retrieved"
-        print(f"  {p.doc_id} ({where}): entails {', '.join(p.entails_response + p.entails_gt) or 'nothing'}")
+        against = p.contradicts_response + p.contradicts_gt
+        print(f"  {p.doc_id} ({where}): entails {', '.join(p.entails_response + p.entails_gt) or 'nothing'}"
+              + (f"; contradicts {', '.join(against)}" if against else ""))
     return 1 if loaded.errors else 0
 
 

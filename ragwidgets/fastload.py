@@ -21,7 +21,7 @@ from typing import Literal, Optional, Union
 import msgspec
 import numpy as np
 
-from .model import ENTAILED, NOT_ENTAILED, UNJUDGED, Claim, Passage, Sample
+from .model import CONTRADICTED, ENTAILED, NOT_ENTAILED, UNJUDGED, Claim, Passage, Sample
 
 LABEL_VECTORS = ("answer2response", "response2answer")  # over response claims, over gt claims
 LABEL_GRIDS = ("retrieved2response", "retrieved2answer")
@@ -30,7 +30,7 @@ LabelText = Optional[Literal["Entailment", "Neutral", "Contradiction"]]  # decod
 Labels = Optional[list[LabelText]]
 Grid = Optional[list[list[LabelText]]]
 Triples = Optional[list[tuple[str, str, str]]]
-_CODE_PLUS_ONE = {"Entailment": ENTAILED + 1, "Neutral": NOT_ENTAILED + 1, "Contradiction": NOT_ENTAILED + 1,
+_CODE_PLUS_ONE = {"Entailment": ENTAILED + 1, "Neutral": NOT_ENTAILED + 1, "Contradiction": CONTRADICTED + 1,
                   None: UNJUDGED + 1}
 
 

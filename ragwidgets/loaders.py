@@ -25,10 +25,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from .errors import InputError, InputWarning
-from .model import ENTAILED, NOT_ENTAILED, UNJUDGED, Claim, Passage, Sample, fact_labels
+from .model import CONTRADICTED, ENTAILED, NOT_ENTAILED, UNJUDGED, Claim, Passage, Sample, fact_labels
 
-_LABELS = {"entailment": ENTAILED, "neutral": NOT_ENTAILED, "contradiction": NOT_ENTAILED}
-_EXACT = {"Entailment": ENTAILED, "Neutral": NOT_ENTAILED, "Contradiction": NOT_ENTAILED, None: UNJUDGED}
+_LABELS = {"entailment": ENTAILED, "neutral": NOT_ENTAILED, "contradiction": CONTRADICTED}
+_EXACT = {"Entailment": ENTAILED, "Neutral": NOT_ENTAILED, "Contradiction": CONTRADICTED, None: UNJUDGED}
 _LABEL_FIELDS = ("answer2response", "response2answer", "retrieved2response", "retrieved2answer")
 _SCORED_FIELDS = ("response_claims", "gt_answer_claims", "retrieved_context", "corpus", "reference_facts",
                   *_LABEL_FIELDS)  # a record with none of these has nothing any metric could count

@@ -1,6 +1,8 @@
 """The data model: one RAG exchange (a sample), its passages, claims and entailment labels.
 
-Labels are stored as int8 numpy arrays: 1 entailed, 0 not entailed, -1 unjudged.
+Labels are stored as int8 numpy arrays: 1 entailed, 0 not entailed (neutral: not mentioned),
+2 contradicted, -1 unjudged. The metrics count a contradiction as not entailed (RAGChecker's rule);
+only the views tell the two apart.
 Shapes (n = response claims, m = ground-truth claims, k = retrieved passages):
 ``answer2response`` (n,), ``response2answer`` (m,), ``retrieved2response`` (n, k),
 ``retrieved2answer`` (m, k). A matrix the sample does not carry is None.
@@ -13,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-ENTAILED, NOT_ENTAILED, UNJUDGED = 1, 0, -1
+ENTAILED, NOT_ENTAILED, CONTRADICTED, UNJUDGED = 1, 0, 2, -1
 
 LABEL_MATRICES = ("answer2response", "response2answer", "retrieved2response", "retrieved2answer")
 

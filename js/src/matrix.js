@@ -6,9 +6,13 @@ import { Component } from "preact";
 import { html, memo } from "./incremental.js";
 import { showId } from "./text.js";
 
+// Per label code: symbol, words (the cell's title, e.g. "D3 contradicts R2"), class. A
+// contradiction and a passage that does not mention the claim count alike in the metrics but
+// differ here in symbol and words, not only colour.
 export const CELL = {
   1: ["●", "entails", "rw-entails"],
-  0: ["·", "does not entail", "rw-neutral"],
+  0: ["·", "does not mention", "rw-neutral"],
+  2: ["✗", "contradicts", "rw-contradicts"],
   [-1]: ["?", "unjudged", "rw-unjudged"],
 };
 const ON_DEMAND = 600; // cells above which the matrix waits to be opened
@@ -60,11 +64,13 @@ export class Matrix extends Component {
     const docIds = m.columns.map((c) => c.doc_id);
     const cells = matrixCells(m.cells);
     const entailed = cells.reduce((n, v) => n + (v === 1), 0);
+    const contradicted = cells.reduce((n, v) => n + (v === 2), 0);
     const size = `${m.response.length} response + ${m.gt.length} ground-truth claims × ${m.columns.length} passages`;
     return html`<section class="rw-section" data-testid="matrix">
       <h4>Entailment: claims × passages</h4>
-      <p class="rw-note">${size}; ${entailed} entailments. Columns are passages by rank (hover for the
-        doc_id). Symbols: ● entails; · does not entail; ? unjudged; shaded columns are switched off.</p>
+      <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
+        by rank (hover for the doc_id). Symbols: ● entails; ✗ contradicts; · does not mention; ? unjudged;
+        shaded columns are switched off.</p>
       ${open
         ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
             <${Grid} caption="Response claims" rows=${m.response} first=${0} m=${m} docIds=${docIds} selected=${selected} ctx=${ctx} />

@@ -94,7 +94,7 @@ const SourceRow = memo(function SourceRow({ s, selected, sample, cites, showGt, 
       </label>
     </td>
     ${sample ? null : html`<td><${YesNo} value=${s.relevant} />${s.outdated ? html`<span class="rw-outdated"> (⚠ outdated)</span>` : null}</td>`}
-    <td class="rw-list">${entails}</td>
+    <td class="rw-list">${entails}${against([...s.contradicts_response, ...(showGt ? s.contradicts_gt : [])], "contradicts")}</td>
     ${cites ? html`<td class="rw-list">${ids(s.cited_by)}</td>` : null}
   <//>`;
 });
@@ -115,6 +115,19 @@ export function SourceTable({ view, ctx, showGt }) {
   </section>`;
 }
 
+/** "✗ contradicted by D3" (or "✗ contradicts R2") under a list of entailments; nothing when empty. */
+function against(items, words) {
+  return items && items.length
+    ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}>✗ ${words} ${ids(items)}</div>`
+    : null;
+}
+
+/** A verdict that is "no": "✗ Contradicted" when the label was Contradiction, else the plain no. */
+function Verdict({ value, contradicted, words }) {
+  if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>✗ Contradicted</span>`;
+  return html`<${YesNo} value=${value} words=${words} />`;
+}
+
 const ClaimRow = memo(function ClaimRow({ c, selected, hasFacts, hasCorrect, cites, ctx }) {
   const cits = c.citations || [];
   const per = (f) => (cits.length ? cits.map((x, i) => html`${i ? html`<br />` : null}${f(x)}`) : "—");
@@ -122,12 +135,14 @@ const ClaimRow = memo(function ClaimRow({ c, selected, hasFacts, hasCorrect, cit
     <${IdCell} id=${c.id} roles=${c.roles} />
     <td class="rw-text"><${LongText} text=${c.text} /></td>
     ${hasFacts ? html`<td>${ids(c.facts)}</td>` : null}
-    ${hasCorrect ? html`<td><${YesNo} value=${c.correct} words=${["Correct", "Incorrect"]} /></td>` : null}
+    ${hasCorrect ? html`<td><${Verdict} value=${c.correct} contradicted=${c.contradicted}
+      words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
     <td><${YesNo} value=${c.faithful} words=${["Faithful", "Unfaithful"]} /></td>
-    <td class="rw-list">${ids(c.supported_by, "none")}</td>
+    <td class="rw-list">${ids(c.supported_by, "none")}${against(c.contradicted_by, "contradicted by")}</td>
     ${cites ? html`<td class="rw-list">${cits.length ? ids(cits.map((x) => x.doc_id)) : "no citation"}</td>` : null}
     ${cites ? html`<td>${per((x) => html`<${YesNo} value=${x.retrieved} />`)}</td>` : null}
-    ${cites ? html`<td>${per((x) => html`<${YesNo} value=${x.entails} />`)}</td>` : null}
+    ${cites ? html`<td>${per((x) => html`<${Verdict} value=${x.entails} contradicted=${x.contradicts}
+      words=${["Yes", "No", `${x.doc_id} contradicts the claim`]} />`)}</td>` : null}
     ${cites ? html`<td>${per((x) => html`<span title=${x.why}><${YesNo} value=${x.valid} /></span>`)}</td>` : null}
   <//>`;
 });
@@ -159,8 +174,9 @@ const GtRow = memo(function GtRow({ g, selected, ctx }) {
   return html`<${Row} item=${g} selected=${selected} send=${ctx.send}>
     <${IdCell} id=${g.id} roles=${g.roles} />
     <td class="rw-text"><${LongText} text=${g.text} /></td>
-    <td><${YesNo} value=${g.covered} words=${["Covered", "Missed"]} /></td>
-    <td class="rw-list">${ids(g.supported_by, "none")}</td>
+    <td><${Verdict} value=${g.covered} contradicted=${g.contradicted}
+      words=${["Covered", "Missed", "the response contradicts it"]} /></td>
+    <td class="rw-list">${ids(g.supported_by, "none")}${against(g.contradicted_by, "contradicted by")}</td>
   <//>`;
 });
 

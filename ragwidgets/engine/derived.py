@@ -11,7 +11,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..model import ENTAILED, NOT_ENTAILED, UNJUDGED
+from ..model import ENTAILED, UNJUDGED
 from .batch import Batch
 
 
@@ -45,7 +45,9 @@ class Derived:
 
     @cached_property
     def resp_incorrect(self) -> np.ndarray:
-        return self.batch.answer2response == NOT_ENTAILED
+        """Judged and not entailed by the ground-truth answer (neutral or contradicted)."""
+        labels = self.batch.answer2response
+        return (labels != ENTAILED) & (labels != UNJUDGED)
 
     @cached_property
     def r2r_on(self) -> np.ndarray:

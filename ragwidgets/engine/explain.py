@@ -11,7 +11,7 @@ from itertools import compress
 
 import numpy as np
 
-from ..model import ENTAILED, UNJUDGED, facts_entail
+from ..model import CONTRADICTED, ENTAILED, UNJUDGED, facts_entail
 from .evaluate import DEFINED, NOT_COMPUTABLE, UNDEFINED, Evaluation, item_space
 from .metrics import CITATIONS, GT_CLAIMS, METRICS, PASSAGES, REFERENCE_FACTS, RESPONSE_CLAIMS
 
@@ -69,6 +69,7 @@ class Citation:
     entails: bool | None  # None: unknown (a corpus source without fact IDs, or unjudged)
     valid: bool
     why: str
+    contradicts: bool = False  # judged as contradicting the claim (not merely not mentioning it)
 
 
 @dataclass(frozen=True)
@@ -80,10 +81,21 @@ class ClaimRow:
     correct: bool | None  # entailed by the ground-truth answer (None: no label)
     supported_by: tuple[str, ...]  # retrieved passages that entail it
     citations: tuple[Citation, ...] | None  # None: the claim carries no citation information
+    contradicted_by: tuple[str, ...] = ()  # retrieved passages that contradict it
+    contradicted: bool = False  # the ground-truth answer contradicts it
 
     @property
     def faithful(self) -> bool:
         return bool(self.supported_by)
+
+    @property
+    def verdict(self) -> str:
+        """E.g. "incorrect (contradicted by the ground truth), supported by D1; contradicted by D3";
+        the passages named in neither list do not mention the claim."""
+        status = "" if self.correct is None else "correct, " if self.correct else \
+            "incorrect (contradicted by the ground truth), " if self.contradicted else "incorrect, "
+        out = f"{status}supported by {', '.join(self.supported_by) or 'no retrieved passage'}"
+        return f"{out}; contradicted by {', '.join(self.contradicted_by)}" if self.contradicted_by else out
 
 
 @dataclass(frozen=True)
@@ -93,6 +105,8 @@ class GroundTruthRow:
     required: bool | None
     covered: bool | None  # entailed by the response
     supported_by: tuple[str, ...]
+    contradicted_by: tuple[str, ...] = ()  # retrieved passages that contradict it
+    contradicted: bool = False  # the response contradicts it
 
 
 @dataclass(frozen=True)
@@ -106,6 +120,8 @@ class PassageRow:
     facts: tuple[str, ...] | None
     entails_response: tuple[str, ...]
     entails_gt: tuple[str, ...]
+    contradicts_response: tuple[str, ...] = ()
+    contradicts_gt: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -128,9 +144,11 @@ class SampleExplanation:
         return "\n".join(m.text for m in self.metrics.values())
 
 
-def _why(doc_id: str, retrieved: bool, entails: bool | None) -> str:
+def _why(doc_id: str, retrieved: bool, entails: bool | None, contradicts: bool) -> str:
     if retrieved and entails:
         return f"valid: {doc_id} was retrieved and entails the claim"
+    if retrieved and contradicts:
+        return f"invalid: {doc_id} contradicts the claim"
     if retrieved:
         return f"invalid: {doc_id} does not entail the claim" if entails is False else \
             f"invalid: the label of {doc_id} against the claim is unjudged"
@@ -151,11 +169,13 @@ def explain_sample(ev: Evaluation, i: int) -> SampleExplanation:
     resp_play = d.resp_active[r0:r0 + len(s.response_claims)]
     gt_play = d.gt_active[g0:g0 + len(s.gt_claims)]
 
-    def entails(matrix, in_play) -> list[list[bool]] | None:
-        """Claims x passages: entailed, with both the claim and the passage in play."""
-        return None if matrix is None else ((matrix == ENTAILED) & active[None, :] & in_play[:, None]).tolist()
+    def labelled(matrix, in_play, code: int) -> list[list[bool]] | None:
+        """Claims x passages: labelled ``code``, with both the claim and the passage in play."""
+        return None if matrix is None else ((matrix == code) & active[None, :] & in_play[:, None]).tolist()
 
-    resp_entails, gt_entails = entails(s.retrieved2response, resp_play), entails(s.retrieved2answer, gt_play)
+    resp_entails, gt_entails = labelled(s.retrieved2response, resp_play, ENTAILED), labelled(s.retrieved2answer, gt_play, ENTAILED)
+    resp_contra = labelled(s.retrieved2response, resp_play, CONTRADICTED)
+    gt_contra = labelled(s.retrieved2answer, gt_play, CONTRADICTED)
     resp_ids = [f"R{j + 1}" for j in range(len(s.response_claims))]
     gt_ids = [f"G{j + 1}" for j in range(len(s.gt_claims))]
 
@@ -175,29 +195,34 @@ def explain_sample(ev: Evaluation, i: int) -> SampleExplanation:
             for doc_id in c.cites:
                 k = doc_ids.index(doc_id) if doc_id in doc_ids else -1
                 retrieved = k >= 0 and bool(active[k])
+                contradicts = False
                 if k >= 0 and s.retrieved2response is not None:
                     label = s.retrieved2response[j, k]
                     entails = None if label == UNJUDGED else bool(label == ENTAILED)
+                    contradicts = bool(label == CONTRADICTED)
                 elif s.uses_facts:
                     entails = facts_entail(c.facts, s.source(doc_id).facts)
                 else:
                     entails = None
                 citations.append(Citation(doc_id, retrieved, entails, bool(retrieved and entails),
-                                          _why(doc_id, retrieved, entails)))
+                                          _why(doc_id, retrieved, entails, contradicts), contradicts))
             citations = tuple(citations)
         correct = None
         if s.answer2response is not None and s.answer2response[j] != UNJUDGED:
             correct = bool(s.answer2response[j] == ENTAILED)
         claims.append(ClaimRow(f"R{j + 1}", c.text, c.facts, c.required, correct,
-                               entailing(resp_entails, j), citations))
+                               entailing(resp_entails, j), citations, entailing(resp_contra, j),
+                               s.answer2response is not None and bool(s.answer2response[j] == CONTRADICTED)))
     gt_rows = tuple(
         GroundTruthRow(f"G{j + 1}", c.text, c.required,
                        None if s.response2answer is None or s.response2answer[j] == UNJUDGED
                        else bool(s.response2answer[j] == ENTAILED),
-                       entailing(gt_entails, j))
+                       entailing(gt_entails, j), entailing(gt_contra, j),
+                       s.response2answer is not None and bool(s.response2answer[j] == CONTRADICTED))
         for j, c in enumerate(s.gt_claims) if gt_play[j])
     passages = [PassageRow(p.doc_id, p.text, k + 1, bool(active[k]), p.relevant, p.outdated, p.facts,
-                           entailed_rows(resp_entails, k, resp_ids), entailed_rows(gt_entails, k, gt_ids))
+                           entailed_rows(resp_entails, k, resp_ids), entailed_rows(gt_entails, k, gt_ids),
+                           entailed_rows(resp_contra, k, resp_ids), entailed_rows(gt_contra, k, gt_ids))
                 for k, p in enumerate(s.passages)]
     passages += [PassageRow(p.doc_id, p.text, None, False, p.relevant, p.outdated, p.facts, (), ())
                  for p in s.corpus]

@@ -618,7 +618,8 @@ var Failing = memo(function Failing2({ claims, gtClaims, selected, send }) {
 // src/matrix.js
 var CELL = {
   1: ["●", "entails", "rw-entails"],
-  0: ["·", "does not entail", "rw-neutral"],
+  0: ["·", "does not mention", "rw-neutral"],
+  2: ["✗", "contradicts", "rw-contradicts"],
   [-1]: ["?", "unjudged", "rw-unjudged"]
 };
 var ON_DEMAND = 600;
@@ -664,11 +665,13 @@ var Matrix = class extends C {
     const docIds = m2.columns.map((c2) => c2.doc_id);
     const cells = matrixCells(m2.cells);
     const entailed = cells.reduce((n3, v2) => n3 + (v2 === 1), 0);
+    const contradicted = cells.reduce((n3, v2) => n3 + (v2 === 2), 0);
     const size = `${m2.response.length} response + ${m2.gt.length} ground-truth claims × ${m2.columns.length} passages`;
     return html`<section class="rw-section" data-testid="matrix">
       <h4>Entailment: claims × passages</h4>
-      <p class="rw-note">${size}; ${entailed} entailments. Columns are passages by rank (hover for the
-        doc_id). Symbols: ● entails; · does not entail; ? unjudged; shaded columns are switched off.</p>
+      <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
+        by rank (hover for the doc_id). Symbols: ● entails; ✗ contradicts; · does not mention; ? unjudged;
+        shaded columns are switched off.</p>
       ${open ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
             <${Grid} caption="Response claims" rows=${m2.response} first=${0} m=${m2} docIds=${docIds} selected=${selected} ctx=${ctx} />
             ${m2.gt.length ? html`<${Grid} caption="Ground-truth claims" rows=${m2.gt} first=${m2.response.length} m=${m2} docIds=${docIds} selected=${selected} ctx=${ctx} />` : null}
@@ -767,7 +770,7 @@ var SourceRow = memo(function SourceRow2({ s: s2, selected, sample, cites, showG
       </label>
     </td>
     ${sample ? null : html`<td><${YesNo} value=${s2.relevant} />${s2.outdated ? html`<span class="rw-outdated"> (⚠ outdated)</span>` : null}</td>`}
-    <td class="rw-list">${entails}</td>
+    <td class="rw-list">${entails}${against([...s2.contradicts_response, ...showGt ? s2.contradicts_gt : []], "contradicts")}</td>
     ${cites ? html`<td class="rw-list">${ids(s2.cited_by)}</td>` : null}
   <//>`;
 });
@@ -791,6 +794,13 @@ function SourceTable({ view, ctx, showGt }) {
     <//>
   </section>`;
 }
+function against(items, words) {
+  return items && items.length ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}>✗ ${words} ${ids(items)}</div>` : null;
+}
+function Verdict({ value, contradicted, words }) {
+  if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>✗ Contradicted</span>`;
+  return html`<${YesNo} value=${value} words=${words} />`;
+}
 var ClaimRow = memo(function ClaimRow2({ c: c2, selected, hasFacts, hasCorrect, cites, ctx }) {
   const cits = c2.citations || [];
   const per = (f2) => cits.length ? cits.map((x2, i2) => html`${i2 ? html`<br />` : null}${f2(x2)}`) : "—";
@@ -798,12 +808,14 @@ var ClaimRow = memo(function ClaimRow2({ c: c2, selected, hasFacts, hasCorrect, 
     <${IdCell} id=${c2.id} roles=${c2.roles} />
     <td class="rw-text"><${LongText} text=${c2.text} /></td>
     ${hasFacts ? html`<td>${ids(c2.facts)}</td>` : null}
-    ${hasCorrect ? html`<td><${YesNo} value=${c2.correct} words=${["Correct", "Incorrect"]} /></td>` : null}
+    ${hasCorrect ? html`<td><${Verdict} value=${c2.correct} contradicted=${c2.contradicted}
+      words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
     <td><${YesNo} value=${c2.faithful} words=${["Faithful", "Unfaithful"]} /></td>
-    <td class="rw-list">${ids(c2.supported_by, "none")}</td>
+    <td class="rw-list">${ids(c2.supported_by, "none")}${against(c2.contradicted_by, "contradicted by")}</td>
     ${cites ? html`<td class="rw-list">${cits.length ? ids(cits.map((x2) => x2.doc_id)) : "no citation"}</td>` : null}
     ${cites ? html`<td>${per((x2) => html`<${YesNo} value=${x2.retrieved} />`)}</td>` : null}
-    ${cites ? html`<td>${per((x2) => html`<${YesNo} value=${x2.entails} />`)}</td>` : null}
+    ${cites ? html`<td>${per((x2) => html`<${Verdict} value=${x2.entails} contradicted=${x2.contradicts}
+      words=${["Yes", "No", `${x2.doc_id} contradicts the claim`]} />`)}</td>` : null}
     ${cites ? html`<td>${per((x2) => html`<span title=${x2.why}><${YesNo} value=${x2.valid} /></span>`)}</td>` : null}
   <//>`;
 });
@@ -839,8 +851,9 @@ var GtRow = memo(function GtRow2({ g: g2, selected, ctx }) {
   return html`<${Row} item=${g2} selected=${selected} send=${ctx.send}>
     <${IdCell} id=${g2.id} roles=${g2.roles} />
     <td class="rw-text"><${LongText} text=${g2.text} /></td>
-    <td><${YesNo} value=${g2.covered} words=${["Covered", "Missed"]} /></td>
-    <td class="rw-list">${ids(g2.supported_by, "none")}</td>
+    <td><${Verdict} value=${g2.covered} contradicted=${g2.contradicted}
+      words=${["Covered", "Missed", "the response contradicts it"]} /></td>
+    <td class="rw-list">${ids(g2.supported_by, "none")}${against(g2.contradicted_by, "contradicted by")}</td>
   <//>`;
 });
 function GtTable({ view, ctx }) {

@@ -11,7 +11,7 @@ import html
 
 import numpy as np
 
-from ..model import ENTAILED, NOT_ENTAILED
+from ..model import CONTRADICTED, ENTAILED, NOT_ENTAILED
 from .view import LABELS, LOWER_IS_BETTER
 
 STYLE = """
@@ -40,7 +40,8 @@ def _svg(chart) -> str:
 
 
 def _label(value: int) -> str:
-    return {ENTAILED: '<span class="yes">entailed</span>', NOT_ENTAILED: '<span class="no">not entailed</span>'}.get(
+    return {ENTAILED: '<span class="yes">entailed</span>', NOT_ENTAILED: '<span class="no">not entailed</span>',
+            CONTRADICTED: '<span class="no">✗ contradicted</span>'}.get(
         int(value), '<span class="undef">unjudged</span>')
 
 

@@ -10,7 +10,7 @@ The contract (kept stable):
 - ``SampleView(sample, undefined="null")``; ``.sample``; ``.explanation``; ``.metrics``.
 - ``.view(**labels) -> dict``: everything the front end draws, JSON-ready except
   ``view["matrix"]["cells"]``, the claims x passages labels as ``bytes`` (int8, row-major: response
-  rows then ground-truth rows; 1 entails, 0 does not, -1 unjudged). ``.payload()`` gives
+  rows then ground-truth rows; 1 entails, 0 does not mention, 2 contradicts, -1 unjudged). ``.payload()`` gives
   ``(json_text, cells)`` with the cells left out of the JSON, for a binary buffer beside it.
 - The front end reports each user action as ``send(patch)``: a dict of state fields with their
   new values, applied together by ``.apply(patch)``. Fields: ``retrieved`` (doc_ids in play),

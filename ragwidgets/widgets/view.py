@@ -173,7 +173,8 @@ def selectable(ex: SampleExplanation) -> set[str]:
 
 def entailment_matrix(sample: Sample, ex: SampleExplanation) -> dict | None:
     """Claims x passages labels for a sample judged by labels. ``cells``: int8 bytes, row-major,
-    the response rows then the ground-truth rows (1 entails, 0 not, -1 unjudged); a column is
+    the response rows then the ground-truth rows (1 entails, 0 does not mention, 2 contradicts,
+    -1 unjudged); a column is
     active when its passage is in play."""
     if sample.uses_facts or (sample.retrieved2response is None and sample.retrieved2answer is None):
         return None
@@ -239,6 +240,7 @@ def build_view(ex: SampleExplanation, sample: Sample, *, kind: str, title: str, 
             "retrieved": p.retrieved, "rank": p.rank if ranks is None else ranks.get(p.doc_id),
             "relevant": _yes_no(p.relevant), "outdated": p.outdated,
             "entails_response": list(p.entails_response), "entails_gt": list(p.entails_gt),
+            "contradicts_response": list(p.contradicts_response), "contradicts_gt": list(p.contradicts_gt),
             "cited_by": cited_by.get(p.doc_id, []),
             "toggleable": p.rank is not None, "roles": roles(key),
         })
@@ -254,14 +256,16 @@ def build_view(ex: SampleExplanation, sample: Sample, *, kind: str, title: str, 
         claims.append({
             "key": key, "id": c.id, "text": c.text, "facts": None if c.facts is None else list(c.facts),
             "required": c.required, "correct": c.correct, "faithful": c.faithful,
-            "supported_by": list(c.supported_by),
+            "supported_by": list(c.supported_by), "contradicted_by": list(c.contradicted_by),
+            "contradicted": c.contradicted,
             "citations": None if c.citations is None else [
                 {"doc_id": x.doc_id, "retrieved": x.retrieved, "entails": x.entails, "valid": x.valid,
-                 "why": x.why} for x in c.citations],
+                 "why": x.why, "contradicts": x.contradicts} for x in c.citations],
             "roles": roles(key),
         })
     gt_claims = [{"key": f"gt:{g.id}", "id": g.id, "text": g.text, "covered": g.covered,
-                  "supported_by": list(g.supported_by), "roles": roles(f"gt:{g.id}")} for g in ex.gt_claims]
+                  "supported_by": list(g.supported_by), "contradicted_by": list(g.contradicted_by),
+                  "contradicted": g.contradicted, "roles": roles(f"gt:{g.id}")} for g in ex.gt_claims]
     facts = [{"fact_id": f.fact_id, "text": fact_texts.get(f.fact_id, ""), "present": f.present,
               "stated_by": list(f.stated_by)} for f in ex.reference_facts]
     groups, missing = card_groups(ex, citation_first)
