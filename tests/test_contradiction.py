@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 import ragwidgets as rw
 from ragwidgets.fastload import read_flat
 from ragwidgets.model import CONTRADICTED, ENTAILED, NOT_ENTAILED, UNJUDGED
+from ragwidgets.scoring import RagChecker
 from ragwidgets.widgets import SampleExplorer
 from strategies import ragchecker_records
 
@@ -33,6 +34,16 @@ def test_the_validator_reads_other_spellings_and_booleans_stay_one_and_zero():
     sample = rw.parse_sample(dict(RECORD, answer2response=[" contradiction ", False], response2answer=[True]))
     assert sample.answer2response.tolist() == [CONTRADICTED, NOT_ENTAILED]
     assert sample.response2answer.tolist() == [ENTAILED]
+
+
+def test_the_scorer_writes_a_contradiction_back_as_contradiction(tmp_path):
+    path = tmp_path / "out.json"
+    record = dict(RECORD, query="Q?", response="R.", gt_answer="A.",  # fully labelled: nothing to judge
+                  retrieved2response=[["Entailment", "Contradiction"], ["Neutral", "Neutral"]])
+    RagChecker(judge_model_key="unused-key").score({"results": [record]}).to_ragchecker_json(path)
+    saved = json.loads(path.read_text())["results"][0]
+    assert {name: saved[name] for name in CODES} == {name: record[name] for name in CODES}
+    assert rw.load_samples(path).samples[0].answer2response.tolist() == CODES["answer2response"]
 
 
 def neutral(value):
