@@ -277,6 +277,7 @@ describe("RAGChecker sample views", () => {
     expect(text(g7row)).toContain("✗ Contradicted");
     expect(text(g7row.querySelector(".rw-contradicts"))).toBe("✗ contradicted by 000, 001");
     expect(text(el.querySelector('[data-key="source:000"] .rw-contradicts'))).toBe("✗ contradicts G7");
+    expect(text(el.querySelector('[data-kind="contradicted"]'))).toMatch(/^1 ✗ Contradicted by the ground-truth answer .*: R11$/);
     expect(el.querySelector('[data-key="source:002"] .rw-contradicts')).toBeNull();
   });
 

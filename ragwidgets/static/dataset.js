@@ -2830,6 +2830,7 @@ var KINDS = [
   ["misled", "Incorrect, yet a retrieved passage entails it (noise sensitivity)", (c3) => c3.correct === false && c3.faithful],
   ["unsupported", "Correct, but no retrieved passage entails it (self-knowledge)", (c3) => c3.correct === true && !c3.faithful],
   ["unfaithful", "No retrieved passage entails it", (c3) => c3.correct === null && !c3.faithful],
+  ["contradicted", "✗ Contradicted by the ground-truth answer (not merely absent from it)", (c3) => c3.contradicted],
   ["bad-citation", "Cites a source that is not retrieved or does not entail it", (c3) => (c3.citations || []).some((x2) => !x2.valid)]
 ];
 function Chips({ items, selected, send }) {

@@ -590,6 +590,7 @@ var KINDS = [
   ["misled", "Incorrect, yet a retrieved passage entails it (noise sensitivity)", (c2) => c2.correct === false && c2.faithful],
   ["unsupported", "Correct, but no retrieved passage entails it (self-knowledge)", (c2) => c2.correct === true && !c2.faithful],
   ["unfaithful", "No retrieved passage entails it", (c2) => c2.correct === null && !c2.faithful],
+  ["contradicted", "✗ Contradicted by the ground-truth answer (not merely absent from it)", (c2) => c2.contradicted],
   ["bad-citation", "Cites a source that is not retrieved or does not entail it", (c2) => (c2.citations || []).some((x2) => !x2.valid)]
 ];
 function Chips({ items, selected, send }) {
