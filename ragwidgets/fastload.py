@@ -118,6 +118,10 @@ class LazySamples(Sequence):
             return [self[j] for j in range(*i.indices(len(self)))]
         return self._sample(range(len(self))[i])
 
+    def texts(self, field: str) -> list[str]:
+        """Every record's ``field`` ("query", "gt_answer" or "response"; missing: "")."""
+        return [getattr(r, field) or "" for r in self.flat.records]
+
     def _sample(self, i: int) -> Sample:
         f = self.flat
         r = f.records[i]

@@ -49,11 +49,10 @@ def run_table(scores: Scores, metrics: list[str] | None = None) -> RunTable:
     """The per-sample table of ``scores`` with the columns of ``metrics`` (default: those defined
     on at least one sample; a metric the scores lack is not computable on every row)."""
     b = scores.batch
-    samples = b.samples
-    index = pd.Index([s.query_id for s in samples], name="query_id")
+    index = pd.Index(b.query_ids, name="query_id")
     columns = {
-        "query": [s.query for s in samples],
-        "response": [s.response for s in samples],
+        "query": b.texts("query"),
+        "response": b.texts("response"),
         "n_response_claims": np.diff(b.resp_offset),
         "n_gt_claims": np.diff(b.gt_offset),
         "n_passages": np.diff(b.psg_offset),
@@ -61,8 +60,8 @@ def run_table(scores: Scores, metrics: list[str] | None = None) -> RunTable:
     have = {shown: (value, part.code[name]) for part in scores.parts for shown, value, _, name in part.columns()}
     status = {}
     for name in (defined_metrics(scores) if metrics is None else metrics):
-        value, code = have.get(name, (np.full(len(samples), np.nan),
-                                      np.full(len(samples), NOT_COMPUTABLE_CODE, dtype=np.int8)))
+        value, code = have.get(name, (np.full(b.n_samples, np.nan),
+                                      np.full(b.n_samples, NOT_COMPUTABLE_CODE, dtype=np.int8)))
         columns[name] = value
         status[name] = code
     return RunTable(scores=scores, frame=pd.DataFrame(columns, index=index),

@@ -98,6 +98,11 @@ class Batch:
     def n_samples(self) -> int:
         return len(self.query_ids)
 
+    def texts(self, field: str) -> list[str]:
+        """Every sample's ``field`` ("query", "gt_answer" or "response"), without building lazy Samples."""
+        of_records = getattr(self.samples, "texts", None)
+        return of_records(field) if of_records else [getattr(s, field) for s in self.samples]
+
     @property
     def cit_sample(self) -> np.ndarray:
         return self.resp_sample[self.cit_claim]
