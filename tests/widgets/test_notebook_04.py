@@ -20,3 +20,6 @@ def test_notebook_04_runs():
     assert len(views) >= 2, "the notebook displays the RefChecker explorer and the 100k one"
     text = "".join(o.get("text", "") for o in outputs)
     assert "of 100,000 samples, filtered in" in text
+    charts = [o["data"]["image/svg+xml"] for o in outputs if "image/svg+xml" in o.get("data", {})]
+    assert len(charts) >= 2, "the top-k and group charts are drawn in the kernel (offline), not by a CDN script"
+    assert not [o for o in outputs if "cdn.jsdelivr" in str(o.get("data", {}).get("text/html", ""))]
