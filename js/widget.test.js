@@ -210,7 +210,7 @@ describe("smaller defects", () => {
     expect(text(el.querySelector('[data-testid="sources"]'))).not.toMatch(/\bG\d/);
     const sample = mount(fixture("ragchecker_sample")).el;
     const legend = text(sample.querySelector('[data-testid="matrix"] .rw-note'));
-    expect(legend).toContain("● entails; ✗ contradicts; · does not mention; ? unjudged;");
+    expect(legend).toContain("● entails; ⊗ contradicts; · does not mention; ? unjudged;");
     expect(text(sample.querySelector('[data-key="source:000"]'))).toContain("ground truth G4, G5, G6");
   });
 });
@@ -266,18 +266,18 @@ describe("RAGChecker sample views", () => {
     // G7: passages 000 and 001 contradict it (label Contradiction), 002 and 003 do not mention it
     const g7 = [...gt.querySelectorAll("tbody tr")].find((tr) => text(tr.querySelector("th")) === "G7");
     const [contra, , neutral] = g7.querySelectorAll("td");
-    expect([text(contra), contra.className, contra.getAttribute("title")]).toEqual(["✗", "rw-contradicts", "000 contradicts G7"]);
+    expect([text(contra), contra.className, contra.getAttribute("title")]).toEqual(["⊗", "rw-contradicts", "000 contradicts G7"]);
     expect([text(neutral), neutral.className, neutral.getAttribute("title")]).toEqual(["·", "rw-neutral", "002 does not mention G7"]);
     expect(text(el.querySelector('[data-testid="matrix"] .rw-note'))).toContain("2 contradictions");
     // R11: the ground truth contradicts it; R1 is only incorrect (not mentioned)
-    expect(text(el.querySelector('[data-key="claim:R11"]'))).toContain("✗ Contradicted");
+    expect(text(el.querySelector('[data-key="claim:R11"]'))).toContain("⊗ Contradicted");
     expect(text(el.querySelector('[data-key="claim:R1"]'))).toContain("✗ Incorrect");
     expect(text(el.querySelector('[data-key="claim:R1"]'))).not.toContain("Contradicted");
     const g7row = el.querySelector('[data-key="gt:G7"]');
-    expect(text(g7row)).toContain("✗ Contradicted");
-    expect(text(g7row.querySelector(".rw-contradicts"))).toBe("✗ contradicted by 000, 001");
-    expect(text(el.querySelector('[data-key="source:000"] .rw-contradicts'))).toBe("✗ contradicts G7");
-    expect(text(el.querySelector('[data-kind="contradicted"]'))).toMatch(/^1 ✗ Contradicted by the ground-truth answer .*: R11$/);
+    expect(text(g7row)).toContain("⊗ Contradicted");
+    expect(text(g7row.querySelector(".rw-contradicts"))).toBe("⊗ contradicted by 000, 001");
+    expect(text(el.querySelector('[data-key="source:000"] .rw-contradicts'))).toBe("⊗ contradicts G7");
+    expect(text(el.querySelector('[data-kind="contradicted"]'))).toMatch(/^1 ⊗ Contradicted by the ground-truth answer .*: R11$/);
     expect(el.querySelector('[data-key="source:002"] .rw-contradicts')).toBeNull();
   });
 

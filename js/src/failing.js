@@ -10,7 +10,7 @@ const KINDS = [
   ["misled", "Incorrect, yet a retrieved passage entails it (noise sensitivity)", (c) => c.correct === false && c.faithful],
   ["unsupported", "Correct, but no retrieved passage entails it (self-knowledge)", (c) => c.correct === true && !c.faithful],
   ["unfaithful", "No retrieved passage entails it", (c) => c.correct === null && !c.faithful],
-  ["contradicted", "✗ Contradicted by the ground-truth answer (not merely absent from it)", (c) => c.contradicted],
+  ["contradicted", "⊗ Contradicted by the ground-truth answer (not merely absent from it)", (c) => c.contradicted],
   ["bad-citation", "Cites a source that is not retrieved or does not entail it", (c) => (c.citations || []).some((x) => !x.valid)],
 ];
 

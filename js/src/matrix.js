@@ -12,7 +12,7 @@ import { showId } from "./text.js";
 export const CELL = {
   1: ["●", "entails", "rw-entails"],
   0: ["·", "does not mention", "rw-neutral"],
-  2: ["✗", "contradicts", "rw-contradicts"],
+  2: ["⊗", "contradicts", "rw-contradicts"],
   [-1]: ["?", "unjudged", "rw-unjudged"],
 };
 const ON_DEMAND = 600; // cells above which the matrix waits to be opened
@@ -69,7 +69,7 @@ export class Matrix extends Component {
     return html`<section class="rw-section" data-testid="matrix">
       <h4>Entailment: claims × passages</h4>
       <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
-        by rank (hover for the doc_id). Symbols: ● entails; ✗ contradicts; · does not mention; ? unjudged;
+        by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
         shaded columns are switched off.</p>
       ${open
         ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">

@@ -115,16 +115,16 @@ export function SourceTable({ view, ctx, showGt }) {
   </section>`;
 }
 
-/** "✗ contradicted by D3" (or "✗ contradicts R2") under a list of entailments; nothing when empty. */
+/** "⊗ contradicted by D3" (or "⊗ contradicts R2") under a list of entailments; nothing when empty. */
 function against(items, words) {
   return items && items.length
-    ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}>✗ ${words} ${ids(items)}</div>`
+    ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}>⊗ ${words} ${ids(items)}</div>`
     : null;
 }
 
-/** A verdict that is "no": "✗ Contradicted" when the label was Contradiction, else the plain no. */
+/** A verdict that is "no": "⊗ Contradicted" when the label was Contradiction, else the plain no. */
 function Verdict({ value, contradicted, words }) {
-  if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>✗ Contradicted</span>`;
+  if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>⊗ Contradicted</span>`;
   return html`<${YesNo} value=${value} words=${words} />`;
 }
 

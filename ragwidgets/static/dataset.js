@@ -2830,7 +2830,7 @@ var KINDS = [
   ["misled", "Incorrect, yet a retrieved passage entails it (noise sensitivity)", (c3) => c3.correct === false && c3.faithful],
   ["unsupported", "Correct, but no retrieved passage entails it (self-knowledge)", (c3) => c3.correct === true && !c3.faithful],
   ["unfaithful", "No retrieved passage entails it", (c3) => c3.correct === null && !c3.faithful],
-  ["contradicted", "✗ Contradicted by the ground-truth answer (not merely absent from it)", (c3) => c3.contradicted],
+  ["contradicted", "⊗ Contradicted by the ground-truth answer (not merely absent from it)", (c3) => c3.contradicted],
   ["bad-citation", "Cites a source that is not retrieved or does not entail it", (c3) => (c3.citations || []).some((x2) => !x2.valid)]
 ];
 function Chips({ items, selected, send }) {
@@ -2860,7 +2860,7 @@ var Failing = memo2(function Failing2({ claims, gtClaims, selected, send }) {
 var CELL = {
   1: ["●", "entails", "rw-entails"],
   0: ["·", "does not mention", "rw-neutral"],
-  2: ["✗", "contradicts", "rw-contradicts"],
+  2: ["⊗", "contradicts", "rw-contradicts"],
   [-1]: ["?", "unjudged", "rw-unjudged"]
 };
 var ON_DEMAND = 600;
@@ -2911,7 +2911,7 @@ var Matrix = class extends C {
     return html2`<section class="rw-section" data-testid="matrix">
       <h4>Entailment: claims × passages</h4>
       <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
-        by rank (hover for the doc_id). Symbols: ● entails; ✗ contradicts; · does not mention; ? unjudged;
+        by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
         shaded columns are switched off.</p>
       ${open ? html2`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
             <${Grid} caption="Response claims" rows=${m3.response} first=${0} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} />
@@ -3036,10 +3036,10 @@ function SourceTable({ view, ctx, showGt }) {
   </section>`;
 }
 function against(items, words) {
-  return items && items.length ? html2`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}>✗ ${words} ${ids(items)}</div>` : null;
+  return items && items.length ? html2`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}>⊗ ${words} ${ids(items)}</div>` : null;
 }
 function Verdict({ value, contradicted, words }) {
-  if (contradicted) return html2`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>✗ Contradicted</span>`;
+  if (contradicted) return html2`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>⊗ Contradicted</span>`;
   return html2`<${YesNo} value=${value} words=${words} />`;
 }
 var ClaimRow = memo2(function ClaimRow2({ c: c3, selected, hasFacts, hasCorrect, cites, ctx }) {

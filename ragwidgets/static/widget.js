@@ -590,7 +590,7 @@ var KINDS = [
   ["misled", "Incorrect, yet a retrieved passage entails it (noise sensitivity)", (c2) => c2.correct === false && c2.faithful],
   ["unsupported", "Correct, but no retrieved passage entails it (self-knowledge)", (c2) => c2.correct === true && !c2.faithful],
   ["unfaithful", "No retrieved passage entails it", (c2) => c2.correct === null && !c2.faithful],
-  ["contradicted", "✗ Contradicted by the ground-truth answer (not merely absent from it)", (c2) => c2.contradicted],
+  ["contradicted", "⊗ Contradicted by the ground-truth answer (not merely absent from it)", (c2) => c2.contradicted],
   ["bad-citation", "Cites a source that is not retrieved or does not entail it", (c2) => (c2.citations || []).some((x2) => !x2.valid)]
 ];
 function Chips({ items, selected, send }) {
@@ -620,7 +620,7 @@ var Failing = memo(function Failing2({ claims, gtClaims, selected, send }) {
 var CELL = {
   1: ["●", "entails", "rw-entails"],
   0: ["·", "does not mention", "rw-neutral"],
-  2: ["✗", "contradicts", "rw-contradicts"],
+  2: ["⊗", "contradicts", "rw-contradicts"],
   [-1]: ["?", "unjudged", "rw-unjudged"]
 };
 var ON_DEMAND = 600;
@@ -671,7 +671,7 @@ var Matrix = class extends C {
     return html`<section class="rw-section" data-testid="matrix">
       <h4>Entailment: claims × passages</h4>
       <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
-        by rank (hover for the doc_id). Symbols: ● entails; ✗ contradicts; · does not mention; ? unjudged;
+        by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
         shaded columns are switched off.</p>
       ${open ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
             <${Grid} caption="Response claims" rows=${m2.response} first=${0} m=${m2} docIds=${docIds} selected=${selected} ctx=${ctx} />
@@ -796,10 +796,10 @@ function SourceTable({ view, ctx, showGt }) {
   </section>`;
 }
 function against(items, words) {
-  return items && items.length ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}>✗ ${words} ${ids(items)}</div>` : null;
+  return items && items.length ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}>⊗ ${words} ${ids(items)}</div>` : null;
 }
 function Verdict({ value, contradicted, words }) {
-  if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>✗ Contradicted</span>`;
+  if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>⊗ Contradicted</span>`;
   return html`<${YesNo} value=${value} words=${words} />`;
 }
 var ClaimRow = memo(function ClaimRow2({ c: c2, selected, hasFacts, hasCorrect, cites, ctx }) {

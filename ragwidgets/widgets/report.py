@@ -41,7 +41,7 @@ def _svg(chart) -> str:
 
 def _label(value: int) -> str:
     return {ENTAILED: '<span class="yes">entailed</span>', NOT_ENTAILED: '<span class="no">not entailed</span>',
-            CONTRADICTED: '<span class="no">✗ contradicted</span>'}.get(
+            CONTRADICTED: '<span class="no">⊗ contradicted</span>'}.get(
         int(value), '<span class="undef">unjudged</span>')
 
 
