@@ -106,7 +106,7 @@ def test_fast_paths_build_what_the_general_parser_builds():
         gt_answer_claims=[{"subject": "a", "predicate": "b", "object": "c"}],
         retrieved_context=[{"doc_id": "d1", "text": "t", "outdated": False}],
         answer2response=[True], response2answer=[False],
-        retrieved2response=[[True]], retrieved2answer=[[False]]))
+        retrieved2response=[[True]], retrieved2answer=[["contradiction"]]))  # booleans have no contradiction
     assert fast.response_claims == general.response_claims and fast.gt_claims == general.gt_claims
     assert fast.passages == general.passages
     for name in ("answer2response", "response2answer", "retrieved2response", "retrieved2answer"):
