@@ -173,7 +173,8 @@ def explain_sample(ev: Evaluation, i: int) -> SampleExplanation:
         """Claims x passages: labelled ``code``, with both the claim and the passage in play."""
         return None if matrix is None else ((matrix == code) & active[None, :] & in_play[:, None]).tolist()
 
-    resp_entails, gt_entails = labelled(s.retrieved2response, resp_play, ENTAILED), labelled(s.retrieved2answer, gt_play, ENTAILED)
+    resp_entails = labelled(s.retrieved2response, resp_play, ENTAILED)
+    gt_entails = labelled(s.retrieved2answer, gt_play, ENTAILED)
     resp_contra = labelled(s.retrieved2response, resp_play, CONTRADICTED)
     gt_contra = labelled(s.retrieved2answer, gt_play, CONTRADICTED)
     resp_ids = [f"R{j + 1}" for j in range(len(s.response_claims))]
