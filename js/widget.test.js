@@ -281,6 +281,16 @@ describe("RAGChecker sample views", () => {
     expect(el.querySelector('[data-key="source:002"] .rw-contradicts')).toBeNull();
   });
 
+  it("a passage that contradicts the selected claim says so in words", () => {
+    const view = fixture("ragchecker_sample");
+    view.selected = "gt:G7";
+    view.sources.find((x) => x.doc_id === "001").roles = ["contradicts"]; // as Python's highlights() marks it
+    const { el } = mount(view);
+    const row = el.querySelector('[data-key="source:001"]');
+    expect(row.classList.contains("rw-role-contradicts")).toBe(true);
+    expect(text(row.querySelector(".rw-link"))).toBe("⊗ contradicts it");
+  });
+
   it("a matrix row selects its claim, response or ground-truth side", () => {
     const { el, model } = mount(fixture("ragchecker_sample"));
     const [resp, gt] = el.querySelectorAll(".rw-matrix");

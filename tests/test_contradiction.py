@@ -84,3 +84,13 @@ def test_the_sample_view_sends_the_contradiction_code_and_flags():
     assert (claims["R11"]["contradicted"], claims["R1"]["contradicted"]) == (True, False)
     g7 = next(g for g in view["gt_claims"] if g["id"] == "G7")
     assert (g7["contradicted"], g7["contradicted_by"]) == (True, ["000", "001"])
+
+
+def test_selecting_a_claim_lights_the_passages_that_contradict_it_and_back():
+    explorer = SampleExplorer.ragchecker_example()
+    explorer.select("gt:G7")
+    assert {s["doc_id"]: s["roles"] for s in explorer.view["sources"] if s["roles"]} == {
+        "000": ["contradicts"], "001": ["contradicts"]}
+    explorer.select("source:000")
+    assert {g["id"]: g["roles"] for g in explorer.view["gt_claims"] if g["roles"]} == {
+        "G4": ["entailed"], "G5": ["entailed"], "G6": ["entailed"], "G7": ["contradicted"]}

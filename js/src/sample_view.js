@@ -56,7 +56,7 @@ export function SampleView({ view, ctx }) {
   </div>`;
 }
 
-const LIT = ".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-selected";
+const LIT = ".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-contradicts, .rw-role-contradicted, .rw-role-selected";
 
 /** Scroll each bounded table region (and an open matrix) so that its first highlighted row is in view. */
 function revealLinked(el) {

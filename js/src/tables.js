@@ -10,6 +10,8 @@ const ROLE_TEXT = {
   cited: "cited by it",
   entailed: "entailed by it",
   cites: "cites it",
+  contradicts: "⊗ contradicts it",
+  contradicted: "⊗ contradicted by it",
 };
 
 /** The item's id, and under it what the selection makes of it, in words (not only colour). */

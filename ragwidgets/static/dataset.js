@@ -2928,7 +2928,9 @@ var ROLE_TEXT = {
   supports: "supports it",
   cited: "cited by it",
   entailed: "entailed by it",
-  cites: "cites it"
+  cites: "cites it",
+  contradicts: "⊗ contradicts it",
+  contradicted: "⊗ contradicted by it"
 };
 function IdCell({ id, roles }) {
   return html2`<td class="rw-id">
@@ -3146,7 +3148,7 @@ function SampleView({ view, ctx }) {
     ${view.facts.length ? html2`<${FactsTable} view=${view} />` : null}
   </div>`;
 }
-var LIT = ".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-selected";
+var LIT = ".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-contradicts, .rw-role-contradicted, .rw-role-selected";
 function revealLinked(el) {
   for (const region of el.querySelectorAll(".rw-scroll, .rw-matrix-wrap")) {
     const row = region.querySelector(LIT);

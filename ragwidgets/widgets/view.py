@@ -130,7 +130,9 @@ def highlights(ex: SampleExplanation, selected: str) -> dict[str, dict[str, list
 
     A selected answer claim lights its supporting passages ("supports") and its cited sources
     ("cited"); a selected ground-truth claim its supporting passages; a selected source the
-    claims it entails ("entailed") and the claims that cite it ("cites").
+    claims it entails ("entailed") and the claims that cite it ("cites"). A passage that
+    contradicts the selected claim is "contradicts"; a claim the selected source contradicts,
+    "contradicted".
     """
     out: dict[str, dict[str, list[str]]] = {}
 
@@ -146,6 +148,8 @@ def highlights(ex: SampleExplanation, selected: str) -> dict[str, dict[str, list
             if c.id == ident:
                 for d in c.supported_by:
                     mark(f"source:{d}", "supports")
+                for d in c.contradicted_by:
+                    mark(f"source:{d}", "contradicts")
                 for cit in c.citations or ():
                     mark(f"source:{cit.doc_id}", "cited")
     elif kind == "gt":
@@ -153,6 +157,8 @@ def highlights(ex: SampleExplanation, selected: str) -> dict[str, dict[str, list
             if g.id == ident:
                 for d in g.supported_by:
                     mark(f"source:{d}", "supports")
+                for d in g.contradicted_by:
+                    mark(f"source:{d}", "contradicts")
     elif kind == "source":
         for p in ex.passages:
             if p.doc_id == ident:
@@ -160,6 +166,10 @@ def highlights(ex: SampleExplanation, selected: str) -> dict[str, dict[str, list
                     mark(f"claim:{r}", "entailed")
                 for g in p.entails_gt:
                     mark(f"gt:{g}", "entailed")
+                for r in p.contradicts_response:
+                    mark(f"claim:{r}", "contradicted")
+                for g in p.contradicts_gt:
+                    mark(f"gt:{g}", "contradicted")
         for c in ex.claims:
             if any(cit.doc_id == ident for cit in c.citations or ()):
                 mark(f"claim:{c.id}", "cites")

@@ -108,7 +108,8 @@ def test_shared_selection(sample_explorer, front_end):
     view = front_end(sample_explorer, selected="source:000")
     lit = {c["id"]: c["roles"] for c in view["claims"] if c["roles"]}
     assert lit == {"R9": ["entailed"]}
-    assert {g["id"] for g in view["gt_claims"] if g["roles"]} == {"G4", "G5", "G6"}
+    assert {g["id"]: g["roles"] for g in view["gt_claims"] if g["roles"]} == {
+        "G4": ["entailed"], "G5": ["entailed"], "G6": ["entailed"], "G7": ["contradicted"]}
     view = front_end(sample_explorer, selected="gt:G4")
     assert {s["doc_id"]: s["roles"] for s in view["sources"] if s["roles"]} == {"000": ["supports"]}
     view = front_end(sample_explorer, selected="claim:R1")
