@@ -120,7 +120,7 @@ export function SourceTable({ view, ctx, showGt }) {
 /** "⊗ contradicted by D3" (or "⊗ contradicts R2") under a list of entailments; nothing when empty. */
 function against(items, words) {
   return items && items.length
-    ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}>⊗ ${words} ${ids(items)}</div>`
+    ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words}</span> ${ids(items)}</div>`
     : null;
 }
 

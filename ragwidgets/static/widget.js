@@ -798,7 +798,7 @@ function SourceTable({ view, ctx, showGt }) {
   </section>`;
 }
 function against(items, words) {
-  return items && items.length ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}>⊗ ${words} ${ids(items)}</div>` : null;
+  return items && items.length ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words}</span> ${ids(items)}</div>` : null;
 }
 function Verdict({ value, contradicted, words }) {
   if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>⊗ Contradicted</span>`;
