@@ -56,12 +56,15 @@ export function SampleView({ view, ctx }) {
   </div>`;
 }
 
-const LIT = ".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-contradicts, .rw-role-contradicted, .rw-role-selected";
+// What a selection lights, most telling first: support and citation links, then contradictions.
+const LIT = [".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-selected",
+  ".rw-role-contradicts, .rw-role-contradicted"];
 
-/** Scroll each bounded table region (and an open matrix) so that its first highlighted row is in view. */
+/** Scroll each bounded table region (and an open matrix) so that its first highlighted row is in
+ * view: the first supporting / cited / entailed one, else the first contradicting one. */
 function revealLinked(el) {
   for (const region of el.querySelectorAll(".rw-scroll, .rw-matrix-wrap")) {
-    const row = region.querySelector(LIT);
+    const row = region.querySelector(LIT[0]) || region.querySelector(LIT[1]);
     if (!row) continue;
     const head = region.querySelector("thead");
     const top = row.getBoundingClientRect().top - region.getBoundingClientRect().top;

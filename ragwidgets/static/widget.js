@@ -908,10 +908,13 @@ function SampleView({ view, ctx }) {
     ${view.facts.length ? html`<${FactsTable} view=${view} />` : null}
   </div>`;
 }
-var LIT = ".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-contradicts, .rw-role-contradicted, .rw-role-selected";
+var LIT = [
+  ".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-selected",
+  ".rw-role-contradicts, .rw-role-contradicted"
+];
 function revealLinked(el) {
   for (const region of el.querySelectorAll(".rw-scroll, .rw-matrix-wrap")) {
-    const row = region.querySelector(LIT);
+    const row = region.querySelector(LIT[0]) || region.querySelector(LIT[1]);
     if (!row) continue;
     const head = region.querySelector("thead");
     const top = row.getBoundingClientRect().top - region.getBoundingClientRect().top;
