@@ -12,6 +12,7 @@ import json
 import shutil
 from pathlib import Path
 
+from conftest import OfflinePage  # at collection, while this folder's conftest is the one imported
 from test_harbor_in_lab import TIMEOUT, open_and_run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +25,6 @@ def test_reopened_notebook_shows_the_last_view(lab, browser, artifacts):
     setting.parent.mkdir(parents=True, exist_ok=True)
     setting.write_text(json.dumps({"saveState": True}))
     shutil.copy(ROOT / "notebooks" / "01_harbor_museum.ipynb", root / "saved.ipynb")
-    from conftest import OfflinePage
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     p = OfflinePage(context.new_page())
     page = p.page
