@@ -146,7 +146,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     export = sub.add_parser("export", help="write a notebook as one HTML page whose widgets show offline")
     export.add_argument("notebook", help="the .ipynb to run and export")
     export.add_argument("output", help="the .html to write")
-    export.add_argument("--theme", choices=("light", "dark"), default="light")
+    export.add_argument("--theme", choices=("light", "dark"), default="light",
+                        help="the page's colours (default: light)")
     export.add_argument("--no-execute", action="store_true",
                         help="do not run the notebook: use the outputs and widget state saved in it")
     export.set_defaults(func=cmd_export)
