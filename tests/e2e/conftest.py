@@ -60,31 +60,36 @@ def jupyter_server(module: str, app_flags: list[str], home: Path):
     (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false", "checkForUpdates": false}')
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     port, token = _free_port(), secrets.token_hex(16)
-    log_path = home / f"{module}.log"
-    log = open(log_path, "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", module, "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-         f"--IdentityProvider.token={token}", "--allow-root", f"--ServerApp.root_dir={root}", *app_flags],
-        env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
     base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 90
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-                break
-            except OSError:
-                if proc.poll() is not None or time.time() > deadline:
-                    raise RuntimeError(f"python -m {module} did not start:\n" + log_path.read_text())
-                time.sleep(0.3)
+    with serve([sys.executable, "-m", module, "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+                f"--IdentityProvider.token={token}", "--allow-root", f"--ServerApp.root_dir={root}", *app_flags],
+               f"{base}/api/status?token={token}", root, env, home / f"{module}.log"):
         yield base, token, root
-    finally:
-        proc.terminate()
+
+
+@contextlib.contextmanager
+def serve(command: list[str], url: str, cwd, env: dict, log_path):
+    """Run a server (``python -m <module> ...``) on loopback until ``url`` answers; stop it by its
+    PID afterwards. A server that exits or stays silent for 90 s fails with its log."""
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+            deadline = time.time() + 90
+            while True:
+                try:
+                    urllib.request.urlopen(url, timeout=2)
+                    break
+                except OSError:
+                    if proc.poll() is not None or time.time() > deadline:
+                        raise RuntimeError(f"python -m {command[2]} did not start:\n" + log_path.read_text())
+                    time.sleep(0.3)
+            yield
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 @pytest.fixture(scope="session")

@@ -4,16 +4,12 @@ through Python), and they follow the host's dark theme."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import subprocess
 import sys
-import time
-import urllib.request
 
 import pytest
-from conftest import ROOT, OfflinePage, _free_port
+from conftest import ROOT, OfflinePage, _free_port, serve
 
 TIMEOUT = 90_000
 MARIMO_APP = '''import marimo
@@ -52,30 +48,6 @@ VOILA_TEMPLATE_CDN = frozenset({f"https://cdn.jsdelivr.net/npm/@fortawesome/font
                                 for name in ("all", "v4-shims")})
 VOILA_CELLS = ["import ragwidgets as rw\nexplorer = rw.Explorer.harbor()\nexplorer",
                "explorer.state_space('citation_precision')"]
-
-
-@contextlib.contextmanager
-def serve(command: list[str], url: str, cwd, env: dict, log_path):
-    """Run a notebook server on loopback until ``url`` answers; stop it by its PID afterwards."""
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            deadline = time.time() + 90
-            while True:
-                try:
-                    urllib.request.urlopen(url, timeout=2)
-                    break
-                except OSError:
-                    if proc.poll() is not None or time.time() > deadline:
-                        raise RuntimeError(f"{command[2]} did not start:\n" + log_path.read_text())
-                    time.sleep(0.3)
-            yield
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
 
 
 def environment(home) -> dict:
