@@ -232,6 +232,10 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--scheduler", help="score on a running Dask cluster, e.g. tcp://host:8786")
     score.add_argument("--output", help="with --workers/--scheduler: folder for part-NNNNN.jsonl.gz (the "
                                         "jsonl lines, one part per input file) and summary.json")
+    score.add_argument("--output-format", choices=("jsonl.gz", "parquet"), default="jsonl.gz",
+                       help="with --output: jsonl.gz (default): the lines of --format jsonl; parquet: one row per "
+                            "sample: query_id, partition, each metric (null unless defined) and <metric>_status "
+                            "(0 defined, 1 Undefined, 2 not computable)")
     score.set_defaults(func=cmd_score)
 
     sweep = sub.add_parser("sweep", help="score every state of a scenario")

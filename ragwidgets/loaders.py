@@ -56,6 +56,8 @@ class LoadResult:
     errors: list[InputError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     flat: Any = None  # ragwidgets.fastload.FlatRecords when the fast path read the file
+    unnamed: int = 0  # samples with no query_id, named by their position
+    first_unnamed: int | None = None
 
 
 def read_records(source: str | Path | bytes | dict | list) -> list:
@@ -213,7 +215,8 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
                 del data  # the decoded records hold all of it: less memory at the peak to come
                 flat = fastload.flatten(plain)
                 if flat is not None:
-                    result = LoadResult(samples=flat.samples, flat=flat)
+                    result = LoadResult(samples=flat.samples, flat=flat, unnamed=flat.n_unnamed,
+                                        first_unnamed=flat.first_unnamed)
                     result.warnings = _query_id_warnings(flat.n_unnamed, flat.first_unnamed)
                     _emit(result.warnings)
                     return result
@@ -274,7 +277,8 @@ def _load(records: list, on_error: str) -> LoadResult:
                 raise
             result.errors.append(err)
     result.warnings = [_unknown_warning(key, count, first_unknown[key]) for key, count in unknown.items()]
-    result.warnings += _query_id_warnings(len(unnamed), unnamed[0] if unnamed else None)
+    result.unnamed, result.first_unnamed = len(unnamed), unnamed[0] if unnamed else None
+    result.warnings += _query_id_warnings(result.unnamed, result.first_unnamed)
     return result
 
 

@@ -1,7 +1,9 @@
 """``ragwidgets score 'runs/*.jsonl.gz' --workers N | --scheduler tcp://host:8786 --output DIR``:
 every input file scored on a Dask cluster into ``DIR/part-NNNNN.jsonl.gz`` (the lines of
-``score --format jsonl``), and the run's aggregates, merged by a tree reduction, in
-``DIR/summary.json`` (also printed)."""
+``score --format jsonl``) or, with ``--output-format parquet``, ``DIR/part-NNNNN.parquet`` (the
+per-sample frame of :class:`.evaluate.DaskScores`), and the run's aggregates, merged by a tree
+reduction, in ``DIR/summary.json`` (also printed). query_ids are checked unique across files;
+``--on-error report`` skips bad samples, lists them in summary.json and on stderr, and exits 1."""
 
 from __future__ import annotations
 
@@ -9,27 +11,34 @@ import gzip
 import json
 import os
 import sys
+import uuid
 from contextlib import ExitStack
 from pathlib import Path
 
 import dask
 
+from ..engine.evaluate import STATUS_CODES
 from ..engine.metrics import resolve
 from ..errors import RagWidgetsError
 from ..output import write_jsonl
-from .evaluate import Settings, columns_of, paths_of, tree_reduce
-from .totals import finish, ragchecker_summary, totals_of
+from .evaluate import DaskScores, Part, Settings, frame_of, paths_of
+from .totals import ragchecker_summary
 
 
-def write_part(source: str, target: str, settings: Settings) -> dict:
-    """Score one file into ``target`` (written whole or not at all: a retried partition
-    replaces it) and return its totals with its sample count under ``"samples"``."""
-    scores = settings.score(source, f"file {source}")
+def write_part(source: str, number: int, target: str, settings: Settings, fmt: str) -> Part:
+    """Score one file into ``target`` (written whole or not at all: a retried partition replaces
+    it) and return the partition's scores (its Part)."""
+    scores, errors, warnings = settings.score(source, f"file {source}")
+    frame = frame_of(scores, settings, number)
     partial = f"{target}.{os.getpid()}.partial"
-    with gzip.open(partial, "wb", compresslevel=5) as out:
-        write_jsonl(scores, out)
+    if fmt == "parquet":
+        frame.to_parquet(partial, index=False)
+    else:
+        with gzip.open(partial, "wb", compresslevel=5) as out:
+            if scores is not None:
+                write_jsonl(scores, out)
     os.replace(partial, target)
-    return {"samples": [scores.batch.n_samples], **totals_of(columns_of(scores))}
+    return Part(frame, errors, warnings)
 
 
 def _client(stack: ExitStack, workers: int | None, scheduler: str | None):
@@ -50,21 +59,31 @@ def score(args) -> int:
         raise RagWidgetsError("--workers/--scheduler write partitioned output: give --output DIR")
     if args.workers is not None and args.workers < 1:
         raise RagWidgetsError("--workers must be at least 1")
-    settings = Settings(resolve(args.scores), args.mode, args.undefined)
+    settings = Settings(resolve(args.scores), args.mode, args.undefined, args.on_error)
     paths = paths_of(args.input)
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
-    targets = [out / f"part-{k:05d}.jsonl.gz" for k in range(len(paths))]
+    suffix = ".parquet" if args.output_format == "parquet" else ".jsonl.gz"
+    targets = [out / f"part-{k:05d}{suffix}" for k in range(len(paths))]
     with ExitStack() as stack:
         _client(stack, args.workers, args.scheduler)
-        parts = [dask.delayed(write_part)(path, str(target), settings, dask_key_name=f"ragwidgets-part-{k}")
+        name = f"ragwidgets-part-{uuid.uuid4().hex[:8]}"
+        parts = [dask.delayed(write_part)(path, k, str(target), settings, args.output_format,
+                                          dask_key_name=(name, k))
                  for k, (path, target) in enumerate(zip(paths, targets))]
-        totals = tree_reduce(parts).compute()
-    samples = totals.pop("samples")[0]
-    aggregate = finish(totals)
-    summary = {"samples": samples, "parts": [{"input": p, "output": t.name} for p, t in zip(paths, targets)],
+        scores = DaskScores(parts, settings, paths)
+        aggregate = scores.aggregate()
+    summary = {"samples": scores.samples, "parts": [{"input": p, "output": t.name} for p, t in zip(paths, targets)],
                "metrics": aggregate, "ragchecker_metrics": ragchecker_summary(aggregate)}
+    if args.output_format == "parquet":
+        summary["status_codes"] = STATUS_CODES
+    if scores.errors:
+        summary["errors"] = [{"sample": e.sample, "field": e.field, "message": e.detail} for e in scores.errors]
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    json.dump({k: v for k, v in summary.items() if k != "parts"}, sys.stdout, indent=2)
+    for warning in scores.warnings:
+        print(f"ragwidgets: warning: {warning}", file=sys.stderr)
+    for err in scores.errors:
+        print(f"skipped {err}", file=sys.stderr)
+    json.dump({k: v for k, v in summary.items() if k not in ("parts", "errors")}, sys.stdout, indent=2)
     print(f"\nwrote {len(targets)} part(s) and summary.json to {out}", file=sys.stderr)
-    return 0
+    return 1 if scores.errors else 0

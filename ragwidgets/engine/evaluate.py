@@ -162,7 +162,7 @@ def _masks(batch: Batch, mode: str, passage_active, asked: str | None = None) ->
 
 
 def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "null",
-             passage_active=None, on_error: str = "raise", engine: str = "numpy") -> Scores:
+             passage_active=None, on_error: str = "raise", engine: str = "numpy", by=None) -> Scores:
     """Score ``data`` (a Batch, Samples, records, a results object, a path or JSON text).
 
     ``scores``: metric names (None = all). ``mode``: all_claims | required_only |
@@ -172,13 +172,16 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
     the batch, for a what-if without some passages. ``on_error``: "raise" at the first bad
     sample, or "report": score the others and list the bad ones in ``Scores.errors``.
     ``engine="dask"``: ``data`` is a glob of files or a Dask DataFrame of records, scored on a
-    Dask cluster; returns a :class:`ragwidgets.dask.DaskScores` (``pip install "ragwidgets[dask]"``).
+    Dask cluster; returns a :class:`ragwidgets.dask.DaskScores` (``pip install "ragwidgets[dask]"``),
+    whose per-group aggregates are by the columns ``by`` adds (see :func:`ragwidgets.dask.evaluate`).
     """
     if engine == "dask":
-        if passage_active is not None or on_error != "raise":
-            raise ValueError("engine='dask' takes neither passage_active nor on_error='report'")
+        if passage_active is not None:
+            raise ValueError("engine='dask' takes no passage_active")
         from ..dask import evaluate as evaluate_on_dask
-        return evaluate_on_dask(data, scores, mode=mode, undefined=undefined)
+        return evaluate_on_dask(data, scores, mode=mode, undefined=undefined, on_error=on_error, by=by)
+    if by is not None:
+        raise ValueError("by (group columns) is for engine='dask'; in one process, group scores.frame with pandas")
     if engine != "numpy":
         raise ValueError(f"engine must be 'numpy' or 'dask', not {engine!r}")
     if mode not in MODES:

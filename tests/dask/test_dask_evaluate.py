@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ragwidgets as rw
-from ragwidgets.dask.totals import finish, merge
+from ragwidgets.dask.totals import finish, merge_runs
 from ragwidgets.datasets.synthetic import synthetic_run
 from ragwidgets.engine import MODES
 from ragwidgets.errors import InputError
@@ -92,10 +92,10 @@ def test_a_worker_killed_mid_run_gives_the_same_answer(client, parts_writer, tmp
     busy = [worker for worker, keys in client.processing().items() if keys]
     assert busy, "every partition finished before a worker could be killed"
     os.kill(client.run(os.getpid, workers=busy[:1])[busy[0]], signal.SIGKILL)
-    totals = merge(*client.gather(futures))
+    totals = merge_runs(*client.gather(futures))
     assert busy[0] not in client.scheduler_info()["workers"]
     client.wait_for_workers(2, timeout=60)  # the nanny starts a new one
-    assert finish(totals) == scores.aggregate()
+    assert finish(totals.metrics) == scores.aggregate()
     assert_same(scores, rw.evaluate(records))
 
 
