@@ -5,6 +5,11 @@ from __future__ import annotations
 import gzip
 import json
 
+import numpy as np
+import pandas as pd
+
+import ragwidgets as rw
+
 from ragwidgets.cli import main
 from ragwidgets.datasets.synthetic import synthetic_run
 
@@ -48,3 +53,36 @@ def test_score_on_a_cluster_says_what_is_missing(capsys, tmp_path):
     assert "no file matches" in capsys.readouterr().err
     assert main(["score", "--example", "ragchecker", "--output", str(tmp_path / "o")]) == 2
     assert "--workers/--scheduler" in capsys.readouterr().err
+
+
+def test_parquet_parts_hold_the_per_sample_values_and_statuses(client, parts_writer, tmp_path, capsys):
+    records = synthetic_run(300, seed=12)
+    records[7]["answer2response"] = "Entailment"
+    parts_writer(tmp_path, records, [100, 200])
+    out = tmp_path / "scored"
+    status = main(["score", str(tmp_path / "part-*.jsonl.gz"), "--scheduler", client.scheduler.address,
+                   "--output", str(out), "--output-format", "parquet", "--on-error", "report"])
+    captured = capsys.readouterr()
+    assert status == 1 and "skipped file" in captured.err and "answer2response" in captured.err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["samples"] == 299 and summary["status_codes"] == {"defined": 0, "undefined": 1,
+                                                                      "not computable": 2}
+    assert summary["errors"][0]["field"] == "answer2response" and "part-000" in summary["errors"][0]["sample"]
+    frame = pd.concat([pd.read_parquet(out / p["output"]) for p in summary["parts"]], ignore_index=True)
+    good = [r for i, r in enumerate(records) if i != 7]
+    single = rw.evaluate(good)
+    assert frame["query_id"].tolist() == [r["query_id"] for r in good]
+    for part in single.parts:
+        for shown, value, _, name in part.columns():
+            np.testing.assert_array_equal(frame[shown].to_numpy(), value)
+            np.testing.assert_array_equal(frame[shown + "_status"].to_numpy(), part.code[name])
+
+
+def test_a_query_id_repeated_across_files_stops_the_command(client, parts_writer, tmp_path, capsys):
+    records = synthetic_run(20, seed=13)
+    records[15]["query_id"] = records[0]["query_id"]
+    parts_writer(tmp_path, records, [10, 10])
+    assert main(["score", str(tmp_path / "part-*.jsonl.gz"), "--scheduler", client.scheduler.address,
+                 "--output", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert f"query_id {records[0]['query_id']!r} is used 2 times" in err and "part-001.jsonl.gz" in err

@@ -47,6 +47,14 @@ def assert_same(dask_scores, single):
         assert ours[name]["mean"] == pytest.approx(agg["mean"], rel=1e-12, abs=1e-15)
 
 
+def assert_same_aggregate(ours: dict, theirs: dict):
+    """Counts equal; means equal to the last bits (ours is the exact mean rounded once, numpy's is summed)."""
+    assert ours.keys() == theirs.keys()
+    for name, agg in theirs.items():
+        assert {k: v for k, v in ours[name].items() if k != "mean"} == {k: v for k, v in agg.items() if k != "mean"}
+        assert ours[name]["mean"] == (None if agg["mean"] is None else pytest.approx(agg["mean"], rel=1e-12))
+
+
 @st.composite
 def runs(draw):
     records = draw(st.lists(ragchecker_records(labelled=True), min_size=1, max_size=40))
@@ -123,3 +131,88 @@ def test_nothing_of_dask_is_imported_by_the_single_process_engine():
             "print([m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')])")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True).stdout.strip() == "[]"
+
+
+def test_per_group_aggregates_equal_one_process_per_group(client, parts_writer, tmp_path):
+    records = synthetic_run(900, seed=3)
+    systems = ["a", "b", "c"]
+    folder = tmp_path / "runs"
+    for k, system in enumerate(systems):
+        (folder / system).mkdir(parents=True)
+        parts_writer(folder / system, records[k * 300:(k + 1) * 300], [100, 200])
+    scores = rw.evaluate(str(folder / "*" / "*.jsonl.gz"), engine="dask",
+                         by={"system": lambda path: path.split(os.sep)[-2]})
+    by_system = scores.aggregate("system")
+    assert set(by_system) == set(systems)
+    for k, system in enumerate(systems):
+        assert_same_aggregate(by_system[system], rw.evaluate(records[k * 300:(k + 1) * 300]).aggregate())
+    frame = scores.frame.compute()
+    assert sorted(frame["system"].unique()) == systems and sorted(frame["partition"].unique()) == list(range(6))
+    assert sum(agg["precision"]["defined"] + agg["precision"]["undefined"] + agg["precision"]["not_computable"]
+               for agg in by_system.values()) == scores.samples == 900
+    with pytest.raises(KeyError, match="no group column 'model'"):
+        scores.aggregate("model")
+
+
+def test_group_columns_of_a_dataframe_and_their_combinations(client):
+    records = synthetic_run(400, seed=9)
+    data = pd.DataFrame(records).assign(system=["x", "y"] * 200, split=["dev"] * 100 + ["test"] * 300)
+    with dask.config.set({"dataframe.convert-string": False}):
+        frame = dd.from_pandas(data, npartitions=4)
+    scores = rw.evaluate(frame, ["precision", "hallucination"], engine="dask", by=["system", "split"]).persist()
+    pairs = scores.aggregate(["system", "split"])
+    assert set(pairs) == {("x", "dev"), ("y", "dev"), ("x", "test"), ("y", "test")}
+    for (system, split), agg in pairs.items():
+        rows = data[(data.system == system) & (data.split == split)]
+        assert_same_aggregate(agg, rw.evaluate(rows.drop(columns=["system", "split"]).to_dict("records"),
+                                               ["precision", "hallucination"]).aggregate())
+    for system, agg in scores.aggregate("system").items():
+        rows = data[data.system == system].drop(columns=["system", "split"]).to_dict("records")
+        assert_same_aggregate(agg, rw.evaluate(rows, ["precision", "hallucination"]).aggregate())
+
+
+def test_a_query_id_in_two_files_is_named_with_both_files(client, parts_writer, tmp_path):
+    records = synthetic_run(30, seed=2)
+    records[25]["query_id"] = records[4]["query_id"]
+    parts_writer(tmp_path, records, [10, 10, 10])
+    scores = rw.evaluate(str(tmp_path / "*.gz"), engine="dask")
+    with pytest.raises(InputError) as caught:
+        scores.aggregate()
+    message = str(caught.value)
+    assert f"query_id {records[4]['query_id']!r} is used 2 times" in message
+    assert "part-000.jsonl.gz" in message and "part-002.jsonl.gz" in message and "part-001" not in message
+
+
+def test_samples_without_query_id_are_refused_on_the_cluster(client, parts_writer, tmp_path):
+    records = synthetic_run(8, seed=4)
+    del records[5]["query_id"]
+    parts_writer(tmp_path, records, [4, 4])
+    with pytest.raises(InputError, match=r"part-001.jsonl.gz.*1 sample\(s\) have no query_id"):
+        rw.evaluate(str(tmp_path / "*.gz"), engine="dask").aggregate()
+
+
+def test_on_error_report_skips_bad_samples_and_names_them(client, parts_writer, tmp_path):
+    records = synthetic_run(40, seed=6)
+    records[3]["answer2response"] = "Entailment"
+    records[27]["retrieved_context"] = 5
+    parts_writer(tmp_path, records, [20, 20])
+    scores = rw.evaluate(str(tmp_path / "*.gz"), engine="dask", on_error="report")
+    good = [r for i, r in enumerate(records) if i not in (3, 27)]
+    assert_same_aggregate(scores.aggregate(), rw.evaluate(good).aggregate())
+    assert scores.samples == 38
+    assert [("part-000" in e.sample, e.field) for e in scores.errors] == [(True, "answer2response"),
+                                                                         (False, "retrieved_context")]
+    assert scores.frame.compute()["query_id"].tolist() == [r["query_id"] for r in good]
+
+
+def test_on_error_report_keeps_group_values_on_their_rows(client):
+    records = synthetic_run(12, seed=8)
+    records[2]["answer2response"] = "Entailment"
+    data = pd.DataFrame(records).assign(system=[f"s{i % 3}" for i in range(12)])
+    with dask.config.set({"dataframe.convert-string": False}):
+        frame = dd.from_pandas(data, npartitions=2)
+    scores = rw.evaluate(frame, engine="dask", on_error="report", by="system")
+    rows = scores.frame.compute()
+    assert rows.set_index("query_id")["system"].to_dict() == {
+        r["query_id"]: f"s{i % 3}" for i, r in enumerate(records) if i != 2}
+    assert len(scores.errors) == 1 and "partition 0" in scores.errors[0].sample
