@@ -111,8 +111,11 @@ function Summary({ view }) {
     return html`<td class="rw-num" title=${`${r.defined} defined, ${r.undefined} Undefined, ${r.not_computable} not computable`}>
       ${mean}<span class="rw-ds-ci">${ci}</span>${r.undefined ? html`<span class="rw-ds-count"> · ${r.undefined} Undef</span>` : ""}</td>`;
   };
+  const caption = view.cluster
+    ? `Summary over the ${view.cluster.matching.toLocaleString("en-US")} matching samples, computed on the cluster: mean over defined samples, Undefined count (no bootstrap interval on a Dask-scored run)`
+    : `Summary over the ${view.count} samples shown: mean over defined samples, 95% bootstrap interval, Undefined count`;
   return html`<table class="rw-table rw-ds-summary" data-testid="summary">
-    <caption>Summary over the ${view.count} samples shown: mean over defined samples, 95% bootstrap interval, Undefined count</caption>
+    <caption>${caption}</caption>
     <thead><tr><th>metric</th>${runs.map((r) => html`<th>${r}</th>`)}</tr></thead>
     <tbody>${view.metrics.map((m) => html`<tr><th>${m.label}</th>
       ${runs.map((run) => cell(view.summary.find((r) => r.run === run && r.metric === m.key)))}</tr>`)}</tbody>
@@ -149,6 +152,19 @@ function Slices({ model, view }) {
         ${s.name} <span class="rw-ds-count">${s.size}</span></button>`)}
       <button disabled=${!view.controls.expression.trim()} onClick=${save} title="Save the filter expression as a named slice">+ slice from filter</button>
     </div></div>`;
+}
+
+/** On a Dask-scored run: what the table holds (the first N by a metric, not every row) and what is not available. */
+function ClusterNotice({ view, labelOf }) {
+  const cl = view.cluster;
+  const n = (x) => x.toLocaleString("en-US");
+  const which = cl.descending ? "highest" : "lowest";
+  return html`<div class="rw-ds-notice" role="note" data-testid="cluster-notice">
+    <b>Dask-scored run, explored on the cluster.</b> The table shows the ${n(view.count)} samples with the ${which}
+    ${" "}${labelOf[cl.sort_by] || cl.sort_by} of ${n(cl.matching)} matching (${n(cl.defined)} with it defined), not all rows;
+    the summary and charts cover all ${n(cl.matching)}. Sort by another metric's header; filter with an expression or the
+    distribution. Not available on a cluster run: ${cl.unavailable.join(", ")}.
+  </div>`;
 }
 
 function Drill({ model, traits, view }) {
@@ -220,9 +236,9 @@ function App({ model, store }) {
   return html`<div class="rw-ds" tabindex="0" onKeyDown=${onKey}>
     <div class="rw-ds-toolbar">
       ${view.runs.length > 1 ? html`<label>run ${select("run", ["", ...view.runs], ["all runs", ...view.runs])}</label>` : ""}
-      <input type="text" placeholder="search query / response / id" value=${text} data-testid="search"
+      ${view.cluster ? "" : html`<input type="text" placeholder="search query / response / id" value=${text} data-testid="search"
         onInput=${(e) => setText(e.target.value)} onKeyDown=${(e) => e.key === "Enter" && setTraits(model, { text })}
-        onBlur=${() => text !== c.text && setTraits(model, { text })} />
+        onBlur=${() => text !== c.text && setTraits(model, { text })} />`}
       <input type="text" class="rw-ds-expr" placeholder="filter: hallucination > 0 and claim_recall < 1" value=${expr}
         data-testid="expression" onInput=${(e) => setExpr(e.target.value)}
         onKeyDown=${(e) => e.key === "Enter" && setTraits(model, { expression: expr })} />
@@ -230,8 +246,9 @@ function App({ model, store }) {
       ${b.metric ? html`<button data-testid="clear-brush" onClick=${() => setTraits(model, { brush: {} })}>
         ✕ ${labelOf[b.metric] || b.metric} ${b.undefined ? "Undefined" : `${b.lo}–${b.hi}`}</button>` : ""}
       <label><input type="checkbox" checked=${c.percent} onChange=${(e) => setTraits(model, { percent: e.target.checked })} /> ×100</label>
-      <span class="rw-ds-count-all" data-testid="count"><b>${view.count.toLocaleString("en-US")}</b> of ${view.total.toLocaleString("en-US")} samples</span>
+      <span class="rw-ds-count-all" data-testid="count"><b>${(view.cluster ? view.cluster.matching : view.count).toLocaleString("en-US")}</b> of ${view.total.toLocaleString("en-US")} samples${view.cluster ? ` · ${view.count.toLocaleString("en-US")} in the table` : ""}</span>
     </div>
+    ${view.cluster ? html`<${ClusterNotice} view=${view} labelOf=${labelOf} />` : ""}
     ${view.error ? html`<div class="rw-ds-error" role="alert">${view.error}</div>` : ""}
     <div class="rw-ds-charts">
       ${view.charts.distribution ? html`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
@@ -247,7 +264,7 @@ function App({ model, store }) {
     </div>
     <${Table} model=${model} view=${view} store=${store} />
     <div class="rw-ds-main">
-      <div class="rw-ds-left"><${Slices} model=${model} view=${view} /><${Summary} view=${view} /></div>
+      <div class="rw-ds-left">${view.cluster ? "" : html`<${Slices} model=${model} view=${view} />`}<${Summary} view=${view} /></div>
       ${view.compare ? html`<div class="rw-ds-right"><${Compare} model=${model} view=${view} /></div>` : ""}
     </div>
     <${Drill} model=${model} traits=${traits} view=${view} />

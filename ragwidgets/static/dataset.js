@@ -3291,8 +3291,9 @@ function Summary({ view }) {
     return html3`<td class="rw-num" title=${`${r3.defined} defined, ${r3.undefined} Undefined, ${r3.not_computable} not computable`}>
       ${mean}<span class="rw-ds-ci">${ci}</span>${r3.undefined ? html3`<span class="rw-ds-count"> · ${r3.undefined} Undef</span>` : ""}</td>`;
   };
+  const caption = view.cluster ? `Summary over the ${view.cluster.matching.toLocaleString("en-US")} matching samples, computed on the cluster: mean over defined samples, Undefined count (no bootstrap interval on a Dask-scored run)` : `Summary over the ${view.count} samples shown: mean over defined samples, 95% bootstrap interval, Undefined count`;
   return html3`<table class="rw-table rw-ds-summary" data-testid="summary">
-    <caption>Summary over the ${view.count} samples shown: mean over defined samples, 95% bootstrap interval, Undefined count</caption>
+    <caption>${caption}</caption>
     <thead><tr><th>metric</th>${runs.map((r3) => html3`<th>${r3}</th>`)}</tr></thead>
     <tbody>${view.metrics.map((m3) => html3`<tr><th>${m3.label}</th>
       ${runs.map((run) => cell(view.summary.find((r3) => r3.run === run && r3.metric === m3.key)))}</tr>`)}</tbody>
@@ -3328,6 +3329,17 @@ ${s3.expression}`}
         ${s3.name} <span class="rw-ds-count">${s3.size}</span></button>`)}
       <button disabled=${!view.controls.expression.trim()} onClick=${save} title="Save the filter expression as a named slice">+ slice from filter</button>
     </div></div>`;
+}
+function ClusterNotice({ view, labelOf }) {
+  const cl = view.cluster;
+  const n3 = (x2) => x2.toLocaleString("en-US");
+  const which = cl.descending ? "highest" : "lowest";
+  return html3`<div class="rw-ds-notice" role="note" data-testid="cluster-notice">
+    <b>Dask-scored run, explored on the cluster.</b> The table shows the ${n3(view.count)} samples with the ${which}
+    ${" "}${labelOf[cl.sort_by] || cl.sort_by} of ${n3(cl.matching)} matching (${n3(cl.defined)} with it defined), not all rows;
+    the summary and charts cover all ${n3(cl.matching)}. Sort by another metric's header; filter with an expression or the
+    distribution. Not available on a cluster run: ${cl.unavailable.join(", ")}.
+  </div>`;
 }
 function Drill({ model, traits, view }) {
   const main = A2(null);
@@ -3405,9 +3417,9 @@ function App({ model, store }) {
   return html3`<div class="rw-ds" tabindex="0" onKeyDown=${onKey}>
     <div class="rw-ds-toolbar">
       ${view.runs.length > 1 ? html3`<label>run ${select("run", ["", ...view.runs], ["all runs", ...view.runs])}</label>` : ""}
-      <input type="text" placeholder="search query / response / id" value=${text} data-testid="search"
+      ${view.cluster ? "" : html3`<input type="text" placeholder="search query / response / id" value=${text} data-testid="search"
         onInput=${(e3) => setText(e3.target.value)} onKeyDown=${(e3) => e3.key === "Enter" && setTraits(model, { text })}
-        onBlur=${() => text !== c3.text && setTraits(model, { text })} />
+        onBlur=${() => text !== c3.text && setTraits(model, { text })} />`}
       <input type="text" class="rw-ds-expr" placeholder="filter: hallucination > 0 and claim_recall < 1" value=${expr}
         data-testid="expression" onInput=${(e3) => setExpr(e3.target.value)}
         onKeyDown=${(e3) => e3.key === "Enter" && setTraits(model, { expression: expr })} />
@@ -3415,8 +3427,9 @@ function App({ model, store }) {
       ${b2.metric ? html3`<button data-testid="clear-brush" onClick=${() => setTraits(model, { brush: {} })}>
         ✕ ${labelOf[b2.metric] || b2.metric} ${b2.undefined ? "Undefined" : `${b2.lo}–${b2.hi}`}</button>` : ""}
       <label><input type="checkbox" checked=${c3.percent} onChange=${(e3) => setTraits(model, { percent: e3.target.checked })} /> ×100</label>
-      <span class="rw-ds-count-all" data-testid="count"><b>${view.count.toLocaleString("en-US")}</b> of ${view.total.toLocaleString("en-US")} samples</span>
+      <span class="rw-ds-count-all" data-testid="count"><b>${(view.cluster ? view.cluster.matching : view.count).toLocaleString("en-US")}</b> of ${view.total.toLocaleString("en-US")} samples${view.cluster ? ` · ${view.count.toLocaleString("en-US")} in the table` : ""}</span>
     </div>
+    ${view.cluster ? html3`<${ClusterNotice} view=${view} labelOf=${labelOf} />` : ""}
     ${view.error ? html3`<div class="rw-ds-error" role="alert">${view.error}</div>` : ""}
     <div class="rw-ds-charts">
       ${view.charts.distribution ? html3`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
@@ -3431,7 +3444,7 @@ function App({ model, store }) {
     </div>
     <${Table2} model=${model} view=${view} store=${store} />
     <div class="rw-ds-main">
-      <div class="rw-ds-left"><${Slices} model=${model} view=${view} /><${Summary} view=${view} /></div>
+      <div class="rw-ds-left">${view.cluster ? "" : html3`<${Slices} model=${model} view=${view} />`}<${Summary} view=${view} /></div>
       ${view.compare ? html3`<div class="rw-ds-right"><${Compare} model=${model} view=${view} /></div>` : ""}
     </div>
     <${Drill} model=${model} traits=${traits} view=${view} />

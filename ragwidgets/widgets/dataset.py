@@ -12,6 +12,7 @@ of the selected row, beside the same query's answer in the baseline run when run
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import anywidget
@@ -62,7 +63,9 @@ def _is_runs(source) -> bool:
 
 class DatasetExplorer(anywidget.AnyWidget):
     """Explore one run or compare several: ``DatasetExplorer(source)`` with a path, records,
-    Scores, ScoringResult, DataFrame, or ``{run_name: source}`` (the first run is the baseline).
+    Scores, ScoringResult, DataFrame, or ``{run_name: source}`` (the first run is the baseline);
+    a Dask-scored run (``rw.evaluate(..., engine="dask")``) opens the cluster mode instead
+    (:class:`~ragwidgets.widgets.cluster_dataset.ClusterDatasetExplorer`).
 
     ``frame`` is every run's per-sample table (``run``, ``query_id``, query, item counts, metrics,
     NaN = Undefined or not computable); ``status`` says which (0 defined, 1 Undefined, 2 not
@@ -94,6 +97,14 @@ class DatasetExplorer(anywidget.AnyWidget):
 
     _controls = ("run", "text", "expression", "slice", "brush", "sort_by", "descending", "chart_metric",
                  "scatter_x", "scatter_y", "group_by", "compare_metric", "percent")
+
+    def __new__(cls, source=None, *args, **kwargs):
+        """A Dask-scored run opens the cluster mode (:mod:`.cluster_dataset`)."""
+        dask = sys.modules.get("ragwidgets.dask")
+        if cls is DatasetExplorer and dask is not None and isinstance(source, dask.DaskScores):
+            from .cluster_dataset import ClusterDatasetExplorer
+            cls = ClusterDatasetExplorer
+        return super().__new__(cls, source, *args, **kwargs)
 
     def __init__(self, source, *, slices: list[Slice] | str | Path | None = None, **controls):
         sources = source if _is_runs(source) else {"run": source}
@@ -306,7 +317,7 @@ class DatasetExplorer(anywidget.AnyWidget):
                 self._unbrushed = self._filter(with_brush=False)[0] if self.brush else mask
         self.view_state = self._build()
         with self.hold_sync():
-            self._view = json.dumps(self.view_state, allow_nan=False, default=_json_default)
+            self._view = json_view(self.view_state)
             if self.selected != self._drilled:
                 self._update_drill()
 
@@ -387,22 +398,19 @@ class DatasetExplorer(anywidget.AnyWidget):
 
     # -- rows on demand -----------------------------------------------------------------------
     def window(self, start: int, count: int) -> tuple[dict, list[bytes]]:
-        """Rows ``start`` ... ``start + count`` of the filtered order: a header (positions, text
-        columns) and one little-endian buffer per numeric column (float64, NaN = not defined)
-        then per metric status (int8: 0 defined, 1 Undefined, 2 not computable)."""
+        """Rows ``start`` ... ``start + count`` of the filtered order, as :func:`rows_message`
+        sends them (numeric: the item counts, the metrics and, comparing runs, the difference)."""
         start = max(0, int(start))
         rows = self._order[start:start + max(0, min(int(count), 2000))]
         numeric = [*COUNT_COLUMNS, *self.metrics] + (["difference"] if len(self.runs) > 1 else [])
         diff = self._difference() if len(self.runs) > 1 else None
         column = self._frame.take(rows)  # only the window's rows leave pandas
-        buffers = [(diff[rows] if name == "difference" else column[name].to_numpy(dtype=float))
-                   .astype("<f8").tobytes() for name in numeric]
-        buffers += [self._codes[m][rows].astype(np.int8).tobytes() for m in self.metrics]
-        header = {"type": "rows", "version": self._version, "start": start, "positions": rows.tolist(),
-                  "run": column["run"].tolist(), "query_id": column["query_id"].tolist(),
-                  "query": [q[:QUERY_CHARS] for q in column["query"].tolist()],
-                  "numeric": numeric, "status": self.metrics}
-        return header, buffers
+        return rows_message(self._version, start, rows, run=column["run"].tolist(),
+                            query_id=column["query_id"].tolist(),
+                            query=[q[:QUERY_CHARS] for q in column["query"].tolist()],
+                            numeric={name: diff[rows] if name == "difference" else column[name].to_numpy(dtype=float)
+                                     for name in numeric},
+                            status={m: self._codes[m][rows] for m in self.metrics})
 
     def step(self, delta: int) -> None:
         """Select the row ``delta`` places after the selected one in the filtered order (the first
@@ -493,6 +501,23 @@ class DatasetExplorer(anywidget.AnyWidget):
         path = Path(path)
         path.write_text(report_html(self, worst=worst), encoding="utf-8")
         return path
+
+
+def rows_message(version: int, start: int, positions: np.ndarray, *, run: list, query_id: list, query: list,
+                 numeric: dict[str, np.ndarray], status: dict[str, np.ndarray]) -> tuple[dict, list[bytes]]:
+    """A window of table rows for the front end: a header (positions and text columns) and one
+    little-endian buffer per numeric column (float64, NaN = not defined) then per metric status
+    (int8: 0 defined, 1 Undefined, 2 not computable)."""
+    buffers = [np.asarray(v, dtype="<f8").tobytes() for v in numeric.values()]
+    buffers += [np.asarray(v).astype(np.int8).tobytes() for v in status.values()]
+    header = {"type": "rows", "version": version, "start": start, "positions": positions.tolist(), "run": run,
+              "query_id": query_id, "query": query, "numeric": list(numeric), "status": list(status)}
+    return header, buffers
+
+
+def json_view(state: dict) -> str:
+    """The view state as the ``_view`` trait's JSON."""
+    return json.dumps(state, allow_nan=False, default=_json_default)
 
 
 def _num(v):

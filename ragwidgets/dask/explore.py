@@ -1,0 +1,184 @@
+"""The run explorer's questions about a Dask-scored run, answered on the cluster.
+
+A view is one pass over the (persisted) score frame: each partition keeps the rows the filter
+keeps (an expression evaluated with pandas, then the brush) and answers with small things only:
+its totals (:mod:`.totals`: the summary), the chart metric's histogram over the rows kept
+without the brush (:func:`~ragwidgets.analysis.aggregates.distribution`, so bins equal the
+in-process explorer's), the scatter's cells, per-group totals of the chart metric, and its ``n``
+rows first by the sort metric (``nlargest`` / ``nsmallest``, defined values only). The answers
+merge by the tree reduction of :func:`.evaluate.tree_reduce`; the kernel receives at most ``n``
+rows. A drill-down reads one partition again on a worker and sends back the one sample.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from dataclasses import dataclass, field
+
+import dask
+import numpy as np
+import pandas as pd
+
+from ..analysis.aggregates import distribution, scatter_cells
+from ..analysis.filtering import expression_mask
+from ..analysis.table import DEFINED_CODE, UNDEFINED_CODE
+from ..loaders import load_samples
+from ..model import Sample
+from .evaluate import DaskScores, _plain, _present, tree_reduce
+from .totals import finish, merge, totals_of
+
+PARTITION = "partition"  # the frame's column of each row's partition number
+
+
+@dataclass(frozen=True)
+class ViewSpec:
+    """What one view asks of every partition (the explorer's controls, as plain values).
+
+    ``brush`` is ``{}``, ``{"metric", "lo", "hi"}`` (defined values in [lo, hi]) or
+    ``{"metric", "undefined": True}``; the table is the first ``n`` rows by ``sort_by``
+    (highest first when ``descending``; ties in the order of the run).
+    """
+
+    metrics: tuple[str, ...]
+    sort_by: str
+    descending: bool = False
+    n: int = 500
+    expression: str = ""
+    brush: dict = field(default_factory=dict)
+    chart_metric: str = ""
+    scatter: tuple[str, str] | None = None
+    group_by: str = ""
+
+
+def keep_masks(part: pd.DataFrame, spec: ViewSpec) -> tuple[np.ndarray, np.ndarray]:
+    """(rows the expression keeps, rows the expression and the brush keep) of one partition."""
+    kept = np.ones(len(part), dtype=bool)
+    if spec.expression.strip():
+        kept &= expression_mask(part, spec.expression)
+    b = spec.brush
+    if not b.get("metric"):
+        return kept, kept
+    codes = part[b["metric"] + "_status"].to_numpy()
+    if b.get("undefined"):
+        return kept, kept & (codes == UNDEFINED_CODE)
+    values = part[b["metric"]].to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):
+        inside = (codes == DEFINED_CODE) & (values >= float(b.get("lo", 0))) & (values <= float(b.get("hi", 1)))
+    return kept, kept & inside
+
+
+def _first(rows: pd.DataFrame, spec: ViewSpec) -> pd.DataFrame:
+    """The first ``spec.n`` rows by the sort metric among those where it is defined (ties: the
+    earlier partition and row first: ``keep="first"`` over rows in the run's order)."""
+    rows = rows[rows[spec.sort_by + "_status"].to_numpy() == DEFINED_CODE]
+    pick = rows.nlargest if spec.descending else rows.nsmallest
+    return pick(spec.n, spec.sort_by, keep="first")
+
+
+def partition_view(part: pd.DataFrame, spec: ViewSpec) -> dict:
+    """One partition's answer to ``spec`` (see the module docstring)."""
+    unbrushed, kept = keep_masks(part, spec)
+    part = part.assign(_row=np.arange(len(part)))
+    rows = part[kept]
+    out = {"totals": totals_of((m, rows[m].to_numpy(), rows[m + "_status"].to_numpy()) for m in spec.metrics),
+           "top": _first(rows, spec)}
+    m = spec.chart_metric
+    if m:
+        chart = part[unbrushed]
+        out["distribution"] = distribution(chart[m].to_numpy(dtype=float), chart[m + "_status"].to_numpy())
+        if spec.group_by:
+            out["groups"] = {group: totals_of([(m, g[m].to_numpy(), g[m + "_status"].to_numpy())])[m]
+                             for group, g in rows.groupby(spec.group_by, sort=False)}
+    if spec.scatter:
+        x, y = spec.scatter
+        cells = scatter_cells(rows[x].to_numpy(dtype=float), rows[x + "_status"].to_numpy(),
+                              rows[y].to_numpy(dtype=float), rows[y + "_status"].to_numpy())
+        out["scatter"] = {**cells, "cells": Counter({(i, j): c for i, j, c in cells["cells"]})}
+    return out
+
+
+def merge_views(*views: dict, spec: ViewSpec) -> dict:
+    """The answer of the union of the partitions that gave ``views`` (in the run's order)."""
+    out = {"totals": merge(*(v["totals"] for v in views)),
+           "top": _first(pd.concat([v["top"] for v in views]), spec)}
+    if "distribution" in views[0]:
+        d = [v["distribution"] for v in views]
+        out["distribution"] = {"edges": d[0]["edges"], "counts": np.sum([x["counts"] for x in d], axis=0).tolist(),
+                               **{k: sum(x[k] for x in d) for k in ("undefined", "not_computable")}}
+    if "groups" in views[0]:
+        out["groups"] = merge(*(v["groups"] for v in views))
+    if "scatter" in views[0]:
+        s = [v["scatter"] for v in views]
+        out["scatter"] = {"bins": s[0]["bins"], "cells": sum((x["cells"] for x in s), Counter()),
+                          "left_out": sum(x["left_out"] for x in s)}
+    return out
+
+
+@dataclass
+class ClusterView:
+    """A view's answer, in the kernel: ``count`` rows match, ``top`` holds the first ``n`` of
+    those whose sort metric is defined (``defined`` of them), ``aggregate`` is Scores.aggregate's
+    shape over the matching rows; the charts' data are the in-process explorer's shapes."""
+
+    count: int
+    defined: int
+    top: pd.DataFrame
+    aggregate: dict
+    charts: dict
+
+
+def group_rows(groups: dict) -> list[dict]:
+    """analysis.aggregates.group_means' rows from merged per-group totals (exact means)."""
+    means = finish(groups)
+    return [{"group": str(g), "mean": means[g]["mean"], "defined": groups[g][0], "size": sum(groups[g][:3])}
+            for g in pd.Index(list(groups)).sort_values()]
+
+
+def ask(scores: DaskScores, spec: ViewSpec) -> ClusterView:
+    """Compute ``spec`` over every partition of ``scores.frame`` on the cluster (one pass)."""
+    parts = [dask.delayed(partition_view)(p, spec) for p in scores.frame.to_delayed()]
+    answer = tree_reduce(parts, functools.partial(merge_views, spec=spec)).compute()
+    aggregate = finish(answer["totals"])
+    first = aggregate[spec.metrics[0]]
+    top = answer["top"]
+    order = np.lexsort((top["_row"].to_numpy(), top[PARTITION].to_numpy(),
+                        -top[spec.sort_by].to_numpy() if spec.descending else top[spec.sort_by].to_numpy()))
+    charts = {}
+    if "distribution" in answer:
+        charts["distribution"] = {"metric": spec.chart_metric, **answer["distribution"]}
+    if "scatter" in answer:
+        s = answer["scatter"]
+        charts["scatter"] = {"x": spec.scatter[0], "y": spec.scatter[1], "bins": s["bins"], "left_out": s["left_out"],
+                             "cells": [[i, j, c] for (i, j), c in sorted(s["cells"].items())]}
+    if "groups" in answer:
+        charts["groups"] = {"by": spec.group_by, "metric": spec.chart_metric, "rows": group_rows(answer["groups"])}
+    return ClusterView(count=first["defined"] + first["undefined"] + first["not_computable"],
+                       defined=aggregate[spec.sort_by]["defined"], top=top.iloc[order].drop(columns="_row")
+                       .reset_index(drop=True), aggregate=aggregate, charts=charts)
+
+
+def _sample_in(loaded, query_id: str) -> Sample:
+    ids = loaded.flat.query_ids if loaded.flat is not None else [s.query_id for s in loaded.samples]
+    return loaded.samples[ids.index(query_id)]
+
+
+def _sample_in_file(path: str, query_id: str) -> Sample:
+    return _sample_in(load_samples(path), query_id)
+
+
+def _sample_in_records(part: pd.DataFrame, query_id: str) -> Sample:
+    row = part[part["query_id"].astype(str) == query_id]
+    record = {key: _plain(value) for key, value in row.iloc[0].items() if _present(value)}
+    return load_samples([record]).samples[0]
+
+
+def fetch_sample(scores: DaskScores, partition: int, query_id: str) -> Sample:
+    """The one sample ``query_id`` of partition ``partition``, read again on a worker (the file,
+    or that partition of the source DataFrame); only that sample comes back."""
+    source = scores.source
+    if isinstance(source, (list, tuple)):
+        task = dask.delayed(_sample_in_file)(str(source[partition]), query_id)
+    else:
+        task = dask.delayed(_sample_in_records)(source.to_delayed()[partition], query_id)
+    return task.compute()

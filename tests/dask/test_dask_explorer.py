@@ -1,0 +1,191 @@
+"""DatasetExplorer on a Dask-scored run (cluster mode) against the in-memory explorer on the same
+samples, on the 2-worker LocalCluster: summary, charts, top-N table, drill-down; nothing but
+the table's rows ever crosses into the kernel."""
+
+from __future__ import annotations
+
+import json
+
+import dask
+import dask.dataframe as dd
+import distributed
+import numpy as np
+import pandas as pd
+import pytest
+import traitlets
+
+import ragwidgets as rw
+from ragwidgets.datasets.synthetic import synthetic_run
+from ragwidgets.widgets.cluster_dataset import ClusterDatasetExplorer
+
+SIZES = [300, 450, 150, 300]
+ROWS = 40
+STATES = [{}, {"expression": "claim_recall < 0.5 and partition != 2"},
+          {"brush": {"metric": "hallucination", "lo": 0.2, "hi": 0.6}},
+          {"brush": {"metric": "hallucination", "undefined": True}, "group_by": "partition"}]
+
+
+@pytest.fixture(scope="module")
+def records():
+    return synthetic_run(sum(SIZES), seed=3)
+
+
+@pytest.fixture(scope="module")
+def memory(records):
+    """The in-memory explorer on the same samples, with each sample's partition as a column."""
+    frame = pd.DataFrame(records).assign(partition=np.repeat(np.arange(len(SIZES)), SIZES))
+    return rw.DatasetExplorer(frame, chart_metric="hallucination", group_by="partition")
+
+
+@pytest.fixture(scope="module")
+def dask_scores(client, records, parts_writer, tmp_path_factory):
+    paths = parts_writer(tmp_path_factory.mktemp("parts"), records, SIZES)
+    return rw.evaluate([str(p) for p in paths], engine="dask")
+
+
+@pytest.fixture
+def crossed(monkeypatch):
+    """Every pandas object the kernel gathers from the cluster, by length (rows that crossed)."""
+    lengths = []
+    gather = distributed.Client.gather
+
+    def count(value):
+        if isinstance(value, (pd.DataFrame, pd.Series, pd.Index)):
+            lengths.append(len(value))
+        elif isinstance(value, dict):
+            for v in value.values():
+                count(v)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                count(v)
+        elif hasattr(value, "__dataclass_fields__"):
+            for name in value.__dataclass_fields__:
+                count(getattr(value, name))
+
+    def counting(self, futures, *args, **kwargs):
+        result = gather(self, futures, *args, **kwargs)
+        count(result)
+        return result
+
+    monkeypatch.setattr(distributed.Client, "gather", counting)
+    return lengths
+
+
+def set_controls(explorer, controls):
+    explorer.brush, explorer.expression = {}, ""
+    for name, value in controls.items():
+        setattr(explorer, name, value)
+
+
+def test_summary_charts_and_count_equal_the_in_memory_explorer(dask_scores, memory, crossed):
+    explorer = rw.DatasetExplorer(dask_scores, chart_metric="hallucination", group_by="partition", rows=ROWS)
+    assert isinstance(explorer, ClusterDatasetExplorer)
+    assert explorer.metrics == memory.metrics and explorer.total == len(memory.frame)
+    for controls in STATES:
+        set_controls(explorer, controls)
+        set_controls(memory, controls)
+        ours, theirs = explorer.view_state, memory.view_state
+        assert ours["error"] == theirs["error"] == ""
+        assert ours["cluster"]["matching"] == theirs["count"] > 0
+        for mine, other in zip(ours["summary"], theirs["summary"], strict=True):
+            assert mine["metric"] == other["metric"]
+            assert {k: mine[k] for k in ("defined", "undefined", "not_computable")} == \
+                   {k: other[k] for k in ("defined", "undefined", "not_computable")}
+            assert mine["mean"] == pytest.approx(other["mean"], rel=1e-12, abs=1e-15)  # exact sum vs numpy's
+        assert ours["charts"]["distribution"] == theirs["charts"]["distribution"]  # the same bins, counted alike
+        assert ours["charts"]["scatter"] == theirs["charts"]["scatter"]
+        groups, other_groups = ours["charts"]["groups"], theirs["charts"]["groups"]
+        assert groups["by"] == other_groups["by"] == "partition"
+        assert [(g["group"], g["defined"], g["size"]) for g in groups["rows"]] == \
+               [(g["group"], g["defined"], g["size"]) for g in other_groups["rows"]]
+        assert [g["mean"] for g in groups["rows"]] == pytest.approx([g["mean"] for g in other_groups["rows"]],
+                                                                    rel=1e-12)
+    # no frame crossed into the kernel: at most the table's rows at a time
+    assert crossed and max(crossed) <= ROWS
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_table_is_the_first_rows_of_a_pandas_sort(dask_scores, memory, descending, crossed):
+    controls = {"sort_by": "precision", "descending": descending, "expression": "recall > 0.2"}
+    explorer = rw.DatasetExplorer(dask_scores, rows=ROWS, **controls)
+    set_controls(memory, {"expression": "recall > 0.2"})
+    memory.sort_by, memory.descending = "precision", descending
+    frame = memory.frame.assign(status=memory.status["precision"])
+    kept = frame[(frame["recall"] > 0.2) & (frame["status"] == 0)]
+    expected = kept.iloc[np.argsort(-kept["precision"].to_numpy() if descending else kept["precision"].to_numpy(),
+                                    kind="stable")][:ROWS]  # ties in the run's order
+    assert explorer.frame["query_id"].tolist() == expected["query_id"].tolist()
+    assert explorer.frame["query_id"].tolist() == memory.filtered["query_id"].tolist()[:ROWS]
+    np.testing.assert_array_equal(explorer.frame["precision"], expected["precision"])
+    assert explorer.view_state["count"] == ROWS
+    assert explorer.view_state["cluster"]["defined"] == len(kept)
+    header, buffers = explorer.window(0, 10)
+    assert header["query_id"] == expected["query_id"].tolist()[:10]
+    column = header["numeric"].index("precision")
+    np.testing.assert_array_equal(np.frombuffer(buffers[column], "<f8"), expected["precision"][:10])
+    assert max(crossed) <= ROWS
+
+
+def test_drill_down_fetches_the_same_sample(dask_scores, memory, crossed):
+    explorer = rw.DatasetExplorer(dask_scores, rows=ROWS, sort_by="hallucination", descending=True)
+    crossed.clear()
+    explorer.selected = 5
+    query_id = explorer.frame["query_id"].iat[5]
+    row = int(np.flatnonzero(memory.frame["query_id"] == query_id)[0])
+    memory.selected = row
+    assert explorer._drill and json.loads(explorer._drill) == json.loads(memory._drill)
+    assert explorer._drill_cells == memory._drill_cells
+    assert explorer.sample(5).query_id == query_id
+    assert crossed == []  # a Sample came back, no frame
+    # a new sort keeps the drilled sample selected while it is among the rows
+    explorer.expression = f"query_id == {query_id!r}"
+    assert explorer.selected == 0 and explorer.frame["query_id"].tolist() == [query_id]
+
+
+def test_drill_down_on_a_dataframe_of_records(client, records):
+    with dask.config.set({"dataframe.convert-string": False}):
+        source = dd.from_pandas(pd.DataFrame(records[:400]), npartitions=3, sort=False)
+    explorer = rw.DatasetExplorer(rw.evaluate(source, engine="dask"), rows=10, sort_by="recall")
+    explorer.selected = 2
+    query_id = explorer.frame["query_id"].iat[2]
+    view = json.loads(explorer._drill)
+    single = rw.DatasetExplorer([r for r in records if r["query_id"] == query_id])
+    single.selected = 0
+    assert view == json.loads(single._drill)
+
+
+def test_what_is_not_available_says_so(dask_scores):
+    explorer = rw.DatasetExplorer(dask_scores, rows=ROWS)
+    notice = explorer.view_state["cluster"]
+    assert "full-text search" in notice["unavailable"] and "bootstrap intervals" in notice["unavailable"]
+    assert all(r["ci_low"] is None for r in explorer.view_state["summary"])
+    explorer.text = "harbor"
+    assert "full-text search is not available" in explorer.view_state["error"]
+    explorer.text, explorer.sort_by = "", "query_id"
+    assert "sorted by a metric, not 'query_id'" in explorer.view_state["error"]
+    explorer.sort_by, explorer.expression = "recall", "nonsense > 1"
+    assert "nonsense" in explorer.view_state["error"] and explorer.view_state["cluster"]["matching"] == sum(SIZES)
+    with pytest.raises(traitlets.TraitError, match="brush metric must be one of"):
+        explorer.brush = {"metric": "not_scored", "lo": 0, "hi": 1}
+    with pytest.raises(ValueError, match="what-ifs are not available"):
+        explorer.top_k()
+    with pytest.raises(ValueError, match="failure slices are not available"):
+        rw.DatasetExplorer(dask_scores, slices=[])
+
+
+def test_a_cluster_that_went_away(records, parts_writer, tmp_path, client):
+    paths = parts_writer(tmp_path, records[:200], [100, 100])
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as gone:
+            explorer = rw.DatasetExplorer(rw.evaluate([str(p) for p in paths], engine="dask"), rows=10)
+            shown = explorer.frame["query_id"].tolist()
+    assert explorer.view_state["error"] == ""
+    with gone.as_current():  # the only client it knows is closed
+        explorer.sort_by = "recall"
+        assert explorer.view_state["error"].startswith("no Dask client is connected")
+        explorer.selected = 3
+        assert explorer.view_state["error"].startswith("no Dask client is connected")
+        assert explorer._drill == ""
+    explorer.expression = "recall > 0.5"  # another cluster: the run's scores are not there
+    assert explorer.view_state["error"].startswith("the Dask cluster could not answer")
+    assert explorer.frame["query_id"].tolist() == shown  # the last answer stays in view
