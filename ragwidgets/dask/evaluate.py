@@ -307,6 +307,11 @@ class DaskScores:
         picked = defined.nsmallest(n, metric) if smallest else defined.nlargest(n, metric)
         return picked.compute().reset_index(drop=True)
 
+    def explore(self, **options):
+        """The run explorer on this run, asking the cluster (``rw.DatasetExplorer(self, **options)``)."""
+        from ..widgets.dataset import DatasetExplorer
+        return DatasetExplorer(self, **options)
+
 
 def _hashed(ids):
     """64-bit hashes of query_ids (pandas' fixed-key hash: the same in every process)."""

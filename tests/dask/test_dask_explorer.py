@@ -127,7 +127,8 @@ def test_table_is_the_first_rows_of_a_pandas_sort(dask_scores, memory, descendin
 
 
 def test_drill_down_fetches_the_same_sample(dask_scores, memory, crossed):
-    explorer = rw.DatasetExplorer(dask_scores, rows=ROWS, sort_by="hallucination", descending=True)
+    explorer = dask_scores.explore(rows=ROWS, sort_by="hallucination", descending=True)
+    assert isinstance(explorer, ClusterDatasetExplorer)
     crossed.clear()
     explorer.selected = 5
     query_id = explorer.frame["query_id"].iat[5]
