@@ -72,6 +72,16 @@ class BaseJudge:
         self.max_failures = max_failures
         self._identities: dict[tuple, str] = {}  # (operation, model, base_url) -> identity JSON
 
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy for another process (a Dask worker): its counters start at zero and its cache
+        opens the same file there."""
+        state = dict(self.__dict__, stats=None)
+        state["cache"] = None if self.cache is None else self.cache.path
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, stats=JudgeStats(), cache=resolve_cache(state["cache"]))
+
     # -- hooks for concrete judges -------------------------------------------------------------
 
     async def _extract_call(self, text: str, question: str, instructions: Optional[str]) -> CallOutcome:

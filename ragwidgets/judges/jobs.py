@@ -74,6 +74,17 @@ class DryRun:
         plan.prompt_tokens += prompt_tokens
         plan.completion_tokens += completion_tokens
 
+    def __add__(self, other: "DryRun") -> "DryRun":
+        """Both plans as one (a run's partitions summed); plans priced differently are refused."""
+        if self.prices is not None and other.prices is not None and self.prices != other.prices:
+            raise ValueError(f"cannot add dry runs priced differently: {self.prices} and {other.prices}")
+        total = DryRun(estimated_texts=self.estimated_texts + other.estimated_texts,
+                       prices=self.prices if self.prices is not None else other.prices)
+        for plan in (self, other):
+            for operation, part in plan.by_operation.items():
+                total.add(operation, **vars(part))
+        return total
+
     def _total(self, name: str) -> int:
         return sum(getattr(p, name) for p in self.by_operation.values())
 

@@ -25,6 +25,7 @@ import logging
 import math
 import os
 import random
+import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
@@ -36,7 +37,7 @@ from .answers import ENTAILMENT_SYNONYMS, IMPORTANCE_SYNONYMS, parse_claims, par
 from .base import BaseJudge, CallOutcome
 from .cache import CacheSetting
 from .claims import ClaimLike, Reference, claim_text, reference_text
-from .errors import AnswerParseError, JudgeRequestError
+from .errors import AnswerParseError, JudgeError, JudgeRequestError
 from .limits import ConcurrencyLimit
 from .prompts import load_prompt, numbered
 from .secrets import Secret, keep_out_of_logs, strip_userinfo, url_credentials, url_host
@@ -90,6 +91,22 @@ def _tokens(chars: int) -> int:
     return math.ceil(chars / CHARS_PER_TOKEN)
 
 
+@dataclass(frozen=True)
+class JudgeRecipe:
+    """How to build a judge again in another process (a Dask worker): its class and constructor
+    arguments, never a key. ``key_env``: the variable the key is read from there (None: no key)."""
+
+    cls: type
+    arguments: dict[str, Any]
+    key_env: Optional[str]
+
+    def build(self) -> "OpenAICompatibleJudge":
+        if self.key_env is not None and not (os.environ.get(self.key_env) or "").strip():
+            raise JudgeError(f"${self.key_env} is not set on {socket.gethostname()} (process {os.getpid()}), where the "
+                             "judge reads its key: set it in the environment the workers start in")
+        return self.cls(**self.arguments)
+
+
 class OpenAICompatibleJudge(BaseJudge):
     """Judge with a chat-completions model (see the module docstring for retries and keys).
 
@@ -123,6 +140,7 @@ class OpenAICompatibleJudge(BaseJudge):
         cache: CacheSetting = "default",
         progress: bool = True,
     ):
+        arguments = {k: v for k, v in locals().items() if k not in ("self", "api_key", "__class__")}
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError("base_url must be an http:// or https:// URL such as http://localhost:8000/v1, "
@@ -150,6 +168,8 @@ class OpenAICompatibleJudge(BaseJudge):
         super().__init__(cache=cache, progress=progress, max_failures=max_failures)
         self.model = model
         self.base_url = strip_userinfo(base_url.rstrip("/"))
+        self._arguments = dict(arguments, base_url=self.base_url)  # without a user and password
+        self._key_given = api_key is not None
         self._api_key = key
         self._basic = None if credentials is None else (Secret(credentials[0]), Secret(credentials[1]))
         for secret in (key, *(self._basic or ())):
@@ -180,6 +200,19 @@ class OpenAICompatibleJudge(BaseJudge):
 
     def __getstate__(self):
         raise TypeError(f"{type(self).__name__} holds an API key and cannot be pickled")
+
+    def recipe(self) -> JudgeRecipe:
+        """This judge's recipe (see ``JudgeRecipe``): the key stays behind, read from the same variable
+        where the recipe is built; the cache is its file's path."""
+        if self._key_given:
+            raise ValueError("this judge was given api_key= directly, and a key is never sent to another process: "
+                             "give api_key_env='NAME' instead, NAME a variable set where the workers run")
+        if self._basic is not None:
+            raise ValueError("base_url carries a user and password, which are never sent to another process: "
+                             "use an API key from the environment (api_key_env) instead")
+        arguments = dict(self._arguments, cache=None if self.cache is None else str(self.cache.path))
+        key_env = self.api_key_env or (DEFAULT_KEY_ENV if self._api_key is not None else None)
+        return JudgeRecipe(type(self), arguments, key_env)
 
     def prompt_version(self, operation: str) -> str:
         return load_prompt(PROMPT_NAMES[operation]).version

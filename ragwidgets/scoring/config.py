@@ -14,6 +14,7 @@ from .requirements import canonical_scores, column_alias, judge_needs, score_col
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ..dask.judging import DaskScoringResult
     from ..judges import DryRun, Judge
     from .result import ScoringResult
 
@@ -28,6 +29,11 @@ _PER_ROW_FIELDS = tuple(f for f in _COLUMN_FIELDS if f != "id_column") + (
 """The fields a ``TemplateValue`` may fill per row; ``judge_model_key`` and ``mode`` take one without
 placeholders (they hold for the whole run)."""
 _RUN_TEMPLATE_FIELDS = ("judge_model_key", "mode")
+
+
+def _is_dask(data: Any) -> bool:
+    """Whether ``data`` is a Dask collection (told without importing dask)."""
+    return type(data).__module__.startswith("dask")
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -158,18 +164,33 @@ class RagChecker:
     # -- running ------------------------------------------------------------------------------
 
     def score(self, data: Union["pd.DataFrame", Sequence[Mapping[str, Any]], Mapping[str, Any]],
-              judge: Optional["Judge"] = None, *, progress: Optional[bool] = None) -> "ScoringResult":
+              judge: Optional["Judge"] = None, *, progress: Optional[bool] = None,
+              max_in_flight: Optional[int] = None) -> Union["ScoringResult", "DaskScoringResult"]:
         """Score a DataFrame (or RAGChecker-format records / ``{"results": [...]}``).
 
         Judges only the claims and labels that the scores need and that are not already there;
         ``judge`` overrides ``judge_model_key``. See :class:`ragwidgets.scoring.ScoringResult`.
+        A Dask DataFrame is scored on the current distributed cluster, lazily, with at most
+        ``max_in_flight`` judge requests in flight in all: see :mod:`ragwidgets.dask.judging`.
         """
+        if _is_dask(data):
+            from ..dask.judging import score as score_on_cluster
+
+            return score_on_cluster(self, data, judge, max_in_flight=max_in_flight)
+        if max_in_flight is not None:
+            raise TypeError("max_in_flight bounds the judge requests of a whole Dask cluster: it applies to a "
+                            "Dask DataFrame only (a judge's own bound is its max_concurrency)")
         from .runner import score
 
         return score(self, data, judge, progress=progress)
 
     def dry_run(self, data, judge: Optional["Judge"] = None) -> "DryRun":
-        """How many judge calls ``score(data)`` would make, and how many the cache answers."""
+        """How many judge calls ``score(data)`` would make, and how many the cache answers (of a Dask
+        DataFrame: summed over its partitions, planned on the workers)."""
+        if _is_dask(data):
+            from ..dask.judging import dry_run as dry_run_on_cluster
+
+            return dry_run_on_cluster(self, data, judge)
         from .runner import dry_run
 
         return dry_run(self, data, judge)
