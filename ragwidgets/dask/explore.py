@@ -23,6 +23,7 @@ import pandas as pd
 from ..analysis.aggregates import distribution, scatter_cells
 from ..analysis.filtering import expression_mask
 from ..analysis.table import DEFINED_CODE, UNDEFINED_CODE
+from ..errors import InputError
 from ..loaders import load_samples
 from ..model import Sample
 from .evaluate import DaskScores, _plain, _present, tree_reduce
@@ -135,9 +136,10 @@ def group_rows(groups: dict) -> list[dict]:
             for g in pd.Index(list(groups)).sort_values()]
 
 
-def ask(scores: DaskScores, spec: ViewSpec) -> ClusterView:
-    """Compute ``spec`` over every partition of ``scores.frame`` on the cluster (one pass)."""
-    parts = [dask.delayed(partition_view)(p, spec) for p in scores.frame.to_delayed()]
+def ask(partitions: list, spec: ViewSpec) -> ClusterView:
+    """Compute ``spec`` over every partition on the cluster (one pass); ``partitions``: the score
+    frame's partitions as Dask delayed objects (``DaskScores.frame.to_delayed()``)."""
+    parts = [dask.delayed(partition_view)(p, spec) for p in partitions]
     answer = tree_reduce(parts, functools.partial(merge_views, spec=spec)).compute()
     aggregate = finish(answer["totals"])
     first = aggregate[spec.metrics[0]]
@@ -158,17 +160,19 @@ def ask(scores: DaskScores, spec: ViewSpec) -> ClusterView:
                        .reset_index(drop=True), aggregate=aggregate, charts=charts)
 
 
-def _sample_in(loaded, query_id: str) -> Sample:
+def _sample_in_file(path: str, query_id: str) -> Sample:
+    loaded = load_samples(path)
     ids = loaded.flat.query_ids if loaded.flat is not None else [s.query_id for s in loaded.samples]
+    if query_id not in ids:
+        raise InputError(f"not in file {path} any more (was it changed after scoring?)", sample=query_id,
+                         field="query_id")
     return loaded.samples[ids.index(query_id)]
 
 
-def _sample_in_file(path: str, query_id: str) -> Sample:
-    return _sample_in(load_samples(path), query_id)
-
-
-def _sample_in_records(part: pd.DataFrame, query_id: str) -> Sample:
+def _sample_in_records(part: pd.DataFrame, number: int, query_id: str) -> Sample:
     row = part[part["query_id"].astype(str) == query_id]
+    if row.empty:
+        raise InputError(f"not in partition {number} of the source DataFrame", sample=query_id, field="query_id")
     record = {key: _plain(value) for key, value in row.iloc[0].items() if _present(value)}
     return load_samples([record]).samples[0]
 
@@ -180,5 +184,5 @@ def fetch_sample(scores: DaskScores, partition: int, query_id: str) -> Sample:
     if isinstance(source, (list, tuple)):
         task = dask.delayed(_sample_in_file)(str(source[partition]), query_id)
     else:
-        task = dask.delayed(_sample_in_records)(source.to_delayed()[partition], query_id)
+        task = dask.delayed(_sample_in_records)(source.to_delayed()[partition], partition, query_id)
     return task.compute()

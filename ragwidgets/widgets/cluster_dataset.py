@@ -62,6 +62,7 @@ class ClusterDatasetExplorer(DatasetExplorer):
         try:
             self.dask_scores = source.persist()
             aggregate = source.aggregate()
+            self._partitions = source.frame.to_delayed()  # built once: each question reuses them
         except (OSError, TimeoutError) as err:
             raise RagWidgetsError(_cluster_error(err)) from None
         self.rows = rows
@@ -105,12 +106,11 @@ class ClusterDatasetExplorer(DatasetExplorer):
                 expression = ""
         if self.sort_by not in self.metrics:
             self._errors.append(f"on a Dask-scored run the table is sorted by a metric, not {self.sort_by!r}; "
-                                f"sorted by {self.metrics[0]}")
+                                f"sorted by {self._sort_metric}")
         m = self.chart_metric if self.chart_metric in self.metrics else ""
         scatter = (self.scatter_x, self.scatter_y) if {self.scatter_x, self.scatter_y} <= set(self.metrics) else None
-        return ViewSpec(tuple(self.metrics), self.sort_by if self.sort_by in self.metrics else self.metrics[0],
-                        self.descending, self.rows, expression, dict(self.brush), m, scatter,
-                        self.group_by if self.group_by in self.group_columns else "")
+        return ViewSpec(tuple(self.metrics), self._sort_metric, self.descending, self.rows, expression,
+                        dict(self.brush), m, scatter, self.group_by if self.group_by in self.group_columns else "")
 
     def _refresh(self, reorder: bool = True) -> None:
         if reorder:
@@ -136,7 +136,7 @@ class ClusterDatasetExplorer(DatasetExplorer):
             self._errors.append(NOT_CONNECTED)
             return None
         try:
-            return ask(self.dask_scores, spec)
+            return ask(self._partitions, spec)
         except Exception as err:  # noqa: BLE001 - a lost cluster raises many kinds; the view names it
             self._errors.append(_cluster_error(err))
             return None
@@ -173,11 +173,13 @@ class ClusterDatasetExplorer(DatasetExplorer):
             "selected": {"row": row, "index": row, "run": "",
                          "query_id": self._frame["query_id"].iat[row] if row >= 0 else ""},
             "cluster": {"matching": 0 if a is None else a.count, "defined": 0 if a is None else a.defined,
-                        "rows": self.rows, "sort_by": self._spec_sort(), "descending": self.descending,
+                        "rows": self.rows, "sort_by": self._sort_metric, "descending": self.descending,
                         "unavailable": list(UNAVAILABLE)},
         }
 
-    def _spec_sort(self) -> str:
+    @property
+    def _sort_metric(self) -> str:
+        """The metric the table is sorted by: ``sort_by`` when it is one, else the first."""
         return self.sort_by if self.sort_by in self.metrics else self.metrics[0]
 
     def _columns(self) -> list[dict]:
@@ -205,7 +207,10 @@ class ClusterDatasetExplorer(DatasetExplorer):
         if not _connected():
             raise RagWidgetsError(NOT_CONNECTED)
         try:
-            return fetch_sample(self.dask_scores, int(self._frame[PARTITION].iat[row]), self._frame["query_id"].iat[row])
+            return fetch_sample(self.dask_scores, int(self._frame[PARTITION].iat[row]),
+                                self._frame["query_id"].iat[row])
+        except RagWidgetsError:
+            raise
         except Exception as err:  # noqa: BLE001 - as in _ask
             raise RagWidgetsError(_cluster_error(err)) from None
 
