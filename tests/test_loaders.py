@@ -170,9 +170,24 @@ def test_the_fast_path_takes_plain_files_and_leaves_the_rest_to_the_validator(tm
                   dict(GOOD, query_id=None),  # null query_id: an error, below
                   dict(GOOD, response_claims=[{"text": "x"}]),  # a claim object
                   dict(GOOD, retrieved2response=[["Entailment", "Neutral"]]),  # a wrong shape
-                  dict(GOOD, corpus=[])):  # an extension
-        assert read_flat(results(GOOD, other).encode(), False) is None
+                  dict(GOOD, corpus=[]),  # an extension
+                  dict(GOOD, answer2response="Entailment"),  # a label, not a list of labels
+                  dict(GOOD, answer2response=[["Entailment"]]),  # a list nested too deep
+                  dict(GOOD, retrieved2response=["Entailment"]),  # a matrix that is a list
+                  dict(GOOD, retrieved2response=[[["Entailment"]]]),  # nested too deep
+                  dict(GOOD, answer2response=["Entail ment"]),  # a label with a space inside
+                  dict(GOOD, answer2response=["Entailment|"]),  # the records' separator inside a label
+                  dict(GOOD, answer2response=['"Entailment"']),  # a label quoted twice
+                  dict(GOOD, answer2response=["nullity"]),  # null inside a string
+                  dict(GOOD, answer2response=[1]),  # a number
+                  dict(GOOD, answer2response=[{}])):  # an object
+        assert read_flat(results(GOOD, other).encode(), False) is None, other
     assert read_flat(results(GOOD, GOOD).encode(), False) is None  # duplicate query_id
+    spaced = json.dumps({"results": [GOOD, dict(B, answer2response=None, retrieved2answer=[[None]])]},
+                        indent="\t", separators=(" ,\r\n", " :  "))
+    flat = read_flat(spaced.encode(), False)  # any JSON whitespace; an explicit null is an absent list
+    assert flat is not None and flat.has["answer2response"].tolist() == [True, False]
+    assert flat.labels["retrieved2answer"].tolist() == [-1, -1]
     path = tmp_path / "r.json"
     path.write_text(results(GOOD, dict(B, query_id=None)))
     with pytest.raises(rw.InputError, match="sample 1, field 'query_id': must be a string"):
