@@ -28,7 +28,7 @@ import distributed
 import pandas as pd
 
 from ..errors import InputError
-from ..judges import DryRun, JudgeRunStopped, UnknownJudgeError, get_judge
+from ..judges import DryRun, JudgeError, JudgeInterrupted, JudgeRunStopped, UnknownJudgeError, get_judge
 from ..judges.limits import ConcurrencyLimit
 from ..judges.openai_compatible import JudgeRecipe
 from ..scoring.columns import STORED_FIELDS
@@ -48,20 +48,33 @@ class PartitionStopped(JudgeRunStopped):
         return type(self), (str(self), self.failures)
 
 
+_stopped_runs: set[str] = set()  # runs stopped from the client, in this worker process
+
+
+def _set_stopped(run: str, stopped: bool) -> None:
+    (_stopped_runs.add if stopped else _stopped_runs.discard)(run)
+
+
 class ClusterLimit:
     """A request slot of a judge on a worker: its own slot (``local``), then a lease of the cluster's
     semaphore. The semaphore's calls block, so they run on threads of their own, one per local slot
     (a holder of a local slot waits on at most one of them), never on a shared pool. A lease granted
-    after its waiter was cancelled is released, and the local slot with it."""
+    after its waiter was cancelled is released, and the local slot with it. Once the client stopped
+    the run, no slot is given: the request raises instead of being sent."""
 
     def __init__(self, semaphore: distributed.Semaphore, local: ConcurrencyLimit):
         self.semaphore = semaphore
         self.local = local
         self.threads = ThreadPoolExecutor(local.limit, thread_name_prefix="ragwidgets-cluster-limit")
 
+    def _check_running(self) -> None:
+        if self.semaphore.name in _stopped_runs:
+            raise JudgeError("the run was stopped from the client: no new request is sent")
+
     async def __aenter__(self) -> None:
         await self.local.acquire()
         try:
+            self._check_running()
             leased = self.threads.submit(self.semaphore.acquire)
         except BaseException:
             self.local.release()
@@ -73,6 +86,11 @@ class ClusterLimit:
             raise
         except BaseException:
             self.local.release()
+            raise
+        try:
+            self._check_running()
+        except JudgeError:
+            await self.__aexit__()
             raise
 
     def _give_back(self, leased: Future) -> None:
@@ -179,9 +197,29 @@ class DaskScoringResult:
     config: Any
     frame: dd.DataFrame
     parts: list
+    run: str
 
     def compute(self) -> ScoringResult:
-        return combine(self.config, list(dask.compute(*self.parts)))
+        """Every partition's result, combined. An error in one partition, or an interrupt, stops the
+        run: no partition starts and no new request is sent (requests in flight finish); answers
+        received are in the cache, so computing again resumes from there."""
+        client = distributed.default_client()
+        client.run(_set_stopped, self.run, False)
+        futures = client.compute(self.parts)
+        try:
+            results = client.gather(futures)
+        except BaseException as err:
+            self.stop()
+            client.cancel(futures)
+            if isinstance(err, KeyboardInterrupt):
+                raise JudgeInterrupted("interrupted: no partition starts and no new request is sent; every answer "
+                                       "received is in the judge cache, so running again resumes from there") from None
+            raise
+        return combine(self.config, results)
+
+    def stop(self) -> None:
+        """Send no new request from any worker for this run (the partitions then fail)."""
+        distributed.default_client().run(_set_stopped, self.run, True)
 
 
 def _check_source(config, data) -> None:
@@ -231,7 +269,7 @@ def score(config, data: dd.DataFrame, judge: Any = None, *, max_in_flight: Optio
     frames = [dask.delayed(_frame_of)(r, meta.columns, dask_key_name=(run + "-frame", k)) for k, r in enumerate(parts)]
     with dask.config.set({"dataframe.convert-string": False}):  # else Dask turns the lists into text
         frame = dd.from_delayed(frames, meta=meta, divisions=data.divisions, verify_meta=False)
-    return DaskScoringResult(config, frame, parts)
+    return DaskScoringResult(config, frame, parts, run)
 
 
 def dry_run(config, data: dd.DataFrame, judge: Any = None) -> DryRun:

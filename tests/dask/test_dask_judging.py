@@ -79,8 +79,8 @@ def key_on_workers(client, monkeypatch):
 def test_judging_on_the_cluster_equals_the_pandas_path_under_one_bound(client, chat_server, key_on_workers,
                                                                      tmp_path):
     chat_server.script.delay = 0.02
-    data = rows(24)
-    frame = partitioned(data, 6)
+    data = rows(16)
+    frame = partitioned(data, 4)
     judge = judge_on(chat_server, tmp_path / "cache.sqlite", api_key_env=KEY_ENV, max_concurrency=8)
     scorer = rw.RagChecker(mode="required_and_optional")
     plan = scorer.dry_run(frame, judge)
@@ -159,6 +159,29 @@ def test_a_refused_row_is_named_undefined_or_stops_its_partition(client, chat_se
     while leases.get_value() and time.monotonic() < deadline:  # partitions still running finish theirs
         time.sleep(0.05)
     assert leases.get_value() == 0  # the requests the stop cancelled gave their leases back
+
+
+def test_a_stopped_run_sends_no_new_request_and_computing_again_resumes(client, chat_server, tmp_path):
+    chat_server.script.delay = 0.02
+    data = rows(16)
+    judge = judge_on(chat_server, tmp_path / "cache.sqlite", max_concurrency=2)
+    scorer = rw.RagChecker(scores_to_compute=["faithfulness", "claim_recall"])
+    scored = scorer.score(partitioned(data, 4), judge, max_in_flight=2)
+    futures = client.compute(scored.parts)
+    while chat_server.script.requests < 6:
+        time.sleep(0.01)
+    scored.stop()
+    sent = chat_server.script.requests
+    distributed.wait(futures)
+    assert {type(f.exception()) for f in futures} == {JudgeError}
+    assert "stopped from the client" in str(futures[0].exception())
+    assert chat_server.script.requests <= sent + 2  # only those past their lease as it stopped
+    stopped = chat_server.script.requests
+    client.cancel(futures)  # else the scheduler keeps the failed tasks' errors under their keys
+    result = scored.compute()
+    assert 0 < chat_server.script.requests - stopped < result.usage.requests + result.usage.cache_hits
+    assert result.usage.cache_hits > 0  # what the stopped run received is not asked again
+    assert_same_scores(result, scorer.score(data, judge))
 
 
 def test_every_worker_writes_the_shared_cache_at_once(client, tmp_path):
