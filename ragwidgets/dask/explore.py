@@ -1,13 +1,14 @@
 """The run explorer's questions about a Dask-scored run, answered on the cluster.
 
 A view is one pass over the (persisted) score frame: each partition keeps the rows the filter
-keeps (an expression evaluated with pandas, then the brush) and answers with small things only:
-its totals (:mod:`.totals`: the summary), the chart metric's histogram over the rows kept
-without the brush (:func:`~ragwidgets.analysis.aggregates.distribution`, so bins equal the
-in-process explorer's), the scatter's cells, per-group totals of the chart metric, and its ``n``
-rows first by the sort metric (``nlargest`` / ``nsmallest``, defined values only). The answers
-merge by the tree reduction of :func:`.evaluate.tree_reduce`; the kernel receives at most ``n``
-rows. A drill-down reads one partition again on a worker and sends back the one sample.
+keeps (an expression evaluated with pandas, then the brush) and answers with small things only,
+for the pieces of the view asked for: its ``n`` rows first by the sort metric (``nlargest`` /
+``nsmallest``, defined values only: the table), its totals (:mod:`.totals`: the summary), the
+chart metric's histogram over the rows kept without the brush
+(:func:`~ragwidgets.analysis.aggregates.distribution`, so bins equal the in-process explorer's),
+per-group totals of the chart metric, and the scatter's cells. The answers merge by the tree
+reduction of :func:`.evaluate.tree_reduce`; the kernel receives at most ``n`` rows. A
+drill-down reads one partition again on a worker and sends back the one sample.
 """
 
 from __future__ import annotations
@@ -32,13 +33,17 @@ from .totals import finish, merge, totals_of
 PARTITION = "partition"  # the frame's column of each row's partition number
 
 
+PIECES = ("table", "summary", "distribution", "groups", "scatter")
+
+
 @dataclass(frozen=True)
 class ViewSpec:
     """What one view asks of every partition (the explorer's controls, as plain values).
 
     ``brush`` is ``{}``, ``{"metric", "lo", "hi"}`` (defined values in [lo, hi]) or
     ``{"metric", "undefined": True}``; the table is the first ``n`` rows by ``sort_by``
-    (highest first when ``descending``; ties in the order of the run).
+    (highest first when ``descending``; ties in the order of the run). Only the ``pieces``
+    named are computed (the explorer keeps the others: their controls did not change).
     """
 
     metrics: tuple[str, ...]
@@ -50,6 +55,7 @@ class ViewSpec:
     chart_metric: str = ""
     scatter: tuple[str, str] | None = None
     group_by: str = ""
+    pieces: frozenset[str] = frozenset(PIECES)
 
 
 def keep_masks(part: pd.DataFrame, spec: ViewSpec) -> tuple[np.ndarray, np.ndarray]:
@@ -70,9 +76,8 @@ def keep_masks(part: pd.DataFrame, spec: ViewSpec) -> tuple[np.ndarray, np.ndarr
 
 
 def _first(rows: pd.DataFrame, spec: ViewSpec) -> pd.DataFrame:
-    """The first ``spec.n`` rows by the sort metric among those where it is defined (ties: the
-    earlier partition and row first: ``keep="first"`` over rows in the run's order)."""
-    rows = rows[rows[spec.sort_by + "_status"].to_numpy() == DEFINED_CODE]
+    """The first ``spec.n`` of ``rows`` by the sort metric (ties: ``keep="first"`` over rows in
+    the run's order, so the earlier partition and row)."""
     pick = rows.nlargest if spec.descending else rows.nsmallest
     return pick(spec.n, spec.sort_by, keep="first")
 
@@ -80,18 +85,23 @@ def _first(rows: pd.DataFrame, spec: ViewSpec) -> pd.DataFrame:
 def partition_view(part: pd.DataFrame, spec: ViewSpec) -> dict:
     """One partition's answer to ``spec`` (see the module docstring)."""
     unbrushed, kept = keep_masks(part, spec)
-    part = part.assign(_row=np.arange(len(part)))
     rows = part[kept]
-    out = {"totals": totals_of((m, rows[m].to_numpy(), rows[m + "_status"].to_numpy()) for m in spec.metrics),
-           "top": _first(rows, spec)}
+    out = {}
     m = spec.chart_metric
-    if m:
+    if "table" in spec.pieces:
+        defined = rows[spec.sort_by + "_status"].to_numpy() == DEFINED_CODE
+        out["table"] = {"defined": int(defined.sum()),
+                        "top": _first(rows[defined].assign(_row=np.flatnonzero(kept)[defined]), spec)}
+    if "summary" in spec.pieces:
+        out["summary"] = totals_of((name, rows[name].to_numpy(), rows[name + "_status"].to_numpy())
+                                   for name in spec.metrics)
+    if "distribution" in spec.pieces:
         chart = part[unbrushed]
         out["distribution"] = distribution(chart[m].to_numpy(dtype=float), chart[m + "_status"].to_numpy())
-        if spec.group_by:
-            out["groups"] = {group: totals_of([(m, g[m].to_numpy(), g[m + "_status"].to_numpy())])[m]
-                             for group, g in rows.groupby(spec.group_by, sort=False)}
-    if spec.scatter:
+    if "groups" in spec.pieces:
+        out["groups"] = {group: totals_of([(m, g[m].to_numpy(), g[m + "_status"].to_numpy())])[m]
+                         for group, g in rows.groupby(spec.group_by, sort=False)}
+    if "scatter" in spec.pieces:
         x, y = spec.scatter
         cells = scatter_cells(rows[x].to_numpy(dtype=float), rows[x + "_status"].to_numpy(),
                               rows[y].to_numpy(dtype=float), rows[y + "_status"].to_numpy())
@@ -101,32 +111,23 @@ def partition_view(part: pd.DataFrame, spec: ViewSpec) -> dict:
 
 def merge_views(*views: dict, spec: ViewSpec) -> dict:
     """The answer of the union of the partitions that gave ``views`` (in the run's order)."""
-    out = {"totals": merge(*(v["totals"] for v in views)),
-           "top": _first(pd.concat([v["top"] for v in views]), spec)}
-    if "distribution" in views[0]:
+    out = {}
+    if "table" in spec.pieces:
+        out["table"] = {"defined": sum(v["table"]["defined"] for v in views),
+                        "top": _first(pd.concat([v["table"]["top"] for v in views]), spec)}
+    if "summary" in spec.pieces:
+        out["summary"] = merge(*(v["summary"] for v in views))
+    if "distribution" in spec.pieces:
         d = [v["distribution"] for v in views]
         out["distribution"] = {"edges": d[0]["edges"], "counts": np.sum([x["counts"] for x in d], axis=0).tolist(),
                                **{k: sum(x[k] for x in d) for k in ("undefined", "not_computable")}}
-    if "groups" in views[0]:
+    if "groups" in spec.pieces:
         out["groups"] = merge(*(v["groups"] for v in views))
-    if "scatter" in views[0]:
+    if "scatter" in spec.pieces:
         s = [v["scatter"] for v in views]
         out["scatter"] = {"bins": s[0]["bins"], "cells": sum((x["cells"] for x in s), Counter()),
                           "left_out": sum(x["left_out"] for x in s)}
     return out
-
-
-@dataclass
-class ClusterView:
-    """A view's answer, in the kernel: ``count`` rows match, ``top`` holds the first ``n`` of
-    those whose sort metric is defined (``defined`` of them), ``aggregate`` is Scores.aggregate's
-    shape over the matching rows; the charts' data are the in-process explorer's shapes."""
-
-    count: int
-    defined: int
-    top: pd.DataFrame
-    aggregate: dict
-    charts: dict
 
 
 def group_rows(groups: dict) -> list[dict]:
@@ -136,28 +137,31 @@ def group_rows(groups: dict) -> list[dict]:
             for g in pd.Index(list(groups)).sort_values()]
 
 
-def ask(partitions: list, spec: ViewSpec) -> ClusterView:
+def ask(partitions: list, spec: ViewSpec) -> dict:
     """Compute ``spec`` over every partition on the cluster (one pass); ``partitions``: the score
-    frame's partitions as Dask delayed objects (``DaskScores.frame.to_delayed()``)."""
+    frame's partitions as Dask delayed objects (``DaskScores.frame.to_delayed()``).
+
+    Returns the pieces asked for, in the in-process explorer's shapes: ``table`` (``defined``: rows with the sort metric defined; ``top``: the first ``n`` of
+    them, in order), ``summary`` (Scores.aggregate's shape), ``distribution``, ``groups``, ``scatter``.
+    """
     parts = [dask.delayed(partition_view)(p, spec) for p in partitions]
     answer = tree_reduce(parts, functools.partial(merge_views, spec=spec)).compute()
-    aggregate = finish(answer["totals"])
-    first = aggregate[spec.metrics[0]]
-    top = answer["top"]
-    order = np.lexsort((top["_row"].to_numpy(), top[PARTITION].to_numpy(),
-                        -top[spec.sort_by].to_numpy() if spec.descending else top[spec.sort_by].to_numpy()))
-    charts = {}
+    if "table" in answer:
+        top = answer["table"]["top"]
+        values = top[spec.sort_by].to_numpy()
+        order = np.lexsort((top["_row"].to_numpy(), top[PARTITION].to_numpy(), -values if spec.descending else values))
+        answer["table"]["top"] = top.iloc[order].drop(columns="_row").reset_index(drop=True)
+    if "summary" in answer:
+        answer["summary"] = finish(answer["summary"])
     if "distribution" in answer:
-        charts["distribution"] = {"metric": spec.chart_metric, **answer["distribution"]}
+        answer["distribution"] = {"metric": spec.chart_metric, **answer["distribution"]}
     if "scatter" in answer:
         s = answer["scatter"]
-        charts["scatter"] = {"x": spec.scatter[0], "y": spec.scatter[1], "bins": s["bins"], "left_out": s["left_out"],
+        answer["scatter"] = {"x": spec.scatter[0], "y": spec.scatter[1], "bins": s["bins"], "left_out": s["left_out"],
                              "cells": [[i, j, c] for (i, j), c in sorted(s["cells"].items())]}
     if "groups" in answer:
-        charts["groups"] = {"by": spec.group_by, "metric": spec.chart_metric, "rows": group_rows(answer["groups"])}
-    return ClusterView(count=first["defined"] + first["undefined"] + first["not_computable"],
-                       defined=aggregate[spec.sort_by]["defined"], top=top.iloc[order].drop(columns="_row")
-                       .reset_index(drop=True), aggregate=aggregate, charts=charts)
+        answer["groups"] = {"by": spec.group_by, "metric": spec.chart_metric, "rows": group_rows(answer["groups"])}
+    return answer
 
 
 def _sample_in_file(path: str, query_id: str) -> Sample:

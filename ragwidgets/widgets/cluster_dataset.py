@@ -12,6 +12,8 @@ bootstrap intervals, the HTML report) is named as not available rather than show
 
 from __future__ import annotations
 
+import json
+
 import anywidget
 import numpy as np
 import pandas as pd
@@ -48,7 +50,7 @@ class ClusterDatasetExplorer(DatasetExplorer):
     """The DatasetExplorer over a :class:`ragwidgets.dask.DaskScores` (see the module docstring).
 
     ``frame`` is the table's rows (``query_id``, ``partition``, group columns, metrics and their
-    ``_status``); ``answer`` the last :class:`ragwidgets.dask.explore.ClusterView`.
+    ``_status``).
     """
 
     def __init__(self, source, *, rows: int = ROWS, slices=None, **controls):
@@ -74,7 +76,8 @@ class ClusterDatasetExplorer(DatasetExplorer):
         self.group_columns = [*source.by, PARTITION]
         self.slices, self._slice_rows, self.comparison, self.scores, self.tables = [], {}, None, {}, {}
         self._meta = source.meta
-        self._use_answer(None)
+        self._pieces: dict[str, tuple] = {}  # piece of the view -> (the controls it was asked with, its value)
+        self._use_table(None)
         self._version, self._busy, self._error = 0, False, ""
         self.view_state, self._sample_views, self._drilled = {}, {}, -1
         first = self.metrics[0]
@@ -86,42 +89,61 @@ class ClusterDatasetExplorer(DatasetExplorer):
         self.on_msg(self._message)
         self._refresh()
 
-    def _use_answer(self, answer) -> None:
-        """Make ``answer`` (None: no rows yet) the table's rows."""
-        self.answer = answer
-        self._frame = self._meta if answer is None else answer.top
+    def _use_table(self, table: dict | None) -> None:
+        """Make ``table`` (the cluster's ``table`` piece; None: no rows yet) the table's rows."""
+        self._table = table
+        self._frame = self._meta if table is None else table["top"]
         self._order = np.arange(len(self._frame))
         self._codes = {m: self._frame[m + "_status"].to_numpy() for m in self.metrics}
         self._status = pd.DataFrame(self._codes)
         self._run_code = np.zeros(len(self._frame), dtype=np.int8)
 
     # -- the one update path: a question to the cluster ---------------------------------------
-    def _spec(self):
+    def _expression(self) -> str:
+        """The filter expression to send (checked here on the frame's columns; "" when it fails)."""
         expression = self.expression.strip()
         if expression:
             try:
                 expression_mask(self._meta, expression)
             except ValueError as err:
                 self._errors.append(str(err))
-                expression = ""
-        if self.sort_by not in self.metrics:
-            self._errors.append(f"on a Dask-scored run the table is sorted by a metric, not {self.sort_by!r}; "
-                                f"sorted by {self._sort_metric}")
-        m = self.chart_metric if self.chart_metric in self.metrics else ""
-        scatter = (self.scatter_x, self.scatter_y) if {self.scatter_x, self.scatter_y} <= set(self.metrics) else None
-        return ViewSpec(tuple(self.metrics), self._sort_metric, self.descending, self.rows, expression,
-                        dict(self.brush), m, scatter, self.group_by if self.group_by in self.group_columns else "")
+                return ""
+        return expression
+
+    def _inputs(self, expression: str) -> dict[str, tuple]:
+        """Each piece of the view the controls ask for, and the controls it depends on."""
+        brush = json.dumps(self.brush, sort_keys=True)
+        pieces = {"table": (expression, brush, self._sort_metric, self.descending), "summary": (expression, brush)}
+        if self.chart_metric in self.metrics:
+            pieces["distribution"] = (expression, self.chart_metric)
+            if self.group_by in self.group_columns:
+                pieces["groups"] = (expression, brush, self.chart_metric, self.group_by)
+        if {self.scatter_x, self.scatter_y} <= set(self.metrics):
+            pieces["scatter"] = (expression, brush, self.scatter_x, self.scatter_y)
+        return pieces
 
     def _refresh(self, reorder: bool = True) -> None:
+        """Ask the cluster for the pieces of the view whose controls changed (none on a change of
+        ``percent`` or of the selection), then rebuild the view state."""
         if reorder:
             self._errors = [f"{what} is not available on a Dask-scored run" for what, on in
                             (("full-text search", self.text), ("failure slices", self.slice),
                              ("choosing a run", self.run)) if on]
-            answer = self._ask(self._spec())
+            if self.sort_by not in self.metrics:
+                self._errors.append(f"on a Dask-scored run the table is sorted by a metric, not {self.sort_by!r}; "
+                                    f"sorted by {self._sort_metric}")
+            expression = self._expression()
+            inputs = self._inputs(expression)
+            stale = frozenset(k for k, v in inputs.items() if self._pieces.get(k, (None,))[0] != v)
+            answer = self._ask(ViewSpec(tuple(self.metrics), self._sort_metric, self.descending, self.rows,
+                                        expression, dict(self.brush), self.chart_metric, (self.scatter_x, self.scatter_y),
+                                        self.group_by, stale)) if stale else {}
             if answer is not None:
+                self._pieces = {k: (inputs[k], answer[k] if k in stale else self._pieces[k][1]) for k in inputs}
+            if answer and "table" in stale:
                 self._version += 1
                 shown = self._drilled_sample()
-                self._use_answer(answer)
+                self._use_table(answer["table"])
                 self._reselect(shown)
             self._error = "; ".join(self._errors)
         self.view_state = self._build()
@@ -130,7 +152,7 @@ class ClusterDatasetExplorer(DatasetExplorer):
             if self.selected != self._drilled:
                 self._update_drill()
 
-    def _ask(self, spec):
+    def _ask(self, spec: ViewSpec) -> dict | None:
         """The cluster's answer to ``spec``, or None with the reason added to the view's errors."""
         if not _connected():
             self._errors.append(NOT_CONNECTED)
@@ -155,13 +177,15 @@ class ClusterDatasetExplorer(DatasetExplorer):
         finally:
             self._busy = False
 
+    def _piece(self, name: str):
+        return self._pieces[name][1] if name in self._pieces else None
+
     def _build(self) -> dict:
-        a = self.answer
         scale = 100 if self.percent else 1
-        summary = [] if a is None else [
-            {"run": self.runs[0], "metric": m, "mean": None if s["mean"] is None else s["mean"] * scale,
-             "ci_low": None, "ci_high": None, **{k: s[k] for k in ("defined", "undefined", "not_computable")}}
-            for m, s in ((m, a.aggregate[m]) for m in self.metrics)]
+        aggregate = self._piece("summary") or {}
+        summary = [{"run": self.runs[0], "metric": m, "mean": None if s["mean"] is None else s["mean"] * scale,
+                    "ci_low": None, "ci_high": None, **{k: s[k] for k in ("defined", "undefined", "not_computable")}}
+                   for m, s in ((m, aggregate[m]) for m in self.metrics if m in aggregate)]
         row = self.selected
         return {
             "runs": self.runs, "run": "", "total": self.total, "count": len(self._frame),
@@ -169,10 +193,13 @@ class ClusterDatasetExplorer(DatasetExplorer):
             "metrics": [{"key": k, "label": LABELS.get(k.removeprefix("required_"), k)} for k in self.metrics],
             "columns": self._columns(), "group_columns": self.group_columns,
             "controls": {k: getattr(self, k) for k in self._controls},
-            "summary": summary, "charts": {} if a is None else a.charts, "slices": [], "compare": None,
+            "summary": summary, "slices": [], "compare": None,
+            "charts": {k: self._piece(k) for k in ("distribution", "scatter", "groups") if k in self._pieces},
             "selected": {"row": row, "index": row, "run": "",
                          "query_id": self._frame["query_id"].iat[row] if row >= 0 else ""},
-            "cluster": {"matching": 0 if a is None else a.count, "defined": 0 if a is None else a.defined,
+            "cluster": {"matching": sum(next(iter(aggregate.values()), {}).get(k, 0)
+                                        for k in ("defined", "undefined", "not_computable")),
+                        "defined": self._table["defined"] if self._table else 0,
                         "rows": self.rows, "sort_by": self._sort_metric, "descending": self.descending,
                         "unavailable": list(UNAVAILABLE)},
         }

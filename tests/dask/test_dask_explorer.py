@@ -190,3 +190,20 @@ def test_a_cluster_that_went_away(records, parts_writer, tmp_path, client):
     explorer.expression = "recall > 0.5"  # another cluster: the run's scores are not there
     assert explorer.view_state["error"].startswith("the Dask cluster could not answer")
     assert explorer.frame["query_id"].tolist() == shown  # the last answer stays in view
+
+
+def test_a_change_asks_the_cluster_only_for_what_it_changes(dask_scores, monkeypatch):
+    from ragwidgets.widgets import cluster_dataset
+    explorer = rw.DatasetExplorer(dask_scores, rows=ROWS, chart_metric="hallucination")
+    asked = []
+    ask = cluster_dataset.ask
+    monkeypatch.setattr(cluster_dataset, "ask", lambda parts, spec: asked.append(set(spec.pieces)) or ask(parts, spec))
+    summary = explorer.view_state["summary"]
+    explorer.sort_by = "recall"
+    explorer.percent = True  # drawn here: no question
+    explorer.chart_metric = "precision"
+    explorer.brush = {"metric": "precision", "lo": 0.5, "hi": 1}
+    assert asked == [{"table"}, {"distribution", "groups"}, {"table", "summary", "groups", "scatter"}]
+    assert explorer.view_state["summary"][0]["mean"] != summary[0]["mean"]
+    explorer.brush = {}
+    assert [r["mean"] for r in explorer.view_state["summary"]] == [100 * r["mean"] for r in summary]
