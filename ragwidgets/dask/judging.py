@@ -106,8 +106,10 @@ class ClusterLimit:
         await asyncio.shield(asyncio.wrap_future(released))
 
     def close(self) -> None:
-        self.threads.shutdown(wait=False)
-        self.semaphore.loop.add_callback(self.semaphore.refresh_callback.stop)
+        """Stop refreshing the leases (there are none left once the run's partitions finished)."""
+        refresh = getattr(self.semaphore, "refresh_callback", None)  # absent when leases never time out
+        if refresh is not None:
+            self.semaphore.loop.add_callback(refresh.stop)
 
 
 _built: OrderedDict[str, Any] = OrderedDict()

@@ -22,7 +22,7 @@ import pytest
 import ragwidgets as rw
 from ragwidgets.dask.judging import PartitionStopped, combine
 from ragwidgets.errors import InputError
-from ragwidgets.judges import JudgeCache, JudgeError, JudgeRunStopped, OpenAICompatibleJudge
+from ragwidgets.judges import JudgeCache, JudgeError, JudgeInterrupted, JudgeRunStopped, OpenAICompatibleJudge
 
 _NAME = "ragwidgets_tests_judges_conftest"  # the same module object tests/scorer/conftest.py loads
 if _NAME not in sys.modules:
@@ -65,6 +65,11 @@ def assert_same_scores(ours: rw.scoring.ScoringResult, theirs: rw.scoring.Scorin
         else:
             assert ours.frame[column].tolist() == theirs.frame[column].tolist(), column
     assert ours.metrics == theirs.metrics
+
+
+def executing(client: distributed.Client) -> dict:
+    """Tasks each worker's threads still run (cancelled ones included: a thread cannot be killed)."""
+    return client.run(lambda dask_worker: dask_worker.state.executing_count)
 
 
 @pytest.fixture
@@ -161,23 +166,29 @@ def test_a_refused_row_is_named_undefined_or_stops_its_partition(client, chat_se
     assert leases.get_value() == 0  # the requests the stop cancelled gave their leases back
 
 
-def test_a_stopped_run_sends_no_new_request_and_computing_again_resumes(client, chat_server, tmp_path):
+def test_an_interrupt_stops_every_worker_and_computing_again_resumes(client, chat_server, tmp_path, monkeypatch):
     chat_server.script.delay = 0.02
     data = rows(16)
     judge = judge_on(chat_server, tmp_path / "cache.sqlite", max_concurrency=2)
     scorer = rw.RagChecker(scores_to_compute=["faithfulness", "claim_recall"])
     scored = scorer.score(partitioned(data, 4), judge, max_in_flight=2)
-    futures = client.compute(scored.parts)
-    while chat_server.script.requests < 6:
-        time.sleep(0.01)
-    scored.stop()
+
+    def interrupted_gather(self, futures, *args, **kwargs):  # Ctrl-C while the client waits
+        while chat_server.script.requests < 6:
+            time.sleep(0.01)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(distributed.Client, "gather", interrupted_gather)
+    with pytest.raises(JudgeInterrupted, match="no new request is sent"):
+        scored.compute()
     sent = chat_server.script.requests
-    distributed.wait(futures)
-    assert {type(f.exception()) for f in futures} == {JudgeError}
-    assert "stopped from the client" in str(futures[0].exception())
+    monkeypatch.undo()
+    deadline = time.monotonic() + 20
+    while any(executing(client).values()) and time.monotonic() < deadline:  # the stopped partitions end
+        time.sleep(0.05)
+    assert not any(executing(client).values())
     assert chat_server.script.requests <= sent + 2  # only those past their lease as it stopped
     stopped = chat_server.script.requests
-    client.cancel(futures)  # else the scheduler keeps the failed tasks' errors under their keys
     result = scored.compute()
     assert 0 < chat_server.script.requests - stopped < result.usage.requests + result.usage.cache_hits
     assert result.usage.cache_hits > 0  # what the stopped run received is not asked again
