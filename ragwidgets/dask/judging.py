@@ -22,6 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Optional
 
+import cloudpickle
 import dask
 import dask.dataframe as dd
 import distributed
@@ -144,7 +145,14 @@ def recipe_of(config, judge: Any) -> Any:
             judge = get_judge(judge)
         except UnknownJudgeError:
             return judge  # resolved on the worker, only if some judge work is needed
-    return judge.recipe() if hasattr(judge, "recipe") else judge
+    if hasattr(judge, "recipe"):
+        return judge.recipe()
+    try:
+        cloudpickle.dumps(judge)
+    except Exception as err:  # whatever pickling raises, said in one line
+        raise TypeError(f"the judge {type(judge).__name__} cannot be sent to the workers ({err}): give it a recipe() "
+                        "as OpenAICompatibleJudge has, or register it on every worker and pass its key") from None
+    return judge
 
 
 def _span(part: pd.DataFrame) -> str:

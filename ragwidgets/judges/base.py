@@ -73,8 +73,10 @@ class BaseJudge:
         self._identities: dict[tuple, str] = {}  # (operation, model, base_url) -> identity JSON
 
     def __getstate__(self) -> dict[str, Any]:
-        """A copy for another process (a Dask worker): its counters start at zero and its cache
-        opens the same file there."""
+        """A copy of an offline judge for another process (a Dask worker): its counters start at zero
+        and its cache opens the same file there. A judge that sends requests may hold a key: refused."""
+        if self.sends_requests:
+            raise TypeError(f"{type(self).__name__} sends requests and may hold a key: it is not pickled")
         state = dict(self.__dict__, stats=None)
         state["cache"] = None if self.cache is None else self.cache.path
         return state

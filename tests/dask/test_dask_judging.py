@@ -22,7 +22,7 @@ import pytest
 import ragwidgets as rw
 from ragwidgets.dask.judging import PartitionStopped, combine
 from ragwidgets.errors import InputError
-from ragwidgets.judges import JudgeCache, JudgeError, JudgeInterrupted, JudgeRunStopped, OpenAICompatibleJudge
+from ragwidgets.judges import JudgeCache, LexicalJudge, JudgeError, JudgeInterrupted, JudgeRunStopped, OpenAICompatibleJudge
 
 _NAME = "ragwidgets_tests_judges_conftest"  # the same module object tests/scorer/conftest.py loads
 if _NAME not in sys.modules:
@@ -214,6 +214,8 @@ def test_offline_judges_and_bad_input_on_the_cluster(client):
     scorer = rw.RagChecker(judge_model_key="lexical")
     assert_same_scores(scorer.score(frame).compute(), scorer.score(data))
     assert scorer.dry_run(frame) == scorer.dry_run(data)
+    with pytest.raises(TypeError, match="cannot be sent to the workers"):
+        scorer.score(frame, type("Sending", (LexicalJudge,), {"sends_requests": True})())
     with pytest.raises(InputError, match="convert-string"):
         scorer.score(dd.from_pandas(data, npartitions=1))
     with pytest.raises(TypeError, match="Dask DataFrame only"):
