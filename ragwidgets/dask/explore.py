@@ -14,6 +14,7 @@ drill-down reads one partition again on a worker and sends back the one sample.
 from __future__ import annotations
 
 import functools
+import json
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -25,7 +26,7 @@ from ..analysis.aggregates import distribution, scatter_cells
 from ..analysis.filtering import expression_mask
 from ..analysis.table import DEFINED_CODE, UNDEFINED_CODE
 from ..errors import InputError
-from ..loaders import load_samples
+from ..loaders import _is_jsonl, _read_source, load_samples
 from ..model import Sample
 from .evaluate import DaskScores, _plain, _present, tree_reduce
 from .totals import finish, merge, totals_of
@@ -141,8 +142,9 @@ def ask(partitions: list, spec: ViewSpec) -> dict:
     """Compute ``spec`` over every partition on the cluster (one pass); ``partitions``: the score
     frame's partitions as Dask delayed objects (``DaskScores.frame.to_delayed()``).
 
-    Returns the pieces asked for, in the in-process explorer's shapes: ``table`` (``defined``: rows with the sort metric defined; ``top``: the first ``n`` of
-    them, in order), ``summary`` (Scores.aggregate's shape), ``distribution``, ``groups``, ``scatter``.
+    Returns the pieces asked for, in the in-process explorer's shapes: ``table`` (``defined``:
+    rows with the sort metric defined; ``top``: the first ``n`` of them, in order), ``summary``
+    (Scores.aggregate's shape), ``distribution``, ``groups``, ``scatter``.
     """
     parts = [dask.delayed(partition_view)(p, spec) for p in partitions]
     answer = tree_reduce(parts, functools.partial(merge_views, spec=spec)).compute()
@@ -165,18 +167,27 @@ def ask(partitions: list, spec: ViewSpec) -> dict:
 
 
 def _sample_in_file(path: str, query_id: str) -> Sample:
-    loaded = load_samples(path)
-    ids = loaded.flat.query_ids if loaded.flat is not None else [s.query_id for s in loaded.samples]
-    if query_id not in ids:
-        raise InputError(f"not in file {path} any more (was it changed after scoring?)", sample=query_id,
-                         field="query_id")
-    return loaded.samples[ids.index(query_id)]
+    """Sample ``query_id`` of a results file: in JSONL only the lines holding its text are parsed."""
+    name, data = _read_source(path)
+    if _is_jsonl(name):
+        needle = query_id.encode()
+        for line in data.removeprefix(b"\xef\xbb\xbf").splitlines():
+            if needle in line:
+                record = json.loads(line)
+                if isinstance(record, dict) and str(record.get("query_id")) == query_id:
+                    return load_samples([record]).samples[0]
+    else:
+        loaded = load_samples(path)
+        ids = loaded.flat.query_ids if loaded.flat is not None else [s.query_id for s in loaded.samples]
+        if query_id in ids:
+            return loaded.samples[ids.index(query_id)]
+    raise InputError(f"not in file {path} any more (was it changed after scoring?)", sample=f"query_id {query_id!r}")
 
 
 def _sample_in_records(part: pd.DataFrame, number: int, query_id: str) -> Sample:
     row = part[part["query_id"].astype(str) == query_id]
     if row.empty:
-        raise InputError(f"not in partition {number} of the source DataFrame", sample=query_id, field="query_id")
+        raise InputError(f"not in partition {number} of the source DataFrame", sample=f"query_id {query_id!r}")
     record = {key: _plain(value) for key, value in row.iloc[0].items() if _present(value)}
     return load_samples([record]).samples[0]
 

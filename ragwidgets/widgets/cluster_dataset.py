@@ -135,9 +135,9 @@ class ClusterDatasetExplorer(DatasetExplorer):
             expression = self._expression()
             inputs = self._inputs(expression)
             stale = frozenset(k for k, v in inputs.items() if self._pieces.get(k, (None,))[0] != v)
-            answer = self._ask(ViewSpec(tuple(self.metrics), self._sort_metric, self.descending, self.rows,
-                                        expression, dict(self.brush), self.chart_metric, (self.scatter_x, self.scatter_y),
-                                        self.group_by, stale)) if stale else {}
+            spec = ViewSpec(tuple(self.metrics), self._sort_metric, self.descending, self.rows, expression,
+                            dict(self.brush), self.chart_metric, (self.scatter_x, self.scatter_y), self.group_by, stale)
+            answer = self._ask(spec) if stale else {}
             if answer is not None:
                 self._pieces = {k: (inputs[k], answer[k] if k in stale else self._pieces[k][1]) for k in inputs}
             if answer and "table" in stale:
@@ -244,8 +244,7 @@ class ClusterDatasetExplorer(DatasetExplorer):
     def _update_drill(self) -> None:
         row = self._drilled = self.selected
         if not 0 <= row < len(self._frame):
-            self._sample_views = {}
-            self._drill, self._drill_cells, self._other, self._other_cells = "", b"", "", b""
+            self._clear_drill()
             return
         key = ("main", int(self._frame[PARTITION].iat[row]), self._frame["query_id"].iat[row])
         if self._sample_views.get("key") != key:
@@ -253,7 +252,9 @@ class ClusterDatasetExplorer(DatasetExplorer):
                 sample = self.sample(row)
             except Exception as err:  # noqa: BLE001 - shown in the view, as every other error
                 self._error = str(err)
-                self._view = json_view({**self.view_state, "error": self._error})
+                self.view_state = {**self.view_state, "error": self._error}
+                self._view = json_view(self.view_state)
+                self._clear_drill()
                 return
             self._sample_views = {"key": key, "main": SampleView(sample, undefined=self.dask_scores.settings.undefined)}
         self._drill, self._drill_cells = self._sample_views["main"].payload()

@@ -447,11 +447,14 @@ class DatasetExplorer(anywidget.AnyWidget):
                 self._update_drill()
 
     # -- drill-down ---------------------------------------------------------------------------
+    def _clear_drill(self) -> None:
+        self._sample_views = {}
+        self._drill, self._drill_cells, self._other, self._other_cells = "", b"", "", b""
+
     def _update_drill(self) -> None:
         row = self._drilled = self.selected
         if not 0 <= row < len(self._frame):
-            self._sample_views = {}
-            self._drill, self._drill_cells, self._other, self._other_cells = "", b"", "", b""
+            self._clear_drill()
             return
         key = ("main", row)
         if self._sample_views.get("key") != key:

@@ -207,3 +207,24 @@ def test_a_change_asks_the_cluster_only_for_what_it_changes(dask_scores, monkeyp
     assert explorer.view_state["summary"][0]["mean"] != summary[0]["mean"]
     explorer.brush = {}
     assert [r["mean"] for r in explorer.view_state["summary"]] == [100 * r["mean"] for r in summary]
+
+
+@pytest.mark.parametrize("suffix", [".json", ".jsonl"])
+def test_drill_down_from_files_and_a_file_changed_since(client, records, tmp_path, suffix):
+    paths = [tmp_path / f"part-{k}{suffix}" for k in range(2)]
+    for k, path in enumerate(paths):
+        chunk = records[k * 60:(k + 1) * 60]
+        path.write_text(json.dumps({"results": chunk}) if suffix == ".json"
+                        else "".join(json.dumps(r) + "\n" for r in chunk))
+    explorer = rw.DatasetExplorer(rw.evaluate([str(p) for p in paths], engine="dask"), rows=10, sort_by="recall")
+    explorer.selected = 0
+    query_id, partition = explorer.frame["query_id"].iat[0], int(explorer.frame["partition"].iat[0])
+    assert json.loads(explorer._drill)["title"] == f"Sample {query_id}"
+    kept = [r for r in records[partition * 60:(partition + 1) * 60] if r["query_id"] != query_id]
+    paths[partition].write_text(json.dumps({"results": kept}) if suffix == ".json"
+                                else "".join(json.dumps(r) + "\n" for r in kept))
+    explorer.selected = 1
+    explorer.selected = 0
+    error = explorer.view_state["error"]
+    assert error == f"query_id {query_id!r}: not in file {paths[partition]} any more (was it changed after scoring?)"
+    assert error in json.loads(explorer._view)["error"] and explorer._drill == ""
