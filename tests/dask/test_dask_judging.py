@@ -155,6 +155,7 @@ def test_a_refused_row_is_named_undefined_or_stops_its_partition(client, chat_se
     assert refused == ["q005"]
     assert "HTTP 400" in str(result.frame.loc["q005", "unjudged"])
     stopping = judge_on(chat_server, tmp_path / "other.sqlite", max_failures=0, max_concurrency=4)
+    chat_server.script.delay = 0.05  # requests wait for leases when the stop cancels them
     scored = scorer.score(frame, stopping, max_in_flight=2)
     with pytest.raises(JudgeRunStopped) as caught:
         scored.compute()
