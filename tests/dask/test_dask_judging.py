@@ -22,7 +22,7 @@ import pytest
 import ragwidgets as rw
 from ragwidgets.dask.judging import PartitionStopped, combine
 from ragwidgets.errors import InputError
-from ragwidgets.judges import JudgeCache, LexicalJudge, JudgeError, JudgeInterrupted, JudgeRunStopped, OpenAICompatibleJudge
+from ragwidgets.judges import DryRun, JudgeCache, LexicalJudge, JudgeError, JudgeInterrupted, JudgeRunStopped, OpenAICompatibleJudge
 
 _NAME = "ragwidgets_tests_judges_conftest"  # the same module object tests/scorer/conftest.py loads
 if _NAME not in sys.modules:
@@ -221,3 +221,16 @@ def test_offline_judges_and_bad_input_on_the_cluster(client):
         scorer.score(dd.from_pandas(data, npartitions=1))
     with pytest.raises(TypeError, match="Dask DataFrame only"):
         scorer.score(data, max_in_flight=2)
+
+
+def test_dry_runs_add_up_and_refuse_different_prices():
+    one, two = DryRun(estimated_texts=1, prices=(1e-6, 2e-6)), DryRun(estimated_texts=2)
+    one.add("check", calls=2, judgements=9, cached=3, prompt_tokens=100, completion_tokens=10)
+    two.add("check", calls=1, judgements=4, cached=4, prompt_tokens=50, completion_tokens=5)
+    two.add("extract", calls=1, judgements=1, prompt_tokens=20, completion_tokens=7)
+    total = one + two
+    assert (total.calls, total.judgements, total.cached, total.estimated_texts) == (4, 14, 7, 3)
+    assert total.by_operation["check"].prompt_tokens == 150 and total.prices == (1e-6, 2e-6)
+    assert total.cost == pytest.approx(170 * 1e-6 + 22 * 2e-6)
+    with pytest.raises(ValueError, match="priced differently"):
+        total + DryRun(prices=(1e-6, 3e-6))
