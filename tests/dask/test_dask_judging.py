@@ -209,11 +209,21 @@ def test_every_worker_writes_the_shared_cache_at_once(client, tmp_path):
     assert len(JudgeCache(path)) == 600
 
 
-def test_offline_judges_and_bad_input_on_the_cluster(client):
+def test_offline_judges_saved_output_and_bad_input_on_the_cluster(client, tmp_path):
     data = rows(8)
     frame = partitioned(data, 2)
     scorer = rw.RagChecker(judge_model_key="lexical")
-    assert_same_scores(scorer.score(frame).compute(), scorer.score(data))
+    scored = scorer.score(frame)
+    result = scored.compute()
+    assert result.usage.calls > 0
+    assert_same_scores(result, scorer.score(data))
+    scored.frame.reset_index().to_json(str(tmp_path / "part-*.jsonl.gz"), orient="records", lines=True,
+                                       compression="gzip")
+    with dask.config.set({"dataframe.convert-string": False}):
+        saved = dd.read_json(str(tmp_path / "part-*.jsonl.gz"), lines=True, compression="gzip")
+    again = scorer.score(saved.set_index("qid", sort=False)).compute()
+    assert again.usage.calls == 0  # the saved claims and labels are used as they are
+    pd.testing.assert_frame_equal(again.scores, result.scores)
     assert scorer.dry_run(frame) == scorer.dry_run(data)
     with pytest.raises(TypeError, match="cannot be sent to the workers"):
         scorer.score(frame, type("Sending", (LexicalJudge,), {"sends_requests": True})())
