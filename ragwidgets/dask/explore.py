@@ -76,36 +76,37 @@ def keep_masks(part: pd.DataFrame, spec: ViewSpec) -> tuple[np.ndarray, np.ndarr
     return kept, kept & inside
 
 
-def _first(rows: pd.DataFrame, spec: ViewSpec) -> pd.DataFrame:
-    """The first ``spec.n`` of ``rows`` by the sort metric (ties: ``keep="first"`` over rows in
-    the run's order, so the earlier partition and row)."""
-    pick = rows.nlargest if spec.descending else rows.nsmallest
-    return pick(spec.n, spec.sort_by, keep="first")
+def _first(values: pd.Series, spec: ViewSpec) -> np.ndarray:
+    """Positions (``values`` has a RangeIndex) of the first ``spec.n`` values, highest first when
+    ``spec.descending`` (``nlargest`` / ``nsmallest``; ties: ``keep="first"``, the run's order)."""
+    pick = values.nlargest if spec.descending else values.nsmallest
+    return pick(spec.n, keep="first").index.to_numpy()
 
 
 def partition_view(part: pd.DataFrame, spec: ViewSpec) -> dict:
-    """One partition's answer to ``spec`` (see the module docstring)."""
+    """One partition's answer to ``spec`` (see the module docstring); columns are read as arrays
+    under the filter's mask, so only the table's rows are ever copied whole."""
     unbrushed, kept = keep_masks(part, spec)
-    rows = part[kept]
+
+    def column(name: str, mask: np.ndarray = kept) -> tuple[np.ndarray, np.ndarray]:
+        return part[name].to_numpy(dtype=float)[mask], part[name + "_status"].to_numpy()[mask]
+
     out = {}
     m = spec.chart_metric
     if "table" in spec.pieces:
-        defined = rows[spec.sort_by + "_status"].to_numpy() == DEFINED_CODE
-        out["table"] = {"defined": int(defined.sum()),
-                        "top": _first(rows[defined].assign(_row=np.flatnonzero(kept)[defined]), spec)}
+        defined = np.flatnonzero(kept & (part[spec.sort_by + "_status"].to_numpy() == DEFINED_CODE))
+        rows = defined[_first(pd.Series(part[spec.sort_by].to_numpy()[defined]), spec)]
+        out["table"] = {"defined": len(defined), "top": part.iloc[rows].assign(_row=rows)}
     if "summary" in spec.pieces:
-        out["summary"] = totals_of((name, rows[name].to_numpy(), rows[name + "_status"].to_numpy())
-                                   for name in spec.metrics)
+        out["summary"] = totals_of((name, *column(name)) for name in spec.metrics)
     if "distribution" in spec.pieces:
-        chart = part[unbrushed]
-        out["distribution"] = distribution(chart[m].to_numpy(dtype=float), chart[m + "_status"].to_numpy())
+        out["distribution"] = distribution(*column(m, unbrushed))
     if "groups" in spec.pieces:
+        rows = part.loc[kept, [spec.group_by, m, m + "_status"]]
         out["groups"] = {group: totals_of([(m, g[m].to_numpy(), g[m + "_status"].to_numpy())])[m]
                          for group, g in rows.groupby(spec.group_by, sort=False)}
     if "scatter" in spec.pieces:
-        x, y = spec.scatter
-        cells = scatter_cells(rows[x].to_numpy(dtype=float), rows[x + "_status"].to_numpy(),
-                              rows[y].to_numpy(dtype=float), rows[y + "_status"].to_numpy())
+        cells = scatter_cells(*column(spec.scatter[0]), *column(spec.scatter[1]))
         out["scatter"] = {**cells, "cells": Counter({(i, j): c for i, j, c in cells["cells"]})}
     return out
 
@@ -114,8 +115,9 @@ def merge_views(*views: dict, spec: ViewSpec) -> dict:
     """The answer of the union of the partitions that gave ``views`` (in the run's order)."""
     out = {}
     if "table" in spec.pieces:
+        top = pd.concat([v["table"]["top"] for v in views], ignore_index=True)
         out["table"] = {"defined": sum(v["table"]["defined"] for v in views),
-                        "top": _first(pd.concat([v["table"]["top"] for v in views]), spec)}
+                        "top": top.iloc[_first(top[spec.sort_by], spec)]}
     if "summary" in spec.pieces:
         out["summary"] = merge(*(v["summary"] for v in views))
     if "distribution" in spec.pieces:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 
 import anywidget
+import dask
 import numpy as np
 import pandas as pd
 
@@ -64,7 +65,8 @@ class ClusterDatasetExplorer(DatasetExplorer):
         try:
             self.dask_scores = source.persist()
             aggregate = source.aggregate()
-            self._partitions = source.frame.to_delayed()  # built once: each question reuses them
+            with dask.config.set({"dataframe.convert-string": False}):  # query_ids as they are: no conversion
+                self._partitions = source.frame.to_delayed()  # per question; built once, reused
         except (OSError, TimeoutError) as err:
             raise RagWidgetsError(_cluster_error(err)) from None
         self.rows = rows
