@@ -227,6 +227,10 @@ class DaskScoringResult:
             raise
         return combine(self.config, results)
 
+    def __repr__(self) -> str:
+        return (f"DaskScoringResult({self.config.name}: {len(self.parts)} partitions, lazy; .frame, .compute(), "
+                ".stop())")
+
     def stop(self) -> None:
         """Send no new request from any worker for this run (the partitions then fail)."""
         distributed.default_client().run(_set_stopped, self.run, True)
