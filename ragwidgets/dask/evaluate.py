@@ -119,6 +119,16 @@ NESTED_FIELDS = ("retrieved_context", "response_claims", "gt_answer_claims", "an
                  "retrieved2response", "retrieved2answer", "corpus", "reference_facts")
 
 
+def check_lists_kept(frame: dd.DataFrame, lists) -> None:
+    """An error if Dask turned any of the columns ``lists`` (lists per row) into text."""
+    texts = [c for c in frame.columns if c in lists and pd.api.types.is_string_dtype(frame.dtypes[c])
+             and frame.dtypes[c] != object]
+    if texts:
+        raise InputError("Dask turned these lists into text when the DataFrame was made (its "
+                         "dataframe.convert-string setting): make it inside "
+                         "dask.config.set({'dataframe.convert-string': False})", field=texts[0])
+
+
 def _present(value) -> bool:
     return value is not None and not (isinstance(value, float) and math.isnan(value))
 
@@ -364,12 +374,7 @@ def evaluate(source, scores=None, *, mode: str = "all_claims", undefined: str = 
         if missing:
             raise InputError(f"by names a column the DataFrame lacks; its columns: {', '.join(source.columns)}",
                              field=missing[0])
-        texts = [c for c in NESTED_FIELDS if c in source.columns and pd.api.types.is_string_dtype(source.dtypes[c])
-                 and source.dtypes[c] != object]
-        if texts:
-            raise InputError("Dask turned these lists into text when the DataFrame was made (its "
-                             "dataframe.convert-string setting): make it inside "
-                             "dask.config.set({'dataframe.convert-string': False})", field=texts[0])
+        check_lists_kept(source, NESTED_FIELDS)
         name = f"ragwidgets-score-{uuid.uuid4().hex[:8]}"
         parts = [dask.delayed(_score_records)(p, k, settings, columns, dask_key_name=(name, k))
                  for k, p in enumerate(source.to_delayed())]

@@ -28,12 +28,12 @@ import dask.dataframe as dd
 import distributed
 import pandas as pd
 
-from ..errors import InputError
 from ..judges import DryRun, JudgeError, JudgeInterrupted, JudgeRunStopped, UnknownJudgeError, get_judge
 from ..judges.limits import ConcurrencyLimit
 from ..judges.openai_compatible import JudgeRecipe
 from ..scoring.columns import STORED_FIELDS
 from ..scoring.result import UNJUDGED_COLUMN, ScoringResult
+from .evaluate import check_lists_kept
 
 KEPT_RUNS = 4  # judges a worker keeps built, one per run (the most recent runs)
 
@@ -247,12 +247,7 @@ def _check_source(config, data) -> None:
                          "(distributed.Client('tcp://host:8786'), or Client(n_workers=8) on one machine)") from None
     lists = {config.context_column, config.target_claims_column, config.response_claims_column,
              config.target_labels_column, config.response_labels_column, *STORED_FIELDS}
-    texts = [c for c in data.columns if c in lists and pd.api.types.is_string_dtype(data.dtypes[c])
-             and data.dtypes[c] != object]
-    if texts:
-        raise InputError("Dask turned these lists into text when the DataFrame was made (its "
-                         "dataframe.convert-string setting): make it inside "
-                         "dask.config.set({'dataframe.convert-string': False})", field=texts[0])
+    check_lists_kept(data, lists)
 
 
 def _bound(recipe: Any, max_in_flight: Optional[int]) -> Optional[int]:
