@@ -5,11 +5,11 @@
 - offline judges: ``LexicalJudge`` (a token-overlap baseline, not an LLM), ``FactJudge`` (authored
   fact IDs), ``PrecomputedJudge`` (given answers);
 - ``register_judge`` / ``get_judge``: judges by key (``"lexical"`` is registered by default);
-- ``JudgeCache``: the sqlite cache; ``fill_labels``: fill RAGChecker-format records.
+- ``JudgeCache``: the sqlite cache (``DirectoryCache``: one file per answer, for a shared filesystem); ``fill_labels``: fill RAGChecker-format records.
 """
 
 from .base import BaseJudge, CallOutcome
-from .cache import JudgeCache, default_cache_path
+from .cache import DirectoryCache, JudgeCache, default_cache_path
 from .claims import claim_text
 from .errors import FillInputError, JudgeError, JudgeInterrupted, JudgeRequestError, JudgeRunStopped, UnknownJudgeError
 from .facts import FactJudge
@@ -37,6 +37,7 @@ __all__ = [
     "FillInputError",
     "FilledRecords",
     "Judge",
+    "DirectoryCache",
     "JudgeCache",
     "JudgeError",
     "JudgeInterrupted",

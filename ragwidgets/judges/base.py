@@ -74,15 +74,14 @@ class BaseJudge:
 
     def __getstate__(self) -> dict[str, Any]:
         """A copy of an offline judge for another process (a Dask worker): its counters start at zero
-        and its cache opens the same file there. A judge that sends requests may hold a key: refused."""
+        and its cache (pickled as its location) opens there. A judge that sends requests may hold a
+        key: refused."""
         if self.sends_requests:
             raise TypeError(f"{type(self).__name__} sends requests and may hold a key: it is not pickled")
-        state = dict(self.__dict__, stats=None)
-        state["cache"] = None if self.cache is None else self.cache.path
-        return state
+        return dict(self.__dict__, stats=None)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state, stats=JudgeStats(), cache=resolve_cache(state["cache"]))
+        self.__dict__.update(state, stats=JudgeStats())
 
     # -- hooks for concrete judges -------------------------------------------------------------
 

@@ -1,4 +1,7 @@
-"""The on-disk judgement cache: sqlite, keyed by a hash of who judged what with which prompt."""
+"""The on-disk judgement caches, keyed by a hash of who judged what with which prompt: one sqlite
+file (``JudgeCache``, the default), or one small file per answer under a directory
+(``DirectoryCache``, for a filesystem that several machines share). Any object with ``get``,
+``get_many`` and ``put`` (and, to reach Dask workers, picklable) can stand in for either."""
 
 from __future__ import annotations
 
@@ -130,16 +133,87 @@ class JudgeCache:
     def __repr__(self) -> str:
         return f"JudgeCache({str(self.path)!r})"
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Only the file's absolute path travels (another process opens its own connection)."""
+        return {"path": self.path.absolute()}
 
-CacheSetting = Union[JudgeCache, str, os.PathLike, None, bool]
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["path"])
 
 
-def resolve_cache(cache: CacheSetting) -> JudgeCache | None:
-    """``"default"`` → the default file; a path → that file; a ``JudgeCache`` → itself; None/False → none."""
+class DirectoryCache:
+    """Judgements as one small JSON file each, ``DIR/<key[:2]>/<key>.json``: a cache several
+    machines can share over a network filesystem, where sqlite's locks do not hold.
+
+    Keys are JudgeCache's. A file is written whole under a temporary name, then renamed, so a
+    reader never sees half an answer, and two workers storing the same key leave one of two
+    equal answers. Only answers are stored, as in JudgeCache.
+    """
+
+    def __init__(self, path: Union[str, os.PathLike]):
+        self.path = Path(path).absolute()
+        self.path.mkdir(parents=True, exist_ok=True)
+
+    def _file(self, key: str) -> Path:
+        return self.path / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> Any:
+        """The stored value, or ``MISSING``."""
+        try:
+            return json.loads(self._file(key).read_bytes())["value"]
+        except FileNotFoundError:
+            return MISSING
+
+    def get_many(self, keys: list[str]) -> dict[str, Any]:
+        """The stored values of those ``keys`` the cache holds."""
+        found = {}
+        for key in dict.fromkeys(keys):
+            value = self.get(key)
+            if value is not MISSING:
+                found[key] = value
+        return found
+
+    def put(self, key: str, operation: str, value: Any) -> None:
+        """Store an answer (never None: unjudged results are not cached)."""
+        if value is None:
+            raise ValueError("an unjudged result (None) is never cached")
+        target = self._file(key)
+        target.parent.mkdir(exist_ok=True)
+        partial = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}")
+        partial.write_text(json.dumps({"operation": operation, "value": value, "created": time.time()},
+                                      ensure_ascii=False), encoding="utf-8")
+        os.replace(partial, target)
+
+    def __contains__(self, key: str) -> bool:
+        return self._file(key).exists()
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self.path.glob("??/*.json"))
+
+    def clear(self) -> None:
+        for file in self.path.glob("??/*.json"):
+            file.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        """Nothing to close (every call opens its own file)."""
+
+    def __repr__(self) -> str:
+        return f"DirectoryCache({str(self.path)!r})"
+
+
+CacheSetting = Union[JudgeCache, DirectoryCache, str, os.PathLike, None, bool]
+
+
+def resolve_cache(cache: CacheSetting):
+    """The cache a judge uses: ``"default"`` → the default sqlite file; a directory (one that
+    exists, or a path ending in ``/``) → a ``DirectoryCache`` there; another path → a sqlite file
+    there; a cache object (anything with ``get``, ``get_many`` and ``put``) → itself; None/False → none."""
     if cache is None or cache is False:
         return None
-    if isinstance(cache, JudgeCache):
+    if all(hasattr(cache, name) for name in ("get", "get_many", "put")):
         return cache
     if cache is True or cache == "default":
         return JudgeCache()
+    if os.fspath(cache).endswith(("/", os.sep)) or Path(cache).is_dir():
+        return DirectoryCache(cache)
     return JudgeCache(cache)

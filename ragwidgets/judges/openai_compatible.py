@@ -203,14 +203,14 @@ class OpenAICompatibleJudge(BaseJudge):
 
     def recipe(self) -> JudgeRecipe:
         """This judge's recipe (see ``JudgeRecipe``): the key stays behind, read from the same variable
-        where the recipe is built; the cache is its file's absolute path."""
+        where the recipe is built; the cache travels as its absolute location."""
         if self._key_given:
             raise ValueError("this judge was given api_key= directly, and a key is never sent to another process: "
                              "give api_key_env='NAME' instead, NAME a variable set where the workers run")
         if self._basic is not None:
             raise ValueError("base_url carries a user and password, which are never sent to another process: "
                              "use an API key from the environment (api_key_env) instead")
-        arguments = dict(self._arguments, cache=None if self.cache is None else os.path.abspath(self.cache.path))
+        arguments = dict(self._arguments, cache=self.cache)  # a cache pickles as its location
         key_env = self.api_key_env or (DEFAULT_KEY_ENV if self._api_key is not None else None)
         return JudgeRecipe(type(self), arguments, key_env)
 

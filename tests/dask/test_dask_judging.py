@@ -22,7 +22,7 @@ import pytest
 import ragwidgets as rw
 from ragwidgets.dask.judging import PartitionStopped, combine
 from ragwidgets.errors import InputError
-from ragwidgets.judges import DryRun, JudgeCache, LexicalJudge, JudgeError, JudgeInterrupted, JudgeRunStopped, OpenAICompatibleJudge
+from ragwidgets.judges import DirectoryCache, DryRun, JudgeCache, LexicalJudge, JudgeError, JudgeInterrupted, JudgeRunStopped, OpenAICompatibleJudge
 
 _NAME = "ragwidgets_tests_judges_conftest"  # the same module object tests/scorer/conftest.py loads
 if _NAME not in sys.modules:
@@ -196,17 +196,19 @@ def test_an_interrupt_stops_every_worker_and_computing_again_resumes(client, cha
     assert_same_scores(result, scorer.score(data, judge))
 
 
-def test_every_worker_writes_the_shared_cache_at_once(client, tmp_path):
-    path = str(tmp_path / "cache.sqlite")
+@pytest.mark.parametrize("store", [JudgeCache, DirectoryCache])
+def test_every_worker_writes_the_shared_cache_at_once(client, tmp_path, store):
+    cache = store(tmp_path / "cache")
 
-    def write(count: int) -> int:
-        cache, worker = JudgeCache(path), os.getpid()
+    def write(cache, count: int) -> int:
+        worker = os.getpid()
         for i in range(count):
             cache.put(f"{worker}-{i}", "check", ["Entailment"])
+            cache.put("same-key", "check", ["Neutral"])  # both workers, one key: one whole answer stays
         return len(cache)
 
-    client.run(write, 300)  # both workers together, each committing every answer
-    assert len(JudgeCache(path)) == 600
+    client.run(write, cache, 300)  # both workers together, each storing every answer at once
+    assert len(cache) == 601 and cache.get("same-key") == ["Neutral"]
 
 
 def test_offline_judges_saved_output_and_bad_input_on_the_cluster(client, tmp_path):

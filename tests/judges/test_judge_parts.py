@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import pickle
 import threading
 
 import pytest
 
 from ragwidgets.judges import CheckJob, JudgeCache, LexicalJudge
 from ragwidgets.judges.answers import ENTAILMENT_SYNONYMS, IMPORTANCE_SYNONYMS, parse_claims, parse_labels
-from ragwidgets.judges.cache import MISSING, cache_key
+from ragwidgets.judges.cache import MISSING, DirectoryCache, cache_key, resolve_cache
 from ragwidgets.judges.errors import AnswerParseError
 from ragwidgets.judges.prompts import load_prompt
 
@@ -53,12 +54,19 @@ def test_labels_are_read_strictly():
         parse_labels("[Entailment, Neutral", 2, ENTAILMENT_SYNONYMS)
 
 
-def test_cache_stores_answers_and_refuses_failures(tmp_path):
-    cache = JudgeCache(tmp_path / "sub" / "cache.sqlite")
+CACHES = {"sqlite": lambda folder: JudgeCache(folder / "sub" / "cache.sqlite"),
+          "directory": lambda folder: DirectoryCache(folder / "sub" / "cache")}
+
+
+@pytest.mark.parametrize("kind", CACHES)
+def test_cache_stores_answers_and_refuses_failures(tmp_path, kind):
+    cache = CACHES[kind](tmp_path)
     key = cache_key({"class": "X", "model": "m", "host": "h", "prompt": "check_v1"}, "check", {"claim": "c"})
     assert cache.get(key) is MISSING and key not in cache
-    cache.put(key, "check", "Entailment")
-    assert JudgeCache(cache.path).get(key) == "Entailment"
+    cache.put(key, "check", ["Entailment", {"claim": "é"}])
+    again = pickle.loads(pickle.dumps(cache))  # as a Dask worker receives it: the same store
+    assert type(again) is type(cache) and again.get(key) == ["Entailment", {"claim": "é"}]
+    assert again.get_many([key, key, "other"]) == {key: ["Entailment", {"claim": "é"}]}
     with pytest.raises(ValueError, match="never cached"):
         cache.put(key, "check", None)
     assert len(cache) == 1
@@ -66,8 +74,17 @@ def test_cache_stores_answers_and_refuses_failures(tmp_path):
     assert len(cache) == 0
 
 
-def test_cache_is_safe_across_threads(tmp_path):
-    cache = JudgeCache(tmp_path / "cache.sqlite")
+def test_a_cache_setting_picks_the_store(tmp_path):
+    assert isinstance(resolve_cache(str(tmp_path / "c.sqlite")), JudgeCache)
+    assert isinstance(resolve_cache(str(tmp_path / "shared") + "/"), DirectoryCache)  # a path ending in /
+    assert isinstance(resolve_cache(tmp_path), DirectoryCache)  # an existing directory
+    mine = DirectoryCache(tmp_path / "mine")
+    assert resolve_cache(mine) is mine and resolve_cache(None) is None
+
+
+@pytest.mark.parametrize("kind", CACHES)
+def test_cache_is_safe_across_threads(tmp_path, kind):
+    cache = CACHES[kind](tmp_path)
 
     def write(n):
         for i in range(50):
