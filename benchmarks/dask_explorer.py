@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -89,6 +90,7 @@ def main() -> None:
         out["drill_s"] = {"p50": float(np.median(times)), "max": max(times)}
         out["kernel_rss_growth_mib"] = (kernel.memory_info().rss - rss) / 2**20
     out["load_average"] = Path("/proc/loadavg").read_text().split()[:3]
+    shutil.rmtree(folder)
     print(json.dumps(out, indent=2))
 
 

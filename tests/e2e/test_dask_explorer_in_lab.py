@@ -52,6 +52,7 @@ def test_dask_scored_run_in_lab(lab, offline_page, artifacts):
 
     # the drill-down fetches the one sample
     first = table.locator('[data-index="0"]')
+    expect(first.locator("span").first).not_to_have_text("…", timeout=TIMEOUT)  # the brushed rows have come
     query_id = first.locator("span").first.inner_text()
     first.click()
     drill = explorer.locator("[data-testid=drill]")
