@@ -81,6 +81,9 @@ export function Scatter({ chart, xLabel, yLabel }) {
   </svg>`;
 }
 
+/** A group's name in at most 18 characters: its end when longer (a file's name, not its folder). */
+export const shortLabel = (name) => (name.length > 18 ? `…${name.slice(-17)}` : name);
+
 export function GroupMeans({ chart, label, onPick }) {
   const rowH = 20;
   const width = 290;
@@ -89,7 +92,7 @@ export function GroupMeans({ chart, label, onPick }) {
   return html`<svg class="rw-ds-chart" width=${width} height=${rows.length * rowH + 6} role="img" data-testid="groups"
       aria-label=${`${label} by ${chart.by}`}>
     ${rows.map((r, i) => html`<g class="rw-ds-group" onClick=${() => onPick(r.group)}>
-      <text x=${barX - 6} y=${i * rowH + 15} text-anchor="end" class="rw-ds-axis">${String(r.group).slice(0, 18)}</text>
+      <text x=${barX - 6} y=${i * rowH + 15} text-anchor="end" class="rw-ds-axis">${shortLabel(String(r.group))}</text>
       ${r.mean === null
         ? html`<text x=${barX} y=${i * rowH + 15} class="rw-ds-undef-text">Undefined (n=${r.size})</text>`
         : html`<rect class="rw-ds-bar" x=${barX} y=${i * rowH + 3} width=${Math.max(1, (width - barX - 90) * r.mean)} height=${rowH - 6} />

@@ -2504,6 +2504,7 @@ function Scatter({ chart, xLabel, yLabel }) {
     <text x="36" y=${size + 28} class="rw-ds-axis">${xLabel} → · ↑ ${yLabel} · ${chart.left_out} left out (Undefined)</text>
   </svg>`;
 }
+var shortLabel = (name) => name.length > 18 ? `…${name.slice(-17)}` : name;
 function GroupMeans({ chart, label, onPick }) {
   const rowH = 20;
   const width = 290;
@@ -2512,7 +2513,7 @@ function GroupMeans({ chart, label, onPick }) {
   return html`<svg class="rw-ds-chart" width=${width} height=${rows.length * rowH + 6} role="img" data-testid="groups"
       aria-label=${`${label} by ${chart.by}`}>
     ${rows.map((r3, i3) => html`<g class="rw-ds-group" onClick=${() => onPick(r3.group)}>
-      <text x=${barX - 6} y=${i3 * rowH + 15} text-anchor="end" class="rw-ds-axis">${String(r3.group).slice(0, 18)}</text>
+      <text x=${barX - 6} y=${i3 * rowH + 15} text-anchor="end" class="rw-ds-axis">${shortLabel(String(r3.group))}</text>
       ${r3.mean === null ? html`<text x=${barX} y=${i3 * rowH + 15} class="rw-ds-undef-text">Undefined (n=${r3.size})</text>` : html`<rect class="rw-ds-bar" x=${barX} y=${i3 * rowH + 3} width=${Math.max(1, (width - barX - 90) * r3.mean)} height=${rowH - 6} />
           <text x=${barX + (width - barX - 90) * r3.mean + 4} y=${i3 * rowH + 15} class="rw-ds-axis">${fmt(r3.mean)} (n=${r3.defined})</text>`}
       <title>${r3.group}: ${fmt(r3.mean)} over ${r3.defined} defined of ${r3.size}</title></g>`)}

@@ -27,6 +27,7 @@ from ..analysis.summary import Summarizer
 from ..analysis.table import COUNT_COLUMNS, DEFINED_CODE, UNDEFINED_CODE, RunTable, defined_metrics
 from ..engine import evaluate
 from ..engine.evaluate import Scores
+from ..errors import RagWidgetsError
 from .explorer import STATIC
 from .sample_view import SampleView
 from .view import LABELS, LOWER_IS_BETTER
@@ -104,6 +105,10 @@ class DatasetExplorer(anywidget.AnyWidget):
         if cls is DatasetExplorer and dask is not None and isinstance(source, dask.DaskScores):
             from .cluster_dataset import ClusterDatasetExplorer
             cls = ClusterDatasetExplorer
+        elif isinstance(source, dict) and dask is not None and any(isinstance(v, dask.DaskScores)
+                                                                   for v in source.values()):
+            raise RagWidgetsError("comparing runs is not available on Dask-scored runs: open one run at a time, "
+                                  "DatasetExplorer(scores)")
         return super().__new__(cls, source, *args, **kwargs)
 
     def __init__(self, source, *, slices: list[Slice] | str | Path | None = None, **controls):

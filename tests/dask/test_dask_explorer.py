@@ -172,6 +172,8 @@ def test_what_is_not_available_says_so(dask_scores):
         explorer.top_k()
     with pytest.raises(ValueError, match="failure slices are not available"):
         rw.DatasetExplorer(dask_scores, slices=[])
+    with pytest.raises(ValueError, match="comparing runs is not available on Dask-scored runs"):
+        rw.DatasetExplorer({"a": dask_scores, "b": dask_scores})
 
 
 def test_a_cluster_that_went_away(records, parts_writer, tmp_path, client):
