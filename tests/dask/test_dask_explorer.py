@@ -143,16 +143,25 @@ def test_drill_down_fetches_the_same_sample(dask_scores, memory, crossed):
     assert explorer.selected == 0 and explorer.frame["query_id"].tolist() == [query_id]
 
 
-def test_drill_down_on_a_dataframe_of_records(client, records):
+def test_a_dataframe_of_records_by_group(client, records):
+    frame = pd.DataFrame(records[:400]).assign(system=lambda f: np.where(f.index % 3 == 0, "alpha", "beta"))
     with dask.config.set({"dataframe.convert-string": False}):
-        source = dd.from_pandas(pd.DataFrame(records[:400]), npartitions=3, sort=False)
-    explorer = rw.DatasetExplorer(rw.evaluate(source, engine="dask"), rows=10, sort_by="recall")
+        source = dd.from_pandas(frame, npartitions=3, sort=False)
+    explorer = rw.DatasetExplorer(rw.evaluate(source, engine="dask", by="system"), rows=10, sort_by="recall",
+                                  group_by="system", chart_metric="precision")
+    memory = rw.DatasetExplorer(frame, group_by="system", chart_metric="precision")
+    assert explorer.group_columns == ["system", "partition"]
+    ours, theirs = explorer.view_state["charts"]["groups"]["rows"], memory.view_state["charts"]["groups"]["rows"]
+    assert [(g["group"], g["defined"], g["size"]) for g in ours] == [(g["group"], g["defined"], g["size"]) for g in theirs]
+    assert [g["mean"] for g in ours] == pytest.approx([g["mean"] for g in theirs], rel=1e-12)
+    explorer.expression = memory.expression = 'system == "alpha"'  # what clicking a group's bar sets
+    assert explorer.view_state["cluster"]["matching"] == memory.view_state["count"] == 134
     explorer.selected = 2
     query_id = explorer.frame["query_id"].iat[2]
-    view = json.loads(explorer._drill)
+    assert explorer.frame["system"].iat[2] == "alpha"
     single = rw.DatasetExplorer([r for r in records if r["query_id"] == query_id])
     single.selected = 0
-    assert view == json.loads(single._drill)
+    assert json.loads(explorer._drill) == json.loads(single._drill)
 
 
 def test_what_is_not_available_says_so(dask_scores):
