@@ -152,7 +152,8 @@ def test_a_dataframe_of_records_by_group(client, records):
     memory = rw.DatasetExplorer(frame, group_by="system", chart_metric="precision")
     assert explorer.group_columns == ["system", "partition"]
     ours, theirs = explorer.view_state["charts"]["groups"]["rows"], memory.view_state["charts"]["groups"]["rows"]
-    assert [(g["group"], g["defined"], g["size"]) for g in ours] == [(g["group"], g["defined"], g["size"]) for g in theirs]
+    assert [(g["group"], g["defined"], g["size"]) for g in ours] == \
+           [(g["group"], g["defined"], g["size"]) for g in theirs]
     assert [g["mean"] for g in ours] == pytest.approx([g["mean"] for g in theirs], rel=1e-12)
     explorer.expression = memory.expression = 'system == "alpha"'  # what clicking a group's bar sets
     assert explorer.view_state["cluster"]["matching"] == memory.view_state["count"] == 134
