@@ -29,7 +29,16 @@ LABEL_GRIDS = ("retrieved2response", "retrieved2answer")
 LabelText = Optional[Literal["Entailment", "Neutral", "Contradiction"]]  # decoded as shared strings
 Labels = Optional[list[LabelText]]
 Grid = Optional[list[list[LabelText]]]
-Triples = Optional[list[tuple[str, str, str]]]
+class PlainClaim(msgspec.Struct, array_like=True, gc=False):
+    """A claim triple, ``[subject, predicate, object]`` (a struct the garbage collector does not
+    track, unlike a tuple: a run holds millions of them)."""
+
+    subject: str
+    predicate: str
+    object: str
+
+
+Triples = Optional[list[PlainClaim]]
 _CODE_PLUS_ONE = {"Entailment": ENTAILED + 1, "Neutral": NOT_ENTAILED + 1, "Contradiction": CONTRADICTED + 1,
                   None: UNJUDGED + 1}
 
@@ -142,7 +151,8 @@ class LazySamples(Sequence):
 
 
 def _claims(triples) -> tuple[Claim, ...]:
-    return tuple(Claim(f"{s} {p} {o}", (s, p, o)) for s, p, o in triples or ())
+    return tuple(Claim(f"{t.subject} {t.predicate} {t.object}", (t.subject, t.predicate, t.object))
+                 for t in triples or ())
 
 
 def decode_plain(data: bytes, jsonl: bool) -> list[PlainRecord] | None:
