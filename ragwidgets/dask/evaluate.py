@@ -218,9 +218,11 @@ class DaskScores:
 
     @property
     def frame(self) -> dd.DataFrame:
-        """Per-sample scores, one Dask partition per source partition (lazy)."""
+        """Per-sample scores, one Dask partition per source partition (lazy). query_ids stay Python
+        strings (Dask would convert them to Arrow text on every access to a partition)."""
         pieces = [dask.delayed(operator.attrgetter("frame"))(p) for p in self.parts]
-        return dd.from_delayed(pieces, meta=self.meta, verify_meta=False)
+        with dask.config.set({"dataframe.convert-string": False}):
+            return dd.from_delayed(pieces, meta=self.meta, verify_meta=False)
 
     @property
     def npartitions(self) -> int:
