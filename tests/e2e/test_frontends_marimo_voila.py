@@ -9,7 +9,7 @@ import os
 import sys
 
 import pytest
-from conftest import ROOT, OfflinePage, _free_port, serve
+from e2e_support import ROOT, OfflinePage, free_port, serve
 
 TIMEOUT = 90_000
 MARIMO_APP = '''import marimo
@@ -106,7 +106,7 @@ def test_marimo(pages, tmp_path, artifacts):
     (tmp_path / "config" / "marimo").mkdir(parents=True)
     (tmp_path / "config" / "marimo" / "marimo.toml").write_text('[display]\ntheme = "system"\n')
     (tmp_path / "app.py").write_text(MARIMO_APP)
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     with serve([sys.executable, "-m", "marimo", "run", "app.py", "--headless", "--host", "127.0.0.1",
                 "--port", str(port), "--no-token", "--no-sandbox", "--no-check"],
@@ -131,7 +131,7 @@ def test_voila(pages, tmp_path, artifacts):
           "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
           "nbformat": 4, "nbformat_minor": 5}
     (tmp_path / "harbor.ipynb").write_text(json.dumps(nb))
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     with serve([sys.executable, "-m", "voila", "harbor.ipynb", "--no-browser", f"--port={port}",
                 "--Voila.ip=127.0.0.1", "--VoilaConfiguration.allow_theme_override=YES"],

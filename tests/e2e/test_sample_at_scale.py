@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from conftest import big_sample_record, offline_page_sized
+from e2e_support import big_sample_record, offline_page_sized
 from test_harbor_in_lab import TIMEOUT, open_and_run
 
 NOTEBOOK = {

@@ -12,7 +12,7 @@ import json
 import shutil
 from pathlib import Path
 
-from conftest import OfflinePage  # at collection, while this folder's conftest is the one imported
+from e2e_support import OfflinePage
 from test_harbor_in_lab import TIMEOUT, open_and_run
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,0 +1,153 @@
+"""What the browser tests share besides fixtures (those are in conftest.py): the checkout's paths,
+Chromium's flags, notebook servers on loopback, offline pages and a sample at real size. A module of
+its own name, so that test modules import it whichever conftest pytest loaded last."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/lib/chromium/chromium") if Path(p).exists()), None)
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def jupyter_server(module: str, app_flags: list[str], home: Path):
+    """Start ``python -m <module>`` (jupyterlab or notebook) on loopback, serving ``home/root``.
+
+    Shared by both front ends: loopback, a random token, config/runtime/settings/workspaces dirs
+    in ``home``, --allow-root, this checkout on PYTHONPATH; ``app_flags`` are the front end's own
+    (expose the app in the browser, no update checks). Yields (base_url, token, root).
+    """
+    root = home / "root"
+    root.mkdir()
+    env = dict(os.environ)
+    for var, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_RUNTIME_DIR", "runtime"),
+                     ("JUPYTERLAB_SETTINGS_DIR", "settings"), ("JUPYTERLAB_WORKSPACES_DIR", "workspaces")):
+        env[var] = str(home / sub)
+    news = home / "settings" / "@jupyterlab" / "apputils-extension"
+    news.mkdir(parents=True)
+    (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false", "checkForUpdates": false}')
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    port, token = free_port(), secrets.token_hex(16)
+    base = f"http://127.0.0.1:{port}"
+    with serve([sys.executable, "-m", module, "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+                f"--IdentityProvider.token={token}", "--allow-root", f"--ServerApp.root_dir={root}", *app_flags],
+               f"{base}/api/status?token={token}", root, env, home / f"{module}.log"):
+        yield base, token, root
+
+
+@contextlib.contextmanager
+def serve(command: list[str], url: str, cwd, env: dict, log_path):
+    """Run a server (``python -m <module> ...``) on loopback until ``url`` answers; stop it by its
+    PID afterwards. A server that exits or stays silent for 90 s fails with its log."""
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.time() + 90
+            while True:
+                try:
+                    urllib.request.urlopen(url, timeout=2)
+                    break
+                except OSError:
+                    if proc.poll() is not None or time.time() > deadline:
+                        raise RuntimeError(f"python -m {command[2]} did not start:\n" + log_path.read_text())
+                    time.sleep(0.3)
+            yield
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+class OfflinePage:
+    """A page that aborts, and records, every request to a host that is not loopback."""
+
+    def __init__(self, page):
+        self.page = page
+        self.blocked: list[str] = []
+        self.dialogs: list[str] = []
+        self.errors: list[str] = []
+        page.route("**/*", self._route)
+        page.on("dialog", self._dialog)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def _route(self, route):
+        url = route.request.url
+        host = urlparse(url).hostname or ""
+        if url.startswith(("data:", "blob:")) or host in LOOPBACK:
+            route.continue_()
+        else:
+            self.blocked.append(url)
+            route.abort()
+
+    def _dialog(self, dialog):
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+
+@contextlib.contextmanager
+def offline_page_sized(browser, width: int, height: int):
+    """An OfflinePage in a fresh context of that viewport; no request left loopback, no dialog opened."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = OfflinePage(context.new_page())
+    yield page
+    context.close()
+    assert not page.blocked, f"requests to non-loopback hosts: {page.blocked}"
+    assert not page.dialogs, f"a dialog opened (script ran?): {page.dialogs}"
+
+
+def big_sample_record(n_passages: int = 60, n_claims: int = 80, n_gt: int = 40) -> dict:
+    """One RAGChecker sample at real size: ``n_passages`` passages of a few lines, ``n_claims``
+    response claims, ``n_gt`` ground-truth claims; claim j is entailed by two passages spread over
+    the ranking, some claims by none, some incorrect. Hostile IDs: a bidi override, a 10,000-
+    character token (also in the question and the answer)."""
+    long_token = "x" * 10_000
+    doc_ids = [f"doc-{k:03d}" for k in range(n_passages)]
+    doc_ids[3] = "\u202eexe.live"
+    doc_ids[7] = "d" + long_token
+    words = "harbor museum opens tuesday admission credits schedule garden bench flag tower".split()
+
+    def text(seed: int, n: int) -> str:
+        return " ".join(words[(seed * 7 + i * 3) % len(words)] for i in range(n)).capitalize() + "."
+
+    def supports(j: int) -> set[int]:
+        return set() if j % 9 == 4 else {(j * 13 + 20) % n_passages, (j * 7 + 45) % n_passages}
+
+    def row(j: int) -> list[str]:
+        on = supports(j)
+        return ["Entailment" if k in on else ("Contradiction" if k == (j + 1) % n_passages else "Neutral")
+                for k in range(n_passages)]
+
+    return {
+        "query_id": "big-sample", "query": f"When does the museum open? {long_token}",
+        "gt_answer": "The museum opens on Tuesday at ten; admission is four credits.",
+        "response": f"The museum opens on Tuesday. {long_token}",
+        "retrieved_context": [{"doc_id": d, "text": text(k, 40)} for k, d in enumerate(doc_ids)],
+        "response_claims": [text(j, 12) for j in range(n_claims)],
+        "gt_answer_claims": [text(j + 100, 10) for j in range(n_gt)],
+        "answer2response": ["Neutral" if j % 5 == 2 else "Entailment" for j in range(n_claims)],
+        "response2answer": ["Neutral" if i % 4 == 1 else "Entailment" for i in range(n_gt)],
+        "retrieved2response": [row(j) for j in range(n_claims)],
+        "retrieved2answer": [row(j + 3) for j in range(n_gt)],
+    }
