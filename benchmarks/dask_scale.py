@@ -3,12 +3,12 @@
 ``python benchmarks/dask_scale.py --n 1000000 --part 50000 --workers 2``: writes the run as
 partitioned JSONL.gz (ragwidgets.datasets.synthetic, query_ids unique across parts), then
 
-1. single process: ``rw.evaluate(<every part's lines in one file>)`` in a child process (CPU
+1. single process: ``rw.evaluate(<every part's lines in one .jsonl.gz file>)`` in a child process (CPU
    seconds, peak RSS); its per-sample values and aggregates saved for the comparison;
 2. Dask: ``rw.evaluate(glob, engine="dask")`` on a LocalCluster of ``--workers`` processes (one
    thread each): per-sample frame collected and compared sample by sample (values bit for bit,
    statuses), aggregates' counts equal and means within 1e-12; wall time, each worker's CPU
-   seconds and peak RSS (getrusage in the worker).
+   seconds (getrusage) and peak RSS (VmHWM) in each worker.
 
 Prints one JSON object; the figures go to benchmarks/README.md ("Dask").
 """
@@ -50,14 +50,15 @@ json.dump({"cpu_s": cpu, "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF
 
 
 def write_run(folder: Path, n: int, part: int, generated: int | None) -> Path:
-    """Parts part-NNNNN.jsonl.gz of ``part`` samples, and whole.jsonl with the same lines.
+    """Parts part-NNNNN.jsonl.gz of ``part`` samples, and whole.jsonl.gz with the same lines (one
+    gzip member per part, as compressed: both engines read the same bytes).
 
     Only the first ``generated`` samples are generated (all when None); later parts repeat those
     parts' lines with query_ids made unique by a prefix (``r<k>/``): the same work per sample,
     without hours of generating."""
     encode = msgspec.json.Encoder().encode_lines
     made: list[bytes] = []
-    with (folder / "whole.jsonl").open("wb") as whole:
+    with (folder / "whole.jsonl.gz").open("wb") as whole:
         for k, start in enumerate(range(0, n, part)):
             if generated is None or start < generated:
                 records = synthetic_run(min(part, n - start), seed=k)
@@ -67,15 +68,20 @@ def write_run(folder: Path, n: int, part: int, generated: int | None) -> Path:
                 made.append(lines)
             else:
                 lines = made[k % len(made)].replace(b'"query_id":"', f'"query_id":"r{k}/'.encode())
-            (folder / f"part-{k:05d}.jsonl.gz").write_bytes(gzip.compress(lines, compresslevel=3))
+            packed = gzip.compress(lines, compresslevel=3)
+            (folder / f"part-{k:05d}.jsonl.gz").write_bytes(packed)
             if generated is None:
-                whole.write(lines)
-    return folder / "whole.jsonl"
+                whole.write(packed)
+    return folder / "whole.jsonl.gz"
 
 
 def worker_usage() -> dict:
+    """CPU seconds and peak resident memory of this process. The peak is VmHWM: getrusage's
+    ru_maxrss survives exec, so a spawned worker would report its parent's peak."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    return {"cpu_s": usage.ru_utime + usage.ru_stime, "peak_rss_mib": usage.ru_maxrss / 1024}
+    status = Path("/proc/self/status").read_text()
+    peak_kib = int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:")))
+    return {"cpu_s": usage.ru_utime + usage.ru_stime, "peak_rss_mib": peak_kib / 1024}
 
 
 def main() -> None:

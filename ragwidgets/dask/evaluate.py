@@ -237,11 +237,15 @@ class DaskScores:
         self.parts = list(dask.persist(*self.parts))
         return self
 
+    def _summaries(self) -> list:
+        """Per partition, one task reading its Part once: its totals, query_id hashes, skipped
+        samples and warnings (so a partition's scores are freed as soon as that task is done)."""
+        by = list(self.by)
+        return [dask.delayed(_summary)(p, self.names, by) for p in self.parts]
+
     def partition_totals(self) -> list:
         """Each partition's totals, as Dask delayed objects (see :class:`.totals.RunTotals`)."""
-        by = list(self.by)
-        return [dask.delayed(RunTotals.of_frame)(dask.delayed(operator.attrgetter("frame"))(p), self.names, by)
-                for p in self.parts]
+        return [dask.delayed(operator.attrgetter("totals"))(s) for s in self._summaries()]
 
     def totals(self, split_every: int = SPLIT_EVERY):
         """The run's totals as one Dask delayed object: the partitions' merged by a tree reduction."""
@@ -250,10 +254,11 @@ class DaskScores:
     def _compute(self) -> None:
         if self._totals is not None:
             return
-        errors = [dask.delayed(operator.attrgetter("errors"))(p) for p in self.parts]
-        warnings = [dask.delayed(operator.attrgetter("warnings"))(p) for p in self.parts]
-        totals, repeated, errors, warnings = dask.compute(self.totals(), _repeated_ids(self.frame), errors,
-                                                          warnings)
+        summaries = self._summaries()
+        pick = {name: [dask.delayed(operator.attrgetter(name))(s) for s in summaries]
+                for name in ("totals", "ids", "errors", "warnings")}
+        totals, repeated, errors, warnings = dask.compute(tree_reduce(pick["totals"], merge_runs),
+                                                          _repeated_ids(pick["ids"]), pick["errors"], pick["warnings"])
         if len(repeated):
             self._name_repeated(repeated)
         self._totals = totals
@@ -264,7 +269,7 @@ class DaskScores:
         """Raise naming a query_id found in two partitions (or two samples), if one is really repeated
         (not a 64-bit hash collision)."""
         frame = self.frame
-        rows = frame[_hashed(frame["query_id"]).isin(hashes)][["query_id", "partition"]].compute()
+        rows = frame[frame["query_id"].map_partitions(_hashed_in, hashes)][["query_id", "partition"]].compute()
         for query_id, where in rows.groupby("query_id", sort=True)["partition"]:
             if len(where) > 1:
                 places = " and ".join(self.where(k) for k in sorted(set(where.tolist())))
@@ -327,14 +332,36 @@ class DaskScores:
 
 def _hashed(ids):
     """64-bit hashes of query_ids (pandas' fixed-key hash: the same in every process)."""
-    return ids.map_partitions(pd.util.hash_pandas_object, index=False, meta=("query_id", "uint64"))
+    return pd.util.hash_pandas_object(ids, index=False).to_numpy()
 
 
-def _repeated_ids(frame: dd.DataFrame) -> dd.Series:
+@dataclass
+class Summary:
+    """What the run's questions need of one partition (see ``DaskScores._summaries``)."""
+
+    totals: RunTotals
+    ids: pd.Series  # uint64 hashes of its query_ids
+    errors: list[InputError]
+    warnings: list[str]
+
+
+def _summary(part: Part, names: list[str], by: list[str]) -> Summary:
+    return Summary(RunTotals.of_frame(part.frame, names, by), pd.Series(_hashed(part.frame["query_id"])),
+                   part.errors, part.warnings)
+
+
+def _repeated_ids(ids: list) -> object:
     """The hashes of query_ids seen more than once, by a hash-partitioned count (memory per task
-    bounded by a partition's share, whatever the run's size), as one delayed Index."""
-    counts = _hashed(frame["query_id"]).value_counts(split_out=max(1, frame.npartitions // SPLIT_EVERY))
+    bounded by a partition's share, whatever the run's size), as one delayed Index. ``ids``: each
+    partition's hashes, as Dask delayed Series."""
+    with dask.config.set({"dataframe.convert-string": False}):
+        hashes = dd.from_delayed(ids, meta=pd.Series([], dtype="uint64"), verify_meta=False)
+    counts = hashes.value_counts(split_out=max(1, len(ids) // SPLIT_EVERY))
     return dask.delayed(_index_of_all)(counts[counts > 1].to_delayed())
+
+
+def _hashed_in(ids: pd.Series, hashes: pd.Index) -> pd.Series:
+    return pd.Series(np.isin(_hashed(ids), hashes.to_numpy()), index=ids.index)
 
 
 def _index_of_all(pieces: list[pd.Series]) -> pd.Index:
