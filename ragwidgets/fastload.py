@@ -98,8 +98,10 @@ class FlatRecords:
     n_unnamed: int
     first_unnamed: int | None
 
-    @cached_property
+    @property
     def samples(self) -> "LazySamples":
+        """The Samples, each built when asked for (a new view each time: caching it here would make
+        a reference cycle that keeps the whole decoded file alive until the collector runs)."""
         return LazySamples(self)
 
     @cached_property
