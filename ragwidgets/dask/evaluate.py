@@ -224,10 +224,6 @@ class DaskScores:
         with dask.config.set({"dataframe.convert-string": False}):
             return dd.from_delayed(pieces, meta=self.meta, verify_meta=False)
 
-    @property
-    def npartitions(self) -> int:
-        return len(self.parts)
-
     def where(self, number: int) -> str:
         """Partition ``number`` in words: its file, or its number in the source frame."""
         return f"file {self.source[number]}" if isinstance(self.source, list) else f"partition {number}"
@@ -246,10 +242,6 @@ class DaskScores:
     def partition_totals(self) -> list:
         """Each partition's totals, as Dask delayed objects (see :class:`.totals.RunTotals`)."""
         return [dask.delayed(operator.attrgetter("totals"))(s) for s in self._summaries()]
-
-    def totals(self, split_every: int = SPLIT_EVERY):
-        """The run's totals as one Dask delayed object: the partitions' merged by a tree reduction."""
-        return tree_reduce(self.partition_totals(), merge_runs, split_every)
 
     def _compute(self) -> None:
         if self._totals is not None:
