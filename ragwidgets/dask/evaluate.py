@@ -144,9 +144,14 @@ def _plain(value):
     return value
 
 
+def record_of(row: Mapping, skip=()) -> dict:
+    """A row of a DataFrame of records as the loader reads it: arrays as lists, missing values (a
+    column absent from some records is NaN there) and the ``skip`` columns (groups) left out."""
+    return {key: _plain(value) for key, value in row.items() if key not in skip and _present(value)}
+
+
 def _score_records(part: pd.DataFrame, number: int, settings: Settings, by: tuple[str, ...]) -> Part:
-    records = [{key: _plain(value) for key, value in row.items() if key not in by and _present(value)}
-               for row in part.to_dict("records")]  # a column missing from some records is NaN there
+    records = [record_of(row, by) for row in part.to_dict("records")]
     scores, errors, warnings = settings.score(records, f"partition {number}")
     if scores is None:
         return Part(_meta(settings, dict.fromkeys(by)), errors, warnings)

@@ -28,7 +28,7 @@ from ..analysis.table import DEFINED_CODE, UNDEFINED_CODE
 from ..errors import InputError
 from ..loaders import _is_jsonl, _read_source, load_samples
 from ..model import Sample
-from .evaluate import DaskScores, _plain, _present, tree_reduce
+from .evaluate import DaskScores, record_of, tree_reduce
 from .totals import finish, merge, totals_of
 
 PARTITION = "partition"  # the frame's column of each row's partition number
@@ -186,12 +186,11 @@ def _sample_in_file(path: str, query_id: str) -> Sample:
     raise InputError(f"not in file {path} any more (was it changed after scoring?)", sample=f"query_id {query_id!r}")
 
 
-def _sample_in_records(part: pd.DataFrame, number: int, query_id: str) -> Sample:
+def _sample_in_records(part: pd.DataFrame, number: int, query_id: str, by: tuple[str, ...]) -> Sample:
     row = part[part["query_id"].astype(str) == query_id]
     if row.empty:
         raise InputError(f"not in partition {number} of the source DataFrame", sample=f"query_id {query_id!r}")
-    record = {key: _plain(value) for key, value in row.iloc[0].items() if _present(value)}
-    return load_samples([record]).samples[0]
+    return load_samples([record_of(row.iloc[0], by)]).samples[0]
 
 
 def fetch_sample(scores: DaskScores, partition: int, query_id: str) -> Sample:
@@ -201,5 +200,5 @@ def fetch_sample(scores: DaskScores, partition: int, query_id: str) -> Sample:
     if isinstance(source, (list, tuple)):
         task = dask.delayed(_sample_in_file)(str(source[partition]), query_id)
     else:
-        task = dask.delayed(_sample_in_records)(source.to_delayed()[partition], partition, query_id)
+        task = dask.delayed(_sample_in_records)(source.to_delayed()[partition], partition, query_id, scores.by)
     return task.compute()
