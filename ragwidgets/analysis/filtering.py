@@ -1,8 +1,10 @@
-"""Row filters over a run's table: a text search and a pandas-style expression.
+"""Row filters over a run's table: a text search and a filter expression.
 
 An expression reads the table's columns (metrics, ``n_response_claims``, ``n_gt_claims``,
-``n_passages``): ``hallucination > 0 and claim_recall < 1``. A comparison with an Undefined
-value (NaN) is false, so Undefined samples never pass a threshold by accident.
+``n_passages``): ``hallucination > 0 and claim_recall < 1``, in the language of
+:mod:`ragwidgets.analysis.expression` (parsed against a whitelist, never evaluated as Python). A
+comparison with an Undefined value (NaN) is false, so Undefined samples never pass a threshold by
+accident.
 """
 
 from __future__ import annotations
@@ -10,22 +12,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .expression import parse
+
 TEXT_COLUMNS = ("query", "response")
 
 
 def expression_mask(frame: pd.DataFrame, expression: str) -> np.ndarray:
-    """Rows of ``frame`` where ``expression`` holds; a clear ValueError when it cannot be evaluated."""
-    try:
-        result = frame.eval(expression, engine="python")
-    except Exception as err:  # pandas raises many kinds (SyntaxError, UndefinedVariableError, TypeError)
-        numeric = [c for c in frame.columns if c not in TEXT_COLUMNS]
-        raise ValueError(f"filter expression {expression!r} failed: {err} "
-                         f"(columns: {', '.join(numeric)})") from None
-    mask = np.array(result)
-    if mask.dtype != bool or mask.shape != (len(frame),):
-        raise ValueError(f"filter expression {expression!r} must give one true/false per sample, "
-                         f"got {mask.dtype} of shape {mask.shape}")
-    return mask
+    """Rows of ``frame`` where ``expression`` holds; an ExpressionError (a ValueError) naming the
+    part at fault when it is refused or cannot be evaluated."""
+    return parse(expression, frame.columns).mask(frame)
 
 
 class TextIndex:

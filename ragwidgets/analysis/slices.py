@@ -2,7 +2,9 @@
 
 The built-in slices are the diagnostics RAGChecker's paper reads its metrics by; a slice is
 offered only when the run has the metrics it reads. Slices are saved to and loaded from a small
-JSON file: ``{"slices": [{"name", "expression", "description"}]}``.
+JSON file: ``{"slices": [{"name", "expression", "description"}]}``. A slices file is someone else's
+input: its expressions are checked against the expression language's whitelist when it is read,
+and it may not give a built-in slice's name to another expression.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from .expression import ExpressionError, parse
 from .filtering import expression_mask
 from .table import RunTable
 
@@ -46,6 +49,16 @@ BUILTIN_SLICES = (
     Slice("invalid citations", "citation_precision < 1", "a citation is not retrieved or does not entail",
           ("citation_precision",)),
 )
+
+
+BUILTIN_NAMES = {s.name: s.expression for s in BUILTIN_SLICES}
+
+
+def check_builtin_name(s: Slice) -> None:
+    """Refuse a slice that gives a built-in slice's name to another expression (the same one is that slice)."""
+    if BUILTIN_NAMES.get(s.name, s.expression) != s.expression:
+        raise InputError(f"{s.name!r} is a built-in slice ({BUILTIN_NAMES[s.name]}); give {s.expression!r} "
+                         "another name", sample=f"slice {s.name!r}", field="name")
 
 
 def builtin_slices(table: RunTable) -> list[Slice]:
@@ -93,5 +106,11 @@ def load_slices(path: str | Path) -> list[Slice]:
         for key in ("name", "expression"):
             if not isinstance(item, dict) or not isinstance(item.get(key), str) or not item[key].strip():
                 raise InputError(f"{path}: needs a non-empty string", sample=f"slice {k}", field=key)
-        out.append(Slice(item["name"], item["expression"], str(item.get("description", ""))))
+        s = Slice(item["name"], item["expression"], str(item.get("description", "")))
+        try:
+            parse(s.expression)
+        except ExpressionError as err:
+            raise InputError(f"{path}: {err}", sample=f"slice {k} ({s.name!r})", field="expression") from None
+        check_builtin_name(s)
+        out.append(s)
     return out

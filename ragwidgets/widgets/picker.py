@@ -8,16 +8,15 @@ metric (``<``, ``<=``, ``>``, ``>=``, ``=``, ``!=``) with a number or ``undefine
 
 from __future__ import annotations
 
-import operator
 import re
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-CONDITION = re.compile(r"^([A-Za-z_]+)\s*(<=|>=|!=|<|>|=)\s*(undefined|[-+]?\d*\.?\d+)$", re.IGNORECASE)
-OPERATORS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-             "=": operator.eq, "!=": operator.ne}
+from ..analysis.filtering import expression_mask
+
+CONDITION = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(<=|>=|!=|<|>|=)\s*(undefined|[-+]?\d*\.?\d+)$", re.IGNORECASE)
 SHOWN_METRICS = ("faithfulness", "hallucination", "claim_recall", "context_precision", "precision", "recall")
 QUERY_CHARS = 140  # of a result's query text
 
@@ -44,6 +43,13 @@ def parse_search(text: str, metrics) -> Search:
             raise ValueError(f"{name}{op}undefined: only = and != compare with undefined")
         conditions.append((name, op, None if value == "undefined" else float(value)))
     return Search(words, conditions)
+
+
+def condition_expression(conditions) -> str:
+    """The conditions as one filter expression (``faithfulness<0.5`` → ``faithfulness < 0.5``,
+    ``=undefined`` → ``== None``), for the evaluator that serves every filter."""
+    return " and ".join(f"{name} {'==' if op == '=' else op} {'None' if value is None else repr(value)}"
+                        for name, op, value in conditions)
 
 
 class SampleIndex:
@@ -80,14 +86,8 @@ class SampleIndex:
         haystack = self._text()
         for word in s.words:
             mask &= haystack.str.contains(word, regex=False).to_numpy()
-        for name, op, value in s.conditions:
-            column = frame[name].to_numpy()
-            if value is None:
-                hit = np.isnan(column)
-                mask &= hit if op == "=" else ~hit
-            else:
-                with np.errstate(invalid="ignore"):
-                    mask &= OPERATORS[op](column, value) & ~np.isnan(column)
+        if s.conditions:
+            mask &= expression_mask(frame, condition_expression(s.conditions))
         hits = np.flatnonzero(mask)
         shown = [n for n in dict.fromkeys([c[0] for c in s.conditions] + list(SHOWN_METRICS)) if n in frame.columns]
         rows = []
