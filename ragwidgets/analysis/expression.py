@@ -248,7 +248,7 @@ class _Evaluator:
             return _Value(series.to_numpy(dtype=bool, na_value=False), "bool")
         if pd.api.types.is_numeric_dtype(series.dtype):
             return _Value(series.to_numpy(dtype=float, na_value=np.nan), "number")
-        return _Value(series.to_numpy(dtype=object), "text")
+        return _Value(series.reset_index(drop=True), "text")  # compared by pandas (Arrow strings: fast)
 
     def _Constant(self, node: ast.Constant) -> _Value:
         v = node.value
@@ -325,7 +325,8 @@ class _Evaluator:
         if kinds == {"text"}:
             if sign not in ("==", "!="):
                 self.fail(node, "text compares only with == and !=, in {part!r}")
-            return np.asarray(fn(left.data, right.data), dtype=bool) & ~_missing(left) & ~_missing(right)
+            hit = np.asarray(fn(left.data, right.data), dtype=bool)
+            return hit & ~_missing(left) & ~_missing(right)
         text_node = left_node if left.kind == "text" else right_node
         self.fail(text_node, f"{{part!r}} is text and cannot be compared with a number (in "
                   f"{self.expression.segment(node)!r}); quote a value to compare text")
