@@ -22,7 +22,7 @@ import pandas as pd
 from ..analysis.filtering import expression_mask
 from ..dask.explore import PARTITION, ViewSpec, ask, fetch_sample
 from ..errors import RagWidgetsError
-from .dataset import DatasetExplorer, json_view, rows_message
+from .dataset import ControlError, DatasetExplorer, json_view, rows_message
 from .sample_view import SampleView
 from .view import LABELS
 
@@ -80,7 +80,7 @@ class ClusterDatasetExplorer(DatasetExplorer):
         self._meta = source.meta
         self._pieces: dict[str, tuple] = {}  # piece of the view -> (the controls it was asked with, its value)
         self._use_table(None)
-        self._version, self._busy, self._error = 0, False, ""
+        self._version, self._busy, self._error, self._changes, self._rejected = 0, False, "", None, ""
         self.view_state, self._sample_views, self._drilled = {}, {}, -1
         first = self.metrics[0]
         defaults = {"chart_metric": first, "scatter_x": first, "scatter_y": self.metrics[min(1, len(self.metrics) - 1)],
@@ -101,16 +101,13 @@ class ClusterDatasetExplorer(DatasetExplorer):
         self._run_code = np.zeros(len(self._frame), dtype=np.int8)
 
     # -- the one update path: a question to the cluster ---------------------------------------
-    def _expression(self) -> str:
-        """The filter expression to send (checked here on the frame's columns; "" when it fails)."""
-        expression = self.expression.strip()
-        if expression:
+    def _check_expression(self, expression: str) -> None:
+        """ValueError when ``expression`` does not evaluate on the run's columns (checked here)."""
+        if expression.strip():
             try:
                 expression_mask(self._meta, expression)
             except ValueError as err:
-                self._errors.append(str(err))
-                return ""
-        return expression
+                raise ControlError(str(err)) from None
 
     def _inputs(self, expression: str) -> dict[str, tuple]:
         """Each piece of the view the controls ask for, and the controls it depends on."""
@@ -129,12 +126,11 @@ class ClusterDatasetExplorer(DatasetExplorer):
         ``percent`` or of the selection), then rebuild the view state."""
         if reorder:
             self._errors = [f"{what} is not available on a Dask-scored run" for what, on in
-                            (("full-text search", self.text), ("failure slices", self.slice),
-                             ("choosing a run", self.run)) if on]
+                            (("full-text search", self.text), ("choosing a run", self.run)) if on]
             if self.sort_by not in self.metrics:
                 self._errors.append(f"on a Dask-scored run the table is sorted by a metric, not {self.sort_by!r}; "
                                     f"sorted by {self._sort_metric}")
-            expression = self._expression()
+            expression = self.expression.strip()
             inputs = self._inputs(expression)
             stale = frozenset(k for k, v in inputs.items() if self._pieces.get(k, (None,))[0] != v)
             spec = ViewSpec(tuple(self.metrics), self._sort_metric, self.descending, self.rows, expression,
@@ -191,7 +187,7 @@ class ClusterDatasetExplorer(DatasetExplorer):
         row = self.selected
         return {
             "runs": self.runs, "run": "", "total": self.total, "count": len(self._frame),
-            "version": self._version, "error": self._error,
+            "version": self._version, "error": "; ".join(e for e in (self._rejected, self._error) if e),
             "metrics": [{"key": k, "label": LABELS.get(k.removeprefix("required_"), k)} for k in self.metrics],
             "columns": self._columns(), "group_columns": self.group_columns,
             "controls": {k: getattr(self, k) for k in self._controls},
@@ -219,8 +215,7 @@ class ClusterDatasetExplorer(DatasetExplorer):
     def window(self, start: int, count: int) -> tuple[dict, list[bytes]]:
         """Rows of the table, as :meth:`DatasetExplorer.window` sends them (numeric: the partition
         and the metrics; no query text: the drill-down shows it)."""
-        start = max(0, int(start))
-        rows = self._order[start:start + max(0, min(int(count), 2000))]
+        rows = self._window_rows(start, count)
         top = self._frame.take(rows)
         blank = [""] * len(rows)
         return rows_message(self._version, start, rows, run=blank, query_id=top["query_id"].tolist(), query=blank,

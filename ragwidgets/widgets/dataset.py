@@ -7,11 +7,18 @@ summary, charts' pre-aggregated data, slices, comparison, ``count`` of ``total``
 end asks for the rows it shows as windows (a custom message answered with one binary buffer per
 column). The drill-down is the one-sample view (:class:`~ragwidgets.widgets.sample_view.SampleView`)
 of the selected row, beside the same query's answer in the baseline run when runs are compared.
+
+Every control value is checked where it enters: set from Python, a value that is not valid (a
+filter expression that does not evaluate included) raises :class:`ControlError`; sent by the
+front end, it leaves the control as it was and the widget says why. Every request from the front
+end gets one reply, with an ``error`` field when it failed.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import numbers
 import sys
 from pathlib import Path
 
@@ -22,7 +29,7 @@ import traitlets
 
 from ..analysis import TextIndex, builtin_slices, compare_runs, expression_mask, members, run_table
 from ..analysis.aggregates import distribution, group_means, scatter_cells
-from ..analysis.slices import Slice, load_slices, save_slices
+from ..analysis.slices import Slice, check_builtin_name, load_slices, save_slices
 from ..analysis.summary import Summarizer
 from ..analysis.table import COUNT_COLUMNS, DEFINED_CODE, UNDEFINED_CODE, RunTable, defined_metrics
 from ..engine import evaluate
@@ -36,10 +43,17 @@ QUERY_CHARS = 160  # query text sent per row
 SUMMARY_BOOT = 200  # resamples behind the live intervals (analysis.summarize: 2000); the Monte Carlo
 # error of a percentile from 200 resamples is about a tenth of the half-width, below the 3 decimals shown
 MAX_GROUPS = 50  # a column with more distinct values is not offered for "mean by group"
+MAX_WINDOW = 2000  # rows per window
+REQUESTS = ("rows", "step", "add_slice", "drill")
+BRUSH_KEYS = ("metric", "lo", "hi", "undefined")
 LOADER_FIELDS = {"query_id", "query", "gt_answer", "response", "retrieved_context", "corpus", "response_claims",
                  "gt_answer_claims", "answer2response", "response2answer", "retrieved2response",
                  "retrieved2answer", "reference_facts", "response_claim_labels", "gt_answer_claim_labels",
                  "metrics"}
+
+
+class ControlError(traitlets.TraitError, RagWidgetsError):
+    """A control value that is not valid: a TraitError (traitlets rolls a held change back) and a ValueError."""
 
 
 def _scores_and_extras(source) -> tuple[Scores, pd.DataFrame | None]:
@@ -149,6 +163,7 @@ class DatasetExplorer(anywidget.AnyWidget):
         self.slices: list[Slice] = []
         self._slice_rows: dict[str, np.ndarray] = {}
         self._text_cache: tuple[str, np.ndarray] | None = None
+        self._expression_cache: tuple[str, np.ndarray | None] = ("", None)
         self._order = np.arange(len(self._frame))
         self._mask = None
         self._version = 0
@@ -156,17 +171,19 @@ class DatasetExplorer(anywidget.AnyWidget):
         self._cache: dict[str, tuple] = {}  # part of the view -> (inputs, value)
         self._ranks: dict[str, np.ndarray] = {}  # text column -> each row's rank, for sorting
         self._busy = False
+        self._changes: set[str] | None = None  # the traits a front-end message changed, while it applies
+        self._rejected = ""  # why the last front-end message's values were refused, while its view builds
         self.view_state: dict = {}
         self._sample_views: dict = {}
         self._drilled = -1  # the row the drill-down shows
+        self.add_slices(builtin_slices(self._whole_table()))
+        if slices is not None:
+            self.add_slices(load_slices(slices) if isinstance(slices, (str, Path)) else slices)
         first = self.metrics[0] if self.metrics else ""
         defaults = {"chart_metric": first, "scatter_x": first,
                     "scatter_y": self.metrics[1] if len(self.metrics) > 1 else first,
                     "group_by": self.group_columns[0], "compare_metric": first}
         super().__init__(**{**defaults, **controls})
-        self.add_slices(builtin_slices(self._whole_table()))
-        if slices is not None:
-            self.add_slices(load_slices(slices) if isinstance(slices, (str, Path)) else slices)
         self.observe(self._changed, names=list(self._controls))
         self.observe(self._on_selected, names="selected")
         self.on_msg(self._message)
@@ -176,20 +193,89 @@ class DatasetExplorer(anywidget.AnyWidget):
     def _valid_selected(self, proposal):
         row = proposal["value"]
         if not -1 <= row < len(self._frame):
-            raise traitlets.TraitError(f"selected must be a row of frame (0 ... {len(self._frame) - 1}) or -1, "
+            raise ControlError(f"selected must be a row of frame (0 ... {len(self._frame) - 1}) or -1, "
                                        f"not {row}")
         return row
 
     @traitlets.validate("brush")
     def _valid_brush(self, proposal):
         brush = dict(proposal["value"])
-        if brush and brush.get("metric") not in self.metrics:
-            raise traitlets.TraitError(f"brush metric must be one of {', '.join(self.metrics)}, "
-                                       f"not {brush.get('metric')!r}")
+        if not brush:
+            return brush
+        if brush.get("metric") not in self.metrics:
+            raise ControlError(f"brush metric must be one of {', '.join(self.metrics)}, "
+                               f"not {brush.get('metric')!r:.80}")
+        unknown = [str(k) for k in brush if k not in BRUSH_KEYS]
+        if unknown:
+            raise ControlError(f"brush has unknown keys {', '.join(unknown)[:200]}; known: {', '.join(BRUSH_KEYS)}")
+        if brush.get("undefined", False) not in (True, False):
+            raise ControlError(f"brush undefined must be true or false, not {brush['undefined']!r:.80}")
         for bound in ("lo", "hi"):
-            if bound in brush and not isinstance(brush[bound], (int, float)):
-                raise traitlets.TraitError(f"brush {bound} must be a number, not {brush[bound]!r}")
+            value = brush.get(bound, 0.0)
+            if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+                raise ControlError(f"brush {bound} must be a finite number, not {value!r:.80}")
+        if brush.get("lo", 0.0) > brush.get("hi", 1.0):
+            raise ControlError(f"brush lo ({brush['lo']}) is above hi ({brush['hi']})")
         return brush
+
+    @traitlets.validate("expression")
+    def _valid_expression(self, proposal):
+        self._check_expression(proposal["value"])
+        return proposal["value"]
+
+    def _check_expression(self, expression: str) -> None:
+        """ValueError when ``expression`` does not evaluate on this run; its mask is kept for the filter."""
+        if expression.strip() and self._expression_cache[0] != expression:
+            try:
+                self._expression_cache = (expression, expression_mask(self._numeric, expression))
+            except ValueError as err:
+                raise ControlError(str(err)) from None
+
+    @traitlets.validate("run", "slice", "sort_by", "chart_metric", "scatter_x", "scatter_y", "group_by",
+                        "compare_metric")
+    def _valid_choice(self, proposal):
+        name, value = proposal["trait"].name, proposal["value"]
+        options = self._options(name)
+        if value not in options:
+            raise ControlError(f"{name} must be one of {', '.join(map(repr, options))[:300]}, "
+                               f"not {value!r:.80}")
+        return value
+
+    def _options(self, control: str) -> list[str]:
+        """The values a choice control takes ("" = none, where it may be none)."""
+        if control == "run":
+            return ["", *self.runs]
+        if control == "slice":
+            return ["", *(s.name for s in self.slices)]
+        if control == "sort_by":
+            return ["", *self._frame.columns, *(["difference"] if len(self.runs) > 1 else [])]
+        if control == "group_by":
+            return self.group_columns
+        return self.metrics or [""]
+
+    def set_state(self, sync_data):
+        """A message from the front end: each value is checked as it enters; one that is not valid
+        leaves its trait as it was (sent back to the front end) and the view says why. The view is
+        rebuilt once, after the whole message."""
+        errors, rejected = [], []
+        self._changes = set()
+        try:
+            for name, value in sync_data.items():
+                try:
+                    super().set_state({name: value})
+                except (traitlets.TraitError, ValueError) as err:
+                    errors.append(str(err))
+                    rejected.append(name)
+        finally:
+            changes, self._changes = self._changes, None
+        if rejected:
+            self.send_state(rejected)
+        if changes or errors:
+            self._rejected = "; ".join(errors)
+            try:
+                self._refresh(reorder=bool(changes - {"selected"}))
+            finally:
+                self._rejected = ""
 
     # -- data ---------------------------------------------------------------------------------
     def _whole_table(self) -> RunTable:
@@ -216,9 +302,11 @@ class DatasetExplorer(anywidget.AnyWidget):
         return self._order
 
     def add_slices(self, slices) -> None:
-        """Add (or replace, by name) slices; each must evaluate on this data."""
+        """Add (or replace, by name) slices; each must evaluate on this data, and a built-in slice's
+        name keeps its own expression."""
         table = self._whole_table()
         for s in slices:
+            check_builtin_name(s)
             rows = members(table, s)
             self.slices = [x for x in self.slices if x.name != s.name] + [s]
             self._slice_rows[s.name] = rows
@@ -234,11 +322,15 @@ class DatasetExplorer(anywidget.AnyWidget):
 
     # -- the one update path ------------------------------------------------------------------
     def _changed(self, change) -> None:
-        if not self._busy:
+        if self._changes is not None:
+            self._changes.add(change["name"])
+        elif not self._busy:
             self._refresh()
 
     def _on_selected(self, change) -> None:
-        if not self._busy:
+        if self._changes is not None:
+            self._changes.add("selected")
+        elif not self._busy:
             self._refresh(reorder=False)
 
     def _text_mask(self) -> np.ndarray:
@@ -246,28 +338,20 @@ class DatasetExplorer(anywidget.AnyWidget):
             self._text_cache = (self.text, self._text_index.mask(self.text))
         return self._text_cache[1]
 
-    def _filter(self, with_brush: bool = True) -> tuple[np.ndarray, str]:
-        """Mask of the rows every control keeps (the brush only when ``with_brush``), and an error."""
+    def _filter(self, with_brush: bool = True) -> np.ndarray:
+        """Mask of the rows every control keeps (the brush only when ``with_brush``)."""
         mask = np.ones(len(self._frame), dtype=bool)
-        error = ""
         if self.run:
-            if self.run not in self.runs:
-                error = f"no run called {self.run!r}; runs: {', '.join(self.runs)}"
-            mask &= self._run_code == (self.runs.index(self.run) if self.run in self.runs else -1)
+            mask &= self._run_code == self.runs.index(self.run)
         if self.text:
             mask &= self._text_mask()
         if self.expression.strip():
-            try:
-                mask &= expression_mask(self._numeric, self.expression)
-            except ValueError as err:
-                error = str(err)
+            self._check_expression(self.expression)
+            mask &= self._expression_cache[1]
         if self.slice:
-            if self.slice in self._slice_rows:
-                inside = np.zeros(len(mask), dtype=bool)
-                inside[self._slice_rows[self.slice]] = True
-                mask &= inside
-            else:
-                error = f"no slice called {self.slice!r}"
+            inside = np.zeros(len(mask), dtype=bool)
+            inside[self._slice_rows[self.slice]] = True
+            mask &= inside
         b = self.brush
         if with_brush and b.get("metric") in self._values:
             codes = self._codes[b["metric"]]
@@ -277,7 +361,7 @@ class DatasetExplorer(anywidget.AnyWidget):
                 v = self._values[b["metric"]]
                 with np.errstate(invalid="ignore"):
                     mask &= (codes == DEFINED_CODE) & (v >= float(b.get("lo", 0))) & (v <= float(b.get("hi", 1)))
-        return mask, error
+        return mask
 
     def _sort(self, rows: np.ndarray) -> np.ndarray:
         key = self.sort_by
@@ -287,13 +371,10 @@ class DatasetExplorer(anywidget.AnyWidget):
             values = self._difference()[rows]
         elif key in self._frame and pd.api.types.is_numeric_dtype(self._frame[key]):
             values = self._frame[key].to_numpy(dtype=float)[rows]
-        elif key in self._frame:  # text: each row's rank, found once
+        else:  # text: each row's rank, found once
             if key not in self._ranks:
                 self._ranks[key] = pd.factorize(self._frame[key], sort=True)[0].astype(float)
             values = self._ranks[key][rows]
-        else:
-            self._error = self._error or f"no column {key!r} to sort by"
-            return rows
         order = np.argsort(-values if self.descending else values, kind="stable")
         missing = np.isnan(values[order])
         return rows[np.concatenate([order[~missing], order[missing]])]  # Undefined last either way
@@ -314,12 +395,12 @@ class DatasetExplorer(anywidget.AnyWidget):
         """Recompute the order (unless only the selection moved) and the view state; the summary
         and the charts only when the rows they cover or their choices changed (not on a sort)."""
         if reorder:
-            mask, self._error = self._filter()
+            mask = self._filter()
             self._order = self._sort(np.flatnonzero(mask))
             self._version += 1
             if self._mask is None or not np.array_equal(mask, self._mask):
                 self._mask = mask
-                self._unbrushed = self._filter(with_brush=False)[0] if self.brush else mask
+                self._unbrushed = self._filter(with_brush=False) if self.brush else mask
         self.view_state = self._build()
         with self.hold_sync():
             self._view = json_view(self.view_state)
@@ -369,7 +450,7 @@ class DatasetExplorer(anywidget.AnyWidget):
         index = np.flatnonzero(rows == self.selected)
         return {
             "runs": self.runs, "run": self.run, "total": len(self._frame), "count": len(rows),
-            "version": self._version, "error": self._error,
+            "version": self._version, "error": self._rejected,
             "metrics": [{"key": k, "label": LABELS.get(k.removeprefix("required_"), k)} for k in self.metrics],
             "columns": self._columns(), "group_columns": self.group_columns,
             "controls": {k: getattr(self, k) for k in self._controls},
@@ -405,8 +486,7 @@ class DatasetExplorer(anywidget.AnyWidget):
     def window(self, start: int, count: int) -> tuple[dict, list[bytes]]:
         """Rows ``start`` ... ``start + count`` of the filtered order, as :func:`rows_message`
         sends them (numeric: the item counts, the metrics and, comparing runs, the difference)."""
-        start = max(0, int(start))
-        rows = self._order[start:start + max(0, min(int(count), 2000))]
+        rows = self._window_rows(start, count)
         numeric = [*COUNT_COLUMNS, *self.metrics] + (["difference"] if len(self.runs) > 1 else [])
         diff = self._difference() if len(self.runs) > 1 else None
         column = self._frame.take(rows)  # only the window's rows leave pandas
@@ -417,39 +497,56 @@ class DatasetExplorer(anywidget.AnyWidget):
                                      for name in numeric},
                             status={m: self._codes[m][rows] for m in self.metrics})
 
+    def _window_rows(self, start: int, count: int) -> np.ndarray:
+        """Positions in ``frame`` of rows ``start`` ... ``start + count`` of the order (ValueError
+        unless both are whole numbers, ``start`` ≥ 0 and ``count`` from 0 to MAX_WINDOW)."""
+        start = _whole(start, "start", 0, None)
+        return self._order[start:start + _whole(count, "count", 0, MAX_WINDOW)]
+
     def step(self, delta: int) -> None:
         """Select the row ``delta`` places after the selected one in the filtered order (the first
         row when the selection is not among them)."""
+        delta = _whole(delta, "delta", None, None)
         if not len(self._order):
             return
         where = np.flatnonzero(self._order == self.selected)
-        i = 0 if not len(where) else int(np.clip(where[0] + delta, 0, len(self._order) - 1))
+        i = 0 if not len(where) else min(max(int(where[0]) + delta, 0), len(self._order) - 1)
         self.selected = int(self._order[i])
 
     def _message(self, _, content, buffers) -> None:
-        kind = content.get("type") if isinstance(content, dict) else None
-        if kind == "rows":
-            header, data = self.window(content.get("start", 0), content.get("count", 100))
-            header["request"] = content.get("request")
-            self.send(header, data)
-        elif kind == "step":
-            self.step(int(content.get("delta", 1)))
-        elif kind == "add_slice":
-            try:
-                self.add_slices([Slice(str(content.get("name", "")).strip(), str(content.get("expression", "")))])
-            except ValueError as err:
-                self._error = str(err)
-                self._refresh(reorder=False)
-        elif kind == "drill":
-            view = self._sample_views.get(content.get("which", "main"))
-            if view is not None:
-                try:
-                    view.apply(content.get("patch", {}))
-                except ValueError as err:
-                    self._error = str(err)
-                    self._refresh(reorder=False)
-                    return
-                self._update_drill()
+        """A request from the front end, ``{"type", "request", ...}`` (type one of REQUESTS). Each
+        gets one reply carrying its ``request``: a window of rows (type "rows") or ``{"type":
+        "reply"}``, with ``error`` when it failed (the widget's state is then as it was)."""
+        content = content if isinstance(content, dict) else {}
+        request = content.get("request")
+        if isinstance(request, bool) or not isinstance(request, (int, str)):
+            request = None
+        kind = content.get("type")
+        reply, data = {"type": "rows" if kind == "rows" else "reply"}, []
+        try:
+            if kind == "rows":
+                reply, data = self.window(content.get("start"), content.get("count"))
+            elif kind == "step":
+                self.step(content.get("delta"))
+            elif kind == "add_slice":
+                self.add_slices([Slice(_text(content, "name").strip(), _text(content, "expression"))])
+            elif kind == "drill":
+                self._drill_patch(content.get("which"), content.get("patch"))
+            else:
+                raise ValueError(f"unknown request {kind!r:.80}; known: {', '.join(REQUESTS)}")
+        except Exception as err:  # noqa: BLE001 - every request gets a reply; a failure is its error
+            reply, data = {**reply, "error": str(err) or type(err).__name__}, []
+        self.send({**reply, "request": request}, data)
+
+    def _drill_patch(self, which, patch) -> None:
+        """Apply a drill-down view's action (``which``: "main" or "other") and redraw it."""
+        if which not in ("main", "other") or which not in self._sample_views:
+            raise ValueError(f"no drill-down view {which!r:.80} (open: "
+                             f"{', '.join(k for k in self._sample_views if k != 'key') or 'none'})")
+        if not isinstance(patch, dict):
+            raise ValueError(f"a drill-down patch must be an object, not {patch!r:.80}")
+        self._sample_views[which].apply(patch)
+        self._update_drill()
 
     # -- drill-down ---------------------------------------------------------------------------
     def _clear_drill(self) -> None:
@@ -505,9 +602,12 @@ class DatasetExplorer(anywidget.AnyWidget):
         """Write a self-contained static report (summary, charts as inline SVG, slices, comparison,
         the ``worst`` filtered samples by the chart metric with their claims): no script, no
         network, no kernel needed to read it."""
+        from ..atomic import atomic_write
         from .report import report_html
         path = Path(path)
-        path.write_text(report_html(self, worst=worst), encoding="utf-8")
+        page = report_html(self, worst=worst)
+        with atomic_write(path, encoding="utf-8") as out:  # the old report stays if this fails
+            out.write(page)
         return path
 
 
@@ -521,6 +621,23 @@ def rows_message(version: int, start: int, positions: np.ndarray, *, run: list, 
     header = {"type": "rows", "version": version, "start": start, "positions": positions.tolist(), "run": run,
               "query_id": query_id, "query": query, "numeric": list(numeric), "status": list(status)}
     return header, buffers
+
+
+def _whole(value, name: str, lo: int | None, hi: int | None) -> int:
+    """``value`` as an int, or ValueError unless it is a whole number from ``lo`` to ``hi`` (None: no bound)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or (
+            lo is not None and value < lo) or (hi is not None and value > hi):
+        bounds = f" from {lo} to {hi}" if hi is not None else f" ≥ {lo}" if lo is not None else ""
+        raise ValueError(f"{name} must be a whole number{bounds}, not {value!r:.80}")
+    return int(value)
+
+
+def _text(content: dict, name: str) -> str:
+    """``content[name]``, or ValueError unless it is a non-blank string."""
+    value = content.get(name)
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{name} must be a non-empty string, not {value!r:.80}")
+    return value
 
 
 def json_view(state: dict) -> str:

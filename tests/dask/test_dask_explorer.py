@@ -178,8 +178,10 @@ def test_what_is_not_available_says_so(dask_scores):
     assert "full-text search is not available" in explorer.view_state["error"]
     explorer.text, explorer.sort_by = "", "query_id"
     assert "sorted by a metric, not 'query_id'" in explorer.view_state["error"]
-    explorer.sort_by, explorer.expression = "recall", "nonsense > 1"
-    assert "nonsense" in explorer.view_state["error"] and explorer.view_state["cluster"]["matching"] == sum(SIZES)
+    explorer.sort_by = "recall"
+    with pytest.raises(ValueError, match="nonsense"):  # refused where it enters, the filter kept
+        explorer.expression = "nonsense > 1"
+    assert explorer.expression == "" and explorer.view_state["cluster"]["matching"] == sum(SIZES)
     with pytest.raises(traitlets.TraitError, match="brush metric must be one of"):
         explorer.brush = {"metric": "not_scored", "lo": 0, "hi": 1}
     with pytest.raises(ValueError, match="what-ifs are not available"):
