@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Optional
 
 from .claims import TRIPLE_KEYS
 from .errors import AnswerParseError
@@ -13,7 +13,10 @@ from .results import Claim
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _REASONING = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
-_REASONING_END = re.compile(r"^.*?</(?:think|thinking|reasoning)>", re.DOTALL | re.IGNORECASE)
+_REASONING_END = re.compile(r"^.*</(?:think|thinking|reasoning)>", re.DOTALL | re.IGNORECASE)
+_REASONING_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.IGNORECASE)
+_DIGITS = re.compile(r"\s*[0-9]+\s*")
+NUMBER_KEYS = ("claim", "claim_number", "number", "id")  # where a numbered label says which claim it is
 
 ENTAILMENT_SYNONYMS = {
     "entailment": "Entailment",
@@ -31,8 +34,14 @@ _MISSING = object()
 
 def final_answer(content: str) -> str:
     """``content`` without reasoning: ``<think>…</think>`` (or ``thinking``/``reasoning``) blocks, and
-    everything up to a closing tag whose opening tag the server left out."""
-    return _REASONING_END.sub("", _REASONING.sub("", content)).strip()
+    everything up to the last closing tag whose opening tag the server left out. A block left open
+    (a reply that ended while reasoning) holds no answer: ``AnswerParseError``."""
+    text = _REASONING_END.sub("", _REASONING.sub("", content))
+    opened = _REASONING_OPEN.search(text)
+    if opened:
+        raise AnswerParseError(f"the <{opened.group(1).lower()}> block is not closed: the reply ended in its "
+                               "reasoning, before an answer")
+    return text.strip()
 
 
 def find_json(content: str) -> Any:
@@ -95,21 +104,52 @@ def parse_claims(content: str, text: str = "") -> list[Claim]:
     return claims
 
 
+def _number(item: Any) -> Optional[int]:
+    """The claim number a label object gives (``{"claim": 2, "label": …}``, digits in a string too)."""
+    if isinstance(item, Mapping):
+        for key in NUMBER_KEYS:
+            raw = item.get(key)
+            if isinstance(raw, int) and not isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str) and _DIGITS.fullmatch(raw):
+                return int(raw)
+    return None
+
+
+def _numbered(value: Any) -> bool:
+    """``{"1": label, "2": label}``: labels keyed by claim number."""
+    return isinstance(value, Mapping) and bool(value) and all(_DIGITS.fullmatch(str(k)) for k in value)
+
+
 def parse_labels(content: str, n: int, synonyms: Mapping[str, str]) -> list[str]:
-    """Exactly ``n`` labels, each one of ``synonyms`` (case-insensitive), in order.
+    """Exactly ``n`` labels, each one of ``synonyms`` (case-insensitive), in claim order.
 
     Accepts a list of strings, a list of objects with a ``label`` key, or such a list wrapped in an
-    object (``{"labels": [...]}``). A wrong count or an unknown label fails: nothing is guessed.
+    object (``{"labels": [...]}``). Labels that give their claim's number (``{"claim": 2, "label":
+    …}``, or an object keyed by number) are put in the order of those numbers, which must be 1 to
+    ``n`` once each. A wrong count, a wrong number or an unknown label fails: nothing is guessed.
     """
-    value = _unwrap(find_json(content), ("labels", "results", "answers"))
-    if n == 1 and isinstance(value, (str, Mapping)):
-        value = [value]
-    if not isinstance(value, list):
-        raise AnswerParseError(f"expected a JSON list of labels, got {type(value).__name__}")
-    if len(value) != n:
-        raise AnswerParseError(f"expected {n} labels, got {len(value)}")
+    value = find_json(content)
+    if not _numbered(value):
+        value = _unwrap(value, ("labels", "results", "answers"))
+    if _numbered(value):
+        pairs = [(int(k), item) for k, item in value.items()]
+    else:
+        if n == 1 and isinstance(value, (str, Mapping)):
+            value = [value]
+        if not isinstance(value, list):
+            raise AnswerParseError(f"expected a JSON list of labels, got {type(value).__name__}")
+        pairs = [(_number(item), item) for item in value]
+    if len(pairs) != n:
+        raise AnswerParseError(f"expected {n} labels, got {len(pairs)}")
+    numbers = [k for k, _ in pairs]
+    if any(k is not None for k in numbers):
+        if None in numbers or sorted(numbers) != list(range(1, n + 1)):
+            shown = ", ".join("none" if k is None else str(k) for k in numbers)
+            raise AnswerParseError(f"the labels are numbered {_snippet(shown)}, not 1 to {n} once each")
+        pairs.sort(key=lambda pair: pair[0])
     labels = []
-    for item in value:
+    for _, item in pairs:
         raw = item.get("label") if isinstance(item, Mapping) else item
         label = synonyms.get(str(raw).strip().strip(".").lower()) if isinstance(raw, str) else None
         if label is None:

@@ -13,8 +13,9 @@ class JudgeError(RuntimeError):
 
 
 class JudgeRequestError(JudgeError):
-    """The server refused the judge itself (HTTP 401, 403, 404, 405: key, URL or model wrong): every
-    request would fail the same way, so the run stops at the first one."""
+    """The server refused the judge itself (HTTP 401, 403, 404, 405: key, URL or model wrong), or could
+    not be reached on any retry of a call (down, or a wrong host): every request would fail the same
+    way, so the run stops there and sends no new request. Answers received before are in the cache."""
 
 
 class JudgeRunStopped(JudgeError):

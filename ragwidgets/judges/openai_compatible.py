@@ -3,12 +3,15 @@
 vLLM, Ollama, a LiteLLM proxy and hosted APIs all accept ``POST {base_url}/chat/completions``.
 Requests are async (httpx) with at most ``max_concurrency`` in flight per judge, across threads and
 event loops. Each request has a total deadline (``timeout``). What a retry may fix is retried with
-exponential backoff up to ``max_retries`` times: timeouts, connection errors, HTTP 408/429/5xx, a
-body that is not a chat completion (no ``choices``), and an answer that fails validation (no JSON
-after the reasoning, a wrong number of claims or labels, no claims for a non-empty text). Only
-validated answers are cached. A request the server refuses for its content (HTTP 400, 413, 422, …)
-leaves that call unjudged with the server's reason, and the run goes on; a refusal of the judge
-itself (HTTP 401, 403, 404, 405) raises ``JudgeRequestError`` at once.
+exponential backoff up to ``max_retries`` times (``Retry-After`` honoured up to ``backoff_max``):
+timeouts, connection errors, HTTP 408/429/5xx, a body that is not a chat completion (no
+``choices``) or is over ``max_reply_bytes`` decoded, a reply cut short (``finish_reason``
+"length"), and an answer that fails validation (no JSON after the reasoning, a reasoning block
+left open, a wrong number of claims or labels, labels numbered other than 1..n, no claims for a
+non-empty text). Only validated answers are cached. A request the server refuses for its content
+(HTTP 400, 413, 422, …) leaves that call unjudged with the server's reason, and the run goes on.
+A refusal of the judge itself (HTTP 401, 403, 404, 405) raises ``JudgeRequestError`` at once, and
+so does a server that cannot be reached on any attempt; either way no new request is sent.
 
 The API key: ``api_key``, else the variable named by ``api_key_env``, else ``$OPENAI_API_KEY`` —
 the last only when ``base_url`` is on ``api.openai.com``, the host that key is meant for (name
@@ -21,13 +24,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import html
+import json
 import logging
 import math
 import os
 import random
+import re
 import socket
+import time
+import zlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import timezone
+from email.utils import parsedate_to_datetime
 from typing import Any, Callable, Optional
 from urllib.parse import urlsplit
 
@@ -49,6 +59,12 @@ JUDGE_REFUSED_STATUS = frozenset({401, 403, 404, 405})
 OPENAI_HOST = "api.openai.com"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 MESSAGE_LIMIT = 300  # characters of a server's error text kept in a reason
+MAX_REPLY_BYTES = 4 << 20  # a reply's decoded body, at most (an answer is a few kB)
+ACCEPT_ENCODING = "gzip, deflate"  # what _read_body can inflate within the bound
+CUT_SHORT = frozenset({"length", "content_filter"})  # finish reasons of a reply that did not end on its own
+_PAGE_TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.DOTALL | re.IGNORECASE)
+_PAGE_HIDDEN = re.compile(r"<(head|script|style)\b.*?</\1\s*>|<!--.*?-->", re.DOTALL | re.IGNORECASE)
+_PAGE_TAG = re.compile(r"<[^>]*>")
 
 PROMPT_NAMES = {"extract": "extract_v1", "check": "check_v1", "label": "label_v1"}
 CHARS_PER_TOKEN = 4  # the usual rule of thumb for English text; estimates only
@@ -58,11 +74,42 @@ LABEL_JSON_CHARS = 16  # "Contradiction", in a list
 
 @dataclass
 class _Reply:
-    """One chat completion's answer text (None when the body is not a chat completion) and tokens."""
+    """One chat completion's answer text (None when the body is not a chat completion), tokens and
+    why it ended."""
 
     content: Optional[str]
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    finish_reason: Optional[str] = None
+
+
+@dataclass
+class _Received:
+    """A response read within ``max_reply_bytes``: its status, headers and decoded body."""
+
+    status: int
+    headers: httpx.Headers
+    body: bytes
+    encoding: str
+
+    @property
+    def text(self) -> str:
+        try:
+            return self.body.decode(self.encoding, errors="replace")
+        except LookupError:  # a charset Python does not know
+            return self.body.decode("utf-8", errors="replace")
+
+
+@dataclass
+class _Session:
+    """One ``session()`` block: its connection pool, and why it sends no more requests (None: it does)."""
+
+    client: httpx.AsyncClient
+    stopped: Optional[str] = None
+
+
+class _BadBody(Exception):
+    """A body that was not read: over ``max_reply_bytes``, or in an encoding that cannot be read."""
 
 
 def _read_key(api_key: Optional[str], api_key_env: Optional[str], host: str) -> Optional[Secret]:
@@ -91,6 +138,44 @@ def _tokens(chars: int) -> int:
     return math.ceil(chars / CHARS_PER_TOKEN)
 
 
+def _retry_after_seconds(value: Optional[str]) -> Optional[float]:
+    """A ``Retry-After`` header (seconds, or an HTTP date) as seconds from now; None if absent or unreadable."""
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when.tzinfo is None:  # "-0000": UTC all the same
+            when = when.replace(tzinfo=timezone.utc)
+        seconds = when.timestamp() - time.time()
+    return seconds if math.isfinite(seconds) else None
+
+
+def _connect_failure(exc: BaseException) -> str:
+    """Why a connection failed: the system's error in the chain ("Connection refused", not a summary
+    of attempts), else the error's own text."""
+    inner: Optional[BaseException] = exc
+    for _ in range(8):
+        if inner is None:
+            break
+        if isinstance(inner, OSError) and inner.errno and inner.errno > 0:
+            return os.strerror(inner.errno)
+        inner = inner.__cause__ or inner.__context__
+    return str(exc) or type(exc).__name__
+
+
+def _page_text(page: str) -> str:
+    """An HTML error page as text: its title, else its visible text."""
+    title = _PAGE_TITLE.search(page)
+    if title and title.group(1).strip():
+        return html.unescape(title.group(1))
+    return html.unescape(_PAGE_TAG.sub(" ", _PAGE_HIDDEN.sub(" ", page)))
+
+
 @dataclass(frozen=True)
 class JudgeRecipe:
     """How to build a judge again in another process (a Dask worker): its class and constructor
@@ -111,7 +196,8 @@ class OpenAICompatibleJudge(BaseJudge):
     """Judge with a chat-completions model (see the module docstring for retries and keys).
 
     ``timeout``: seconds one request may take in all (connecting, waiting, reading). ``max_failures``:
-    stop a run once more calls than this failed (None: never). ``check_batch_size`` claims are
+    stop a run once more calls than this failed (None: never). ``max_reply_bytes``: the most a reply's
+    body may hold, decoded (more is a failed attempt, read no further). ``check_batch_size`` claims are
     checked per prompt (joint checking). ``cache``: ``"default"`` (the user's cache dir), a path, a
     ``JudgeCache``, or None for none. ``price_per_input_token`` / ``price_per_output_token``: what
     the server charges, to price a dry run's token estimate.
@@ -135,6 +221,7 @@ class OpenAICompatibleJudge(BaseJudge):
         check_batch_size: int = 8,
         temperature: float = 0.0,
         max_tokens: Optional[int] = None,
+        max_reply_bytes: int = MAX_REPLY_BYTES,
         price_per_input_token: Optional[float] = None,
         price_per_output_token: Optional[float] = None,
         cache: CacheSetting = "default",
@@ -149,8 +236,8 @@ class OpenAICompatibleJudge(BaseJudge):
             raise ValueError("base_url must not carry a query string or fragment (pass the API key as api_key "
                              "or through the environment)")
         for name, value, low in (("max_concurrency", max_concurrency, 1), ("max_retries", max_retries, 0),
-                                 ("check_batch_size", check_batch_size, 1)):
-            if not isinstance(value, int) or value < low:
+                                 ("check_batch_size", check_batch_size, 1), ("max_reply_bytes", max_reply_bytes, 1)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise ValueError(f"{name} must be a whole number of at least {low}, got {value!r}")
         for name, value, what in (("timeout", timeout, "seconds above 0"), ("backoff", backoff, "seconds, 0 or more"),
                                   ("backoff_max", backoff_max, "seconds, 0 or more"),
@@ -184,11 +271,12 @@ class OpenAICompatibleJudge(BaseJudge):
         self.check_batch_size = check_batch_size
         self.temperature = temperature
         self.max_tokens = max_tokens
+        self.max_reply_bytes = max_reply_bytes
         self.price_per_input_token = price_per_input_token
         self.price_per_output_token = price_per_output_token
         self._limit = ConcurrencyLimit(max_concurrency)
-        self._client: contextvars.ContextVar[Optional[httpx.AsyncClient]] = contextvars.ContextVar(
-            "ragwidgets_judge_client", default=None
+        self._session: contextvars.ContextVar[Optional[_Session]] = contextvars.ContextVar(
+            "ragwidgets_judge_session", default=None
         )
 
     def __repr__(self) -> str:
@@ -222,20 +310,20 @@ class OpenAICompatibleJudge(BaseJudge):
     @contextlib.asynccontextmanager
     async def session(self) -> AsyncIterator[None]:
         """Share one connection pool among the calls made inside this block (re-entrant)."""
-        if self._client.get() is not None:
+        if self._session.get() is not None:
             yield
             return
-        headers = {"Content-Type": "application/json"}
+        headers = {"Content-Type": "application/json", "Accept-Encoding": ACCEPT_ENCODING}
         if self._api_key is not None:
             headers["Authorization"] = f"Bearer {self._api_key.reveal()}"
         auth = None if self._basic is None else httpx.BasicAuth(self._basic[0].reveal(), self._basic[1].reveal())
         limits = httpx.Limits(max_connections=self.max_concurrency, max_keepalive_connections=self.max_concurrency)
         async with httpx.AsyncClient(headers=headers, auth=auth, timeout=self.timeout, limits=limits) as client:
-            token = self._client.set(client)
+            token = self._session.set(_Session(client))
             try:
                 yield
             finally:
-                self._client.reset(token)
+                self._session.reset(token)
 
     def _redact(self, text: str) -> str:
         """``text`` without the key or the URL's password (then safe to cut, log or raise)."""
@@ -244,28 +332,35 @@ class OpenAICompatibleJudge(BaseJudge):
                 text = secret.redact(text)
         return text
 
-    def _server_says(self, response: httpx.Response) -> str:
-        """The server's error text (its JSON ``message`` when there is one), redacted, then cut."""
-        text = response.text
-        with contextlib.suppress(ValueError, AttributeError, TypeError):
-            data = response.json()
+    def _server_says(self, received: _Received) -> str:
+        """The server's error text (its JSON ``message``, or an HTML page's title or text), redacted,
+        then cut."""
+        text = received.text
+        try:
+            data = json.loads(text)
             error = data.get("error", data)
             text = str(error.get("message") or error) if isinstance(error, dict) else str(error)
-        echoed = " ".join(f"{k}: {v}" for k, v in response.headers.items() if k.lower().startswith("x-"))
+        except (ValueError, AttributeError, TypeError):
+            if "html" in received.headers.get("Content-Type", "").lower() or text.lstrip().startswith("<"):
+                text = _page_text(text)
+        echoed = " ".join(f"{k}: {v}" for k, v in received.headers.items() if k.lower().startswith("x-"))
         text = self._redact(" ".join(f"{text} {echoed}".split()))
         return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
 
     def _delay(self, attempt: int, retry_after: Optional[str]) -> float:
-        if retry_after:
-            with contextlib.suppress(ValueError):
-                return min(self.backoff_max, max(0.0, float(retry_after)))
-        return min(self.backoff_max, self.backoff * 2**attempt) * (0.5 + random.random() / 2)
+        """Seconds before the retry after ``attempt``: the server's ``Retry-After`` when it gives a
+        readable one, else exponential backoff with jitter; never more than ``backoff_max``."""
+        wait = _retry_after_seconds(retry_after)
+        if wait is None:
+            return min(self.backoff_max, self.backoff * 2**attempt) * (0.5 + random.random() / 2)
+        return min(self.backoff_max, max(0.0, wait))
 
     @staticmethod
-    def _read_reply(response: httpx.Response) -> _Reply:
-        """The answer text and the tokens the server reports (kept even when ``choices`` is empty)."""
+    def _read_reply(received: _Received) -> _Reply:
+        """The answer text, the tokens the server reports (kept even when ``choices`` is empty; none
+        when it reports none) and the finish reason."""
         try:
-            data = response.json()
+            data = json.loads(received.text)
         except ValueError:
             return _Reply(None)
         usage = data.get("usage") if isinstance(data, dict) else None
@@ -275,64 +370,126 @@ class OpenAICompatibleJudge(BaseJudge):
                 with contextlib.suppress(TypeError, ValueError):
                     tokens[i] = int(usage.get(name) or 0)
         try:
-            content = data["choices"][0]["message"]["content"]
+            choice = data["choices"][0]
+            content = choice["message"]["content"]
         except (KeyError, IndexError, TypeError):
             return _Reply(None, *tokens)
-        return _Reply(content if isinstance(content, str) else "", *tokens)
+        finish = choice.get("finish_reason")
+        return _Reply(content if isinstance(content, str) else "", *tokens, finish if isinstance(finish, str) else None)
 
-    async def _post(self, body: dict[str, Any]) -> httpx.Response:
-        """One request, within ``timeout`` seconds in all (waiting for a free slot does not count)."""
+    async def _read_body(self, response: httpx.Response) -> bytes:
+        """The body, inflated as its ``Content-Encoding`` says, read no further than ``max_reply_bytes``
+        decoded bytes (a compression bomb or an endless body stops there)."""
+        codings = [c.strip().lower() for c in response.headers.get("Content-Encoding", "").split(",")]
+        codings = [c for c in codings if c not in ("", "identity")]
+        if codings not in ([], ["gzip"], ["x-gzip"], ["deflate"]):
+            raise _BadBody(f"the reply is encoded as {', '.join(codings)!r}, which the judge did not ask for")
+        inflate = zlib.decompressobj(32 + zlib.MAX_WBITS) if codings else None  # a gzip or zlib header
+        parts: list[bytes] = []
+        size = 0
+        try:
+            async for chunk in response.aiter_raw():
+                while chunk:
+                    if inflate is None:
+                        part, chunk = chunk, b""
+                    else:
+                        part = inflate.decompress(chunk, self.max_reply_bytes - size + 1)
+                        chunk = inflate.unconsumed_tail
+                    size += len(part)
+                    if size > self.max_reply_bytes:
+                        raise _BadBody(f"the reply is over max_reply_bytes={self.max_reply_bytes} bytes (decoded)")
+                    parts.append(part)
+            if inflate is not None:
+                parts.append(inflate.flush())
+        except zlib.error as exc:
+            raise _BadBody(f"the reply's {codings[0]} body is corrupt ({exc})") from None
+        return b"".join(parts)
+
+    async def _fetch(self, client: httpx.AsyncClient, body: dict[str, Any]) -> _Received:
+        async with client.stream("POST", f"{self.base_url}/chat/completions", json=body) as response:
+            data = await self._read_body(response)
+            return _Received(response.status_code, response.headers, data, response.charset_encoding or "utf-8")
+
+    async def _post(self, body: dict[str, Any], retry_reason: Optional[str]) -> _Received:
+        """One request, within ``timeout`` seconds in all (waiting for a free slot does not count).
+
+        Nothing is sent once the session has stopped. A refusal of the judge stops it before its slot
+        is freed, so no request waiting for a slot is sent with the same key."""
+        session = self._session.get()
         async with self._limit:
-            request = self._client.get().post(f"{self.base_url}/chat/completions", json=body)
-            return await asyncio.wait_for(request, self.timeout)
+            if session.stopped is not None:
+                raise JudgeRequestError(session.stopped)
+            self.stats.add_request(retry_reason=retry_reason)
+            received = await asyncio.wait_for(self._fetch(session.client, body), self.timeout)
+            if received.status in JUDGE_REFUSED_STATUS:
+                session.stopped = (f"{self.base_url}/chat/completions answered HTTP {received.status} (check the "
+                                   f"URL, the model name and the key): {self._server_says(received)}")
+                raise JudgeRequestError(session.stopped)
+            return received
 
     async def _ask(self, messages: list[dict[str, str]], parse: Callable[[str], Any]) -> CallOutcome:
         """Ask until an answer passes ``parse`` (which validates it), retrying what a retry may fix.
 
-        Never raises for a fault of one request; ``JudgeRequestError`` when the server refuses the judge.
+        Never raises for a fault of one request; ``JudgeRequestError`` when the server refuses the judge,
+        or cannot be reached on the last attempt (a server that is down: every call would fail so).
         """
         body: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.temperature}
         if self.max_tokens is not None:
             body["max_tokens"] = self.max_tokens
         outcome = CallOutcome(None, attempts=0)
-        error, retry_after = "", None
+        error, retry_after, unreachable = "", None, ""
         async with self.session():
             for attempt in range(self.max_retries + 1):
                 if attempt:
                     await asyncio.sleep(self._delay(attempt - 1, retry_after))
-                retry_after = None
-                self.stats.add_request(retry_reason=error or None)
+                retry_after, unreachable = None, ""
                 outcome.attempts += 1
                 try:
-                    response = await self._post(body)
-                except (asyncio.TimeoutError, httpx.TimeoutException):
+                    received = await self._post(body, retry_reason=error or None)
+                except (asyncio.TimeoutError, httpx.TimeoutException) as exc:
                     error = f"no complete answer within {self.timeout:g} s"
+                    if isinstance(exc, httpx.ConnectTimeout):
+                        unreachable = "no connection within the timeout"
                     continue
                 except httpx.TransportError as exc:
                     error = f"connection error ({type(exc).__name__})"
+                    if isinstance(exc, httpx.ConnectError):
+                        unreachable = self._redact(_connect_failure(exc))
                     continue
-                status = response.status_code
-                if status in JUDGE_REFUSED_STATUS:
-                    raise JudgeRequestError(f"{self.base_url}/chat/completions answered HTTP {status} "
-                                            f"(check the URL, the model name and the key): {self._server_says(response)}")
+                except _BadBody as exc:
+                    error = str(exc)
+                    continue
+                status = received.status
                 if status != 200 and status not in RETRYABLE_STATUS:
-                    outcome.reason = f"the server refused the request: HTTP {status}: {self._server_says(response)}"
+                    outcome.reason = f"the server refused the request: HTTP {status}: {self._server_says(received)}"
                     return outcome
                 if status != 200:
-                    error, retry_after = f"HTTP {status}", response.headers.get("Retry-After")
+                    error, retry_after = f"HTTP {status}", received.headers.get("Retry-After")
                     continue
-                reply = self._read_reply(response)
+                reply = self._read_reply(received)
                 outcome.prompt_tokens += reply.prompt_tokens
                 outcome.completion_tokens += reply.completion_tokens
                 self.stats.add_tokens(reply.prompt_tokens, reply.completion_tokens)
                 if reply.content is None:
                     error = "the response is not a chat completion (no choices)"
                     continue
+                if reply.finish_reason in CUT_SHORT:
+                    error = f'the reply was cut short (finish_reason "{reply.finish_reason}")'
+                    if reply.finish_reason == "length" and self.max_tokens is not None:
+                        error += f": max_tokens={self.max_tokens} may be too low"
+                    continue
                 try:
                     outcome.value = parse(reply.content)
                     return outcome
                 except AnswerParseError as exc:
                     error = f"unreadable answer: {self._redact(str(exc))}"
+            if unreachable:
+                session = self._session.get()
+                session.stopped = (f"could not reach {url_host(self.base_url)} ({unreachable}) after "
+                                   f"{outcome.attempts} attempts: is the server at {self.base_url} running? No new "
+                                   "request was sent; the answers received are in the cache, so running again "
+                                   "resumes from them")
+                raise JudgeRequestError(session.stopped)
         outcome.reason = f"{error} (after {outcome.attempts} attempts)"
         return outcome
 

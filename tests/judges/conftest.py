@@ -11,8 +11,18 @@ Faults of real endpoints, per request (``fault_next``): "bad-request" (HTTP 400,
 "echo" (a proxy's 400 that echoes the request headers, the key across character 300 of its text,
 and again in a response header; "echo-header": only in the header), "think" (a ``<think>`` block holding a wrong draft answer before
 the real one), "wrong-count" (one label too few; no claims for an extraction), "empty-choices"
-(``choices: []`` with usage), "trickle" (the body one byte every 0.2 s). ``reject_marker``: every
-request whose prompt holds it is answered 400, as a server answers a row that is too long.
+(``choices: []`` with usage), "trickle" (the body one byte every 0.2 s), "no-usage" (a reply without
+``usage``), ``("retry-after", value)`` (429 with that ``Retry-After``), ``("html", status)`` (an
+nginx-style HTML error page), "length" (the answer cut in half, ``finish_reason: "length"``),
+"think-cut" (cut inside a ``<think>`` block holding a well-formed wrong draft, ``finish_reason:
+"length"``), "think-open" (the same with ``finish_reason: "stop"``), "numbered-reversed" (labels
+as ``{"claim": n, "label": ...}`` objects, last claim first; "numbered-duplicate", "-zero",
+"-beyond": numbers that are not 1..n), "gzip" / "deflate" (the reply compressed), "gzip-bomb" (a
+gzip body that inflates to ``bomb_bytes``), "endless" (a chunked body that never ends).
+``reject_marker``: every request whose prompt holds it is answered 400, as a server answers a row
+that is too long. ``refuse_with``: every request is answered with that status (401: a wrong key).
+``down_after``: after answering that many requests the server stops listening (new connections
+are refused).
 """
 
 from __future__ import annotations
@@ -22,13 +32,18 @@ import re
 import socket
 import threading
 import time
+import zlib
 from collections import deque
 from dataclasses import dataclass, field
+from functools import lru_cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 SECRET = "sk-test-SECRET-4f9a1c77e2"
+HTML_PAGE = ("<html><head><title>{status} {phrase}</title><style>body {{ width: 35em; margin: 0 auto; }}</style>"
+             "<script>window.dataLayer = [];</script></head><body><center><h1>{status} {phrase}</h1></center>"
+             "<hr><center>nginx/1.25.3</center>" + "<!-- padding -->" * 40 + "</body></html>")
 
 
 def _words(text: str) -> list[str]:
@@ -62,15 +77,46 @@ def fake_answer(system: str, user: str) -> str:
     return json.dumps(["REQUIRED" if question & set(_words(c)) else "OPTIONAL" for c in claims])
 
 
+def numbered_labels(answer: str, fault: str) -> str:
+    """A label list as numbered objects: in reverse order, or with numbers that are not 1..n."""
+    labels = json.loads(answer)
+    numbers = {"numbered-reversed": range(1, len(labels) + 1), "numbered-duplicate": [1] * len(labels),
+               "numbered-zero": range(len(labels)), "numbered-beyond": range(2, len(labels) + 2)}[fault]
+    items = [{"claim": k, "label": label} for k, label in zip(numbers, labels)]
+    return json.dumps(items[::-1])
+
+
+def cut_reasoning(answer: str) -> str:
+    """A reply cut off inside its reasoning, after a well-formed draft answer that is wrong."""
+    draft = json.loads(answer)
+    if draft and isinstance(draft[0], str):
+        draft = ["Neutral" if label != "Neutral" else "Contradiction" for label in draft]
+    else:
+        draft = [{"subject": "Draft", "predicate": "is", "object": "wrong"}]
+    return f"<think>A first draft: {json.dumps(draft)}. Let me check that against the"
+
+
+@lru_cache(maxsize=None)
+def gzip_bomb(size: int) -> bytes:
+    """``size`` zero bytes, gzipped (about a thousandth of the size)."""
+    packer = zlib.compressobj(9, wbits=31)
+    chunk = bytes(1 << 20)
+    body = b"".join(packer.compress(chunk) for _ in range(size >> 20)) + packer.compress(bytes(size % (1 << 20)))
+    return body + packer.flush()
+
+
 @dataclass
 class ServerScript:
     """What the server does next, and what it has seen."""
 
     delay: float = 0.0
-    faults: deque = field(default_factory=deque)  # per request, in order: 429, 500, "drop", "slow", "malformed", "not-json"
+    faults: deque = field(default_factory=deque)  # per request, in order (see the module docstring)
     always_malformed: bool = False
     fence: bool = False
     reject_marker: str = ""
+    refuse_with: int = 0
+    down_after: int = 0
+    bomb_bytes: int = 32 << 20
     requests: int = 0
     in_flight: int = 0
     max_in_flight: int = 0
@@ -90,12 +136,25 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format, *args):  # keep pytest output quiet
         pass
 
-    def _send(self, status: int, payload: bytes, content_type: str = "application/json") -> None:
+    def _send(self, status: int, payload: bytes, content_type: str = "application/json", **headers: str) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(payload)))
+        for name, value in headers.items():
+            self.send_header(name.replace("_", "-"), value)
         self.end_headers()
         self.wfile.write(payload)
+
+    def _endless(self) -> None:
+        """A chunked chat completion whose content never ends (until the client hangs up)."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        chunk = b'{"choices": [{"message": {"content": "'
+        while True:
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            chunk = b" " * 65536
 
     def _trickle(self, payload: bytes) -> None:
         self.send_response(200)
@@ -133,6 +192,10 @@ class _Handler(BaseHTTPRequestHandler):
             if self.path != "/v1/chat/completions":
                 self._send(404, b'{"error": "not found"}')
                 return
+            if script.refuse_with:
+                error = {"message": "Incorrect API key provided.", "type": "invalid_request_error"}
+                self._send(script.refuse_with, json.dumps({"error": error}).encode())
+                return
             if fault == "drop":
                 self.close_connection = True
                 self.connection.shutdown(socket.SHUT_RDWR)
@@ -141,6 +204,19 @@ class _Handler(BaseHTTPRequestHandler):
                 time.sleep(1.0)
             if fault in (429, 500, 503):
                 self._send(fault, json.dumps({"error": {"message": "try later"}}).encode())
+                return
+            if isinstance(fault, tuple) and fault[0] == "retry-after":
+                self._send(429, json.dumps({"error": {"message": "rate limited"}}).encode(), Retry_After=fault[1])
+                return
+            if isinstance(fault, tuple) and fault[0] == "html":
+                phrase = {413: "Request Entity Too Large", 422: "Unprocessable Entity"}.get(fault[1], "Error")
+                self._send(fault[1], HTML_PAGE.format(status=fault[1], phrase=phrase).encode(), "text/html")
+                return
+            if fault == "gzip-bomb":
+                self._send(200, gzip_bomb(script.bomb_bytes), Content_Encoding="gzip")
+                return
+            if fault == "endless":
+                self._endless()
                 return
             if fault == "not-json":
                 self._send(200, b"<html>gateway</html>", "text/html")
@@ -165,6 +241,12 @@ class _Handler(BaseHTTPRequestHandler):
                 answer = f"<think>A first draft: {json.dumps(draft)}. Let me check again.</think>\n{answer}"
             elif fault == "wrong-count":
                 answer = json.dumps(json.loads(answer)[:-1])
+            elif fault == "length":
+                answer = answer[: len(answer) // 2]
+            elif fault in ("think-cut", "think-open"):
+                answer = cut_reasoning(answer)
+            elif isinstance(fault, str) and fault.startswith("numbered-"):
+                answer = numbered_labels(answer, fault)
             elif script.fence:
                 answer = f"Here you go:\n```json\n{answer}\n```"
             usage = {
@@ -179,13 +261,27 @@ class _Handler(BaseHTTPRequestHandler):
                 "id": f"chatcmpl-{script.requests}",
                 "object": "chat.completion",
                 "model": request["model"],
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}],
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": answer},
+                             "finish_reason": "length" if fault in ("length", "think-cut") else "stop"}],
                 "usage": usage,
             }
             if fault == "empty-choices":
                 reply["choices"] = []
+            if fault == "no-usage":
+                del reply["usage"]
             if fault == "trickle":
                 self._trickle(json.dumps(reply).encode())
+                return
+            if script.down_after and script.requests >= script.down_after:
+                self._send(200, json.dumps(reply).encode(), Connection="close")
+                self.close_connection = True
+                self.server.shutdown()
+                self.server.server_close()
+                return
+            if fault in ("gzip", "deflate"):
+                packer = zlib.compressobj(wbits=31 if fault == "gzip" else 15)
+                payload = packer.compress(json.dumps(reply).encode()) + packer.flush()
+                self._send(200, payload, Content_Encoding=fault)
                 return
             self._send(200, json.dumps(reply).encode())
         finally:
