@@ -3,8 +3,9 @@
 Data model and loaders -> judges -> engine (labels -> scores with explanations) -> views.
 """
 
+from .api import evaluate
 from .engine import (ALL_METRICS, CITATION_METRICS, METRICS, RAGCHECKER_METRICS, Batch, MetricValue,
-                     SampleExplanation, Scores, evaluate)
+                     SampleExplanation, Scores)
 from .errors import InputError, InputWarning
 from .loaders import LoadResult, load_samples, parse_sample, read_records
 from .model import Claim, Passage, Sample

@@ -23,12 +23,13 @@ import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 
+from ..backends import backend
 from ..engine.evaluate import MODES, UNDEFINED_POLICIES, Scores, batch_of
 from ..engine.evaluate import evaluate as evaluate_batch
-from ..engine.metrics import resolve
+from ..engine.metrics import ragchecker_summary, resolve
 from ..errors import InputError
 from ..loaders import load_samples
-from .totals import RunTotals, finish, merge_runs, ragchecker_summary
+from .totals import RunTotals, finish, merge_runs
 
 SPLIT_EVERY = 8  # partitions' totals merged per task of the tree reduction
 FILE_GROUP = "file"  # by="file": each sample's group is the path of its file
@@ -323,8 +324,7 @@ class DaskScores:
 
     def explore(self, **options):
         """The run explorer on this run, asking the cluster (``rw.DatasetExplorer(self, **options)``)."""
-        from ..widgets.dataset import DatasetExplorer
-        return DatasetExplorer(self, **options)
+        return backend("explorer")(self, **options)
 
 
 def _hashed(ids):

@@ -1,41 +1,20 @@
 """Per-partition totals of scores that merge exactly, for a tree reduction on a cluster.
 
 A metric's totals are ``[defined, undefined, not_computable, sum]`` where ``sum`` is the exact
-sum of its defined values as an integer count of ``2**-SHIFT`` (every float64 is a whole number
-of those). Integers add without rounding, so merged totals do not depend on how samples were
-split into partitions or in which order partitions merge; the mean is that exact sum over
-``defined``, rounded once (None when no sample is defined). numpy and pandas: nothing of Dask here.
+sum of its defined values (:mod:`ragwidgets.engine.sums`: an integer, so merged totals do not
+depend on how samples were split into partitions or in which order partitions merge); the mean
+is that exact sum over ``defined``, rounded once, as ``Scores.aggregate`` computes it in one
+process. numpy and pandas: nothing of Dask here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
-
 import numpy as np
 import pandas as pd
 
 from ..engine.evaluate import STATUS_CODES
-from ..engine.metrics import RAGCHECKER_GROUPS
-
-SHIFT = 1126  # the smallest float64, 2**-1074, is 0.5 * 2**-1073: a 53-bit mantissa times 2**(-1073-53)
-_HALF = 26  # mantissas are summed as two 27-bit halves: exact in float64 for up to 2**26 values
-_CHUNK = 1 << 25
-
-
-def exact_sum(values: np.ndarray) -> int:
-    """Σ values exactly, in units of 2**-SHIFT (finite float64 values; 0 for none)."""
-    total = 0
-    for start in range(0, len(values), _CHUNK):
-        mantissa, exponent = np.frexp(values[start:start + _CHUNK])  # value = mantissa * 2**exponent
-        whole = (mantissa * 2.0 ** 53).astype(np.int64)  # exact: value = whole * 2**(exponent - 53)
-        exponents, which = np.unique(exponent, return_inverse=True)
-        high = np.bincount(which, weights=whole >> _HALF, minlength=len(exponents))
-        low = np.bincount(which, weights=whole & ((1 << _HALF) - 1), minlength=len(exponents))
-        for e, h, lo in zip(exponents.tolist(), high.tolist(), low.tolist()):
-            total += ((int(h) << _HALF) + int(lo)) << (e - 53 + SHIFT)
-    return total
-
+from ..engine.sums import exact_mean, exact_sum
 
 def totals_of(columns) -> dict[str, list[int]]:
     """Totals of ``(name, values, status codes)`` columns (codes as in STATUS_CODES)."""
@@ -100,19 +79,6 @@ def merge_runs(*parts: RunTotals) -> RunTotals:
 
 def finish(totals: dict[str, list[int]]) -> dict[str, dict]:
     """Scores.aggregate's shape: per metric the mean over defined samples (None if none) and the counts."""
-    return {name: {"mean": float(Fraction(total, defined << SHIFT)) if defined else None,
+    return {name: {"mean": exact_mean(total, defined),
                    "defined": defined, "undefined": undefined, "not_computable": not_computable}
             for name, (defined, undefined, not_computable, total) in totals.items()}
-
-
-def ragchecker_summary(aggregate: dict[str, dict], prefixes=("", "required_")) -> dict[str, dict]:
-    """RAGChecker's report from aggregates: mean × 100, one decimal, by group (Scores.ragchecker_summary)."""
-    out = {}
-    for prefix in prefixes:
-        for group, members in RAGCHECKER_GROUPS.items():
-            for name in members:
-                if prefix + name in aggregate:
-                    mean = aggregate[prefix + name]["mean"]
-                    out.setdefault(prefix + group, {})[prefix + name] = (
-                        None if mean is None else float(round(mean * 100, 1)))
-    return out

@@ -1,10 +1,5 @@
-"""Score many samples at once: label arrays in, values with their fractions out.
-
-A value is one of three things per sample and metric: *defined* (a float, with numerator and
-denominator), *Undefined* (the denominator is 0, or labels it needs are unjudged: NaN in
-pandas, None in JSON, always with a reason), or *not computable* (the sample lacks the data
-the metric needs, e.g. no ``answer2response``: the metric is left out for that sample).
-"""
+"""Score many samples at once: label arrays in, values with their fractions out (each value
+defined, Undefined or not computable: :mod:`ragwidgets.engine.values`)."""
 
 from __future__ import annotations
 
@@ -13,78 +8,17 @@ from functools import cached_property
 
 import numpy as np
 
+from ..backends import backend
 from ..errors import InputError
 from ..loaders import LoadResult, load_any
 from ..model import LABEL_MATRICES
-from .batch import NEEDS, Batch
+from .batch import Batch
 from .derived import Derived
-from .metrics import (CITATIONS, GT_CLAIMS, METRICS, PASSAGES, RAGCHECKER_GROUPS, REFERENCE_FACTS,
-                      RESPONSE_CLAIMS, resolve)
-
-MODES = ("all_claims", "required_only", "required_and_optional")
-UNDEFINED_POLICIES = ("null", "zero")
-DEFINED, UNDEFINED, NOT_COMPUTABLE = "defined", "undefined", "not computable"
-STATUS_CODES = {DEFINED: 0, UNDEFINED: 1, NOT_COMPUTABLE: 2}
-_STATUSES = np.array(list(STATUS_CODES), dtype=object)  # code -> status
-
-
-@dataclass
-class Evaluation:
-    """Per-sample values of the selected metrics, with everything needed to explain them.
-
-    Arrays hold one entry per sample. Reasons are derived on demand (:meth:`reason_of`), so
-    scoring 100k samples builds no per-sample strings.
-    """
-
-    batch: Batch
-    names: tuple[str, ...]
-    derived: Derived
-    value: dict = field(default_factory=dict)  # name -> float array, NaN where not defined
-    numerator: dict = field(default_factory=dict)  # name -> int array
-    denominator: dict = field(default_factory=dict)
-    status: dict = field(default_factory=dict)  # name -> object array of DEFINED/UNDEFINED/NOT_COMPUTABLE
-    code: dict = field(default_factory=dict)  # name -> the same as int8 STATUS_CODES (0, 1, 2)
-    unjudged: dict = field(default_factory=dict)  # label matrix -> unjudged labels in play, per sample
-    prefix: str = ""
-
-    @property
-    def frame(self):
-        """One row per sample (index: query_id), one column per metric; NaN = Undefined or not computable."""
-        import pandas as pd  # on first use: the command line writes its output without pandas
-        return pd.DataFrame({self.prefix + n: self.value[n] for n in self.names},
-                            index=pd.Index(self.batch.query_ids, name="query_id"))
-
-    def reason_of(self, name: str, i: int) -> str | None:
-        """Why metric ``name`` of sample ``i`` is Undefined or not computable (None when defined)."""
-        status = self.status[name][i]
-        if status == DEFINED:
-            return None
-        m = METRICS[name]
-        if status == NOT_COMPUTABLE:
-            return "needs " + "; ".join(NEEDS[need] for need in m.needs if not self.batch.has[need][i])
-        for need in m.needs:
-            if need in self.unjudged and self.unjudged[need][i]:
-                return f"{int(self.unjudged[need][i])} unjudged label(s) in {need}"
-        if name == "f1":
-            which = [x for x in ("precision", "recall") if self.status[x][i] != DEFINED]
-            return f"{' and '.join(which)} Undefined: " + "; ".join(self.reason_of(x, i) for x in which)
-        return m.undefined
-
-    def columns(self):
-        """(reported name, values, statuses, metric name) per selected metric."""
-        return [(self.prefix + n, self.value[n], self.status[n], n) for n in self.names]
-
-
-def item_space(d: Derived, over: str) -> tuple[np.ndarray, np.ndarray]:
-    """(sample of each item, items in play) for an item kind."""
-    b = d.batch
-    return {
-        RESPONSE_CLAIMS: (b.resp_sample, d.resp_active),
-        GT_CLAIMS: (b.gt_sample, d.gt_active),
-        PASSAGES: (b.psg_sample, d.psg_active),
-        CITATIONS: (b.cit_sample, d.cit_active),
-        REFERENCE_FACTS: (b.ref_sample, d.ref_active),
-    }[over]
+from .explain import explain_sample
+from .metrics import METRICS, ragchecker_summary, resolve
+from .sums import exact_mean, exact_sum
+from .values import (DEFINED, MODES, NOT_COMPUTABLE, STATUS_CODES, STATUSES, UNDEFINED, UNDEFINED_POLICIES,
+                     Evaluation, item_space)
 
 
 def _items_in_play(d: Derived, over: str) -> np.ndarray:
@@ -135,7 +69,7 @@ def _score(d: Derived, names: tuple[str, ...], undefined: str) -> Evaluation:
             value[zero] = 0.0
             code[zero] = STATUS_CODES[DEFINED]
         ev.value[name], ev.numerator[name], ev.denominator[name] = value, num, den
-        ev.code[name], ev.status[name] = code, _STATUSES[code]
+        ev.code[name], ev.status[name] = code, STATUSES[code]
     return ev
 
 
@@ -162,7 +96,7 @@ def _masks(batch: Batch, mode: str, passage_active, asked: str | None = None) ->
 
 
 def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "null",
-             passage_active=None, on_error: str = "raise", engine: str = "numpy", by=None) -> Scores:
+             passage_active=None, on_error: str = "raise") -> Scores:
     """Score ``data`` (a Batch, Samples, records, a results object, a path or JSON text).
 
     ``scores``: metric names (None = all). ``mode``: all_claims | required_only |
@@ -171,19 +105,8 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
     0.1.9's numbers, its empty-case zeros included). ``passage_active``: one flag per passage of
     the batch, for a what-if without some passages. ``on_error``: "raise" at the first bad
     sample, or "report": score the others and list the bad ones in ``Scores.errors``.
-    ``engine="dask"``: ``data`` is a glob of files or a Dask DataFrame of records, scored on a
-    Dask cluster; returns a :class:`ragwidgets.dask.DaskScores` (``pip install "ragwidgets[dask]"``),
-    whose per-group aggregates are by the columns ``by`` adds (see :func:`ragwidgets.dask.evaluate`).
+    (``rw.evaluate`` adds ``engine="dask"``: :func:`ragwidgets.api.evaluate`.)
     """
-    if engine == "dask":
-        if passage_active is not None:
-            raise ValueError("engine='dask' takes no passage_active")
-        from ..dask import evaluate as evaluate_on_dask
-        return evaluate_on_dask(data, scores, mode=mode, undefined=undefined, on_error=on_error, by=by)
-    if by is not None:
-        raise ValueError("by (group columns) is for engine='dask'; in one process, group scores.frame with pandas")
-    if engine != "numpy":
-        raise ValueError(f"engine must be 'numpy' or 'dask', not {engine!r}")
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     if undefined not in UNDEFINED_POLICIES:
@@ -274,40 +197,28 @@ class Scores:
         return [{"query_id": qid, "metrics": self.metrics(i)} for i, qid in enumerate(self.batch.query_ids)]
 
     def aggregate(self) -> dict[str, dict]:
-        """Per metric: mean over defined samples (None if none) and how many were defined,
-        Undefined and not computable. Undefined samples are counted, never averaged as 0."""
+        """Per metric: mean over defined samples (exact, rounded once: :mod:`ragwidgets.engine.sums`;
+        None if none) and how many were defined, Undefined and not computable. Undefined samples
+        are counted, never averaged as 0."""
         out = {}
         for part in self.parts:
             for shown, value, _, name in part.columns():
                 counts = np.bincount(part.code[name], minlength=3)
                 out[shown] = {
-                    "mean": float(np.mean(value[part.code[name] == 0])) if counts[0] else None,
+                    "mean": exact_mean(exact_sum(value[part.code[name] == 0]), int(counts[0])),
                     "defined": int(counts[0]), "undefined": int(counts[1]), "not_computable": int(counts[2]),
                 }
         return out
 
     def ragchecker_summary(self) -> dict[str, dict[str, float | None]]:
         """RAGChecker's report: mean over defined samples × 100, one decimal, by group."""
-        columns = {name: (value, status) for name, value, status, _ in self._columns()}
-        out = {}
-        for prefix in dict.fromkeys(part.prefix for part in self.parts):
-            for group, members in RAGCHECKER_GROUPS.items():
-                for name in members:
-                    if prefix + name not in columns:
-                        continue
-                    value, status = columns[prefix + name]
-                    defined = status == DEFINED
-                    out.setdefault(prefix + group, {})[prefix + name] = (
-                        float(round(np.mean(value[defined]) * 100, 1)) if defined.any() else None)
-        return out
+        return ragchecker_summary(self.aggregate(), tuple(dict.fromkeys(part.prefix for part in self.parts)))
 
     def explain(self, key, part: int = 0):
         """The derivation of one sample's values: see :mod:`ragwidgets.engine.explain`."""
-        from .explain import explain_sample
         return explain_sample(self.parts[part], self.sample_index(key))
 
     def explore(self, **controls):
-        """These scores in a :class:`~ragwidgets.widgets.dataset.DatasetExplorer` (imported here:
-        the engine itself imports no widget library)."""
-        from ..widgets.dataset import DatasetExplorer
-        return DatasetExplorer(self, **controls)
+        """These scores in a DatasetExplorer (the widget is plugged in from the package's top:
+        the engine imports no widget library)."""
+        return backend("explorer")(self, **controls)

@@ -12,7 +12,7 @@ from itertools import compress
 import numpy as np
 
 from ..model import CONTRADICTED, ENTAILED, UNJUDGED, facts_entail
-from .evaluate import DEFINED, NOT_COMPUTABLE, UNDEFINED, Evaluation, item_space
+from .values import DEFINED, NOT_COMPUTABLE, UNDEFINED, Evaluation, item_space
 from .metrics import CITATIONS, GT_CLAIMS, METRICS, PASSAGES, REFERENCE_FACTS, RESPONSE_CLAIMS
 
 

@@ -125,3 +125,17 @@ def resolve(names) -> tuple[str, ...]:
     if not names:
         raise ValueError("select at least one metric")
     return tuple(dict.fromkeys(names))
+
+
+def ragchecker_summary(aggregate: dict[str, dict], prefixes=("", "required_")) -> dict[str, dict]:
+    """RAGChecker's report from an aggregate (``Scores.aggregate``'s shape, in one process or on
+    a cluster): per group, each metric's mean × 100 rounded to one decimal (None: no defined sample)."""
+    out = {}
+    for prefix in prefixes:
+        for group, members in RAGCHECKER_GROUPS.items():
+            for name in members:
+                if prefix + name in aggregate:
+                    mean = aggregate[prefix + name]["mean"]
+                    out.setdefault(prefix + group, {})[prefix + name] = (
+                        None if mean is None else float(round(mean * 100, 1)))
+    return out

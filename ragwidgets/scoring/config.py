@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
+from ..backends import backend
 from ..engine.evaluate import MODES
 from .aggregations import MetricTemplate, as_template, default_metrics
 from .template import TemplateValue, as_value
@@ -174,9 +175,7 @@ class RagChecker:
         ``max_in_flight`` judge requests in flight in all: see :mod:`ragwidgets.dask.judging`.
         """
         if _is_dask(data):
-            from ..dask.judging import score as score_on_cluster
-
-            return score_on_cluster(self, data, judge, max_in_flight=max_in_flight)
+            return backend("cluster_scoring").score(self, data, judge, max_in_flight=max_in_flight)
         if max_in_flight is not None:
             raise TypeError("max_in_flight bounds the judge requests of a whole Dask cluster: it applies to a "
                             "Dask DataFrame only (a judge's own bound is its max_concurrency)")
@@ -188,9 +187,7 @@ class RagChecker:
         """How many judge calls ``score(data)`` would make, and how many the cache answers (of a Dask
         DataFrame: summed over its partitions, planned on the workers)."""
         if _is_dask(data):
-            from ..dask.judging import dry_run as dry_run_on_cluster
-
-            return dry_run_on_cluster(self, data, judge)
+            return backend("cluster_scoring").dry_run(self, data, judge)
         from .runner import dry_run
 
         return dry_run(self, data, judge)
