@@ -1,6 +1,8 @@
 """ragwidgets: take RAG evaluation scores apart.
 
-Data model and loaders -> judges -> engine (labels -> scores with explanations) -> views.
+Data model and loaders -> judges -> engine (labels -> scores with explanations) -> analysis and
+scoring -> Dask -> widgets -> CLI; the entry points that cross these layers are here and in
+``api.py`` (README, "Architecture").
 """
 
 from .api import evaluate
@@ -13,10 +15,13 @@ from .scenario import Scenario
 
 __version__ = "0.1.0"
 
-__all__ = ["evaluate", "Scores", "Batch", "MetricValue", "SampleExplanation", "METRICS", "ALL_METRICS",
-           "CITATION_METRICS", "RAGCHECKER_METRICS", "InputError", "InputWarning", "LoadResult", "load_samples",
-           "parse_sample", "read_records", "Sample", "Claim", "Passage", "Scenario", "RagChecker", "Explorer",
-           "SampleExplorer", "DatasetExplorer", "analysis", "datasets"]
+__all__ = ["evaluate", "Scores", "Scenario", "RagChecker", "Explorer", "SampleExplorer", "DatasetExplorer",
+           "analysis", "datasets", "InputError", "InputWarning", "METRICS", "RAGCHECKER_METRICS",
+           "CITATION_METRICS"]
+"""The entry points. The data model (``Sample``, ``Claim``, ``Passage``), the loaders
+(``load_samples``, ``read_records``, ``parse_sample``) and the engine's ``Batch``, ``MetricValue``,
+``SampleExplanation`` stay importable from here for the code that uses them, but belong to their
+modules (``ragwidgets.model``, ``ragwidgets.loaders``, ``ragwidgets.engine``)."""
 
 
 def __getattr__(name):
