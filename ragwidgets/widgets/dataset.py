@@ -192,9 +192,9 @@ class DatasetExplorer(anywidget.AnyWidget):
     @traitlets.validate("selected")
     def _valid_selected(self, proposal):
         row = proposal["value"]
-        if not -1 <= row < len(self._frame):
+        if isinstance(row, bool) or not -1 <= row < len(self._frame):
             raise ControlError(f"selected must be a row of frame (0 ... {len(self._frame) - 1}) or -1, "
-                                       f"not {row}")
+                               f"not {row!r}")
         return row
 
     @traitlets.validate("brush")
