@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import socket
 import threading
 import time
 
@@ -11,7 +12,7 @@ import pandas as pd
 import pytest
 
 import ragwidgets as rw
-from ragwidgets.judges import JudgeInterrupted, JudgeRunStopped
+from ragwidgets.judges import JudgeInterrupted, JudgeRequestError, JudgeRunStopped
 
 
 def rows(n: int) -> pd.DataFrame:
@@ -78,3 +79,38 @@ def test_a_stopped_run_keeps_the_scores_of_what_finished(make_judge, chat_server
                                                                "the server refused the request: HTTP 400")
     assert "the run stopped before it" in result.reasons.loc["m8", "faithfulness"]
     assert result.usage.calls == 8 and result.usage.failures == 1
+
+
+# -- issue 16 ------------------------------------------------------------------------------------------
+
+def test_a_reply_cut_short_leaves_its_cells_undefined_with_the_reason_and_uncached(make_judge, chat_server):
+    chat_server.script.fault_next(*["length"] * 4)  # every attempt at the first call: the extraction of m0
+    frame = rows(4)
+    judge = make_judge(max_concurrency=1, max_retries=3, max_tokens=32)
+    judge.max_jobs_in_flight = 1
+    scorer = rw.RagChecker(scores_to_compute=["faithfulness"])
+    result = scorer.score(frame, judge)
+    assert result.scores["faithfulness"].isna().tolist() == [True, False, False, False]
+    assert 'cut short (finish_reason "length"): max_tokens=32' in result.reasons.loc["m0", "faithfulness"]
+    rerun = make_judge()
+    again = scorer.score(frame, rerun)
+    assert rerun.stats.calls == 3  # only m0's extraction and its checks on two passages: nothing cut was kept
+    assert again.scores["faithfulness"].tolist() == [0.5] * 4
+
+
+def test_scoring_against_a_server_that_is_down_raises_naming_the_host(make_judge):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    judge = make_judge(base_url=f"http://127.0.0.1:{port}/v1", max_retries=1)
+    with pytest.raises(JudgeRequestError, match=f"could not reach 127.0.0.1:{port} \\(Connection refused\\)"):
+        rw.RagChecker(scores_to_compute=["faithfulness"]).score(rows(6), judge)
+
+
+@pytest.mark.parametrize("concurrency", [1, 4])
+def test_scoring_with_a_refused_key_sends_no_request_after_the_first_refusal(make_judge, chat_server, concurrency):
+    chat_server.script.refuse_with = 401
+    judge = make_judge(max_concurrency=concurrency)
+    with pytest.raises(JudgeRequestError, match="HTTP 401"):
+        rw.RagChecker(scores_to_compute=["faithfulness", "recall"]).score(rows(30), judge)
+    assert chat_server.script.requests <= judge.stats.requests <= concurrency  # and none counted but not sent
