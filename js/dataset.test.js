@@ -1,5 +1,6 @@
 // DatasetExplorer's front end in jsdom: binary row windows decoded, windows asked for once per
-// order, stale replies dropped, brushes mapped to bins, Undefined drawn unlike 0, text as text.
+// order, stale replies dropped, a failed request's error shown, brushes mapped to bins, Undefined
+// drawn unlike 0, text as text.
 import { describe, expect, it } from "vitest";
 import { decodeRows, RowStore, WINDOW } from "./src/dataset_rows.js";
 import { brushedBins } from "./src/dataset_charts.js";
@@ -48,16 +49,37 @@ describe("row windows", () => {
     store.reset(1);
     store.ensure(0, 30, 1000);
     store.ensure(5, 40, 1000);
-    expect(model.sent).toEqual([{ type: "rows", start: 0, count: WINDOW }]);
+    expect(model.sent).toEqual([{ type: "rows", start: 0, count: WINDOW, request: 1 }]);
     store.ensure(WINDOW - 1, WINDOW + 1, 1000);
     expect(model.sent.map((m) => m.start)).toEqual([0, WINDOW]);
-    model.emit("msg:custom", header(0, 0), buffers());
-    expect(store.get(0)).toBeUndefined();
-    model.emit("msg:custom", header(1, 0), buffers());
-    expect(store.get(1).query_id).toBe("b");
-    expect(updates).toBe(1);
     store.reset(2);
+    store.ensure(0, 30, 1000);
+    expect(model.sent[2]).toEqual({ type: "rows", start: 0, count: WINDOW, request: 3 });
+    model.emit("msg:custom", { ...header(1, 0), request: 1 }, buffers()); // the old order's
+    expect(store.get(0)).toBeUndefined();
+    model.emit("msg:custom", { ...header(2, 0), request: 3 }, buffers());
+    expect(store.get(1).query_id).toBe("b");
+    expect(updates).toBe(2);
+    store.reset(3);
     expect(store.get(1)).toBeUndefined();
+    store.destroy();
+  });
+
+  it("shows a refused window's error and does not ask for it again", () => {
+    const model = fakeModel();
+    const store = new RowStore(model, () => {});
+    store.reset(1);
+    store.ensure(0, 30, 1000);
+    model.emit("msg:custom", { type: "rows", request: 1, error: "start must be a whole number ≥ 0, not -1" }, []);
+    expect(store.requests.error).toBe("start must be a whole number ≥ 0, not -1");
+    expect(store.requests.waiting.size).toBe(0); // answered: nothing left waiting
+    store.ensure(0, 30, 1000);
+    expect(model.sent.length).toBe(1);
+    store.reset(2);
+    store.ensure(0, 30, 1000);
+    model.emit("msg:custom", { ...header(2, 0), request: 2 }, buffers());
+    expect(store.requests.error).toBe("");
+    expect(store.get(0).query_id).toBe("a");
     store.destroy();
   });
 });
@@ -96,11 +118,18 @@ describe("the widget", () => {
     expect(el.querySelector("[data-testid=count]").textContent).toContain("2 of 2");
     const tick = () => new Promise((r) => setTimeout(r, 20));
     await tick(); // effects run after the first paint
-    model.emit("msg:custom", header(1, 0), buffers());
+    model.emit("msg:custom", { ...header(1, 0), request: model.sent[0].request }, buffers());
     await tick();
     expect(el.querySelectorAll("[role=row][data-index]").length).toBe(2);
     expect(el.querySelector("img")).toBeNull();
     expect(el.textContent).toContain("<img src=x onerror=alert(1)>");
+    expect(el.querySelector("[role=alert]")).toBeNull();
+    el.querySelector(".rw-ds").dispatchEvent(new KeyboardEvent("keydown", { key: "j", bubbles: true }));
+    const step = model.sent.find((m) => m.type === "step");
+    expect(step).toMatchObject({ type: "step", delta: 1 });
+    model.emit("msg:custom", { type: "reply", request: step.request, error: "delta must be a whole number, not null" }, []);
+    await tick();
+    expect(el.querySelector("[role=alert]").textContent).toBe("delta must be a whole number, not null");
     cleanup();
     delete HTMLElement.prototype.clientHeight;
     delete HTMLElement.prototype.clientWidth;

@@ -1,7 +1,8 @@
 // DatasetExplorer (anywidget ES module): a whole run, or several runs of the same queries.
 // Python owns the frame and the view state (`_view`, JSON: summary, charts' aggregates, slices,
 // comparison, n of N); every control here is a trait write. The table is virtualised
-// (@tanstack/virtual-core) and asks Python for the rows it shows (dataset_rows.js). The
+// (@tanstack/virtual-core) and asks Python for the rows it shows (dataset_rows.js); every request
+// is answered, and a failed one's error shows in the alert with the view's own. The
 // drill-down mounts the one-sample view (sample_view.js) on `_drill` / `_other`.
 import { h, render as mount } from "preact";
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
@@ -140,11 +141,11 @@ function Compare({ model, view }) {
   </div>`;
 }
 
-function Slices({ model, view }) {
+function Slices({ model, view, ask }) {
   const active = view.controls.slice;
   const save = () => {
     const name = (globalThis.prompt && globalThis.prompt("Name this slice")) || "";
-    if (name.trim() && view.controls.expression.trim()) model.send({ type: "add_slice", name, expression: view.controls.expression });
+    if (name.trim() && view.controls.expression.trim()) ask({ type: "add_slice", name, expression: view.controls.expression });
   };
   return html`<div class="rw-ds-panel" data-testid="slices"><h4>Failure slices</h4>
     <div class="rw-ds-slices">${view.slices.map((s) => html`<button title=${`${s.description}\n${s.expression}`}
@@ -167,7 +168,7 @@ function ClusterNotice({ view, labelOf }) {
   </div>`;
 }
 
-function Drill({ model, traits, view }) {
+function Drill({ traits, view, ask }) {
   const main = useRef(null);
   const other = useRef(null);
   const mounted = useRef({});
@@ -186,7 +187,7 @@ function Drill({ model, traits, view }) {
     }
     if (m) m.update(next);
     else if (ref.current) {
-      mounted.current[which] = mountSampleView(ref.current, { view: next, send: (patch) => model.send({ type: "drill", which, patch }) });
+      mounted.current[which] = mountSampleView(ref.current, { view: next, send: (patch) => ask({ type: "drill", which, patch }) });
     }
   };
   useEffect(() => {
@@ -197,8 +198,8 @@ function Drill({ model, traits, view }) {
   const sel = view.selected;
   return html`<div class="rw-ds-drill" data-testid="drill">
     <div class="rw-ds-drill-bar">
-      <button onClick=${() => model.send({ type: "step", delta: -1 })} title="Previous row (↑ or k)">◀ previous</button>
-      <button onClick=${() => model.send({ type: "step", delta: 1 })} title="Next row (↓ or j)">next ▶</button>
+      <button onClick=${() => ask({ type: "step", delta: -1 })} title="Previous row (↑ or k)">◀ previous</button>
+      <button onClick=${() => ask({ type: "step", delta: 1 })} title="Next row (↓ or j)">next ▶</button>
       <span class="rw-hint">${sel.row < 0 ? "Select a row (or press ↓) to open the sample."
         : `${sel.run ? sel.run + " · " : ""}${sel.query_id} · row ${sel.index + 1} of ${view.count}${sel.index < 0 ? " (not among the rows shown)" : ""}`}</span>
     </div>
@@ -222,6 +223,8 @@ function App({ model, store }) {
   if (!view) return html`<div class="rw-hint">Loading…</div>`;
   store.reset(view.version);
   const labelOf = Object.fromEntries(view.metrics.map((m) => [m.key, m.label]));
+  const ask = (msg) => store.requests.send(msg);
+  const error = [view.error, store.requests.error].filter(Boolean).join("; ");
   const select = (trait, options, labels = options) => html`<select value=${c[trait]} data-testid=${trait}
       onChange=${(e) => setTraits(model, { [trait]: e.target.value })}>
     ${options.map((o, i) => html`<option value=${o}>${labels[i]}</option>`)}</select>`;
@@ -229,8 +232,8 @@ function App({ model, store }) {
   const metricLabels = view.metrics.map((m) => m.label);
   const onKey = (e) => {
     if (e.target.closest("input, select, textarea")) return;
-    if (e.key === "ArrowDown" || e.key === "j") { e.preventDefault(); model.send({ type: "step", delta: 1 }); }
-    if (e.key === "ArrowUp" || e.key === "k") { e.preventDefault(); model.send({ type: "step", delta: -1 }); }
+    if (e.key === "ArrowDown" || e.key === "j") { e.preventDefault(); ask({ type: "step", delta: 1 }); }
+    if (e.key === "ArrowUp" || e.key === "k") { e.preventDefault(); ask({ type: "step", delta: -1 }); }
   };
   const b = c.brush || {};
   return html`<div class="rw-ds" tabindex="0" onKeyDown=${onKey}>
@@ -249,7 +252,7 @@ function App({ model, store }) {
       <span class="rw-ds-count-all" data-testid="count"><b>${(view.cluster ? view.cluster.matching : view.count).toLocaleString("en-US")}</b> of ${view.total.toLocaleString("en-US")} samples${view.cluster ? ` · ${view.count.toLocaleString("en-US")} in the table` : ""}</span>
     </div>
     ${view.cluster ? html`<${ClusterNotice} view=${view} labelOf=${labelOf} />` : ""}
-    ${view.error ? html`<div class="rw-ds-error" role="alert">${view.error}</div>` : ""}
+    ${error ? html`<div class="rw-ds-error" role="alert" data-testid="error">${error}</div>` : ""}
     <div class="rw-ds-charts">
       ${view.charts.distribution ? html`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
           <span class="rw-hint">drag across bins to filter</span></h4>
@@ -264,10 +267,10 @@ function App({ model, store }) {
     </div>
     <${Table} model=${model} view=${view} store=${store} />
     <div class="rw-ds-main">
-      <div class="rw-ds-left">${view.cluster ? "" : html`<${Slices} model=${model} view=${view} />`}<${Summary} view=${view} /></div>
+      <div class="rw-ds-left">${view.cluster ? "" : html`<${Slices} model=${model} view=${view} ask=${ask} />`}<${Summary} view=${view} /></div>
       ${view.compare ? html`<div class="rw-ds-right"><${Compare} model=${model} view=${view} /></div>` : ""}
     </div>
-    <${Drill} model=${model} traits=${traits} view=${view} />
+    <${Drill} traits=${traits} view=${view} ask=${ask} />
   </div>`;
 }
 

@@ -1,6 +1,6 @@
 // The DatasetExplorer's rows on demand. The kernel owns the frame; this store asks it for windows
-// of the filtered order ({type: "rows", start, count}) and keeps what came back for the current
-// `version` of the order. A reply is a header (positions, run, query_id, query, the names of the
+// of the filtered order ({type: "rows", start, count, request}) and keeps what came back for the
+// current `version` of the order. A reply is a header (positions, run, query_id, query, the names of the
 // numeric and status columns) with one binary buffer per numeric column (float64, NaN = not
 // defined) then one per metric status (int8: 0 defined, 1 Undefined, 2 not computable).
 
@@ -28,20 +28,46 @@ export function decodeRows(header, buffers) {
   }));
 }
 
-export class RowStore {
-  constructor(model, onRows) {
+/** Requests to the kernel: each message carries a `request` number, and the kernel answers every
+ * one with a message carrying it back (with `error` when it failed). `error` is the last failed
+ * request's message, until a later one succeeds; `onReply` runs after each reply. */
+export class Requests {
+  constructor(model, onReply) {
     this.model = model;
-    this.onRows = onRows;
-    this.version = -1;
-    this.rows = new Map();
-    this.pending = new Set();
+    this.onReply = onReply;
+    this.next = 0;
+    this.waiting = new Map();
+    this.error = "";
     this.listener = (msg, buffers) => {
-      if (!msg || msg.type !== "rows" || msg.version !== this.version) return;
-      this.pending.delete(msg.start);
-      decodeRows(msg, buffers || []).forEach((row, i) => this.rows.set(msg.start + i, row));
-      this.onRows();
+      const done = msg && this.waiting.get(msg.request);
+      if (!done) return;
+      this.waiting.delete(msg.request);
+      this.error = msg.error || "";
+      done(msg, buffers || []);
+      this.onReply();
     };
     model.on("msg:custom", this.listener);
+  }
+
+  /** Send `msg`; `done(reply, buffers)` runs when its reply comes. */
+  send(msg, done = () => {}) {
+    this.next += 1;
+    this.waiting.set(this.next, done);
+    this.model.send({ ...msg, request: this.next });
+  }
+
+  destroy() {
+    this.model.off("msg:custom", this.listener);
+  }
+}
+
+export class RowStore {
+  constructor(model, onRows) {
+    this.onRows = onRows;
+    this.requests = new Requests(model, () => this.onRows());
+    this.version = -1;
+    this.rows = new Map();
+    this.pending = new Set(); // windows asked for (or refused) in this version
   }
 
   /** A new order (filter, sort): forget the rows of the old one. */
@@ -56,17 +82,23 @@ export class RowStore {
     return this.rows.get(index);
   }
 
-  /** Ask for the windows that hold rows first..last that are not here yet. */
+  /** Ask for the windows that hold rows first..last that are not here yet (a refused window is
+   * not asked again in this version: its error shows instead). */
   ensure(first, last, count) {
     if (count <= 0) return;
     for (let start = Math.floor(first / WINDOW) * WINDOW; start <= last && start < count; start += WINDOW) {
       if (this.pending.has(start) || this.rows.has(start)) continue;
       this.pending.add(start);
-      this.model.send({ type: "rows", start, count: WINDOW });
+      const version = this.version;
+      this.requests.send({ type: "rows", start, count: WINDOW }, (msg, buffers) => {
+        if (msg.error || msg.version !== this.version || version !== this.version) return;
+        this.pending.delete(start);
+        decodeRows(msg, buffers).forEach((row, i) => this.rows.set(msg.start + i, row));
+      });
     }
   }
 
   destroy() {
-    this.model.off("msg:custom", this.listener);
+    this.requests.destroy();
   }
 }

@@ -2391,20 +2391,41 @@ function decodeRows(header, buffers) {
     status: Object.fromEntries(header.status.map((name, c3) => [name, status[c3][r3]]))
   }));
 }
+var Requests = class {
+  constructor(model, onReply) {
+    this.model = model;
+    this.onReply = onReply;
+    this.next = 0;
+    this.waiting = /* @__PURE__ */ new Map();
+    this.error = "";
+    this.listener = (msg, buffers) => {
+      const done = msg && this.waiting.get(msg.request);
+      if (!done) return;
+      this.waiting.delete(msg.request);
+      this.error = msg.error || "";
+      done(msg, buffers || []);
+      this.onReply();
+    };
+    model.on("msg:custom", this.listener);
+  }
+  /** Send `msg`; `done(reply, buffers)` runs when its reply comes. */
+  send(msg, done = () => {
+  }) {
+    this.next += 1;
+    this.waiting.set(this.next, done);
+    this.model.send({ ...msg, request: this.next });
+  }
+  destroy() {
+    this.model.off("msg:custom", this.listener);
+  }
+};
 var RowStore = class {
   constructor(model, onRows) {
-    this.model = model;
     this.onRows = onRows;
+    this.requests = new Requests(model, () => this.onRows());
     this.version = -1;
     this.rows = /* @__PURE__ */ new Map();
     this.pending = /* @__PURE__ */ new Set();
-    this.listener = (msg, buffers) => {
-      if (!msg || msg.type !== "rows" || msg.version !== this.version) return;
-      this.pending.delete(msg.start);
-      decodeRows(msg, buffers || []).forEach((row, i3) => this.rows.set(msg.start + i3, row));
-      this.onRows();
-    };
-    model.on("msg:custom", this.listener);
   }
   /** A new order (filter, sort): forget the rows of the old one. */
   reset(version) {
@@ -2416,17 +2437,23 @@ var RowStore = class {
   get(index) {
     return this.rows.get(index);
   }
-  /** Ask for the windows that hold rows first..last that are not here yet. */
+  /** Ask for the windows that hold rows first..last that are not here yet (a refused window is
+   * not asked again in this version: its error shows instead). */
   ensure(first, last, count) {
     if (count <= 0) return;
     for (let start = Math.floor(first / WINDOW) * WINDOW; start <= last && start < count; start += WINDOW) {
       if (this.pending.has(start) || this.rows.has(start)) continue;
       this.pending.add(start);
-      this.model.send({ type: "rows", start, count: WINDOW });
+      const version = this.version;
+      this.requests.send({ type: "rows", start, count: WINDOW }, (msg, buffers) => {
+        if (msg.error || msg.version !== this.version || version !== this.version) return;
+        this.pending.delete(start);
+        decodeRows(msg, buffers).forEach((row, i3) => this.rows.set(msg.start + i3, row));
+      });
     }
   }
   destroy() {
-    this.model.off("msg:custom", this.listener);
+    this.requests.destroy();
   }
 };
 
@@ -3317,11 +3344,11 @@ function Compare({ model, view }) {
           ${r3.includes_zero ? html3` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r3.paired}</td></tr>`)}</tbody></table>
   </div>`;
 }
-function Slices({ model, view }) {
+function Slices({ model, view, ask }) {
   const active = view.controls.slice;
   const save = () => {
     const name = globalThis.prompt && globalThis.prompt("Name this slice") || "";
-    if (name.trim() && view.controls.expression.trim()) model.send({ type: "add_slice", name, expression: view.controls.expression });
+    if (name.trim() && view.controls.expression.trim()) ask({ type: "add_slice", name, expression: view.controls.expression });
   };
   return html3`<div class="rw-ds-panel" data-testid="slices"><h4>Failure slices</h4>
     <div class="rw-ds-slices">${view.slices.map((s3) => html3`<button title=${`${s3.description}
@@ -3342,7 +3369,7 @@ function ClusterNotice({ view, labelOf }) {
     distribution. Not available on a cluster run: ${cl.unavailable.join(", ")}.
   </div>`;
 }
-function Drill({ model, traits, view }) {
+function Drill({ traits, view, ask }) {
   const main = A2(null);
   const other = A2(null);
   const mounted = A2({});
@@ -3364,7 +3391,7 @@ function Drill({ model, traits, view }) {
     }
     if (m3) m3.update(next);
     else if (ref.current) {
-      mounted.current[which] = mountSampleView(ref.current, { view: next, send: (patch) => model.send({ type: "drill", which, patch }) });
+      mounted.current[which] = mountSampleView(ref.current, { view: next, send: (patch) => ask({ type: "drill", which, patch }) });
     }
   };
   h2(() => {
@@ -3375,8 +3402,8 @@ function Drill({ model, traits, view }) {
   const sel = view.selected;
   return html3`<div class="rw-ds-drill" data-testid="drill">
     <div class="rw-ds-drill-bar">
-      <button onClick=${() => model.send({ type: "step", delta: -1 })} title="Previous row (↑ or k)">◀ previous</button>
-      <button onClick=${() => model.send({ type: "step", delta: 1 })} title="Next row (↓ or j)">next ▶</button>
+      <button onClick=${() => ask({ type: "step", delta: -1 })} title="Previous row (↑ or k)">◀ previous</button>
+      <button onClick=${() => ask({ type: "step", delta: 1 })} title="Next row (↓ or j)">next ▶</button>
       <span class="rw-hint">${sel.row < 0 ? "Select a row (or press ↓) to open the sample." : `${sel.run ? sel.run + " · " : ""}${sel.query_id} · row ${sel.index + 1} of ${view.count}${sel.index < 0 ? " (not among the rows shown)" : ""}`}</span>
     </div>
     <div class="rw-ds-drill-views">
@@ -3398,6 +3425,8 @@ function App({ model, store }) {
   if (!view) return html3`<div class="rw-hint">Loading…</div>`;
   store.reset(view.version);
   const labelOf = Object.fromEntries(view.metrics.map((m3) => [m3.key, m3.label]));
+  const ask = (msg) => store.requests.send(msg);
+  const error = [view.error, store.requests.error].filter(Boolean).join("; ");
   const select = (trait, options, labels = options) => html3`<select value=${c3[trait]} data-testid=${trait}
       onChange=${(e3) => setTraits(model, { [trait]: e3.target.value })}>
     ${options.map((o3, i3) => html3`<option value=${o3}>${labels[i3]}</option>`)}</select>`;
@@ -3407,11 +3436,11 @@ function App({ model, store }) {
     if (e3.target.closest("input, select, textarea")) return;
     if (e3.key === "ArrowDown" || e3.key === "j") {
       e3.preventDefault();
-      model.send({ type: "step", delta: 1 });
+      ask({ type: "step", delta: 1 });
     }
     if (e3.key === "ArrowUp" || e3.key === "k") {
       e3.preventDefault();
-      model.send({ type: "step", delta: -1 });
+      ask({ type: "step", delta: -1 });
     }
   };
   const b2 = c3.brush || {};
@@ -3431,7 +3460,7 @@ function App({ model, store }) {
       <span class="rw-ds-count-all" data-testid="count"><b>${(view.cluster ? view.cluster.matching : view.count).toLocaleString("en-US")}</b> of ${view.total.toLocaleString("en-US")} samples${view.cluster ? ` · ${view.count.toLocaleString("en-US")} in the table` : ""}</span>
     </div>
     ${view.cluster ? html3`<${ClusterNotice} view=${view} labelOf=${labelOf} />` : ""}
-    ${view.error ? html3`<div class="rw-ds-error" role="alert">${view.error}</div>` : ""}
+    ${error ? html3`<div class="rw-ds-error" role="alert" data-testid="error">${error}</div>` : ""}
     <div class="rw-ds-charts">
       ${view.charts.distribution ? html3`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
           <span class="rw-hint">drag across bins to filter</span></h4>
@@ -3445,10 +3474,10 @@ function App({ model, store }) {
     </div>
     <${Table2} model=${model} view=${view} store=${store} />
     <div class="rw-ds-main">
-      <div class="rw-ds-left">${view.cluster ? "" : html3`<${Slices} model=${model} view=${view} />`}<${Summary} view=${view} /></div>
+      <div class="rw-ds-left">${view.cluster ? "" : html3`<${Slices} model=${model} view=${view} ask=${ask} />`}<${Summary} view=${view} /></div>
       ${view.compare ? html3`<div class="rw-ds-right"><${Compare} model=${model} view=${view} /></div>` : ""}
     </div>
-    <${Drill} model=${model} traits=${traits} view=${view} />
+    <${Drill} traits=${traits} view=${view} ask=${ask} />
   </div>`;
 }
 function render({ model, el }) {
