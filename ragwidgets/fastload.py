@@ -3,11 +3,11 @@
 ``msgspec`` decodes and type-checks a file in one pass in C, labels as shared strings;
 one Python pass then checks the shapes and concatenates the labels, and numpy turns them into
 codes. Samples (:class:`~ragwidgets.model.Sample`) are built only when one is asked for, from
-the decoded record and the label arrays. Anything this path does not accept exactly (another
-label spelling, claim objects, citation extensions, a wrong shape, a duplicate id, bad JSON)
-makes :func:`flatten` return None, and the precise validator in :mod:`ragwidgets.loaders`
-reads the records instead (or the file, when it is not plain JSON), with its messages. Both give
-identical Samples.
+the decoded record and the label arrays. This path takes a file only when the precise validator
+in :mod:`ragwidgets.loaders` would accept it, giving identical Samples; anything else (another
+label spelling, claim objects, citation extensions, other keys, a wrong shape, a duplicate id,
+bad JSON, a JSONL line that is not one JSON value) makes :func:`read_flat` return None, and the
+validator reads the file instead, with its messages.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ LABEL_GRIDS = ("retrieved2response", "retrieved2answer")
 LabelText = Optional[Literal["Entailment", "Neutral", "Contradiction"]]  # decoded as shared strings
 Labels = Optional[list[LabelText]]
 Grid = Optional[list[list[LabelText]]]
-class PlainClaim(msgspec.Struct, array_like=True, gc=False):
-    """A claim triple, ``[subject, predicate, object]`` (a struct the garbage collector does not
-    track, unlike a tuple: a run holds millions of them)."""
+class PlainClaim(msgspec.Struct, array_like=True, forbid_unknown_fields=True, gc=False):
+    """A claim triple, exactly ``[subject, predicate, object]`` (a struct the garbage collector does
+    not track, unlike a tuple: a run holds millions of them)."""
 
     subject: str
     predicate: str
@@ -62,11 +62,15 @@ class PlainRecord(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True
     response2answer: Labels = None
     retrieved2response: Grid = None
     retrieved2answer: Grid = None
-    metrics: Optional[msgspec.Raw] = None  # ragchecker's own per-sample scores: not read
+    metrics: Optional[dict[str, Optional[float]]] = None  # ragchecker's own per-sample scores: not read
 
 
-class PlainFile(msgspec.Struct, gc=False):
+class PlainFile(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """``{"results": [...]}``, with ragchecker's aggregate ``metrics`` (decoded, so checked as
+    JSON and UTF-8 as the validator checks them, and dropped); any other key: not this path."""
+
     results: list[PlainRecord]
+    metrics: Optional[dict[str, dict[str, Optional[float]]]] = None
 
 
 _DECODERS = {"object": msgspec.json.Decoder(PlainFile), "list": msgspec.json.Decoder(list[PlainRecord]),
@@ -158,16 +162,33 @@ def _claims(triples) -> tuple[Claim, ...]:
 
 
 def decode_plain(data: bytes, jsonl: bool) -> list[PlainRecord] | None:
-    """The records of a file's bytes if all are plain, else None."""
+    """The records of a file's bytes if all are plain, else None. JSONL is read as the validator
+    reads it: one JSON value on each ``\\n``-separated line, blank lines skipped."""
     data = data.removeprefix(b"\xef\xbb\xbf")
     try:
         if jsonl:
-            return _DECODERS["lines"].decode_lines(data)
+            return _decode_lines(data)
         if data.lstrip()[:1] == b"[":
             return _DECODERS["list"].decode(data)
         return _DECODERS["object"].decode(data).results
     except (msgspec.DecodeError, RecursionError):
         return None
+
+
+def _decode_lines(data: bytes) -> list[PlainRecord]:
+    """One record per line, each line decoded on its own (``decode_lines`` would also take a
+    value over two lines, or two values on one)."""
+    decode, view, records, start, size = _DECODERS["lines"].decode, memoryview(data), [], 0, len(data)
+    while start <= size:
+        end = data.find(b"\n", start)
+        end = size if end < 0 else end
+        try:
+            records.append(decode(view[start:end]))
+        except msgspec.DecodeError:
+            if data[start:end].strip():
+                raise
+        start = end + 1
+    return records
 
 
 def read_flat(data: bytes, jsonl: bool) -> FlatRecords | None:
@@ -176,16 +197,9 @@ def read_flat(data: bytes, jsonl: bool) -> FlatRecords | None:
     return None if records is None else flatten(records)
 
 
-def as_builtins(records: list[PlainRecord]) -> list[dict]:
-    """Decoded records as the dicts ``json.loads`` gives (null fields left out), for the precise validator."""
-    for r in records:
-        r.metrics = None
-    return msgspec.to_builtins(records)
-
-
 def flatten(records: list[PlainRecord]) -> FlatRecords | None:
     """Check every record's shapes and concatenate its labels; None at the first record that
-    the precise validator must see (a wrong shape, a duplicate doc_id or query_id, nothing to
+    the precise validator refuses (a wrong shape, a duplicate doc_id or query_id, nothing to
     score). Absent label arrays that are complete by shape alone count as given (see
     :func:`ragwidgets.loaders.vacuous_labels`). On success the label lists are dropped from the records."""
     query_ids, unnamed, n_resp, n_gt, n_psg = [], [], [], [], []

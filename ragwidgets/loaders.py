@@ -209,9 +209,7 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
             from . import fastload
             name, data = _read_source(source)
             plain = fastload.decode_plain(data, _is_jsonl(name))
-            if plain is None:
-                records, errors = _parse_text(_decode_text(data, name), name, on_error)
-            else:
+            if plain is not None:
                 del data  # the decoded records hold all of it: less memory at the peak to come
                 flat = fastload.flatten(plain)
                 if flat is not None:
@@ -220,7 +218,9 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
                     result.warnings = _query_id_warnings(flat.n_unnamed, flat.first_unnamed)
                     _emit(result.warnings)
                     return result
-                records, errors = fastload.as_builtins(plain), []
+                del plain  # a sample the validator refuses: it reads the file itself, with its messages
+                name, data = _read_source(source)
+            records, errors = _parse_text(_decode_text(data, name), name, on_error)
         else:
             records, errors = _unwrap(source), []
         result = _load(records, on_error)
@@ -546,8 +546,15 @@ def parse_sample(record: Any, index: int = 0) -> Sample:
 
     fields = dict(passages=passages, response_claims=resp, gt_claims=gt, has_gt_claims=has_gt,
                   reference_facts=reference)
-    uses_facts = any(x.facts is not None for group in (resp, gt, passages, corpus) for x in group)
+    groups = (("response_claims", resp), ("gt_answer_claims", gt), ("retrieved_context", passages), ("corpus", corpus))
+    with_facts = next((f"{name}[{k}].facts" for name, group in groups for k, x in enumerate(group)
+                       if x.facts is not None), None)  # where fact IDs decide entailment, if anywhere
+    uses_facts = with_facts is not None
     if uses_facts:
+        given = next((name for name in _LABEL_FIELDS if r.get(name) is not None), None)
+        if given is not None:
+            p.fail(given, f"is given beside fact IDs ({with_facts}): entailment comes from fact IDs or from "
+                          "the label matrices, not both; drop one")
         labels = fact_labels(fields)
     else:
         n_psg = len(passages)

@@ -7,18 +7,24 @@ first command does) plus dataclasses-json (the dev extra).
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import sys
 import types
 
+VERSION = "0.1.9"
+MISSING = (f"ragchecker {VERSION} is not installed: `pip install --no-deps ragchecker=={VERSION}` "
+           "(the README's first command and .ci/run install it)")
+
 
 def load_peer():
-    """(computation module, RAGResult class), or None when ragchecker 0.1.9 is not installed."""
+    """(computation module, RAGResult class), or None when ragchecker 0.1.9 is not installed
+    (another version counts as not installed)."""
     if "_ragchecker_peer.computation" in sys.modules:
         mod = sys.modules["_ragchecker_peer.computation"]
         return mod, sys.modules["_ragchecker_peer.container"].RAGResult
     spec = importlib.util.find_spec("ragchecker")
-    if spec is None or not spec.submodule_search_locations:
+    if spec is None or not spec.submodule_search_locations or _version() != VERSION:
         return None
     root = list(spec.submodule_search_locations)[0]
     package = types.ModuleType("_ragchecker_peer")
@@ -30,6 +36,13 @@ def load_peer():
         sys.modules[sub.name] = module
         sub.loader.exec_module(module)
     return sys.modules["_ragchecker_peer.computation"], sys.modules["_ragchecker_peer.container"].RAGResult
+
+
+def _version() -> str | None:
+    try:
+        return importlib.metadata.version("ragchecker")
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 
 def peer_metrics(record: dict) -> dict[str, float]:

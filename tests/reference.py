@@ -1,7 +1,8 @@
 """A plain, per-sample reading of the metric definitions, written independently of the engine.
 
-Inputs are RAGChecker-format records with string/bool labels; outputs are {metric: float | None}
-(None = Undefined). Loops over lists, no numpy: slow and obvious, for property tests.
+Inputs are RAGChecker-format records with string/bool labels, ``None`` for unjudged; outputs are
+{metric: float | None} (None = Undefined). Loops over lists, no numpy: slow and obvious, for
+property tests.
 """
 
 from __future__ import annotations
@@ -13,6 +14,26 @@ def _yes(label) -> bool:
 
 def _ratio(num: int, den: int):
     return None if den == 0 else num / den
+
+
+# The label arrays each definition reads: one unjudged label among them leaves the metric Undefined.
+READS = {
+    "precision": ("answer2response",),
+    "recall": ("response2answer",),
+    "f1": ("answer2response", "response2answer"),
+    "claim_recall": ("retrieved2answer",),
+    "context_precision": ("retrieved2answer",),
+    "context_utilization": ("retrieved2answer", "response2answer"),
+    "noise_sensitivity_in_relevant": ("answer2response", "retrieved2response", "retrieved2answer"),
+    "noise_sensitivity_in_irrelevant": ("answer2response", "retrieved2response", "retrieved2answer"),
+    "hallucination": ("answer2response", "retrieved2response"),
+    "self_knowledge": ("answer2response", "retrieved2response"),
+    "faithfulness": ("retrieved2response",),
+}
+
+
+def _unjudged(value) -> bool:
+    return any(_unjudged(v) for v in value) if isinstance(value, list) else value is None
 
 
 def reference_metrics(record: dict) -> dict:
@@ -45,6 +66,9 @@ def reference_metrics(record: dict) -> dict:
     }
     p, r = out["precision"], out["recall"]
     out["f1"] = None if p is None or r is None else (0.0 if p + r == 0 else 2 * p * r / (p + r))
+    for name, fields in READS.items():
+        if any(_unjudged(record[f]) for f in fields):
+            out[name] = None
     return out
 
 

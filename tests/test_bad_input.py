@@ -6,6 +6,7 @@ import pytest
 
 import ragwidgets as rw
 from ragwidgets.cli import main
+from ragwidgets.model import LABEL_MATRICES
 
 GOOD = {"query_id": "ok", "retrieved_context": [{"doc_id": "d1", "text": "t"}],
         "response_claims": [["a", "b", "c"]], "gt_answer_claims": [["a", "b", "c"]],
@@ -37,6 +38,8 @@ CASES = [
      "retrieved_context[0].relevant", "true or false"),
     (bad(response_claims=None), "answer2response", "'response_claims' is missing"),
     (bad(reference_facts="day"), "reference_facts", "list of strings"),
+    (bad(retrieved_context=[{"doc_id": "d1", "text": "t", "facts": ["f1"]}]), "answer2response",
+     "is given beside fact IDs (retrieved_context[0].facts): entailment comes from fact IDs or from the label"),
 ]
 
 
@@ -47,6 +50,22 @@ def test_error_names_sample_and_field(record, field, message):
     assert err.value.field == field
     assert err.value.sample == "sample 1 (query_id 'bad')"
     assert message in str(err.value)
+
+
+def test_fact_ids_beside_label_matrices_are_refused_by_both_load_paths(tmp_path):
+    """One claim with fact IDs beside full Entailment matrices was scored from the facts alone
+    (precision 0, hallucination 1, where the labels give 1 and 0): mixed evidence is an error."""
+    mixed = bad(response_claims=[{"text": "a b c", "facts": ["f1"]}], answer2response=["Entailment"],
+                retrieved2answer=[["Entailment"]])
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"results": [GOOD, mixed]}))
+    for source in ([GOOD, mixed], path):
+        with pytest.raises(rw.InputError) as err:
+            rw.load_samples(source)
+        assert (err.value.sample, err.value.field) == ("sample 1 (query_id 'bad')", "answer2response")
+        assert "beside fact IDs (response_claims[0].facts)" in str(err.value)
+    facts_only = {k: v for k, v in mixed.items() if k not in LABEL_MATRICES}
+    assert rw.evaluate(facts_only).metrics("bad")["faithfulness"] == 0.0  # facts alone: still read
 
 
 def test_report_mode_keeps_the_good_samples():

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ragwidgets as rw
-from ragchecker_peer import load_peer, peer_metrics
+from ragchecker_peer import MISSING, load_peer, peer_metrics
 from reference import reference_citation_metrics, reference_metrics
 from strategies import fact_records, ragchecker_records
 
@@ -29,10 +29,15 @@ def test_batch_equals_plain_reference(records):
                 assert got[name] == pytest.approx(value, abs=1e-12), (name, record)
 
 
-@pytest.mark.skipif(load_peer() is None, reason="ragchecker 0.1.9 is not installed (README install command)")
+def test_zero_mode_is_ragchecker_exactly():
+    """Bit-identical to ragchecker 0.1.9; without the peer this fails, it is never skipped."""
+    assert load_peer() is not None, MISSING
+    zero_mode_equals_the_peer()
+
+
 @SETTINGS
-@given(st.lists(ragchecker_records(), min_size=1, max_size=5))
-def test_zero_mode_is_ragchecker_exactly(records):
+@given(st.lists(ragchecker_records(unjudged=False), min_size=1, max_size=5))
+def zero_mode_equals_the_peer(records):
     for i, r in enumerate(records):
         r["query_id"] = str(i)
     scores = rw.evaluate(records, undefined="zero")

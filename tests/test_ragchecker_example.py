@@ -8,7 +8,15 @@ import pytest
 
 import ragwidgets as rw
 
-EXAMPLE = json.loads(resources.files("ragwidgets.data").joinpath("ragchecker_example.json").read_text())
+PATH = resources.files("ragwidgets.data").joinpath("ragchecker_example.json")
+EXAMPLE = json.loads(PATH.read_text())
+
+
+def test_ragcheckers_output_file_takes_the_fast_path_and_scores_as_its_records():
+    """Its per-sample and aggregate ``metrics`` are ragchecker's own scores, not a reason to fall back."""
+    loaded = rw.load_samples(str(PATH))
+    assert loaded.flat is not None
+    assert rw.evaluate(str(PATH)).frame.equals(rw.evaluate(EXAMPLE).frame)
 
 
 @pytest.mark.parametrize("undefined", ["null", "zero"])

@@ -1,6 +1,7 @@
 """Every Undefined rule: Undefined (None / NaN, with its reason) exactly when the denominator is 0."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -122,7 +123,7 @@ def test_passage_toggle_to_no_passages_is_undefined_context_precision():
 
 def test_f1_requested_before_its_parts_equals_f1_after_them():
     """f1 is computed from precision and recall whatever order the names come in."""
-    path = "ragwidgets/data/ragchecker_example.json"
+    path = Path(rw.__file__).parent / "data" / "ragchecker_example.json"  # from any working directory
     first = rw.evaluate(path, ["f1", "recall"]).frame
     after = rw.evaluate(path, ["precision", "recall", "f1"]).frame
     assert list(first.columns) == ["f1", "recall"]  # as asked, precision computed but not reported

@@ -457,7 +457,7 @@ class OpenAICompatibleJudge(BaseJudge):
                         unreachable = self._redact(_connect_failure(exc))
                     continue
                 except _BadBody as exc:
-                    error = str(exc)
+                    error = self._redact(str(exc))
                     continue
                 status = received.status
                 if status != 200 and status not in RETRYABLE_STATUS:
