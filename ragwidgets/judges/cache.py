@@ -1,12 +1,15 @@
 """The on-disk judgement caches, keyed by a hash of who judged what with which prompt: one sqlite
 file (``JudgeCache``, the default), or one small file per answer under a directory
 (``DirectoryCache``, for a filesystem that several machines share). Any object with ``get``,
-``get_many`` and ``put`` (and, to reach Dask workers, picklable) can stand in for either."""
+``get_many`` and ``put`` (and, to reach Dask workers, picklable) can stand in for either. A damaged
+entry (a file cut short or edited by hand) is a miss, logged at WARNING with its file: the answer
+is asked again and stored over it."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 import sys
@@ -15,6 +18,10 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Union
+
+from ..atomic import atomic_write
+
+logger = logging.getLogger("ragwidgets.judges")
 
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
 """Returned by ``JudgeCache.get`` for a key the cache does not hold."""
@@ -53,6 +60,22 @@ def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
+def _answer(text: Union[str, bytes], where: str, entry: bool = False) -> Any:
+    """The answer stored as JSON ``text`` (``entry``: a DirectoryCache file, the answer under "value");
+    ``MISSING`` for a damaged one, logged at WARNING naming ``where``."""
+    try:
+        value = json.loads(text)
+        if entry:
+            value = value["value"]
+        why = "no answer in it"
+    except (ValueError, TypeError, KeyError) as err:  # not UTF-8, not JSON, not an entry
+        value, why = None, f"{type(err).__name__}: {err}"
+    if value is None:
+        logger.warning("judge cache: %s is damaged (%s); read as a miss, so the answer is asked again", where, why)
+        return MISSING
+    return value
+
+
 class JudgeCache:
     """Judgements stored in one sqlite file; safe to share between threads and judges.
 
@@ -83,7 +106,7 @@ class JudgeCache:
         """The stored value, or ``MISSING``."""
         with self._lock:
             row = self._connection().execute("SELECT value FROM judgements WHERE key = ?", (key,)).fetchone()
-        return MISSING if row is None else json.loads(row[0])
+        return MISSING if row is None else _answer(row[0], f"{self.path}, key {key}")
 
     def get_many(self, keys: list[str]) -> dict[str, Any]:
         """The stored values of those ``keys`` the cache holds (one query per ``BATCH`` keys)."""
@@ -95,7 +118,10 @@ class JudgeCache:
                 chunk = unique[start : start + BATCH]
                 marks = ",".join("?" * len(chunk))
                 rows = conn.execute(f"SELECT key, value FROM judgements WHERE key IN ({marks})", chunk).fetchall()
-                found.update((key, json.loads(value)) for key, value in rows)
+                for key, text in rows:
+                    value = _answer(text, f"{self.path}, key {key}")
+                    if value is not MISSING:
+                        found[key] = value
         return found
 
     def put(self, key: str, operation: str, value: Any) -> None:
@@ -145,9 +171,9 @@ class DirectoryCache:
     """Judgements as one small JSON file each, ``DIR/<key[:2]>/<key>.json``: a cache several
     machines can share over a network filesystem, where sqlite's locks do not hold.
 
-    Keys are JudgeCache's. A file is written whole under a temporary name, then renamed, so a
-    reader never sees half an answer, and two workers storing the same key leave one of two
-    equal answers. Only answers are stored, as in JudgeCache.
+    Keys are JudgeCache's. A file is written whole under a temporary name, then renamed
+    (``atomic_write``), so a reader never sees half an answer, and two workers storing the same
+    key leave one of two equal answers. Only answers are stored, as in JudgeCache.
     """
 
     def __init__(self, path: Union[str, os.PathLike]):
@@ -159,10 +185,12 @@ class DirectoryCache:
 
     def get(self, key: str) -> Any:
         """The stored value, or ``MISSING``."""
+        file = self._file(key)
         try:
-            return json.loads(self._file(key).read_bytes())["value"]
+            data = file.read_bytes()
         except FileNotFoundError:
             return MISSING
+        return _answer(data, str(file), entry=True)
 
     def get_many(self, keys: list[str]) -> dict[str, Any]:
         """The stored values of those ``keys`` the cache holds."""
@@ -179,13 +207,11 @@ class DirectoryCache:
             raise ValueError("an unjudged result (None) is never cached")
         target = self._file(key)
         target.parent.mkdir(exist_ok=True)
-        partial = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}")
-        partial.write_text(json.dumps({"operation": operation, "value": value, "created": time.time()},
-                                      ensure_ascii=False), encoding="utf-8")
-        os.replace(partial, target)
+        with atomic_write(target, encoding="utf-8") as out:
+            out.write(json.dumps({"operation": operation, "value": value, "created": time.time()}, ensure_ascii=False))
 
     def __contains__(self, key: str) -> bool:
-        return self._file(key).exists()
+        return self.get(key) is not MISSING
 
     def __len__(self) -> int:
         return sum(1 for _ in self.path.glob("??/*.json"))
