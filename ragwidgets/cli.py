@@ -9,21 +9,25 @@ import importlib.util
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
+import traceback
 import warnings
 from importlib import resources
 from pathlib import Path
 
 from . import __version__
+from .atomic import atomic_write
 from .engine import evaluate
 from .engine.evaluate import MODES, batch_of
 from .engine.explain import format_number
+from .engine.metrics import resolve
 from .errors import InputWarning, RagWidgetsError
 from .loaders import gc_paused, load_samples
+from .output import REPLACE, without_surrogates
 from .scenario import EXAMPLES as SCENARIO_EXAMPLES
 
+BUG = 70  # exit status of an internal error (sysexits' EX_SOFTWARE)
 RESULT_EXAMPLES = {"ragchecker": "ragchecker_example.json"}
 TOUR_FILES = {"results.json": "tour_results.json", "results.jsonl": "tour_results.jsonl",
               "my_scenario.json": "harbor_museum.json"}  # name in the README's tour -> shipped file
@@ -53,11 +57,19 @@ def _cell(value) -> str:
     return format_number(value) if isinstance(value, float) else str(value)
 
 
+def _metric_names(scores: str | None) -> tuple[str, ...]:
+    """The metrics ``--scores`` names (all without it)."""
+    try:
+        return resolve(scores)
+    except ValueError as err:
+        raise RagWidgetsError(f"--scores: {err}") from None
+
+
 def _load(args):
     """The loaded input; skipped samples and warnings go to stderr."""
     if (args.input is None) == (args.example is None):
         raise RagWidgetsError("give an INPUT file or --example NAME (not both)")
-    source = _example_results(args.example) if args.example else args.input
+    source = _example_results(args.example) if args.example else Path(args.input)  # a path, never JSON text
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", InputWarning)  # printed below, once
         loaded = load_samples(source, on_error=args.on_error)
@@ -74,12 +86,16 @@ def cmd_score(args) -> int:
     from .output import write_json, write_jsonl
 
     if args.workers is not None or args.scheduler:
-        return importlib.import_module("ragwidgets.dask.cli").score(args)  # Dask imported only here
-    if args.output:
+        try:
+            dask_cli = importlib.import_module("ragwidgets.dask.cli")  # Dask imported only here
+        except ImportError as err:
+            raise RagWidgetsError(str(err)) from None
+        return dask_cli.score(args)
+    if args.output or args.overwrite:
         raise RagWidgetsError("--output writes the partitioned output of --workers/--scheduler; "
                               "without them the results go to stdout")
     loaded = _load(args)
-    scores = evaluate(batch_of(loaded), args.scores, mode=args.mode, undefined=args.undefined)
+    scores = evaluate(batch_of(loaded), _metric_names(args.scores), mode=args.mode, undefined=args.undefined)
     args.run = (loaded, scores)  # kept until the process exits (see run)
     out = sys.stdout.buffer
     if args.format == "jsonl":
@@ -107,7 +123,7 @@ def _table(scores) -> str:
         if scores.batch.n_samples <= 8:
             for i, qid in enumerate(scores.batch.query_ids):
                 m = scores.metrics(i)
-                row[qid] = _cell(m[name]) if name in m else "n/a"
+                row[without_surrogates(qid)] = _cell(m[name]) if name in m else "n/a"  # pandas' str cannot hold one
         rows[name] = row
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         return pd.DataFrame.from_dict(rows, orient="index").to_string()
@@ -140,9 +156,13 @@ def cmd_sweep(args) -> int:
 
 def cmd_explain(args) -> int:
     loaded = _load(args)
-    scores = evaluate(batch_of(loaded), args.scores, mode=args.mode, undefined=args.undefined)
+    scores = evaluate(batch_of(loaded), _metric_names(args.scores), mode=args.mode, undefined=args.undefined)
     args.run = (loaded, scores)  # kept until the process exits (see run)
-    ex = scores.explain(args.sample if args.sample is not None else 0)
+    try:
+        sample = scores.sample_index(args.sample if args.sample is not None else 0)
+    except KeyError as err:
+        raise RagWidgetsError(err.args[0]) from None
+    ex = scores.explain(sample)
     print(f"query_id {ex.query_id}\n")
     for m in ex.metrics.values():
         print(m.text)
@@ -197,8 +217,8 @@ def cmd_examples(args) -> int:
         if path.exists():
             print(f"kept {path} (already there)")
             continue
-        with resources.as_file(resources.files("ragwidgets.data").joinpath(shipped)) as source:
-            shutil.copyfile(source, path)
+        with atomic_write(path, "wb") as out:  # whole or not at all: a file cut short would be kept next time
+            out.write(resources.files("ragwidgets.data").joinpath(shipped).read_bytes())
         print(f"wrote {path}")
     return 0
 
@@ -232,7 +252,11 @@ def build_parser() -> argparse.ArgumentParser:
                                                    "of N worker processes (pip install 'ragwidgets[dask]')")
     score.add_argument("--scheduler", help="score on a running Dask cluster, e.g. tcp://host:8786")
     score.add_argument("--output", help="with --workers/--scheduler: folder for part-NNNNN.jsonl.gz (the "
-                                        "jsonl lines, one part per input file) and summary.json")
+                                        "jsonl lines, one part per input file) and summary.json; it must be "
+                                        "empty or new, unless --overwrite")
+    score.add_argument("--overwrite", action="store_true",
+                       help="with --output: remove an earlier run's parts and summary.json from the folder first "
+                            "(a folder holding other files is refused)")
     score.add_argument("--output-format", choices=("jsonl.gz", "parquet"), default="jsonl.gz",
                        help="with --output: jsonl.gz (default): the lines of --format jsonl; parquet: one row per "
                             "sample: query_id, partition, each metric (null unless defined) and <metric>_status "
@@ -277,16 +301,28 @@ def main(argv=None) -> int:
 
 
 def _dispatch(args) -> int:
+    """Run the command. Bad input and a system's refusal (a missing folder, a full disk) are one line
+    on stderr, exit status 2; any other exception is a bug: its traceback, exit status ``BUG``."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors=REPLACE)  # a lone surrogate in the data is written as U+FFFD
     try:
         with gc_paused():  # one run: no reference cycles worth a collector pass over millions of objects
             return args.func(args)
-    except (RagWidgetsError, ValueError, KeyError, IndexError) as err:
-        message = err.args[0] if isinstance(err, KeyError) and err.args else err
-        print(f"ragwidgets: error: {message}", file=sys.stderr)
+    except RagWidgetsError as err:
+        print(f"ragwidgets: error: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader (head, less) stopped early: not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as err:
+        print(f"ragwidgets: error: {err}", file=sys.stderr)
+        return 2
+    except Exception:
+        traceback.print_exc()
+        print("ragwidgets: internal error: this is a bug in ragwidgets, not a problem with the input; please "
+              "report it with the traceback above", file=sys.stderr)
+        return BUG
 
 
 def run() -> None:

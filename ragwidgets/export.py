@@ -17,6 +17,7 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .atomic import atomic_write
 from .errors import RagWidgetsError
 
 SNAPSHOT_JS = Path(__file__).resolve().parent / "static" / "snapshot.js"
@@ -131,7 +132,8 @@ def export_notebook(notebook: str | Path, output: str | Path, *, execute: bool =
                  "rw_snapshot_js": re.sub("</(script)", r"<\\/\\1", SNAPSHOT_JS.read_text(encoding="utf-8"), flags=re.I)}
     html, _ = exporter.from_notebook_node(nb, resources=resources)
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(html, encoding="utf-8")
+    with atomic_write(output, encoding="utf-8") as out:  # a page written whole or not at all
+        out.write(html)
     return output
 
 

@@ -3,11 +3,14 @@
 Per sample: ``query_id``, ``metrics`` (a float, or null for Undefined; not-computable metrics
 left out), ``undefined`` (why each null is Undefined) and ``not_computable`` (what the sample
 lacks for each metric left out). Reasons are worked out once per pattern of statuses and data,
-not per sample.
+not per sample. A lone surrogate (which UTF-8 cannot carry, say from a JSON ``"\\ud800"``) is written
+as U+FFFD, here and in every output of the command line (``REPLACE``).
 """
 
 from __future__ import annotations
 
+import codecs
+import re
 from operator import itemgetter
 from typing import BinaryIO, Iterator
 
@@ -18,7 +21,36 @@ from .engine.evaluate import NOT_COMPUTABLE, STATUS_CODES, UNDEFINED, Scores
 
 CHUNK = 2_000  # samples encoded and written at a time (a small chunk keeps the peak memory low)
 _encoder = msgspec.json.Encoder()
-_encode = _encoder.encode
+REPLACE = "ragwidgets.replace"
+"""An encoding error handler: a character the encoding cannot carry (a lone surrogate) as U+FFFD."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _replacement(err: UnicodeEncodeError) -> tuple[bytes, int]:
+    return "\ufffd".encode(err.encoding, "replace") * (err.end - err.start), err.end
+
+
+codecs.register_error(REPLACE, _replacement)
+
+
+def without_surrogates(value):
+    """``value`` (JSON-like: dicts, lists, strings) with every lone surrogate in its strings as U+FFFD."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {without_surrogates(k): without_surrogates(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [without_surrogates(v) for v in value]
+    return value
+
+
+def _encode(value, lines: bool = False) -> bytes:
+    """``value`` as JSON (``lines``: a list, one item per line); a lone surrogate as U+FFFD."""
+    encode = _encoder.encode_lines if lines else _encoder.encode
+    try:
+        return encode(value)
+    except UnicodeEncodeError:  # rare: encoded again with the surrogates replaced
+        return encode(without_surrogates(value))
 
 
 def _columns(scores: Scores, start: int, stop: int) -> list[tuple]:
@@ -75,7 +107,7 @@ def _chunks(scores: Scores) -> Iterator[list[dict]]:
 def write_jsonl(scores: Scores, out: BinaryIO) -> None:
     """One JSON object per line and sample."""
     for chunk in _chunks(scores):
-        out.write(_encoder.encode_lines(chunk))
+        out.write(_encode(chunk, lines=True))
 
 
 def write_json(scores: Scores, out: BinaryIO, extra: dict) -> None:

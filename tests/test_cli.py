@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -254,3 +255,50 @@ def test_json_results_are_the_scores_per_sample(capsys, tmp_path, monkeypatch, m
             assert result["metrics"] == scores.metrics(i)
             assert {**result["undefined"], **result["not_computable"]} == scores.reasons(i)
             assert set(result["undefined"]) == {k for k, v in scores.metrics(i).items() if v is None}
+
+
+def test_a_lone_surrogate_in_the_data_is_written_as_the_replacement_character(capsys, tmp_path):
+    record = {"query_id": "q\ud800", "response_claims": [["a\udfff", "b", "c"]], "answer2response": ["Entailment"],
+              "retrieved_context": []}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"results": [record, dict(record, query_id="r")]}))  # JSON text: "q\\ud800"
+    for fmt in ("json", "jsonl", "table"):
+        assert main(["score", str(path), "--format", fmt, "--scores", "precision"]) == 0, fmt
+        captured = capsys.readouterr()
+        assert "Traceback" not in captured.err and "\ud800" not in captured.out
+        if fmt == "json":
+            assert json.loads(captured.out)["results"][0]["query_id"] == "q\ufffd"
+        elif fmt == "jsonl":
+            assert [json.loads(line)["query_id"] for line in captured.out.splitlines()] == ["q\ufffd", "r"]
+        else:
+            assert "q\ufffd" in captured.out
+    assert main(["explain", str(path)]) == 0
+    assert "query_id q\ufffd" in capsys.readouterr().out
+
+
+def test_an_internal_error_shows_its_traceback_and_says_it_is_a_bug(capsys, monkeypatch):
+    from ragwidgets import cli
+
+    for error in (KeyError("precision"), IndexError("list index out of range"), ValueError("bad cast")):
+        def broken(*args, **kwargs):
+            raise error
+        monkeypatch.setattr(cli, "evaluate", broken)
+        assert main(["score", "--example", "ragchecker"]) == cli.BUG == 70
+        err = capsys.readouterr().err
+        assert "Traceback" in err and type(error).__name__ in err and "a bug in ragwidgets" in err
+    monkeypatch.undo()
+    assert main(["score", "--example", "ragchecker", "--scores", "nope"]) == 2  # bad input: one line
+    err = capsys.readouterr().err
+    assert err.startswith("ragwidgets: error: --scores: unknown metric(s) 'nope'") and "Traceback" not in err
+    assert main(["explain", "--example", "ragchecker", "--sample", "q9"]) == 2
+    assert capsys.readouterr().err == "ragwidgets: error: no sample with query_id 'q9'\n"
+
+
+def test_a_path_that_looks_like_json_is_a_path(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    results = (Path(rw.__path__[0]) / "data" / "ragchecker_example.json").read_text()
+    for name in ("[run 1].json", "{run}.json"):
+        (tmp_path / name).write_text(results)
+        assert [r["query_id"] for r in run_json(capsys, "score", name, "--format", "json")["results"]] == ["0", "1"]
+    assert main(["score", "[1]"]) == 2
+    assert "no such file: [1]" in capsys.readouterr().err

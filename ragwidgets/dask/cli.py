@@ -2,14 +2,16 @@
 every input file scored on a Dask cluster into ``DIR/part-NNNNN.jsonl.gz`` (the lines of
 ``score --format jsonl``) or, with ``--output-format parquet``, ``DIR/part-NNNNN.parquet`` (the
 per-sample frame of :class:`.evaluate.DaskScores`), and the run's aggregates, merged by a tree
-reduction, in ``DIR/summary.json`` (also printed). query_ids are checked unique across files;
-``--on-error report`` skips bad samples, lists them in summary.json and on stderr, and exits 1."""
+reduction, in ``DIR/summary.json`` (also printed), written last. A run owns DIR: it must be new or
+empty, or with ``--overwrite`` hold only an earlier run's output, which is removed first. query_ids
+are checked unique across files; ``--on-error report`` skips bad samples, lists them in
+summary.json and on stderr, and exits 1."""
 
 from __future__ import annotations
 
 import gzip
 import json
-import os
+import re
 import sys
 import uuid
 from contextlib import ExitStack
@@ -17,28 +19,62 @@ from pathlib import Path
 
 import dask
 
+from ..atomic import TEMPORARY, atomic_write
 from ..engine.evaluate import STATUS_CODES
-from ..engine.metrics import resolve
+from ..engine.metrics import ragchecker_summary, resolve
 from ..errors import RagWidgetsError
 from ..output import write_jsonl
 from .evaluate import DaskScores, Part, Settings, frame_of, paths_of
-from .totals import ragchecker_summary
+
+WRITTEN = re.compile(r"part-\d{5,}\.(jsonl\.gz|parquet)|summary\.json")
+"""The names of the files a run writes in its --output folder."""
 
 
 def write_part(source: str, number: int, target: str, settings: Settings, fmt: str) -> Part:
     """Score one file into ``target`` (written whole or not at all: a retried partition replaces
     it) and return the partition's scores (its Part)."""
-    scores, errors, warnings = settings.score(source, f"file {source}")
+    scores, errors, warnings = settings.score(Path(source), f"file {source}")  # a path, never JSON text
     frame = frame_of(scores, settings, number)
-    partial = f"{target}.{os.getpid()}.partial"
     if fmt == "parquet":
-        frame.to_parquet(partial, index=False)
+        with atomic_write(target, "wb") as out:
+            frame.to_parquet(out, index=False)
     else:
-        with gzip.open(partial, "wb", compresslevel=5) as out:
+        with atomic_write(target, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=5) as out:
             if scores is not None:
                 write_jsonl(scores, out)
-    os.replace(partial, target)
     return Part(frame, errors, warnings)
+
+
+def own_folder(out: Path, overwrite: bool, inputs: list[str]) -> None:
+    """Make ``out`` this run's: new or empty, or with ``overwrite`` rid of an earlier run's parts
+    and summary.json (the summary first; their temporary files too). A folder holding anything
+    else, or one of this run's inputs, is refused, and nothing in it is removed."""
+    if out.exists() and not out.is_dir():
+        raise RagWidgetsError(f"--output {out} is a file, not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    present = sorted(entry.name for entry in out.iterdir())
+    if not present:
+        return
+    if not overwrite:
+        raise RagWidgetsError(f"--output {out} is not empty (it holds {', '.join(present[:3])}"
+                              f"{' ...' if len(present) > 3 else ''}): a run writes a new or empty folder; give "
+                              "--overwrite to replace an earlier run's parts and summary.json")
+    foreign = [name for name in present if not WRITTEN.fullmatch(_target_of(name))]
+    if foreign:
+        raise RagWidgetsError(f"--output {out} holds files this command does not write ({', '.join(foreign[:3])}"
+                              f"{' ...' if len(foreign) > 3 else ''}): --overwrite removes only an earlier run's "
+                              "part-NNNNN files and summary.json; give a new or empty folder")
+    inputs_there = {Path(p).resolve() for p in inputs} & {(out / name).resolve() for name in present}
+    if inputs_there:
+        raise RagWidgetsError(f"--output {out} holds this run's input {min(inputs_there).name}: give another folder")
+    for name in sorted(present, key=lambda name: name != "summary.json"):
+        (out / name).unlink()
+
+
+def _target_of(name: str) -> str:
+    """The file a name stands for: itself, or the target of an atomic_write temporary file."""
+    temporary = TEMPORARY.fullmatch(name)
+    return temporary["target"] if temporary else name
 
 
 def _client(stack: ExitStack, workers: int | None, scheduler: str | None):
@@ -62,7 +98,7 @@ def score(args) -> int:
     settings = Settings(resolve(args.scores), args.mode, args.undefined, args.on_error)
     paths = paths_of(args.input)
     out = Path(args.output)
-    out.mkdir(parents=True, exist_ok=True)
+    own_folder(out, args.overwrite, paths)
     suffix = ".parquet" if args.output_format == "parquet" else ".jsonl.gz"
     targets = [out / f"part-{k:05d}{suffix}" for k in range(len(paths))]
     with ExitStack() as stack:
@@ -79,7 +115,8 @@ def score(args) -> int:
         summary["status_codes"] = STATUS_CODES
     if scores.errors:
         summary["errors"] = [{"sample": e.sample, "field": e.field, "message": e.detail} for e in scores.errors]
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    with atomic_write(out / "summary.json", encoding="utf-8") as file:  # last: it lists this run's parts
+        file.write(json.dumps(summary, indent=2) + "\n")
     for warning in scores.warnings:
         print(f"ragwidgets: warning: {warning}", file=sys.stderr)
     for err in scores.errors:

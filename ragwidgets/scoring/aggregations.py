@@ -8,7 +8,6 @@ A statistic with nothing to work on (no defined samples, a 0 denominator) is Non
 from __future__ import annotations
 
 import bisect
-import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -324,26 +323,26 @@ class MulticlassClassificationMetricTemplate(MetricTemplate):
 class PythonMetricTemplate(MetricTemplate):
     """A user's function of the defined values: ``function(values: pd.Series) -> value``.
 
-    ``function`` is a callable or an import path ``"package.module:function"``. It never sees the
-    Undefined samples (they are counted in ``undefined``).
+    ``function`` is a Python callable, given from Python. An import path such as
+    ``"statistics:median"`` is refused: a configuration (a dict, a JSON file) would otherwise run
+    code from any module it names. It never sees the Undefined samples (they are counted in
+    ``undefined``).
     """
 
     type: ClassVar[str] = "python"
-    function: Union[Callable[[pd.Series], Any], str]
+    function: Callable[[pd.Series], Any]
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if not callable(self.function) and not (isinstance(self.function, str) and ":" in self.function):
-            raise ValueError("PythonMetricTemplate: function must be a callable or 'module:function'")
-
-    def resolve(self) -> Callable[[pd.Series], Any]:
-        if callable(self.function):
-            return self.function
-        module, _, attr = self.function.partition(":")
-        return getattr(importlib.import_module(module), attr)
+        if isinstance(self.function, str):
+            raise ValueError(f"PythonMetricTemplate: function {self.function!r} is a name, and a configuration "
+                             "does not import code: import the function in Python and pass it "
+                             "(function=statistics.median)")
+        if not callable(self.function):
+            raise ValueError("PythonMetricTemplate: function must be a callable")
 
     def _aggregate(self, defined, rows):
-        return self.resolve()(defined), {}
+        return self.function(defined), {}
 
 
 TEMPLATES: dict[str, type[MetricTemplate]] = {

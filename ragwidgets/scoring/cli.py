@@ -20,6 +20,9 @@ from typing import Optional
 import pandas as pd
 
 from ..engine.evaluate import MODES
+from ..errors import RagWidgetsError
+from ..loaders import read_records
+from ..output import without_surrogates
 from .config import RagChecker
 from .result import REASONS_COLUMN
 
@@ -55,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=("table", "json"), default="table")
     parser.add_argument("--output", type=Path, help="also write the results in RAGChecker's format (ragwidgets score "
                                                     "reads them)")
-    parser.add_argument("--cache", type=Path, help="judge cache file (default: the user's cache directory)")
+    parser.add_argument("--cache", help="judge cache: a sqlite file, or a folder (an existing one, or a path ending "
+                                        "in /) of one file per answer (default: the user's cache directory)")
     parser.add_argument("--no-cache", action="store_true")
     parser.add_argument("--max-concurrency", type=int, default=8)
     parser.add_argument("--check-batch-size", type=int, default=8)
@@ -69,26 +73,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def read_rows(path: Path, scorer: RagChecker) -> pd.DataFrame:
-    """The rows of ``path`` as the scorer reads them (list cells of a CSV are JSON text)."""
+    """The rows of ``path`` as the scorer reads them (list cells of a CSV are JSON text; a lone
+    surrogate in a JSON string, which a pandas string column cannot hold, is read as U+FFFD)."""
     from .runner import as_frame
 
     if not path.exists():
-        raise ValueError(f"{path}: no such file")
+        raise RagWidgetsError(f"{path}: no such file")
     suffix = path.suffix.lower()
-    if suffix == ".parquet":
-        return pd.read_parquet(path)
-    if suffix == ".csv":
+    if suffix not in (".parquet", ".csv"):
+        return as_frame(scorer, without_surrogates(read_records(path)))
+    try:
+        if suffix == ".parquet":
+            return pd.read_parquet(path)
         frame = pd.read_csv(path, keep_default_na=False)
-        for column in frame.columns:
-            frame[column] = [_json_cell(v) for v in frame[column]]
-        return frame
-    return as_frame(scorer, str(path))
+    except ValueError as err:  # pandas' and pyarrow's parse errors
+        raise RagWidgetsError(f"{path}: not a readable {suffix[1:]} file ({err})") from None
+    for column in frame.columns:
+        frame[column] = [_json_cell(v) for v in frame[column]]
+    return frame
 
 
 def _json_cell(value):
     if isinstance(value, str) and value.strip()[:1] in ("[", "{"):
         try:
-            return json.loads(value)
+            return without_surrogates(json.loads(value))
         except ValueError:
             return value
     return value
@@ -103,13 +111,17 @@ def main(argv: list[str]) -> int:
 
     args = build_parser().parse_args(argv)
     scores = [s.strip() for s in args.scores.split(",") if s.strip()] if args.scores else None
-    scorer = RagChecker(scores_to_compute=scores, mode=args.mode, target_column=None if args.no_target else "target")
-    judge = OpenAICompatibleJudge(
-        args.model, args.base_url, api_key_env=args.api_key_env, max_concurrency=args.max_concurrency,
-        check_batch_size=args.check_batch_size, timeout=args.timeout, max_retries=args.max_retries,
-        max_failures=args.max_failures, price_per_input_token=args.price_input,
-        price_per_output_token=args.price_output, cache=None if args.no_cache else (args.cache or "default"),
-        progress=not args.no_progress)
+    try:  # both only check their options here: a ValueError is a bad option
+        scorer = RagChecker(scores_to_compute=scores, mode=args.mode,
+                            target_column=None if args.no_target else "target")
+        judge = OpenAICompatibleJudge(
+            args.model, args.base_url, api_key_env=args.api_key_env, max_concurrency=args.max_concurrency,
+            check_batch_size=args.check_batch_size, timeout=args.timeout, max_retries=args.max_retries,
+            max_failures=args.max_failures, price_per_input_token=args.price_input,
+            price_per_output_token=args.price_output, cache=None if args.no_cache else (args.cache or "default"),
+            progress=not args.no_progress)
+    except ValueError as err:
+        raise RagWidgetsError(str(err)) from None
     frame = read_rows(args.input, scorer)
     if args.dry_run:
         plan = scorer.dry_run(frame, judge)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 import pandas as pd
 
+from ..atomic import atomic_write
 from ..judges.claims import claim_triple
 from .aggregations import AggregatedMetric
 
@@ -87,7 +88,8 @@ class ScoringResult:
         """The RAGChecker-format results as JSON text; written to ``path`` when given."""
         text = json.dumps(self.to_ragchecker(), ensure_ascii=False, indent=indent)
         if path is not None:
-            Path(path).write_text(text, encoding="utf-8")
+            with atomic_write(path, encoding="utf-8") as out:  # the old file stays if this fails
+                out.write(text)
         return text
 
     def __repr__(self) -> str:

@@ -86,3 +86,62 @@ def test_a_query_id_repeated_across_files_stops_the_command(client, parts_writer
                  "--output", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
     assert f"query_id {records[0]['query_id']!r} is used 2 times" in err and "part-001.jsonl.gz" in err
+
+
+def test_a_run_owns_its_output_folder(client, parts_writer, tmp_path, capsys):
+    records = synthetic_run(60, seed=21)
+    parts_writer(tmp_path, records, [20, 20, 20])
+    out = tmp_path / "scored"
+    run = ["score", "--scheduler", client.scheduler.address, "--output", str(out)]
+    assert main([*run[:1], str(tmp_path / "part-*.jsonl.gz"), *run[1:]]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["part-00000.jsonl.gz", "part-00001.jsonl.gz",
+                                                     "part-00002.jsonl.gz", "summary.json"]
+    fewer = [*run[:1], str(tmp_path / "part-00[01].jsonl.gz"), *run[1:]]
+    capsys.readouterr()
+    assert main(fewer) == 2  # a second run into the same folder is refused, naming it, and removes nothing
+    err = capsys.readouterr().err
+    assert f"--output {out} is not empty" in err and "--overwrite" in err and "Traceback" not in err
+    assert len(list(out.iterdir())) == 4
+
+    (out / ".part-00002.jsonl.gz.0123456789abcdef.tmp").write_bytes(b"a kill left this")
+    assert main([*fewer, "--overwrite"]) == 0  # the earlier parts, summary and temporary files go first
+    summary = json.loads((out / "summary.json").read_text())
+    assert [p["output"] for p in summary["parts"]] == ["part-00000.jsonl.gz", "part-00001.jsonl.gz"]
+    assert summary["samples"] == 40
+    assert sorted(p.name for p in out.iterdir()) == ["part-00000.jsonl.gz", "part-00001.jsonl.gz", "summary.json"]
+
+    (out / "notes.txt").write_text("mine")
+    capsys.readouterr()
+    assert main([*fewer, "--overwrite"]) == 2  # not only this command's files: nothing is removed
+    err = capsys.readouterr().err
+    assert f"--output {out} holds files this command does not write (notes.txt)" in err
+    assert len(list(out.iterdir())) == 4
+    (out / "notes.txt").unlink()
+    assert main(["score", str(out / "part-*.jsonl.gz"), *run[1:], "--overwrite"]) == 2
+    assert "holds this run's input part-00000.jsonl.gz" in capsys.readouterr().err
+    assert len(list(out.iterdir())) == 3
+
+
+def test_a_summary_that_cannot_be_written_is_not_left_cut_short(client, parts_writer, tmp_path, monkeypatch,
+                                                                capsys):
+    from faults import full_disk
+
+    parts_writer(tmp_path, synthetic_run(20, seed=22), [10, 10])
+    out = tmp_path / "scored"
+    out.mkdir()
+    full_disk(monkeypatch, out)  # in this process only: the workers write their parts as usual
+    assert main(["score", str(tmp_path / "part-*.jsonl.gz"), "--scheduler", client.scheduler.address,
+                 "--output", str(out)]) == 2
+    assert "No space left on device" in capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == ["part-00000.jsonl.gz", "part-00001.jsonl.gz"]
+
+
+def test_a_part_path_is_read_as_a_path_even_when_it_looks_like_json(tmp_path, monkeypatch):
+    from ragwidgets.dask.cli import write_part
+    from ragwidgets.dask.evaluate import Settings
+
+    monkeypatch.chdir(tmp_path)
+    records = synthetic_run(3, seed=23)
+    (tmp_path / "[run].jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    part = write_part("[run].jsonl", 0, str(tmp_path / "part-00000.jsonl.gz"), Settings(("precision",)), "jsonl.gz")
+    assert part.frame["query_id"].tolist() == [r["query_id"] for r in records]

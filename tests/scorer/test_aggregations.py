@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 
 import numpy as np
 import pandas as pd
@@ -39,7 +40,7 @@ def run(template, frame):
     (StdDevMetricTemplate(score="s", ddof=0), float(np.std([0.2, 0.8, 1.0, 0.4]))),
     (WeightedAverageMetricTemplate(score="s", weights_column="w"), (0.2 + 2.4 + 0.4) / 5),
     (PythonMetricTemplate(score="s", function=lambda v: float(v.median())), 0.6),
-    (PythonMetricTemplate(score="s", function="statistics:median"), 0.6),
+    (PythonMetricTemplate(score="s", function=statistics.median), 0.6),
 ])
 def test_statistics_over_the_defined_samples(frame, template, value):
     metric = run(template, frame)

@@ -87,3 +87,49 @@ def test_bad_input_is_a_clear_error_before_any_request(chat_server, tmp_path, ca
     assert judge(chat_server, path, tmp_path) == 2
     assert "column 'context': the DataFrame has no such column" in capsys.readouterr().err
     assert chat_server.script.requests == 0
+
+
+def test_a_lone_surrogate_in_the_rows_is_written_as_the_replacement_character(chat_server, frame, tmp_path, capsys):
+    rows = frame.reset_index().rename(columns={"qid": "query_id"}).to_dict("records")
+    rows[0]["query_id"] = "q\ud800"
+    rows[0]["response"] = rows[0]["response"].replace("France.", "France\udfff.")
+    path = tmp_path / "rows.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows))  # the JSON text holds "q\\ud800"
+    out_path = tmp_path / "scored.json"
+    assert judge(chat_server, path, tmp_path, "--output", str(out_path), "--format", "json") == 0
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    printed = json.loads(captured.out)["results"]
+    saved = json.loads(out_path.read_text(encoding="utf-8"))["results"]
+    for results in (printed, saved):
+        assert results[0]["query_id"] == "q\ufffd" and "France\ufffd" in results[0]["response"]
+
+
+def test_a_cache_path_ending_in_a_slash_is_a_directory_cache(chat_server, rows, tmp_path):
+    folder = tmp_path / "answers"
+    assert judge(chat_server, rows, tmp_path, "--cache", f"{folder}/") == 0
+    spent = chat_server.script.requests
+    assert spent and folder.is_dir() and list(folder.glob("??/*.json"))
+    assert not (tmp_path / "answers.sqlite").exists() and not list(tmp_path.glob("*.sqlite*"))
+    assert judge(chat_server, rows, tmp_path, "--cache", str(folder)) == 0  # an existing folder: the same cache
+    assert chat_server.script.requests == spent
+
+
+def test_a_damaged_answer_in_a_directory_cache_is_asked_again(chat_server, rows, tmp_path, caplog):
+    folder = tmp_path / "answers"
+    assert judge(chat_server, rows, tmp_path, "--cache", f"{folder}/") == 0
+    spent = chat_server.script.requests
+    damaged = sorted(folder.glob("??/*.json"))[0]
+    damaged.write_bytes(damaged.read_bytes()[:7])  # cut short, as by a full disk before atomic writes
+    with caplog.at_level("WARNING", logger="ragwidgets.judges"):
+        assert judge(chat_server, rows, tmp_path, "--cache", f"{folder}/") == 0
+    assert chat_server.script.requests == spent + 1  # only the damaged answer is asked again
+    assert f"judge cache: {damaged} is damaged" in caplog.text
+    assert json.loads(damaged.read_text())["value"]  # and stored over the damaged file
+
+
+def test_a_rows_path_that_looks_like_json_is_a_path(chat_server, rows, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "[rows].jsonl").write_text(rows.read_text())
+    assert judge(chat_server, "[rows].jsonl", tmp_path, "--format", "json") == 0
+    assert [r["query_id"] for r in json.loads(capsys.readouterr().out)["results"]] == ["q1", "q2"]

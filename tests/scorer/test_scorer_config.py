@@ -90,8 +90,19 @@ def test_requirement_map():
         "response_claims", "gt_answer_claims", "retrieved2response", "answer2response", "retrieved2answer"}
 
 
-def test_python_metric_template_repr_and_import_path():
-    template = PythonMetricTemplate(score="recall", function="statistics:median")
-    assert repr(template) == "PythonMetricTemplate(score='recall', function='statistics:median')"
-    with pytest.raises(ValueError, match="callable or 'module:function'"):
-        PythonMetricTemplate(score="recall", function="median")
+def test_python_metric_template_takes_a_callable_and_never_imports_a_name(monkeypatch):
+    import statistics
+    import sys
+
+    from ragwidgets.scoring.aggregations import as_template
+
+    template = PythonMetricTemplate(score="recall", function=statistics.median)
+    assert repr(template) == f"PythonMetricTemplate(score='recall', function={statistics.median!r})"
+    monkeypatch.delitem(sys.modules, "this", raising=False)  # importing 'this' prints; a config must not run it
+    for spec in ({"type": "python", "score": "recall", "function": "this:s"},
+                 {"type": "PythonMetricTemplate", "score": "recall", "function": "statistics:median"}):
+        with pytest.raises(ValueError, match="is a name, and a configuration does not import code"):
+            as_template(spec)
+    assert "this" not in sys.modules
+    with pytest.raises(ValueError, match="function must be a callable"):
+        PythonMetricTemplate(score="recall", function=3)
