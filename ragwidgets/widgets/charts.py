@@ -19,11 +19,12 @@ import traitlets
 
 from ..engine.explain import format_number
 from ..engine.metrics import CITATION_METRICS
-from .explorer import STATIC
+from .explorer import bundled
 from .view import LABELS
 
 UNDEFINED_FILL = "#b0b0b0"
 SELECTIONS = ("cell", "undefined_cell")  # one per clickable layer
+FOLLOWED = ["retrieval", "answer", "citation", "retrieved"]  # the Explorer's traits that move its state
 
 
 def state_space_frame(sweep: pd.DataFrame, metric: str, current=None) -> pd.DataFrame:
@@ -95,8 +96,8 @@ class StateSpace(anywidget.AnyWidget):
     ``_grid`` holds every metric's values, so switching metric needs no message to Python.
     """
 
-    _esm = STATIC / "state_space.js"
-    _css = STATIC / "state_space.css"
+    _esm = bundled("state_space.js")
+    _css = bundled("state_space.css")
 
     metric = traitlets.Unicode("context_relevance").tag(sync=True)
     current = traitlets.Dict().tag(sync=True)
@@ -108,7 +109,7 @@ class StateSpace(anywidget.AnyWidget):
         self._metrics = [m for m in CITATION_METRICS if m in self.sweep.columns]
         super().__init__(metric=metric, current=self._explorer_state(), _grid=json.dumps(self._grid_state()))
         self.observe(self._clicked, names="current")
-        explorer.observe(self._follow, names=["retrieval", "answer", "citation", "retrieved"])
+        explorer.observe(self._follow, names=FOLLOWED)
 
     @traitlets.validate("metric")
     def _valid_metric(self, proposal):
@@ -156,6 +157,11 @@ class StateSpace(anywidget.AnyWidget):
 
     def _follow(self, _change) -> None:
         self.current = self._explorer_state()
+
+    def close(self) -> None:
+        """Stop following the Explorer (which would otherwise keep this widget alive), then close."""
+        self.explorer.unobserve(self._follow, names=FOLLOWED)
+        super().close()
 
     def _clicked(self, change) -> None:
         if change["new"] and change["new"] != self._explorer_state():

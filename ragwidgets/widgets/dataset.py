@@ -35,7 +35,7 @@ from ..analysis.table import COUNT_COLUMNS, DEFINED_CODE, UNDEFINED_CODE, RunTab
 from ..engine import evaluate
 from ..engine.evaluate import Scores
 from ..errors import RagWidgetsError
-from .explorer import STATIC
+from .explorer import bundled
 from .sample_view import SampleView
 from .view import LABELS, LOWER_IS_BETTER
 
@@ -87,8 +87,8 @@ class DatasetExplorer(anywidget.AnyWidget):
     computable); ``filtered`` is ``frame`` as the controls filter and sort it.
     """
 
-    _esm = STATIC / "dataset.js"
-    _css = STATIC / "dataset.css"
+    _esm = bundled("dataset.js")
+    _css = bundled("dataset.css")
 
     run = traitlets.Unicode("").tag(sync=True)  # "" = all runs
     text = traitlets.Unicode("").tag(sync=True)

@@ -5,15 +5,15 @@ State lives in traits, so everything the controls do is also a trait assignment 
 (:func:`ragwidgets.widgets.view.build_view`) into two traits, sent in one message: ``_view``
 (the state as a JSON string: serialised once, not walked by ipywidgets) and ``_cells`` (the
 entailment matrix as a binary buffer), which the front end only draws; ``view`` is the same
-state as a dict. SampleExplorer holds one :class:`~ragwidgets.widgets.sample_view.SampleView`
-per sample shown. Passages switched on or off are a ``passage_active`` mask over a Batch built once: no
+state as a dict. SampleExplorer keeps a :class:`~ragwidgets.widgets.sample_view.SampleView`
+for each of the last VIEWS samples shown. Passages switched on or off are a ``passage_active`` mask over a Batch built once: no
 re-parsing and no judge call.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gc
+from collections import OrderedDict
 from pathlib import Path
 
 import anywidget
@@ -34,14 +34,21 @@ from .sample_view import SampleView, split_cells
 from .view import LABELS, build_view, selectable
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
-LARGE_RUN = 10_000  # samples from which SampleExplorer freezes the loaded run for the collector
+
+
+def bundled(name: str) -> str:
+    """A file of ``static/`` as text, for a widget's ``_esm`` / ``_css``. Given a path, anywidget
+    keeps every instance alive (its file watcher's signal holds a callback on each one), so a
+    closed widget would never be freed."""
+    return (STATIC / name).read_text(encoding="utf-8")
+VIEWS = 32  # SampleExplorer keeps the views (and explanations) of this many samples last shown
 
 
 class _Linked(anywidget.AnyWidget):
     """What both explorers share: selection, passages in play, predict-then-reveal, the view."""
 
-    _esm = STATIC / "widget.js"
-    _css = STATIC / "widget.css"
+    _esm = bundled("widget.js")
+    _css = bundled("widget.css")
 
     _view = traitlets.Unicode("").tag(sync=True)  # the whole view state, JSON, less the matrix cells
     _cells = traitlets.Bytes(b"").tag(sync=True)  # the entailment matrix's cells (a binary buffer)
@@ -372,12 +379,8 @@ class SampleExplorer(_Linked):
         samples = self._scores.samples if self._scores is not None else self._loaded.samples
         if not len(samples):
             raise ValueError("no samples to explore")
-        if len(samples) >= LARGE_RUN:
-            # The run's objects live as long as the explorer: out of the collector's reach, the
-            # first full collection no longer stalls a click (1.3 s at 100k samples).
-            gc.freeze()
         self.samples = samples
-        self._views: dict[int, SampleView] = {}
+        self._views: OrderedDict[int, SampleView] = OrderedDict()  # the last VIEWS shown, oldest first
         self._index: SampleIndex | None = None
         if query_id is not None:
             kwargs["sample_index"] = self._position(query_id)
@@ -482,10 +485,15 @@ class SampleExplorer(_Linked):
         return {"retrieved": self._all_passages(self.sample_index), "selected": ""} if name == "sample_index" else {}
 
     def _sample_view(self) -> SampleView:
-        """The current sample's :class:`SampleView` (one per sample, made when first shown)."""
+        """The current sample's :class:`SampleView`: kept for the last VIEWS samples shown, made
+        again (every passage in play) for one shown before those."""
         i = self.sample_index
-        if i not in self._views:
+        if i in self._views:
+            self._views.move_to_end(i)
+        else:
             self._views[i] = SampleView(self.samples[i])
+            if len(self._views) > VIEWS:
+                self._views.popitem(last=False)
         return self._views[i]
 
     def _explain(self) -> SampleExplanation:

@@ -86,17 +86,23 @@ def test_opened_on_scores_at_a_query_id(samples):
     assert SampleExplorer(samples, query_id="q5").sample_index == 5
 
 
-def test_a_large_run_is_frozen_out_of_the_collectors_reach(samples, monkeypatch):
-    """The 1.15 s stall: the first full collection walked the loaded run during a click."""
+def test_a_closed_explorer_frees_its_run_and_keeps_a_bounded_number_of_views(samples):
+    """No gc.freeze() in the kernel (it kept every object then alive, this explorer included, out of
+    the collector's reach for the kernel's life); the views of the last VIEWS samples shown are kept."""
     import gc
+    import weakref
 
-    from ragwidgets.widgets import explorer
-    monkeypatch.setattr(explorer, "LARGE_RUN", 500)
-    before = gc.get_freeze_count()
-    try:
-        SampleExplorer(samples[:100])
-        assert gc.get_freeze_count() == before
-        SampleExplorer(samples)
-        assert gc.get_freeze_count() > before
-    finally:
-        gc.unfreeze()
+    from ragwidgets.widgets.explorer import VIEWS
+    frozen = gc.get_freeze_count()
+    e = SampleExplorer(samples * 15)  # 10,500 samples: a large run
+    assert gc.get_freeze_count() == frozen
+    for i in range(VIEWS + 10):
+        e.sample_index = i
+    assert len(e._views) == VIEWS and list(e._views)[-1] == VIEWS + 9
+    e.sample_index = VIEWS + 9 - (VIEWS - 1)  # the oldest kept: used again, now the newest
+    assert list(e._views)[-1] == 10 and len(e._views) == VIEWS
+    gone = weakref.ref(e)
+    e.close()
+    del e
+    gc.collect()
+    assert gone() is None

@@ -114,3 +114,19 @@ def test_static_html_fallback(harbor):
     assert "<td>▶" not in space._repr_mimebundle_()[0]["text/html"]
     harbor.scenario.citation_rules["<b>rule</b>"] = harbor.scenario.citation_rules["None"]
     assert "Citation rule: &lt;b&gt;rule&lt;/b&gt;" in space.static_html()
+
+
+def test_a_closed_state_space_stops_following_and_is_freed(harbor):
+    import gc
+    import weakref
+    space = harbor.state_space("citation_precision")
+    harbor.retrieval = "No retrieval"
+    assert space.current["retrieval"] == "No retrieval"
+    gone = weakref.ref(space)
+    space.close()
+    del space
+    harbor.retrieval = "Current sources"  # nothing follows any more
+    gc.collect()
+    assert gone() is None
+    explorer = weakref.ref(harbor.state_space().explorer)
+    assert explorer() is harbor
