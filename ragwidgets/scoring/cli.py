@@ -5,7 +5,7 @@ environment variable only (``--api-key-env NAME``; without it ``$OPENAI_API_KEY`
 api.openai.com and nowhere else). Answers are cached (the user's cache dir, ``--cache``), so an
 interrupted or stopped run resumes where it stopped. ``--dry-run`` prints what the run would send
 and cost, and sends nothing. Exit status: 0 done, 2 bad input or configuration, 3 stopped by
-``--max-failures``, 130 interrupted.
+``--max-failures``, 70 a bug of ragwidgets (with its traceback), 130 interrupted.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ DESCRIPTION = """Score raw RAG outputs with an LLM judge on an OpenAI-compatible
 The API key comes from an environment variable only: --api-key-env NAME, or $OPENAI_API_KEY, which
 is sent to api.openai.com and nowhere else. Answers are cached, so an interrupted or stopped run
 resumes where it stopped. --dry-run prints what the run would send and cost, and sends nothing.
-Exit status: 0 done, 2 bad input or configuration, 3 stopped by --max-failures, 130 interrupted."""
+Exit status: 0 done, 2 bad input or configuration, 3 stopped by --max-failures, 70 a bug of ragwidgets
+(with its traceback), 130 interrupted."""
 
 
 class _RefuseKey(argparse.Action):
