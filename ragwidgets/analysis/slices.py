@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..atomic import atomic_write
 from ..errors import InputError
 from .expression import ExpressionError, parse
 from .filtering import expression_mask
@@ -89,7 +90,8 @@ def slice_table(table: RunTable, slices: list[Slice]) -> pd.DataFrame:
 def save_slices(path: str | Path, slices: list[Slice]) -> None:
     """Write ``slices`` as JSON (name, expression, description)."""
     payload = {"slices": [{k: v for k, v in asdict(s).items() if k != "reads"} for s in slices]}
-    Path(path).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    with atomic_write(path, encoding="utf-8") as out:  # a failed write leaves the old file as it was
+        out.write(json.dumps(payload, indent=2) + "\n")
 
 
 def load_slices(path: str | Path) -> list[Slice]:

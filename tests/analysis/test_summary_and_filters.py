@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pytest
+from faults import full_disk  # tests/faults.py
 
 import ragwidgets as rw
 from ragwidgets import analysis as A
@@ -111,3 +112,14 @@ def test_generated_run_scale_shapes():
     table = A.run_table(rw.evaluate(synthetic_run(300)))
     assert table.n == 300 and {"hallucination", "claim_recall"} <= set(table.metrics)
     assert synthetic_run(5, quality=0.9)[3]["query"] == synthetic_run(5, quality=0.1)[3]["query"]
+
+
+def test_save_slices_on_a_full_disk_keeps_the_saved_file(tmp_path, monkeypatch, table):
+    path = tmp_path / "s.json"
+    A.save_slices(path, [A.Slice("long answers", "n_response_claims >= 2")])
+    before = path.read_bytes()
+    full_disk(monkeypatch, tmp_path)
+    with pytest.raises(OSError):
+        A.save_slices(path, [A.Slice("other", "precision < 1")] * 200)
+    monkeypatch.undo()
+    assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["s.json"]
