@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from ..atomic import atomic_write
+from ..errors import RagWidgetsError
 
 logger = logging.getLogger("ragwidgets.judges")
 
@@ -92,13 +93,18 @@ class JudgeCache:
         if self._conn is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute(
-                "CREATE TABLE IF NOT EXISTS judgements ("
-                " key TEXT PRIMARY KEY, operation TEXT NOT NULL, value TEXT NOT NULL, created REAL NOT NULL)"
-            )
-            conn.commit()
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+                conn.execute(
+                    "CREATE TABLE IF NOT EXISTS judgements ("
+                    " key TEXT PRIMARY KEY, operation TEXT NOT NULL, value TEXT NOT NULL, created REAL NOT NULL)"
+                )
+                conn.commit()
+            except sqlite3.DatabaseError as err:  # not a database, or one damaged past its rows
+                conn.close()
+                raise RagWidgetsError(f"judge cache {self.path} cannot be used ({err}): move it aside, or give "
+                                      "another cache") from None
             self._conn = conn
         return self._conn
 

@@ -6,6 +6,7 @@ import sqlite3
 
 import pytest
 
+from ragwidgets.errors import RagWidgetsError
 from ragwidgets.judges.cache import MISSING, DirectoryCache, JudgeCache
 
 
@@ -39,3 +40,10 @@ def test_a_damaged_sqlite_row_is_a_miss(tmp_path, caplog):
     assert f"judge cache: {tmp_path / 'c.sqlite'}, key k1 is damaged" in caplog.text
     cache.put("k1", "check", ["Entailment"])
     assert cache.get("k1") == ["Entailment"]
+
+
+def test_a_file_that_is_no_database_is_named_not_a_crash(tmp_path):
+    path = tmp_path / "c.sqlite"
+    path.write_bytes(b"this is not a sqlite file" * 100)
+    with pytest.raises(RagWidgetsError, match=f"judge cache {path} cannot be used .*move it aside"):
+        JudgeCache(path).get("k1")
