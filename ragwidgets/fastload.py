@@ -48,7 +48,7 @@ class PlainPassage(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     text: str
 
 
-class PlainRecord(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, gc=False):
+class PlainRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """One sample in RAGChecker's own format, nothing else (any other key: not this path)."""
 
     query_id: Union[str, int, msgspec.UnsetType] = msgspec.UNSET  # null: not this path
