@@ -67,6 +67,17 @@ Run the notebook in Jupyter to use them.</p>
 """
 
 
+SCRIPT_ESCAPES = {ord(c): f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"}
+
+
+def script_json(text: str) -> str:
+    """JSON text made inert in a ``<script>`` element in every HTML parser state: each ``<``, ``>``,
+    ``&``, U+2028 and U+2029 as its ``\\u`` escape, so no ``<!--``, ``<script`` or ``</script`` from
+    the data reaches the parser (nbconvert's own filter escapes only ``/``: a ``<!--<script>`` in
+    a passage swallowed the rest of the page). Replaces nbconvert's ``escape_html_script``."""
+    return text.translate(SCRIPT_ESCAPES)
+
+
 ALTAIR_EMBED = re.compile(r'<div id="altair-viz-[0-9a-f]+"></div>.*?\}\)\(\{', re.S)
 
 
@@ -123,7 +134,7 @@ def export_notebook(notebook: str | Path, output: str | Path, *, execute: bool =
         except CellExecutionError as err:
             raise RagWidgetsError(f"{notebook}: a cell failed while running, nothing written:\n{err}") from None
     altair_to_svg(nb)
-    exporter = HTMLExporter(template_name="lab", theme=theme,
+    exporter = HTMLExporter(template_name="lab", theme=theme, filters={"escape_html_script": script_json},
                             extra_loaders=[jinja2.DictLoader({"rw_snapshot.html.j2": TEMPLATE})],
                             template_file="rw_snapshot.html.j2")
     resources = {"rw_notebook": notebook.name,

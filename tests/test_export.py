@@ -101,3 +101,11 @@ def test_a_chart_that_cannot_be_drawn_names_its_cell():
     nb.cells[1].outputs = [nbformat.v4.new_output("display_data", data={"text/html": page})]
     with pytest.raises(RagWidgetsError, match=r"^cell 2: an Altair chart could not be drawn offline \(Vega-Lite[^\n]*\)$"):
         altair_to_svg(nb)
+
+
+def test_inline_json_is_inert_in_every_html_parser_state():
+    from ragwidgets.export import script_json
+    data = {"text": "<!--<script>x</script>--> & </SCRIPT> \u2028\u2029 <b>", "id": "\u202eexe.live"}
+    text = script_json(json.dumps(data, ensure_ascii=False))
+    assert not set("<>&\u2028\u2029") & set(text)
+    assert json.loads(text) == data

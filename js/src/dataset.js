@@ -11,6 +11,7 @@ import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } 
 import { RowStore } from "./dataset_rows.js";
 import { Distribution, GroupMeans, Scatter } from "./dataset_charts.js";
 import { mountSampleView } from "./sample_view.js";
+import { showId } from "./text.js";
 
 const html = htm.bind(h);
 const ROW_H = 26;
@@ -87,7 +88,10 @@ function Table({ model, view, store }) {
               onClick=${() => row && setTraits(model, { selected: row.position })}>
             ${cols.map((col) => {
               if (!row) return html`<span class="rw-ds-loading">…</span>`;
-              if (col.kind === "text") return html`<span class="rw-ds-text" title=${row[col.key]}>${row[col.key]}</span>`;
+              if (col.kind === "text") {
+                const text = col.key === "query" ? row.query : showId(row[col.key]); // run, query_id: IDs
+                return html`<span class="rw-ds-text" title=${text}>${text}</span>`;
+              }
               if (col.kind === "metric") {
                 const m = metricCell(row.values[col.key], row.status[col.key]);
                 return html`<span class=${m.cls}>${m.text}</span>`;
@@ -201,7 +205,7 @@ function Drill({ traits, view, ask }) {
       <button onClick=${() => ask({ type: "step", delta: -1 })} title="Previous row (↑ or k)">◀ previous</button>
       <button onClick=${() => ask({ type: "step", delta: 1 })} title="Next row (↓ or j)">next ▶</button>
       <span class="rw-hint">${sel.row < 0 ? "Select a row (or press ↓) to open the sample."
-        : `${sel.run ? sel.run + " · " : ""}${sel.query_id} · row ${sel.index + 1} of ${view.count}${sel.index < 0 ? " (not among the rows shown)" : ""}`}</span>
+        : `${sel.run ? showId(sel.run) + " · " : ""}${showId(sel.query_id)} · row ${sel.index + 1} of ${view.count}${sel.index < 0 ? " (not among the rows shown)" : ""}`}</span>
     </div>
     <div class="rw-ds-drill-views">
       <div class="rw-ds-drill-view" ref=${main} data-testid="drill-main" />

@@ -3295,7 +3295,10 @@ function Table2({ model, view, store }) {
               onClick=${() => row && setTraits(model, { selected: row.position })}>
             ${cols.map((col) => {
       if (!row) return html3`<span class="rw-ds-loading">…</span>`;
-      if (col.kind === "text") return html3`<span class="rw-ds-text" title=${row[col.key]}>${row[col.key]}</span>`;
+      if (col.kind === "text") {
+        const text = col.key === "query" ? row.query : showId(row[col.key]);
+        return html3`<span class="rw-ds-text" title=${text}>${text}</span>`;
+      }
       if (col.kind === "metric") {
         const m3 = metricCell(row.values[col.key], row.status[col.key]);
         return html3`<span class=${m3.cls}>${m3.text}</span>`;
@@ -3404,7 +3407,7 @@ function Drill({ traits, view, ask }) {
     <div class="rw-ds-drill-bar">
       <button onClick=${() => ask({ type: "step", delta: -1 })} title="Previous row (↑ or k)">◀ previous</button>
       <button onClick=${() => ask({ type: "step", delta: 1 })} title="Next row (↓ or j)">next ▶</button>
-      <span class="rw-hint">${sel.row < 0 ? "Select a row (or press ↓) to open the sample." : `${sel.run ? sel.run + " · " : ""}${sel.query_id} · row ${sel.index + 1} of ${view.count}${sel.index < 0 ? " (not among the rows shown)" : ""}`}</span>
+      <span class="rw-hint">${sel.row < 0 ? "Select a row (or press ↓) to open the sample." : `${sel.run ? showId(sel.run) + " · " : ""}${showId(sel.query_id)} · row ${sel.index + 1} of ${view.count}${sel.index < 0 ? " (not among the rows shown)" : ""}`}</span>
     </div>
     <div class="rw-ds-drill-views">
       <div class="rw-ds-drill-view" ref=${main} data-testid="drill-main" />

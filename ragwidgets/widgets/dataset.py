@@ -37,7 +37,7 @@ from ..engine.evaluate import Scores
 from ..errors import RagWidgetsError
 from .explorer import bundled
 from .sample_view import SampleView
-from .view import LABELS, LOWER_IS_BETTER
+from .view import LABELS, LOWER_IS_BETTER, show_id
 
 QUERY_CHARS = 160  # query text sent per row
 SUMMARY_BOOT = 200  # resamples behind the live intervals (analysis.summarize: 2000); the Monte Carlo
@@ -569,10 +569,11 @@ class DatasetExplorer(anywidget.AnyWidget):
                     self.scores[self.runs[0]].batch.samples[base.frame.index.get_loc(qid)])
         run = self.runs[self._run_code[row]]
         self._drill, self._drill_cells = self._sample_views["main"].payload(
-            title=f"{run} · {self._frame['query_id'].iat[row]}" if len(self.runs) > 1 else None)
+            title=f"{show_id(run)} · {show_id(self._frame['query_id'].iat[row])}" if len(self.runs) > 1 else None)
         other = self._sample_views.get("other")
         if other is not None:
-            self._other, self._other_cells = other.payload(title=f"{self.runs[0]} (baseline) · {other.sample.query_id}")
+            self._other, self._other_cells = other.payload(
+                title=f"{show_id(self.runs[0])} (baseline) · {show_id(other.sample.query_id)}")
         else:
             self._other, self._other_cells = "", b""
 

@@ -2,7 +2,9 @@
 vl-convert; the top-k what-if when the run has passage labels), slices, comparison, and the
 worst samples with their claims.
 
-Every text from the data is escaped; the page has no script and no external URL.
+Every text from the data is escaped, and IDs are isolated (``<bdi>``) with their bidi control
+characters shown as the live widgets show them (``⟨U+202E⟩``, ``js/src/text.js``); the page has
+no script and no external URL.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import html
 import numpy as np
 
 from ..model import CONTRADICTED, ENTAILED, NOT_ENTAILED
-from .view import LABELS, LOWER_IS_BETTER
+from .view import LABELS, LOWER_IS_BETTER, show_id
 
 STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}
@@ -26,6 +28,11 @@ td.t,th.t{text-align:left}.undef{color:#777;font-style:italic}.charts{display:fl
 
 def _e(text) -> str:
     return html.escape(str(text), quote=True)
+
+
+def _id(text) -> str:
+    """An ID as HTML: escaped, isolated, its bidi controls shown."""
+    return f"<bdi>{_e(show_id(text))}</bdi>"
 
 
 def _fmt(v, percent: bool = False) -> str:
@@ -48,8 +55,8 @@ def _label(value: int) -> str:
 def _sample_html(explorer, row: int, metric: str) -> str:
     s = explorer.sample(row)
     f = explorer.frame
-    head = f"{_e(f['run'].iat[row])} · " if len(explorer.runs) > 1 else ""
-    out = [f'<div class="sample"><b>{head}{_e(s.query_id)}</b> — {_e(LABELS.get(metric, metric))} '
+    head = f"{_id(f['run'].iat[row])} · " if len(explorer.runs) > 1 else ""
+    out = [f'<div class="sample"><b>{head}{_id(s.query_id)}</b> — {_e(LABELS.get(metric, metric))} '
            f'{_fmt(explorer.frame[metric].iat[row])}',
            f'<p><b>Question:</b> {_e(s.query) or "<span class=muted>(none)</span>"}</p>',
            f"<p><b>Answer:</b> {_e(s.response)}</p><table><tr><th class=t>response claim</th>"
@@ -59,14 +66,14 @@ def _sample_html(explorer, row: int, metric: str) -> str:
         by = "—"
         if s.retrieved2response is not None:
             hits = [s.passages[k].doc_id for k in np.flatnonzero(s.retrieved2response[j] == ENTAILED)]
-            by = _e(", ".join(hits)) if hits else '<span class="no">none</span>'
+            by = ", ".join(map(_id, hits)) if hits else '<span class="no">none</span>'
         out.append(f"<tr><td class=t>{_e(c.text)}</td><td class=t>{gt}</td><td class=t>{by}</td></tr>")
     out.append("</table>")
     if not s.response_claims:
         out.append('<p class="undef">No response claims.</p>')
     if s.passages:
         out.append("<details><summary>Passages</summary><ol>" +
-                   "".join(f"<li><b>{_e(p.doc_id)}</b>: {_e(p.text)}</li>" for p in s.passages) + "</ol></details>")
+                   "".join(f"<li><b>{_id(p.doc_id)}</b>: {_e(p.text)}</li>" for p in s.passages) + "</ol></details>")
     out.append("</div>")
     return "".join(out)
 
@@ -84,7 +91,7 @@ def report_html(explorer, *, worst: int = 20) -> str:
              "<th>95% interval</th><th>defined</th><th>Undefined</th><th>not computable</th></tr>"]
     for r in v["summary"]:
         ci = "—" if r["ci_low"] is None else f"{_fmt(r['ci_low'], pct)} – {_fmt(r['ci_high'], pct)}"
-        parts.append(f"<tr><td class=t>{_e(r['run'])}</td><td class=t>{_e(LABELS.get(r['metric'], r['metric']))}</td>"
+        parts.append(f"<tr><td class=t>{_id(r['run'])}</td><td class=t>{_e(LABELS.get(r['metric'], r['metric']))}</td>"
                      f"<td>{_fmt(r['mean'], pct)}</td><td>{ci}</td><td>{r['defined']}</td>"
                      f"<td>{r['undefined']}</td><td>{r['not_computable']}</td></tr>")
     parts.append("</table><h2>Charts</h2><div class='charts'>")
@@ -101,13 +108,13 @@ def report_html(explorer, *, worst: int = 20) -> str:
     parts.append("</table>")
     if v["compare"]:
         c = v["compare"]
-        parts.append(f"<h2>Compared with {_e(c['baseline'])}</h2><p>{c['shared']} shared queries; left out: "
+        parts.append(f"<h2>Compared with {_id(c['baseline'])}</h2><p>{c['shared']} shared queries; left out: "
                      + _e(", ".join(f"{k} {n}" for k, n in c["left_out"].items())) + "</p><table><tr>"
                      "<th class=t>run</th><th class=t>metric</th><th>baseline</th><th>run</th><th>difference</th>"
                      "<th>paired 95% interval</th><th class=t>includes 0</th></tr>")
         for r in c["rows"]:
             ci = "—" if r["ci_low"] is None else f"{r['ci_low']:+.3f} – {r['ci_high']:+.3f}"
-            parts.append(f"<tr><td class=t>{_e(r['run'])}</td><td class=t>{_e(r['metric'])}</td>"
+            parts.append(f"<tr><td class=t>{_id(r['run'])}</td><td class=t>{_e(r['metric'])}</td>"
                          f"<td>{_fmt(r['baseline_mean'])}</td><td>{_fmt(r['mean'])}</td>"
                          f"<td>{_fmt(r['difference'])}</td><td>{ci}</td>"
                          f"<td class=t>{'yes' if r['includes_zero'] else 'no'}</td></tr>")

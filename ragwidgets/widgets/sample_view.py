@@ -29,7 +29,7 @@ from ..engine import evaluate
 from ..engine.batch import Batch
 from ..engine.explain import SampleExplanation
 from ..model import Sample
-from .view import build_view, selectable
+from .view import build_view, selectable, show_id
 
 FIELDS = ("retrieved", "selected", "predict", "predictions", "undefined")
 UNDEFINED_MODES = {"null": "Undefined (honest)", "zero": "0 (ragchecker 0.1.9)"}
@@ -140,9 +140,9 @@ class SampleView:
         s = self.sample
         off = len(self.doc_ids) - len(self.retrieved)
         return build_view(
-            ex, s, kind="sample", title=title or f"Sample {s.query_id}", question=s.query,
+            ex, s, kind="sample", title=title or f"Sample {show_id(s.query_id)}", question=s.query,
             answer_text=s.response, gt_answer=s.gt_answer, fact_texts={}, controls=self.controls(),
-            state_label=f"sample {s.query_id}" + (f" · {off} passage(s) switched off" if off else "")
+            state_label=f"sample {show_id(s.query_id)}" + (f" · {off} passage(s) switched off" if off else "")
             + (" · empty cases as 0" if self.undefined == "zero" else ""),
             selected=self.selected, predict=self.predict, predictions=self.predictions,
             citation_first=s.is_citation_sample)

@@ -11,6 +11,7 @@ Selection ids: ``claim:R1`` (answer claim), ``gt:G1`` (ground-truth claim), ``so
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,14 @@ LABELS = {
     "hallucination": "Hallucination",
     "self_knowledge": "Self-knowledge",
 }
+BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")  # as in js/src/text.js
+
+
+def show_id(text) -> str:
+    """An ID with its bidi control characters made visible (``⟨U+202E⟩``), as ``showId`` in the JS."""
+    return BIDI.sub(lambda m: f"⟨U+{ord(m.group()):04X}⟩", str(text))
+
+
 LOWER_IS_BETTER = {"noise_sensitivity_in_relevant", "noise_sensitivity_in_irrelevant", "hallucination"}
 GROUP_TITLES = {"citation": "Citation family", "overall": "RAGChecker · overall",
                 "retriever": "RAGChecker · retriever", "generator": "RAGChecker · generator"}

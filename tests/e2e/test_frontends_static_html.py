@@ -84,3 +84,64 @@ def test_theme_follows_the_host_variables_first_found(browser, host, scheme, bac
     page.set_content(f'<style>{css}</style><body style="{host}"><div class="rw-space">x</div></body>')
     assert page.locator(".rw-space").evaluate("e => getComputedStyle(e).backgroundColor") == background
     page.context.close()
+
+
+SCRAPED = "<!--<script>var hidden = 1;</script> and </script><script>window.ran = 1</script>"  # no -->
+
+
+def hostile_records():
+    """A small run whose texts hold what scraped pages hold (a commented-out script, a stray
+    </script>) and whose IDs hold a bidi override."""
+    from ragwidgets.datasets import synthetic_run
+    records = synthetic_run(30, seed=2)
+    hostile = next(r for r in records if r["retrieved_context"])
+    records.remove(hostile)
+    hostile.update(query_id="\u202eq0", query="Which page? " + SCRAPED)
+    hostile["retrieved_context"][0] = {"doc_id": "\u202eexe.live", "text": SCRAPED}
+    return [hostile, *records]
+
+
+def test_scraped_html_and_bidi_ids_in_the_data_leave_every_widget_drawn(browser, tmp_path, artifacts):
+    """`<!--` then `<script` in the data once swallowed the page's widget state (0 widgets drawn,
+    no note why): the state is inert JSON, every widget is drawn, the text shown as text."""
+    import json
+
+    import nbformat
+    from playwright.sync_api import expect
+    (tmp_path / "hostile.json").write_text(json.dumps({"results": hostile_records()}))
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in (
+        "import json, ragwidgets as rw\nrecords = json.load(open('hostile.json'))['results']",
+        "rw.SampleExplorer(records)",
+        "rw.DatasetExplorer(records, selected=0)",
+        "explorer = rw.Explorer.harbor()\nexplorer",
+        "explorer.state_space('citation_precision')")])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, tmp_path / "hostile.ipynb")
+    out = export_notebook(tmp_path / "hostile.ipynb", tmp_path / "hostile.html")
+    page = open_offline(browser, out)
+    views = page.locator(".rw-snapshot-view")
+    expect(views).to_have_count(4)
+    assert page.locator(".rw-snapshot-note").count() == 0 and page.locator(".rw-fallback").count() == 0
+    sample = views.nth(0)
+    expect(sample.locator('[data-key="source:\u202eexe.live"] .rw-idtext')).to_have_text("⟨U+202E⟩exe.live")
+    assert SCRAPED in sample.inner_text()
+    assert "⟨U+202E⟩q0" in views.nth(1).inner_text()
+    assert page.evaluate("window.ran === undefined && typeof hidden === 'undefined'")
+    page.screenshot(path=str(artifacts / "export_hostile.png"), full_page=False)
+    assert not page.blocked and not page.errors, (page.blocked, page.errors)
+    page.context.close()
+
+
+def test_the_run_report_shows_scraped_html_as_text_and_bidi_ids(browser, tmp_path, artifacts):
+    from playwright.sync_api import expect
+
+    import ragwidgets as rw
+    path = rw.DatasetExplorer(hostile_records(), chart_metric="precision").to_html(tmp_path / "report.html", worst=30)
+    page = browser.new_context(viewport={"width": 1280, "height": 800}, java_script_enabled=False).new_page()
+    page.goto(path.as_uri())
+    first = page.locator(".sample", has_text="⟨U+202E⟩q0")
+    expect(first).to_have_count(1)
+    assert SCRAPED in first.inner_text() and "⟨U+202E⟩exe.live" in first.inner_text()
+    assert "\u202e" not in page.locator("body").inner_text()
+    first.screenshot(path=str(artifacts / "report_hostile.png"))
+    page.context.close()

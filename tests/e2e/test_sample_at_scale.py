@@ -105,7 +105,9 @@ def test_big_sample_and_harbor_at_1280x800(lab, small_page, artifacts):
     assert page.evaluate("document.activeElement.dataset.key") == "claim:R19"
     page.keyboard.press("d")
     page.keyboard.press("d")
-    page.wait_for_timeout(300)
+    page.keyboard.press("ArrowDown")  # later keys: once their effect shows, the two d's have been handled
+    page.keyboard.press("Enter")
+    expect(big.locator('[data-key="claim:R20"]')).to_have_attribute("aria-selected", "true", timeout=TIMEOUT)
     assert page.evaluate("window.jupyterapp.shell.currentWidget.content.widgets.length") == cells
 
     # the ground-truth answer stays open across updates; Space on a checkbox toggles the passage
