@@ -550,14 +550,11 @@ def parse_sample(record: Any, index: int = 0) -> Sample:
     with_facts = next((f"{name}[{k}].facts" for name, group in groups for k, x in enumerate(group)
                        if x.facts is not None), None)  # where fact IDs decide entailment, if anywhere
     uses_facts = with_facts is not None
+    n_psg = len(passages)
     if uses_facts:
-        given = next((name for name in _LABEL_FIELDS if r.get(name) is not None), None)
-        if given is not None:
-            p.fail(given, f"is given beside fact IDs ({with_facts}): entailment comes from fact IDs or from "
-                          "the label matrices, not both; drop one")
         labels = fact_labels(fields)
+        _check_labels_agree_with_facts(p, labels, with_facts, len(resp), len(gt), n_psg)
     else:
-        n_psg = len(passages)
         for name, claims_field, present in (("answer2response", "response_claims", has_resp),
                                             ("retrieved2response", "response_claims", has_resp),
                                             ("response2answer", "gt_answer_claims", has_gt),
@@ -578,6 +575,28 @@ def parse_sample(record: Any, index: int = 0) -> Sample:
         response=p.text("response"), corpus=corpus,
         entailment="facts" if uses_facts else "labels", **fields, **labels,
     )
+
+
+def _check_labels_agree_with_facts(p, implied: dict, with_facts: str, n_resp: int, n_gt: int, n_psg: int) -> None:
+    """Label matrices given beside fact IDs (as a judge that reads the facts fills them) must say
+    what the facts say: a judged label is entailed exactly where the facts entail. Unjudged labels
+    leave the facts to decide; Contradiction and Neutral are both "not entailed" to the facts."""
+    shapes = {"answer2response": (n_resp,), "response2answer": (n_gt,), "retrieved2response": (n_resp, n_psg),
+              "retrieved2answer": (n_gt, n_psg)}
+    for name in _LABEL_FIELDS:
+        if p.record.get(name) is None:
+            continue
+        shape = shapes[name]
+        given = (p.label_vector(name, shape[0], "response_claims" if name == "answer2response" else "gt_answer_claims")
+                 if len(shape) == 1 else
+                 p.label_matrix(name, *shape, "response_claims" if name == "retrieved2response" else "gt_answer_claims"))
+        facts = implied.get(name)
+        judged = given != UNJUDGED
+        conflict = judged if facts is None else judged & ((given == ENTAILED) != (np.asarray(facts) == ENTAILED))
+        if conflict.any():
+            cell = "".join(f"[{int(k)}]" for k in np.argwhere(conflict)[0])
+            p.fail(f"{name}{cell}", f"disagrees with the fact IDs ({with_facts}), which decide entailment here: "
+                                    "give the fact IDs or the label matrices, or labels that agree with them")
 
 
 def vacuous_labels(n_resp: int | None, n_gt: int | None, n_psg: int, passages_given: bool) -> dict[str, np.ndarray]:

@@ -38,8 +38,8 @@ CASES = [
      "retrieved_context[0].relevant", "true or false"),
     (bad(response_claims=None), "answer2response", "'response_claims' is missing"),
     (bad(reference_facts="day"), "reference_facts", "list of strings"),
-    (bad(retrieved_context=[{"doc_id": "d1", "text": "t", "facts": ["f1"]}]), "answer2response",
-     "is given beside fact IDs (retrieved_context[0].facts): entailment comes from fact IDs or from the label"),
+    (bad(retrieved_context=[{"doc_id": "d1", "text": "t", "facts": ["f1"]}]), "answer2response[0]",
+     "disagrees with the fact IDs (retrieved_context[0].facts), which decide entailment here"),
 ]
 
 
@@ -52,9 +52,9 @@ def test_error_names_sample_and_field(record, field, message):
     assert message in str(err.value)
 
 
-def test_fact_ids_beside_label_matrices_are_refused_by_both_load_paths(tmp_path):
+def test_fact_ids_beside_label_matrices_that_disagree_are_refused_by_both_load_paths(tmp_path):
     """One claim with fact IDs beside full Entailment matrices was scored from the facts alone
-    (precision 0, hallucination 1, where the labels give 1 and 0): mixed evidence is an error."""
+    (precision 0, hallucination 1, where the labels give 1 and 0): evidence that disagrees is an error."""
     mixed = bad(response_claims=[{"text": "a b c", "facts": ["f1"]}], answer2response=["Entailment"],
                 retrieved2answer=[["Entailment"]])
     path = tmp_path / "r.json"
@@ -62,10 +62,27 @@ def test_fact_ids_beside_label_matrices_are_refused_by_both_load_paths(tmp_path)
     for source in ([GOOD, mixed], path):
         with pytest.raises(rw.InputError) as err:
             rw.load_samples(source)
-        assert (err.value.sample, err.value.field) == ("sample 1 (query_id 'bad')", "answer2response")
-        assert "beside fact IDs (response_claims[0].facts)" in str(err.value)
+        assert (err.value.sample, err.value.field) == ("sample 1 (query_id 'bad')", "answer2response[0]")
+        assert "disagrees with the fact IDs (response_claims[0].facts)" in str(err.value)
     facts_only = {k: v for k, v in mixed.items() if k not in LABEL_MATRICES}
     assert rw.evaluate(facts_only).metrics("bad")["faithfulness"] == 0.0  # facts alone: still read
+
+
+def test_labels_a_fact_judge_filled_agree_with_the_facts_and_score_as_the_facts_do():
+    from ragwidgets.judges import FactJudge, fill_labels
+    record = {"query_id": "f", "query": "q", "response": "r", "gt_answer": "g",
+              "response_claims": [{"text": "opens at 9", "facts": ["hours"]}, {"text": "free", "facts": ["fee"]}],
+              "gt_answer_claims": [{"text": "opens at 9", "facts": ["hours"]}],
+              "retrieved_context": [{"doc_id": "D1", "text": "Opens at 9.", "facts": ["hours"]},
+                                    {"doc_id": "D2", "text": "no facts authored"}]}
+    filled = fill_labels([record], FactJudge(), needs=set(LABEL_MATRICES))[0]
+    assert filled["retrieved2response"] == [["Entailment", None], ["Neutral", None]]  # D2: unjudged
+    assert rw.evaluate([filled]).metrics("f") == rw.evaluate([record]).metrics("f")
+    filled["retrieved2response"][1][0] = "Contradiction"  # not entailed, as the facts say: agrees
+    rw.load_samples([filled])
+    filled["retrieved2response"][1][0] = "Entailment"
+    with pytest.raises(rw.InputError, match=r"retrieved2response\[1\]\[0\].*disagrees with the fact IDs"):
+        rw.load_samples([filled])
 
 
 def test_report_mode_keeps_the_good_samples():
