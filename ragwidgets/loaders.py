@@ -620,8 +620,11 @@ def load_any(data: Any, *, on_error: str = "raise") -> LoadResult:
     """Load a Sample, a list of Samples or records, one record, a results object, a path, or JSON text."""
     if isinstance(data, Sample):
         return LoadResult(samples=[data])
-    if isinstance(data, list) and data and all(isinstance(s, Sample) for s in data):
-        return LoadResult(samples=data)
+    if isinstance(data, (list, tuple)) and data and all(isinstance(s, Sample) for s in data):
+        return LoadResult(samples=list(data))
+    if isinstance(data, Sequence) and not isinstance(data, (str, bytes, list, tuple)) and len(data) \
+            and isinstance(data[0], Sample):
+        return LoadResult(samples=data)  # a fast load's samples, built on demand
     if isinstance(data, dict) and "results" not in data and _KNOWN_FIELDS & data.keys():
         data = [data]  # one record
     return load_samples(data, on_error=on_error)

@@ -56,7 +56,7 @@ def test_toggling_passages_is_a_what_if(sample_explorer, front_end, example_samp
     assert sample_explorer.metrics == want
     assert [c["active"] for c in view["matrix"]["columns"]] == list(active)
     assert "2 passage(s) switched off" in view["state"]
-    assert s.retrieved2response is example_samples[0].retrieved2response  # labels untouched
+    assert np.array_equal(s.retrieved2response, example_samples[0].retrieved2response)  # labels untouched
     view = front_end(sample_explorer, retrieved=[])
     c = cards(view)
     assert c["context_precision"]["shown"] == "Undefined"
