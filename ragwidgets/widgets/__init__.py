@@ -15,6 +15,6 @@ def __getattr__(name):
         from .dataset import DatasetExplorer
         return DatasetExplorer
     if name in ("state_space_chart", "StateSpace"):
-        from . import charts
-        return getattr(charts, name)
+        from . import state_space
+        return getattr(state_space, name)
     raise AttributeError(name)

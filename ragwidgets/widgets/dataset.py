@@ -35,7 +35,7 @@ from ..analysis.table import COUNT_COLUMNS, DEFINED_CODE, UNDEFINED_CODE, RunTab
 from ..engine import evaluate
 from ..engine.evaluate import Scores
 from ..errors import RagWidgetsError
-from .explorer import bundled
+from .base import bundled
 from .sample_view import SampleView
 from .view import LABELS, LOWER_IS_BETTER, show_id
 

@@ -16,7 +16,6 @@ import contextlib
 from collections import OrderedDict
 from pathlib import Path
 
-import anywidget
 import numpy as np
 import pandas as pd
 import traitlets
@@ -28,23 +27,16 @@ from ..engine.explain import SampleExplanation
 from ..loaders import load_any, parse_sample
 from ..model import Sample
 from ..scenario import Scenario, State
+from .base import Widget, bundled
 from .lessons import HARBOR_PRESETS, Preset
 from .picker import SampleIndex
 from .sample_view import SampleView, split_cells
 from .view import LABELS, build_view, selectable
 
-STATIC = Path(__file__).resolve().parent.parent / "static"
-
-
-def bundled(name: str) -> str:
-    """A file of ``static/`` as text, for a widget's ``_esm`` / ``_css``. Given a path, anywidget
-    keeps every instance alive (its file watcher's signal holds a callback on each one), so a
-    closed widget would never be freed."""
-    return (STATIC / name).read_text(encoding="utf-8")
 VIEWS = 32  # SampleExplorer keeps the views (and explanations) of this many samples last shown
 
 
-class _Linked(anywidget.AnyWidget):
+class _Linked(Widget):
     """What both explorers share: selection, passages in play, predict-then-reveal, the view."""
 
     _esm = bundled("widget.js")
@@ -345,7 +337,7 @@ class Explorer(_Linked):
     def state_space(self, metric: str = "context_relevance"):
         """A heatmap of ``metric`` over every state (one anywidget, metric picker included),
         linked: it outlines this Explorer's state, and a click on a cell goes there."""
-        from .charts import StateSpace
+        from .state_space import StateSpace
         return StateSpace(self, metric)
 
     def __repr__(self) -> str:

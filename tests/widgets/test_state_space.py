@@ -6,7 +6,7 @@ import pytest
 import traitlets
 
 from ragwidgets.scenario import State
-from ragwidgets.widgets.charts import SELECTIONS, StateSpace, state_space_chart, state_space_frame
+from ragwidgets.widgets.state_space import SELECTIONS, StateSpace, state_space_chart, state_space_frame
 
 
 def cell(space, metric, retrieval, answer, citation):

@@ -13,13 +13,12 @@ import html
 import json
 
 import altair as alt
-import anywidget
 import pandas as pd
 import traitlets
 
 from ..engine.explain import format_number
 from ..engine.metrics import CITATION_METRICS
-from .explorer import bundled
+from .base import Widget, bundled
 from .view import LABELS
 
 UNDEFINED_FILL = "#b0b0b0"
@@ -86,7 +85,7 @@ def state_space_chart(sweep: pd.DataFrame, metric: str, current=None, *, cell: i
         anchor="start"))
 
 
-class StateSpace(anywidget.AnyWidget):
+class StateSpace(Widget):
     """The heatmap as one anywidget, metric picker included (every anywidget host shows it:
     JupyterLab, Notebook 7, Voilà, marimo via ``mo.ui.anywidget``, VS Code).
 

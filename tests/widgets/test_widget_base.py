@@ -1,0 +1,18 @@
+"""Every widget refuses a keyword it does not know, naming it and the close match."""
+
+import pytest
+
+import ragwidgets as rw
+from ragwidgets.widgets import StateSpace
+
+
+def test_a_misspelt_control_is_an_error_not_a_hidden_warning(example_samples):
+    with pytest.raises(TypeError, match=r"SampleExplorer\(\) got an unexpected keyword argument 'undefind'; "
+                                        r"did you mean 'undefined'\?"):
+        rw.SampleExplorer(example_samples, undefind="zero")
+    explorer = rw.Explorer(rw.Scenario.harbor(), retrieval="No retrieval")
+    with pytest.raises(TypeError, match="'retreival'; did you mean 'retrieval'"):
+        rw.Explorer(rw.Scenario.harbor(), retreival="No retrieval")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'$"):
+        rw.Explorer(rw.Scenario.harbor(), bogus=1)
+    assert StateSpace(explorer).metric == "context_relevance"
