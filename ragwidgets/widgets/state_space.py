@@ -109,6 +109,7 @@ class StateSpace(Widget):
         super().__init__(metric=metric, current=self._explorer_state(), _grid=json.dumps(self._grid_state()))
         self.observe(self._clicked, names="current")
         explorer.observe(self._follow, names=FOLLOWED)
+        self._following = True
 
     @traitlets.validate("metric")
     def _valid_metric(self, proposal):
@@ -158,8 +159,11 @@ class StateSpace(Widget):
         self.current = self._explorer_state()
 
     def close(self) -> None:
-        """Stop following the Explorer (which would otherwise keep this widget alive), then close."""
-        self.explorer.unobserve(self._follow, names=FOLLOWED)
+        """Stop following the Explorer (which would otherwise keep this widget alive), then close
+        (again when the collector finalises it: once is enough)."""
+        if self._following:
+            self.explorer.unobserve(self._follow, names=FOLLOWED)
+            self._following = False
         super().close()
 
     def _clicked(self, change) -> None:
