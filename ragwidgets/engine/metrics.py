@@ -4,6 +4,7 @@ A metric counts items of one kind (``over``) in each sample: the denominator is 
 play that satisfy ``denominator`` (all of them when None), the numerator those of them that
 also satisfy ``numerator``. The value is numerator / denominator, Undefined when the denominator
 is 0 (``undefined`` says why). ``f1`` is the one metric that is not a ratio of counts.
+``label`` is the title the views and reports give it; ``lower_is_better`` marks the error rates.
 
 ``zero_unless`` reproduces ragchecker 0.1.9 (``undefined="zero"``): besides turning Undefined
 into 0, ragchecker reports 0 when the sample has no items of these kinds.
@@ -25,6 +26,7 @@ RESPONSE_CLAIMS, GT_CLAIMS, PASSAGES, CITATIONS, REFERENCE_FACTS = (
 @dataclass(frozen=True)
 class Metric:
     name: str
+    label: str  # as the views and reports title it
     family: str  # "ragchecker" | "citation" | "both"
     group: str  # "overall" | "retriever" | "generator" | "citation"
     over: str
@@ -34,6 +36,7 @@ class Metric:
     needs: tuple[str, ...]
     denominator: Callable[[Derived], np.ndarray] | None = None
     zero_unless: tuple[str, ...] = ()
+    lower_is_better: bool = False
 
     @property
     def in_ragchecker(self) -> bool:
@@ -42,63 +45,74 @@ class Metric:
 
 METRICS: dict[str, Metric] = {m.name: m for m in (
     # RAGChecker: overall
-    Metric("precision", "ragchecker", "overall", RESPONSE_CLAIMS, lambda d: d.resp_correct,
+    Metric("precision", "Precision", "ragchecker", "overall", RESPONSE_CLAIMS,
+           lambda d: d.resp_correct,
            "response claims entailed by the ground-truth answer / response claims",
            "no response claims", ("answer2response",)),
-    Metric("recall", "ragchecker", "overall", GT_CLAIMS, lambda d: d.gt_covered,
+    Metric("recall", "Recall", "ragchecker", "overall", GT_CLAIMS, lambda d: d.gt_covered,
            "ground-truth claims entailed by the response / ground-truth claims",
            "no ground-truth claims", ("response2answer",)),
-    Metric("f1", "ragchecker", "overall", RESPONSE_CLAIMS, None,
+    Metric("f1", "F1", "ragchecker", "overall", RESPONSE_CLAIMS, None,
            "2·precision·recall / (precision + recall); 0 when both are 0",
            "precision or recall is Undefined", ("answer2response", "response2answer")),
     # RAGChecker: retriever
-    Metric("claim_recall", "ragchecker", "retriever", GT_CLAIMS, lambda d: d.gt_retrieved,
+    Metric("claim_recall", "Claim recall", "ragchecker", "retriever", GT_CLAIMS,
+           lambda d: d.gt_retrieved,
            "ground-truth claims entailed by at least one retrieved passage / ground-truth claims",
            "no ground-truth claims", ("retrieved2answer",)),
-    Metric("context_precision", "ragchecker", "retriever", PASSAGES, lambda d: d.psg_useful,
+    Metric("context_precision", "Context precision", "ragchecker", "retriever", PASSAGES,
+           lambda d: d.psg_useful,
            "retrieved passages that entail at least one ground-truth claim / retrieved passages",
            "no retrieved passages", ("retrieved2answer",)),
     # RAGChecker: generator
-    Metric("context_utilization", "ragchecker", "generator", GT_CLAIMS, lambda d: d.gt_covered,
+    Metric("context_utilization", "Context utilization", "ragchecker", "generator", GT_CLAIMS,
+           lambda d: d.gt_covered,
            "ground-truth claims entailed by a retrieved passage and by the response / "
            "ground-truth claims entailed by a retrieved passage",
            "no ground-truth claim is entailed by a retrieved passage",
            ("retrieved2answer", "response2answer"), denominator=lambda d: d.gt_retrieved),
-    Metric("noise_sensitivity_in_relevant", "ragchecker", "generator", RESPONSE_CLAIMS,
-           lambda d: d.resp_incorrect & d.resp_in_relevant,
+    Metric("noise_sensitivity_in_relevant", "Noise sensitivity (relevant)", "ragchecker",
+           "generator", RESPONSE_CLAIMS, lambda d: d.resp_incorrect & d.resp_in_relevant,
            "incorrect response claims entailed by a relevant passage (one entailing a "
            "ground-truth claim) / response claims",
-           "no response claims", ("retrieved2response", "answer2response", "retrieved2answer")),
-    Metric("noise_sensitivity_in_irrelevant", "ragchecker", "generator", RESPONSE_CLAIMS,
-           lambda d: d.resp_incorrect & d.resp_only_in_irrelevant,
+           "no response claims", ("retrieved2response", "answer2response", "retrieved2answer"),
+           lower_is_better=True),
+    Metric("noise_sensitivity_in_irrelevant", "Noise sensitivity (irrelevant)", "ragchecker",
+           "generator", RESPONSE_CLAIMS, lambda d: d.resp_incorrect & d.resp_only_in_irrelevant,
            "incorrect response claims entailed by an irrelevant passage and by no relevant one / "
            "response claims",
            "no response claims", ("retrieved2response", "answer2response", "retrieved2answer"),
-           zero_unless=(GT_CLAIMS,)),
-    Metric("hallucination", "ragchecker", "generator", RESPONSE_CLAIMS,
+           zero_unless=(GT_CLAIMS,), lower_is_better=True),
+    Metric("hallucination", "Hallucination", "ragchecker", "generator", RESPONSE_CLAIMS,
            lambda d: d.resp_incorrect & d.resp_unfaithful,
            "incorrect response claims entailed by no retrieved passage / response claims",
-           "no response claims", ("retrieved2response", "answer2response"), zero_unless=(PASSAGES,)),
-    Metric("self_knowledge", "ragchecker", "generator", RESPONSE_CLAIMS,
+           "no response claims", ("retrieved2response", "answer2response"), zero_unless=(PASSAGES,),
+           lower_is_better=True),
+    Metric("self_knowledge", "Self-knowledge", "ragchecker", "generator", RESPONSE_CLAIMS,
            lambda d: d.resp_correct & d.resp_unfaithful,
            "correct response claims entailed by no retrieved passage / response claims",
            "no response claims", ("retrieved2response", "answer2response"), zero_unless=(PASSAGES,)),
     # Both families: the lesson's faithfulness is RAGChecker's.
-    Metric("faithfulness", "both", "generator", RESPONSE_CLAIMS, lambda d: d.resp_faithful,
+    Metric("faithfulness", "Faithfulness", "both", "generator", RESPONSE_CLAIMS,
+           lambda d: d.resp_faithful,
            "answer claims entailed by at least one retrieved passage / answer claims",
            "no answer claims", ("retrieved2response",)),
     # Citation family (the lesson)
-    Metric("context_relevance", "citation", "citation", PASSAGES, lambda d: d.psg_flagged_relevant,
+    Metric("context_relevance", "Context relevance", "citation", "citation", PASSAGES,
+           lambda d: d.psg_flagged_relevant,
            "question-relevant retrieved passages / retrieved passages",
            "no retrieved documents", ("relevance",)),
-    Metric("citation_support", "citation", "citation", RESPONSE_CLAIMS, lambda d: d.resp_validly_cited,
+    Metric("citation_support", "Citation support", "citation", "citation", RESPONSE_CLAIMS,
+           lambda d: d.resp_validly_cited,
            "answer claims with at least one valid citation (retrieved and on its own entailing) / "
            "answer claims",
            "no answer claims", ("citations",)),
-    Metric("citation_precision", "citation", "citation", CITATIONS, lambda d: d.cit_valid,
+    Metric("citation_precision", "Citation precision", "citation", "citation", CITATIONS,
+           lambda d: d.cit_valid,
            "valid citations / present citations (claim–source pairs)",
            "no citations", ("citations",)),
-    Metric("completeness", "citation", "citation", REFERENCE_FACTS, lambda d: d.ref_covered,
+    Metric("completeness", "Completeness", "citation", "citation", REFERENCE_FACTS,
+           lambda d: d.ref_covered,
            "distinct reference facts stated by the answer's claims / distinct reference facts; "
            "an empty answer gives 0",
            "no reference facts", ("reference",)),

@@ -20,23 +20,7 @@ from ..engine.explain import SampleExplanation
 from ..engine.metrics import CITATION_METRICS, METRICS, RAGCHECKER_GROUPS
 from ..model import Sample
 
-LABELS = {
-    "context_relevance": "Context relevance",
-    "faithfulness": "Faithfulness",
-    "citation_support": "Citation support",
-    "citation_precision": "Citation precision",
-    "completeness": "Completeness",
-    "precision": "Precision",
-    "recall": "Recall",
-    "f1": "F1",
-    "claim_recall": "Claim recall",
-    "context_precision": "Context precision",
-    "context_utilization": "Context utilization",
-    "noise_sensitivity_in_relevant": "Noise sensitivity (relevant)",
-    "noise_sensitivity_in_irrelevant": "Noise sensitivity (irrelevant)",
-    "hallucination": "Hallucination",
-    "self_knowledge": "Self-knowledge",
-}
+LABELS = {n: m.label for n, m in METRICS.items()}
 BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")  # as in js/src/text.js
 
 
@@ -45,7 +29,7 @@ def show_id(text) -> str:
     return BIDI.sub(lambda m: f"⟨U+{ord(m.group()):04X}⟩", str(text))
 
 
-LOWER_IS_BETTER = {"noise_sensitivity_in_relevant", "noise_sensitivity_in_irrelevant", "hallucination"}
+LOWER_IS_BETTER = {n for n, m in METRICS.items() if m.lower_is_better}
 GROUP_TITLES = {"citation": "Citation family", "overall": "RAGChecker · overall",
                 "retriever": "RAGChecker · retriever", "generator": "RAGChecker · generator"}
 UNDEFINED_WORDS = {"undefined", "undef", "u", "none", "nan", "null", "n/a", "na"}
@@ -103,7 +87,7 @@ def card(ex: SampleExplanation, name: str, predict: bool, prediction: str | None
         "status": m.status,
         "reason": m.reason,
         "definition": METRICS[name].definition,
-        "lower_is_better": name in LOWER_IS_BETTER,
+        "lower_is_better": METRICS[name].lower_is_better,
         "numerator_items": list(m.numerator_items),
         "denominator_items": list(m.denominator_items),
         "hidden": False,
