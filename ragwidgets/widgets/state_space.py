@@ -104,6 +104,7 @@ class StateSpace(Widget):
 
     def __init__(self, explorer, metric: str = "context_relevance"):
         self.explorer = explorer
+        self._following = False  # observing the Explorer (a widget refused while built never is)
         self.sweep = explorer.scenario.sweep()
         self._metrics = [m for m in CITATION_METRICS if m in self.sweep.columns]
         super().__init__(metric=metric, current=self._explorer_state(), _grid=json.dumps(self._grid_state()))
