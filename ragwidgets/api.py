@@ -35,12 +35,18 @@ def _dataset_explorer():
     return DatasetExplorer
 
 
+def _cluster_run():
+    from .dask.run import ClusterRun
+    return ClusterRun
+
+
 def _cluster_scoring():
     from .dask import judging
     return judging
 
 
 backends.register("explorer", _dataset_explorer)
+backends.register("cluster_run", _cluster_run)
 backends.register("cluster_scoring", _cluster_scoring)
 
 __all__ = ["evaluate", "Scores"]

@@ -2,8 +2,10 @@
 of importing the layer above it (the engine never imports the widgets or Dask).
 
 ``ragwidgets/api.py`` registers them when the package is imported: ``"explorer"`` (the
-DatasetExplorer class, for ``Scores.explore``), ``"cluster_scoring"`` (the module with
-``score`` / ``dry_run`` for a Dask DataFrame, for ``RagChecker``). Each is loaded on first use.
+DatasetExplorer class, for ``Scores.explore``), ``"cluster_run"`` (the run model class of a
+Dask-scored run, for the DatasetExplorer: a source's type names it as ``run_backend``),
+``"cluster_scoring"`` (the module with ``score`` / ``dry_run`` for a Dask DataFrame, for
+``RagChecker``). Each is loaded on first use.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ import os
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import dask
 import dask.dataframe as dd
@@ -204,6 +205,7 @@ class DaskScores:
     so that later questions do not score the run again.
     """
 
+    run_backend: ClassVar[str] = "cluster_run"  # the back end of its run model, for the DatasetExplorer
     parts: list  # one dask Delayed Part per partition
     settings: Settings
     source: object  # the list of files (one per partition) or the Dask DataFrame of records

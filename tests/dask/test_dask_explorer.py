@@ -16,7 +16,7 @@ import traitlets
 
 import ragwidgets as rw
 from ragwidgets.datasets.synthetic import synthetic_run
-from ragwidgets.widgets.cluster_dataset import ClusterDatasetExplorer
+from ragwidgets.dask.run import ClusterRun
 
 SIZES = [300, 450, 150, 300]
 ROWS = 40
@@ -84,7 +84,7 @@ def set_controls(explorer, controls):
 
 def test_summary_charts_and_count_equal_the_in_memory_explorer(dask_scores, memory, crossed):
     explorer = rw.DatasetExplorer(dask_scores, chart_metric="hallucination", group_by="partition", rows=ROWS)
-    assert isinstance(explorer, ClusterDatasetExplorer)
+    assert isinstance(explorer.model, ClusterRun)
     assert explorer.metrics == memory.metrics and explorer.total == len(memory.frame)
     for controls in STATES:
         set_controls(explorer, controls)
@@ -132,7 +132,7 @@ def test_table_is_the_first_rows_of_a_pandas_sort(dask_scores, memory, descendin
 
 def test_drill_down_fetches_the_same_sample(dask_scores, memory, crossed):
     explorer = dask_scores.explore(rows=ROWS, sort_by="hallucination", descending=True)
-    assert isinstance(explorer, ClusterDatasetExplorer)
+    assert isinstance(explorer.model, ClusterRun)
     crossed.clear()
     explorer.selected = 5
     query_id = explorer.frame["query_id"].iat[5]
@@ -211,11 +211,11 @@ def test_a_cluster_that_went_away(records, parts_writer, tmp_path, client):
 
 
 def test_a_change_asks_the_cluster_only_for_what_it_changes(dask_scores, monkeypatch):
-    from ragwidgets.widgets import cluster_dataset
+    from ragwidgets.dask import run as cluster_run
     explorer = rw.DatasetExplorer(dask_scores, rows=ROWS, chart_metric="hallucination")
     asked = []
-    ask = cluster_dataset.ask
-    monkeypatch.setattr(cluster_dataset, "ask", lambda parts, spec: asked.append(set(spec.pieces)) or ask(parts, spec))
+    ask = cluster_run.ask
+    monkeypatch.setattr(cluster_run, "ask", lambda parts, spec: asked.append(set(spec.pieces)) or ask(parts, spec))
     summary = explorer.view_state["summary"]
     explorer.sort_by = "recall"
     explorer.percent = True  # drawn here: no question

@@ -144,7 +144,7 @@ def test_runs_compare_on_shared_queries_with_side_by_side_drill():
     row = next(r for r in cmp["rows"] if r["metric"] == "precision")
     assert row["difference"] > 0 and not row["includes_zero"]
     x.run, x.sort_by, x.descending = "better", "difference", True
-    diff = x._difference()[x.order]
+    diff = x.model.difference(x.compare_metric)[x.order]
     defined = diff[~np.isnan(diff)]
     assert list(defined) == sorted(defined, reverse=True) and defined[0] > 0
     x.selected = int(x.order[0])

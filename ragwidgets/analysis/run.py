@@ -1,0 +1,431 @@
+"""A run as the DatasetExplorer sees it, with no widget in it: the per-sample frame and its
+statuses, the rows the controls keep in their order, and the view's data (summary, charts'
+pre-aggregated data, slices, comparison, windows of rows, one sample's drill-down).
+
+:class:`RunModel` is what the explorer asks of a run; :class:`InMemoryRun` holds one run or
+several in this process; a Dask-scored run's model (``ragwidgets.dask.run.ClusterRun``) asks the
+cluster instead. A model's ``capabilities`` say which of :data:`CAPABILITIES` it has; the
+explorer names the others as not available.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+import pandas as pd
+
+from ..engine import evaluate
+from ..engine.evaluate import Scores
+from ..model import Sample
+from .aggregates import distribution, group_means, scatter_cells
+from .compare import Comparison, compare_runs
+from .filtering import TextIndex, expression_mask
+from .slices import Slice, builtin_slices, check_builtin_name, load_slices, members
+from .summary import Summarizer
+from .table import COUNT_COLUMNS, DEFINED_CODE, UNDEFINED_CODE, RunTable, defined_metrics, run_table
+from .whatif import top_k_curve
+
+CAPABILITIES = {  # what a run model may do -> how the explorer names it when it cannot
+    "text_search": "full-text search", "slices": "failure slices", "compare": "comparing runs",
+    "whatif": "what-ifs", "bootstrap": "bootstrap intervals", "report": "the HTML report",
+    "sort_any": "sorting by anything but a metric"}
+QUERY_CHARS = 160  # query text sent per row
+SUMMARY_BOOT = 200  # resamples behind the live intervals (analysis.summarize: 2000); the Monte Carlo
+# error of a percentile from 200 resamples is about a tenth of the half-width, below the 3 decimals shown
+MAX_GROUPS = 50  # a column with more distinct values is not offered for "mean by group"
+LOADER_FIELDS = {"query_id", "query", "gt_answer", "response", "retrieved_context", "corpus", "response_claims",
+                 "gt_answer_claims", "answer2response", "response2answer", "retrieved2response",
+                 "retrieved2answer", "reference_facts", "response_claim_labels", "gt_answer_claim_labels",
+                 "metrics"}
+
+
+@dataclass(frozen=True)
+class Controls:
+    """The explorer's control values, as plain values ("" = none)."""
+
+    run: str = ""
+    text: str = ""
+    expression: str = ""
+    slice: str = ""
+    brush: dict = field(default_factory=dict)  # {"metric", "lo", "hi"} or {"metric", "undefined": True}
+    sort_by: str = ""
+    descending: bool = False
+    chart_metric: str = ""
+    scatter_x: str = ""
+    scatter_y: str = ""
+    group_by: str = ""
+    compare_metric: str = ""
+    percent: bool = False  # RAGChecker's mean x 100
+
+
+@dataclass(frozen=True)
+class Drill:
+    """One sample's drill-down: the sample, its run and query_id, the same query in the baseline
+    run (comparing runs, on another run's row) and the run's Undefined policy."""
+
+    sample: Sample
+    run: str
+    query_id: str
+    baseline: Sample | None = None
+    undefined: str = "null"
+
+
+class RunModel(Protocol):
+    """What the DatasetExplorer asks of a run.
+
+    ``frame`` holds the rows the explorer may show (``query_id`` and the metrics among them),
+    ``status`` each metric's status there (0 defined, 1 Undefined, 2 not computable), ``order``
+    the positions in ``frame`` that the last :meth:`update` keeps, in its order; ``version``
+    grows with each new order. A model with ``"slices"`` also has ``add_slices(slices)``, with
+    ``"compare"`` ``difference(metric)``, with ``"whatif"`` ``top_k(run)``.
+    """
+
+    capabilities: frozenset[str]  # keys of CAPABILITIES
+    where: str  # how a message names this kind of run
+    runs: list[str]
+    metrics: list[str]
+    group_columns: list[str]
+    slices: list[Slice]
+    comparison: Comparison | None
+    scores: dict[str, Scores]  # the runs' Scores held in the kernel (none on a cluster)
+    tables: dict[str, RunTable]  # and their per-sample tables
+    total: int  # samples in the run(s)
+    version: int
+    errors: list[str]  # what the last update could not do
+
+    @property
+    def frame(self) -> pd.DataFrame: ...
+    @property
+    def status(self) -> pd.DataFrame: ...
+    @property
+    def order(self) -> np.ndarray: ...
+    @property
+    def defaults(self) -> dict: ...
+    def check_expression(self, expression: str) -> None: ...
+    def update(self, controls: Controls) -> bool: ...
+    def view(self, controls: Controls, selected: int) -> dict: ...
+    def columns(self) -> list[tuple[str, str]]: ...
+    def window(self, start: int, count: int) -> dict: ...
+    def sample(self, row: int) -> Sample: ...
+    def sample_key(self, row: int) -> object: ...
+    def row_of(self, key) -> int: ...
+    def drill(self, row: int) -> Drill: ...
+
+
+def default_controls(metrics: list[str], group_columns: list[str]) -> dict:
+    """The chart and comparison choices a run opens with."""
+    first = metrics[0] if metrics else ""
+    return {"chart_metric": first, "scatter_x": first, "scatter_y": metrics[1] if len(metrics) > 1 else first,
+            "group_by": group_columns[0], "compare_metric": first}
+
+
+def is_runs(source) -> bool:
+    """Whether ``source`` is ``{run_name: source}`` (not one run's records or results)."""
+    return isinstance(source, dict) and "results" not in source and "query_id" not in source and bool(source)
+
+
+def plain(v):
+    """A JSON-safe number: NaN -> None, numpy scalars -> Python."""
+    if v is None:
+        return None
+    if isinstance(v, (np.bool_, bool)):
+        return bool(v)
+    if isinstance(v, (np.integer, int)):
+        return int(v)
+    if isinstance(v, (np.floating, float)):
+        return None if v != v else float(v)
+    return v
+
+
+def _scores_and_extras(source) -> tuple[Scores, pd.DataFrame | None]:
+    """A run's Scores and, for a DataFrame source, its other short columns (groupable, by query_id)."""
+    if isinstance(source, Scores):
+        return source, None
+    if hasattr(source, "records") and hasattr(source, "score_columns"):  # a ScoringResult
+        return evaluate(source.records), None
+    if isinstance(source, pd.DataFrame):
+        scores = evaluate(source.to_dict("records"))
+        extra = [c for c in source.columns if c not in LOADER_FIELDS and c not in scores.names
+                 and source[c].map(lambda v: isinstance(v, (str, int, bool, np.integer))).all()
+                 and source[c].nunique() <= MAX_GROUPS]
+        ids = [s.query_id for s in scores.batch.samples]
+        return scores, (source[extra].set_axis(ids).rename_axis("query_id") if extra else None)
+    return evaluate(source), None
+
+
+class InMemoryRun:
+    """One run or several runs of the same queries, held in this process: a path, records, Scores,
+    ScoringResult, DataFrame, or ``{run_name: source}`` (the first run is the baseline).
+
+    ``frame`` is every run's per-sample table (``run``, ``query_id``, query, item counts, metrics,
+    the DataFrame's short columns; NaN = Undefined or not computable), ``status`` says which.
+    """
+
+    capabilities = frozenset(CAPABILITIES)
+    where = "a run in this process"
+
+    def __init__(self, source, *, slices: list[Slice] | str | Path | None = None):
+        sources = source if is_runs(source) else {"run": source}
+        loaded = {}
+        for name, src in sources.items():
+            try:
+                loaded[str(name)] = _scores_and_extras(src)
+            except ValueError as err:  # InputError included: it already names the sample and field
+                if len(sources) == 1:
+                    raise
+                raise type(err)(f"run {name!r}: {err}") from None
+        self.scores: dict[str, Scores] = {name: scores for name, (scores, _) in loaded.items()}
+        self.metrics = list(dict.fromkeys(m for scores in self.scores.values() for m in defined_metrics(scores)))
+        self.tables: dict[str, RunTable] = {}
+        frames, statuses = [], []
+        for name, (scores, extras) in loaded.items():
+            table = self.tables[name] = run_table(scores, self.metrics)
+            f = table.frame.reset_index()
+            if extras is not None:
+                f = f.join(extras.drop(columns=[c for c in extras if c in f]), on="query_id")
+            f.insert(0, "run", name)
+            frames.append(f)
+            statuses.append(table.status.reset_index(drop=True))
+        self.runs = list(self.scores)
+        self._frame = pd.concat(frames, ignore_index=True)
+        self._status = pd.concat(statuses, ignore_index=True)
+        self.total = len(self._frame)
+        self._run_code = pd.Categorical(self._frame["run"], categories=self.runs).codes
+        self._row_in_run = np.concatenate([np.arange(t.n) for t in self.tables.values()])
+        self._values = {m: self._frame[m].to_numpy(dtype=float) for m in self.metrics}
+        self._codes = {m: self._status[m].to_numpy() for m in self.metrics}
+        self._text_index = TextIndex(self._frame.set_index("query_id"))
+        self._numeric = self._frame.drop(columns=["query", "response", "run", "query_id"])
+        self.group_columns = ["run"] * (len(self.runs) > 1) + [
+            c for c in self._frame.columns if c not in ("run", "query_id", "query", "response", *self.metrics)
+            and self._frame[c].nunique() <= MAX_GROUPS and c not in COUNT_COLUMNS] + ["n_passages"]
+        self.comparison = compare_runs(self.tables) if len(self.runs) > 1 else None
+        self.slices: list[Slice] = []
+        self._slice_rows: dict[str, np.ndarray] = {}
+        self._text_cache: tuple[str, np.ndarray] | None = None
+        self._expression_cache: tuple[str, np.ndarray | None] = ("", None)
+        self._order = np.arange(len(self._frame))
+        self._mask = self._unbrushed = None
+        self.version = 0
+        self.errors: list[str] = []
+        self.controls = Controls()  # as the last update set them
+        self._summarizer = Summarizer(self._whole_table())
+        self._cache: dict[str, tuple] = {}  # part of the view -> (inputs, value)
+        self._ranks: dict[str, np.ndarray] = {}  # text column -> each row's rank, for sorting
+        self.add_slices(builtin_slices(self._whole_table()))
+        if slices is not None:
+            self.add_slices(load_slices(slices) if isinstance(slices, (str, Path)) else slices)
+
+    def _whole_table(self) -> RunTable:
+        """The runs' frames as one table (for the slices and the summary)."""
+        return RunTable(scores=None, frame=self._frame, status=self._status)
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        return self._frame
+
+    @property
+    def status(self) -> pd.DataFrame:
+        return self._status
+
+    @property
+    def order(self) -> np.ndarray:
+        return self._order
+
+    @property
+    def defaults(self) -> dict:
+        return default_controls(self.metrics, self.group_columns)
+
+    def add_slices(self, slices) -> None:
+        """Add (or replace, by name) slices; each must evaluate on this data, and a built-in slice's
+        name keeps its own expression."""
+        table = self._whole_table()
+        for s in slices:
+            check_builtin_name(s)
+            rows = members(table, s)
+            self.slices = [x for x in self.slices if x.name != s.name] + [s]
+            self._slice_rows[s.name] = rows
+
+    def check_expression(self, expression: str) -> None:
+        """ValueError when ``expression`` does not evaluate on this run; its mask is kept for the filter."""
+        if expression.strip() and self._expression_cache[0] != expression:
+            self._expression_cache = (expression, expression_mask(self._numeric, expression))
+
+    # -- filter and sort ----------------------------------------------------------------------
+    def update(self, controls: Controls) -> bool:
+        """Filter and sort by ``controls``; False: the rows of ``frame`` stay where they were."""
+        self.controls = controls
+        mask = self._filter(controls)
+        self._order = self._sort(np.flatnonzero(mask), controls)
+        self.version += 1
+        if self._mask is None or not np.array_equal(mask, self._mask):
+            self._mask = mask
+            self._unbrushed = self._filter(controls, with_brush=False) if controls.brush else mask
+        return False
+
+    def _text_mask(self, text: str) -> np.ndarray:
+        if self._text_cache is None or self._text_cache[0] != text:
+            self._text_cache = (text, self._text_index.mask(text))
+        return self._text_cache[1]
+
+    def _filter(self, c: Controls, with_brush: bool = True) -> np.ndarray:
+        """Mask of the rows every control keeps (the brush only when ``with_brush``)."""
+        mask = np.ones(len(self._frame), dtype=bool)
+        if c.run:
+            mask &= self._run_code == self.runs.index(c.run)
+        if c.text:
+            mask &= self._text_mask(c.text)
+        if c.expression.strip():
+            self.check_expression(c.expression)
+            mask &= self._expression_cache[1]
+        if c.slice:
+            inside = np.zeros(len(mask), dtype=bool)
+            inside[self._slice_rows[c.slice]] = True
+            mask &= inside
+        b = c.brush
+        if with_brush and b.get("metric") in self._values:
+            codes = self._codes[b["metric"]]
+            if b.get("undefined"):
+                mask &= codes == UNDEFINED_CODE
+            else:
+                v = self._values[b["metric"]]
+                with np.errstate(invalid="ignore"):
+                    mask &= (codes == DEFINED_CODE) & (v >= float(b.get("lo", 0))) & (v <= float(b.get("hi", 1)))
+        return mask
+
+    def _sort(self, rows: np.ndarray, c: Controls) -> np.ndarray:
+        key = c.sort_by
+        if not key:
+            return rows
+        if key == "difference":
+            values = self.difference(c.compare_metric)[rows]
+        elif key in self._frame and pd.api.types.is_numeric_dtype(self._frame[key]):
+            values = self._frame[key].to_numpy(dtype=float)[rows]
+        else:  # text: each row's rank, found once
+            if key not in self._ranks:
+                self._ranks[key] = pd.factorize(self._frame[key], sort=True)[0].astype(float)
+            values = self._ranks[key][rows]
+        order = np.argsort(-values if c.descending else values, kind="stable")
+        missing = np.isnan(values[order])
+        return rows[np.concatenate([order[~missing], order[missing]])]  # Undefined last either way
+
+    def difference(self, metric: str) -> np.ndarray:
+        """Per row: its ``metric`` minus the baseline run's on the same query (NaN where either is
+        not defined, and on the baseline's rows)."""
+        if self.comparison is None or metric not in self._values:
+            return np.full(len(self._frame), np.nan)
+        value = np.where(self._codes[metric] == DEFINED_CODE, self._values[metric], np.nan)
+        base = pd.Series(value[self._run_code == 0], index=self._frame["query_id"][self._run_code == 0])
+        diff = value - self._frame["query_id"].map(base).to_numpy(dtype=float)
+        diff[self._run_code == 0] = np.nan
+        return diff
+
+    # -- the view's data ----------------------------------------------------------------------
+    def view(self, controls: Controls, selected: int) -> dict:
+        """The view's data for the last update's rows: the summary and the charts are recomputed
+        only when the rows they cover or their choices changed (not on a sort)."""
+        c = controls
+        summary = self._cached("summary", (self._mask, c.percent), lambda: self._summary(c.percent))
+        charts = self._cached("charts", (self._mask, self._unbrushed, c.chart_metric, c.scatter_x,
+                                         c.scatter_y, c.group_by), lambda: self._charts(c))
+        index = np.flatnonzero(self._order == selected)
+        return {
+            "run": c.run, "total": self.total, "count": len(self._order), "summary": summary, "charts": charts,
+            "slices": [{"name": s.name, "expression": s.expression, "description": s.description,
+                        "size": len(self._slice_rows[s.name])} for s in self.slices],
+            "compare": self._compare_view(),
+            "selected": {"row": selected, "index": int(index[0]) if len(index) else -1,
+                         "run": self.runs[self._run_code[selected]] if selected >= 0 else "",
+                         "query_id": self._frame["query_id"].iat[selected] if selected >= 0 else ""},
+        }
+
+    def _cached(self, part: str, inputs: tuple, compute):
+        """``compute()``, or its last value when ``inputs`` (compared by identity / value) are unchanged."""
+        last = self._cache.get(part)
+        if last is None or len(last[0]) != len(inputs) or not all(
+                a is b or (not isinstance(a, np.ndarray) and a == b) for a, b in zip(last[0], inputs)):
+            self._cache[part] = (inputs, compute())
+        return self._cache[part][1]
+
+    def _summary(self, percent: bool) -> list[dict]:
+        rows = np.flatnonzero(self._mask)
+        out = []
+        for k, run in enumerate(self.runs):
+            run_rows = rows[self._run_code[rows] == k]
+            if len(run_rows) or len(self.runs) == 1:
+                s = self._summarizer.summarize(run_rows, n_boot=SUMMARY_BOOT, percent=percent)
+                out += [{"run": run, "metric": m, **{k: plain(v) for k, v in rec.items()}}
+                        for m, rec in s.to_dict("index").items()]
+        return out
+
+    def _charts(self, c: Controls) -> dict:
+        rows = np.flatnonzero(self._mask)
+        chart_rows = np.flatnonzero(self._unbrushed)
+        charts = {}
+        m = c.chart_metric
+        if m in self._values:
+            charts["distribution"] = {"metric": m, **distribution(self._values[m][chart_rows], self._codes[m][chart_rows])}
+        x, y = c.scatter_x, c.scatter_y
+        if x in self._values and y in self._values:
+            charts["scatter"] = {"x": x, "y": y, **scatter_cells(self._values[x][rows], self._codes[x][rows],
+                                                                   self._values[y][rows], self._codes[y][rows])}
+        if c.group_by in self._frame and m in self._values:
+            charts["groups"] = {"by": c.group_by, "metric": m, "rows": group_means(
+                self._frame[c.group_by].iloc[rows], self._values[m][rows], self._codes[m][rows])}
+        return charts
+
+    def _compare_view(self) -> dict | None:
+        c = self.comparison
+        if c is None:
+            return None
+        return {"baseline": c.baseline, "shared": len(c.shared), "left_out": c.left_out,
+                "rows": [{k: plain(v) for k, v in r.items()} for r in c.summary.to_dict("records")]}
+
+    def columns(self) -> list[tuple[str, str]]:
+        """The table's columns, as (key, kind: text, count, metric or difference)."""
+        cols = [("query_id", "text"), ("query", "text")]
+        if self.comparison is not None:
+            cols = [("run", "text"), *cols, ("difference", "difference")]
+        return cols + [(c, "count") for c in COUNT_COLUMNS] + [(m, "metric") for m in self.metrics]
+
+    def window(self, start: int, count: int) -> dict:
+        """Rows ``start`` ... ``start + count`` of the order: their positions in ``frame``, text
+        columns and numeric ones (the item counts, the metrics and, comparing runs, the difference)."""
+        rows = self._order[start:start + count]
+        numeric = [*COUNT_COLUMNS, *self.metrics] + (["difference"] if self.comparison is not None else [])
+        diff = self.difference(self.controls.compare_metric) if self.comparison is not None else None
+        column = self._frame.take(rows)  # only the window's rows leave pandas
+        return {"positions": rows, "run": column["run"].tolist(), "query_id": column["query_id"].tolist(),
+                "query": [q[:QUERY_CHARS] for q in column["query"].tolist()],
+                "numeric": {name: diff[rows] if name == "difference" else column[name].to_numpy(dtype=float)
+                            for name in numeric},
+                "status": {m: self._codes[m][rows] for m in self.metrics}}
+
+    def top_k(self, run: str) -> pd.DataFrame:
+        """What-if for ``run``: every passage-reading metric if the retriever kept only its top k
+        passages, k = 1 ... the longest retrieval."""
+        return top_k_curve(self.scores[run])
+
+    # -- one sample ---------------------------------------------------------------------------
+    def sample(self, row: int) -> Sample:
+        """The Sample of ``frame`` row ``row``."""
+        return self.scores[self.runs[self._run_code[row]]].batch.samples[self._row_in_run[row]]
+
+    def sample_key(self, row: int) -> int:
+        """What names row ``row``'s sample across updates: the row (``frame`` does not change)."""
+        return row
+
+    def row_of(self, key: int) -> int:
+        """The row of the sample ``key`` names."""
+        return key
+
+    def drill(self, row: int) -> Drill:
+        """Row ``row``'s drill-down (with the baseline's same query when comparing runs)."""
+        run_code, qid = self._run_code[row], self._frame["query_id"].iat[row]
+        base, baseline = self.tables[self.runs[0]], None
+        if run_code != 0 and qid in base.frame.index:
+            baseline = self.scores[self.runs[0]].batch.samples[base.frame.index.get_loc(qid)]
+        return Drill(self.sample(row), self.runs[run_code], qid, baseline)

@@ -1,0 +1,81 @@
+"""InMemoryRun on its own, with no widget: filter, sort, summary, slices, comparison, windows, drill-down."""
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ragwidgets.analysis import run as run_module
+from ragwidgets.analysis.run import CAPABILITIES, Controls, InMemoryRun
+from ragwidgets.datasets import synthetic_run
+
+
+@pytest.fixture(scope="module")
+def records():
+    return synthetic_run(300, seed=7)
+
+
+@pytest.fixture
+def run(records):
+    model = InMemoryRun(records)
+    model.update(Controls(**model.defaults))
+    return model
+
+
+def test_a_run_model_imports_no_widget_library():
+    tree = ast.parse(Path(run_module.__file__).read_text(encoding="utf-8"))
+    imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and not n.level}
+    assert not {"anywidget", "ipywidgets", "traitlets", "dask"} & imported
+
+
+def test_capabilities_are_every_one_in_memory(run):
+    assert run.capabilities == frozenset(CAPABILITIES) and run.total == len(run.frame) == 300
+
+
+def test_filter_and_sort(run):
+    assert not run.update(Controls(expression="precision < 0.5", sort_by="precision", descending=True))
+    frame = run.frame.iloc[run.order]
+    assert (frame["precision"] < 0.5).all() and len(frame) == (run.frame["precision"] < 0.5).sum()
+    assert frame["precision"].is_monotonic_decreasing
+    version = run.version
+    run.update(Controls(text="zzz-no-such-word"))
+    assert len(run.order) == 0 and run.version == version + 1
+    with pytest.raises(ValueError):
+        run.check_expression("nonsense > 1")
+
+
+def test_view_summary_charts_and_selection(run):
+    c = Controls(**run.defaults, brush={"metric": "precision", "lo": 0.0, "hi": 0.5})
+    run.update(c)
+    view = run.view(c, int(run.order[0]))
+    assert view["count"] == len(run.order) and view["total"] == 300
+    assert {r["metric"] for r in view["summary"]} == set(run.metrics)
+    assert all(r["ci_low"] is not None for r in view["summary"] if r["defined"])
+    assert set(view["charts"]) == {"distribution", "scatter", "groups"}
+    assert view["selected"]["index"] == 0 and view["selected"]["query_id"] == run.frame["query_id"].iat[run.order[0]]
+    assert {s["name"] for s in view["slices"]} == {s.name for s in run.slices} and view["compare"] is None
+
+
+def test_window_and_drill(run):
+    w = run.window(0, 5)
+    np.testing.assert_array_equal(w["positions"], run.order[:5])
+    np.testing.assert_array_equal(w["numeric"]["precision"], run.frame["precision"].to_numpy()[run.order[:5]])
+    drill = run.drill(3)
+    assert drill.sample is run.sample(3) and drill.query_id == run.frame["query_id"].iat[3]
+    assert drill.baseline is None and run.row_of(run.sample_key(3)) == 3
+
+
+def test_two_runs_compare_and_drill_to_the_baseline(records):
+    worse = [{**r, "response": ""} for r in records]
+    run = InMemoryRun({"a": records, "b": worse})
+    c = Controls(**run.defaults, sort_by="difference")
+    run.update(c)
+    assert run.comparison is not None and run.view(c, -1)["compare"]["baseline"] == "a"
+    diff = run.difference(c.compare_metric)
+    assert np.isnan(diff[:300]).all()
+    row = 300 + 4
+    drill = run.drill(row)
+    assert drill.run == "b" and drill.baseline.query_id == drill.query_id
+    assert ("difference", "difference") in run.columns() and "difference" in run.window(0, 3)["numeric"]
