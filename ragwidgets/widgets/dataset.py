@@ -24,7 +24,6 @@ import math
 import numbers
 from pathlib import Path
 
-import anywidget
 import numpy as np
 import pandas as pd
 import traitlets
@@ -33,7 +32,7 @@ from ..analysis.run import CAPABILITIES, Controls, InMemoryRun, RunModel, is_run
 from ..analysis.slices import Slice, save_slices
 from ..backends import backend
 from ..errors import RagWidgetsError
-from .explorer import bundled
+from .base import Widget, bundled
 from .sample_view import SampleView
 from .view import LABELS, LOWER_IS_BETTER, show_id
 
@@ -69,7 +68,7 @@ def run_model(source, *, slices=None, rows: int | None = None) -> RunModel:
     return model(source) if rows is None else model(source, rows=rows)
 
 
-class DatasetExplorer(anywidget.AnyWidget):
+class DatasetExplorer(Widget):
     """Explore one run or compare several: ``DatasetExplorer(source)`` with a path, records,
     Scores, ScoringResult, DataFrame, or ``{run_name: source}`` (the first run is the baseline),
     or a Dask-scored run (``rw.evaluate(..., engine="dask")``; ``rows``: the table's rows, the

@@ -16,3 +16,10 @@ def test_a_misspelt_control_is_an_error_not_a_hidden_warning(example_samples):
     with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'$"):
         rw.Explorer(rw.Scenario.harbor(), bogus=1)
     assert StateSpace(explorer).metric == "context_relevance"
+
+
+def test_the_dataset_explorer_refuses_a_misspelt_control():
+    with pytest.raises(TypeError, match="'chart_metirc'; did you mean 'chart_metric'"):
+        rw.DatasetExplorer(rw.datasets.synthetic_run(20, seed=1), chart_metirc="precision")
+    with pytest.raises(TypeError, match="'bogus'"):
+        rw.DatasetExplorer(rw.datasets.synthetic_run(20, seed=1), bogus=1)
