@@ -21,12 +21,12 @@ from typing import Literal, Optional, Union
 import msgspec
 import numpy as np
 
-from .model import CONTRADICTED, ENTAILED, NOT_ENTAILED, UNJUDGED, Claim, Passage, Sample
+from .model import LABEL_CODES, LABEL_SPELLINGS, UNJUDGED, Claim, Passage, Sample
 
 LABEL_VECTORS = ("answer2response", "response2answer")  # over response claims, over gt claims
 LABEL_GRIDS = ("retrieved2response", "retrieved2answer")
 
-LabelText = Optional[Literal["Entailment", "Neutral", "Contradiction"]]  # decoded as shared strings
+LabelText = Optional[Literal[LABEL_SPELLINGS]]  # the exact spellings only, decoded as shared strings
 Labels = Optional[list[LabelText]]
 Grid = Optional[list[list[LabelText]]]
 class PlainClaim(msgspec.Struct, array_like=True, forbid_unknown_fields=True, gc=False):
@@ -39,8 +39,7 @@ class PlainClaim(msgspec.Struct, array_like=True, forbid_unknown_fields=True, gc
 
 
 Triples = Optional[list[PlainClaim]]
-_CODE_PLUS_ONE = {"Entailment": ENTAILED + 1, "Neutral": NOT_ENTAILED + 1, "Contradiction": CONTRADICTED + 1,
-                  None: UNJUDGED + 1}
+_CODE_PLUS_ONE = {**{spelling: code + 1 for spelling, code in LABEL_CODES.items()}, None: UNJUDGED + 1}
 
 
 class PlainPassage(msgspec.Struct, forbid_unknown_fields=True, gc=False):

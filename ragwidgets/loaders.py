@@ -25,14 +25,13 @@ from typing import Any, Sequence
 import numpy as np
 
 from .errors import InputError, InputWarning
-from .model import CONTRADICTED, ENTAILED, NOT_ENTAILED, UNJUDGED, Claim, Passage, Sample, fact_labels
+from .model import (ENTAILED, IMPORTANCE_LABELS, LABEL_CODES, LABEL_MATRICES, LABEL_SPELLINGS, UNJUDGED, Claim,
+                    Passage, Sample, fact_labels, label_code, required_flag)
 
-_LABELS = {"entailment": ENTAILED, "neutral": NOT_ENTAILED, "contradiction": CONTRADICTED}
-_EXACT = {"Entailment": ENTAILED, "Neutral": NOT_ENTAILED, "Contradiction": CONTRADICTED, None: UNJUDGED}
-_LABEL_FIELDS = ("answer2response", "response2answer", "retrieved2response", "retrieved2answer")
+_EXACT = {**LABEL_CODES, None: UNJUDGED}  # the fast path: the exact spellings
 _SCORED_FIELDS = ("response_claims", "gt_answer_claims", "retrieved_context", "corpus", "reference_facts",
-                  *_LABEL_FIELDS)  # a record with none of these has nothing any metric could count
-_KNOWN_FIELDS = {
+                  *LABEL_MATRICES)  # a record with none of these has nothing any metric could count
+KNOWN_FIELDS = {  # every record field the loaders read (others are warned about)
     "query_id", "query", "gt_answer", "response", "response_claim_labels", "gt_answer_claim_labels",
     "metrics", *_SCORED_FIELDS,
 }
@@ -184,7 +183,7 @@ def _read_jsonl(text: str, name: str, on_error: str) -> tuple[list, list[InputEr
 def _unwrap(source: Any) -> list:
     if isinstance(source, dict):
         if "results" not in source:
-            hint = " (this looks like one sample: pass it in a list)" if _KNOWN_FIELDS & source.keys() else ""
+            hint = " (this looks like one sample: pass it in a list)" if KNOWN_FIELDS & source.keys() else ""
             raise InputError(f"expected {{'results': [sample, ...]}}; the key is missing{hint}", field="results")
         source = source["results"]
         if not isinstance(source, list):
@@ -255,7 +254,7 @@ def _load(records: list, on_error: str) -> LoadResult:
     for index, record in enumerate(records):
         try:
             if isinstance(record, dict):
-                for key in record.keys() - _KNOWN_FIELDS:
+                for key in record.keys() - KNOWN_FIELDS:
                     unknown[key] += 1
                     first_unknown.setdefault(key, index)
                 if "query_id" not in record:
@@ -285,7 +284,7 @@ def _load(records: list, on_error: str) -> LoadResult:
 def _suggest(key: str) -> str:
     if key in _OTHER_FORMATS:
         return f"; RAGChecker's field is '{_OTHER_FORMATS[key]}'"
-    close = difflib.get_close_matches(key, sorted(_KNOWN_FIELDS), n=1, cutoff=0.75)
+    close = difflib.get_close_matches(key, sorted(KNOWN_FIELDS), n=1, cutoff=0.75)
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
@@ -450,9 +449,10 @@ class _Parser:
                      required=None if label is None else self.required_flag(label, f"{where}.label"))
 
     def required_flag(self, label: Any, where: str) -> bool:
-        if isinstance(label, str) and label.strip().lower() in ("required", "optional"):
-            return label.strip().lower() == "required"
-        self.fail(where, f"must be 'REQUIRED' or 'OPTIONAL' (any case), got {label!r:.40}")
+        required = required_flag(label)
+        if required is None:
+            self.fail(where, f"must be {' or '.join(map(repr, IMPORTANCE_LABELS))} (any case), got {label!r:.40}")
+        return required
 
     def apply_labels(self, claims: tuple[Claim, ...], name: str) -> tuple[Claim, ...]:
         labels = self.record.get(name)
@@ -505,16 +505,11 @@ class _Parser:
         return np.array(codes, dtype=np.int8).reshape(shape)
 
     def label(self, value: Any, where: str) -> int:
-        if value is True or value is False:
-            return int(value)
-        if value is None:
-            return UNJUDGED
-        if isinstance(value, str):
-            code = _LABELS.get(value.strip().lower())
-            if code is not None:
-                return code
-        self.fail(where, f"unknown label {value!r:.40}; expected Entailment, Neutral, Contradiction, "
-                         "true/false, or null for unjudged")
+        code = label_code(value)
+        if code is None:
+            self.fail(where, f"unknown label {value!r:.40}; expected {', '.join(LABEL_SPELLINGS)}, "
+                             "true/false, or null for unjudged")
+        return code
 
 
 def parse_sample(record: Any, index: int = 0) -> Sample:
@@ -583,7 +578,7 @@ def _check_labels_agree_with_facts(p, implied: dict, with_facts: str, n_resp: in
     leave the facts to decide; Contradiction and Neutral are both "not entailed" to the facts."""
     shapes = {"answer2response": (n_resp,), "response2answer": (n_gt,), "retrieved2response": (n_resp, n_psg),
               "retrieved2answer": (n_gt, n_psg)}
-    for name in _LABEL_FIELDS:
+    for name in LABEL_MATRICES:
         if p.record.get(name) is None:
             continue
         shape = shapes[name]
@@ -625,7 +620,7 @@ def load_any(data: Any, *, on_error: str = "raise") -> LoadResult:
     if isinstance(data, Sequence) and not isinstance(data, (str, bytes, list, tuple)) and len(data) \
             and isinstance(data[0], Sample):
         return LoadResult(samples=data)  # a fast load's samples, built on demand
-    if isinstance(data, dict) and "results" not in data and _KNOWN_FIELDS & data.keys():
+    if isinstance(data, dict) and "results" not in data and KNOWN_FIELDS & data.keys():
         data = [data]  # one record
     return load_samples(data, on_error=on_error)
 

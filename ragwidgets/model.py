@@ -1,7 +1,8 @@
 """The data model: one RAG exchange (a sample), its passages, claims and entailment labels.
 
 Labels are stored as int8 numpy arrays: 1 entailed, 0 not entailed (neutral: not mentioned),
-2 contradicted, -1 unjudged. The metrics count a contradiction as not entailed (RAGChecker's rule);
+2 contradicted, -1 unjudged; ``LABEL_CODES`` maps RAGChecker's spellings to them (the one table
+the loaders, the judges and the views share). The metrics count a contradiction as not entailed (RAGChecker's rule);
 only the views tell the two apart.
 Shapes (n = response claims, m = ground-truth claims, k = retrieved passages):
 ``answer2response`` (n,), ``response2answer`` (m,), ``retrieved2response`` (n, k),
@@ -16,8 +17,32 @@ from typing import NamedTuple
 import numpy as np
 
 ENTAILED, NOT_ENTAILED, CONTRADICTED, UNJUDGED = 1, 0, 2, -1
+ENTAILMENT, NEUTRAL, CONTRADICTION = "Entailment", "Neutral", "Contradiction"
+LABEL_CODES = {ENTAILMENT: ENTAILED, NEUTRAL: NOT_ENTAILED, CONTRADICTION: CONTRADICTED}  # RAGChecker's spellings
+LABEL_SPELLINGS = tuple(LABEL_CODES)
+_ANY_CASE = {spelling.lower(): code for spelling, code in LABEL_CODES.items()}
+REQUIRED, OPTIONAL = "REQUIRED", "OPTIONAL"  # a claim's importance label (any case)
+IMPORTANCE_LABELS = (REQUIRED, OPTIONAL)
+_IMPORTANCE_ANY_CASE = {REQUIRED.lower(): True, OPTIONAL.lower(): False}
 
 LABEL_MATRICES = ("answer2response", "response2answer", "retrieved2response", "retrieved2answer")
+
+
+def label_code(value) -> int | None:
+    """The code of one label as input spells it: a spelling in any case (spaces around ignored),
+    a boolean (true: entailed), or None (unjudged); None when it is none of these."""
+    if value is True or value is False:
+        return int(value)
+    if value is None:
+        return UNJUDGED
+    return _ANY_CASE.get(value.strip().lower()) if isinstance(value, str) else None
+
+
+def required_flag(label) -> bool | None:
+    """REQUIRED → True, OPTIONAL → False (any case, spaces around ignored); None otherwise."""
+    if isinstance(label, str) and label.strip().lower() in _IMPORTANCE_ANY_CASE:
+        return _IMPORTANCE_ANY_CASE[label.strip().lower()]
+    return None
 
 
 class Passage(NamedTuple):

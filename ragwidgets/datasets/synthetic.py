@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-LABELS = np.array(["Entailment", "Neutral", "Contradiction"], dtype=object)
+from ..model import LABEL_SPELLINGS
+
+LABELS = np.array(LABEL_SPELLINGS, dtype=object)
 TOPICS = ("harbor", "museum", "lighthouse", "ferry", "tide", "festival", "bridge", "archive")
 
 

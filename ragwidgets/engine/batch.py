@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..model import Sample
+from ..model import LABEL_MATRICES, Sample
 
 NEEDS = {
     "answer2response": "answer2response labels",
@@ -156,7 +156,7 @@ class Batch:
         n_psg_each = np.diff(psg_offset)
         has = {
             name: np.array([getattr(s, name) is not None for s in samples], dtype=bool)
-            for name in ("answer2response", "response2answer", "retrieved2response", "retrieved2answer")
+            for name in LABEL_MATRICES
         }
         has["relevance"] = np.array([
             all(p.relevant is not None for p in s.passages) and (n > 0 or s.is_citation_sample)

@@ -13,14 +13,14 @@ from .cache import DirectoryCache, JudgeCache, default_cache_path
 from .claims import claim_text
 from .errors import FillInputError, JudgeError, JudgeInterrupted, JudgeRequestError, JudgeRunStopped, UnknownJudgeError
 from .facts import FactJudge
-from .fill import NEEDS, FilledRecords, afill_labels, fill_labels, plan_fill
+from .fill import JUDGE_NEEDS, FilledRecords, afill_labels, fill_labels, plan_fill
 from .jobs import CheckJob, DryRun, ExtractJob, LabelJob, OperationPlan
 from .lexical import LexicalJudge
 from .openai_compatible import OpenAICompatibleJudge
 from .precomputed import PrecomputedJudge
 from .protocol import Judge
 from .registry import get_judge, register_judge, registered_judges, unregister_judge
-from .results import CallUsage, Claim, JudgeResult, JudgeStats, Usage
+from .results import CallUsage, ExtractedClaim, JudgeResult, JudgeStats, Usage
 from .sync import run_sync
 
 register_judge("lexical", LexicalJudge())
@@ -30,9 +30,9 @@ __all__ = [
     "CallOutcome",
     "CallUsage",
     "CheckJob",
-    "Claim",
     "DryRun",
     "ExtractJob",
+    "ExtractedClaim",
     "FactJudge",
     "FillInputError",
     "FilledRecords",
@@ -47,7 +47,7 @@ __all__ = [
     "JudgeStats",
     "LabelJob",
     "LexicalJudge",
-    "NEEDS",
+    "JUDGE_NEEDS",
     "OpenAICompatibleJudge",
     "OperationPlan",
     "PrecomputedJudge",

@@ -7,9 +7,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
+from ..model import CONTRADICTION, ENTAILMENT, IMPORTANCE_LABELS, LABEL_SPELLINGS
 from .claims import TRIPLE_KEYS
 from .errors import AnswerParseError
-from .results import Claim
+from .results import ExtractedClaim
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _REASONING = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
@@ -18,17 +19,15 @@ _REASONING_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.IGNORECASE)
 _DIGITS = re.compile(r"\s*[0-9]+\s*")
 NUMBER_KEYS = ("claim", "claim_number", "number", "id")  # where a numbered label says which claim it is
 
-ENTAILMENT_SYNONYMS = {
-    "entailment": "Entailment",
-    "entailed": "Entailment",
-    "entails": "Entailment",
-    "supported": "Entailment",
-    "neutral": "Neutral",
-    "contradiction": "Contradiction",
-    "contradicted": "Contradiction",
-    "contradicts": "Contradiction",
+ENTAILMENT_SYNONYMS = {  # a model's word (lower case) -> the label's spelling
+    **{spelling.lower(): spelling for spelling in LABEL_SPELLINGS},
+    "entailed": ENTAILMENT,
+    "entails": ENTAILMENT,
+    "supported": ENTAILMENT,
+    "contradicted": CONTRADICTION,
+    "contradicts": CONTRADICTION,
 }
-IMPORTANCE_SYNONYMS = {"required": "REQUIRED", "optional": "OPTIONAL"}
+IMPORTANCE_SYNONYMS = {label.lower(): label for label in IMPORTANCE_LABELS}
 _MISSING = object()
 
 
@@ -81,13 +80,13 @@ def _unwrap(value: Any, keys: tuple[str, ...]) -> Any:
     return value
 
 
-def parse_claims(content: str, text: str = "") -> list[Claim]:
+def parse_claims(content: str, text: str = "") -> list[ExtractedClaim]:
     """A list of claims: objects with subject/predicate/object, or 3-item lists. Any other item fails,
     and so does an empty list for a ``text`` that is not blank (a non-empty text states something)."""
     value = _unwrap(find_json(content), ("claims", "triples", "triplets"))
     if not isinstance(value, list):
         raise AnswerParseError(f"expected a JSON list of claims, got {type(value).__name__}")
-    claims: list[Claim] = []
+    claims: list[ExtractedClaim] = []
     for item in value:
         if isinstance(item, Mapping) and all(k in item for k in TRIPLE_KEYS):
             parts = tuple(item[k] for k in TRIPLE_KEYS)

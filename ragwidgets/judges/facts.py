@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ..model import ENTAILMENT, NEUTRAL
 from .base import BaseJudge, CallOutcome
 from .cache import CacheSetting
 from .claims import ClaimLike, Reference, claim_facts, claim_importance, claim_text, reference_facts, reference_text
@@ -50,7 +51,7 @@ class FactJudge(BaseJudge):
                 labels.append(None)
                 reasons[i] = "the claim has no authored facts"
             else:
-                labels.append("Entailment" if facts and set(facts) <= set(passage_facts) else "Neutral")
+                labels.append(ENTAILMENT if facts and set(facts) <= set(passage_facts) else NEUTRAL)
         return CallOutcome(labels, item_reasons=reasons)
 
     async def _label_call(self, claims: list[ClaimLike], question: str, instructions: Optional[str]) -> CallOutcome:

@@ -23,7 +23,7 @@ from .protocol import Judge
 from .results import JudgeResult, Usage
 from .sync import run_sync
 
-NEEDS: tuple[str, ...] = (
+JUDGE_NEEDS: tuple[str, ...] = (
     "response_claims",
     "gt_answer_claims",
     "answer2response",
@@ -65,9 +65,9 @@ class _Target:
 
 
 def _expand(needs: Collection[str]) -> set[str]:
-    unknown = sorted(set(needs) - set(NEEDS))
+    unknown = sorted(set(needs) - set(JUDGE_NEEDS))
     if unknown:
-        raise ValueError(f"unknown needs {unknown}; known: {list(NEEDS)}")
+        raise ValueError(f"unknown needs {unknown}; known: {list(JUDGE_NEEDS)}")
     expanded = set(needs)
     for side in SIDES:
         if expanded & {side.matrix, side.retrieved, side.labels}:
@@ -229,7 +229,7 @@ def _label_jobs(
 async def afill_labels(
     records: Iterable[Mapping[str, Any]],
     judge: Judge,
-    needs: Collection[str] = NEEDS,
+    needs: Collection[str] = JUDGE_NEEDS,
     *,
     extraction_instructions: Instructions = None,
     labeling_instructions: Instructions = None,
@@ -309,7 +309,7 @@ async def _run(judge: Judge, jobs: list[Job], targets: list[_Target], records: l
 def fill_labels(
     records: Iterable[Mapping[str, Any]],
     judge: Judge,
-    needs: Collection[str] = NEEDS,
+    needs: Collection[str] = JUDGE_NEEDS,
     *,
     extraction_instructions: Instructions = None,
     labeling_instructions: Instructions = None,
@@ -317,7 +317,7 @@ def fill_labels(
 ) -> list[dict]:
     """Copies of ``records`` with the missing claims and labels in ``needs`` judged by ``judge``.
 
-    ``needs`` ⊆ ``NEEDS``; a label field brings the claims it is about. Claims are extracted first
+    ``needs`` ⊆ ``JUDGE_NEEDS``; a label field brings the claims it is about. Claims are extracted first
     (with ``extraction_instructions`` appended to the extraction prompt), then every missing
     check and REQUIRED/OPTIONAL label (``labeling_instructions``) runs concurrently. Present values
     are kept as they are. Works inside a running event loop too.
@@ -337,7 +337,7 @@ def fill_labels(
 def plan_fill(
     records: Iterable[Mapping[str, Any]],
     judge: Judge,
-    needs: Collection[str] = NEEDS,
+    needs: Collection[str] = JUDGE_NEEDS,
     *,
     extraction_instructions: Instructions = None,
     labeling_instructions: Instructions = None,

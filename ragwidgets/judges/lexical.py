@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from ..model import ENTAILMENT, NEUTRAL
 from .base import BaseJudge, CallOutcome
 from .cache import CacheSetting
 from .claims import ClaimLike, Reference, claim_text, reference_text
-from .results import Claim
+from .results import ExtractedClaim
 
 STOPWORDS = frozenset(
     """a an the and or but of to in on at by for with from as into about than then that this these those
@@ -38,7 +39,7 @@ def content_tokens(text: str) -> set[str]:
     return {t for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS}
 
 
-def sentence_to_claim(sentence: str) -> Claim:
+def sentence_to_claim(sentence: str) -> ExtractedClaim:
     """Cut a sentence at its first linking verb: words before = subject, verb = predicate, rest = object.
 
     Without a linking verb (after the first word) the first word is the subject and the second the
@@ -87,7 +88,7 @@ class LexicalJudge(BaseJudge):
                 reasons[i] = "claim has no content words"
                 continue
             overlap = len(tokens & ref_tokens) / len(tokens)
-            labels.append("Entailment" if overlap >= self.threshold else "Neutral")
+            labels.append(ENTAILMENT if overlap >= self.threshold else NEUTRAL)
         return CallOutcome(labels, item_reasons=reasons)
 
     async def _label_call(self, claims: list[ClaimLike], question: str, instructions: Optional[str]) -> CallOutcome:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Union
 
+from ..model import ENTAILMENT, NEUTRAL
 from .base import BaseJudge, CallOutcome
 from .claims import ClaimLike, Reference, claim_text, reference_text
 from .fill import SIDES
@@ -17,9 +18,9 @@ LabelKey = Union[str, tuple]
 def _entailment_label(value: Any) -> Any:
     """Booleans as labels: True → "Entailment", False → "Neutral"; strings unchanged."""
     if value is True:
-        return "Entailment"
+        return ENTAILMENT
     if value is False:
-        return "Neutral"
+        return NEUTRAL
     return value
 
 

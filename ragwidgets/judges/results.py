@@ -7,15 +7,17 @@ from collections import Counter
 from dataclasses import dataclass, field, fields
 from typing import Literal, Optional, TypedDict
 
-EntailmentLabel = Literal["Entailment", "Neutral", "Contradiction"]
-ImportanceLabel = Literal["REQUIRED", "OPTIONAL"]
+from ..model import IMPORTANCE_LABELS, LABEL_SPELLINGS
 
-ENTAILMENT_LABELS: tuple[str, ...] = ("Entailment", "Neutral", "Contradiction")
-IMPORTANCE_LABELS: tuple[str, ...] = ("REQUIRED", "OPTIONAL")
+EntailmentLabel = Literal[LABEL_SPELLINGS]  # the spellings of ragwidgets.model.LABEL_CODES
+ImportanceLabel = Literal[IMPORTANCE_LABELS]
+
+ENTAILMENT_LABELS: tuple[str, ...] = LABEL_SPELLINGS
 
 
-class Claim(TypedDict):
-    """One atomic claim as a subject-predicate-object triple."""
+class ExtractedClaim(TypedDict):
+    """One atomic claim as a judge extracts it: a subject-predicate-object triple (the data model's
+    claim is :class:`ragwidgets.model.Claim`)."""
 
     subject: str
     predicate: str

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, RagWidgetsError
-from ..judges import NEEDS
+from ..judges import JUDGE_NEEDS
 from ..judges.claims import TRIPLE_KEYS, claim_dict, claim_triple
 from ..loaders import parse_sample, read_records
 from .requirements import RESPONSE, SIDE_CLAIMS, SIDE_LABELS, TARGET
@@ -25,7 +25,7 @@ from .template import StrOrTemplate, TemplateValue
 if TYPE_CHECKING:
     from .config import RagChecker
 
-STORED_FIELDS = NEEDS
+STORED_FIELDS = JUDGE_NEEDS
 """The claim and label columns ``score`` writes (and reads back): the fields ``fill_labels`` fills,
 named as in RAGChecker's results."""
 
