@@ -5,9 +5,13 @@ being dropped with a hidden warning)."""
 from __future__ import annotations
 
 import difflib
+import json
 from pathlib import Path
 
 import anywidget
+import numpy as np
+
+from ..analysis.run import plain
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -17,6 +21,17 @@ def bundled(name: str) -> str:
     keeps every instance alive (its file watcher's signal holds a callback on each one), so a
     closed widget would never be freed."""
     return (STATIC / name).read_text(encoding="utf-8")
+
+
+def view_json(state: dict) -> str:
+    """A view state as the JSON a view trait carries, compact, UTF-8 as is; numpy integers and
+    booleans as numbers. A NaN is refused (ValueError): the views write Undefined as null, and the
+    browser's JSON.parse would refuse the ``NaN`` token."""
+    return json.dumps(state, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_json_default)
+
+
+def _json_default(v):
+    return plain(v) if isinstance(v, np.generic) else str(v)
 
 
 class Widget(anywidget.AnyWidget):

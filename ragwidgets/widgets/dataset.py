@@ -19,7 +19,6 @@ end gets one reply, with an ``error`` field when it failed.
 
 from __future__ import annotations
 
-import json
 import math
 import numbers
 from pathlib import Path
@@ -28,11 +27,11 @@ import numpy as np
 import pandas as pd
 import traitlets
 
-from ..analysis.run import CAPABILITIES, Controls, InMemoryRun, RunModel, is_runs, plain
+from ..analysis.run import CAPABILITIES, Controls, InMemoryRun, RunModel, is_runs
 from ..analysis.slices import Slice, save_slices
 from ..backends import backend
 from ..errors import RagWidgetsError
-from .base import Widget, bundled
+from .base import Widget, bundled, view_json
 from .sample_view import SampleView
 from .view import LABELS, LOWER_IS_BETTER, show_id
 
@@ -314,7 +313,7 @@ class DatasetExplorer(Widget):
             self._error = "; ".join(self.model.errors)
         self.view_state = self._build(controls)
         with self.hold_sync():
-            self._view = json_view(self.view_state)
+            self._view = view_json(self.view_state)
             if self.selected != self._drilled:
                 self._update_drill()
 
@@ -422,7 +421,7 @@ class DatasetExplorer(Widget):
             except Exception as err:  # noqa: BLE001 - shown in the view, as every other error
                 self._error = str(err)
                 self.view_state = {**self.view_state, "error": self._error}
-                self._view = json_view(self.view_state)
+                self._view = view_json(self.view_state)
                 self._clear_drill()
                 return
             self._sample_views = {"key": key, "main": SampleView(drill.sample, undefined=drill.undefined)}
@@ -501,12 +500,3 @@ def _text(content: dict, name: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValueError(f"{name} must be a non-empty string, not {value!r:.80}")
     return value
-
-
-def json_view(state: dict) -> str:
-    """The view state as the ``_view`` trait's JSON."""
-    return json.dumps(state, allow_nan=False, default=_json_default)
-
-
-def _json_default(v):
-    return plain(v) if isinstance(v, np.generic) else str(v)

@@ -21,7 +21,6 @@ The contract (kept stable):
 
 from __future__ import annotations
 
-import json
 
 import numpy as np
 
@@ -29,6 +28,7 @@ from ..engine import evaluate
 from ..engine.batch import Batch
 from ..engine.explain import SampleExplanation
 from ..model import Sample
+from .base import view_json
 from .view import build_view, selectable, show_id
 
 FIELDS = ("retrieved", "selected", "predict", "predictions", "undefined")
@@ -159,4 +159,4 @@ def split_cells(view: dict) -> tuple[str, bytes]:
     if m is not None:
         cells = m["cells"]
         view = {**view, "matrix": {k: v for k, v in m.items() if k != "cells"}}
-    return json.dumps(view, ensure_ascii=False, separators=(",", ":")), cells
+    return view_json(view), cells

@@ -23,3 +23,12 @@ def test_the_dataset_explorer_refuses_a_misspelt_control():
         rw.DatasetExplorer(rw.datasets.synthetic_run(20, seed=1), chart_metirc="precision")
     with pytest.raises(TypeError, match="'bogus'"):
         rw.DatasetExplorer(rw.datasets.synthetic_run(20, seed=1), bogus=1)
+
+
+def test_one_view_encoder_refuses_nan_for_every_widget():
+    import numpy as np
+
+    from ragwidgets.widgets.base import view_json
+    assert view_json({"n": np.int64(3), "ok": np.bool_(True), "q": "Ünïcode"}) == '{"n":3,"ok":true,"q":"Ünïcode"}'
+    with pytest.raises(ValueError):
+        view_json({"mean": float("nan")})
