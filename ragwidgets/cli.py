@@ -19,11 +19,12 @@ from pathlib import Path
 from . import __version__
 from .atomic import atomic_write
 from .engine import evaluate
-from .engine.evaluate import MODES, batch_of
+from .engine.evaluate import batch_of
 from .engine.explain import format_number
 from .engine.metrics import resolve
+from .engine.values import MODES, UNDEFINED_POLICIES
 from .errors import InputWarning, RagWidgetsError
-from .loaders import gc_paused, load_samples
+from .loaders import ON_ERROR, gc_paused, load_samples
 from .output import REPLACE, without_surrogates
 from .scenario import EXAMPLES as SCENARIO_EXAMPLES
 
@@ -235,10 +236,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="use a shipped example instead of INPUT (ragchecker: RAGChecker's own two samples)")
         p.add_argument("--scores", help="comma-separated metric names (default: all)")
         p.add_argument("--mode", choices=MODES, default="all_claims", help=MODE_HELP)
-        p.add_argument("--undefined", choices=("null", "zero"), default="null",
+        p.add_argument("--undefined", choices=UNDEFINED_POLICIES, default="null",
                        help="null (default): a 0 denominator gives Undefined (null in JSON); zero: ragchecker "
                             "0.1.9's numbers, its empty cases as 0")
-        p.add_argument("--on-error", choices=("raise", "report"), default="raise",
+        p.add_argument("--on-error", choices=ON_ERROR, default="raise",
                        help="raise (default): stop at the first bad sample (exit status 2); report: skip bad "
                             "samples and JSONL lines (listed on stderr, exit status 1) and use the rest")
 

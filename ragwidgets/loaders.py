@@ -28,6 +28,7 @@ from .errors import InputError, InputWarning
 from .model import (ENTAILED, IMPORTANCE_LABELS, LABEL_CODES, LABEL_MATRICES, LABEL_SPELLINGS, UNJUDGED, Claim,
                     Passage, Sample, fact_labels, label_code, required_flag)
 
+ON_ERROR = ("raise", "report")  # stop at the first bad sample, or set bad samples aside
 _EXACT = {**LABEL_CODES, None: UNJUDGED}  # the fast path: the exact spellings
 _SCORED_FIELDS = ("response_claims", "gt_answer_claims", "retrieved_context", "corpus", "reference_facts",
                   *LABEL_MATRICES)  # a record with none of these has nothing any metric could count
@@ -193,6 +194,11 @@ def _unwrap(source: Any) -> list:
     return source
 
 
+def check_on_error(on_error: str) -> None:
+    if on_error not in ON_ERROR:
+        raise ValueError(f"on_error must be {' or '.join(map(repr, ON_ERROR))}, not {on_error!r}")
+
+
 def load_samples(source, *, on_error: str = "raise") -> LoadResult:
     """Parse every sample of ``source`` (see :func:`read_records`).
 
@@ -201,8 +207,7 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
     errors. Files in RAGChecker's plain format take a fast path (:mod:`ragwidgets.fastload`);
     anything it does not accept is read by the precise validator below, with its messages.
     """
-    if on_error not in ("raise", "report"):
-        raise ValueError(f"on_error must be 'raise' or 'report', not {on_error!r}")
+    check_on_error(on_error)
     with gc_paused():
         if isinstance(source, (bytes, str, Path)):
             from . import fastload

@@ -21,10 +21,10 @@ import dask
 
 from ..atomic import TEMPORARY, atomic_write
 from ..engine.evaluate import STATUS_CODES
-from ..engine.metrics import ragchecker_summary, resolve
+from ..engine.metrics import ragchecker_summary
 from ..errors import RagWidgetsError
 from ..output import write_jsonl
-from .evaluate import DaskScores, Part, Settings, frame_of, paths_of
+from .evaluate import DaskScores, Part, Settings, frame_of, paths_of, score_partition
 
 WRITTEN = re.compile(r"part-\d{5,}\.(jsonl\.gz|parquet)|summary\.json")
 """The names of the files a run writes in its --output folder."""
@@ -33,7 +33,7 @@ WRITTEN = re.compile(r"part-\d{5,}\.(jsonl\.gz|parquet)|summary\.json")
 def write_part(source: str, number: int, target: str, settings: Settings, fmt: str) -> Part:
     """Score one file into ``target`` (written whole or not at all: a retried partition replaces
     it) and return the partition's scores (its Part)."""
-    scores, errors, warnings = settings.score(Path(source), f"file {source}")  # a path, never JSON text
+    scores, errors, warnings = score_partition(settings, Path(source), f"file {source}")  # a path, never JSON text
     frame = frame_of(scores, settings, number)
     if fmt == "parquet":
         with atomic_write(target, "wb") as out:
@@ -95,7 +95,7 @@ def score(args) -> int:
         raise RagWidgetsError("--workers/--scheduler write partitioned output: give --output DIR")
     if args.workers is not None and args.workers < 1:
         raise RagWidgetsError("--workers must be at least 1")
-    settings = Settings(resolve(args.scores), args.mode, args.undefined, args.on_error)
+    settings = Settings(args.scores, args.mode, args.undefined, args.on_error)
     paths = paths_of(args.input)
     out = Path(args.output)
     own_folder(out, args.overwrite, paths)

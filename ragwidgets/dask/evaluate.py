@@ -25,9 +25,10 @@ import numpy as np
 import pandas as pd
 
 from ..backends import backend
-from ..engine.evaluate import MODES, UNDEFINED_POLICIES, Scores, batch_of
+from ..engine.evaluate import Scores, batch_of
 from ..engine.evaluate import evaluate as evaluate_batch
-from ..engine.metrics import ragchecker_summary, resolve
+from ..engine.metrics import ragchecker_summary
+from ..engine.values import Settings
 from ..errors import InputError
 from ..loaders import load_samples
 from .totals import RunTotals, finish, merge_runs
@@ -36,36 +37,20 @@ SPLIT_EVERY = 8  # partitions' totals merged per task of the tree reduction
 FILE_GROUP = "file"  # by="file": each sample's group is the path of its file
 
 
-@dataclass(frozen=True)
-class Settings:
-    """What to score: metric names, claim mode, Undefined policy and what to do with a bad sample
-    (as in rw.evaluate)."""
-
-    names: tuple[str, ...]
-    mode: str = "all_claims"
-    undefined: str = "null"
-    on_error: str = "raise"
-
-    @property
-    def reported(self) -> list[str]:
-        """Every reported metric key, in Scores.names' order."""
-        prefixes = ("", "required_") if self.mode == "required_and_optional" else ("",)
-        return [prefix + name for prefix in prefixes for name in self.names]
-
-    def score(self, source, where: str) -> tuple[Scores | None, list[InputError], list[str]]:
-        """One partition's Scores (None when every sample was skipped), the samples skipped
-        (on_error="report") and the loader's warnings, each naming the partition."""
-        try:
-            loaded = load_samples(source, on_error=self.on_error)
-            if loaded.unnamed:
-                raise InputError(f"{loaded.unnamed} sample(s) have no query_id (first: sample "
-                                 f"{loaded.first_unnamed}); on the Dask engine every sample needs one (ids by "
-                                 "position would repeat from partition to partition)", field="query_id")
-            scores = evaluate_batch(batch_of(loaded), list(self.names), mode=self.mode,
-                                    undefined=self.undefined) if len(loaded.samples) else None
-        except InputError as err:
-            raise _located(err, where) from None
-        return scores, [_located(e, where) for e in loaded.errors], [f"{where}: {w}" for w in loaded.warnings]
+def score_partition(settings: Settings, source, where: str) -> tuple[Scores | None, list[InputError], list[str]]:
+    """One partition's Scores (None when every sample was skipped), the samples skipped
+    (on_error="report") and the loader's warnings, each naming the partition."""
+    try:
+        loaded = load_samples(source, on_error=settings.on_error)
+        if loaded.unnamed:
+            raise InputError(f"{loaded.unnamed} sample(s) have no query_id (first: sample "
+                             f"{loaded.first_unnamed}); on the Dask engine every sample needs one (ids by "
+                             "position would repeat from partition to partition)", field="query_id")
+        scores = evaluate_batch(batch_of(loaded), list(settings.names), mode=settings.mode,
+                                undefined=settings.undefined) if len(loaded.samples) else None
+    except InputError as err:
+        raise _located(err, where) from None
+    return scores, [_located(e, where) for e in loaded.errors], [f"{where}: {w}" for w in loaded.warnings]
 
 
 def _located(err: InputError, where: str) -> InputError:
@@ -111,7 +96,7 @@ class Part:
 
 
 def _score_file(path: str, number: int, settings: Settings, by: Mapping[str, Callable]) -> Part:
-    scores, errors, warnings = settings.score(path, f"file {path}")
+    scores, errors, warnings = score_partition(settings, path, f"file {path}")
     n = 0 if scores is None else scores.batch.n_samples
     groups = {name: np.full(n, label(path), dtype=object) for name, label in by.items()}
     return Part(frame_of(scores, settings, number, groups), errors, warnings)
@@ -154,7 +139,7 @@ def record_of(row: Mapping, skip=()) -> dict:
 
 def _score_records(part: pd.DataFrame, number: int, settings: Settings, by: tuple[str, ...]) -> Part:
     records = [record_of(row, by) for row in part.to_dict("records")]
-    scores, errors, warnings = settings.score(records, f"partition {number}")
+    scores, errors, warnings = score_partition(settings, records, f"partition {number}")
     if scores is None:
         return Part(_meta(settings, dict.fromkeys(by)), errors, warnings)
     kept = _kept_rows(part, scores, errors)
@@ -389,13 +374,7 @@ def evaluate(source, scores=None, *, mode: str = "all_claims", undefined: str = 
     of the DataFrame (a name or a list), or for files ``"file"`` or ``{column: function(path)}``.
     ``on_error="report"``: skip bad samples, listed in :attr:`DaskScores.errors`.
     """
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-    if undefined not in UNDEFINED_POLICIES:
-        raise ValueError(f"undefined must be 'null' or 'zero', not {undefined!r}")
-    if on_error not in ("raise", "report"):
-        raise ValueError(f"on_error must be 'raise' or 'report', not {on_error!r}")
-    settings = Settings(resolve(scores), mode, undefined, on_error)
+    settings = Settings(scores, mode, undefined, on_error)
     if isinstance(source, dd.DataFrame):
         columns = () if by is None else (by,) if isinstance(by, str) else tuple(by)
         missing = [c for c in columns if c not in source.columns]

@@ -15,10 +15,9 @@ from ..model import LABEL_MATRICES
 from .batch import Batch
 from .derived import Derived
 from .explain import explain_sample
-from .metrics import METRICS, ragchecker_summary, resolve
+from .metrics import METRICS, REQUIRED_PREFIX, ragchecker_summary
 from .sums import exact_mean, exact_sum
-from .values import (DEFINED, MODES, NOT_COMPUTABLE, STATUS_CODES, STATUSES, UNDEFINED, UNDEFINED_POLICIES,
-                     Evaluation, item_space)
+from .values import DEFINED, NOT_COMPUTABLE, STATUS_CODES, STATUSES, UNDEFINED, Evaluation, Settings, item_space
 
 
 def _items_in_play(d: Derived, over: str) -> np.ndarray:
@@ -107,11 +106,8 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
     sample, or "report": score the others and list the bad ones in ``Scores.errors``.
     (``rw.evaluate`` adds ``engine="dask"``: :func:`ragwidgets.api.evaluate`.)
     """
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-    if undefined not in UNDEFINED_POLICIES:
-        raise ValueError(f"undefined must be 'null' or 'zero', not {undefined!r}")
-    names = resolve(scores)
+    settings = Settings(scores, mode, undefined, on_error)
+    names = settings.names
     errors = []
     if isinstance(data, Batch):
         batch = data
@@ -123,7 +119,7 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
         batch = batch_of(loaded)
     if mode == "required_and_optional":
         required = _score(Derived(batch, *_masks(batch, "required_only", passage_active, mode)), names, undefined)
-        required.prefix = "required_"
+        required.prefix = REQUIRED_PREFIX
         parts = [_score(Derived(batch, *_masks(batch, "all_claims", passage_active)), names, undefined), required]
     else:
         parts = [_score(Derived(batch, *_masks(batch, mode, passage_active)), names, undefined)]

@@ -19,6 +19,7 @@ import numpy as np
 
 from .derived import Derived
 
+REQUIRED_PREFIX = "required_"  # a metric over REQUIRED claims only is reported as required_<name>
 RESPONSE_CLAIMS, GT_CLAIMS, PASSAGES, CITATIONS, REFERENCE_FACTS = (
     "response claims", "gt claims", "passages", "citations", "reference facts")
 
@@ -141,7 +142,7 @@ def resolve(names) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def ragchecker_summary(aggregate: dict[str, dict], prefixes=("", "required_")) -> dict[str, dict]:
+def ragchecker_summary(aggregate: dict[str, dict], prefixes=("", REQUIRED_PREFIX)) -> dict[str, dict]:
     """RAGChecker's report from an aggregate (``Scores.aggregate``'s shape, in one process or on
     a cluster): per group, each metric's mean × 100 rounded to one decimal (None: no defined sample)."""
     out = {}

@@ -14,15 +14,55 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..loaders import check_on_error
 from .batch import NEEDS, Batch
 from .derived import Derived
-from .metrics import CITATIONS, GT_CLAIMS, METRICS, PASSAGES, REFERENCE_FACTS, RESPONSE_CLAIMS
+from .metrics import (CITATIONS, GT_CLAIMS, METRICS, PASSAGES, REFERENCE_FACTS, REQUIRED_PREFIX, RESPONSE_CLAIMS,
+                      resolve)
 
 MODES = ("all_claims", "required_only", "required_and_optional")
 UNDEFINED_POLICIES = ("null", "zero")
 DEFINED, UNDEFINED, NOT_COMPUTABLE = "defined", "undefined", "not computable"
 STATUS_CODES = {DEFINED: 0, UNDEFINED: 1, NOT_COMPUTABLE: 2}
 STATUSES = np.array(list(STATUS_CODES), dtype=object)  # code -> status
+
+
+def check_mode(mode: str) -> None:
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+
+
+def check_undefined(undefined: str) -> None:
+    if undefined not in UNDEFINED_POLICIES:
+        raise ValueError(f"undefined must be {' or '.join(map(repr, UNDEFINED_POLICIES))}, not {undefined!r}")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What to score, checked once: metric names (None = all; a list or comma-separated text),
+    claim mode, Undefined policy and what to do with a bad sample (as ``rw.evaluate`` takes them)."""
+
+    names: tuple[str, ...] | None = None
+    mode: str = "all_claims"
+    undefined: str = "null"
+    on_error: str = "raise"
+
+    def __post_init__(self):
+        check_mode(self.mode)
+        check_undefined(self.undefined)
+        check_on_error(self.on_error)
+        object.__setattr__(self, "names", resolve(self.names))
+
+    @property
+    def prefixes(self) -> tuple[str, ...]:
+        """The reported names' prefixes: the required-only values come second, prefixed, in
+        required_and_optional."""
+        return ("", REQUIRED_PREFIX) if self.mode == "required_and_optional" else ("",)
+
+    @property
+    def reported(self) -> list[str]:
+        """Every reported metric key, in Scores.names' order."""
+        return [prefix + name for prefix in self.prefixes for name in self.names]
 
 
 @dataclass

@@ -19,7 +19,7 @@ from typing import Optional
 
 import pandas as pd
 
-from ..engine.evaluate import MODES
+from ..engine.values import MODES
 from ..errors import RagWidgetsError
 from ..loaders import read_records
 from ..output import without_surrogates

@@ -7,7 +7,7 @@ from dataclasses import MISSING, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
 from ..backends import backend
-from ..engine.evaluate import MODES
+from ..engine.values import check_mode
 from .aggregations import MetricTemplate, as_template, default_metrics
 from .template import TemplateValue, as_value
 from .requirements import canonical_scores, column_alias, judge_needs, score_columns, written_names
@@ -100,8 +100,7 @@ class RagChecker:
             raise TypeError(f"{name} must be a non-empty string{'' if required else ' or None'}, got {value!r:.60}")
         if self.purpose not in PURPOSES:
             raise ValueError(f"purpose must be one of {', '.join(PURPOSES)}, not {self.purpose!r}")
-        if self.mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        check_mode(self.mode)
         if self.target_column is None:
             extra = [n for n in ("target_claims_column", "target_labels_column") if getattr(self, n) is not None]
             if extra:

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine import evaluate
+from ..engine.metrics import REQUIRED_PREFIX
 from .requirements import SIDE_CLAIMS, SIDE_LABELS, SIDE_MATRICES, score_columns, sides_of
 
 _FIELDS_OF_SIDE = {side: (SIDE_CLAIMS[side], *SIDE_MATRICES[side], SIDE_LABELS[side]) for side in SIDE_CLAIMS}
@@ -73,7 +74,7 @@ def score_records(records: list[dict], scores: tuple[str, ...], mode: str) -> tu
         _run(records, everyone, scores, "all_claims", {s: s for s in scores}, values, reasons, sides_of(scores))
     if mode == "all_claims":
         return values, reasons
-    prefix = "required_" if mode == "required_and_optional" else ""
+    prefix = REQUIRED_PREFIX if mode == "required_and_optional" else ""
     groups: dict[frozenset, list[str]] = {}
     for name in scores:
         groups.setdefault(frozenset(sides_of([name])), []).append(name)

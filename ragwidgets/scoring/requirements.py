@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..engine import METRICS, RAGCHECKER_METRICS
+from ..engine.metrics import REQUIRED_PREFIX
 
 SCORE_ALIASES = {"f1_score": "f1"}
 """Names the scorer accepts for a score besides the engine's (the seed calls f1 ``f1_score``)."""
@@ -62,7 +63,7 @@ def written_names(names: Iterable[str] | None) -> dict[str, str]:
 
 def column_alias(column: str) -> str | None:
     """The other spelling of a score column (``f1`` ↔ ``f1_score``, prefix kept), or None."""
-    prefix = "required_" if column.startswith("required_") else ""
+    prefix = REQUIRED_PREFIX if column.startswith(REQUIRED_PREFIX) else ""
     name = column[len(prefix):]
     other = SCORE_ALIASES.get(name) or next((a for a, n in SCORE_ALIASES.items() if n == name), None)
     return None if other is None else prefix + other
@@ -71,7 +72,7 @@ def column_alias(column: str) -> str | None:
 def score_columns(scores: tuple[str, ...], mode: str) -> tuple[str, ...]:
     """The score columns written: ``scores``, then (``required_and_optional``) the ``required_`` ones."""
     if mode == "required_and_optional":
-        return scores + tuple("required_" + s for s in scores)
+        return scores + tuple(REQUIRED_PREFIX + s for s in scores)
     return scores
 
 

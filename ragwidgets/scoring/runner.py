@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 import pandas as pd
 
+from ..engine.metrics import REQUIRED_PREFIX
 from ..judges import DryRun, FillInputError, Judge, JudgeRunStopped, Usage, fill_labels, get_judge, plan_fill
 from .columns import (STORED_FIELDS, as_scoring_error, frame_to_records, records_to_frame, row_texts, source_columns,
                       write_back)
@@ -92,7 +93,7 @@ def _result(config: "RagChecker", frame: pd.DataFrame, records: list[dict], usag
     """The scores of filled records, written back into the frame, and the metrics over them."""
     values, reasons = score_records(records, config.scores, config.mode)
     renamed = {prefix + name: prefix + column for name, column in config.score_names.items() if name != column
-               for prefix in ("", "required_")}
+               for prefix in ("", REQUIRED_PREFIX)}
     if renamed:
         values = values.rename(columns=renamed)
         reasons = [{renamed.get(k, k): v for k, v in row.items()} for row in reasons]

@@ -24,6 +24,7 @@ from ..engine import evaluate
 from ..engine.batch import Batch
 from ..engine.evaluate import Scores, batch_of
 from ..engine.explain import SampleExplanation
+from ..engine.values import UNDEFINED_POLICIES
 from ..loaders import load_any, parse_sample
 from ..model import Sample
 from ..scenario import Scenario, State
@@ -451,7 +452,7 @@ class SampleExplorer(_Linked):
 
     @traitlets.validate("undefined")
     def _valid_undefined(self, proposal):
-        if proposal["value"] not in ("null", "zero"):
+        if proposal["value"] not in UNDEFINED_POLICIES:
             raise traitlets.TraitError("undefined must be 'null' or 'zero'")
         return proposal["value"]
 
