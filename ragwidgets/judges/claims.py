@@ -36,7 +36,7 @@ def claim_triple(claim: Any) -> Any:
 
 
 def claim_dict(claim: Any) -> Any:
-    """A ``[subject, predicate, object]`` list of strings as the seed's ``{subject, predicate, object}`` dict."""
+    """A ``[subject, predicate, object]`` list of strings as a ``{subject, predicate, object}`` dict (how RagChecker configurations write claims)."""
     if isinstance(claim, list) and len(claim) == 3 and all(isinstance(v, str) for v in claim):
         return dict(zip(TRIPLE_KEYS, claim))
     return claim

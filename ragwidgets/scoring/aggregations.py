@@ -1,4 +1,4 @@
-"""Aggregations of one per-sample score into a per-task metric (the seed's metric templates).
+"""Aggregations of one per-sample score into a per-task metric (the metric templates of RagChecker's configuration format).
 
 Every aggregation sees only the samples whose score is defined; the samples whose score is
 Undefined (NaN) are counted in ``undefined`` and never averaged, thresholded or binned as 0.
@@ -355,12 +355,12 @@ TEMPLATES: dict[str, type[MetricTemplate]] = {
 
 
 TEMPLATE_CLASS_NAMES = {t.__name__: t.type for t in TEMPLATES.values()}
-"""The seed's spellings of the types (``"MeanMetricTemplate"``) → the short ones (``"mean"``)."""
+"""The configuration format's spellings of the types (``"MeanMetricTemplate"``) → the short ones (``"mean"``)."""
 
 
 def as_template(spec: Union[MetricTemplate, Mapping[str, Any]]) -> MetricTemplate:
     """A template, or one built from a dict with its ``type`` (``{"type": "mean", "score": "recall"}``, or the
-    seed's ``{"type": "MeanMetricTemplate", ...}``)."""
+    configuration format's ``{"type": "MeanMetricTemplate", ...}``)."""
     if isinstance(spec, MetricTemplate):
         return spec
     if not isinstance(spec, Mapping):

@@ -253,7 +253,7 @@ def records_to_frame(config: "RagChecker", data: Any) -> pd.DataFrame:
 
 
 def write_back(frame: pd.DataFrame, records: list[dict], fields: list[str]) -> pd.DataFrame:
-    """A copy of ``frame`` with ``fields`` of the records as columns (claims as the seed's dicts)."""
+    """A copy of ``frame`` with ``fields`` of the records as columns (claims as ``{subject, predicate, object}`` dicts)."""
     out = frame.copy()
     for name in fields:
         values = [record.get(name) for record in records]

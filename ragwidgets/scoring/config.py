@@ -1,4 +1,4 @@
-"""``RagChecker``: the scorer's validated configuration (the fields of the seed's reference page)."""
+"""``RagChecker``: the scorer's validated configuration (the fields of RagChecker's configuration format, as the README lists them)."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ class RagChecker:
     dicts with a ``type``); None = the mean of every score. ``key``, ``display_name`` and
     ``purpose`` ("score" | "qa") label the scorer and do not change what it computes.
 
-    As in the seed, the column fields and the two instructions may be a ``TemplateValue``
+    As in that format, the column fields and the two instructions may be a ``TemplateValue``
     (``{{ column }}`` placeholders filled from each row; also written ``{"template": "..."}``);
     ``judge_model_key`` and ``mode`` accept one without placeholders.
     """

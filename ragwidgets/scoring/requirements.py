@@ -14,7 +14,7 @@ from ..engine import METRICS, RAGCHECKER_METRICS
 from ..engine.metrics import REQUIRED_PREFIX
 
 SCORE_ALIASES = {"f1_score": "f1"}
-"""Names the scorer accepts for a score besides the engine's (the seed calls f1 ``f1_score``)."""
+"""Names the scorer accepts for a score besides the engine's (RagChecker's configuration format calls f1 ``f1_score``)."""
 
 RESPONSE, TARGET = "response", "target"
 SIDE_MATRICES = {

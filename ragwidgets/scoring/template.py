@@ -1,5 +1,5 @@
-"""``TemplateValue``: a configuration value rendered for each row from the row's columns (the seed's
-"string, TemplateValue" fields)."""
+"""``TemplateValue``: a configuration value rendered for each row from the row's columns (the
+"string, TemplateValue" fields of RagChecker's configuration format)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """JupyterLab 4 and Notebook 7 on 127.0.0.1 and headless Debian Chromium driven by Playwright, all offline.
 
-Recipe: /work/shared/notes/browser-testing.md. Skips (with the reason) when Chromium or
+Skips (with the reason) when Chromium or
 Playwright is missing; `.ci/run` installs Chromium so CI runs these tests.
 """
 

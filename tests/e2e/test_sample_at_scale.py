@@ -1,7 +1,7 @@
 """End to end at real size: a 60-passage x 80-claim sample and the Harbor Explorer in JupyterLab at
 1280x800 with the file browser open, headless Chromium, offline.
 
-Checks what issue 8 found broken: total height bounded, the selected claim's passages in view, no
+Checks what once broke at this size: total height bounded, the selected claim's passages in view, no
 horizontal overflow, a wrong verdict fully visible, focus kept and keys not leaking, Space on a
 passage checkbox, the ground-truth answer staying open, hostile IDs. Click-to-DOM latency is
 recorded in artifacts/ (timed in benchmarks/widget_browser.py, never asserted here).

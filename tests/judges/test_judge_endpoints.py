@@ -1,4 +1,4 @@
-"""Issue 10: the judge under the faults of real endpoints, against the loopback server in conftest.py."""
+"""The judge under the faults of real endpoints, against the loopback server in conftest.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 10, point 2, in a real Jupyter kernel: interrupting a cell stops the judge's requests."""
+"""In a real Jupyter kernel: interrupting a cell stops the judge's requests."""
 
 from __future__ import annotations
 

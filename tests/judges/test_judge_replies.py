@@ -1,4 +1,4 @@
-"""Issue 16: replies cut short, numbered answers, oversized bodies, a server that is down or refuses the key."""
+"""Replies cut short, numbered answers, oversized bodies, a server that is down or refuses the key."""
 
 from __future__ import annotations
 

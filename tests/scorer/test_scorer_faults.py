@@ -1,4 +1,4 @@
-"""RagChecker.score under the faults of issue 10, the way a notebook user meets them."""
+"""RagChecker.score under a real endpoint's faults, the way a notebook user meets them."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def test_a_stopped_run_keeps_the_scores_of_what_finished(make_judge, chat_server
     assert result.usage.calls == 8 and result.usage.failures == 1
 
 
-# -- issue 16 ------------------------------------------------------------------------------------------
+# -- replies cut short, numbered answers, oversized bodies, servers down -------------------------------
 
 def test_a_reply_cut_short_leaves_its_cells_undefined_with_the_reason_and_uncached(make_judge, chat_server):
     chat_server.script.fault_next(*["length"] * 4)  # every attempt at the first call: the extraction of m0

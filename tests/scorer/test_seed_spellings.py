@@ -1,4 +1,4 @@
-"""Issue 10, point 11: the seed's configuration as written — f1_score, the template class names,
+"""RagChecker configurations as users write them — f1_score, the template class names,
 TemplateValue columns."""
 
 from __future__ import annotations
