@@ -32,9 +32,11 @@ ON_ERROR = ("raise", "report")  # stop at the first bad sample, or set bad sampl
 _EXACT = {**LABEL_CODES, None: UNJUDGED}  # the fast path: the exact spellings
 _SCORED_FIELDS = ("response_claims", "gt_answer_claims", "retrieved_context", "corpus", "reference_facts",
                   *LABEL_MATRICES)  # a record with none of these has nothing any metric could count
-KNOWN_FIELDS = {  # every record field the loaders read (others are warned about)
+KNOWN_FIELDS = {  # every record field the loaders read or pass over knowingly (others are warned about)
     "query_id", "query", "gt_answer", "response", "response_claim_labels", "gt_answer_claim_labels",
-    "metrics", *_SCORED_FIELDS,
+    "metrics",  # RAGChecker's own per-sample results
+    "unjudged",  # the judge fill's notes on the labels it left unjudged
+    *_SCORED_FIELDS,
 }
 _OTHER_FORMATS = {  # keys of other tools' records (ragas, TruLens, ...) -> the RAGChecker field
     "question": "query", "user_input": "query", "answer": "response", "contexts": "retrieved_context",

@@ -19,6 +19,7 @@ import pandas as pd
 
 from ..engine import evaluate
 from ..engine.evaluate import Scores
+from ..loaders import KNOWN_FIELDS
 from ..model import Sample
 from .aggregates import distribution, group_means, scatter_cells
 from .compare import Comparison, compare_runs
@@ -36,10 +37,6 @@ QUERY_CHARS = 160  # query text sent per row
 SUMMARY_BOOT = 200  # resamples behind the live intervals (analysis.summarize: 2000); the Monte Carlo
 # error of a percentile from 200 resamples is about a tenth of the half-width, below the 3 decimals shown
 MAX_GROUPS = 50  # a column with more distinct values is not offered for "mean by group"
-LOADER_FIELDS = {"query_id", "query", "gt_answer", "response", "retrieved_context", "corpus", "response_claims",
-                 "gt_answer_claims", "answer2response", "response2answer", "retrieved2response",
-                 "retrieved2answer", "reference_facts", "response_claim_labels", "gt_answer_claim_labels",
-                 "metrics"}
 
 
 @dataclass(frozen=True)
@@ -148,7 +145,7 @@ def _scores_and_extras(source) -> tuple[Scores, pd.DataFrame | None]:
         return evaluate(source.records), None
     if isinstance(source, pd.DataFrame):
         scores = evaluate(source.to_dict("records"))
-        extra = [c for c in source.columns if c not in LOADER_FIELDS and c not in scores.names
+        extra = [c for c in source.columns if c not in KNOWN_FIELDS and c not in scores.names
                  and source[c].map(lambda v: isinstance(v, (str, int, bool, np.integer))).all()
                  and source[c].nunique() <= MAX_GROUPS]
         ids = [s.query_id for s in scores.batch.samples]

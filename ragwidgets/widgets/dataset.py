@@ -30,6 +30,7 @@ import traitlets
 from ..analysis.run import CAPABILITIES, Controls, InMemoryRun, RunModel, is_runs
 from ..analysis.slices import Slice, save_slices
 from ..backends import backend
+from ..engine.metrics import REQUIRED_PREFIX
 from ..errors import RagWidgetsError
 from .base import Widget, bundled, view_json
 from .sample_view import SampleView
@@ -330,7 +331,7 @@ class DatasetExplorer(Widget):
         state = {
             "runs": self.runs, "run": view["run"], "total": view["total"], "count": view["count"],
             "version": self.model.version, "error": "; ".join(e for e in (self._rejected, self._error) if e),
-            "metrics": [{"key": k, "label": LABELS.get(k.removeprefix("required_"), k)} for k in self.metrics],
+            "metrics": [{"key": k, "label": LABELS.get(k.removeprefix(REQUIRED_PREFIX), k)} for k in self.metrics],
             "columns": self._columns(), "group_columns": self.group_columns, "controls": controls, **view}
         unavailable = [name for key, name in CAPABILITIES.items() if key not in self.model.capabilities]
         if unavailable:
@@ -341,8 +342,8 @@ class DatasetExplorer(Widget):
         cols = []
         for key, kind in self.model.columns():
             if kind == "metric":
-                cols.append({"key": key, "label": LABELS.get(key.removeprefix("required_"), key), "kind": kind,
-                             "lower_is_better": key.removeprefix("required_") in LOWER_IS_BETTER})
+                cols.append({"key": key, "label": LABELS.get(key.removeprefix(REQUIRED_PREFIX), key), "kind": kind,
+                             "lower_is_better": key.removeprefix(REQUIRED_PREFIX) in LOWER_IS_BETTER})
             else:
                 label = {"text": key, "count": key.removeprefix("n_").replace("_", " "),
                          "difference": f"Δ {self.compare_metric} vs {self.runs[0]}"}[kind]
