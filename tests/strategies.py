@@ -6,6 +6,7 @@ import copy
 import gzip
 import json
 
+import numpy as np
 from hypothesis import strategies as st
 
 JUDGED = ["Entailment", "Neutral", "Contradiction"]
@@ -207,3 +208,17 @@ def results_files(draw):
     zipped = draw(st.booleans())
     name = "results." + ("jsonl" if form == "jsonl" else "json") + (".gz" if zipped else "")
     return name, gzip.compress(data) if zipped else data, records
+
+
+def same_sample(a, b, ignore=()) -> bool:
+    """Whether two Samples hold the same fields (arrays compared by shape and value), but ``ignore``."""
+    for name in a.__dataclass_fields__:
+        if name in ignore:
+            continue
+        x, y = getattr(a, name), getattr(b, name)
+        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+            if x is None or y is None or x.shape != y.shape or not np.array_equal(x, y):
+                return False
+        elif x != y:
+            return False
+    return True

@@ -6,29 +6,15 @@ import gzip
 import json
 import warnings
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ragwidgets as rw
 from ragwidgets.fastload import read_flat
-from strategies import broken_records, ragchecker_records, results_files
+from strategies import broken_records, ragchecker_records, results_files, same_sample
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def same_sample(a: rw.Sample, b: rw.Sample, ignore=()) -> bool:
-    for name in a.__dataclass_fields__:
-        if name in ignore:
-            continue
-        x, y = getattr(a, name), getattr(b, name)
-        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
-            if x is None or y is None or x.shape != y.shape or not np.array_equal(x, y):
-                return False
-        elif x != y:
-            return False
-    return True
 
 
 def load(source, on_error):

@@ -4,14 +4,13 @@ import gzip
 import json
 import warnings
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ragwidgets as rw
 from ragwidgets.fastload import read_flat
-from strategies import ragchecker_records
+from strategies import ragchecker_records, same_sample
 
 GOOD = {"query_id": "a", "retrieved_context": [{"doc_id": "d1", "text": "t"}],
         "response_claims": [["x", "is", "y"]], "gt_answer_claims": [["x", "is", "y"]],
@@ -192,17 +191,6 @@ def test_the_fast_path_takes_plain_files_and_leaves_the_rest_to_the_validator(tm
     path.write_text(results(GOOD, dict(B, query_id=None)))
     with pytest.raises(rw.InputError, match="sample 1, field 'query_id': must be a string"):
         rw.load_samples(path)
-
-
-def same_sample(a: rw.Sample, b: rw.Sample) -> bool:
-    for name in a.__dataclass_fields__:
-        x, y = getattr(a, name), getattr(b, name)
-        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
-            if x is None or y is None or x.shape != y.shape or not np.array_equal(x, y):
-                return False
-        elif x != y:
-            return False
-    return True
 
 
 @pytest.mark.filterwarnings("ignore::ragwidgets.InputWarning")

@@ -153,7 +153,28 @@ def _scores_and_extras(source) -> tuple[Scores, pd.DataFrame | None]:
     return evaluate(source), None
 
 
-class InMemoryRun:
+class HeldTable:
+    """What a run model holds for the widget: ``frame`` (a row per sample it can show),
+    ``status`` (their status codes per metric) and ``order`` (the rows shown, in order)."""
+
+    _frame: pd.DataFrame
+    _status: pd.DataFrame
+    _order: np.ndarray
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        return self._frame
+
+    @property
+    def status(self) -> pd.DataFrame:
+        return self._status
+
+    @property
+    def order(self) -> np.ndarray:
+        return self._order
+
+
+class InMemoryRun(HeldTable):
     """One run or several runs of the same queries, held in this process: a path, records, Scores,
     ScoringResult, DataFrame, or ``{run_name: source}`` (the first run is the baseline).
 
@@ -219,18 +240,6 @@ class InMemoryRun:
     def _whole_table(self) -> RunTable:
         """The runs' frames as one table (for the slices and the summary)."""
         return RunTable(scores=None, frame=self._frame, status=self._status)
-
-    @property
-    def frame(self) -> pd.DataFrame:
-        return self._frame
-
-    @property
-    def status(self) -> pd.DataFrame:
-        return self._status
-
-    @property
-    def order(self) -> np.ndarray:
-        return self._order
 
     @property
     def defaults(self) -> dict:

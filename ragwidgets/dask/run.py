@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.filtering import expression_mask
-from ..analysis.run import Controls, Drill, default_controls
+from ..analysis.run import Controls, Drill, HeldTable, default_controls
 from ..errors import RagWidgetsError
 from ..model import Sample
 from .evaluate import DaskScores
@@ -41,7 +41,7 @@ def _cluster_error(err: Exception) -> str:
     return f"the Dask cluster could not answer ({type(err).__name__}: {err})"
 
 
-class ClusterRun:
+class ClusterRun(HeldTable):
     """The run model of a :class:`~ragwidgets.dask.DaskScores` (see the module docstring).
 
     ``frame`` is the table's rows (``query_id``, ``partition``, group columns, metrics and their
@@ -83,18 +83,6 @@ class ClusterRun:
         self._order = np.arange(len(self._frame))
         self._codes = {m: self._frame[m + "_status"].to_numpy() for m in self.metrics}
         self._status = pd.DataFrame(self._codes)
-
-    @property
-    def frame(self) -> pd.DataFrame:
-        return self._frame
-
-    @property
-    def status(self) -> pd.DataFrame:
-        return self._status
-
-    @property
-    def order(self) -> np.ndarray:
-        return self._order
 
     @property
     def defaults(self) -> dict:
