@@ -123,8 +123,9 @@ def test_a_damaged_answer_in_a_directory_cache_is_asked_again(chat_server, rows,
     damaged.write_bytes(damaged.read_bytes()[:7])  # cut short, as by a full disk before atomic writes
     with caplog.at_level("WARNING", logger="ragwidgets.judges"):
         assert judge(chat_server, rows, tmp_path, "--cache", f"{folder}/") == 0
-    assert chat_server.script.requests == spent + 1  # only the damaged answer is asked again
-    assert f"judge cache: {damaged} is damaged" in caplog.text
+    reads = caplog.text.count(f"judge cache: {damaged} is damaged")  # one per job that needs this answer
+    assert reads >= 1
+    assert chat_server.script.requests == spent + reads  # only the damaged answer is asked again
     assert json.loads(damaged.read_text())["value"]  # and stored over the damaged file
 
 
