@@ -15,7 +15,6 @@ before the fast path decoded ``metrics`` (msgspec refused them at the first reco
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import tempfile
@@ -27,8 +26,8 @@ import numpy as np
 
 import ragwidgets as rw
 from ragwidgets import fastload
+from whole_process_vs_ragchecker import write_synthetic  # benchmarks/, beside this file
 
-LABELS = ("Entailment", "Neutral", "Contradiction")
 METRICS = ("precision", "recall", "f1", "claim_recall", "context_precision", "context_utilization",
            "noise_sensitivity_in_relevant", "noise_sensitivity_in_irrelevant", "hallucination",
            "self_knowledge", "faithfulness")
@@ -36,32 +35,9 @@ METRICS = ("precision", "recall", "f1", "claim_recall", "context_precision", "co
 
 def write_output_file(path: Path, n: int, seed: int = 0) -> None:
     """n samples as ragchecker's output file holds them: the inputs, labels and per-sample metrics."""
-    rng = np.random.default_rng(seed)
-    n_resp, n_gt, n_psg = rng.integers(0, 13, n), rng.integers(0, 13, n), rng.integers(0, 9, n)
-    total = int((n_resp + n_gt + (n_resp + n_gt) * n_psg).sum())
-    labels = iter(np.array(LABELS)[rng.choice(3, size=total, p=[0.4, 0.45, 0.15])].tolist())
-    scores = iter(rng.random(n * len(METRICS)).tolist())
-
-    def take(k: int) -> list[str]:
-        return [next(labels) for _ in range(k)]
-
-    with path.open("w", encoding="utf-8") as f:
-        f.write('{"results": [')
-        for i in range(n):
-            r, g, k = int(n_resp[i]), int(n_gt[i]), int(n_psg[i])
-            record = {
-                "query_id": str(i), "query": "q", "gt_answer": "a", "response": "r",
-                "retrieved_context": [{"doc_id": f"{i}-{j}", "text": "passage"} for j in range(k)],
-                "response_claims": [["s", "p", str(j)] for j in range(r)],
-                "gt_answer_claims": [["s", "p", str(j)] for j in range(g)],
-                "answer2response": take(r), "response2answer": take(g),
-                "retrieved2response": [take(k) for _ in range(r)], "retrieved2answer": [take(k) for _ in range(g)],
-                "metrics": {name: next(scores) for name in METRICS},
-            }
-            f.write(("," if i else "") + json.dumps(record))
-        overall = {"precision": 50.0, "recall": 50.0, "f1": 50.0}
-        f.write('], "metrics": ' + json.dumps({"overall": overall, "retriever": {"claim_recall": 50.0},
-                                               "generator": {"faithfulness": 50.0}}) + "}")
+    write_synthetic(path, n, seed, metrics=METRICS, summary={
+        "overall": {"precision": 50.0, "recall": 50.0, "f1": 50.0}, "retriever": {"claim_recall": 50.0},
+        "generator": {"faithfulness": 50.0}})
 
 
 def best(call, repeats: int) -> tuple[float, object]:

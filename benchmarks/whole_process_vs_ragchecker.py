@@ -47,12 +47,16 @@ json.dump({{"results": out, "metrics": means}}, sys.stdout, indent=2)
 LABELS = ("Entailment", "Neutral", "Contradiction")
 
 
-def write_synthetic(path: Path, n: int, seed: int = 0) -> None:
-    """n samples shaped like RAGChecker's: 0-12 claims a side, 0-8 passages, ~40% entailment."""
+def write_synthetic(path: Path, n: int, seed: int = 0, *, metrics: tuple[str, ...] = (),
+                    summary: dict | None = None) -> None:
+    """n samples shaped like RAGChecker's: 0-12 claims a side, 0-8 passages, ~40% entailment; as
+    ragchecker's output file holds them with ``metrics`` (random per-sample values of those names)
+    and ``summary`` (the file's top-level ``metrics``)."""
     rng = np.random.default_rng(seed)
     n_resp, n_gt, n_psg = rng.integers(0, 13, n), rng.integers(0, 13, n), rng.integers(0, 9, n)
     total = int((n_resp + n_gt + (n_resp + n_gt) * n_psg).sum())
     labels = iter(np.array(LABELS)[rng.choice(3, size=total, p=[0.4, 0.45, 0.15])].tolist())
+    scores = iter(rng.random(n * len(metrics)).tolist())
 
     def take(k: int) -> list[str]:
         return [next(labels) for _ in range(k)]
@@ -69,8 +73,10 @@ def write_synthetic(path: Path, n: int, seed: int = 0) -> None:
                 "answer2response": take(r), "response2answer": take(g),
                 "retrieved2response": [take(k) for _ in range(r)], "retrieved2answer": [take(k) for _ in range(g)],
             }
+            if metrics:
+                record["metrics"] = {name: next(scores) for name in metrics}
             f.write(("," if i else "") + json.dumps(record))
-        f.write("]}")
+        f.write("]" + ("" if summary is None else ', "metrics": ' + json.dumps(summary)) + "}")
 
 
 def run(command: list[str], out: Path) -> tuple[float, float, float]:
