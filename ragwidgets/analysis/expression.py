@@ -26,7 +26,7 @@ import ast
 import math
 import operator
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -132,7 +132,7 @@ def _parse(text: str, columns: tuple[str, ...] | None) -> Expression:
     methods = {id(n.func) for n in nodes if isinstance(n, ast.Call) and _call_name(n)}
     for node in nodes:
         _check(expression, node, known, read, methods)
-    return Expression(text, source, tree.body, tuple(dict.fromkeys(read)), tuple(quoted.items()))
+    return replace(expression, columns=tuple(dict.fromkeys(read)))
 
 
 def _depth(tree: ast.AST) -> int:
