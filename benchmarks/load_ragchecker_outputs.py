@@ -7,7 +7,7 @@ Input: synthetic RAGChecker-format samples (0-12 claims a side, 0-8 passages, st
 in ``whole_process_vs_ragchecker.py``), each with eleven per-sample metrics, and the aggregate
 ``{"overall": ..., "retriever": ..., "generator": ...}``, as ``RAGChecker.evaluate`` writes them.
 *fast*: ``rw.evaluate(path)`` and ``rw.load_samples(path)`` as they are. *validator*: the same
-calls with :func:`ragwidgets.fastload.decode_plain` answering None, which is what these files met
+calls with :func:`ragwidgets._fastload.decode_plain` answering None, which is what these files met
 before the fast path decoded ``metrics`` (msgspec refused them at the first record). Best of
 ``--repeats``; before a row is printed the two paths' frames are checked to be equal.
 """
@@ -25,7 +25,7 @@ from unittest import mock
 import numpy as np
 
 import ragwidgets as rw
-from ragwidgets import fastload
+from ragwidgets import _fastload as fastload
 from whole_process_vs_ragchecker import write_synthetic  # benchmarks/, beside this file
 
 METRICS = ("precision", "recall", "f1", "claim_recall", "context_precision", "context_utilization",

@@ -57,7 +57,7 @@ class LoadResult:
     samples: Sequence[Sample]
     errors: list[InputError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    flat: Any = None  # ragwidgets.fastload.FlatRecords when the fast path read the file
+    flat: Any = None  # ragwidgets._fastload.FlatRecords when the fast path read the file
     unnamed: int = 0  # samples with no query_id, named by their position
     first_unnamed: int | None = None
 
@@ -206,13 +206,13 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
 
     ``on_error="raise"`` stops at the first bad sample; ``"report"`` keeps the good ones and
     lists the errors. Duplicate ``query_id`` values and records with nothing to score are
-    errors. Files in RAGChecker's plain format take a fast path (:mod:`ragwidgets.fastload`);
+    errors. Files in RAGChecker's plain format take a fast path (:mod:`ragwidgets._fastload`);
     anything it does not accept is read by the precise validator below, with its messages.
     """
     check_on_error(on_error)
     with gc_paused():
         if isinstance(source, (bytes, str, Path)):
-            from . import fastload
+            from . import _fastload as fastload
             name, data = _read_source(source)
             plain = fastload.decode_plain(data, _is_jsonl(name))
             if plain is not None:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ragwidgets as rw
-from ragwidgets.fastload import read_flat
+from ragwidgets._fastload import read_flat
 from ragwidgets.model import CONTRADICTED, ENTAILED, NOT_ENTAILED, UNJUDGED
 from ragwidgets.scoring import RagChecker
 from ragwidgets.widgets import SampleExplorer

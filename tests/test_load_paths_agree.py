@@ -1,4 +1,4 @@
-"""The two load paths agree: a file read by the fast path (``ragwidgets.fastload``) gives exactly what
+"""The two load paths agree: a file read by the fast path (``ragwidgets._fastload``) gives exactly what
 the validator (``ragwidgets.loaders``) gives on the same records, on generated records and on
 mutations of them (wrong arities, types, nulls, unknown labels, shapes, extra fields, claim forms)."""
 
@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ragwidgets as rw
-from ragwidgets.fastload import read_flat
+from ragwidgets._fastload import read_flat
 from strategies import broken_records, ragchecker_records, results_files, same_sample
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ragwidgets as rw
-from ragwidgets.fastload import read_flat
+from ragwidgets._fastload import read_flat
 from strategies import ragchecker_records, same_sample
 
 GOOD = {"query_id": "a", "retrieved_context": [{"doc_id": "d1", "text": "t"}],

@@ -4,13 +4,13 @@ import json
 
 import pytest
 
-from ragwidgets import fastload, loaders
+from ragwidgets import _fastload as fastload, loaders
 from ragwidgets.engine.metrics import METRICS
 from ragwidgets.errors import InputError
 from ragwidgets.judges.answers import ENTAILMENT_SYNONYMS, IMPORTANCE_SYNONYMS
 from ragwidgets.judges.results import EntailmentLabel
 from ragwidgets.model import IMPORTANCE_LABELS, LABEL_CODES, LABEL_SPELLINGS, UNJUDGED
-from ragwidgets.widgets.view import LABELS, LOWER_IS_BETTER
+from ragwidgets.widgets._view import LABELS, LOWER_IS_BETTER
 
 WORDS = [*LABEL_SPELLINGS, *(s.upper() for s in LABEL_SPELLINGS), *(f" {s.lower()} " for s in LABEL_SPELLINGS),
          "Entailed", "Supported", "Contradicts", "neutrality", "", "1", 1, 0, True, False, None]

@@ -67,7 +67,7 @@ def _matrix_entries(matrices: list[np.ndarray | None], row_offset: np.ndarray, p
 class Batch:
     """The label arrays of many samples, built once and scored many times."""
 
-    samples: Sequence[Sample]  # a tuple, or built on demand (ragwidgets.fastload.LazySamples)
+    samples: Sequence[Sample]  # a tuple, or built on demand (ragwidgets._fastload.LazySamples)
     query_ids: Sequence[str]
     resp_offset: np.ndarray
     gt_offset: np.ndarray
@@ -183,7 +183,7 @@ class Batch:
 
     @classmethod
     def from_flat(cls, flat) -> "Batch":
-        """The Batch of plain RAGChecker records decoded by :func:`ragwidgets.fastload.read_flat`
+        """The Batch of plain RAGChecker records decoded by :func:`ragwidgets._fastload.read_flat`
         (no citations, relevance flags, claim labels or reference facts), its Samples built on demand."""
         resp_offset, gt_offset, psg_offset = _offsets(flat.n_resp), _offsets(flat.n_gt), _offsets(flat.n_psg)
         r2r = _entries(flat.labels["retrieved2response"], flat.has["retrieved2response"], resp_offset, psg_offset)

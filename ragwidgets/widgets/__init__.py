@@ -1,7 +1,7 @@
 """Views: anywidget explorers over the metric engine, and the state-space chart.
 
 Widgets only wire state to views: the view state is built by the pure functions in
-:mod:`ragwidgets.widgets.view`; every number comes from :mod:`ragwidgets.engine`.
+:mod:`ragwidgets.widgets._view`; every number comes from :mod:`ragwidgets.engine`.
 """
 
 from .explorer import Explorer, SampleExplorer

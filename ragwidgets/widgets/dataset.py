@@ -7,7 +7,7 @@ back end's for a Dask-scored run. Every control is a trait (``run``, ``text``, `
 updates the model and rebuilds the view state in one step (``_view``: summary, charts'
 pre-aggregated data, slices, comparison, ``count`` of ``total``), and the front end asks for the
 rows it shows as windows (a custom message answered with one binary buffer per column). The
-drill-down is the one-sample view (:class:`~ragwidgets.widgets.sample_view.SampleView`) of the
+drill-down is the one-sample view (:class:`~ragwidgets.widgets._sample_view.SampleView`) of the
 selected row, beside the same query's answer in the baseline run when runs are compared. What the
 model cannot do (its ``capabilities``) is named as not available.
 
@@ -33,8 +33,8 @@ from ..backends import backend
 from ..engine.metrics import REQUIRED_PREFIX
 from ..errors import RagWidgetsError
 from .base import Widget, bundled, view_json
-from .sample_view import SampleView
-from .view import LABELS, LOWER_IS_BETTER, show_id
+from ._sample_view import SampleView
+from ._view import LABELS, LOWER_IS_BETTER, show_id
 
 MAX_WINDOW = 2000  # rows per window
 REQUESTS = ("rows", "step", "add_slice", "drill")

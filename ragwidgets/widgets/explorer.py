@@ -2,10 +2,10 @@
 
 State lives in traits, so everything the controls do is also a trait assignment from Python
 (``explorer.retrieval = "No retrieval"``). Any change rebuilds the whole view state in one step
-(:func:`ragwidgets.widgets.view.build_view`) into two traits, sent in one message: ``_view``
+(:func:`ragwidgets.widgets._view.build_view`) into two traits, sent in one message: ``_view``
 (the state as a JSON string: serialised once, not walked by ipywidgets) and ``_cells`` (the
 entailment matrix as a binary buffer), which the front end only draws; ``view`` is the same
-state as a dict. SampleExplorer keeps a :class:`~ragwidgets.widgets.sample_view.SampleView`
+state as a dict. SampleExplorer keeps a :class:`~ragwidgets.widgets._sample_view.SampleView`
 for each of the last VIEWS samples shown. Passages switched on or off are a ``passage_active`` mask over a Batch built once: no
 re-parsing and no judge call.
 """
@@ -30,9 +30,9 @@ from ..model import Sample
 from ..scenario import Scenario, State
 from .base import Widget, bundled
 from .lessons import HARBOR_PRESETS, Preset
-from .picker import SampleIndex
-from .sample_view import SampleView, split_cells
-from .view import LABELS, build_view, selectable
+from ._picker import SampleIndex
+from ._sample_view import SampleView, split_cells
+from ._view import LABELS, build_view, selectable
 
 VIEWS = 32  # SampleExplorer keeps the views (and explanations) of this many samples last shown
 
@@ -357,7 +357,7 @@ class SampleExplorer(_Linked):
     :class:`~ragwidgets.engine.evaluate.Scores` (its samples and metrics are reused);
     ``query_id`` opens that sample. With several samples the view carries a picker of constant
     size (the current sample, previous / next); searching by query text and metric values is a
-    custom message answered from Python (:mod:`ragwidgets.widgets.picker`), so a click costs
+    custom message answered from Python (:mod:`ragwidgets.widgets._picker`), so a click costs
     the same at 10 samples and at 100,000.
     """
 
@@ -407,7 +407,7 @@ class SampleExplorer(_Linked):
     def search(self, text: str, limit: int = 50) -> dict:
         """The samples whose query text or query_id holds every word of ``text`` and whose metrics
         meet its conditions (``faithfulness<0.5``, ``hallucination=undefined``): see
-        :mod:`ragwidgets.widgets.picker`."""
+        :mod:`ragwidgets.widgets._picker`."""
         return self.picker.search(text, limit)
 
     def _on_message(self, _widget, content, _buffers) -> None:

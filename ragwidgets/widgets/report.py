@@ -14,7 +14,7 @@ import html
 import numpy as np
 
 from ..model import CONTRADICTED, ENTAILED, NOT_ENTAILED
-from .view import LABELS, LOWER_IS_BETTER, show_id
+from ._view import LABELS, LOWER_IS_BETTER, show_id
 
 STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from .view import LABELS
+from ._view import LABELS
 
 UNDEFINED_FILL = "#9e9e9e"
 BAR_FILL = "#4c78a8"

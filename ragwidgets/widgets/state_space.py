@@ -19,7 +19,7 @@ import traitlets
 from ..engine.explain import format_number
 from ..engine.metrics import CITATION_METRICS
 from .base import Widget, bundled
-from .view import LABELS
+from ._view import LABELS
 
 UNDEFINED_FILL = "#b0b0b0"
 SELECTIONS = ("cell", "undefined_cell")  # one per clickable layer

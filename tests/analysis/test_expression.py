@@ -16,7 +16,7 @@ from ragwidgets.analysis import load_slices
 from ragwidgets.analysis.expression import MAX_LENGTH, ExpressionError, parse
 from ragwidgets.analysis.filtering import expression_mask
 from ragwidgets.errors import InputError
-from ragwidgets.widgets.picker import SampleIndex
+from ragwidgets.widgets._picker import SampleIndex
 
 NAN = np.nan
 FRAME = pd.DataFrame({"precision": [0.1, NAN, 0.9, 0.5], "recall": [1.0, 0.0, NAN, 0.5],

@@ -5,7 +5,7 @@ import pytest
 
 import ragwidgets as rw
 from ragwidgets.widgets import SampleExplorer
-from ragwidgets.widgets.picker import parse_search
+from ragwidgets.widgets._picker import parse_search
 
 LABELS = ("Entailment", "Neutral")
 

@@ -8,7 +8,7 @@ import traitlets
 
 import ragwidgets as rw
 from ragwidgets.widgets import SampleExplorer
-from ragwidgets.widgets.sample_view import split_cells
+from ragwidgets.widgets._sample_view import split_cells
 
 
 def cards(view):

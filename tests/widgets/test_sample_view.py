@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import ragwidgets as rw
-from ragwidgets.widgets.sample_view import SampleView
+from ragwidgets.widgets._sample_view import SampleView
 
 
 @pytest.fixture

@@ -29,7 +29,7 @@ from ..engine.batch import Batch
 from ..engine.explain import SampleExplanation
 from ..model import Sample
 from .base import view_json
-from .view import build_view, selectable, show_id
+from ._view import build_view, selectable, show_id
 
 FIELDS = ("retrieved", "selected", "predict", "predictions", "undefined")
 UNDEFINED_MODES = {"null": "Undefined (honest)", "zero": "0 (ragchecker 0.1.9)"}
