@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..engine.sums import mean_over_defined
 from .table import DEFINED_CODE, NOT_COMPUTABLE_CODE, UNDEFINED_CODE
 
 BINS = 10
@@ -42,7 +43,10 @@ def group_means(groups: pd.Series, values: np.ndarray, status: np.ndarray) -> li
     defined = status == DEFINED_CODE
     codes, names = pd.factorize(groups, sort=True)
     size = np.bincount(codes, minlength=len(names))
-    n_def = np.bincount(codes[defined], minlength=len(names))
-    total = np.bincount(codes[defined], weights=values[defined], minlength=len(names))
-    return [{"group": str(g), "mean": (float(t / d) if d else None), "defined": int(d), "size": int(s)}
-            for g, t, d, s in zip(names, total, n_def, size)]
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
+    rows = []
+    for g, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:])):
+        mean, n_def = mean_over_defined(values[order[lo:hi]], defined[order[lo:hi]])
+        rows.append({"group": str(names[g]), "mean": mean, "defined": n_def, "size": int(size[g])})
+    return rows

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..engine.sums import exact_sum, mean_of_counts
 from .bootstrap import N_BOOT, means_from_counts, percentile_interval
 from .table import DEFINED_CODE, NOT_COMPUTABLE_CODE, UNDEFINED_CODE, RunTable
 
@@ -26,7 +27,7 @@ class Summarizer:
             distinct, inverse = np.unique(value[defined], return_inverse=True)
             code = np.full(len(value), -1, dtype=np.int64)
             code[defined] = inverse
-            self._distinct[m] = (distinct, code)
+            self._distinct[m] = (distinct, code, [exact_sum(distinct[k:k + 1]) for k in range(len(distinct))])
 
     def summarize(self, rows: np.ndarray | None = None, *, n_boot: int = N_BOOT, seed: int = 0,
                   percent: bool = False) -> pd.DataFrame:
@@ -34,12 +35,13 @@ class Summarizer:
         out = []
         for m in self.metrics:
             status = self._status[m] if rows is None else self._status[m][rows]
-            distinct, code = self._distinct[m]
+            distinct, code, units = self._distinct[m]
             code = code if rows is None else code[rows]
             counts = np.bincount(code[code >= 0], minlength=len(distinct))
             n = int(counts.sum())
             lo, hi = percentile_interval(means_from_counts(distinct, counts, n_boot, seed))
-            out.append([float(counts @ distinct / n) if n else np.nan,
+            mean = mean_of_counts(units, counts)
+            out.append([np.nan if mean is None else mean,
                         np.nan if lo is None else lo, np.nan if hi is None else hi, n,
                         int(np.count_nonzero(status == UNDEFINED_CODE)),
                         int(np.count_nonzero(status == NOT_COMPUTABLE_CODE))])

@@ -16,7 +16,7 @@ from .batch import Batch
 from .derived import Derived
 from .explain import explain_sample
 from .metrics import METRICS, REQUIRED_PREFIX, ragchecker_summary
-from .sums import exact_mean, exact_sum
+from .sums import mean_over_defined
 from .values import DEFINED, NOT_COMPUTABLE, STATUS_CODES, STATUSES, UNDEFINED, Evaluation, Settings, item_space
 
 
@@ -201,7 +201,7 @@ class Scores:
             for shown, value, _, name in part.columns():
                 counts = np.bincount(part.code[name], minlength=3)
                 out[shown] = {
-                    "mean": exact_mean(exact_sum(value[part.code[name] == 0]), int(counts[0])),
+                    "mean": mean_over_defined(value, part.code[name] == 0)[0],
                     "defined": int(counts[0]), "undefined": int(counts[1]), "not_computable": int(counts[2]),
                 }
         return out

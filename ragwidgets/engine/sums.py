@@ -35,3 +35,21 @@ def exact_sum(values: np.ndarray) -> int:
 def exact_mean(total: int, count: int) -> float | None:
     """The mean of ``count`` values whose exact sum is ``total``, rounded once (None when count is 0)."""
     return float(Fraction(total, count << SHIFT)) if count else None
+
+
+def mean_over_defined(values: np.ndarray, defined: np.ndarray) -> tuple[float | None, int]:
+    """The one rule for a metric's mean: Σ values[defined] / #defined, exact and rounded once, with
+    the count; (None, 0) when no sample is defined (Undefined samples are never averaged as 0).
+    An infinite value makes the mean numpy's (inf, or NaN for inf - inf)."""
+    kept = np.asarray(values, dtype=float)[np.asarray(defined, dtype=bool)]
+    if not np.isfinite(kept).all():
+        return float(kept.mean()), len(kept)
+    return exact_mean(exact_sum(kept), len(kept)), len(kept)
+
+
+def mean_of_counts(units: list[int], counts: np.ndarray) -> float | None:
+    """:func:`mean_over_defined` of values given as distinct values' exact sums ``units``
+    (``exact_sum`` of each one) seen ``counts`` times (None when the counts are all 0)."""
+    seen = np.flatnonzero(counts)
+    total = sum(units[k] * c for k, c in zip(seen.tolist(), counts[seen].tolist()))
+    return exact_mean(total, int(counts.sum()))

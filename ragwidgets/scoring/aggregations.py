@@ -16,6 +16,8 @@ from typing import Any, ClassVar, Optional, Union
 import numpy as np
 import pandas as pd
 
+from ..engine.sums import mean_over_defined
+
 
 @dataclass(frozen=True)
 class AggregatedMetric:
@@ -97,7 +99,7 @@ class MeanMetricTemplate(MetricTemplate):
     type: ClassVar[str] = "mean"
 
     def _aggregate(self, defined, rows):
-        return (float(defined.mean()) if len(defined) else None), {}
+        return mean_over_defined(defined.to_numpy(dtype=float), np.ones(len(defined), dtype=bool))[0], {}
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
