@@ -70,13 +70,14 @@ def read_records(source: str | Path | bytes | dict | list) -> list:
     problem.
     """
     if isinstance(source, (bytes, str, Path)):
-        name, data = _read_source(source)
+        name, data = read_source(source)
         return _parse_text(_decode_text(data, name), name, "raise")[0]
     return _unwrap(source)
 
 
-def _read_source(source: str | Path | bytes) -> tuple[str, bytes]:
-    """(a name for messages, the raw bytes, gunzipped) of a path, JSON text or bytes."""
+def read_source(source: str | Path | bytes) -> tuple[str, bytes]:
+    """(a name for messages, the raw bytes, gunzipped) of a path, JSON text or bytes; a file that
+    cannot be read is an InputError naming it. The one reader of sources (the Dask explorer's too)."""
     if isinstance(source, bytes):
         return "input", _gunzip(source, "input")
     if isinstance(source, str) and source.lstrip()[:1] in ("{", "["):
@@ -112,12 +113,13 @@ def _decode_text(data: bytes, name: str) -> str:
                          "save it as UTF-8") from None
 
 
-def _is_jsonl(name: str) -> bool:
+def is_jsonl(name: str) -> bool:
+    """Whether a file name says JSON Lines (``.jsonl``, ``.jsonl.gz``, any case)."""
     return name.lower().removesuffix(".gz").endswith(".jsonl")
 
 
 def _parse_text(text: str, name: str, on_error: str) -> tuple[list, list[InputError]]:
-    if _is_jsonl(name):
+    if is_jsonl(name):
         return _read_jsonl(text, name, on_error)
     try:
         return _unwrap(_json(text)), []
@@ -213,8 +215,8 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
     with gc_paused():
         if isinstance(source, (bytes, str, Path)):
             from . import _fastload as fastload
-            name, data = _read_source(source)
-            plain = fastload.decode_plain(data, _is_jsonl(name))
+            name, data = read_source(source)
+            plain = fastload.decode_plain(data, is_jsonl(name))
             if plain is not None:
                 del data  # the decoded records hold all of it: less memory at the peak to come
                 flat = fastload.flatten(plain)
@@ -225,7 +227,7 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
                     _emit(result.warnings)
                     return result
                 del plain  # a sample the validator refuses: it reads the file itself, with its messages
-                name, data = _read_source(source)
+                name, data = read_source(source)
             records, errors = _parse_text(_decode_text(data, name), name, on_error)
         else:
             records, errors = _unwrap(source), []

@@ -26,7 +26,7 @@ from ..analysis.aggregates import distribution, scatter_cells
 from ..analysis.filtering import expression_mask
 from ..analysis.table import DEFINED_CODE, UNDEFINED_CODE
 from ..errors import InputError
-from ..loaders import _is_jsonl, _read_source, load_samples
+from ..loaders import is_jsonl, read_source, load_samples
 from ..model import Sample
 from .evaluate import DaskScores, record_of, tree_reduce
 from .totals import finish, merge, totals_of
@@ -170,8 +170,8 @@ def ask(partitions: list, spec: ViewSpec) -> dict:
 
 def _sample_in_file(path: str, query_id: str) -> Sample:
     """Sample ``query_id`` of a results file: in JSONL only the lines holding its text are parsed."""
-    name, data = _read_source(path)
-    if _is_jsonl(name):
+    name, data = read_source(path)
+    if is_jsonl(name):
         needle = query_id.encode()
         for line in data.removeprefix(b"\xef\xbb\xbf").splitlines():
             if needle in line:
