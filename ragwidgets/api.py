@@ -12,14 +12,18 @@ from .engine import evaluate as evaluate_in_process
 
 
 def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "null",
-             passage_active=None, on_error: str = "raise", engine: str = "numpy", by=None):
+             passage_active=None, on_error: str = "raise", engine: str = "numpy", by=None, reviews=None):
     """Score ``data`` in this process (:func:`ragwidgets.engine.evaluate`, the arguments there) or,
     with ``engine="dask"``, on a Dask cluster: ``data`` is then a glob of files or a Dask DataFrame of
     records, and the result a :class:`ragwidgets.dask.DaskScores` (``pip install "ragwidgets[dask]"``)
-    whose per-group aggregates are by the columns ``by`` adds (see :func:`ragwidgets.dask.evaluate`)."""
+    whose per-group aggregates are by the columns ``by`` adds (see :func:`ragwidgets.dask.evaluate`).
+    ``reviews`` (a reviews file's path or an in-memory object) apply in this process only."""
     if engine == "dask":
         if passage_active is not None:
             raise ValueError("engine='dask' takes no passage_active")
+        if reviews is not None:
+            raise ValueError("reviews are not available on a Dask cluster yet: evaluate in this process "
+                             "(engine='numpy') to apply them")
         from .dask import evaluate as evaluate_on_dask
         return evaluate_on_dask(data, scores, mode=mode, undefined=undefined, on_error=on_error, by=by)
     if by is not None:
@@ -27,7 +31,7 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
     if engine != "numpy":
         raise ValueError(f"engine must be 'numpy' or 'dask', not {engine!r}")
     return evaluate_in_process(data, scores, mode=mode, undefined=undefined, passage_active=passage_active,
-                               on_error=on_error)
+                               on_error=on_error, reviews=reviews)
 
 
 def _dataset_explorer():

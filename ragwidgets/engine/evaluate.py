@@ -12,10 +12,12 @@ from ..backends import backend
 from ..errors import InputError
 from ..loaders import LoadResult, load_any
 from ..model import LABEL_MATRICES
+from ..reviews import ReviewProblem, Reviews, as_reviews, warn_problems
 from .batch import Batch
 from .derived import Derived
 from .explain import explain_sample
 from .metrics import METRICS, REQUIRED_PREFIX, ragchecker_summary
+from .reviewed import review_batch
 from .sums import mean_over_defined
 from .values import DEFINED, NOT_COMPUTABLE, STATUS_CODES, STATUSES, UNDEFINED, Evaluation, Settings, item_space
 
@@ -95,7 +97,7 @@ def _masks(batch: Batch, mode: str, passage_active, asked: str | None = None) ->
 
 
 def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "null",
-             passage_active=None, on_error: str = "raise") -> Scores:
+             passage_active=None, on_error: str = "raise", reviews=None) -> Scores:
     """Score ``data`` (a Batch, Samples, records, a results object, a path or JSON text).
 
     ``scores``: metric names (None = all). ``mode``: all_claims | required_only |
@@ -104,6 +106,10 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
     0.1.9's numbers, its empty-case zeros included). ``passage_active``: one flag per passage of
     the batch, for a what-if without some passages. ``on_error``: "raise" at the first bad
     sample, or "report": score the others and list the bad ones in ``Scores.errors``.
+    ``reviews``: reviewed labels (a reviews file's path, Reviews, Review objects or dicts, a
+    DataFrame: :func:`ragwidgets.reviews.as_reviews`) applied to the samples they name before
+    scoring; the result then carries ``reviews``, ``review_problems`` (the reviews that did not
+    match, also warned about once) and ``judge_scores`` (the same scoring of the judge's labels).
     (``rw.evaluate`` adds ``engine="dask"``: :func:`ragwidgets.api.evaluate`.)
     """
     settings = Settings(scores, mode, undefined, on_error)
@@ -117,6 +123,20 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
         if errors and not loaded.samples:
             raise InputError(f"no sample could be scored; the first error: {errors[0]}")
         batch = batch_of(loaded)
+    judged = _scores(batch, names, mode, undefined, passage_active, errors)
+    if reviews is None:
+        return judged
+    reviews = as_reviews(reviews)
+    reviewed = review_batch(batch, reviews)
+    warn_problems(reviewed.problems)
+    out = _scores(reviewed.batch, names, mode, undefined, passage_active, errors)
+    out.reviews, out.review_problems, out.judge_scores, out.review_cells = (
+        reviews, reviewed.problems, judged, reviewed.cells)
+    return out
+
+
+def _scores(batch: Batch, names: tuple[str, ...], mode: str, undefined: str, passage_active,
+            errors: list[InputError]) -> Scores:
     if mode == "required_and_optional":
         required = _score(Derived(batch, *_masks(batch, "required_only", passage_active, mode)), names, undefined)
         required.prefix = REQUIRED_PREFIX
@@ -140,6 +160,10 @@ class Scores:
     mode: str
     undefined: str
     errors: list[InputError] = field(default_factory=list)  # samples skipped (on_error="report")
+    reviews: Reviews | None = None  # the reviews applied (evaluate(..., reviews=)); None: the judge's labels
+    review_problems: list[ReviewProblem] = field(default_factory=list)  # reviews that did not match
+    judge_scores: Scores | None = None  # the same scoring of the judge's labels, when reviewed
+    review_cells: dict | None = None  # label matrix -> mask over the batch's flat array: True where reviewed
 
     @property
     def samples(self):
@@ -213,6 +237,17 @@ class Scores:
     def explain(self, key, part: int = 0):
         """The derivation of one sample's values: see :mod:`ragwidgets.engine.explain`."""
         return explain_sample(self.parts[part], self.sample_index(key))
+
+    def reviewed(self, reviews) -> Scores:
+        """The same scoring with ``reviews`` applied to the judge's labels (those of
+        ``judge_scores`` when these scores are reviewed already: reviews replace, never stack)."""
+        base = self.judge_scores or self
+        part = base.parts[0]
+        out = evaluate(base.batch, part.names, mode=self.mode, undefined=self.undefined,
+                       passage_active=part.derived.psg_active, reviews=reviews)
+        out.errors = self.errors
+        out.judge_scores.errors = self.errors
+        return out
 
     def explore(self, **controls):
         """These scores in a DatasetExplorer (the widget is plugged in from the package's top:

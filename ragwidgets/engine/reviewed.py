@@ -1,0 +1,107 @@
+"""Reviews applied to a Batch: the reviewed samples' labels patched in copies of the flat label
+arrays, every other sample's left as they are (so a big run with a few reviews costs the
+reviewed samples, plus one copy of each patched array).
+
+Cells: a Batch stores ``retrieved2response`` / ``retrieved2answer`` as entries laid out claim by
+claim, each claim's entries over its sample's passages in rank order, so the entry of (claim
+row, passage k) is the claim row's first entry + k.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from ..model import Sample
+from ..reviews import ReviewProblem, Reviews, apply_to_sample, gone, locate
+from .batch import Batch
+
+FLAT = {"answer2response": "answer2response", "response2answer": "response2answer",
+        "retrieved2response": "r2r_label", "retrieved2answer": "r2a_label"}  # label matrix -> Batch array
+
+
+class ReviewedBatch(NamedTuple):
+    """The reviewed Batch, the reviews that did not apply, and per label matrix a mask over the
+    Batch's flat array of that matrix: True where a review applied."""
+
+    batch: Batch
+    problems: list[ReviewProblem]
+    cells: dict[str, np.ndarray]
+
+
+class PatchedSamples(Sequence):
+    """A batch's samples with some replaced by their reviewed Sample (the others built as before)."""
+
+    def __init__(self, base: Sequence[Sample], replaced: dict[int, Sample]):
+        self.base, self.replaced = base, replaced
+
+    def __len__(self) -> int:
+        return len(self.base)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        i = range(len(self))[i]
+        return self.replaced[i] if i in self.replaced else self.base[i]
+
+    def texts(self, field: str) -> list[str]:
+        """Every sample's ``field`` (reviews change no text)."""
+        of_records = getattr(self.base, "texts", None)
+        return of_records(field) if of_records else [getattr(s, field) for s in self.base]
+
+
+def flat_index(batch: Batch, kind: str, sample: int, cell: tuple[int, ...]) -> int:
+    """The position in the Batch's flat array of ``kind`` of one label of sample ``sample``."""
+    if kind == "answer2response":
+        return int(batch.resp_offset[sample]) + cell[0]
+    if kind == "response2answer":
+        return int(batch.gt_offset[sample]) + cell[0]
+    claims = batch.r2r_claim if kind == "retrieved2response" else batch.r2a_claim
+    offset = batch.resp_offset if kind == "retrieved2response" else batch.gt_offset
+    return int(np.searchsorted(claims, offset[sample] + cell[0], side="left")) + cell[1]
+
+
+def review_batch(batch: Batch, reviews: Reviews) -> ReviewedBatch:
+    """``batch`` with ``reviews`` applied (a new Batch; ``batch`` untouched)."""
+    position = {qid: i for i, qid in enumerate(batch.query_ids)}
+    problems = gone(reviews, position)
+    replaced: dict[int, Sample] = {}
+    cells: dict[str, tuple[list[int], list[int]]] = {kind: ([], []) for kind in FLAT}
+    for qid in reviews.query_ids:
+        if qid not in position:
+            continue
+        i = position[qid]
+        sample = batch.samples[i]
+        mine = reviews.for_sample(qid)
+        reviewed, wrong = apply_to_sample(sample, mine)
+        problems += wrong
+        if reviewed is sample:
+            continue
+        replaced[i] = reviewed
+        bad = {id(p.review) for p in wrong}
+        for review in mine.values():
+            if id(review) not in bad:
+                index, codes = cells[review.kind]
+                index.append(flat_index(batch, review.kind, i, locate(sample, review)[0]))
+                codes.append(review.code)
+    changes, masks = {}, {}
+    for kind, attr in FLAT.items():
+        labels = getattr(batch, attr)
+        mask = np.zeros(len(labels), dtype=bool)
+        index, codes = cells[kind]
+        if index:
+            patched = labels.copy()
+            patched[index] = np.array(codes, dtype=labels.dtype)
+            mask[index] = True
+            changes[attr] = patched
+        masks[kind] = mask
+    if not replaced:
+        return ReviewedBatch(batch, problems, masks)
+    base = batch.samples
+    samples = tuple(replaced.get(i, s) for i, s in enumerate(base)) if isinstance(base, (tuple, list)) \
+        else PatchedSamples(base, replaced)
+    return ReviewedBatch(dataclasses.replace(batch, samples=samples, **changes), problems, masks)
+

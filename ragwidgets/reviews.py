@@ -1,0 +1,403 @@
+"""Reviews: a person's correction (or confirmation) of a judge's entailment label, as data.
+
+One :class:`Review` is one label of one sample: ``kind`` names the label matrix
+(:data:`KINDS`), ``claim`` the 0-based claim in that sample's list (response claims for
+``answer2response`` / ``retrieved2response``, ground-truth claims for the other two) and, for
+the passage kinds, ``doc_id`` the passage. A reviews file is JSONL, one review per line, keys as
+in :class:`Review` (``doc_id`` only for the passage kinds, ``time`` ISO 8601 UTC); a later line
+for the same label wins. :class:`ReviewLog` appends one line per review with flush and fsync, so
+a crash loses at most the line being written; reading a file whose last line was cut short that
+way warns (InputWarning) and skips only that line. Applying reviews is pure
+(:func:`apply_reviews`: new Samples, the input untouched); a review that no longer matches its
+sample (the sample is gone, the sample carries no such labels, the claim index is out of range,
+the doc_id is not a retrieved passage, the claim's text changed) is a :class:`ReviewProblem` and
+is not applied.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import warnings
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from numbers import Integral
+
+import numpy as np
+
+from .errors import InputError, InputWarning
+from .model import LABEL_CODES, LABEL_MATRICES, LABEL_SPELLINGS, Sample, label_code
+
+KINDS = LABEL_MATRICES
+PASSAGE_KINDS = ("retrieved2response", "retrieved2answer")
+RESPONSE_KINDS = ("answer2response", "retrieved2response")  # rows over the response claims; the others: gt claims
+SPELLING = {code: spelling for spelling, code in LABEL_CODES.items()}
+FIELDS = ("query_id", "kind", "claim", "doc_id", "label", "judge_label", "claim_text", "reviewer", "time", "note")
+
+
+def _spelling(value, field: str) -> str:
+    code = label_code(value) if isinstance(value, str) else None
+    if code is None:
+        raise InputError(f"must be one of {', '.join(LABEL_SPELLINGS)}, not {value!r}", field=field)
+    return SPELLING[code]
+
+
+def now() -> str:
+    """The current time, ISO 8601 UTC to the second (``2026-01-31T12:00:00Z``)."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True)
+class Review:
+    """One reviewed label (one JSONL line); see the module docstring. A label spelling in any case
+    is kept in RAGChecker's (``Entailment``, ``Neutral``, ``Contradiction``); a bad field is an
+    InputError naming it."""
+
+    query_id: str
+    kind: str
+    claim: int
+    label: str
+    doc_id: str | None = None
+    judge_label: str | None = None
+    claim_text: str | None = None
+    reviewer: str = ""
+    time: str = ""
+    note: str = ""
+
+    def __post_init__(self):
+        fix = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 (frozen)
+        if isinstance(self.query_id, Integral) and not isinstance(self.query_id, bool):
+            fix("query_id", str(self.query_id))
+        if not isinstance(self.query_id, str):
+            raise InputError(f"must be a string, not {self.query_id!r}", field="query_id")
+        if self.kind not in KINDS:
+            raise InputError(f"must be one of {', '.join(KINDS)}, not {self.kind!r}", field="kind")
+        if not isinstance(self.claim, Integral) or isinstance(self.claim, bool) or self.claim < 0:
+            raise InputError(f"must be a whole number >= 0 (the claim's 0-based index), not {self.claim!r}",
+                             field="claim")
+        fix("claim", int(self.claim))
+        if self.kind in PASSAGE_KINDS:
+            if not isinstance(self.doc_id, str):
+                raise InputError(f"a {self.kind} review names its passage's doc_id (a string), not {self.doc_id!r}",
+                                 field="doc_id")
+        elif self.doc_id is not None:
+            raise InputError(f"a {self.kind} review has no passage: doc_id must be absent, not {self.doc_id!r}",
+                             field="doc_id")
+        fix("label", _spelling(self.label, "label"))
+        if self.judge_label is not None:
+            fix("judge_label", _spelling(self.judge_label, "judge_label"))
+        for name in ("claim_text", "reviewer", "time", "note"):
+            value = getattr(self, name)
+            if not (isinstance(value, str) or (value is None and name == "claim_text")):
+                raise InputError(f"must be a string, not {value!r}", field=name)
+        if self.time:
+            try:
+                datetime.fromisoformat(self.time.replace("Z", "+00:00"))
+            except ValueError:
+                raise InputError(f"must be an ISO 8601 time such as 2026-01-31T12:00:00Z, not {self.time!r}",
+                                 field="time") from None
+
+    @property
+    def key(self) -> tuple[str, str, int, str | None]:
+        """What a later review of the same label replaces: (query_id, kind, claim, doc_id)."""
+        return (self.query_id, self.kind, self.claim, self.doc_id)
+
+    @property
+    def code(self) -> int:
+        """The label's code (:data:`ragwidgets.model.LABEL_CODES`)."""
+        return LABEL_CODES[self.label]
+
+    def to_json(self) -> dict:
+        """The review as one JSON object (``doc_id`` only for the passage kinds)."""
+        out = {name: getattr(self, name) for name in FIELDS}
+        if self.kind not in PASSAGE_KINDS:
+            del out["doc_id"]
+        return out
+
+    @classmethod
+    def from_json(cls, d, where: str = "") -> "Review":
+        """The review of one JSON object; an InputError naming ``where`` (e.g. ``reviews.jsonl line 3``)
+        and the field when a key is missing, unknown or bad."""
+        if not isinstance(d, Mapping):
+            raise InputError(f"a review is a JSON object, not {type(d).__name__}", sample=where or None)
+        unknown = sorted(set(d) - set(FIELDS))
+        if unknown:
+            raise InputError(f"unknown key; a review has {', '.join(FIELDS)}", sample=where or None,
+                             field=str(unknown[0]))
+        for name in ("query_id", "kind", "claim", "label"):
+            if d.get(name) is None:
+                raise InputError("missing", sample=where or None, field=name)
+        given = {k: v for k, v in d.items() if v is not None or k in ("doc_id", "judge_label", "claim_text")}
+        try:
+            return cls(**given)
+        except InputError as err:
+            raise InputError(err.detail, sample=where or None, field=err.field) from None
+
+
+def _parse_line(line: str, where: str) -> Review:
+    try:
+        value = json.loads(line)
+    except ValueError as err:
+        raise InputError(f"not a JSON object ({err})", sample=where) from None
+    return Review.from_json(value, where)
+
+
+class Reviews:
+    """Reviews, immutable; a later review of the same label (:attr:`Review.key`) wins.
+
+    ``history`` holds every review given, in order; ``latest`` the one in force per key;
+    iterating gives the latest reviews in the order their keys were first seen.
+    """
+
+    def __init__(self, items: Iterable[Review] = ()):
+        self.history: tuple[Review, ...] = tuple(items)
+        self.latest: dict[tuple, Review] = {}
+        self._by_sample: dict[str, dict[tuple, Review]] = {}
+        for r in self.history:
+            if not isinstance(r, Review):
+                raise TypeError(f"Reviews holds Review objects, not {type(r).__name__} (see Reviews.from_records)")
+            self.latest[r.key] = r
+            self._by_sample.setdefault(r.query_id, {})[r.key[1:]] = r
+
+    @classmethod
+    def read(cls, path) -> "Reviews":
+        """The reviews of a JSONL file (blank lines skipped). A bad line is an InputError naming the
+        file, line and field; a last line cut short by a crash (no newline, not JSON) is skipped
+        with an InputWarning naming it."""
+        name = os.fspath(path)
+        try:
+            with open(name, encoding="utf-8") as f:
+                text = f.read()
+        except FileNotFoundError:
+            raise InputError(f"{name}: no such reviews file") from None
+        except UnicodeDecodeError as err:
+            raise InputError(f"{name}: not UTF-8 text ({err})") from None
+        lines = text.split("\n")
+        items = []
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            where = f"{name} line {number}"
+            if number == len(lines):  # the last line has no newline: maybe cut short by a crash
+                try:
+                    json.loads(line)
+                except ValueError:
+                    warnings.warn(f"{where}: skipped, cut short (no newline, not JSON): the review being "
+                                  "written when the log stopped", InputWarning, stacklevel=2)
+                    continue
+            items.append(_parse_line(line, where))
+        return cls(items)
+
+    @classmethod
+    def from_records(cls, records: Iterable) -> "Reviews":
+        """Reviews from Review objects or dicts (JSON objects, DataFrame rows: NaN counts as absent)."""
+        items = []
+        for i, r in enumerate(records):
+            if isinstance(r, Review):
+                items.append(r)
+            else:
+                if isinstance(r, Mapping):
+                    r = {k: (None if isinstance(v, float) and v != v else v) for k, v in r.items()}
+                items.append(Review.from_json(r, f"review {i}"))
+        return cls(items)
+
+    def __len__(self) -> int:
+        return len(self.latest)
+
+    def __iter__(self):
+        return iter(self.latest.values())
+
+    def __add__(self, other: "Reviews") -> "Reviews":
+        """These reviews, then ``other``'s (which win on the same key)."""
+        return Reviews(self.history + as_reviews(other).history)
+
+    def __repr__(self) -> str:
+        return f"Reviews({len(self)} labels of {len(self._by_sample)} samples)"
+
+    def for_sample(self, query_id: str) -> dict[tuple, Review]:
+        """One sample's latest reviews by (kind, claim, doc_id) (empty when it has none)."""
+        return dict(self._by_sample.get(query_id, {}))
+
+    @property
+    def query_ids(self) -> list[str]:
+        """The samples with any review, in the order first seen."""
+        return list(self._by_sample)
+
+    def to_frame(self):
+        """One row per latest review, one column per field (None where absent)."""
+        import pandas as pd
+        return pd.DataFrame([{name: getattr(r, name) for name in FIELDS} for r in self], columns=list(FIELDS))
+
+
+class ReviewLog:
+    """An append-only reviews file: ``append`` writes one JSON line, then flush and fsync.
+
+    Opening reads what is there (a line cut short by a crash is warned about and cut off, so the
+    next line starts clean); ``reviews`` is everything read and appended since.
+    """
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+        items: tuple[Review, ...] = ()
+        if os.path.exists(self.path):
+            items = Reviews.read(self.path).history
+            self._mend()
+        self._reviews = Reviews(items)
+
+    def _mend(self) -> None:
+        """End the file on a newline: a cut-short last line is removed, a whole one gets its newline."""
+        with open(self.path, "rb+") as f:
+            data = f.read()
+            if not data or data.endswith(b"\n"):
+                return
+            start = data.rfind(b"\n") + 1
+            try:
+                json.loads(data[start:])
+                f.write(b"\n")
+            except ValueError:
+                f.truncate(start)
+            f.flush()
+            os.fsync(f.fileno())
+
+    @property
+    def reviews(self) -> Reviews:
+        return self._reviews
+
+    def append(self, review: Review | Mapping) -> Review:
+        """Write one review (a Review or its JSON object) as a line, durably; returns the Review."""
+        if not isinstance(review, Review):
+            review = Review.from_json(review, "review")
+        line = json.dumps(review.to_json(), ensure_ascii=False) + "\n"
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(line)
+            f.flush()
+            os.fsync(f.fileno())
+        self._reviews = Reviews(self._reviews.history + (review,))
+        return review
+
+
+def as_reviews(obj) -> Reviews:
+    """Reviews from a path of a JSONL file (str / PathLike), Reviews, a ReviewLog, a DataFrame, or an
+    iterable of Review objects or dicts."""
+    if isinstance(obj, Reviews):
+        return obj
+    if isinstance(obj, ReviewLog):
+        return obj.reviews
+    if isinstance(obj, (str, os.PathLike)):
+        return Reviews.read(obj)
+    if isinstance(obj, Review):
+        return Reviews([obj])
+    if hasattr(obj, "to_dict") and hasattr(obj, "columns"):  # a DataFrame
+        return Reviews.from_records(obj.to_dict("records"))
+    if isinstance(obj, Iterable) and not isinstance(obj, (bytes, Mapping)):
+        return Reviews.from_records(obj)
+    raise TypeError(f"reviews are a path, Reviews, a ReviewLog, a DataFrame or Review objects / dicts, "
+                    f"not {type(obj).__name__}")
+
+
+@dataclass(frozen=True)
+class ReviewProblem:
+    """A review that does not match its sample (and so was not applied), with why."""
+
+    review: Review
+    reason: str
+
+    def __str__(self) -> str:
+        r = self.review
+        passage = f" doc_id {r.doc_id!r}" if r.doc_id is not None else ""
+        return f"review of query_id {r.query_id!r} {r.kind} claim {r.claim}{passage}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What :func:`apply_reviews` made: the samples (reviewed where a review applied), the reviews
+    that did not apply, and how many did."""
+
+    samples: list[Sample]
+    problems: list[ReviewProblem]
+    applied: int
+
+
+def _claims(sample: Sample, kind: str):
+    return sample.response_claims if kind in RESPONSE_KINDS else sample.gt_claims
+
+
+def locate(sample: Sample, review: Review) -> tuple[tuple[int, ...] | None, str | None]:
+    """Where ``review`` goes in its label matrix of ``sample`` (a cell index), or why it does not match."""
+    if review.query_id != sample.query_id:
+        return None, f"it is not about this sample (query_id {sample.query_id!r})"
+    matrix = getattr(sample, review.kind)
+    if matrix is None:
+        return None, f"the sample carries no {review.kind} labels"
+    claims = _claims(sample, review.kind)
+    side = "response" if review.kind in RESPONSE_KINDS else "ground-truth"
+    if review.claim >= len(claims):
+        return None, f"claim index out of range: the sample has {len(claims)} {side} claim(s)"
+    if review.claim_text is not None and review.claim_text != claims[review.claim].text:
+        return None, f"the claim's text changed: reviewed {review.claim_text!r}, now {claims[review.claim].text!r}"
+    if review.kind in PASSAGE_KINDS:
+        ids = [p.doc_id for p in sample.passages]
+        if review.doc_id not in ids:
+            return None, (f"doc_id not among the sample's retrieved passages ({', '.join(map(repr, ids)) or 'none'})")
+        return (review.claim, ids.index(review.doc_id)), None
+    return (review.claim,), None
+
+
+def apply_to_sample(sample: Sample, reviews: Mapping[tuple, Review]) -> tuple[Sample, list[ReviewProblem]]:
+    """``sample`` with its reviewed labels set (a new Sample; the input untouched) and the reviews
+    that did not match it. ``reviews``: (kind, claim, doc_id) -> Review (:meth:`Reviews.for_sample`)."""
+    changed: dict[str, np.ndarray] = {}
+    problems = []
+    for review in reviews.values():
+        cell, reason = locate(sample, review)
+        if reason is not None:
+            problems.append(ReviewProblem(review, reason))
+            continue
+        if review.kind not in changed:
+            changed[review.kind] = getattr(sample, review.kind).copy()
+        changed[review.kind][cell] = review.code
+    return (dataclasses.replace(sample, **changed) if changed else sample), problems
+
+
+def apply_reviews(samples, reviews) -> Applied:
+    """Every sample with its reviews applied (pure), the reviews that did not apply (those of a
+    query_id no sample has included) and how many did."""
+    reviews = as_reviews(reviews)
+    out, problems, applied, seen = [], [], 0, set()
+    for sample in samples:
+        mine = reviews.for_sample(sample.query_id)
+        seen.add(sample.query_id)
+        if mine:
+            sample, wrong = apply_to_sample(sample, mine)
+            problems += wrong
+            applied += len(mine) - len(wrong)
+        out.append(sample)
+    problems += gone(reviews, seen)
+    return Applied(out, problems, applied)
+
+
+def gone(reviews: Reviews, present) -> list[ReviewProblem]:
+    """A problem for each review whose query_id is not among ``present``."""
+    return [ReviewProblem(r, "no sample with this query_id (the sample is gone)")
+            for qid in reviews.query_ids if qid not in present for r in reviews.for_sample(qid).values()]
+
+
+def reviewed_cells(sample: Sample, reviews_for_sample: Mapping[tuple, Review]) -> dict[str, np.ndarray]:
+    """Per label matrix the sample carries: True where a review applies (confirming the judge's
+    label counts), same shape as the matrix."""
+    out = {kind: np.zeros(getattr(sample, kind).shape, dtype=bool) for kind in KINDS
+           if getattr(sample, kind) is not None}
+    for review in reviews_for_sample.values():
+        cell, reason = locate(sample, review)
+        if reason is None:
+            out[review.kind][cell] = True
+    return out
+
+
+def warn_problems(problems: list[ReviewProblem], stacklevel: int = 3) -> None:
+    """One InputWarning naming how many reviews did not apply and the first (nothing when none)."""
+    if problems:
+        warnings.warn(f"{len(problems)} review(s) not applied; the first: {problems[0]}", InputWarning,
+                      stacklevel=stacklevel)

@@ -1,0 +1,273 @@
+"""Reviews as data: the JSONL file (round trip, a later line wins, a torn last line, bad lines
+named), the mismatches reported and never applied, applying is pure, and evaluate with reviews
+equals evaluating a hand-edited copy of the samples without them."""
+
+import copy
+import json
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ragwidgets as rw
+from ragwidgets.engine import METRICS, evaluate
+from ragwidgets.errors import InputError, InputWarning
+from ragwidgets.loaders import parse_sample
+from ragwidgets.model import LABEL_MATRICES
+from ragwidgets.reviews import (KINDS, Review, ReviewLog, Reviews, apply_reviews, apply_to_sample, as_reviews,
+                                reviewed_cells)
+from strategies import ragchecker_records
+
+RECORD = {
+    "query_id": "q1", "query": "Where?", "gt_answer": "Paris is in France.", "response": "Paris, in France.",
+    "retrieved_context": [{"doc_id": "d0", "text": "Paris is in France."}, {"doc_id": "d1", "text": "Rome."}],
+    "response_claims": [["Paris", "is in", "France"], ["Paris", "is", "big"]],
+    "gt_answer_claims": [["Paris", "is in", "France"]],
+    "answer2response": ["Entailment", "Neutral"],
+    "response2answer": ["Entailment"],
+    "retrieved2response": [["Entailment", "Neutral"], ["Neutral", "Neutral"]],
+    "retrieved2answer": [["Entailment", "Neutral"]],
+}
+
+
+def review(**kw):
+    base = {"query_id": "q1", "kind": "answer2response", "claim": 1, "label": "Entailment"}
+    return Review(**{**base, **kw})
+
+
+# -- the file -----------------------------------------------------------------------------------------
+
+def test_file_round_trip_and_a_later_line_wins(tmp_path):
+    path = tmp_path / "reviews.jsonl"
+    log = ReviewLog(path)
+    first = log.append(review(label="Contradiction", judge_label="Neutral", claim_text="Paris is big",
+                              reviewer="ann", time="2026-01-31T12:00:00Z", note="wrong"))
+    log.append({"query_id": "q1", "kind": "retrieved2response", "claim": 0, "doc_id": "d1", "label": "entailment"})
+    log.append(review(label="Entailment", reviewer="bob"))
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 3 and json.loads(lines[0])["note"] == "wrong"
+    assert "doc_id" not in json.loads(lines[0]) and json.loads(lines[1])["doc_id"] == "d1"
+    read = Reviews.read(path)
+    assert len(read.history) == 3 and len(read) == 2  # two labels: the first one's later line wins
+    assert read.latest[first.key].reviewer == "bob" and read.latest[first.key].label == "Entailment"
+    assert [r.kind for r in read] == ["answer2response", "retrieved2response"]  # first-seen order
+    assert read.latest[("q1", "retrieved2response", 0, "d1")].label == "Entailment"  # any case, kept as spelt
+    assert Review.from_json(first.to_json()) == first
+    assert read.query_ids == ["q1"] and set(read.for_sample("q1")) == {("answer2response", 1, None),
+                                                                        ("retrieved2response", 0, "d1")}
+    frame = read.to_frame()
+    assert len(frame) == 2 and list(frame["label"]) == ["Entailment", "Entailment"]
+    assert {r.key for r in as_reviews(frame)} == {r.key for r in read}  # a DataFrame reads back
+    assert log.reviews.latest == read.latest and ReviewLog(path).reviews.latest == read.latest
+
+
+def test_a_torn_last_line_is_warned_about_and_skipped(tmp_path):
+    path = tmp_path / "reviews.jsonl"
+    whole = json.dumps(review().to_json())
+    path.write_text(whole + "\n" + whole[:25], encoding="utf-8")
+    with pytest.warns(InputWarning, match=r"line 2: skipped, cut short"):
+        read = Reviews.read(path)
+    assert len(read.history) == 1
+    with pytest.warns(InputWarning):
+        log = ReviewLog(path)  # mends the file: the next line starts on its own
+    log.append(review(claim=0))
+    assert path.read_text(encoding="utf-8") == whole + "\n" + json.dumps(review(claim=0).to_json()) + "\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(Reviews.read(path)) == 2
+
+
+def test_a_whole_last_line_without_its_newline_is_read(tmp_path):
+    path = tmp_path / "reviews.jsonl"
+    path.write_text(json.dumps(review().to_json()), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(Reviews.read(path)) == 1
+        ReviewLog(path).append(review(claim=0))
+    assert len(Reviews.read(path)) == 2
+
+
+@pytest.mark.parametrize("line, field", [
+    ('{"query_id": "q1", "kind": "answer2response", "claim": 1}', "label"),
+    ('{"query_id": "q1", "kind": "answer2respons", "claim": 1, "label": "Neutral"}', "kind"),
+    ('{"query_id": "q1", "kind": "answer2response", "claim": -1, "label": "Neutral"}', "claim"),
+    ('{"query_id": "q1", "kind": "answer2response", "claim": true, "label": "Neutral"}', "claim"),
+    ('{"query_id": "q1", "kind": "answer2response", "claim": 1, "label": "Yes"}', "label"),
+    ('{"query_id": "q1", "kind": "retrieved2answer", "claim": 1, "label": "Neutral"}', "doc_id"),
+    ('{"query_id": "q1", "kind": "answer2response", "claim": 1, "doc_id": "d0", "label": "Neutral"}', "doc_id"),
+    ('{"query_id": "q1", "kind": "answer2response", "claim": 1, "label": "Neutral", "lable": 1}', "lable"),
+    ('{"query_id": "q1", "kind": "answer2response", "claim": 1, "label": "Neutral", "time": "noon"}', "time"),
+    ('{"query_id": "q1", "kind": "answer2response", "claim": 1, "label": "Neutral", "judge_label": 3}',
+     "judge_label"),
+    ('["q1"]', None),
+    ('{"query_id": "q1", "kind": ', None),
+])
+def test_a_bad_line_is_named_by_file_line_and_field(tmp_path, line, field):
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(review().to_json()) + "\n\n" + line + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        Reviews.read(path)
+    assert err.value.sample == f"{path} line 3" and err.value.field == field
+    assert str(path) in str(err.value)
+
+
+def test_as_reviews_takes_every_form(tmp_path):
+    path = tmp_path / "r.jsonl"
+    ReviewLog(path).append(review())
+    for form in (str(path), path, Reviews.read(path), [review()], [review().to_json()], ReviewLog(path),
+                 Reviews.read(path).to_frame()):
+        assert [r.key for r in as_reviews(form)] == [review().key]
+    with pytest.raises(TypeError):
+        as_reviews(3)
+    with pytest.raises(InputError, match="no such reviews file"):
+        as_reviews(tmp_path / "missing.jsonl")
+
+
+# -- matching and applying ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("bad, reason", [
+    (review(query_id="gone"), "no sample with this query_id"),
+    (review(claim=2), "claim index out of range: the sample has 2 response claim"),
+    (review(kind="response2answer", claim=1), "out of range: the sample has 1 ground-truth claim"),
+    (review(kind="retrieved2response", claim=0, doc_id="d9"), "doc_id not among the sample's retrieved passages"),
+    (review(claim_text="Paris is small"), "the claim's text changed"),
+])
+def test_every_mismatch_is_reported_and_not_applied(bad, reason):
+    sample = parse_sample(RECORD)
+    good = review(kind="retrieved2answer", claim=0, doc_id="d1")
+    out = apply_reviews([sample], [bad, good])
+    assert [p.review for p in out.problems] == [bad] and reason in out.problems[0].reason
+    assert out.applied == 1 and reason in str(out.problems[0]) and repr(bad.query_id) in str(out.problems[0])
+    (reviewed,) = out.samples
+    assert reviewed.retrieved2answer.tolist() == [[1, 1]]
+    for kind in ("answer2response", "response2answer", "retrieved2response"):
+        assert np.array_equal(getattr(reviewed, kind), getattr(sample, kind))
+
+
+def test_a_kind_the_sample_does_not_carry_is_reported():
+    record = {k: v for k, v in RECORD.items() if k != "answer2response"}
+    out = apply_reviews([parse_sample(record)], [review()])
+    assert out.applied == 0 and "carries no answer2response labels" in out.problems[0].reason
+
+
+def test_applying_is_pure():
+    sample = parse_sample(RECORD)
+    before = {k: getattr(sample, k).copy() for k in LABEL_MATRICES}
+    reviews = [review(), review(kind="retrieved2response", claim=1, doc_id="d0", label="Contradiction")]
+    reviewed, problems = apply_to_sample(sample, Reviews(reviews).for_sample("q1"))
+    assert problems == [] and reviewed is not sample
+    assert reviewed.answer2response.tolist() == [1, 1] and reviewed.retrieved2response.tolist() == [[1, 0], [2, 0]]
+    for k in LABEL_MATRICES:
+        assert np.array_equal(getattr(sample, k), before[k])
+    cells = reviewed_cells(sample, Reviews(reviews + [review(claim=5)]).for_sample("q1"))
+    assert cells["answer2response"].tolist() == [False, True]
+    assert cells["retrieved2response"].tolist() == [[False, False], [True, False]]
+    assert not cells["response2answer"].any() and not cells["retrieved2answer"].any()
+
+
+def test_a_confirmation_counts_as_reviewed_and_changes_nothing():
+    scores = evaluate([RECORD], reviews=[review(claim=0, label="Entailment")])
+    assert scores.review_problems == [] and scores.review_cells["answer2response"].tolist() == [True, False]
+    pd.testing.assert_frame_equal(scores.frame, scores.judge_scores.frame)
+
+
+def test_evaluate_without_reviews_carries_none():
+    scores = rw.evaluate([RECORD])
+    assert scores.reviews is None and scores.review_problems == [] and scores.judge_scores is None
+
+
+def test_problems_are_warned_once_and_kept():
+    with pytest.warns(InputWarning, match=r"2 review\(s\) not applied; the first: review of query_id 'gone'") as seen:
+        scores = rw.evaluate([RECORD], reviews=[review(query_id="gone"), review(claim=9), review()])
+    assert len([w for w in seen if issubclass(w.category, InputWarning)]) == 1
+    assert len(scores.review_problems) == 2 and len(scores.reviews) == 3
+    assert scores.metrics(0)["precision"] == 1.0 and scores.judge_scores.metrics(0)["precision"] == 0.5
+
+
+def test_the_fast_path_file_and_reviews_file(tmp_path):
+    data, reviews = tmp_path / "results.json", tmp_path / "reviews.jsonl"
+    data.write_text(json.dumps({"results": [RECORD, {**RECORD, "query_id": "q2"}]}), encoding="utf-8")
+    ReviewLog(reviews).append(review(query_id="q2"))
+    scores = rw.evaluate(str(data), reviews=str(reviews))
+    assert scores.judge_scores.batch.samples[1].answer2response.tolist() == [1, 0]
+    assert scores.samples[1].answer2response.tolist() == [1, 1] and scores.samples[0].answer2response.tolist() == [1, 0]
+    assert scores.frame["precision"].tolist() == [0.5, 1.0]
+    again = scores.reviewed([review(query_id="q1", claim=0, label="Neutral")])  # replaces, does not stack
+    assert again.frame["precision"].tolist() == [0.0, 0.5]
+
+
+def test_dask_says_reviews_are_not_there_yet():
+    with pytest.raises(ValueError, match="reviews are not available on a Dask cluster yet"):
+        rw.evaluate("x*.jsonl", engine="dask", reviews=[review()])
+
+
+# -- the differential test ------------------------------------------------------------------------------
+
+def _cells(record):
+    out = []
+    for kind in KINDS:
+        rows = record.get(kind) or []
+        if kind in ("answer2response", "response2answer"):
+            out += [(kind, j, None) for j in range(len(rows))]
+        else:
+            out += [(kind, j, record["retrieved_context"][k]["doc_id"]) for j, row in enumerate(rows)
+                    for k in range(len(row))]
+    return out
+
+
+@st.composite
+def reviewed_runs(draw):
+    records = draw(st.lists(ragchecker_records(max_claims=4, max_passages=3), min_size=1, max_size=5))
+    for i, r in enumerate(records):
+        r["query_id"] = f"q{i}"
+    cells = [(r["query_id"], *c) for r in records for c in _cells(r)]
+    picked = draw(st.lists(st.sampled_from(cells), max_size=8)) if cells else []
+    labels = draw(st.lists(st.sampled_from(["Entailment", "Neutral", "Contradiction"]), min_size=len(picked),
+                           max_size=len(picked)))
+    return records, [Review(q, kind, j, label, doc_id=d) for (q, kind, j, d), label in zip(picked, labels)]
+
+
+def _hand_edit(records, reviews):
+    out = copy.deepcopy(records)
+    by_id = {r["query_id"]: r for r in out}
+    for r in reviews:  # in order: a later review of the same cell wins
+        record = by_id[r.query_id]
+        if r.doc_id is None:
+            record[r.kind][r.claim] = r.label
+        else:
+            k = [p["doc_id"] for p in record["retrieved_context"]].index(r.doc_id)
+            record[r.kind][r.claim][k] = r.label
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(reviewed_runs(), st.sampled_from(["all_claims", "required_and_optional"]), st.sampled_from(["null", "zero"]))
+def test_evaluate_with_reviews_equals_the_hand_edited_samples(run, mode, undefined):
+    records, reviews = run
+    if mode != "all_claims":
+        for r in records:
+            r["response_claim_labels"] = ["REQUIRED", "OPTIONAL"] * 3
+            r["response_claim_labels"] = r["response_claim_labels"][:len(r["response_claims"])]
+            r["gt_answer_claim_labels"] = ["OPTIONAL", "REQUIRED"] * 3
+            r["gt_answer_claim_labels"] = r["gt_answer_claim_labels"][:len(r["gt_answer_claims"])]
+    untouched = copy.deepcopy(records)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InputWarning)  # every review matches: no warning
+        scored = evaluate(records, mode=mode, undefined=undefined, reviews=reviews)
+    assert records == untouched
+    expected = evaluate(_hand_edit(records, reviews), mode=mode, undefined=undefined)
+    pd.testing.assert_frame_equal(scored.frame, expected.frame)
+    judge = evaluate(records, mode=mode, undefined=undefined)
+    pd.testing.assert_frame_equal(scored.judge_scores.frame, judge.frame)
+    reviewed_kinds = {}
+    for r in reviews:
+        reviewed_kinds.setdefault(r.query_id, set()).add(r.kind)
+    for i, qid in enumerate(scored.batch.query_ids):  # a metric that reads no reviewed label keeps its value
+        for name in scored.names:
+            metric = METRICS[name.removeprefix("required_")]
+            if not set(metric.needs) & reviewed_kinds.get(qid, set()):
+                a, b = scored.frame[name].iat[i], judge.frame[name].iat[i]
+                assert (a != a and b != b) or a == b, (qid, name)
