@@ -110,16 +110,16 @@ RENDER = """async ([bundle, css, views]) => {
   const listeners = {};
   const model = {
     get: (k) => state[k], set: () => {}, save_changes: () => {}, send: () => {},
-    on: (e, cb) => (listeners[e] ||= []).push(cb), off: () => {},
+    on: (e, cb) => (listeners[e] ||= []).push(cb), off: () => {}, // one event name per call
   };
   const cells = (b64) => new DataView(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)).buffer);
-  [state._view, state._cells] = [views[0][0], cells(views[0][1])];
+  state._view = { json: views[0][0], cells: cells(views[0][1]) };
   const el = document.createElement('div');
   document.body.appendChild(el);
   mod.default.render({ model, el });
   const out = [];
   for (let i = 1; i < views.length; i++) {
-    [state._view, state._cells] = [views[i][0], cells(views[i][1])];
+    state._view = { json: views[i][0], cells: cells(views[i][1]) };
     const t0 = performance.now();
     listeners['change:_view'].forEach((cb) => cb());
     void el.offsetHeight;
@@ -144,7 +144,7 @@ def render_views(record: dict, n: int) -> list[tuple[str, str]]:
             e.retrieved = ids if len(e.retrieved) < len(ids) else [d for d in ids if d != ids[i % len(ids)]]
         else:
             e.selected = f"claim:R{(i * 7) % 80 + 1}"
-        out.append((e._view, base64.b64encode(e._cells).decode()))
+        out.append((e._view.json, base64.b64encode(e._view.cells).decode()))
     return out
 
 

@@ -3,46 +3,16 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fakeModel, viewTrait } from "./fake_model.js";
 import widget from "./src/widget.js";
 
 const HERE = process.cwd(); // js/: `npm test` runs here
 const fixture = (name) => JSON.parse(readFileSync(join(HERE, "fixtures", `${name}.json`), "utf8"));
 
-/** The part of an anywidget model the widget uses; `sent` records every save_changes. */
-function fakeModel(state) {
-  const listeners = {};
-  const pending = {};
-  const model = {
-    state: { predictions: {}, ...state },
-    sent: [],
-    get: (k) => model.state[k],
-    set: (k, v) => {
-      pending[k] = v;
-      model.state[k] = v;
-    },
-    save_changes: () => {
-      model.sent.push({ ...pending });
-      for (const k of Object.keys(pending)) delete pending[k];
-    },
-    on: (evt, cb) => (listeners[evt] ||= []).push(cb),
-    off: (evt, cb) => (listeners[evt] = (listeners[evt] || []).filter((x) => x !== cb)),
-    emit: (evt) => (listeners[evt] || []).forEach((cb) => cb()),
-    listeners,
-  };
-  return model;
-}
-
-/** A fixture as the widget's traits: `_view` JSON without the matrix cells, `_cells` a DataView. */
-function traits(view) {
-  if (!view.matrix) return { _view: JSON.stringify(view), _cells: new DataView(new ArrayBuffer(0)) };
-  const { cells, ...matrix } = view.matrix;
-  return { _view: JSON.stringify({ ...view, matrix }), _cells: new DataView(Int8Array.from(cells).buffer) };
-}
-
 function mount(view, extra = {}) {
   const el = document.createElement("div");
   document.body.appendChild(el);
-  const model = fakeModel({ ...traits(view), ...extra });
+  const model = fakeModel({ predictions: {}, _view: viewTrait(view), ...extra });
   const cleanup = widget.render({ model, el });
   return { el, model, cleanup };
 }
@@ -333,7 +303,7 @@ describe("untrusted text is text", () => {
 describe("lifecycle", () => {
   it("redraws the whole view on change and detaches on cleanup", () => {
     const { el, model, cleanup } = mount(fixture("harbor_default"));
-    model.state._view = JSON.stringify(fixture("harbor_undefined"));
+    model.state._view = viewTrait(fixture("harbor_undefined"));
     model.emit("change:_view");
     expect(text(card(el, "context_relevance").querySelector(".rw-card-value"))).toBe("Undefined");
     expect(el.querySelectorAll(".rw-root").length).toBe(1);
@@ -360,5 +330,34 @@ describe("mountSampleView: the sample view another widget mounts", () => {
     expect([...el.querySelector(".rw-matrix tbody tr").children].map(text)).toEqual(["R1", "·", "●", "·", "·"]);
     sv.destroy();
     expect(el.childNodes.length).toBe(0);
+  });
+});
+
+describe("one trait per view", () => {
+  it("viewOf reads the JSON and its cells from one trait, whatever the buffer's alignment", async () => {
+    const { viewOf, typed } = await import("./src/view_trait.js");
+    const bytes = new Uint8Array([9, 9, 9, 1, 0, 2, 255]);
+    const model = fakeModel({ _view: { json: JSON.stringify({ matrix: { columns: [] }, title: "t" }), cells: new DataView(bytes.buffer, 3, 4) } });
+    const view = viewOf(model, "_view");
+    expect(view.title).toBe("t");
+    expect(Array.from(view.matrix.cells)).toEqual([1, 0, 2, -1]);
+    expect(viewOf(fakeModel({ _view: viewTrait(null) }), "_view")).toBeNull();
+    const odd = new DataView(new Float64Array([0, 0.5, 0.25]).buffer, 8, 16); // aligned: no copy
+    expect(Array.from(typed(odd, Float64Array))).toEqual([0.5, 0.25]);
+    const unaligned = new Uint8Array(17);
+    unaligned.set(new Uint8Array(new Float64Array([0.75, 2]).buffer), 1);
+    expect(Array.from(typed(new DataView(unaligned.buffer, 1, 16), Float64Array))).toEqual([0.75, 2]);
+  });
+
+  it("the matrix draws each code of labels.js, the table written from ragwidgets.model", async () => {
+    const { CELL } = await import("./src/matrix.js");
+    const { LABEL_CODES, UNJUDGED } = await import("./src/labels.js");
+    expect(Object.keys(CELL).map(Number).sort()).toEqual([...Object.values(LABEL_CODES), UNJUDGED].sort());
+    expect(CELL[LABEL_CODES.Contradiction][1]).toBe("contradicts");
+  });
+
+  it("the stand-in model refuses a space-separated event list, as marimo's does not honour it", () => {
+    const model = fakeModel({});
+    expect(() => model.on("change:a change:b", () => {})).toThrow(/one event name/);
   });
 });

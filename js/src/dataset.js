@@ -3,17 +3,17 @@
 // comparison, n of N); every control here is a trait write. The table is virtualised
 // (@tanstack/virtual-core) and asks Python for the rows it shows (dataset_rows.js); every request
 // is answered, and a failed one's error shows in the alert with the view's own. The
-// drill-down mounts the one-sample view (sample_view.js) on `_drill` / `_other`.
-import { h, render as mount } from "preact";
+// drill-down mounts the one-sample view (sample_view.js) on `_drill` / `_other`. Each view is
+// one trait (view_trait.js: its JSON and its binary cells together).
+import { render as mount } from "preact";
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
-import htm from "htm";
 import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } from "@tanstack/virtual-core";
 import { RowStore } from "./dataset_rows.js";
 import { Distribution, GroupMeans, Scatter } from "./dataset_charts.js";
+import { html } from "./incremental.js";
 import { mountSampleView } from "./sample_view.js";
 import { showId } from "./text.js";
-
-const html = htm.bind(h);
+import { viewOf } from "./view_trait.js";
 const ROW_H = 26;
 const WIDTHS = { run: 120, query_id: 110, query: 260, count: 70, metric: 86, difference: 110 };
 
@@ -29,14 +29,15 @@ export function metricCell(value, status) {
   return { text: fmt(value), cls: "rw-num" };
 }
 
-function useTraits(model, names) {
+/** Each trait's view state (viewOf), redrawn when one changes: one event name per `model.on`
+ * call (anywidget's contract; marimo's model takes no space-separated list). */
+function useViews(model, names) {
   const [, bump] = useReducer((x) => x + 1, 0);
   useEffect(() => {
-    const events = names.map((n) => `change:${n}`).join(" ");
-    model.on(events, bump);
-    return () => model.off(events, bump);
+    for (const n of names) model.on(`change:${n}`, bump);
+    return () => names.forEach((n) => model.off(`change:${n}`, bump));
   }, []);
-  return Object.fromEntries(names.map((n) => [n, model.get(n)]));
+  return Object.fromEntries(names.map((n) => [n, viewOf(model, n)]));
 }
 
 function setTraits(model, patch) {
@@ -172,18 +173,11 @@ function ClusterNotice({ view, labelOf }) {
   </div>`;
 }
 
-function Drill({ traits, view, ask }) {
+function Drill({ views, view, ask }) {
   const main = useRef(null);
   const other = useRef(null);
   const mounted = useRef({});
-  const parse = (json, cells) => {
-    if (!json) return null;
-    const v = JSON.parse(json);
-    if (v.matrix) v.matrix.cells = cells;
-    return v;
-  };
-  const sync = (which, ref, json, cells) => {
-    const next = parse(json, cells);
+  const sync = (which, ref, next) => {
     const m = mounted.current[which];
     if (!next) {
       if (m) { m.destroy(); delete mounted.current[which]; }
@@ -195,8 +189,8 @@ function Drill({ traits, view, ask }) {
     }
   };
   useEffect(() => {
-    sync("main", main, traits._drill, traits._drill_cells);
-    sync("other", other, traits._other, traits._other_cells);
+    sync("main", main, views._drill);
+    sync("other", other, views._other);
   });
   useEffect(() => () => Object.values(mounted.current).forEach((m) => m.destroy()), []);
   const sel = view.selected;
@@ -209,18 +203,18 @@ function Drill({ traits, view, ask }) {
     </div>
     <div class="rw-ds-drill-views">
       <div class="rw-ds-drill-view" ref=${main} data-testid="drill-main" />
-      ${traits._other ? html`<div class="rw-ds-drill-view" ref=${other} data-testid="drill-other" />` : ""}
+      ${views._other ? html`<div class="rw-ds-drill-view" ref=${other} data-testid="drill-other" />` : ""}
     </div>
   </div>`;
 }
 
 function App({ model, store }) {
-  const traits = useTraits(model, ["_view", "_drill", "_drill_cells", "_other", "_other_cells"]);
+  const views = useViews(model, ["_view", "_drill", "_other"]);
   const [, bump] = useReducer((x) => x + 1, 0);
   store.onRows = bump; // set while rendering: rows that arrive before the first effect still redraw
   const [text, setText] = useState(model.get("text"));
   const [expr, setExpr] = useState(model.get("expression"));
-  const view = traits._view ? JSON.parse(traits._view) : null;
+  const view = views._view;
   const c = view ? view.controls : {};
   useEffect(() => setExpr(c.expression), [c.expression]);
   useEffect(() => setText(c.text), [c.text]);
@@ -274,7 +268,7 @@ function App({ model, store }) {
       <div class="rw-ds-left">${view.cluster ? "" : html`<${Slices} model=${model} view=${view} ask=${ask} />`}<${Summary} view=${view} /></div>
       ${view.compare ? html`<div class="rw-ds-right"><${Compare} model=${model} view=${view} /></div>` : ""}
     </div>
-    <${Drill} traits=${traits} view=${view} ask=${ask} />
+    <${Drill} views=${views} view=${view} ask=${ask} />
   </div>`;
 }
 

@@ -1,11 +1,8 @@
 // The DatasetExplorer's charts, drawn as SVG from data Python aggregated (bins, cells, group
 // means), so they stay small at any run size. The distribution is a brush: drag across bins
 // (or click one) to keep those samples, click the grey Undefined bar to keep the Undefined ones.
-import { h } from "preact";
 import { useState } from "preact/hooks";
-import htm from "htm";
-
-const html = htm.bind(h);
+import { html } from "./incremental.js";
 const W = 290;
 const H = 150;
 const PAD = { left: 34, right: 8, top: 8, bottom: 30 };

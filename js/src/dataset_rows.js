@@ -4,20 +4,14 @@
 // numeric and status columns) with one binary buffer per numeric column (float64, NaN = not
 // defined) then one per metric status (int8: 0 defined, 1 Undefined, 2 not computable).
 
-export const WINDOW = 200;
+import { typed } from "./view_trait.js";
 
-/** A buffer that arrived as a DataView, ArrayBuffer or typed array, as a typed array of `Type`. */
-export function asTyped(buffer, Type) {
-  if (buffer instanceof Type) return buffer;
-  if (buffer instanceof ArrayBuffer) return new Type(buffer.slice(0));
-  const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength).slice();
-  return new Type(bytes.buffer);
-}
+export const WINDOW = 200;
 
 /** Rows of one reply: [{position, run, query_id, query, values: {col: number}, status: {metric: code}}]. */
 export function decodeRows(header, buffers) {
-  const numeric = header.numeric.map((_, i) => asTyped(buffers[i], Float64Array));
-  const status = header.status.map((_, i) => asTyped(buffers[header.numeric.length + i], Int8Array));
+  const numeric = header.numeric.map((_, i) => typed(buffers[i], Float64Array));
+  const status = header.status.map((_, i) => typed(buffers[header.numeric.length + i], Int8Array));
   return header.positions.map((position, r) => ({
     position,
     run: header.run[r],

@@ -1,7 +1,8 @@
 // What makes an update incremental: the new view state shares every unchanged part with the
 // previous one (structural sharing), and memo() components skip rendering when their props are
-// the same objects. Preact then touches only the DOM of rows whose data changed.
-import { Component, h } from "preact";
+// the same objects. Preact then touches only the DOM of rows whose data changed. `html` (htm
+// bound to Preact once) is the one template tag every component here is written with.
+import { h } from "preact";
 import htm from "htm";
 
 export const html = htm.bind(h);
@@ -47,16 +48,18 @@ function shallowEqual(a, b) {
   return ka.every((k) => Object.is(a[k], b[k]));
 }
 
-/** A component that renders `render(props)` and skips updates while its props are unchanged. */
+function unchangedProps(next) {
+  return !shallowEqual(this.props, next);
+}
+
+/** A function component that renders `render(props)` and skips updates while its props are
+ * unchanged (as preact/compat's memo: Preact calls a function component with its instance as
+ * `this`; compat itself is not bundled, it rewrites event names globally). */
 export function memo(render) {
-  class Memo extends Component {
-    shouldComponentUpdate(next) {
-      return !shallowEqual(this.props, next);
-    }
-    render(props) {
-      return render(props);
-    }
+  function Memo(props) {
+    this.shouldComponentUpdate = unchangedProps;
+    return render(props);
   }
-  Memo.displayName = render.name;
+  Memo.displayName = `memo(${render.name})`;
   return Memo;
 }

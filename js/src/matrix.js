@@ -2,31 +2,25 @@
 // row and column headers inside a bounded scrolling region; a large matrix is summarised first
 // and drawn on demand. Rows are memoised on the buffer: toggling a passage re-renders only the
 // column headers (switched-off columns are shaded through <col>), not 10,000 cells.
-import { Component } from "preact";
+import { useState } from "preact/hooks";
 import { html, memo } from "./incremental.js";
+import { LABEL_CODES, UNJUDGED } from "./labels.js";
 import { showId } from "./text.js";
+import { typed } from "./view_trait.js";
 
-// Per label code: symbol, words (the cell's title, e.g. "D3 contradicts R2"), class. A
-// contradiction and a passage that does not mention the claim count alike in the metrics but
-// differ here in symbol and words, not only colour.
+// Per label code (labels.js, written from ragwidgets.model): symbol, words (the cell's title,
+// e.g. "D3 contradicts R2"), class. A contradiction and a passage that does not mention the
+// claim count alike in the metrics but differ here in symbol and words, not only colour.
 export const CELL = {
-  1: ["●", "entails", "rw-entails"],
-  0: ["·", "does not mention", "rw-neutral"],
-  2: ["⊗", "contradicts", "rw-contradicts"],
-  [-1]: ["?", "unjudged", "rw-unjudged"],
+  [LABEL_CODES.Entailment]: ["●", "entails", "rw-entails"],
+  [LABEL_CODES.Neutral]: ["·", "does not mention", "rw-neutral"],
+  [LABEL_CODES.Contradiction]: ["⊗", "contradicts", "rw-contradicts"],
+  [UNJUDGED]: ["?", "unjudged", "rw-unjudged"],
 };
 const ON_DEMAND = 600; // cells above which the matrix waits to be opened
 
-/** view.matrix.cells as an Int8Array, whatever form it arrived in. */
-export function matrixCells(cells) {
-  if (cells instanceof Int8Array) return cells;
-  if (ArrayBuffer.isView(cells)) return new Int8Array(cells.buffer, cells.byteOffset, cells.byteLength);
-  if (cells instanceof ArrayBuffer) return new Int8Array(cells);
-  return Int8Array.from(cells || []);
-}
-
 const MatrixRow = memo(function MatrixRow({ r, buf, index, doc_ids, selected, ctx }) {
-  const cells = matrixCells(buf).subarray(index * doc_ids.length, (index + 1) * doc_ids.length);
+  const cells = typed(buf, Int8Array).subarray(index * doc_ids.length, (index + 1) * doc_ids.length);
   return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r.key}
       onClick=${() => ctx.send({ selected: selected ? "" : r.key })}>
     <th class="rw-id" scope="row" title=${r.text}>${r.id}</th>
@@ -53,33 +47,26 @@ function Grid({ caption, rows, first, m, docIds, selected, ctx }) {
   </table>`;
 }
 
-export class Matrix extends Component {
-  constructor(props) {
-    super(props);
-    const m = props.m;
-    this.state = { open: (m.response.length + m.gt.length) * m.columns.length <= ON_DEMAND };
-  }
-
-  render({ m, selected, ctx }, { open }) {
-    const docIds = m.columns.map((c) => c.doc_id);
-    const cells = matrixCells(m.cells);
-    const entailed = cells.reduce((n, v) => n + (v === 1), 0);
-    const contradicted = cells.reduce((n, v) => n + (v === 2), 0);
-    const size = `${m.response.length} response + ${m.gt.length} ground-truth claims × ${m.columns.length} passages`;
-    return html`<section class="rw-section" data-testid="matrix">
-      <h4>Entailment: claims × passages</h4>
-      <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
-        by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
-        shaded columns are switched off.</p>
-      ${open
-        ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
-            <${Grid} caption="Response claims" rows=${m.response} first=${0} m=${m} docIds=${docIds} selected=${selected} ctx=${ctx} />
-            ${m.gt.length
-              ? html`<${Grid} caption="Ground-truth claims" rows=${m.gt} first=${m.response.length} m=${m} docIds=${docIds} selected=${selected} ctx=${ctx} />`
-              : null}
-          </div>`
-        : html`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
-            onClick=${() => this.setState({ open: true })}>Show the full matrix</button>`}
-    </section>`;
-  }
+export function Matrix({ m, selected, ctx }) {
+  const [open, setOpen] = useState(() => (m.response.length + m.gt.length) * m.columns.length <= ON_DEMAND);
+  const docIds = m.columns.map((c) => c.doc_id);
+  const cells = typed(m.cells, Int8Array);
+  const entailed = cells.reduce((n, v) => n + (v === LABEL_CODES.Entailment), 0);
+  const contradicted = cells.reduce((n, v) => n + (v === LABEL_CODES.Contradiction), 0);
+  const size = `${m.response.length} response + ${m.gt.length} ground-truth claims × ${m.columns.length} passages`;
+  return html`<section class="rw-section" data-testid="matrix">
+    <h4>Entailment: claims × passages</h4>
+    <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
+      by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
+      shaded columns are switched off.</p>
+    ${open
+      ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
+          <${Grid} caption="Response claims" rows=${m.response} first=${0} m=${m} docIds=${docIds} selected=${selected} ctx=${ctx} />
+          ${m.gt.length
+            ? html`<${Grid} caption="Ground-truth claims" rows=${m.gt} first=${m.response.length} m=${m} docIds=${docIds} selected=${selected} ctx=${ctx} />`
+            : null}
+        </div>`
+      : html`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
+          onClick=${() => setOpen(true)}>Show the full matrix</button>`}
+  </section>`;
 }

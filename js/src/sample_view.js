@@ -4,7 +4,7 @@
 //
 // `view`: the dict SampleView.view() builds (or an Explorer's view), with view.matrix.cells the
 // claims x passages labels as a DataView / ArrayBuffer / typed array / plain array (int8,
-// row-major: response rows then ground-truth rows). `send(patch)`: called once per user action
+// row-major: response rows then ground-truth rows; the codes of labels.js). `send(patch)`: called once per user action
 // with the state fields it changes, e.g. {selected: "claim:R3"} or {retrieved: ["P1", "P2"]};
 // the holder applies it (SampleView.apply in Python) and calls update() with the new view.
 // `search(text)` (optional): a promise of the samples matching a search, for the sample picker
@@ -21,8 +21,6 @@ import { html, share } from "./incremental.js";
 import { Matrix } from "./matrix.js";
 import { ClaimTable, FactsTable, GtTable, SourceTable } from "./tables.js";
 import { LongText } from "./text.js";
-
-export { matrixCells } from "./matrix.js";
 
 function Answer({ view }) {
   return html`<section class="rw-section rw-answer">

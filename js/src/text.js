@@ -1,7 +1,7 @@
 // Untrusted text as text. Everything from a sample goes through Preact's text nodes and
 // attribute values, never markup. IDs are isolated from the text around them (<bdi>), and the
 // bidi control characters in them are shown, not obeyed ("evil.exe" never reads "exe.live").
-import { Component } from "preact";
+import { useState } from "preact/hooks";
 import { html } from "./incremental.js";
 
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -36,15 +36,14 @@ const LONG = 300; // characters shown of a long text before "Show all"
  * LONG characters, then a button that shows it whole (and hides it again). `clamp`: in a long
  * table, the text (unless shown whole) sits in a box that CSS cuts to a few lines except in
  * selected and highlighted rows. */
-export class LongText extends Component {
-  render({ text, clamp = false }, { whole }) {
-    const s = String(text);
-    const long = s.length > LONG;
-    const shown = long && !whole ? `${s.slice(0, LONG)}…` : s;
-    const body = clamp && !whole ? html`<span class="rw-clamp">${shown}</span>` : shown;
-    if (!long) return body;
-    return html`${body}<button type="button" class="rw-whole"
-      aria-expanded=${whole ? "true" : "false"} onClick=${(e) => { e.stopPropagation(); this.setState({ whole: !whole }); }}
-      >${whole ? "Show less" : `Show all ${s.length.toLocaleString("en")} characters`}</button>`;
-  }
+export function LongText({ text, clamp = false }) {
+  const [whole, setWhole] = useState(false);
+  const s = String(text);
+  const long = s.length > LONG;
+  const shown = long && !whole ? `${s.slice(0, LONG)}…` : s;
+  const body = clamp && !whole ? html`<span class="rw-clamp">${shown}</span>` : shown;
+  if (!long) return body;
+  return html`${body}<button type="button" class="rw-whole"
+    aria-expanded=${whole ? "true" : "false"} onClick=${(e) => { e.stopPropagation(); setWhole(!whole); }}
+    >${whole ? "Show less" : `Show all ${s.length.toLocaleString("en")} characters`}</button>`;
 }

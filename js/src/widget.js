@@ -1,17 +1,9 @@
 // The anywidget module shared by Explorer and SampleExplorer: it draws the `_view` trait (the
-// view state as JSON) with the `_cells` trait (the entailment matrix, a binary buffer) through
-// the mountable sample view, and writes each user action back as trait changes. All metrics
-// are recomputed in Python.
+// view state as JSON with the entailment matrix's cells as a binary buffer, view_trait.js)
+// through the mountable sample view, and writes each user action back as trait changes. All
+// metrics are recomputed in Python.
 import { mountSampleView } from "./sample_view.js";
-
-/** The view state the traits hold now: `_view` parsed, with `_cells` as the matrix's cells. */
-export function viewOf(model) {
-  const json = model.get("_view");
-  if (!json) return null;
-  const view = JSON.parse(json);
-  if (view.matrix) view.matrix.cells = model.get("_cells");
-  return view;
-}
+import { viewOf } from "./view_trait.js";
 
 /** search(text): a custom message to Python, answered by one with the same request number. */
 function searcher(model) {
@@ -40,8 +32,8 @@ function render({ model, el }) {
   };
   el.classList.add("rw-widget");
   const { search, stop } = searcher(model);
-  const sv = mountSampleView(el, { view: viewOf(model), send, search });
-  const redraw = () => sv.update(viewOf(model));
+  const sv = mountSampleView(el, { view: viewOf(model, "_view"), send, search });
+  const redraw = () => sv.update(viewOf(model, "_view"));
   model.on("change:_view", redraw);
   return () => {
     model.off("change:_view", redraw);

@@ -400,30 +400,6 @@ function D2(n3, t4) {
   return "function" == typeof t4 ? t4(n3) : t4;
 }
 
-// node_modules/htm/dist/htm.module.js
-var n2 = function(t4, s3, r3, e3) {
-  var u3;
-  s3[0] = 0;
-  for (var h3 = 1; h3 < s3.length; h3++) {
-    var p3 = s3[h3++], a3 = s3[h3] ? (s3[0] |= p3 ? 1 : 2, r3[s3[h3++]]) : s3[++h3];
-    3 === p3 ? e3[0] = a3 : 4 === p3 ? e3[1] = Object.assign(e3[1] || {}, a3) : 5 === p3 ? (e3[1] = e3[1] || {})[s3[++h3]] = a3 : 6 === p3 ? e3[1][s3[++h3]] += a3 + "" : p3 ? (u3 = t4.apply(a3, n2(t4, a3, r3, ["", null])), e3.push(u3), a3[0] ? s3[0] |= 2 : (s3[h3 - 2] = 0, s3[h3] = u3)) : e3.push(a3);
-  }
-  return e3;
-};
-var t3 = /* @__PURE__ */ new Map();
-function htm_module_default(s3) {
-  var r3 = t3.get(this);
-  return r3 || (r3 = /* @__PURE__ */ new Map(), t3.set(this, r3)), (r3 = n2(this, r3.get(s3) || (r3.set(s3, r3 = (function(n3) {
-    for (var t4, s4, r4 = 1, e3 = "", u3 = "", h3 = [0], p3 = function(n4) {
-      1 === r4 && (n4 || (e3 = e3.replace(/^\s*\n\s*|\s*\n\s*$/g, ""))) ? h3.push(0, n4, e3) : 3 === r4 && (n4 || e3) ? (h3.push(3, n4, e3), r4 = 2) : 2 === r4 && "..." === e3 && n4 ? h3.push(4, n4, 0) : 2 === r4 && e3 && !n4 ? h3.push(5, 0, true, e3) : r4 >= 5 && ((e3 || !n4 && 5 === r4) && (h3.push(r4, 0, e3, s4), r4 = 6), n4 && (h3.push(r4, n4, 0, s4), r4 = 6)), e3 = "";
-    }, a3 = 0; a3 < n3.length; a3++) {
-      a3 && (1 === r4 && p3(), p3(a3));
-      for (var l3 = 0; l3 < n3[a3].length; l3++) t4 = n3[a3][l3], 1 === r4 ? "<" === t4 ? (p3(), h3 = [h3], r4 = 3) : e3 += t4 : 4 === r4 ? "--" === e3 && ">" === t4 ? (r4 = 1, e3 = "") : e3 = t4 + e3[0] : u3 ? t4 === u3 ? u3 = "" : e3 += t4 : '"' === t4 || "'" === t4 ? u3 = t4 : ">" === t4 ? (p3(), r4 = 1) : r4 && ("=" === t4 ? (r4 = 5, s4 = e3, e3 = "") : "/" === t4 && (r4 < 5 || ">" === n3[a3][l3 + 1]) ? (p3(), 3 === r4 && (h3 = h3[0]), r4 = h3, (h3 = h3[0]).push(2, 0, r4), r4 = 0) : " " === t4 || "	" === t4 || "\n" === t4 || "\r" === t4 ? (p3(), r4 = 2) : e3 += t4), 3 === r4 && "!--" === e3 && (r4 = 4, h3 = h3[0]);
-    }
-    return p3(), h3;
-  })(s3)), r3), arguments, [])).length > 1 ? r3 : r3[0];
-}
-
 // node_modules/@tanstack/virtual-core/dist/esm/lazy-measurements.js
 function getMeasurementKey(item) {
   return typeof item === "object" ? item.key : item;
@@ -2371,17 +2347,32 @@ function calculateRangeImpl(measurements, outerSize, scrollOffset, lanes, flat) 
   return { startIndex, endIndex };
 }
 
+// src/view_trait.js
+function typed(data, Type = Int8Array) {
+  if (data instanceof Type) return data;
+  const size = Type.BYTES_PER_ELEMENT;
+  if (data instanceof ArrayBuffer) data = new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) {
+    if (data.byteOffset % size === 0 && data.byteLength % size === 0) {
+      return new Type(data.buffer, data.byteOffset, data.byteLength / size);
+    }
+    return new Type(new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice().buffer);
+  }
+  return Type.from(data || []);
+}
+function viewOf(model, name = "_view") {
+  const value = model.get(name);
+  if (!value || !value.json) return null;
+  const view = JSON.parse(value.json);
+  if (view.matrix) view.matrix.cells = typed(value.cells, Int8Array);
+  return view;
+}
+
 // src/dataset_rows.js
 var WINDOW = 200;
-function asTyped(buffer, Type) {
-  if (buffer instanceof Type) return buffer;
-  if (buffer instanceof ArrayBuffer) return new Type(buffer.slice(0));
-  const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength).slice();
-  return new Type(bytes.buffer);
-}
 function decodeRows(header, buffers) {
-  const numeric = header.numeric.map((_3, i3) => asTyped(buffers[i3], Float64Array));
-  const status = header.status.map((_3, i3) => asTyped(buffers[header.numeric.length + i3], Int8Array));
+  const numeric = header.numeric.map((_3, i3) => typed(buffers[i3], Float64Array));
+  const status = header.status.map((_3, i3) => typed(buffers[header.numeric.length + i3], Int8Array));
   return header.positions.map((position, r3) => ({
     position,
     run: header.run[r3],
@@ -2457,8 +2448,82 @@ var RowStore = class {
   }
 };
 
-// src/dataset_charts.js
+// node_modules/htm/dist/htm.module.js
+var n2 = function(t4, s3, r3, e3) {
+  var u3;
+  s3[0] = 0;
+  for (var h3 = 1; h3 < s3.length; h3++) {
+    var p3 = s3[h3++], a3 = s3[h3] ? (s3[0] |= p3 ? 1 : 2, r3[s3[h3++]]) : s3[++h3];
+    3 === p3 ? e3[0] = a3 : 4 === p3 ? e3[1] = Object.assign(e3[1] || {}, a3) : 5 === p3 ? (e3[1] = e3[1] || {})[s3[++h3]] = a3 : 6 === p3 ? e3[1][s3[++h3]] += a3 + "" : p3 ? (u3 = t4.apply(a3, n2(t4, a3, r3, ["", null])), e3.push(u3), a3[0] ? s3[0] |= 2 : (s3[h3 - 2] = 0, s3[h3] = u3)) : e3.push(a3);
+  }
+  return e3;
+};
+var t3 = /* @__PURE__ */ new Map();
+function htm_module_default(s3) {
+  var r3 = t3.get(this);
+  return r3 || (r3 = /* @__PURE__ */ new Map(), t3.set(this, r3)), (r3 = n2(this, r3.get(s3) || (r3.set(s3, r3 = (function(n3) {
+    for (var t4, s4, r4 = 1, e3 = "", u3 = "", h3 = [0], p3 = function(n4) {
+      1 === r4 && (n4 || (e3 = e3.replace(/^\s*\n\s*|\s*\n\s*$/g, ""))) ? h3.push(0, n4, e3) : 3 === r4 && (n4 || e3) ? (h3.push(3, n4, e3), r4 = 2) : 2 === r4 && "..." === e3 && n4 ? h3.push(4, n4, 0) : 2 === r4 && e3 && !n4 ? h3.push(5, 0, true, e3) : r4 >= 5 && ((e3 || !n4 && 5 === r4) && (h3.push(r4, 0, e3, s4), r4 = 6), n4 && (h3.push(r4, n4, 0, s4), r4 = 6)), e3 = "";
+    }, a3 = 0; a3 < n3.length; a3++) {
+      a3 && (1 === r4 && p3(), p3(a3));
+      for (var l3 = 0; l3 < n3[a3].length; l3++) t4 = n3[a3][l3], 1 === r4 ? "<" === t4 ? (p3(), h3 = [h3], r4 = 3) : e3 += t4 : 4 === r4 ? "--" === e3 && ">" === t4 ? (r4 = 1, e3 = "") : e3 = t4 + e3[0] : u3 ? t4 === u3 ? u3 = "" : e3 += t4 : '"' === t4 || "'" === t4 ? u3 = t4 : ">" === t4 ? (p3(), r4 = 1) : r4 && ("=" === t4 ? (r4 = 5, s4 = e3, e3 = "") : "/" === t4 && (r4 < 5 || ">" === n3[a3][l3 + 1]) ? (p3(), 3 === r4 && (h3 = h3[0]), r4 = h3, (h3 = h3[0]).push(2, 0, r4), r4 = 0) : " " === t4 || "	" === t4 || "\n" === t4 || "\r" === t4 ? (p3(), r4 = 2) : e3 += t4), 3 === r4 && "!--" === e3 && (r4 = 4, h3 = h3[0]);
+    }
+    return p3(), h3;
+  })(s3)), r3), arguments, [])).length > 1 ? r3 : r3[0];
+}
+
+// src/incremental.js
 var html = htm_module_default.bind(k);
+function sameBytes(a3, b2) {
+  if (a3.byteLength !== b2.byteLength) return false;
+  const x2 = new Uint8Array(a3.buffer, a3.byteOffset, a3.byteLength);
+  const y3 = new Uint8Array(b2.buffer, b2.byteOffset, b2.byteLength);
+  for (let i3 = 0; i3 < x2.length; i3++) if (x2[i3] !== y3[i3]) return false;
+  return true;
+}
+function share(prev, next) {
+  if (Object.is(prev, next)) return prev;
+  if (prev === null || next === null || typeof prev !== "object" || typeof next !== "object") return next;
+  if (ArrayBuffer.isView(next) || ArrayBuffer.isView(prev)) {
+    return ArrayBuffer.isView(next) && ArrayBuffer.isView(prev) && sameBytes(prev, next) ? prev : next;
+  }
+  if (Array.isArray(next) !== Array.isArray(prev)) return next;
+  if (Array.isArray(next)) {
+    let same2 = prev.length === next.length;
+    const out2 = next.map((x2, i3) => {
+      const y3 = share(prev[i3], x2);
+      if (y3 !== prev[i3]) same2 = false;
+      return y3;
+    });
+    return same2 ? prev : out2;
+  }
+  const keys = Object.keys(next);
+  let same = keys.length === Object.keys(prev).length;
+  const out = {};
+  for (const k3 of keys) {
+    out[k3] = share(prev[k3], next[k3]);
+    if (out[k3] !== prev[k3]) same = false;
+  }
+  return same ? prev : out;
+}
+function shallowEqual(a3, b2) {
+  const ka = Object.keys(a3);
+  if (ka.length !== Object.keys(b2).length) return false;
+  return ka.every((k3) => Object.is(a3[k3], b2[k3]));
+}
+function unchangedProps(next) {
+  return !shallowEqual(this.props, next);
+}
+function memo2(render2) {
+  function Memo(props) {
+    this.shouldComponentUpdate = unchangedProps;
+    return render2(props);
+  }
+  Memo.displayName = `memo(${render2.name})`;
+  return Memo;
+}
+
+// src/dataset_charts.js
 var W = 290;
 var H2 = 150;
 var PAD = { left: 34, right: 8, top: 8, bottom: 30 };
@@ -2547,58 +2612,6 @@ function GroupMeans({ chart, label, onPick }) {
   </svg>`;
 }
 
-// src/incremental.js
-var html2 = htm_module_default.bind(k);
-function sameBytes(a3, b2) {
-  if (a3.byteLength !== b2.byteLength) return false;
-  const x2 = new Uint8Array(a3.buffer, a3.byteOffset, a3.byteLength);
-  const y3 = new Uint8Array(b2.buffer, b2.byteOffset, b2.byteLength);
-  for (let i3 = 0; i3 < x2.length; i3++) if (x2[i3] !== y3[i3]) return false;
-  return true;
-}
-function share(prev, next) {
-  if (Object.is(prev, next)) return prev;
-  if (prev === null || next === null || typeof prev !== "object" || typeof next !== "object") return next;
-  if (ArrayBuffer.isView(next) || ArrayBuffer.isView(prev)) {
-    return ArrayBuffer.isView(next) && ArrayBuffer.isView(prev) && sameBytes(prev, next) ? prev : next;
-  }
-  if (Array.isArray(next) !== Array.isArray(prev)) return next;
-  if (Array.isArray(next)) {
-    let same2 = prev.length === next.length;
-    const out2 = next.map((x2, i3) => {
-      const y3 = share(prev[i3], x2);
-      if (y3 !== prev[i3]) same2 = false;
-      return y3;
-    });
-    return same2 ? prev : out2;
-  }
-  const keys = Object.keys(next);
-  let same = keys.length === Object.keys(prev).length;
-  const out = {};
-  for (const k3 of keys) {
-    out[k3] = share(prev[k3], next[k3]);
-    if (out[k3] !== prev[k3]) same = false;
-  }
-  return same ? prev : out;
-}
-function shallowEqual(a3, b2) {
-  const ka = Object.keys(a3);
-  if (ka.length !== Object.keys(b2).length) return false;
-  return ka.every((k3) => Object.is(a3[k3], b2[k3]));
-}
-function memo2(render2) {
-  class Memo extends C {
-    shouldComponentUpdate(next) {
-      return !shallowEqual(this.props, next);
-    }
-    render(props) {
-      return render2(props);
-    }
-  }
-  Memo.displayName = render2.name;
-  return Memo;
-}
-
 // src/cards.js
 function itemsNote(c3) {
   if (!c3.denominator_items.length) return null;
@@ -2616,12 +2629,12 @@ function Prediction({ c: c3, predictions, send }) {
     send({ predictions: next });
   };
   let verdict = null;
-  if (p3 && !p3.readable) verdict = html2`<div class="rw-verdict rw-verdict-no">${p3.message}</div>`;
+  if (p3 && !p3.readable) verdict = html`<div class="rw-verdict rw-verdict-no">${p3.message}</div>`;
   else if (p3)
-    verdict = html2`<div class=${p3.match ? "rw-verdict rw-verdict-yes" : "rw-verdict rw-verdict-no"} data-testid="verdict">
+    verdict = html`<div class=${p3.match ? "rw-verdict rw-verdict-yes" : "rw-verdict rw-verdict-no"} data-testid="verdict">
       ${p3.match ? `✓ You predicted ${p3.shown}: right` : `✗ You predicted ${p3.shown}; actual ${c3.shown}`}
     </div>`;
-  return html2`<div class="rw-prediction">
+  return html`<div class="rw-prediction">
     <input type="text" class="rw-predict-input" placeholder="0.5, 2/3 or Undefined"
       aria-label=${`Your prediction for ${c3.label}`} value=${p3 ? p3.text : ""}
       onChange=${(e3) => commit(e3.target)} onKeyDown=${(e3) => e3.key === "Enter" && commit(e3.target)} />
@@ -2634,26 +2647,26 @@ var Card = memo2(function Card2({ c: c3, predict, predictions, send }) {
   const cls = ["rw-card", undef && "rw-undefined", c3.hidden && "rw-concealed", substitute && "rw-substitute"];
   let body;
   if (c3.hidden) {
-    body = html2`<div class="rw-card-value rw-hidden-value" data-testid="value">?</div>
+    body = html`<div class="rw-card-value rw-hidden-value" data-testid="value">?</div>
       <div class="rw-card-fraction">Enter your prediction to reveal</div>`;
   } else {
-    body = html2`<div class="rw-card-value" data-testid="value">${c3.shown}${substitute ? html2`<span class="rw-substitute-mark"> (substitute)</span>` : null}</div>
+    body = html`<div class="rw-card-value" data-testid="value">${c3.shown}${substitute ? html`<span class="rw-substitute-mark"> (substitute)</span>` : null}</div>
       <div class="rw-card-fraction" data-testid="fraction">${c3.fraction}</div>
-      ${c3.reason && (undef || substitute) ? html2`<div class="rw-card-reason">${c3.reason}</div>` : null}`;
+      ${c3.reason && (undef || substitute) ? html`<div class="rw-card-reason">${c3.reason}</div>` : null}`;
   }
-  return html2`<article class=${cls.filter(Boolean).join(" ")} data-metric=${c3.name} aria-label=${c3.label}
+  return html`<article class=${cls.filter(Boolean).join(" ")} data-metric=${c3.name} aria-label=${c3.label}
       title=${c3.hidden ? null : itemsNote(c3)}>
-    <div class="rw-card-label">${c3.label}${c3.lower_is_better ? html2`<span class="rw-hint" title="lower is better"> ↓</span>` : null}</div>
+    <div class="rw-card-label">${c3.label}${c3.lower_is_better ? html`<span class="rw-hint" title="lower is better"> ↓</span>` : null}</div>
     ${body}
     <div class="rw-card-def">${c3.definition}</div>
-    ${predict ? html2`<${Prediction} c=${c3} predictions=${predictions} send=${send} />` : null}
+    ${predict ? html`<${Prediction} c=${c3} predictions=${predictions} send=${send} />` : null}
   </article>`;
 });
 function Group({ g: g2, predict, predictions, send }) {
-  return html2`<div class="rw-card-group" data-group=${g2.group}>
+  return html`<div class="rw-card-group" data-group=${g2.group}>
     <h4>${g2.title}</h4>
     <div class="rw-card-grid">
-      ${g2.cards.map((c3) => html2`<${Card} key=${c3.name} c=${c3} predict=${predict} predictions=${predictions} send=${send} />`)}
+      ${g2.cards.map((c3) => html`<${Card} key=${c3.name} c=${c3} predict=${predict} predictions=${predictions} send=${send} />`)}
     </div>
   </div>`;
 }
@@ -2661,12 +2674,12 @@ var Cards = memo2(function Cards2({ groups, missing, predict, predictions, send 
   const primary = groups.filter((g2) => !g2.secondary);
   const secondary = groups.filter((g2) => g2.secondary);
   const n3 = secondary.reduce((k3, g2) => k3 + g2.cards.length, 0);
-  const group = (g2) => html2`<${Group} key=${g2.group} g=${g2} predict=${predict} predictions=${predictions} send=${send} />`;
-  return html2`<section class="rw-cards" data-testid="cards">
+  const group = (g2) => html`<${Group} key=${g2.group} g=${g2} predict=${predict} predictions=${predictions} send=${send} />`;
+  return html`<section class="rw-cards" data-testid="cards">
     ${primary.map(group)}
-    ${secondary.length ? html2`<details class="rw-more"><summary>RAGChecker metrics on the same state (${n3})</summary>${secondary.map(group)}</details>` : null}
-    ${missing.length ? html2`<p class="rw-note">Not computable for this data: ${missing.map(
-    (m3, i3) => html2`${i3 ? "; " : ""}<b>${m3.label}</b> (${m3.reason})`
+    ${secondary.length ? html`<details class="rw-more"><summary>RAGChecker metrics on the same state (${n3})</summary>${secondary.map(group)}</details>` : null}
+    ${missing.length ? html`<p class="rw-note">Not computable for this data: ${missing.map(
+    (m3, i3) => html`${i3 ? "; " : ""}<b>${m3.label}</b> (${m3.reason})`
   )}</p>` : null}
   </section>`;
 });
@@ -2679,109 +2692,106 @@ function showId(id) {
 }
 function Id({ id, max = 40 }) {
   const shown = showId(id);
-  if (shown.length <= max) return html2`<bdi class="rw-idtext">${shown}</bdi>`;
-  return html2`<bdi class="rw-idtext rw-cut" title=${shown}>${shown.slice(0, max - 1)}…</bdi>`;
+  if (shown.length <= max) return html`<bdi class="rw-idtext">${shown}</bdi>`;
+  return html`<bdi class="rw-idtext rw-cut" title=${shown}>${shown.slice(0, max - 1)}…</bdi>`;
 }
 function ids(items, empty = "—") {
   return items && items.length ? items.map(showId).join(", ") : empty;
 }
 function YesNo({ value, words = ["Yes", "No"] }) {
-  if (value === null || value === void 0) return html2`<span class="rw-unknown">? unknown</span>`;
+  if (value === null || value === void 0) return html`<span class="rw-unknown">? unknown</span>`;
   const yes = value === true || value === "yes";
-  return html2`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words[0]}` : `✗ ${words[1]}`}</span>`;
+  return html`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words[0]}` : `✗ ${words[1]}`}</span>`;
 }
 var LONG = 300;
-var LongText = class extends C {
-  render({ text, clamp = false }, { whole }) {
-    const s3 = String(text);
-    const long = s3.length > LONG;
-    const shown = long && !whole ? `${s3.slice(0, LONG)}…` : s3;
-    const body = clamp && !whole ? html2`<span class="rw-clamp">${shown}</span>` : shown;
-    if (!long) return body;
-    return html2`${body}<button type="button" class="rw-whole"
-      aria-expanded=${whole ? "true" : "false"} onClick=${(e3) => {
-      e3.stopPropagation();
-      this.setState({ whole: !whole });
-    }}
-      >${whole ? "Show less" : `Show all ${s3.length.toLocaleString("en")} characters`}</button>`;
-  }
-};
+function LongText({ text, clamp = false }) {
+  const [whole, setWhole] = d2(false);
+  const s3 = String(text);
+  const long = s3.length > LONG;
+  const shown = long && !whole ? `${s3.slice(0, LONG)}…` : s3;
+  const body = clamp && !whole ? html`<span class="rw-clamp">${shown}</span>` : shown;
+  if (!long) return body;
+  return html`${body}<button type="button" class="rw-whole"
+    aria-expanded=${whole ? "true" : "false"} onClick=${(e3) => {
+    e3.stopPropagation();
+    setWhole(!whole);
+  }}
+    >${whole ? "Show less" : `Show all ${s3.length.toLocaleString("en")} characters`}</button>`;
+}
 
 // src/picker.js
 var WAIT_MS = 150;
 var number = (v3) => v3 === null ? "Undefined" : String(v3);
-var Picker = class extends C {
-  constructor() {
-    super();
-    this.state = { text: "", results: null, active: 0 };
-    this.request = 0;
-  }
-  componentWillUnmount() {
-    clearTimeout(this.timer);
-  }
-  ask(text) {
-    clearTimeout(this.timer);
-    this.setState({ text });
-    if (!text.trim()) {
-      this.setState({ results: null });
+function Picker({ p: p3, send, search }) {
+  const [text, setText] = d2("");
+  const [results, setResults] = d2(null);
+  const [active, setActive] = d2(0);
+  const asked = A2({ request: 0, timer: null });
+  h2(() => () => clearTimeout(asked.current.timer), []);
+  const ask = (next) => {
+    clearTimeout(asked.current.timer);
+    setText(next);
+    if (!next.trim()) {
+      setResults(null);
       return;
     }
-    this.timer = setTimeout(async () => {
-      const request = ++this.request;
-      const results = await this.props.search(text);
-      if (request === this.request) this.setState({ results, active: 0 });
+    asked.current.timer = setTimeout(async () => {
+      const request = ++asked.current.request;
+      const found = await search(next);
+      if (request === asked.current.request) {
+        setResults(found);
+        setActive(0);
+      }
     }, WAIT_MS);
-  }
-  pick(index) {
-    this.setState({ results: null, text: "" });
-    if (index !== this.props.p.index) this.props.send({ sample_index: index });
-  }
-  keys(e3) {
-    const rows = this.state.results && this.state.results.rows || [];
+  };
+  const pick = (index) => {
+    setResults(null);
+    setText("");
+    if (index !== p3.index) send({ sample_index: index });
+  };
+  const rows = results && results.rows || [];
+  const keys = (e3) => {
     if (e3.key === "ArrowDown" || e3.key === "ArrowUp") {
       e3.preventDefault();
       const step = e3.key === "ArrowDown" ? 1 : -1;
-      this.setState({ active: Math.max(0, Math.min(rows.length - 1, this.state.active + step)) });
+      setActive(Math.max(0, Math.min(rows.length - 1, active + step)));
     } else if (e3.key === "Enter" && rows.length) {
       e3.preventDefault();
-      this.pick(rows[this.state.active].index);
+      pick(rows[active].index);
     } else if (e3.key === "Escape") {
-      this.setState({ results: null });
+      setResults(null);
     }
-  }
-  render({ p: p3, send }, { text, results, active }) {
-    const rows = results && results.rows || [];
-    return html2`<div class="rw-picker" data-testid="picker">
-      <span class="rw-control-label">Sample</span>
-      <button type="button" aria-label="Previous sample" data-testid="prev" disabled=${p3.index === 0}
-        onClick=${() => send({ sample_index: p3.index - 1 })}>◀</button>
-      <span class="rw-picker-current" data-testid="current">${(p3.index + 1).toLocaleString("en")} of ${p3.total.toLocaleString("en")}:${" "}<bdi class="rw-idtext">${showId(p3.query_id)}</bdi></span>
-      <button type="button" aria-label="Next sample" data-testid="next" disabled=${p3.index === p3.total - 1}
-        onClick=${() => send({ sample_index: p3.index + 1 })}>▶</button>
-      <input type="search" class="rw-picker-search" data-testid="search" value=${text}
-        aria-label="Search samples" placeholder="Search: words of the query or its id; faithfulness<0.5; hallucination=undefined"
-        onInput=${(e3) => this.ask(e3.target.value)} onKeyDown=${(e3) => this.keys(e3)} />
-      ${results ? html2`<div class="rw-picker-results">
-            ${results.error ? html2`<p class="rw-picker-error" role="alert">${results.error}</p>` : html2`<p class="rw-note" data-testid="matches">${results.matches.toLocaleString("en")} matching
-                  sample${results.matches === 1 ? "" : "s"}${results.matches > rows.length ? ` (first ${rows.length} shown)` : ""}</p>`}
-            <ul role="listbox" aria-label="Matching samples">
-              ${rows.map((r3, k3) => html2`<li key=${r3.index} role="option" aria-selected=${k3 === active ? "true" : "false"}
-                  class=${k3 === active ? "rw-picker-row rw-active" : "rw-picker-row"} data-index=${r3.index}
-                  onClick=${() => this.pick(r3.index)}>
-                <span class="rw-num">${r3.index + 1}</span>${" "}<bdi class="rw-idtext">${showId(r3.query_id)}</bdi>${" "}<span
-                  class="rw-picker-query">${r3.query}</span>${" "}<span class="rw-picker-metrics">${Object.entries(r3.metrics).map(([n3, v3]) => `${n3} ${number(v3)}`).join(" · ")}</span>
-              </li>`)}
-            </ul>
-          </div>` : null}
-    </div>`;
-  }
-};
+  };
+  return html`<div class="rw-picker" data-testid="picker">
+    <span class="rw-control-label">Sample</span>
+    <button type="button" aria-label="Previous sample" data-testid="prev" disabled=${p3.index === 0}
+      onClick=${() => send({ sample_index: p3.index - 1 })}>◀</button>
+    <span class="rw-picker-current" data-testid="current">${(p3.index + 1).toLocaleString("en")} of ${p3.total.toLocaleString("en")}:${" "}<bdi class="rw-idtext">${showId(p3.query_id)}</bdi></span>
+    <button type="button" aria-label="Next sample" data-testid="next" disabled=${p3.index === p3.total - 1}
+      onClick=${() => send({ sample_index: p3.index + 1 })}>▶</button>
+    <input type="search" class="rw-picker-search" data-testid="search" value=${text}
+      aria-label="Search samples" placeholder="Search: words of the query or its id; faithfulness<0.5; hallucination=undefined"
+      onInput=${(e3) => ask(e3.target.value)} onKeyDown=${(e3) => keys(e3)} />
+    ${results ? html`<div class="rw-picker-results">
+          ${results.error ? html`<p class="rw-picker-error" role="alert">${results.error}</p>` : html`<p class="rw-note" data-testid="matches">${results.matches.toLocaleString("en")} matching
+                sample${results.matches === 1 ? "" : "s"}${results.matches > rows.length ? ` (first ${rows.length} shown)` : ""}</p>`}
+          <ul role="listbox" aria-label="Matching samples">
+            ${rows.map((r3, k3) => html`<li key=${r3.index} role="option" aria-selected=${k3 === active ? "true" : "false"}
+                class=${k3 === active ? "rw-picker-row rw-active" : "rw-picker-row"} data-index=${r3.index}
+                onClick=${() => pick(r3.index)}>
+              <span class="rw-num">${r3.index + 1}</span>${" "}<bdi class="rw-idtext">${showId(r3.query_id)}</bdi>${" "}<span
+                class="rw-picker-query">${r3.query}</span>${" "}<span class="rw-picker-metrics">${Object.entries(r3.metrics).map(([n3, v3]) => `${n3} ${number(v3)}`).join(" · ")}</span>
+            </li>`)}
+          </ul>
+        </div>` : null}
+  </div>`;
+}
 
 // src/controls.js
 var Header = memo2(function Header2({ title, question, state }) {
-  return html2`<header class="rw-header">
+  return html`<header class="rw-header">
     <h3 class="rw-title"><${LongText} text=${title} /></h3>
-    ${question ? html2`<p class="rw-question"><b>Question: </b><${LongText} text=${question} /></p>` : null}
+    ${question ? html`<p class="rw-question"><b>Question: </b><${LongText} text=${question} /></p>` : null}
     <p class="rw-state" data-testid="state"><b>State: </b><${LongText} text=${state} /></p>
   </header>`;
 });
@@ -2790,20 +2800,20 @@ function Choice({ s: s3, send }) {
   const valueOf = (i3) => s3.numeric ? i3 : s3.options[i3];
   const current = s3.numeric ? s3.value : s3.options.indexOf(s3.value);
   const labelId = `rw-label-${s3.trait}`;
-  const label = html2`<span class="rw-control-label" id=${labelId}>${s3.label}</span>`;
+  const label = html`<span class="rw-control-label" id=${labelId}>${s3.label}</span>`;
   if (s3.options.length > 8) {
-    return html2`<div class="rw-control">
+    return html`<div class="rw-control">
       ${label}
       <select aria-labelledby=${labelId} data-trait=${s3.trait} value=${String(current)}
         onChange=${(e3) => send({ [s3.trait]: valueOf(Number(e3.target.value)) })}>
-        ${labels.map((text, i3) => html2`<option key=${i3} value=${String(i3)}>${text}</option>`)}
+        ${labels.map((text, i3) => html`<option key=${i3} value=${String(i3)}>${text}</option>`)}
       </select>
     </div>`;
   }
-  return html2`<div class="rw-control" role="radiogroup" aria-labelledby=${labelId} data-trait=${s3.trait}>
+  return html`<div class="rw-control" role="radiogroup" aria-labelledby=${labelId} data-trait=${s3.trait}>
     ${label}
     ${labels.map(
-    (text, i3) => html2`<button key=${s3.options[i3]} type="button" role="radio"
+    (text, i3) => html`<button key=${s3.options[i3]} type="button" role="radio"
         class=${i3 === current ? "rw-option rw-active" : "rw-option"}
         aria-checked=${i3 === current ? "true" : "false"} data-option=${s3.options[i3]}
         onClick=${() => send({ [s3.trait]: valueOf(i3) })}>${text}</button>`
@@ -2817,7 +2827,7 @@ function TopK({ t: t4, ids: ids2, inPlay, send }) {
     const clamped = Math.max(0, Math.min(t4.max, k3));
     if (clamped !== t4.value) send({ retrieved: ids2.slice(0, clamped) });
   };
-  return html2`<div class="rw-control" data-trait="top_k">
+  return html`<div class="rw-control" data-trait="top_k">
     <label class="rw-control-label" for="rw-top-k">Top k passages</label>
     <input type="range" min="0" max=${String(t4.max)} value=${String(t4.value ?? inPlay)}
       aria-label="Top k passages (slider)" data-testid="top-k-range" onChange=${commit} />
@@ -2828,14 +2838,14 @@ function TopK({ t: t4, ids: ids2, inPlay, send }) {
   </div>`;
 }
 var Controls = memo2(function Controls2({ c: c3, predict, ids: ids2, inPlay, send, search }) {
-  return html2`<section class="rw-controls" data-testid="controls">
-    ${c3.picker && search ? html2`<${Picker} p=${c3.picker} send=${send} search=${search} />` : null}
-    ${c3.selects.map((s3) => html2`<${Choice} key=${s3.trait} s=${s3} send=${send} />`)}
-    ${c3.top_k ? html2`<${TopK} t=${c3.top_k} ids=${ids2} inPlay=${inPlay} send=${send} />` : null}
+  return html`<section class="rw-controls" data-testid="controls">
+    ${c3.picker && search ? html`<${Picker} p=${c3.picker} send=${send} search=${search} />` : null}
+    ${c3.selects.map((s3) => html`<${Choice} key=${s3.trait} s=${s3} send=${send} />`)}
+    ${c3.top_k ? html`<${TopK} t=${c3.top_k} ids=${ids2} inPlay=${inPlay} send=${send} />` : null}
     <div class="rw-presets" role="group" aria-label="Presets">
       <span class="rw-control-label">Presets</span>
       ${c3.presets.map(
-    (p3) => html2`<button key=${p3.name} type="button" class=${p3.active ? "rw-preset rw-active" : "rw-preset"}
+    (p3) => html`<button key=${p3.name} type="button" class=${p3.active ? "rw-preset rw-active" : "rw-preset"}
           title=${p3.note} aria-pressed=${p3.active ? "true" : "false"} data-preset=${p3.name}
           onClick=${() => send(p3.set)}>${p3.name}</button>`
   )}
@@ -2846,7 +2856,7 @@ var Controls = memo2(function Controls2({ c: c3, predict, ids: ids2, inPlay, sen
         <input type="checkbox" checked=${predict} data-testid="predict"
           onChange=${(e3) => send({ predict: e3.target.checked })} /> Predict before reveal
       </label>
-      ${c3.edited ? html2`<span class="rw-edited">Passages edited: ${c3.edited}</span>` : null}
+      ${c3.edited ? html`<span class="rw-edited">Passages edited: ${c3.edited}</span>` : null}
     </div>
   </section>`;
 });
@@ -2862,93 +2872,85 @@ var KINDS = [
   ["bad-citation", "Cites a source that is not retrieved or does not entail it", (c3) => (c3.citations || []).some((x2) => !x2.valid)]
 ];
 function Chips({ items, selected, send }) {
-  return html2`${items.slice(0, SHOWN).map(
-    (x2) => html2`<button key=${x2.key} type="button" class=${selected === x2.key ? "rw-chip rw-active" : "rw-chip"}
+  return html`${items.slice(0, SHOWN).map(
+    (x2) => html`<button key=${x2.key} type="button" class=${selected === x2.key ? "rw-chip rw-active" : "rw-chip"}
       title=${x2.text} onClick=${() => send({ selected: selected === x2.key ? "" : x2.key })}>${showId(x2.id)}</button>`
-  )}${items.length > SHOWN ? html2`<span class="rw-more-count"> + ${items.length - SHOWN} more (in the table below)</span>` : null}`;
+  )}${items.length > SHOWN ? html`<span class="rw-more-count"> + ${items.length - SHOWN} more (in the table below)</span>` : null}`;
 }
 var Failing = memo2(function Failing2({ claims, gtClaims, selected, send }) {
   const rows = KINDS.map(([name, why, test]) => [name, why, claims.filter(test)]).filter(([, , items]) => items.length);
   const missed = gtClaims.filter((g2) => g2.covered === false);
   const fine = !rows.length && !missed.length;
-  return html2`<section class="rw-section rw-failing" data-testid="failing">
+  return html`<section class="rw-section rw-failing" data-testid="failing">
     <h4>Which claims fail, and why</h4>
-    ${fine ? html2`<p class="rw-note">No claim fails: every claim is correct where that is known and entailed by a retrieved passage.</p>` : null}
+    ${fine ? html`<p class="rw-note">No claim fails: every claim is correct where that is known and entailed by a retrieved passage.</p>` : null}
     <ul class="rw-failing-list">
-      ${rows.map(([name, why, items]) => html2`<li key=${name} data-kind=${name}>
+      ${rows.map(([name, why, items]) => html`<li key=${name} data-kind=${name}>
         <span class="rw-failing-why"><b>${items.length}</b> ${why}:</span> <${Chips} items=${items} selected=${selected} send=${send} />
       </li>`)}
-      ${missed.length ? html2`<li data-kind="missed"><span class="rw-failing-why"><b>${missed.length}</b> ground-truth claims the response does not cover:</span>
+      ${missed.length ? html`<li data-kind="missed"><span class="rw-failing-why"><b>${missed.length}</b> ground-truth claims the response does not cover:</span>
             <${Chips} items=${missed} selected=${selected} send=${send} /></li>` : null}
     </ul>
   </section>`;
 });
 
+// src/labels.js
+var LABEL_CODES = { Entailment: 1, Neutral: 0, Contradiction: 2 };
+var UNJUDGED = -1;
+
 // src/matrix.js
 var CELL = {
-  1: ["●", "entails", "rw-entails"],
-  0: ["·", "does not mention", "rw-neutral"],
-  2: ["⊗", "contradicts", "rw-contradicts"],
-  [-1]: ["?", "unjudged", "rw-unjudged"]
+  [LABEL_CODES.Entailment]: ["●", "entails", "rw-entails"],
+  [LABEL_CODES.Neutral]: ["·", "does not mention", "rw-neutral"],
+  [LABEL_CODES.Contradiction]: ["⊗", "contradicts", "rw-contradicts"],
+  [UNJUDGED]: ["?", "unjudged", "rw-unjudged"]
 };
 var ON_DEMAND = 600;
-function matrixCells(cells) {
-  if (cells instanceof Int8Array) return cells;
-  if (ArrayBuffer.isView(cells)) return new Int8Array(cells.buffer, cells.byteOffset, cells.byteLength);
-  if (cells instanceof ArrayBuffer) return new Int8Array(cells);
-  return Int8Array.from(cells || []);
-}
 var MatrixRow = memo2(function MatrixRow2({ r: r3, buf, index, doc_ids, selected, ctx }) {
-  const cells = matrixCells(buf).subarray(index * doc_ids.length, (index + 1) * doc_ids.length);
-  return html2`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r3.key}
+  const cells = typed(buf, Int8Array).subarray(index * doc_ids.length, (index + 1) * doc_ids.length);
+  return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r3.key}
       onClick=${() => ctx.send({ selected: selected ? "" : r3.key })}>
     <th class="rw-id" scope="row" title=${r3.text}>${r3.id}</th>
     ${Array.from(cells, (v3, k3) => {
     const [sym, word, cls] = CELL[v3];
-    return html2`<td class=${cls} title=${`${showId(doc_ids[k3])} ${word} ${r3.id}`}>${sym}</td>`;
+    return html`<td class=${cls} title=${`${showId(doc_ids[k3])} ${word} ${r3.id}`}>${sym}</td>`;
   })}
   </tr>`;
 });
 function Grid({ caption, rows, first, m: m3, docIds, selected, ctx }) {
-  return html2`<table class="rw-table rw-matrix">
+  return html`<table class="rw-table rw-matrix">
     <caption>${caption}</caption>
-    <colgroup><col />${m3.columns.map((c3) => html2`<col class=${c3.active ? null : "rw-off"} />`)}</colgroup>
+    <colgroup><col />${m3.columns.map((c3) => html`<col class=${c3.active ? null : "rw-off"} />`)}</colgroup>
     <thead><tr>
       <th class="rw-corner">Claim</th>
-      ${m3.columns.map((c3, k3) => html2`<th class="rw-matrix-col" scope="col"
-        title=${`${showId(c3.doc_id)} (rank ${k3 + 1})${c3.active ? "" : ": switched off"}`}>${k3 + 1}${c3.active ? "" : html2`<span class="rw-off-mark">off</span>`}</th>`)}
+      ${m3.columns.map((c3, k3) => html`<th class="rw-matrix-col" scope="col"
+        title=${`${showId(c3.doc_id)} (rank ${k3 + 1})${c3.active ? "" : ": switched off"}`}>${k3 + 1}${c3.active ? "" : html`<span class="rw-off-mark">off</span>`}</th>`)}
     </tr></thead>
     <tbody>
-      ${rows.map((r3, j3) => html2`<${MatrixRow} key=${r3.key} r=${r3} buf=${m3.cells} index=${first + j3} doc_ids=${docIds}
+      ${rows.map((r3, j3) => html`<${MatrixRow} key=${r3.key} r=${r3} buf=${m3.cells} index=${first + j3} doc_ids=${docIds}
         selected=${selected === r3.key} ctx=${ctx} />`)}
     </tbody>
   </table>`;
 }
-var Matrix = class extends C {
-  constructor(props) {
-    super(props);
-    const m3 = props.m;
-    this.state = { open: (m3.response.length + m3.gt.length) * m3.columns.length <= ON_DEMAND };
-  }
-  render({ m: m3, selected, ctx }, { open }) {
-    const docIds = m3.columns.map((c3) => c3.doc_id);
-    const cells = matrixCells(m3.cells);
-    const entailed = cells.reduce((n3, v3) => n3 + (v3 === 1), 0);
-    const contradicted = cells.reduce((n3, v3) => n3 + (v3 === 2), 0);
-    const size = `${m3.response.length} response + ${m3.gt.length} ground-truth claims × ${m3.columns.length} passages`;
-    return html2`<section class="rw-section" data-testid="matrix">
-      <h4>Entailment: claims × passages</h4>
-      <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
-        by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
-        shaded columns are switched off.</p>
-      ${open ? html2`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
-            <${Grid} caption="Response claims" rows=${m3.response} first=${0} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} />
-            ${m3.gt.length ? html2`<${Grid} caption="Ground-truth claims" rows=${m3.gt} first=${m3.response.length} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} />` : null}
-          </div>` : html2`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
-            onClick=${() => this.setState({ open: true })}>Show the full matrix</button>`}
-    </section>`;
-  }
-};
+function Matrix({ m: m3, selected, ctx }) {
+  const [open, setOpen] = d2(() => (m3.response.length + m3.gt.length) * m3.columns.length <= ON_DEMAND);
+  const docIds = m3.columns.map((c3) => c3.doc_id);
+  const cells = typed(m3.cells, Int8Array);
+  const entailed = cells.reduce((n3, v3) => n3 + (v3 === LABEL_CODES.Entailment), 0);
+  const contradicted = cells.reduce((n3, v3) => n3 + (v3 === LABEL_CODES.Contradiction), 0);
+  const size = `${m3.response.length} response + ${m3.gt.length} ground-truth claims × ${m3.columns.length} passages`;
+  return html`<section class="rw-section" data-testid="matrix">
+    <h4>Entailment: claims × passages</h4>
+    <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
+      by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
+      shaded columns are switched off.</p>
+    ${open ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
+          <${Grid} caption="Response claims" rows=${m3.response} first=${0} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} />
+          ${m3.gt.length ? html`<${Grid} caption="Ground-truth claims" rows=${m3.gt} first=${m3.response.length} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} />` : null}
+        </div>` : html`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
+          onClick=${() => setOpen(true)}>Show the full matrix</button>`}
+  </section>`;
+}
 
 // src/tables.js
 var ROLE_TEXT = {
@@ -2961,9 +2963,9 @@ var ROLE_TEXT = {
   contradicted: "⊗ contradicted by it"
 };
 function IdCell({ id, roles }) {
-  return html2`<td class="rw-id">
+  return html`<td class="rw-id">
     <${Id} id=${id} max=${24} />
-    ${roles.length ? html2`<div class="rw-link">${roles.map((r3) => html2`<span class=${`rw-badge rw-badge-${r3}`}>${ROLE_TEXT[r3] || r3}</span>`)}</div>` : null}
+    ${roles.length ? html`<div class="rw-link">${roles.map((r3) => html`<span class=${`rw-badge rw-badge-${r3}`}>${ROLE_TEXT[r3] || r3}</span>`)}</div>` : null}
   </td>`;
 }
 function rowKeys(e3, pick) {
@@ -2982,7 +2984,7 @@ function rowKeys(e3, pick) {
 function Row({ item, selected, send, children }) {
   const pick = () => send({ selected: selected ? "" : item.key });
   const cls = ["rw-row", ...item.roles.map((r3) => `rw-role-${r3}`)].join(" ");
-  return html2`<tr class=${cls} tabindex="0" aria-selected=${selected ? "true" : "false"} data-key=${item.key}
+  return html`<tr class=${cls} tabindex="0" aria-selected=${selected ? "true" : "false"} data-key=${item.key}
     onClick=${pick} onKeyDown=${(e3) => rowKeys(e3, pick)}>${children}</tr>`;
 }
 var WIDTHS = {
@@ -3006,13 +3008,13 @@ var WIDTHS = {
 };
 function Table({ heads, groupRow, cls, n: n3, children, label }) {
   const tall = n3 > 12;
-  return html2`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
+  return html`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
       role=${tall ? "region" : null} aria-label=${tall ? label : null}>
     <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`}>
-      ${tall ? html2`<colgroup>${heads.map((t4) => html2`<col style=${WIDTHS[t4] ? `width: ${WIDTHS[t4]}em` : null} />`)}</colgroup>` : null}
+      ${tall ? html`<colgroup>${heads.map((t4) => html`<col style=${WIDTHS[t4] ? `width: ${WIDTHS[t4]}em` : null} />`)}</colgroup>` : null}
       <thead>
-        ${groupRow ? html2`<tr class="rw-group-row">${groupRow.map((g2) => html2`<th colspan=${String(g2.span)} class=${g2.class || null}>${g2.text}</th>`)}</tr>` : null}
-        <tr>${heads.map((t4) => html2`<th scope="col">${t4}</th>`)}</tr>
+        ${groupRow ? html`<tr class="rw-group-row">${groupRow.map((g2) => html`<th colspan=${String(g2.span)} class=${g2.class || null}>${g2.text}</th>`)}</tr>` : null}
+        <tr>${heads.map((t4) => html`<th scope="col">${t4}</th>`)}</tr>
       </thead>
       <tbody>${children}</tbody>
     </table>
@@ -3028,11 +3030,11 @@ var SourceRow = memo2(function SourceRow2({ s: s3, selected, sample, cites, show
     s3.entails_response.length ? ids(s3.entails_response) : "",
     showGt && s3.entails_gt.length ? `${s3.entails_response.length ? "; " : ""}ground truth ${ids(s3.entails_gt)}` : ""
   ].join("") || "—";
-  return html2`<${Row} item=${s3} selected=${selected} send=${ctx.send}>
+  return html`<${Row} item=${s3} selected=${selected} send=${ctx.send}>
     <td class="rw-num">${s3.rank === null ? "—" : String(s3.rank)}</td>
     <${IdCell} id=${s3.doc_id} roles=${s3.roles} />
     <td class="rw-text"><${LongText} text=${s3.text} clamp=${true} /></td>
-    ${sample ? null : html2`<td>${ids(s3.facts)}</td>`}
+    ${sample ? null : html`<td>${ids(s3.facts)}</td>`}
     <td class="rw-toggle-cell">
       <label onClick=${(e3) => e3.stopPropagation()}>
         <input type="checkbox" checked=${s3.retrieved} disabled=${!s3.toggleable}
@@ -3040,9 +3042,9 @@ var SourceRow = memo2(function SourceRow2({ s: s3, selected, sample, cites, show
         ${s3.retrieved ? " ✓ Yes" : " ✗ No"}
       </label>
     </td>
-    ${sample ? null : html2`<td><${YesNo} value=${s3.relevant} />${s3.outdated ? html2`<span class="rw-outdated"> (⚠ outdated)</span>` : null}</td>`}
+    ${sample ? null : html`<td><${YesNo} value=${s3.relevant} />${s3.outdated ? html`<span class="rw-outdated"> (⚠ outdated)</span>` : null}</td>`}
     <td class="rw-list">${entails}${against([...s3.contradicts_response, ...showGt ? s3.contradicts_gt : []], "contradicts")}</td>
-    ${cites ? html2`<td class="rw-list">${ids(s3.cited_by)}</td>` : null}
+    ${cites ? html`<td class="rw-list">${ids(s3.cited_by)}</td>` : null}
   <//>`;
 });
 function SourceTable({ view, ctx, showGt }) {
@@ -3058,36 +3060,36 @@ function SourceTable({ view, ctx, showGt }) {
     "Entails claims",
     cites ? "Cited by" : null
   ].filter(Boolean);
-  return html2`<section class="rw-section" data-testid="sources">
+  return html`<section class="rw-section" data-testid="sources">
     <h4>${sample ? `Retrieved passages (${view.sources.length}, rank order; untick to see the scores without one)` : "Sources"}</h4>
     <${Table} heads=${heads} cls="rw-sources" n=${view.sources.length} label="Passages">
-      ${view.sources.map((s3) => html2`<${SourceRow} key=${s3.key} s=${s3} selected=${view.selected === s3.key} sample=${sample} cites=${cites} showGt=${showGt} ctx=${ctx} />`)}
+      ${view.sources.map((s3) => html`<${SourceRow} key=${s3.key} s=${s3} selected=${view.selected === s3.key} sample=${sample} cites=${cites} showGt=${showGt} ctx=${ctx} />`)}
     <//>
   </section>`;
 }
 function against(items, words) {
-  return items && items.length ? html2`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words}</span> ${ids(items)}</div>` : null;
+  return items && items.length ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words}</span> ${ids(items)}</div>` : null;
 }
 function Verdict({ value, contradicted, words }) {
-  if (contradicted) return html2`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>⊗ Contradicted</span>`;
-  return html2`<${YesNo} value=${value} words=${words} />`;
+  if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>⊗ Contradicted</span>`;
+  return html`<${YesNo} value=${value} words=${words} />`;
 }
 var ClaimRow = memo2(function ClaimRow2({ c: c3, selected, hasFacts, hasCorrect, cites, ctx }) {
   const cits = c3.citations || [];
-  const per = (f3) => cits.length ? cits.map((x2, i3) => html2`${i3 ? html2`<br />` : null}${f3(x2)}`) : "—";
-  return html2`<${Row} item=${c3} selected=${selected} send=${ctx.send}>
+  const per = (f3) => cits.length ? cits.map((x2, i3) => html`${i3 ? html`<br />` : null}${f3(x2)}`) : "—";
+  return html`<${Row} item=${c3} selected=${selected} send=${ctx.send}>
     <${IdCell} id=${c3.id} roles=${c3.roles} />
     <td class="rw-text"><${LongText} text=${c3.text} /></td>
-    ${hasFacts ? html2`<td>${ids(c3.facts)}</td>` : null}
-    ${hasCorrect ? html2`<td><${Verdict} value=${c3.correct} contradicted=${c3.contradicted}
+    ${hasFacts ? html`<td>${ids(c3.facts)}</td>` : null}
+    ${hasCorrect ? html`<td><${Verdict} value=${c3.correct} contradicted=${c3.contradicted}
       words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
     <td><${YesNo} value=${c3.faithful} words=${["Faithful", "Unfaithful"]} /></td>
     <td class="rw-list">${ids(c3.supported_by, "none")}${against(c3.contradicted_by, "contradicted by")}</td>
-    ${cites ? html2`<td class="rw-list">${cits.length ? ids(cits.map((x2) => x2.doc_id)) : "no citation"}</td>` : null}
-    ${cites ? html2`<td>${per((x2) => html2`<${YesNo} value=${x2.retrieved} />`)}</td>` : null}
-    ${cites ? html2`<td>${per((x2) => html2`<${Verdict} value=${x2.entails} contradicted=${x2.contradicts}
+    ${cites ? html`<td class="rw-list">${cits.length ? ids(cits.map((x2) => x2.doc_id)) : "no citation"}</td>` : null}
+    ${cites ? html`<td>${per((x2) => html`<${YesNo} value=${x2.retrieved} />`)}</td>` : null}
+    ${cites ? html`<td>${per((x2) => html`<${Verdict} value=${x2.entails} contradicted=${x2.contradicts}
       words=${["Yes", "No", `${x2.doc_id} contradicts the claim`]} />`)}</td>` : null}
-    ${cites ? html2`<td>${per((x2) => html2`<span title=${x2.why}><${YesNo} value=${x2.valid} /></span>`)}</td>` : null}
+    ${cites ? html`<td>${per((x2) => html`<span title=${x2.why}><${YesNo} value=${x2.valid} /></span>`)}</td>` : null}
   <//>`;
 });
 function ClaimTable({ view, ctx }) {
@@ -3109,17 +3111,17 @@ function ClaimTable({ view, ctx }) {
   const before = heads.indexOf("Supported by");
   const groupRow = cites ? [{ text: "", span: before }, { text: "Retrieved context", span: 1 }, { text: "Cited source", span: 4, class: "rw-group-head" }] : null;
   const title = cites ? "Claims and citations" : `Response claims (${view.claims.length})`;
-  return html2`<section class="rw-section" data-testid="claims">
+  return html`<section class="rw-section" data-testid="claims">
     <h4>${title}</h4>
     <${Table} heads=${heads} groupRow=${groupRow} cls="rw-claims" n=${view.claims.length} label="Claims">
-      ${view.claims.map((c3) => html2`<${ClaimRow} key=${c3.key} c=${c3} selected=${view.selected === c3.key}
+      ${view.claims.map((c3) => html`<${ClaimRow} key=${c3.key} c=${c3} selected=${view.selected === c3.key}
         hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} ctx=${ctx} />`)}
     <//>
-    ${view.claims.length ? null : html2`<p class="rw-note">The answer makes no claims.</p>`}
+    ${view.claims.length ? null : html`<p class="rw-note">The answer makes no claims.</p>`}
   </section>`;
 }
 var GtRow = memo2(function GtRow2({ g: g2, selected, ctx }) {
-  return html2`<${Row} item=${g2} selected=${selected} send=${ctx.send}>
+  return html`<${Row} item=${g2} selected=${selected} send=${ctx.send}>
     <${IdCell} id=${g2.id} roles=${g2.roles} />
     <td class="rw-text"><${LongText} text=${g2.text} /></td>
     <td><${Verdict} value=${g2.covered} contradicted=${g2.contradicted}
@@ -3128,18 +3130,18 @@ var GtRow = memo2(function GtRow2({ g: g2, selected, ctx }) {
   <//>`;
 });
 function GtTable({ view, ctx }) {
-  return html2`<section class="rw-section" data-testid="gt-claims">
+  return html`<section class="rw-section" data-testid="gt-claims">
     <h4>Ground-truth claims (${view.gt_claims.length})</h4>
     <${Table} heads=${["Claim", "Text", "In the response?", "Supported by (retrieved)"]} cls="rw-gt" n=${view.gt_claims.length} label="Ground-truth claims">
-      ${view.gt_claims.map((g2) => html2`<${GtRow} key=${g2.key} g=${g2} selected=${view.selected === g2.key} ctx=${ctx} />`)}
+      ${view.gt_claims.map((g2) => html`<${GtRow} key=${g2.key} g=${g2} selected=${view.selected === g2.key} ctx=${ctx} />`)}
     <//>
   </section>`;
 }
 function FactsTable({ view }) {
-  return html2`<section class="rw-section" data-testid="facts">
+  return html`<section class="rw-section" data-testid="facts">
     <h4>Required facts</h4>
     <${Table} heads=${["Required current fact", "Fact ID", "Present in answer?", "Stated by"]} cls="rw-facts" n=${view.facts.length} label="Required facts">
-      ${view.facts.map((f3) => html2`<tr key=${f3.fact_id}>
+      ${view.facts.map((f3) => html`<tr key=${f3.fact_id}>
         <td class="rw-text"><${LongText} text=${f3.text || f3.fact_id} /></td>
         <td class="rw-id"><${Id} id=${f3.fact_id} /></td>
         <td><${YesNo} value=${f3.present} /></td>
@@ -3151,29 +3153,29 @@ function FactsTable({ view }) {
 
 // src/sample_view.js
 function Answer({ view }) {
-  return html2`<section class="rw-section rw-answer">
-    <p><b>Answer: </b>${view.answer ? html2`<${LongText} text=${view.answer} />` : html2`<i>(empty answer: no claims)</i>`}</p>
-    ${view.kind === "sample" && view.gt_answer ? html2`<details class="rw-gt-answer"><summary>Ground-truth answer</summary><p><${LongText} text=${view.gt_answer} /></p></details>` : null}
+  return html`<section class="rw-section rw-answer">
+    <p><b>Answer: </b>${view.answer ? html`<${LongText} text=${view.answer} />` : html`<i>(empty answer: no claims)</i>`}</p>
+    ${view.kind === "sample" && view.gt_answer ? html`<details class="rw-gt-answer"><summary>Ground-truth answer</summary><p><${LongText} text=${view.gt_answer} /></p></details>` : null}
   </section>`;
 }
 function SampleView({ view, ctx }) {
-  if (!view || !view.controls) return html2`<div class="rw-root">Loading…</div>`;
+  if (!view || !view.controls) return html`<div class="rw-root">Loading…</div>`;
   const toggleable = view.sources.filter((s3) => s3.toggleable).map((s3) => s3.doc_id);
   const inPlay = view.sources.filter((s3) => s3.retrieved).length;
   const gtTable = view.gt_claims.length > 0 && !view.facts.length;
-  return html2`<div class="rw-root" data-kind=${view.kind}>
+  return html`<div class="rw-root" data-kind=${view.kind}>
     <${Header} title=${view.title} question=${view.question} state=${view.state} />
     <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} search=${ctx.search} />
     <p class="rw-summary" data-testid="summary">${view.summary}</p>
-    ${view.kind === "sample" ? html2`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />` : null}
+    ${view.kind === "sample" ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />` : null}
     <${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
       predictions=${view.predictions || {}} send=${ctx.send} />
     <${Answer} view=${view} />
     <${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />
     <${ClaimTable} view=${view} ctx=${ctx} />
-    ${view.matrix ? html2`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} />` : null}
-    ${gtTable ? html2`<${GtTable} view=${view} ctx=${ctx} />` : null}
-    ${view.facts.length ? html2`<${FactsTable} view=${view} />` : null}
+    ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} />` : null}
+    ${gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
+    ${view.facts.length ? html`<${FactsTable} view=${view} />` : null}
   </div>`;
 }
 var LIT = [
@@ -3203,7 +3205,7 @@ function mountSampleView(el, { view, send, search = null }) {
   const draw = (next) => {
     const before = current && current.selected;
     current = share(current, next);
-    R(html2`<${SampleView} view=${current} ctx=${ctx} />`, el);
+    R(html`<${SampleView} view=${current} ctx=${ctx} />`, el);
     if (current && current.selected && current.selected !== before) revealLinked(el);
   };
   draw(view);
@@ -3217,7 +3219,6 @@ function mountSampleView(el, { view, send, search = null }) {
 }
 
 // src/dataset.js
-var html3 = htm_module_default.bind(k);
 var ROW_H = 26;
 var WIDTHS2 = { run: 120, query_id: 110, query: 260, count: 70, metric: 86, difference: 110 };
 var columnWidth = (col) => col.kind === "text" ? WIDTHS2[col.key] || 120 : WIDTHS2[col.kind] || 86;
@@ -3227,14 +3228,13 @@ function metricCell(value, status) {
   if (status === 2) return { text: "n/c", cls: "rw-ds-nc" };
   return { text: fmt2(value), cls: "rw-num" };
 }
-function useTraits(model, names) {
+function useViews(model, names) {
   const [, bump] = y2((x2) => x2 + 1, 0);
   h2(() => {
-    const events = names.map((n3) => `change:${n3}`).join(" ");
-    model.on(events, bump);
-    return () => model.off(events, bump);
+    for (const n3 of names) model.on(`change:${n3}`, bump);
+    return () => names.forEach((n3) => model.off(`change:${n3}`, bump));
   }, []);
-  return Object.fromEntries(names.map((n3) => [n3, model.get(n3)]));
+  return Object.fromEntries(names.map((n3) => [n3, viewOf(model, n3)]));
 }
 function setTraits(model, patch) {
   for (const [k3, v3] of Object.entries(patch)) model.set(k3, v3);
@@ -3278,10 +3278,10 @@ function Table2({ model, view, store }) {
   const sortBy = (key) => setTraits(model, { sort_by: key, descending: c3.sort_by === key ? !c3.descending : key !== "query" && key !== "query_id" && key !== "run" });
   const template = cols.map((col) => `${columnWidth(col)}px`).join(" ");
   const width = cols.reduce((sum, col) => sum + columnWidth(col) + 6, 12);
-  return html3`<div class="rw-ds-table" role="grid" aria-rowcount=${view.count} data-testid="table">
+  return html`<div class="rw-ds-table" role="grid" aria-rowcount=${view.count} data-testid="table">
     <div class="rw-ds-scroll" ref=${scrollRef}>
     <div class="rw-ds-row rw-ds-head" style=${`grid-template-columns:${template};width:${width}px`} role="row">
-      ${cols.map((col) => html3`<button role="columnheader" class=${`rw-ds-th${c3.sort_by === col.key ? " rw-active" : ""}`}
+      ${cols.map((col) => html`<button role="columnheader" class=${`rw-ds-th${c3.sort_by === col.key ? " rw-active" : ""}`}
           title=${`Sort by ${col.label}`} data-col=${col.key} onClick=${() => sortBy(col.key)}>
           ${col.label}${c3.sort_by === col.key ? c3.descending ? " ▼" : " ▲" : ""}</button>`)}
     </div>
@@ -3289,22 +3289,22 @@ function Table2({ model, view, store }) {
         ${items.map((it) => {
     const row = store.get(it.index);
     const sel = row && row.position === view.selected.row;
-    return html3`<div key=${it.index} role="row" data-index=${it.index} aria-selected=${sel ? "true" : "false"}
+    return html`<div key=${it.index} role="row" data-index=${it.index} aria-selected=${sel ? "true" : "false"}
               class=${`rw-ds-row${sel ? " rw-ds-selected" : ""}`}
               style=${`grid-template-columns:${template};position:absolute;top:0;left:0;width:${width}px;height:${ROW_H}px;transform:translateY(${it.start - ROW_H}px)`}
               onClick=${() => row && setTraits(model, { selected: row.position })}>
             ${cols.map((col) => {
-      if (!row) return html3`<span class="rw-ds-loading">…</span>`;
+      if (!row) return html`<span class="rw-ds-loading">…</span>`;
       if (col.kind === "text") {
         const text = col.key === "query" ? row.query : showId(row[col.key]);
-        return html3`<span class="rw-ds-text" title=${text}>${text}</span>`;
+        return html`<span class="rw-ds-text" title=${text}>${text}</span>`;
       }
       if (col.kind === "metric") {
         const m3 = metricCell(row.values[col.key], row.status[col.key]);
-        return html3`<span class=${m3.cls}>${m3.text}</span>`;
+        return html`<span class=${m3.cls}>${m3.text}</span>`;
       }
       const value = row.values[col.key];
-      return html3`<span class="rw-num">${col.kind === "count" ? value : Number.isNaN(value) ? "" : (value > 0 ? "+" : "") + fmt2(value)}</span>`;
+      return html`<span class="rw-num">${col.kind === "count" ? value : Number.isNaN(value) ? "" : (value > 0 ? "+" : "") + fmt2(value)}</span>`;
     })}
           </div>`;
   })}
@@ -3316,17 +3316,17 @@ function Summary({ view }) {
   const runs = [...new Set(view.summary.map((r3) => r3.run))];
   const pct = view.controls.percent;
   const cell = (r3) => {
-    if (!r3) return html3`<td />`;
-    const mean = r3.mean === null ? html3`<span class="rw-ds-undef">Undefined</span>` : fmt2(r3.mean, pct ? 1 : 3);
+    if (!r3) return html`<td />`;
+    const mean = r3.mean === null ? html`<span class="rw-ds-undef">Undefined</span>` : fmt2(r3.mean, pct ? 1 : 3);
     const ci = r3.ci_low === null ? "" : ` [${fmt2(r3.ci_low, pct ? 1 : 3)}–${fmt2(r3.ci_high, pct ? 1 : 3)}]`;
-    return html3`<td class="rw-num" title=${`${r3.defined} defined, ${r3.undefined} Undefined, ${r3.not_computable} not computable`}>
-      ${mean}<span class="rw-ds-ci">${ci}</span>${r3.undefined ? html3`<span class="rw-ds-count"> · ${r3.undefined} Undef</span>` : ""}</td>`;
+    return html`<td class="rw-num" title=${`${r3.defined} defined, ${r3.undefined} Undefined, ${r3.not_computable} not computable`}>
+      ${mean}<span class="rw-ds-ci">${ci}</span>${r3.undefined ? html`<span class="rw-ds-count"> · ${r3.undefined} Undef</span>` : ""}</td>`;
   };
   const caption = view.cluster ? `Summary over the ${view.cluster.matching.toLocaleString("en-US")} matching samples, computed on the cluster: mean over defined samples, Undefined count (no bootstrap interval on a Dask-scored run)` : `Summary over the ${view.count} samples shown: mean over defined samples, 95% bootstrap interval, Undefined count`;
-  return html3`<table class="rw-table rw-ds-summary" data-testid="summary">
+  return html`<table class="rw-table rw-ds-summary" data-testid="summary">
     <caption>${caption}</caption>
-    <thead><tr><th>metric</th>${runs.map((r3) => html3`<th>${r3}</th>`)}</tr></thead>
-    <tbody>${view.metrics.map((m3) => html3`<tr><th>${m3.label}</th>
+    <thead><tr><th>metric</th>${runs.map((r3) => html`<th>${r3}</th>`)}</tr></thead>
+    <tbody>${view.metrics.map((m3) => html`<tr><th>${m3.label}</th>
       ${runs.map((run) => cell(view.summary.find((r3) => r3.run === run && r3.metric === m3.key)))}</tr>`)}</tbody>
   </table>`;
 }
@@ -3334,17 +3334,17 @@ function Compare({ model, view }) {
   const cmp = view.compare;
   const c3 = view.controls;
   const rows = cmp.rows.filter((r3) => r3.metric === c3.compare_metric);
-  return html3`<div class="rw-ds-panel" data-testid="compare">
+  return html`<div class="rw-ds-panel" data-testid="compare">
     <h4>Compared with ${cmp.baseline} on ${cmp.shared} shared queries
       <span class="rw-hint">(left out: ${Object.entries(cmp.left_out).map(([k3, n3]) => `${k3} ${n3}`).join(", ")})</span></h4>
     <label>metric <select value=${c3.compare_metric} onChange=${(e3) => setTraits(model, { compare_metric: e3.target.value })}>
-      ${view.metrics.map((m3) => html3`<option value=${m3.key}>${m3.label}</option>`)}</select></label>
+      ${view.metrics.map((m3) => html`<option value=${m3.key}>${m3.label}</option>`)}</select></label>
     <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>
     <table class="rw-table"><thead><tr><th>run</th><th>baseline</th><th>run</th><th>difference</th><th>paired 95% interval</th><th>paired</th></tr></thead>
-      <tbody>${rows.map((r3) => html3`<tr><td>${r3.run}</td><td class="rw-num">${fmt2(r3.baseline_mean)}</td><td class="rw-num">${fmt2(r3.mean)}</td>
+      <tbody>${rows.map((r3) => html`<tr><td>${r3.run}</td><td class="rw-num">${fmt2(r3.baseline_mean)}</td><td class="rw-num">${fmt2(r3.mean)}</td>
         <td class="rw-num">${r3.difference === null ? "" : (r3.difference > 0 ? "+" : "") + fmt2(r3.difference)}</td>
         <td class="rw-num">${r3.ci_low === null ? "" : `${fmt2(r3.ci_low)} – ${fmt2(r3.ci_high)}`}
-          ${r3.includes_zero ? html3` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r3.paired}</td></tr>`)}</tbody></table>
+          ${r3.includes_zero ? html` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r3.paired}</td></tr>`)}</tbody></table>
   </div>`;
 }
 function Slices({ model, view, ask }) {
@@ -3353,8 +3353,8 @@ function Slices({ model, view, ask }) {
     const name = globalThis.prompt && globalThis.prompt("Name this slice") || "";
     if (name.trim() && view.controls.expression.trim()) ask({ type: "add_slice", name, expression: view.controls.expression });
   };
-  return html3`<div class="rw-ds-panel" data-testid="slices"><h4>Failure slices</h4>
-    <div class="rw-ds-slices">${view.slices.map((s3) => html3`<button title=${`${s3.description}
+  return html`<div class="rw-ds-panel" data-testid="slices"><h4>Failure slices</h4>
+    <div class="rw-ds-slices">${view.slices.map((s3) => html`<button title=${`${s3.description}
 ${s3.expression}`}
         class=${active === s3.name ? "rw-active" : ""} onClick=${() => setTraits(model, { slice: active === s3.name ? "" : s3.name })}>
         ${s3.name} <span class="rw-ds-count">${s3.size}</span></button>`)}
@@ -3365,25 +3365,18 @@ function ClusterNotice({ view, labelOf }) {
   const cl = view.cluster;
   const n3 = (x2) => x2.toLocaleString("en-US");
   const which = cl.descending ? "highest" : "lowest";
-  return html3`<div class="rw-ds-notice" role="note" data-testid="cluster-notice">
+  return html`<div class="rw-ds-notice" role="note" data-testid="cluster-notice">
     <b>Dask-scored run, explored on the cluster.</b> The table shows the ${n3(view.count)} samples with the ${which}
     ${" "}${labelOf[cl.sort_by] || cl.sort_by} of ${n3(cl.matching)} matching (${n3(cl.defined)} with it defined), not all rows;
     the summary and charts cover all ${n3(cl.matching)}. Sort by another metric's header; filter with an expression or the
     distribution. Not available on a cluster run: ${cl.unavailable.join(", ")}.
   </div>`;
 }
-function Drill({ traits, view, ask }) {
+function Drill({ views, view, ask }) {
   const main = A2(null);
   const other = A2(null);
   const mounted = A2({});
-  const parse = (json, cells) => {
-    if (!json) return null;
-    const v3 = JSON.parse(json);
-    if (v3.matrix) v3.matrix.cells = cells;
-    return v3;
-  };
-  const sync = (which, ref, json, cells) => {
-    const next = parse(json, cells);
+  const sync = (which, ref, next) => {
     const m3 = mounted.current[which];
     if (!next) {
       if (m3) {
@@ -3398,12 +3391,12 @@ function Drill({ traits, view, ask }) {
     }
   };
   h2(() => {
-    sync("main", main, traits._drill, traits._drill_cells);
-    sync("other", other, traits._other, traits._other_cells);
+    sync("main", main, views._drill);
+    sync("other", other, views._other);
   });
   h2(() => () => Object.values(mounted.current).forEach((m3) => m3.destroy()), []);
   const sel = view.selected;
-  return html3`<div class="rw-ds-drill" data-testid="drill">
+  return html`<div class="rw-ds-drill" data-testid="drill">
     <div class="rw-ds-drill-bar">
       <button onClick=${() => ask({ type: "step", delta: -1 })} title="Previous row (↑ or k)">◀ previous</button>
       <button onClick=${() => ask({ type: "step", delta: 1 })} title="Next row (↓ or j)">next ▶</button>
@@ -3411,28 +3404,28 @@ function Drill({ traits, view, ask }) {
     </div>
     <div class="rw-ds-drill-views">
       <div class="rw-ds-drill-view" ref=${main} data-testid="drill-main" />
-      ${traits._other ? html3`<div class="rw-ds-drill-view" ref=${other} data-testid="drill-other" />` : ""}
+      ${views._other ? html`<div class="rw-ds-drill-view" ref=${other} data-testid="drill-other" />` : ""}
     </div>
   </div>`;
 }
 function App({ model, store }) {
-  const traits = useTraits(model, ["_view", "_drill", "_drill_cells", "_other", "_other_cells"]);
+  const views = useViews(model, ["_view", "_drill", "_other"]);
   const [, bump] = y2((x2) => x2 + 1, 0);
   store.onRows = bump;
   const [text, setText] = d2(model.get("text"));
   const [expr, setExpr] = d2(model.get("expression"));
-  const view = traits._view ? JSON.parse(traits._view) : null;
+  const view = views._view;
   const c3 = view ? view.controls : {};
   h2(() => setExpr(c3.expression), [c3.expression]);
   h2(() => setText(c3.text), [c3.text]);
-  if (!view) return html3`<div class="rw-hint">Loading…</div>`;
+  if (!view) return html`<div class="rw-hint">Loading…</div>`;
   store.reset(view.version);
   const labelOf = Object.fromEntries(view.metrics.map((m3) => [m3.key, m3.label]));
   const ask = (msg) => store.requests.send(msg);
   const error = [view.error, store.requests.error].filter(Boolean).join("; ");
-  const select = (trait, options, labels = options) => html3`<select value=${c3[trait]} data-testid=${trait}
+  const select = (trait, options, labels = options) => html`<select value=${c3[trait]} data-testid=${trait}
       onChange=${(e3) => setTraits(model, { [trait]: e3.target.value })}>
-    ${options.map((o3, i3) => html3`<option value=${o3}>${labels[i3]}</option>`)}</select>`;
+    ${options.map((o3, i3) => html`<option value=${o3}>${labels[i3]}</option>`)}</select>`;
   const metricKeys = view.metrics.map((m3) => m3.key);
   const metricLabels = view.metrics.map((m3) => m3.label);
   const onKey = (e3) => {
@@ -3447,47 +3440,47 @@ function App({ model, store }) {
     }
   };
   const b2 = c3.brush || {};
-  return html3`<div class="rw-ds" tabindex="0" onKeyDown=${onKey}>
+  return html`<div class="rw-ds" tabindex="0" onKeyDown=${onKey}>
     <div class="rw-ds-toolbar">
-      ${view.runs.length > 1 ? html3`<label>run ${select("run", ["", ...view.runs], ["all runs", ...view.runs])}</label>` : ""}
-      ${view.cluster ? "" : html3`<input type="text" placeholder="search query / response / id" value=${text} data-testid="search"
+      ${view.runs.length > 1 ? html`<label>run ${select("run", ["", ...view.runs], ["all runs", ...view.runs])}</label>` : ""}
+      ${view.cluster ? "" : html`<input type="text" placeholder="search query / response / id" value=${text} data-testid="search"
         onInput=${(e3) => setText(e3.target.value)} onKeyDown=${(e3) => e3.key === "Enter" && setTraits(model, { text })}
         onBlur=${() => text !== c3.text && setTraits(model, { text })} />`}
       <input type="text" class="rw-ds-expr" placeholder="filter: hallucination > 0 and claim_recall < 1" value=${expr}
         data-testid="expression" onInput=${(e3) => setExpr(e3.target.value)}
         onKeyDown=${(e3) => e3.key === "Enter" && setTraits(model, { expression: expr })} />
       <button onClick=${() => setTraits(model, { expression: expr, text })}>Apply</button>
-      ${b2.metric ? html3`<button data-testid="clear-brush" onClick=${() => setTraits(model, { brush: {} })}>
+      ${b2.metric ? html`<button data-testid="clear-brush" onClick=${() => setTraits(model, { brush: {} })}>
         ✕ ${labelOf[b2.metric] || b2.metric} ${b2.undefined ? "Undefined" : `${b2.lo}–${b2.hi}`}</button>` : ""}
       <label><input type="checkbox" checked=${c3.percent} onChange=${(e3) => setTraits(model, { percent: e3.target.checked })} /> ×100</label>
       <span class="rw-ds-count-all" data-testid="count"><b>${(view.cluster ? view.cluster.matching : view.count).toLocaleString("en-US")}</b> of ${view.total.toLocaleString("en-US")} samples${view.cluster ? ` · ${view.count.toLocaleString("en-US")} in the table` : ""}</span>
     </div>
-    ${view.cluster ? html3`<${ClusterNotice} view=${view} labelOf=${labelOf} />` : ""}
-    ${error ? html3`<div class="rw-ds-error" role="alert" data-testid="error">${error}</div>` : ""}
+    ${view.cluster ? html`<${ClusterNotice} view=${view} labelOf=${labelOf} />` : ""}
+    ${error ? html`<div class="rw-ds-error" role="alert" data-testid="error">${error}</div>` : ""}
     <div class="rw-ds-charts">
-      ${view.charts.distribution ? html3`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
+      ${view.charts.distribution ? html`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
           <span class="rw-hint">drag across bins to filter</span></h4>
         <${Distribution} chart=${view.charts.distribution} label=${labelOf[c3.chart_metric]} brush=${b2}
           onBrush=${(brush) => setTraits(model, { brush })} /></div>` : ""}
-      ${view.charts.scatter ? html3`<div class="rw-ds-panel"><h4>Scatter ${select("scatter_x", metricKeys, metricLabels)} × ${select("scatter_y", metricKeys, metricLabels)}</h4>
+      ${view.charts.scatter ? html`<div class="rw-ds-panel"><h4>Scatter ${select("scatter_x", metricKeys, metricLabels)} × ${select("scatter_y", metricKeys, metricLabels)}</h4>
         <${Scatter} chart=${view.charts.scatter} xLabel=${labelOf[c3.scatter_x]} yLabel=${labelOf[c3.scatter_y]} /></div>` : ""}
-      ${view.charts.groups ? html3`<div class="rw-ds-panel"><h4>Mean by ${select("group_by", view.group_columns)}</h4>
+      ${view.charts.groups ? html`<div class="rw-ds-panel"><h4>Mean by ${select("group_by", view.group_columns)}</h4>
         <${GroupMeans} chart=${view.charts.groups} label=${labelOf[c3.chart_metric]}
           onPick=${(g2) => c3.group_by === "run" ? setTraits(model, { run: c3.run === g2 ? "" : g2 }) : setTraits(model, { expression: `${c3.group_by} == ${JSON.stringify(Number.isNaN(Number(g2)) ? g2 : Number(g2))}` })} /></div>` : ""}
     </div>
     <${Table2} model=${model} view=${view} store=${store} />
     <div class="rw-ds-main">
-      <div class="rw-ds-left">${view.cluster ? "" : html3`<${Slices} model=${model} view=${view} ask=${ask} />`}<${Summary} view=${view} /></div>
-      ${view.compare ? html3`<div class="rw-ds-right"><${Compare} model=${model} view=${view} /></div>` : ""}
+      <div class="rw-ds-left">${view.cluster ? "" : html`<${Slices} model=${model} view=${view} ask=${ask} />`}<${Summary} view=${view} /></div>
+      ${view.compare ? html`<div class="rw-ds-right"><${Compare} model=${model} view=${view} /></div>` : ""}
     </div>
-    <${Drill} traits=${traits} view=${view} ask=${ask} />
+    <${Drill} views=${views} view=${view} ask=${ask} />
   </div>`;
 }
 function render({ model, el }) {
   el.classList.add("rw-widget", "rw-dataset");
   const store = new RowStore(model, () => {
   });
-  R(html3`<${App} model=${model} store=${store} />`, el);
+  R(html`<${App} model=${model} store=${store} />`, el);
   return () => {
     R(null, el);
     store.destroy();

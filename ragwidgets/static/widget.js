@@ -19,43 +19,43 @@ var d = {};
 var w = [];
 var _ = /acit|ex(?:s|g|n|p|$)|rph|grid|ows|mnc|ntw|ine[ch]|zoo|^ord|itera/i;
 var g = Array.isArray;
-function m(n3, l2) {
-  for (var u2 in l2) n3[u2] = l2[u2];
+function m(n3, l3) {
+  for (var u3 in l3) n3[u3] = l3[u3];
   return n3;
 }
 function b(n3) {
   n3 && n3.parentNode && n3.parentNode.removeChild(n3);
 }
-function k(l2, u2, t3) {
-  var i2, r2, o2, e2 = {};
-  for (o2 in u2) "key" == o2 ? i2 = u2[o2] : "ref" == o2 ? r2 = u2[o2] : e2[o2] = u2[o2];
-  if (arguments.length > 2 && (e2.children = arguments.length > 3 ? n.call(arguments, 2) : t3), "function" == typeof l2 && null != l2.defaultProps) for (o2 in l2.defaultProps) void 0 === e2[o2] && (e2[o2] = l2.defaultProps[o2]);
-  return x(l2, e2, i2, r2, null);
+function k(l3, u3, t4) {
+  var i3, r3, o3, e3 = {};
+  for (o3 in u3) "key" == o3 ? i3 = u3[o3] : "ref" == o3 ? r3 = u3[o3] : e3[o3] = u3[o3];
+  if (arguments.length > 2 && (e3.children = arguments.length > 3 ? n.call(arguments, 2) : t4), "function" == typeof l3 && null != l3.defaultProps) for (o3 in l3.defaultProps) void 0 === e3[o3] && (e3[o3] = l3.defaultProps[o3]);
+  return x(l3, e3, i3, r3, null);
 }
-function x(n3, t3, i2, r2, o2) {
-  var e2 = { type: n3, props: t3, key: i2, ref: r2, __k: null, __: null, __b: 0, __e: null, __c: null, constructor: void 0, __v: null == o2 ? ++u : o2, __i: -1, __u: 0 };
-  return null == o2 && null != l.vnode && l.vnode(e2), e2;
+function x(n3, t4, i3, r3, o3) {
+  var e3 = { type: n3, props: t4, key: i3, ref: r3, __k: null, __: null, __b: 0, __e: null, __c: null, constructor: void 0, __v: null == o3 ? ++u : o3, __i: -1, __u: 0 };
+  return null == o3 && null != l.vnode && l.vnode(e3), e3;
 }
 function S(n3) {
   return n3.children;
 }
-function C(n3, l2) {
-  this.props = n3, this.context = l2;
+function C(n3, l3) {
+  this.props = n3, this.context = l3;
 }
-function $(n3, l2) {
-  if (null == l2) return n3.__ ? $(n3.__, n3.__i + 1) : null;
-  for (var u2; l2 < n3.__k.length; l2++) if (null != (u2 = n3.__k[l2]) && null != u2.__e) return u2.__e;
+function $(n3, l3) {
+  if (null == l3) return n3.__ ? $(n3.__, n3.__i + 1) : null;
+  for (var u3; l3 < n3.__k.length; l3++) if (null != (u3 = n3.__k[l3]) && null != u3.__e) return u3.__e;
   return "function" == typeof n3.type ? $(n3) : null;
 }
 function I(n3) {
   if (n3.__P && n3.__d) {
-    var u2 = n3.__v, t3 = u2.__e, i2 = [], r2 = [], o2 = m({}, u2);
-    o2.__v = u2.__v + 1, l.vnode && l.vnode(o2), q(n3.__P, o2, u2, n3.__n, n3.__P.namespaceURI, 32 & u2.__u ? [t3] : null, i2, null == t3 ? $(u2) : t3, !!(32 & u2.__u), r2), o2.__v = u2.__v, o2.__.__k[o2.__i] = o2, D(i2, o2, r2), u2.__e = u2.__ = null, o2.__e != t3 && P(o2);
+    var u3 = n3.__v, t4 = u3.__e, i3 = [], r3 = [], o3 = m({}, u3);
+    o3.__v = u3.__v + 1, l.vnode && l.vnode(o3), q(n3.__P, o3, u3, n3.__n, n3.__P.namespaceURI, 32 & u3.__u ? [t4] : null, i3, null == t4 ? $(u3) : t4, !!(32 & u3.__u), r3), o3.__v = u3.__v, o3.__.__k[o3.__i] = o3, D(i3, o3, r3), u3.__e = u3.__ = null, o3.__e != t4 && P(o3);
   }
 }
 function P(n3) {
-  if (null != (n3 = n3.__) && null != n3.__c) return n3.__e = n3.__c.base = null, n3.__k.some(function(l2) {
-    if (null != l2 && null != l2.__e) return n3.__e = n3.__c.base = l2.__e;
+  if (null != (n3 = n3.__) && null != n3.__c) return n3.__e = n3.__c.base = null, n3.__k.some(function(l3) {
+    if (null != l3 && null != l3.__e) return n3.__e = n3.__c.base = l3.__e;
   }), P(n3);
 }
 function A(n3) {
@@ -63,229 +63,229 @@ function A(n3) {
 }
 function H() {
   try {
-    for (var n3, l2 = 1; i.length; ) i.length > l2 && i.sort(e), n3 = i.shift(), l2 = i.length, I(n3);
+    for (var n3, l3 = 1; i.length; ) i.length > l3 && i.sort(e), n3 = i.shift(), l3 = i.length, I(n3);
   } finally {
     i.length = H.__r = 0;
   }
 }
-function L(n3, l2, u2, t3, i2, r2, o2, e2, f2, c2, a2) {
-  var s2, h2, p2, v2, y2, _2, g2 = t3 && t3.__k || w, m2 = l2.length;
-  for (f2 = T(u2, l2, g2, f2, m2), s2 = 0; s2 < m2; s2++) null != (p2 = u2.__k[s2]) && (h2 = -1 != p2.__i && g2[p2.__i] || d, p2.__i = s2, _2 = q(n3, p2, h2, i2, r2, o2, e2, f2, c2, a2), v2 = p2.__e, p2.ref && h2.ref != p2.ref && (h2.ref && J(h2.ref, null, p2), a2.push(p2.ref, p2.__c || v2, p2)), null == y2 && null != v2 && (y2 = v2), 4 & p2.__u ? (f2 = j(p2, f2, n3), h2.__e && (h2.__e = null)) : "function" == typeof p2.type && void 0 !== _2 ? f2 = _2 : v2 && (f2 = v2.nextSibling), p2.__u &= -7);
-  return u2.__e = y2, f2;
+function L(n3, l3, u3, t4, i3, r3, o3, e3, f3, c3, a3) {
+  var s3, h3, p3, v3, y3, _2, g2 = t4 && t4.__k || w, m3 = l3.length;
+  for (f3 = T(u3, l3, g2, f3, m3), s3 = 0; s3 < m3; s3++) null != (p3 = u3.__k[s3]) && (h3 = -1 != p3.__i && g2[p3.__i] || d, p3.__i = s3, _2 = q(n3, p3, h3, i3, r3, o3, e3, f3, c3, a3), v3 = p3.__e, p3.ref && h3.ref != p3.ref && (h3.ref && J(h3.ref, null, p3), a3.push(p3.ref, p3.__c || v3, p3)), null == y3 && null != v3 && (y3 = v3), 4 & p3.__u ? (f3 = j(p3, f3, n3), h3.__e && (h3.__e = null)) : "function" == typeof p3.type && void 0 !== _2 ? f3 = _2 : v3 && (f3 = v3.nextSibling), p3.__u &= -7);
+  return u3.__e = y3, f3;
 }
-function T(n3, l2, u2, t3, i2) {
-  var r2, o2, e2, f2, c2, a2 = u2.length, s2 = a2, h2 = 0;
-  for (n3.__k = new Array(i2), r2 = 0; r2 < i2; r2++) null != (o2 = l2[r2]) && "boolean" != typeof o2 && "function" != typeof o2 ? ("string" == typeof o2 || "number" == typeof o2 || "bigint" == typeof o2 || o2.constructor == String ? o2 = n3.__k[r2] = x(null, o2, null, null, null) : g(o2) ? o2 = n3.__k[r2] = x(S, { children: o2 }, null, null, null) : void 0 === o2.constructor && o2.__b > 0 ? o2 = n3.__k[r2] = x(o2.type, o2.props, o2.key, o2.ref ? o2.ref : null, o2.__v) : n3.__k[r2] = o2, f2 = r2 + h2, o2.__ = n3, o2.__b = n3.__b + 1, e2 = null, -1 != (c2 = o2.__i = O(o2, u2, f2, s2)) && (s2--, (e2 = u2[c2]) && (e2.__u |= 2)), null == e2 || null == e2.__v ? (-1 == c2 && (i2 > a2 ? h2-- : i2 < a2 && h2++), "function" != typeof o2.type && (o2.__u |= 4)) : c2 != f2 && (c2 == f2 - 1 ? h2-- : c2 == f2 + 1 ? h2++ : (c2 > f2 ? h2-- : h2++, o2.__u |= 4))) : n3.__k[r2] = null;
-  if (s2) for (r2 = 0; r2 < a2; r2++) null != (e2 = u2[r2]) && 0 == (2 & e2.__u) && (e2.__e == t3 && (t3 = $(e2)), K(e2, e2));
-  return t3;
+function T(n3, l3, u3, t4, i3) {
+  var r3, o3, e3, f3, c3, a3 = u3.length, s3 = a3, h3 = 0;
+  for (n3.__k = new Array(i3), r3 = 0; r3 < i3; r3++) null != (o3 = l3[r3]) && "boolean" != typeof o3 && "function" != typeof o3 ? ("string" == typeof o3 || "number" == typeof o3 || "bigint" == typeof o3 || o3.constructor == String ? o3 = n3.__k[r3] = x(null, o3, null, null, null) : g(o3) ? o3 = n3.__k[r3] = x(S, { children: o3 }, null, null, null) : void 0 === o3.constructor && o3.__b > 0 ? o3 = n3.__k[r3] = x(o3.type, o3.props, o3.key, o3.ref ? o3.ref : null, o3.__v) : n3.__k[r3] = o3, f3 = r3 + h3, o3.__ = n3, o3.__b = n3.__b + 1, e3 = null, -1 != (c3 = o3.__i = O(o3, u3, f3, s3)) && (s3--, (e3 = u3[c3]) && (e3.__u |= 2)), null == e3 || null == e3.__v ? (-1 == c3 && (i3 > a3 ? h3-- : i3 < a3 && h3++), "function" != typeof o3.type && (o3.__u |= 4)) : c3 != f3 && (c3 == f3 - 1 ? h3-- : c3 == f3 + 1 ? h3++ : (c3 > f3 ? h3-- : h3++, o3.__u |= 4))) : n3.__k[r3] = null;
+  if (s3) for (r3 = 0; r3 < a3; r3++) null != (e3 = u3[r3]) && 0 == (2 & e3.__u) && (e3.__e == t4 && (t4 = $(e3)), K(e3, e3));
+  return t4;
 }
-function j(n3, l2, u2) {
-  var t3, i2;
+function j(n3, l3, u3) {
+  var t4, i3;
   if ("function" == typeof n3.type) {
-    for (t3 = n3.__k, i2 = 0; t3 && i2 < t3.length; i2++) t3[i2] && (t3[i2].__ = n3, l2 = j(t3[i2], l2, u2));
-    return l2;
+    for (t4 = n3.__k, i3 = 0; t4 && i3 < t4.length; i3++) t4[i3] && (t4[i3].__ = n3, l3 = j(t4[i3], l3, u3));
+    return l3;
   }
-  n3.__e != l2 && (l2 && n3.type && !l2.parentNode && (l2 = $(n3)), l2 = u2.insertBefore(n3.__e, l2 || null));
+  n3.__e != l3 && (l3 && n3.type && !l3.parentNode && (l3 = $(n3)), l3 = u3.insertBefore(n3.__e, l3 || null));
   do {
-    l2 = l2 && l2.nextSibling;
-  } while (null != l2 && 8 == l2.nodeType);
-  return l2;
+    l3 = l3 && l3.nextSibling;
+  } while (null != l3 && 8 == l3.nodeType);
+  return l3;
 }
-function O(n3, l2, u2, t3) {
-  var i2, r2, o2, e2 = n3.key, f2 = n3.type, c2 = l2[u2], a2 = null != c2 && 0 == (2 & c2.__u);
-  if (null === c2 && null == e2 || a2 && e2 == c2.key && f2 == c2.type) return u2;
-  if (t3 > (a2 ? 1 : 0)) {
-    for (i2 = u2 - 1, r2 = u2 + 1; i2 >= 0 || r2 < l2.length; ) if (null != (c2 = l2[o2 = i2 >= 0 ? i2-- : r2++]) && 0 == (2 & c2.__u) && e2 == c2.key && f2 == c2.type) return o2;
+function O(n3, l3, u3, t4) {
+  var i3, r3, o3, e3 = n3.key, f3 = n3.type, c3 = l3[u3], a3 = null != c3 && 0 == (2 & c3.__u);
+  if (null === c3 && null == e3 || a3 && e3 == c3.key && f3 == c3.type) return u3;
+  if (t4 > (a3 ? 1 : 0)) {
+    for (i3 = u3 - 1, r3 = u3 + 1; i3 >= 0 || r3 < l3.length; ) if (null != (c3 = l3[o3 = i3 >= 0 ? i3-- : r3++]) && 0 == (2 & c3.__u) && e3 == c3.key && f3 == c3.type) return o3;
   }
   return -1;
 }
-function z(n3, l2, u2) {
-  "-" == l2[0] ? n3.setProperty(l2, null == u2 ? "" : u2) : n3[l2] = null == u2 ? "" : "number" != typeof u2 || _.test(l2) ? u2 : u2 + "px";
+function z(n3, l3, u3) {
+  "-" == l3[0] ? n3.setProperty(l3, null == u3 ? "" : u3) : n3[l3] = null == u3 ? "" : "number" != typeof u3 || _.test(l3) ? u3 : u3 + "px";
 }
-function N(n3, l2, u2, t3, i2) {
-  var r2, o2;
-  n: if ("style" == l2) if ("string" == typeof u2) n3.style.cssText = u2;
+function N(n3, l3, u3, t4, i3) {
+  var r3, o3;
+  n: if ("style" == l3) if ("string" == typeof u3) n3.style.cssText = u3;
   else {
-    if ("string" == typeof t3 && (n3.style.cssText = t3 = ""), t3) for (l2 in t3) u2 && l2 in u2 || z(n3.style, l2, "");
-    if (u2) for (l2 in u2) t3 && u2[l2] == t3[l2] || z(n3.style, l2, u2[l2]);
+    if ("string" == typeof t4 && (n3.style.cssText = t4 = ""), t4) for (l3 in t4) u3 && l3 in u3 || z(n3.style, l3, "");
+    if (u3) for (l3 in u3) t4 && u3[l3] == t4[l3] || z(n3.style, l3, u3[l3]);
   }
-  else if ("o" == l2[0] && "n" == l2[1]) r2 = l2 != (l2 = l2.replace(s, "$1")), o2 = l2.toLowerCase(), l2 = o2 in n3 || "onFocusOut" == l2 || "onFocusIn" == l2 ? o2.slice(2) : l2.slice(2), n3.l || (n3.l = {}), n3.l[l2 + r2] = u2, u2 ? t3 ? u2[a] = t3[a] : (u2[a] = h, n3.addEventListener(l2, r2 ? v : p, r2)) : n3.removeEventListener(l2, r2 ? v : p, r2);
+  else if ("o" == l3[0] && "n" == l3[1]) r3 = l3 != (l3 = l3.replace(s, "$1")), o3 = l3.toLowerCase(), l3 = o3 in n3 || "onFocusOut" == l3 || "onFocusIn" == l3 ? o3.slice(2) : l3.slice(2), n3.l || (n3.l = {}), n3.l[l3 + r3] = u3, u3 ? t4 ? u3[a] = t4[a] : (u3[a] = h, n3.addEventListener(l3, r3 ? v : p, r3)) : n3.removeEventListener(l3, r3 ? v : p, r3);
   else {
-    if ("http://www.w3.org/2000/svg" == i2) l2 = l2.replace(/xlink(H|:h)/, "h").replace(/sName$/, "s");
-    else if ("width" != l2 && "height" != l2 && "href" != l2 && "list" != l2 && "form" != l2 && "tabIndex" != l2 && "download" != l2 && "rowSpan" != l2 && "colSpan" != l2 && "role" != l2 && "popover" != l2 && l2 in n3) try {
-      n3[l2] = null == u2 ? "" : u2;
+    if ("http://www.w3.org/2000/svg" == i3) l3 = l3.replace(/xlink(H|:h)/, "h").replace(/sName$/, "s");
+    else if ("width" != l3 && "height" != l3 && "href" != l3 && "list" != l3 && "form" != l3 && "tabIndex" != l3 && "download" != l3 && "rowSpan" != l3 && "colSpan" != l3 && "role" != l3 && "popover" != l3 && l3 in n3) try {
+      n3[l3] = null == u3 ? "" : u3;
       break n;
     } catch (n4) {
     }
-    "function" == typeof u2 || (null == u2 || false === u2 && "-" != l2[4] ? n3.removeAttribute(l2) : n3.setAttribute(l2, "popover" == l2 && 1 == u2 ? "" : u2));
+    "function" == typeof u3 || (null == u3 || false === u3 && "-" != l3[4] ? n3.removeAttribute(l3) : n3.setAttribute(l3, "popover" == l3 && 1 == u3 ? "" : u3));
   }
 }
 function V(n3) {
-  return function(u2) {
+  return function(u3) {
     if (this.l) {
-      var t3 = this.l[u2.type + n3];
-      if (null == u2[c]) u2[c] = h++;
-      else if (u2[c] < t3[a]) return;
-      return t3(l.event ? l.event(u2) : u2);
+      var t4 = this.l[u3.type + n3];
+      if (null == u3[c]) u3[c] = h++;
+      else if (u3[c] < t4[a]) return;
+      return t4(l.event ? l.event(u3) : u3);
     }
   };
 }
-function q(n3, u2, t3, i2, r2, o2, e2, f2, c2, a2) {
-  var s2, h2, p2, v2, y2, d2, _2, k2, x2, M, I2, P2, A2, H2, T2, j2, F = u2.type;
-  if (void 0 !== u2.constructor) return null;
-  128 & t3.__u && (c2 = !!(32 & t3.__u), o2 = [f2 = u2.__e = t3.__e]), (s2 = l.__b) && s2(u2);
+function q(n3, u3, t4, i3, r3, o3, e3, f3, c3, a3) {
+  var s3, h3, p3, v3, y3, d3, _2, k3, x2, M, I2, P2, A3, H2, T3, j3, F = u3.type;
+  if (void 0 !== u3.constructor) return null;
+  128 & t4.__u && (c3 = !!(32 & t4.__u), o3 = [f3 = u3.__e = t4.__e]), (s3 = l.__b) && s3(u3);
   n: if ("function" == typeof F) {
-    h2 = e2.length;
+    h3 = e3.length;
     try {
-      if (x2 = u2.props, M = F.prototype && F.prototype.render, I2 = (s2 = F.contextType) && i2[s2.__c], P2 = s2 ? I2 ? I2.props.value : s2.__ : i2, t3.__c ? k2 = (p2 = u2.__c = t3.__c).__ = p2.__E : (M ? u2.__c = p2 = new F(x2, P2) : (u2.__c = p2 = new C(x2, P2), p2.constructor = F, p2.render = Q), I2 && I2.sub(p2), p2.state || (p2.state = {}), p2.__n = i2, v2 = p2.__d = true, p2.__h = [], p2._sb = []), M && null == p2.__s && (p2.__s = p2.state), M && null != F.getDerivedStateFromProps && (p2.__s == p2.state && (p2.__s = m({}, p2.__s)), m(p2.__s, F.getDerivedStateFromProps(x2, p2.__s))), y2 = p2.props, d2 = p2.state, p2.__v = u2, v2) M && null == F.getDerivedStateFromProps && null != p2.componentWillMount && p2.componentWillMount(), M && null != p2.componentDidMount && p2.__h.push(p2.componentDidMount);
+      if (x2 = u3.props, M = F.prototype && F.prototype.render, I2 = (s3 = F.contextType) && i3[s3.__c], P2 = s3 ? I2 ? I2.props.value : s3.__ : i3, t4.__c ? k3 = (p3 = u3.__c = t4.__c).__ = p3.__E : (M ? u3.__c = p3 = new F(x2, P2) : (u3.__c = p3 = new C(x2, P2), p3.constructor = F, p3.render = Q), I2 && I2.sub(p3), p3.state || (p3.state = {}), p3.__n = i3, v3 = p3.__d = true, p3.__h = [], p3._sb = []), M && null == p3.__s && (p3.__s = p3.state), M && null != F.getDerivedStateFromProps && (p3.__s == p3.state && (p3.__s = m({}, p3.__s)), m(p3.__s, F.getDerivedStateFromProps(x2, p3.__s))), y3 = p3.props, d3 = p3.state, p3.__v = u3, v3) M && null == F.getDerivedStateFromProps && null != p3.componentWillMount && p3.componentWillMount(), M && null != p3.componentDidMount && p3.__h.push(p3.componentDidMount);
       else {
-        if (M && null == F.getDerivedStateFromProps && x2 !== y2 && null != p2.componentWillReceiveProps && p2.componentWillReceiveProps(x2, P2), u2.__v == t3.__v || !p2.__e && null != p2.shouldComponentUpdate && false === p2.shouldComponentUpdate(x2, p2.__s, P2)) {
-          u2.__v != t3.__v && (p2.props = x2, p2.state = p2.__s, p2.__d = false), u2.__e = t3.__e, u2.__k = t3.__k, u2.__k.some(function(n4) {
-            n4 && (n4.__ = u2);
-          }), w.push.apply(p2.__h, p2._sb), p2._sb = [], p2.__h.length && e2.push(p2), f2 = $(t3);
+        if (M && null == F.getDerivedStateFromProps && x2 !== y3 && null != p3.componentWillReceiveProps && p3.componentWillReceiveProps(x2, P2), u3.__v == t4.__v || !p3.__e && null != p3.shouldComponentUpdate && false === p3.shouldComponentUpdate(x2, p3.__s, P2)) {
+          u3.__v != t4.__v && (p3.props = x2, p3.state = p3.__s, p3.__d = false), u3.__e = t4.__e, u3.__k = t4.__k, u3.__k.some(function(n4) {
+            n4 && (n4.__ = u3);
+          }), w.push.apply(p3.__h, p3._sb), p3._sb = [], p3.__h.length && e3.push(p3), f3 = $(t4);
           break n;
         }
-        null != p2.componentWillUpdate && p2.componentWillUpdate(x2, p2.__s, P2), M && null != p2.componentDidUpdate && p2.__h.push(function() {
-          p2.componentDidUpdate(y2, d2, _2);
+        null != p3.componentWillUpdate && p3.componentWillUpdate(x2, p3.__s, P2), M && null != p3.componentDidUpdate && p3.__h.push(function() {
+          p3.componentDidUpdate(y3, d3, _2);
         });
       }
-      if (p2.context = P2, p2.props = x2, p2.__P = n3, p2.__e = false, A2 = l.__r, H2 = 0, M) p2.state = p2.__s, p2.__d = false, A2 && A2(u2), s2 = p2.render(p2.props, p2.state, p2.context), w.push.apply(p2.__h, p2._sb), p2._sb = [];
+      if (p3.context = P2, p3.props = x2, p3.__P = n3, p3.__e = false, A3 = l.__r, H2 = 0, M) p3.state = p3.__s, p3.__d = false, A3 && A3(u3), s3 = p3.render(p3.props, p3.state, p3.context), w.push.apply(p3.__h, p3._sb), p3._sb = [];
       else do {
-        p2.__d = false, A2 && A2(u2), s2 = p2.render(p2.props, p2.state, p2.context), p2.state = p2.__s;
-      } while (p2.__d && ++H2 < 25);
-      p2.state = p2.__s, null != p2.getChildContext && (i2 = m(m({}, i2), p2.getChildContext())), M && !v2 && null != p2.getSnapshotBeforeUpdate && (_2 = p2.getSnapshotBeforeUpdate(y2, d2)), T2 = null != s2 && s2.type === S && null == s2.key ? E(s2.props.children) : s2, f2 = L(n3, g(T2) ? T2 : [T2], u2, t3, i2, r2, o2, e2, f2, c2, a2), p2.base = u2.__e, u2.__u &= -161, p2.__h.length && e2.push(p2), k2 && (p2.__E = p2.__ = null);
+        p3.__d = false, A3 && A3(u3), s3 = p3.render(p3.props, p3.state, p3.context), p3.state = p3.__s;
+      } while (p3.__d && ++H2 < 25);
+      p3.state = p3.__s, null != p3.getChildContext && (i3 = m(m({}, i3), p3.getChildContext())), M && !v3 && null != p3.getSnapshotBeforeUpdate && (_2 = p3.getSnapshotBeforeUpdate(y3, d3)), T3 = null != s3 && s3.type === S && null == s3.key ? E(s3.props.children) : s3, f3 = L(n3, g(T3) ? T3 : [T3], u3, t4, i3, r3, o3, e3, f3, c3, a3), p3.base = u3.__e, u3.__u &= -161, p3.__h.length && e3.push(p3), k3 && (p3.__E = p3.__ = null);
     } catch (n4) {
-      if (e2.length = h2, u2.__v = null, c2 || null != o2) {
+      if (e3.length = h3, u3.__v = null, c3 || null != o3) {
         if (n4.then) {
-          for (u2.__u |= c2 ? 160 : 128; f2 && 8 == f2.nodeType && f2.nextSibling; ) f2 = f2.nextSibling;
-          null != o2 && (o2[o2.indexOf(f2)] = null), u2.__e = f2;
-        } else if (null != o2) for (j2 = o2.length; j2--; ) b(o2[j2]);
-      } else u2.__e = t3.__e;
-      null == u2.__k && (u2.__k = t3.__k || []), n4.then || B(u2), l.__e(n4, u2, t3);
+          for (u3.__u |= c3 ? 160 : 128; f3 && 8 == f3.nodeType && f3.nextSibling; ) f3 = f3.nextSibling;
+          null != o3 && (o3[o3.indexOf(f3)] = null), u3.__e = f3;
+        } else if (null != o3) for (j3 = o3.length; j3--; ) b(o3[j3]);
+      } else u3.__e = t4.__e;
+      null == u3.__k && (u3.__k = t4.__k || []), n4.then || B(u3), l.__e(n4, u3, t4);
     }
-  } else null == o2 && u2.__v == t3.__v ? (u2.__k = t3.__k, u2.__e = t3.__e) : f2 = u2.__e = G(t3.__e, u2, t3, i2, r2, o2, e2, c2, a2);
-  return (s2 = l.diffed) && s2(u2), 128 & u2.__u ? void 0 : f2;
+  } else null == o3 && u3.__v == t4.__v ? (u3.__k = t4.__k, u3.__e = t4.__e) : f3 = u3.__e = G(t4.__e, u3, t4, i3, r3, o3, e3, c3, a3);
+  return (s3 = l.diffed) && s3(u3), 128 & u3.__u ? void 0 : f3;
 }
 function B(n3) {
   n3 && (n3.__c && (n3.__c.__e = true), n3.__k && n3.__k.some(B));
 }
-function D(n3, u2, t3) {
-  for (var i2 = 0; i2 < t3.length; i2++) J(t3[i2], t3[++i2], t3[++i2]);
-  l.__c && l.__c(u2, n3), n3.some(function(u3) {
+function D(n3, u3, t4) {
+  for (var i3 = 0; i3 < t4.length; i3++) J(t4[i3], t4[++i3], t4[++i3]);
+  l.__c && l.__c(u3, n3), n3.some(function(u4) {
     try {
-      n3 = u3.__h, u3.__h = [], n3.some(function(n4) {
-        n4.call(u3);
+      n3 = u4.__h, u4.__h = [], n3.some(function(n4) {
+        n4.call(u4);
       });
     } catch (n4) {
-      l.__e(n4, u3.__v);
+      l.__e(n4, u4.__v);
     }
   });
 }
 function E(n3) {
   return "object" != typeof n3 || null == n3 || n3.__b > 0 ? n3 : g(n3) ? n3.map(E) : void 0 !== n3.constructor ? null : m({}, n3);
 }
-function G(u2, t3, i2, r2, o2, e2, f2, c2, a2) {
-  var s2, h2, p2, v2, y2, w2, _2, m2 = i2.props || d, k2 = t3.props, x2 = t3.type;
-  if ("svg" == x2 ? o2 = "http://www.w3.org/2000/svg" : "math" == x2 ? o2 = "http://www.w3.org/1998/Math/MathML" : o2 || (o2 = "http://www.w3.org/1999/xhtml"), null != e2) {
-    for (s2 = 0; s2 < e2.length; s2++) if ((y2 = e2[s2]) && "setAttribute" in y2 == !!x2 && (x2 ? y2.localName == x2 : 3 == y2.nodeType)) {
-      u2 = y2, e2[s2] = null;
+function G(u3, t4, i3, r3, o3, e3, f3, c3, a3) {
+  var s3, h3, p3, v3, y3, w3, _2, m3 = i3.props || d, k3 = t4.props, x2 = t4.type;
+  if ("svg" == x2 ? o3 = "http://www.w3.org/2000/svg" : "math" == x2 ? o3 = "http://www.w3.org/1998/Math/MathML" : o3 || (o3 = "http://www.w3.org/1999/xhtml"), null != e3) {
+    for (s3 = 0; s3 < e3.length; s3++) if ((y3 = e3[s3]) && "setAttribute" in y3 == !!x2 && (x2 ? y3.localName == x2 : 3 == y3.nodeType)) {
+      u3 = y3, e3[s3] = null;
       break;
     }
   }
-  if (null == u2) {
-    if (null == x2) return document.createTextNode(k2);
-    u2 = document.createElementNS(o2, x2, k2.is && k2), c2 && (l.__m && l.__m(t3, e2), c2 = false), e2 = null;
+  if (null == u3) {
+    if (null == x2) return document.createTextNode(k3);
+    u3 = document.createElementNS(o3, x2, k3.is && k3), c3 && (l.__m && l.__m(t4, e3), c3 = false), e3 = null;
   }
-  if (null == x2) m2 === k2 || c2 && u2.data == k2 || (u2.data = k2);
+  if (null == x2) m3 === k3 || c3 && u3.data == k3 || (u3.data = k3);
   else {
-    if (e2 = "textarea" == x2 && null != k2.defaultValue ? null : e2 && n.call(u2.childNodes), !c2 && null != e2) for (m2 = {}, s2 = 0; s2 < u2.attributes.length; s2++) m2[(y2 = u2.attributes[s2]).name] = y2.value;
-    for (s2 in m2) y2 = m2[s2], "dangerouslySetInnerHTML" == s2 ? p2 = y2 : "children" == s2 || s2 in k2 || "value" == s2 && "defaultValue" in k2 || "checked" == s2 && "defaultChecked" in k2 || N(u2, s2, null, y2, o2);
-    for (s2 in k2) y2 = k2[s2], "children" == s2 ? v2 = y2 : "dangerouslySetInnerHTML" == s2 ? h2 = y2 : "value" == s2 ? w2 = y2 : "checked" == s2 ? _2 = y2 : c2 && "function" != typeof y2 || m2[s2] === y2 || N(u2, s2, y2, m2[s2], o2);
-    if (h2) c2 || p2 && (h2.__html == p2.__html || h2.__html == u2.innerHTML) || (u2.innerHTML = h2.__html), t3.__k = [];
-    else if (p2 && (u2.innerHTML = ""), L("template" == t3.type ? u2.content : u2, g(v2) ? v2 : [v2], t3, i2, r2, "foreignObject" == x2 ? "http://www.w3.org/1999/xhtml" : o2, e2, f2, e2 ? e2[0] : i2.__k && $(i2, 0), c2, a2), null != e2) for (s2 = e2.length; s2--; ) b(e2[s2]);
-    c2 && "textarea" != x2 || (s2 = "value", "progress" == x2 && null == w2 ? u2.removeAttribute("value") : null != w2 && (w2 !== u2[s2] || "progress" == x2 && !w2 || "option" == x2 && w2 != m2[s2]) && N(u2, s2, w2, m2[s2], o2), s2 = "checked", null != _2 && _2 != u2[s2] && N(u2, s2, _2, m2[s2], o2));
+    if (e3 = "textarea" == x2 && null != k3.defaultValue ? null : e3 && n.call(u3.childNodes), !c3 && null != e3) for (m3 = {}, s3 = 0; s3 < u3.attributes.length; s3++) m3[(y3 = u3.attributes[s3]).name] = y3.value;
+    for (s3 in m3) y3 = m3[s3], "dangerouslySetInnerHTML" == s3 ? p3 = y3 : "children" == s3 || s3 in k3 || "value" == s3 && "defaultValue" in k3 || "checked" == s3 && "defaultChecked" in k3 || N(u3, s3, null, y3, o3);
+    for (s3 in k3) y3 = k3[s3], "children" == s3 ? v3 = y3 : "dangerouslySetInnerHTML" == s3 ? h3 = y3 : "value" == s3 ? w3 = y3 : "checked" == s3 ? _2 = y3 : c3 && "function" != typeof y3 || m3[s3] === y3 || N(u3, s3, y3, m3[s3], o3);
+    if (h3) c3 || p3 && (h3.__html == p3.__html || h3.__html == u3.innerHTML) || (u3.innerHTML = h3.__html), t4.__k = [];
+    else if (p3 && (u3.innerHTML = ""), L("template" == t4.type ? u3.content : u3, g(v3) ? v3 : [v3], t4, i3, r3, "foreignObject" == x2 ? "http://www.w3.org/1999/xhtml" : o3, e3, f3, e3 ? e3[0] : i3.__k && $(i3, 0), c3, a3), null != e3) for (s3 = e3.length; s3--; ) b(e3[s3]);
+    c3 && "textarea" != x2 || (s3 = "value", "progress" == x2 && null == w3 ? u3.removeAttribute("value") : null != w3 && (w3 !== u3[s3] || "progress" == x2 && !w3 || "option" == x2 && w3 != m3[s3]) && N(u3, s3, w3, m3[s3], o3), s3 = "checked", null != _2 && _2 != u3[s3] && N(u3, s3, _2, m3[s3], o3));
   }
-  return u2;
+  return u3;
 }
-function J(n3, u2, t3) {
+function J(n3, u3, t4) {
   try {
     if ("function" == typeof n3) {
-      var i2 = "function" == typeof n3.__u;
-      i2 && n3.__u(), i2 && null == u2 || (n3.__u = n3(u2));
-    } else n3.current = u2;
+      var i3 = "function" == typeof n3.__u;
+      i3 && n3.__u(), i3 && null == u3 || (n3.__u = n3(u3));
+    } else n3.current = u3;
   } catch (n4) {
-    l.__e(n4, t3);
+    l.__e(n4, t4);
   }
 }
-function K(n3, u2, t3) {
-  var i2, r2;
-  if (l.unmount && l.unmount(n3), (i2 = n3.ref) && (i2.current && i2.current != n3.__e || J(i2, null, u2)), null != (i2 = n3.__c)) {
-    if (i2.componentWillUnmount) try {
-      i2.componentWillUnmount();
+function K(n3, u3, t4) {
+  var i3, r3;
+  if (l.unmount && l.unmount(n3), (i3 = n3.ref) && (i3.current && i3.current != n3.__e || J(i3, null, u3)), null != (i3 = n3.__c)) {
+    if (i3.componentWillUnmount) try {
+      i3.componentWillUnmount();
     } catch (n4) {
-      l.__e(n4, u2);
+      l.__e(n4, u3);
     }
-    i2.base = i2.__P = i2.__n = null;
+    i3.base = i3.__P = i3.__n = null;
   }
-  if (i2 = n3.__k) for (r2 = 0; r2 < i2.length; r2++) i2[r2] && K(i2[r2], u2, t3 || "function" != typeof n3.type);
-  t3 || b(n3.__e), n3.__c = n3.__ = n3.__e = void 0;
+  if (i3 = n3.__k) for (r3 = 0; r3 < i3.length; r3++) i3[r3] && K(i3[r3], u3, t4 || "function" != typeof n3.type);
+  t4 || b(n3.__e), n3.__c = n3.__ = n3.__e = void 0;
 }
-function Q(n3, l2, u2) {
-  return this.constructor(n3, u2);
+function Q(n3, l3, u3) {
+  return this.constructor(n3, u3);
 }
-function R(u2, t3, i2) {
-  var r2, o2, e2, f2;
-  t3 == document && (t3 = document.documentElement), l.__ && l.__(u2, t3), o2 = (r2 = "function" == typeof i2) ? null : i2 && i2.__k || t3.__k, e2 = [], f2 = [], q(t3, u2 = (!r2 && i2 || t3).__k = k(S, null, [u2]), o2 || d, d, t3.namespaceURI, !r2 && i2 ? [i2] : o2 ? null : t3.firstChild ? n.call(t3.childNodes) : null, e2, !r2 && i2 ? i2 : o2 ? o2.__e : t3.firstChild, r2, f2), D(e2, u2, f2), u2.props.children = null;
+function R(u3, t4, i3) {
+  var r3, o3, e3, f3;
+  t4 == document && (t4 = document.documentElement), l.__ && l.__(u3, t4), o3 = (r3 = "function" == typeof i3) ? null : i3 && i3.__k || t4.__k, e3 = [], f3 = [], q(t4, u3 = (!r3 && i3 || t4).__k = k(S, null, [u3]), o3 || d, d, t4.namespaceURI, !r3 && i3 ? [i3] : o3 ? null : t4.firstChild ? n.call(t4.childNodes) : null, e3, !r3 && i3 ? i3 : o3 ? o3.__e : t4.firstChild, r3, f3), D(e3, u3, f3), u3.props.children = null;
 }
-n = w.slice, l = { __e: function(n3, l2, u2, t3) {
-  for (var i2, r2, o2; l2 = l2.__; ) if ((i2 = l2.__c) && !i2.__) try {
-    if ((r2 = i2.constructor) && null != r2.getDerivedStateFromError && (i2.setState(r2.getDerivedStateFromError(n3)), o2 = i2.__d), null != i2.componentDidCatch && (i2.componentDidCatch(n3, t3 || {}), o2 = i2.__d), o2) return i2.__E = i2;
-  } catch (l3) {
-    n3 = l3;
+n = w.slice, l = { __e: function(n3, l3, u3, t4) {
+  for (var i3, r3, o3; l3 = l3.__; ) if ((i3 = l3.__c) && !i3.__) try {
+    if ((r3 = i3.constructor) && null != r3.getDerivedStateFromError && (i3.setState(r3.getDerivedStateFromError(n3)), o3 = i3.__d), null != i3.componentDidCatch && (i3.componentDidCatch(n3, t4 || {}), o3 = i3.__d), o3) return i3.__E = i3;
+  } catch (l4) {
+    n3 = l4;
   }
   throw n3;
 } }, u = 0, t = function(n3) {
   return null != n3 && void 0 === n3.constructor;
-}, C.prototype.setState = function(n3, l2) {
-  var u2;
-  u2 = null != this.__s && this.__s != this.state ? this.__s : this.__s = m({}, this.state), "function" == typeof n3 && (n3 = n3(m({}, u2), this.props)), n3 && m(u2, n3), null != n3 && this.__v && (l2 && this._sb.push(l2), A(this));
+}, C.prototype.setState = function(n3, l3) {
+  var u3;
+  u3 = null != this.__s && this.__s != this.state ? this.__s : this.__s = m({}, this.state), "function" == typeof n3 && (n3 = n3(m({}, u3), this.props)), n3 && m(u3, n3), null != n3 && this.__v && (l3 && this._sb.push(l3), A(this));
 }, C.prototype.forceUpdate = function(n3) {
   this.__v && (this.__e = true, n3 && this.__h.push(n3), A(this));
-}, C.prototype.render = S, i = [], o = "function" == typeof Promise ? Promise.prototype.then.bind(Promise.resolve()) : setTimeout, e = function(n3, l2) {
-  return n3.__v.__b - l2.__v.__b;
+}, C.prototype.render = S, i = [], o = "function" == typeof Promise ? Promise.prototype.then.bind(Promise.resolve()) : setTimeout, e = function(n3, l3) {
+  return n3.__v.__b - l3.__v.__b;
 }, H.__r = 0, f = Math.random().toString(8), c = "__d" + f, a = "__a" + f, s = /(PointerCapture)$|Capture$/i, h = 0, p = V(false), v = V(true), y = 0;
 
 // node_modules/htm/dist/htm.module.js
-var n2 = function(t3, s2, r2, e2) {
-  var u2;
-  s2[0] = 0;
-  for (var h2 = 1; h2 < s2.length; h2++) {
-    var p2 = s2[h2++], a2 = s2[h2] ? (s2[0] |= p2 ? 1 : 2, r2[s2[h2++]]) : s2[++h2];
-    3 === p2 ? e2[0] = a2 : 4 === p2 ? e2[1] = Object.assign(e2[1] || {}, a2) : 5 === p2 ? (e2[1] = e2[1] || {})[s2[++h2]] = a2 : 6 === p2 ? e2[1][s2[++h2]] += a2 + "" : p2 ? (u2 = t3.apply(a2, n2(t3, a2, r2, ["", null])), e2.push(u2), a2[0] ? s2[0] |= 2 : (s2[h2 - 2] = 0, s2[h2] = u2)) : e2.push(a2);
+var n2 = function(t4, s3, r3, e3) {
+  var u3;
+  s3[0] = 0;
+  for (var h3 = 1; h3 < s3.length; h3++) {
+    var p3 = s3[h3++], a3 = s3[h3] ? (s3[0] |= p3 ? 1 : 2, r3[s3[h3++]]) : s3[++h3];
+    3 === p3 ? e3[0] = a3 : 4 === p3 ? e3[1] = Object.assign(e3[1] || {}, a3) : 5 === p3 ? (e3[1] = e3[1] || {})[s3[++h3]] = a3 : 6 === p3 ? e3[1][s3[++h3]] += a3 + "" : p3 ? (u3 = t4.apply(a3, n2(t4, a3, r3, ["", null])), e3.push(u3), a3[0] ? s3[0] |= 2 : (s3[h3 - 2] = 0, s3[h3] = u3)) : e3.push(a3);
   }
-  return e2;
+  return e3;
 };
 var t2 = /* @__PURE__ */ new Map();
-function htm_module_default(s2) {
-  var r2 = t2.get(this);
-  return r2 || (r2 = /* @__PURE__ */ new Map(), t2.set(this, r2)), (r2 = n2(this, r2.get(s2) || (r2.set(s2, r2 = (function(n3) {
-    for (var t3, s3, r3 = 1, e2 = "", u2 = "", h2 = [0], p2 = function(n4) {
-      1 === r3 && (n4 || (e2 = e2.replace(/^\s*\n\s*|\s*\n\s*$/g, ""))) ? h2.push(0, n4, e2) : 3 === r3 && (n4 || e2) ? (h2.push(3, n4, e2), r3 = 2) : 2 === r3 && "..." === e2 && n4 ? h2.push(4, n4, 0) : 2 === r3 && e2 && !n4 ? h2.push(5, 0, true, e2) : r3 >= 5 && ((e2 || !n4 && 5 === r3) && (h2.push(r3, 0, e2, s3), r3 = 6), n4 && (h2.push(r3, n4, 0, s3), r3 = 6)), e2 = "";
-    }, a2 = 0; a2 < n3.length; a2++) {
-      a2 && (1 === r3 && p2(), p2(a2));
-      for (var l2 = 0; l2 < n3[a2].length; l2++) t3 = n3[a2][l2], 1 === r3 ? "<" === t3 ? (p2(), h2 = [h2], r3 = 3) : e2 += t3 : 4 === r3 ? "--" === e2 && ">" === t3 ? (r3 = 1, e2 = "") : e2 = t3 + e2[0] : u2 ? t3 === u2 ? u2 = "" : e2 += t3 : '"' === t3 || "'" === t3 ? u2 = t3 : ">" === t3 ? (p2(), r3 = 1) : r3 && ("=" === t3 ? (r3 = 5, s3 = e2, e2 = "") : "/" === t3 && (r3 < 5 || ">" === n3[a2][l2 + 1]) ? (p2(), 3 === r3 && (h2 = h2[0]), r3 = h2, (h2 = h2[0]).push(2, 0, r3), r3 = 0) : " " === t3 || "	" === t3 || "\n" === t3 || "\r" === t3 ? (p2(), r3 = 2) : e2 += t3), 3 === r3 && "!--" === e2 && (r3 = 4, h2 = h2[0]);
+function htm_module_default(s3) {
+  var r3 = t2.get(this);
+  return r3 || (r3 = /* @__PURE__ */ new Map(), t2.set(this, r3)), (r3 = n2(this, r3.get(s3) || (r3.set(s3, r3 = (function(n3) {
+    for (var t4, s4, r4 = 1, e3 = "", u3 = "", h3 = [0], p3 = function(n4) {
+      1 === r4 && (n4 || (e3 = e3.replace(/^\s*\n\s*|\s*\n\s*$/g, ""))) ? h3.push(0, n4, e3) : 3 === r4 && (n4 || e3) ? (h3.push(3, n4, e3), r4 = 2) : 2 === r4 && "..." === e3 && n4 ? h3.push(4, n4, 0) : 2 === r4 && e3 && !n4 ? h3.push(5, 0, true, e3) : r4 >= 5 && ((e3 || !n4 && 5 === r4) && (h3.push(r4, 0, e3, s4), r4 = 6), n4 && (h3.push(r4, n4, 0, s4), r4 = 6)), e3 = "";
+    }, a3 = 0; a3 < n3.length; a3++) {
+      a3 && (1 === r4 && p3(), p3(a3));
+      for (var l3 = 0; l3 < n3[a3].length; l3++) t4 = n3[a3][l3], 1 === r4 ? "<" === t4 ? (p3(), h3 = [h3], r4 = 3) : e3 += t4 : 4 === r4 ? "--" === e3 && ">" === t4 ? (r4 = 1, e3 = "") : e3 = t4 + e3[0] : u3 ? t4 === u3 ? u3 = "" : e3 += t4 : '"' === t4 || "'" === t4 ? u3 = t4 : ">" === t4 ? (p3(), r4 = 1) : r4 && ("=" === t4 ? (r4 = 5, s4 = e3, e3 = "") : "/" === t4 && (r4 < 5 || ">" === n3[a3][l3 + 1]) ? (p3(), 3 === r4 && (h3 = h3[0]), r4 = h3, (h3 = h3[0]).push(2, 0, r4), r4 = 0) : " " === t4 || "	" === t4 || "\n" === t4 || "\r" === t4 ? (p3(), r4 = 2) : e3 += t4), 3 === r4 && "!--" === e3 && (r4 = 4, h3 = h3[0]);
     }
-    return p2(), h2;
-  })(s2)), r2), arguments, [])).length > 1 ? r2 : r2[0];
+    return p3(), h3;
+  })(s3)), r3), arguments, [])).length > 1 ? r3 : r3[0];
 }
 
 // src/incremental.js
 var html = htm_module_default.bind(k);
-function sameBytes(a2, b2) {
-  if (a2.byteLength !== b2.byteLength) return false;
-  const x2 = new Uint8Array(a2.buffer, a2.byteOffset, a2.byteLength);
-  const y2 = new Uint8Array(b2.buffer, b2.byteOffset, b2.byteLength);
-  for (let i2 = 0; i2 < x2.length; i2++) if (x2[i2] !== y2[i2]) return false;
+function sameBytes(a3, b2) {
+  if (a3.byteLength !== b2.byteLength) return false;
+  const x2 = new Uint8Array(a3.buffer, a3.byteOffset, a3.byteLength);
+  const y3 = new Uint8Array(b2.buffer, b2.byteOffset, b2.byteLength);
+  for (let i3 = 0; i3 < x2.length; i3++) if (x2[i3] !== y3[i3]) return false;
   return true;
 }
 function share(prev, next) {
@@ -297,115 +297,255 @@ function share(prev, next) {
   if (Array.isArray(next) !== Array.isArray(prev)) return next;
   if (Array.isArray(next)) {
     let same2 = prev.length === next.length;
-    const out2 = next.map((x2, i2) => {
-      const y2 = share(prev[i2], x2);
-      if (y2 !== prev[i2]) same2 = false;
-      return y2;
+    const out2 = next.map((x2, i3) => {
+      const y3 = share(prev[i3], x2);
+      if (y3 !== prev[i3]) same2 = false;
+      return y3;
     });
     return same2 ? prev : out2;
   }
   const keys = Object.keys(next);
   let same = keys.length === Object.keys(prev).length;
   const out = {};
-  for (const k2 of keys) {
-    out[k2] = share(prev[k2], next[k2]);
-    if (out[k2] !== prev[k2]) same = false;
+  for (const k3 of keys) {
+    out[k3] = share(prev[k3], next[k3]);
+    if (out[k3] !== prev[k3]) same = false;
   }
   return same ? prev : out;
 }
-function shallowEqual(a2, b2) {
-  const ka = Object.keys(a2);
+function shallowEqual(a3, b2) {
+  const ka = Object.keys(a3);
   if (ka.length !== Object.keys(b2).length) return false;
-  return ka.every((k2) => Object.is(a2[k2], b2[k2]));
+  return ka.every((k3) => Object.is(a3[k3], b2[k3]));
+}
+function unchangedProps(next) {
+  return !shallowEqual(this.props, next);
 }
 function memo(render2) {
-  class Memo extends C {
-    shouldComponentUpdate(next) {
-      return !shallowEqual(this.props, next);
-    }
-    render(props) {
-      return render2(props);
-    }
+  function Memo(props) {
+    this.shouldComponentUpdate = unchangedProps;
+    return render2(props);
   }
-  Memo.displayName = render2.name;
+  Memo.displayName = `memo(${render2.name})`;
   return Memo;
 }
 
 // src/cards.js
-function itemsNote(c2) {
-  if (!c2.denominator_items.length) return null;
-  const counted = c2.numerator_items.length ? c2.numerator_items.join(", ") : "none";
-  return `counted: ${counted} — out of: ${c2.denominator_items.join(", ")}`;
+function itemsNote(c3) {
+  if (!c3.denominator_items.length) return null;
+  const counted = c3.numerator_items.length ? c3.numerator_items.join(", ") : "none";
+  return `counted: ${counted} — out of: ${c3.denominator_items.join(", ")}`;
 }
-function Prediction({ c: c2, predictions, send }) {
-  const p2 = c2.prediction;
+function Prediction({ c: c3, predictions, send }) {
+  const p3 = c3.prediction;
   const commit = (input) => {
     const text = input.value.trim();
-    if ((predictions[c2.name] || "") === text) return;
+    if ((predictions[c3.name] || "") === text) return;
     const next = { ...predictions };
-    if (text) next[c2.name] = text;
-    else delete next[c2.name];
+    if (text) next[c3.name] = text;
+    else delete next[c3.name];
     send({ predictions: next });
   };
   let verdict = null;
-  if (p2 && !p2.readable) verdict = html`<div class="rw-verdict rw-verdict-no">${p2.message}</div>`;
-  else if (p2)
-    verdict = html`<div class=${p2.match ? "rw-verdict rw-verdict-yes" : "rw-verdict rw-verdict-no"} data-testid="verdict">
-      ${p2.match ? `✓ You predicted ${p2.shown}: right` : `✗ You predicted ${p2.shown}; actual ${c2.shown}`}
+  if (p3 && !p3.readable) verdict = html`<div class="rw-verdict rw-verdict-no">${p3.message}</div>`;
+  else if (p3)
+    verdict = html`<div class=${p3.match ? "rw-verdict rw-verdict-yes" : "rw-verdict rw-verdict-no"} data-testid="verdict">
+      ${p3.match ? `✓ You predicted ${p3.shown}: right` : `✗ You predicted ${p3.shown}; actual ${c3.shown}`}
     </div>`;
   return html`<div class="rw-prediction">
     <input type="text" class="rw-predict-input" placeholder="0.5, 2/3 or Undefined"
-      aria-label=${`Your prediction for ${c2.label}`} value=${p2 ? p2.text : ""}
-      onChange=${(e2) => commit(e2.target)} onKeyDown=${(e2) => e2.key === "Enter" && commit(e2.target)} />
+      aria-label=${`Your prediction for ${c3.label}`} value=${p3 ? p3.text : ""}
+      onChange=${(e3) => commit(e3.target)} onKeyDown=${(e3) => e3.key === "Enter" && commit(e3.target)} />
     ${verdict}
   </div>`;
 }
-var Card = memo(function Card2({ c: c2, predict, predictions, send }) {
-  const undef = c2.value === null && !c2.hidden;
-  const substitute = c2.value !== null && c2.reason && c2.status === "defined";
-  const cls = ["rw-card", undef && "rw-undefined", c2.hidden && "rw-concealed", substitute && "rw-substitute"];
+var Card = memo(function Card2({ c: c3, predict, predictions, send }) {
+  const undef = c3.value === null && !c3.hidden;
+  const substitute = c3.value !== null && c3.reason && c3.status === "defined";
+  const cls = ["rw-card", undef && "rw-undefined", c3.hidden && "rw-concealed", substitute && "rw-substitute"];
   let body;
-  if (c2.hidden) {
+  if (c3.hidden) {
     body = html`<div class="rw-card-value rw-hidden-value" data-testid="value">?</div>
       <div class="rw-card-fraction">Enter your prediction to reveal</div>`;
   } else {
-    body = html`<div class="rw-card-value" data-testid="value">${c2.shown}${substitute ? html`<span class="rw-substitute-mark"> (substitute)</span>` : null}</div>
-      <div class="rw-card-fraction" data-testid="fraction">${c2.fraction}</div>
-      ${c2.reason && (undef || substitute) ? html`<div class="rw-card-reason">${c2.reason}</div>` : null}`;
+    body = html`<div class="rw-card-value" data-testid="value">${c3.shown}${substitute ? html`<span class="rw-substitute-mark"> (substitute)</span>` : null}</div>
+      <div class="rw-card-fraction" data-testid="fraction">${c3.fraction}</div>
+      ${c3.reason && (undef || substitute) ? html`<div class="rw-card-reason">${c3.reason}</div>` : null}`;
   }
-  return html`<article class=${cls.filter(Boolean).join(" ")} data-metric=${c2.name} aria-label=${c2.label}
-      title=${c2.hidden ? null : itemsNote(c2)}>
-    <div class="rw-card-label">${c2.label}${c2.lower_is_better ? html`<span class="rw-hint" title="lower is better"> ↓</span>` : null}</div>
+  return html`<article class=${cls.filter(Boolean).join(" ")} data-metric=${c3.name} aria-label=${c3.label}
+      title=${c3.hidden ? null : itemsNote(c3)}>
+    <div class="rw-card-label">${c3.label}${c3.lower_is_better ? html`<span class="rw-hint" title="lower is better"> ↓</span>` : null}</div>
     ${body}
-    <div class="rw-card-def">${c2.definition}</div>
-    ${predict ? html`<${Prediction} c=${c2} predictions=${predictions} send=${send} />` : null}
+    <div class="rw-card-def">${c3.definition}</div>
+    ${predict ? html`<${Prediction} c=${c3} predictions=${predictions} send=${send} />` : null}
   </article>`;
 });
 function Group({ g: g2, predict, predictions, send }) {
   return html`<div class="rw-card-group" data-group=${g2.group}>
     <h4>${g2.title}</h4>
     <div class="rw-card-grid">
-      ${g2.cards.map((c2) => html`<${Card} key=${c2.name} c=${c2} predict=${predict} predictions=${predictions} send=${send} />`)}
+      ${g2.cards.map((c3) => html`<${Card} key=${c3.name} c=${c3} predict=${predict} predictions=${predictions} send=${send} />`)}
     </div>
   </div>`;
 }
 var Cards = memo(function Cards2({ groups, missing, predict, predictions, send }) {
   const primary = groups.filter((g2) => !g2.secondary);
   const secondary = groups.filter((g2) => g2.secondary);
-  const n3 = secondary.reduce((k2, g2) => k2 + g2.cards.length, 0);
+  const n3 = secondary.reduce((k3, g2) => k3 + g2.cards.length, 0);
   const group = (g2) => html`<${Group} key=${g2.group} g=${g2} predict=${predict} predictions=${predictions} send=${send} />`;
   return html`<section class="rw-cards" data-testid="cards">
     ${primary.map(group)}
     ${secondary.length ? html`<details class="rw-more"><summary>RAGChecker metrics on the same state (${n3})</summary>${secondary.map(group)}</details>` : null}
     ${missing.length ? html`<p class="rw-note">Not computable for this data: ${missing.map(
-    (m2, i2) => html`${i2 ? "; " : ""}<b>${m2.label}</b> (${m2.reason})`
+    (m3, i3) => html`${i3 ? "; " : ""}<b>${m3.label}</b> (${m3.reason})`
   )}</p>` : null}
   </section>`;
 });
 
+// node_modules/preact/hooks/dist/hooks.module.js
+var t3;
+var r2;
+var u2;
+var i2;
+var o2 = 0;
+var f2 = [];
+var c2 = l;
+var e2 = c2.__b;
+var a2 = c2.__r;
+var v2 = c2.diffed;
+var l2 = c2.__c;
+var m2 = c2.unmount;
+var p2 = c2.__;
+function s2(n3, t4) {
+  c2.__h && c2.__h(r2, n3, o2 || t4), o2 = 0;
+  var u3 = r2.__H || (r2.__H = { __: [], __h: [] });
+  return n3 >= u3.__.length && u3.__.push({}), u3.__[n3];
+}
+function d2(n3) {
+  return o2 = 1, y2(D2, n3);
+}
+function y2(n3, u3, i3) {
+  var o3 = s2(t3++, 2);
+  if (o3.t = n3, !o3.__c && (o3.__ = [i3 ? i3(u3) : D2(void 0, u3), function(n4) {
+    var t4 = o3.__N ? o3.__N[0] : o3.__[0], r3 = o3.t(t4, n4);
+    t4 !== r3 && (o3.__N = [r3, o3.__[1]], o3.__c.setState({}));
+  }], o3.__c = r2, !r2.__f)) {
+    var f3 = function(n4, t4, r3) {
+      if (!o3.__c.__H) return true;
+      var u4 = false, i4 = o3.__c.props !== n4;
+      if (o3.__c.__H.__.some(function(n5) {
+        if (n5.__N) {
+          u4 = true;
+          var t5 = n5.__[0];
+          n5.__ = n5.__N, n5.__N = void 0, t5 !== n5.__[0] && (i4 = true);
+        }
+      }), c3) {
+        var f4 = c3.call(this, n4, t4, r3);
+        return u4 ? f4 || i4 : f4;
+      }
+      return !u4 || i4;
+    };
+    r2.__f = true;
+    var c3 = r2.shouldComponentUpdate, e3 = r2.componentWillUpdate;
+    r2.componentWillUpdate = function(n4, t4, r3) {
+      if (this.__e) {
+        var u4 = c3;
+        c3 = void 0, f3(n4, t4, r3), c3 = u4;
+      }
+      e3 && e3.call(this, n4, t4, r3);
+    }, r2.shouldComponentUpdate = f3;
+  }
+  return o3.__N || o3.__;
+}
+function h2(n3, u3) {
+  var i3 = s2(t3++, 3);
+  !c2.__s && C2(i3.__H, u3) && (i3.__ = n3, i3.u = u3, r2.__H.__h.push(i3));
+}
+function A2(n3) {
+  return o2 = 5, T2(function() {
+    return { current: n3 };
+  }, []);
+}
+function T2(n3, r3) {
+  var u3 = s2(t3++, 7);
+  return C2(u3.__H, r3) && (u3.__ = n3(), u3.__H = r3, u3.__h = n3), u3.__;
+}
+function j2() {
+  for (var n3; n3 = f2.shift(); ) {
+    var t4 = n3.__H;
+    if (n3.__P && t4) try {
+      t4.__h.some(z2), t4.__h.some(B2), t4.__h = [];
+    } catch (r3) {
+      t4.__h = [], c2.__e(r3, n3.__v);
+    }
+  }
+}
+c2.__b = function(n3) {
+  r2 = null, e2 && e2(n3);
+}, c2.__ = function(n3, t4) {
+  n3 && t4.__k && t4.__k.__m && (n3.__m = t4.__k.__m), p2 && p2(n3, t4);
+}, c2.__r = function(n3) {
+  a2 && a2(n3), t3 = 0;
+  var i3 = (r2 = n3.__c).__H;
+  i3 && (u2 === r2 ? (i3.__h = [], r2.__h = [], i3.__.some(function(n4) {
+    n4.__N && (n4.__ = n4.__N), n4.u = n4.__N = void 0;
+  })) : (i3.__h.some(z2), i3.__h.some(B2), i3.__h = [], t3 = 0)), u2 = r2;
+}, c2.diffed = function(n3) {
+  v2 && v2(n3);
+  var t4 = n3.__c;
+  t4 && t4.__H && (t4.__H.__h.length && (1 !== f2.push(t4) && i2 === c2.requestAnimationFrame || ((i2 = c2.requestAnimationFrame) || w2)(j2)), t4.__H.__.some(function(n4) {
+    n4.u && (n4.__H = n4.u, n4.u = void 0);
+  })), u2 = r2 = null;
+}, c2.__c = function(n3, t4) {
+  t4.some(function(n4) {
+    try {
+      n4.__h.some(z2), n4.__h = n4.__h.filter(function(n5) {
+        return !n5.__ || B2(n5);
+      });
+    } catch (r3) {
+      t4.some(function(n5) {
+        n5.__h && (n5.__h = []);
+      }), t4 = [], c2.__e(r3, n4.__v);
+    }
+  }), l2 && l2(n3, t4);
+}, c2.unmount = function(n3) {
+  m2 && m2(n3);
+  var t4, r3 = n3.__c;
+  r3 && r3.__H && (r3.__H.__.some(function(n4) {
+    try {
+      z2(n4);
+    } catch (n5) {
+      t4 = n5;
+    }
+  }), r3.__H = void 0, t4 && c2.__e(t4, r3.__v));
+};
+var k2 = "function" == typeof requestAnimationFrame;
+function w2(n3) {
+  var t4, r3 = function() {
+    clearTimeout(u3), k2 && cancelAnimationFrame(t4), setTimeout(n3);
+  }, u3 = setTimeout(r3, 35);
+  k2 && (t4 = requestAnimationFrame(r3));
+}
+function z2(n3) {
+  var t4 = r2, u3 = n3.__c;
+  "function" == typeof u3 && (n3.__c = void 0, u3()), r2 = t4;
+}
+function B2(n3) {
+  var t4 = r2;
+  n3.__c = n3.__(), r2 = t4;
+}
+function C2(n3, t4) {
+  return !n3 || n3.length !== t4.length || t4.some(function(t5, r3) {
+    return t5 !== n3[r3];
+  });
+}
+function D2(n3, t4) {
+  return "function" == typeof t4 ? t4(n3) : t4;
+}
+
 // src/text.js
 var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-var codePoint = (c2) => `⟨U+${c2.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
+var codePoint = (c3) => `⟨U+${c3.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
 function showId(id) {
   return String(id).replace(BIDI, codePoint);
 }
@@ -423,91 +563,88 @@ function YesNo({ value, words = ["Yes", "No"] }) {
   return html`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words[0]}` : `✗ ${words[1]}`}</span>`;
 }
 var LONG = 300;
-var LongText = class extends C {
-  render({ text, clamp = false }, { whole }) {
-    const s2 = String(text);
-    const long = s2.length > LONG;
-    const shown = long && !whole ? `${s2.slice(0, LONG)}…` : s2;
-    const body = clamp && !whole ? html`<span class="rw-clamp">${shown}</span>` : shown;
-    if (!long) return body;
-    return html`${body}<button type="button" class="rw-whole"
-      aria-expanded=${whole ? "true" : "false"} onClick=${(e2) => {
-      e2.stopPropagation();
-      this.setState({ whole: !whole });
-    }}
-      >${whole ? "Show less" : `Show all ${s2.length.toLocaleString("en")} characters`}</button>`;
-  }
-};
+function LongText({ text, clamp = false }) {
+  const [whole, setWhole] = d2(false);
+  const s3 = String(text);
+  const long = s3.length > LONG;
+  const shown = long && !whole ? `${s3.slice(0, LONG)}…` : s3;
+  const body = clamp && !whole ? html`<span class="rw-clamp">${shown}</span>` : shown;
+  if (!long) return body;
+  return html`${body}<button type="button" class="rw-whole"
+    aria-expanded=${whole ? "true" : "false"} onClick=${(e3) => {
+    e3.stopPropagation();
+    setWhole(!whole);
+  }}
+    >${whole ? "Show less" : `Show all ${s3.length.toLocaleString("en")} characters`}</button>`;
+}
 
 // src/picker.js
 var WAIT_MS = 150;
-var number = (v2) => v2 === null ? "Undefined" : String(v2);
-var Picker = class extends C {
-  constructor() {
-    super();
-    this.state = { text: "", results: null, active: 0 };
-    this.request = 0;
-  }
-  componentWillUnmount() {
-    clearTimeout(this.timer);
-  }
-  ask(text) {
-    clearTimeout(this.timer);
-    this.setState({ text });
-    if (!text.trim()) {
-      this.setState({ results: null });
+var number = (v3) => v3 === null ? "Undefined" : String(v3);
+function Picker({ p: p3, send, search }) {
+  const [text, setText] = d2("");
+  const [results, setResults] = d2(null);
+  const [active, setActive] = d2(0);
+  const asked = A2({ request: 0, timer: null });
+  h2(() => () => clearTimeout(asked.current.timer), []);
+  const ask = (next) => {
+    clearTimeout(asked.current.timer);
+    setText(next);
+    if (!next.trim()) {
+      setResults(null);
       return;
     }
-    this.timer = setTimeout(async () => {
-      const request = ++this.request;
-      const results = await this.props.search(text);
-      if (request === this.request) this.setState({ results, active: 0 });
+    asked.current.timer = setTimeout(async () => {
+      const request = ++asked.current.request;
+      const found = await search(next);
+      if (request === asked.current.request) {
+        setResults(found);
+        setActive(0);
+      }
     }, WAIT_MS);
-  }
-  pick(index) {
-    this.setState({ results: null, text: "" });
-    if (index !== this.props.p.index) this.props.send({ sample_index: index });
-  }
-  keys(e2) {
-    const rows = this.state.results && this.state.results.rows || [];
-    if (e2.key === "ArrowDown" || e2.key === "ArrowUp") {
-      e2.preventDefault();
-      const step = e2.key === "ArrowDown" ? 1 : -1;
-      this.setState({ active: Math.max(0, Math.min(rows.length - 1, this.state.active + step)) });
-    } else if (e2.key === "Enter" && rows.length) {
-      e2.preventDefault();
-      this.pick(rows[this.state.active].index);
-    } else if (e2.key === "Escape") {
-      this.setState({ results: null });
+  };
+  const pick = (index) => {
+    setResults(null);
+    setText("");
+    if (index !== p3.index) send({ sample_index: index });
+  };
+  const rows = results && results.rows || [];
+  const keys = (e3) => {
+    if (e3.key === "ArrowDown" || e3.key === "ArrowUp") {
+      e3.preventDefault();
+      const step = e3.key === "ArrowDown" ? 1 : -1;
+      setActive(Math.max(0, Math.min(rows.length - 1, active + step)));
+    } else if (e3.key === "Enter" && rows.length) {
+      e3.preventDefault();
+      pick(rows[active].index);
+    } else if (e3.key === "Escape") {
+      setResults(null);
     }
-  }
-  render({ p: p2, send }, { text, results, active }) {
-    const rows = results && results.rows || [];
-    return html`<div class="rw-picker" data-testid="picker">
-      <span class="rw-control-label">Sample</span>
-      <button type="button" aria-label="Previous sample" data-testid="prev" disabled=${p2.index === 0}
-        onClick=${() => send({ sample_index: p2.index - 1 })}>◀</button>
-      <span class="rw-picker-current" data-testid="current">${(p2.index + 1).toLocaleString("en")} of ${p2.total.toLocaleString("en")}:${" "}<bdi class="rw-idtext">${showId(p2.query_id)}</bdi></span>
-      <button type="button" aria-label="Next sample" data-testid="next" disabled=${p2.index === p2.total - 1}
-        onClick=${() => send({ sample_index: p2.index + 1 })}>▶</button>
-      <input type="search" class="rw-picker-search" data-testid="search" value=${text}
-        aria-label="Search samples" placeholder="Search: words of the query or its id; faithfulness<0.5; hallucination=undefined"
-        onInput=${(e2) => this.ask(e2.target.value)} onKeyDown=${(e2) => this.keys(e2)} />
-      ${results ? html`<div class="rw-picker-results">
-            ${results.error ? html`<p class="rw-picker-error" role="alert">${results.error}</p>` : html`<p class="rw-note" data-testid="matches">${results.matches.toLocaleString("en")} matching
-                  sample${results.matches === 1 ? "" : "s"}${results.matches > rows.length ? ` (first ${rows.length} shown)` : ""}</p>`}
-            <ul role="listbox" aria-label="Matching samples">
-              ${rows.map((r2, k2) => html`<li key=${r2.index} role="option" aria-selected=${k2 === active ? "true" : "false"}
-                  class=${k2 === active ? "rw-picker-row rw-active" : "rw-picker-row"} data-index=${r2.index}
-                  onClick=${() => this.pick(r2.index)}>
-                <span class="rw-num">${r2.index + 1}</span>${" "}<bdi class="rw-idtext">${showId(r2.query_id)}</bdi>${" "}<span
-                  class="rw-picker-query">${r2.query}</span>${" "}<span class="rw-picker-metrics">${Object.entries(r2.metrics).map(([n3, v2]) => `${n3} ${number(v2)}`).join(" · ")}</span>
-              </li>`)}
-            </ul>
-          </div>` : null}
-    </div>`;
-  }
-};
+  };
+  return html`<div class="rw-picker" data-testid="picker">
+    <span class="rw-control-label">Sample</span>
+    <button type="button" aria-label="Previous sample" data-testid="prev" disabled=${p3.index === 0}
+      onClick=${() => send({ sample_index: p3.index - 1 })}>◀</button>
+    <span class="rw-picker-current" data-testid="current">${(p3.index + 1).toLocaleString("en")} of ${p3.total.toLocaleString("en")}:${" "}<bdi class="rw-idtext">${showId(p3.query_id)}</bdi></span>
+    <button type="button" aria-label="Next sample" data-testid="next" disabled=${p3.index === p3.total - 1}
+      onClick=${() => send({ sample_index: p3.index + 1 })}>▶</button>
+    <input type="search" class="rw-picker-search" data-testid="search" value=${text}
+      aria-label="Search samples" placeholder="Search: words of the query or its id; faithfulness<0.5; hallucination=undefined"
+      onInput=${(e3) => ask(e3.target.value)} onKeyDown=${(e3) => keys(e3)} />
+    ${results ? html`<div class="rw-picker-results">
+          ${results.error ? html`<p class="rw-picker-error" role="alert">${results.error}</p>` : html`<p class="rw-note" data-testid="matches">${results.matches.toLocaleString("en")} matching
+                sample${results.matches === 1 ? "" : "s"}${results.matches > rows.length ? ` (first ${rows.length} shown)` : ""}</p>`}
+          <ul role="listbox" aria-label="Matching samples">
+            ${rows.map((r3, k3) => html`<li key=${r3.index} role="option" aria-selected=${k3 === active ? "true" : "false"}
+                class=${k3 === active ? "rw-picker-row rw-active" : "rw-picker-row"} data-index=${r3.index}
+                onClick=${() => pick(r3.index)}>
+              <span class="rw-num">${r3.index + 1}</span>${" "}<bdi class="rw-idtext">${showId(r3.query_id)}</bdi>${" "}<span
+                class="rw-picker-query">${r3.query}</span>${" "}<span class="rw-picker-metrics">${Object.entries(r3.metrics).map(([n3, v3]) => `${n3} ${number(v3)}`).join(" · ")}</span>
+            </li>`)}
+          </ul>
+        </div>` : null}
+  </div>`;
+}
 
 // src/controls.js
 var Header = memo(function Header2({ title, question, state }) {
@@ -517,68 +654,68 @@ var Header = memo(function Header2({ title, question, state }) {
     <p class="rw-state" data-testid="state"><b>State: </b><${LongText} text=${state} /></p>
   </header>`;
 });
-function Choice({ s: s2, send }) {
-  const labels = s2.option_labels || s2.options;
-  const valueOf = (i2) => s2.numeric ? i2 : s2.options[i2];
-  const current = s2.numeric ? s2.value : s2.options.indexOf(s2.value);
-  const labelId = `rw-label-${s2.trait}`;
-  const label = html`<span class="rw-control-label" id=${labelId}>${s2.label}</span>`;
-  if (s2.options.length > 8) {
+function Choice({ s: s3, send }) {
+  const labels = s3.option_labels || s3.options;
+  const valueOf = (i3) => s3.numeric ? i3 : s3.options[i3];
+  const current = s3.numeric ? s3.value : s3.options.indexOf(s3.value);
+  const labelId = `rw-label-${s3.trait}`;
+  const label = html`<span class="rw-control-label" id=${labelId}>${s3.label}</span>`;
+  if (s3.options.length > 8) {
     return html`<div class="rw-control">
       ${label}
-      <select aria-labelledby=${labelId} data-trait=${s2.trait} value=${String(current)}
-        onChange=${(e2) => send({ [s2.trait]: valueOf(Number(e2.target.value)) })}>
-        ${labels.map((text, i2) => html`<option key=${i2} value=${String(i2)}>${text}</option>`)}
+      <select aria-labelledby=${labelId} data-trait=${s3.trait} value=${String(current)}
+        onChange=${(e3) => send({ [s3.trait]: valueOf(Number(e3.target.value)) })}>
+        ${labels.map((text, i3) => html`<option key=${i3} value=${String(i3)}>${text}</option>`)}
       </select>
     </div>`;
   }
-  return html`<div class="rw-control" role="radiogroup" aria-labelledby=${labelId} data-trait=${s2.trait}>
+  return html`<div class="rw-control" role="radiogroup" aria-labelledby=${labelId} data-trait=${s3.trait}>
     ${label}
     ${labels.map(
-    (text, i2) => html`<button key=${s2.options[i2]} type="button" role="radio"
-        class=${i2 === current ? "rw-option rw-active" : "rw-option"}
-        aria-checked=${i2 === current ? "true" : "false"} data-option=${s2.options[i2]}
-        onClick=${() => send({ [s2.trait]: valueOf(i2) })}>${text}</button>`
+    (text, i3) => html`<button key=${s3.options[i3]} type="button" role="radio"
+        class=${i3 === current ? "rw-option rw-active" : "rw-option"}
+        aria-checked=${i3 === current ? "true" : "false"} data-option=${s3.options[i3]}
+        onClick=${() => send({ [s3.trait]: valueOf(i3) })}>${text}</button>`
   )}
   </div>`;
 }
-function TopK({ t: t3, ids: ids2, inPlay, send }) {
-  const commit = (e2) => {
-    const k2 = Math.round(Number(e2.target.value));
-    if (e2.target.value === "" || !Number.isFinite(k2)) return;
-    const clamped = Math.max(0, Math.min(t3.max, k2));
-    if (clamped !== t3.value) send({ retrieved: ids2.slice(0, clamped) });
+function TopK({ t: t4, ids: ids2, inPlay, send }) {
+  const commit = (e3) => {
+    const k3 = Math.round(Number(e3.target.value));
+    if (e3.target.value === "" || !Number.isFinite(k3)) return;
+    const clamped = Math.max(0, Math.min(t4.max, k3));
+    if (clamped !== t4.value) send({ retrieved: ids2.slice(0, clamped) });
   };
   return html`<div class="rw-control" data-trait="top_k">
     <label class="rw-control-label" for="rw-top-k">Top k passages</label>
-    <input type="range" min="0" max=${String(t3.max)} value=${String(t3.value ?? inPlay)}
+    <input type="range" min="0" max=${String(t4.max)} value=${String(t4.value ?? inPlay)}
       aria-label="Top k passages (slider)" data-testid="top-k-range" onChange=${commit} />
-    <input type="number" id="rw-top-k" class="rw-top-k" min="0" max=${String(t3.max)}
-      value=${t3.value === null ? "" : String(t3.value)} placeholder="custom" data-testid="top-k"
+    <input type="number" id="rw-top-k" class="rw-top-k" min="0" max=${String(t4.max)}
+      value=${t4.value === null ? "" : String(t4.value)} placeholder="custom" data-testid="top-k"
       onChange=${commit} />
-    <span class="rw-top-k-note">${t3.value === null ? `custom set of ${inPlay}` : `of ${t3.max}`}</span>
+    <span class="rw-top-k-note">${t4.value === null ? `custom set of ${inPlay}` : `of ${t4.max}`}</span>
   </div>`;
 }
-var Controls = memo(function Controls2({ c: c2, predict, ids: ids2, inPlay, send, search }) {
+var Controls = memo(function Controls2({ c: c3, predict, ids: ids2, inPlay, send, search }) {
   return html`<section class="rw-controls" data-testid="controls">
-    ${c2.picker && search ? html`<${Picker} p=${c2.picker} send=${send} search=${search} />` : null}
-    ${c2.selects.map((s2) => html`<${Choice} key=${s2.trait} s=${s2} send=${send} />`)}
-    ${c2.top_k ? html`<${TopK} t=${c2.top_k} ids=${ids2} inPlay=${inPlay} send=${send} />` : null}
+    ${c3.picker && search ? html`<${Picker} p=${c3.picker} send=${send} search=${search} />` : null}
+    ${c3.selects.map((s3) => html`<${Choice} key=${s3.trait} s=${s3} send=${send} />`)}
+    ${c3.top_k ? html`<${TopK} t=${c3.top_k} ids=${ids2} inPlay=${inPlay} send=${send} />` : null}
     <div class="rw-presets" role="group" aria-label="Presets">
       <span class="rw-control-label">Presets</span>
-      ${c2.presets.map(
-    (p2) => html`<button key=${p2.name} type="button" class=${p2.active ? "rw-preset rw-active" : "rw-preset"}
-          title=${p2.note} aria-pressed=${p2.active ? "true" : "false"} data-preset=${p2.name}
-          onClick=${() => send(p2.set)}>${p2.name}</button>`
+      ${c3.presets.map(
+    (p3) => html`<button key=${p3.name} type="button" class=${p3.active ? "rw-preset rw-active" : "rw-preset"}
+          title=${p3.note} aria-pressed=${p3.active ? "true" : "false"} data-preset=${p3.name}
+          onClick=${() => send(p3.set)}>${p3.name}</button>`
   )}
     </div>
     <div class="rw-tools">
-      <button type="button" class="rw-reset" data-testid="reset" onClick=${() => send(c2.reset)}>↺ Reset</button>
+      <button type="button" class="rw-reset" data-testid="reset" onClick=${() => send(c3.reset)}>↺ Reset</button>
       <label class="rw-predict-toggle">
         <input type="checkbox" checked=${predict} data-testid="predict"
-          onChange=${(e2) => send({ predict: e2.target.checked })} /> Predict before reveal
+          onChange=${(e3) => send({ predict: e3.target.checked })} /> Predict before reveal
       </label>
-      ${c2.edited ? html`<span class="rw-edited">Passages edited: ${c2.edited}</span>` : null}
+      ${c3.edited ? html`<span class="rw-edited">Passages edited: ${c3.edited}</span>` : null}
     </div>
   </section>`;
 });
@@ -586,12 +723,12 @@ var Controls = memo(function Controls2({ c: c2, predict, ids: ids2, inPlay, send
 // src/failing.js
 var SHOWN = 12;
 var KINDS = [
-  ["hallucinated", "Incorrect, and no retrieved passage entails it (hallucination)", (c2) => c2.correct === false && !c2.faithful],
-  ["misled", "Incorrect, yet a retrieved passage entails it (noise sensitivity)", (c2) => c2.correct === false && c2.faithful],
-  ["unsupported", "Correct, but no retrieved passage entails it (self-knowledge)", (c2) => c2.correct === true && !c2.faithful],
-  ["unfaithful", "No retrieved passage entails it", (c2) => c2.correct === null && !c2.faithful],
-  ["contradicted", "⊗ Contradicted by the ground-truth answer (not merely absent from it)", (c2) => c2.contradicted],
-  ["bad-citation", "Cites a source that is not retrieved or does not entail it", (c2) => (c2.citations || []).some((x2) => !x2.valid)]
+  ["hallucinated", "Incorrect, and no retrieved passage entails it (hallucination)", (c3) => c3.correct === false && !c3.faithful],
+  ["misled", "Incorrect, yet a retrieved passage entails it (noise sensitivity)", (c3) => c3.correct === false && c3.faithful],
+  ["unsupported", "Correct, but no retrieved passage entails it (self-knowledge)", (c3) => c3.correct === true && !c3.faithful],
+  ["unfaithful", "No retrieved passage entails it", (c3) => c3.correct === null && !c3.faithful],
+  ["contradicted", "⊗ Contradicted by the ground-truth answer (not merely absent from it)", (c3) => c3.contradicted],
+  ["bad-citation", "Cites a source that is not retrieved or does not entail it", (c3) => (c3.citations || []).some((x2) => !x2.valid)]
 ];
 function Chips({ items, selected, send }) {
   return html`${items.slice(0, SHOWN).map(
@@ -616,71 +753,84 @@ var Failing = memo(function Failing2({ claims, gtClaims, selected, send }) {
   </section>`;
 });
 
+// src/labels.js
+var LABEL_CODES = { Entailment: 1, Neutral: 0, Contradiction: 2 };
+var UNJUDGED = -1;
+
+// src/view_trait.js
+function typed(data, Type = Int8Array) {
+  if (data instanceof Type) return data;
+  const size = Type.BYTES_PER_ELEMENT;
+  if (data instanceof ArrayBuffer) data = new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) {
+    if (data.byteOffset % size === 0 && data.byteLength % size === 0) {
+      return new Type(data.buffer, data.byteOffset, data.byteLength / size);
+    }
+    return new Type(new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice().buffer);
+  }
+  return Type.from(data || []);
+}
+function viewOf(model, name = "_view") {
+  const value = model.get(name);
+  if (!value || !value.json) return null;
+  const view = JSON.parse(value.json);
+  if (view.matrix) view.matrix.cells = typed(value.cells, Int8Array);
+  return view;
+}
+
 // src/matrix.js
 var CELL = {
-  1: ["●", "entails", "rw-entails"],
-  0: ["·", "does not mention", "rw-neutral"],
-  2: ["⊗", "contradicts", "rw-contradicts"],
-  [-1]: ["?", "unjudged", "rw-unjudged"]
+  [LABEL_CODES.Entailment]: ["●", "entails", "rw-entails"],
+  [LABEL_CODES.Neutral]: ["·", "does not mention", "rw-neutral"],
+  [LABEL_CODES.Contradiction]: ["⊗", "contradicts", "rw-contradicts"],
+  [UNJUDGED]: ["?", "unjudged", "rw-unjudged"]
 };
 var ON_DEMAND = 600;
-function matrixCells(cells) {
-  if (cells instanceof Int8Array) return cells;
-  if (ArrayBuffer.isView(cells)) return new Int8Array(cells.buffer, cells.byteOffset, cells.byteLength);
-  if (cells instanceof ArrayBuffer) return new Int8Array(cells);
-  return Int8Array.from(cells || []);
-}
-var MatrixRow = memo(function MatrixRow2({ r: r2, buf, index, doc_ids, selected, ctx }) {
-  const cells = matrixCells(buf).subarray(index * doc_ids.length, (index + 1) * doc_ids.length);
-  return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r2.key}
-      onClick=${() => ctx.send({ selected: selected ? "" : r2.key })}>
-    <th class="rw-id" scope="row" title=${r2.text}>${r2.id}</th>
-    ${Array.from(cells, (v2, k2) => {
-    const [sym, word, cls] = CELL[v2];
-    return html`<td class=${cls} title=${`${showId(doc_ids[k2])} ${word} ${r2.id}`}>${sym}</td>`;
+var MatrixRow = memo(function MatrixRow2({ r: r3, buf, index, doc_ids, selected, ctx }) {
+  const cells = typed(buf, Int8Array).subarray(index * doc_ids.length, (index + 1) * doc_ids.length);
+  return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r3.key}
+      onClick=${() => ctx.send({ selected: selected ? "" : r3.key })}>
+    <th class="rw-id" scope="row" title=${r3.text}>${r3.id}</th>
+    ${Array.from(cells, (v3, k3) => {
+    const [sym, word, cls] = CELL[v3];
+    return html`<td class=${cls} title=${`${showId(doc_ids[k3])} ${word} ${r3.id}`}>${sym}</td>`;
   })}
   </tr>`;
 });
-function Grid({ caption, rows, first, m: m2, docIds, selected, ctx }) {
+function Grid({ caption, rows, first, m: m3, docIds, selected, ctx }) {
   return html`<table class="rw-table rw-matrix">
     <caption>${caption}</caption>
-    <colgroup><col />${m2.columns.map((c2) => html`<col class=${c2.active ? null : "rw-off"} />`)}</colgroup>
+    <colgroup><col />${m3.columns.map((c3) => html`<col class=${c3.active ? null : "rw-off"} />`)}</colgroup>
     <thead><tr>
       <th class="rw-corner">Claim</th>
-      ${m2.columns.map((c2, k2) => html`<th class="rw-matrix-col" scope="col"
-        title=${`${showId(c2.doc_id)} (rank ${k2 + 1})${c2.active ? "" : ": switched off"}`}>${k2 + 1}${c2.active ? "" : html`<span class="rw-off-mark">off</span>`}</th>`)}
+      ${m3.columns.map((c3, k3) => html`<th class="rw-matrix-col" scope="col"
+        title=${`${showId(c3.doc_id)} (rank ${k3 + 1})${c3.active ? "" : ": switched off"}`}>${k3 + 1}${c3.active ? "" : html`<span class="rw-off-mark">off</span>`}</th>`)}
     </tr></thead>
     <tbody>
-      ${rows.map((r2, j2) => html`<${MatrixRow} key=${r2.key} r=${r2} buf=${m2.cells} index=${first + j2} doc_ids=${docIds}
-        selected=${selected === r2.key} ctx=${ctx} />`)}
+      ${rows.map((r3, j3) => html`<${MatrixRow} key=${r3.key} r=${r3} buf=${m3.cells} index=${first + j3} doc_ids=${docIds}
+        selected=${selected === r3.key} ctx=${ctx} />`)}
     </tbody>
   </table>`;
 }
-var Matrix = class extends C {
-  constructor(props) {
-    super(props);
-    const m2 = props.m;
-    this.state = { open: (m2.response.length + m2.gt.length) * m2.columns.length <= ON_DEMAND };
-  }
-  render({ m: m2, selected, ctx }, { open }) {
-    const docIds = m2.columns.map((c2) => c2.doc_id);
-    const cells = matrixCells(m2.cells);
-    const entailed = cells.reduce((n3, v2) => n3 + (v2 === 1), 0);
-    const contradicted = cells.reduce((n3, v2) => n3 + (v2 === 2), 0);
-    const size = `${m2.response.length} response + ${m2.gt.length} ground-truth claims × ${m2.columns.length} passages`;
-    return html`<section class="rw-section" data-testid="matrix">
-      <h4>Entailment: claims × passages</h4>
-      <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
-        by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
-        shaded columns are switched off.</p>
-      ${open ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
-            <${Grid} caption="Response claims" rows=${m2.response} first=${0} m=${m2} docIds=${docIds} selected=${selected} ctx=${ctx} />
-            ${m2.gt.length ? html`<${Grid} caption="Ground-truth claims" rows=${m2.gt} first=${m2.response.length} m=${m2} docIds=${docIds} selected=${selected} ctx=${ctx} />` : null}
-          </div>` : html`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
-            onClick=${() => this.setState({ open: true })}>Show the full matrix</button>`}
-    </section>`;
-  }
-};
+function Matrix({ m: m3, selected, ctx }) {
+  const [open, setOpen] = d2(() => (m3.response.length + m3.gt.length) * m3.columns.length <= ON_DEMAND);
+  const docIds = m3.columns.map((c3) => c3.doc_id);
+  const cells = typed(m3.cells, Int8Array);
+  const entailed = cells.reduce((n3, v3) => n3 + (v3 === LABEL_CODES.Entailment), 0);
+  const contradicted = cells.reduce((n3, v3) => n3 + (v3 === LABEL_CODES.Contradiction), 0);
+  const size = `${m3.response.length} response + ${m3.gt.length} ground-truth claims × ${m3.columns.length} passages`;
+  return html`<section class="rw-section" data-testid="matrix">
+    <h4>Entailment: claims × passages</h4>
+    <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
+      by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
+      shaded columns are switched off.</p>
+    ${open ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
+          <${Grid} caption="Response claims" rows=${m3.response} first=${0} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} />
+          ${m3.gt.length ? html`<${Grid} caption="Ground-truth claims" rows=${m3.gt} first=${m3.response.length} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} />` : null}
+        </div>` : html`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
+          onClick=${() => setOpen(true)}>Show the full matrix</button>`}
+  </section>`;
+}
 
 // src/tables.js
 var ROLE_TEXT = {
@@ -695,27 +845,27 @@ var ROLE_TEXT = {
 function IdCell({ id, roles }) {
   return html`<td class="rw-id">
     <${Id} id=${id} max=${24} />
-    ${roles.length ? html`<div class="rw-link">${roles.map((r2) => html`<span class=${`rw-badge rw-badge-${r2}`}>${ROLE_TEXT[r2] || r2}</span>`)}</div>` : null}
+    ${roles.length ? html`<div class="rw-link">${roles.map((r3) => html`<span class=${`rw-badge rw-badge-${r3}`}>${ROLE_TEXT[r3] || r3}</span>`)}</div>` : null}
   </td>`;
 }
-function rowKeys(e2, pick) {
-  if (e2.target !== e2.currentTarget || e2.shiftKey || e2.ctrlKey || e2.metaKey || e2.altKey) return;
-  if (e2.key === "Enter" || e2.key === " ") {
-    e2.preventDefault();
+function rowKeys(e3, pick) {
+  if (e3.target !== e3.currentTarget || e3.shiftKey || e3.ctrlKey || e3.metaKey || e3.altKey) return;
+  if (e3.key === "Enter" || e3.key === " ") {
+    e3.preventDefault();
     pick();
-  } else if (e2.key === "ArrowDown" || e2.key === "ArrowUp") {
-    const next = e2.key === "ArrowDown" ? e2.currentTarget.nextElementSibling : e2.currentTarget.previousElementSibling;
+  } else if (e3.key === "ArrowDown" || e3.key === "ArrowUp") {
+    const next = e3.key === "ArrowDown" ? e3.currentTarget.nextElementSibling : e3.currentTarget.previousElementSibling;
     if (next) {
-      e2.preventDefault();
+      e3.preventDefault();
       next.focus();
     }
   }
 }
 function Row({ item, selected, send, children }) {
   const pick = () => send({ selected: selected ? "" : item.key });
-  const cls = ["rw-row", ...item.roles.map((r2) => `rw-role-${r2}`)].join(" ");
+  const cls = ["rw-row", ...item.roles.map((r3) => `rw-role-${r3}`)].join(" ");
   return html`<tr class=${cls} tabindex="0" aria-selected=${selected ? "true" : "false"} data-key=${item.key}
-    onClick=${pick} onKeyDown=${(e2) => rowKeys(e2, pick)}>${children}</tr>`;
+    onClick=${pick} onKeyDown=${(e3) => rowKeys(e3, pick)}>${children}</tr>`;
 }
 var WIDTHS = {
   Rank: 3.2,
@@ -741,40 +891,40 @@ function Table({ heads, groupRow, cls, n: n3, children, label }) {
   return html`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
       role=${tall ? "region" : null} aria-label=${tall ? label : null}>
     <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`}>
-      ${tall ? html`<colgroup>${heads.map((t3) => html`<col style=${WIDTHS[t3] ? `width: ${WIDTHS[t3]}em` : null} />`)}</colgroup>` : null}
+      ${tall ? html`<colgroup>${heads.map((t4) => html`<col style=${WIDTHS[t4] ? `width: ${WIDTHS[t4]}em` : null} />`)}</colgroup>` : null}
       <thead>
         ${groupRow ? html`<tr class="rw-group-row">${groupRow.map((g2) => html`<th colspan=${String(g2.span)} class=${g2.class || null}>${g2.text}</th>`)}</tr>` : null}
-        <tr>${heads.map((t3) => html`<th scope="col">${t3}</th>`)}</tr>
+        <tr>${heads.map((t4) => html`<th scope="col">${t4}</th>`)}</tr>
       </thead>
       <tbody>${children}</tbody>
     </table>
   </div>`;
 }
-var SourceRow = memo(function SourceRow2({ s: s2, selected, sample, cites, showGt, ctx }) {
-  const toggle = (e2) => {
+var SourceRow = memo(function SourceRow2({ s: s3, selected, sample, cites, showGt, ctx }) {
+  const toggle = (e3) => {
     const inPlay = ctx.view().sources.filter((x2) => x2.retrieved).map((x2) => x2.doc_id);
-    const next = e2.target.checked ? [...inPlay, s2.doc_id] : inPlay.filter((d2) => d2 !== s2.doc_id);
+    const next = e3.target.checked ? [...inPlay, s3.doc_id] : inPlay.filter((d3) => d3 !== s3.doc_id);
     ctx.send({ retrieved: next });
   };
   const entails = [
-    s2.entails_response.length ? ids(s2.entails_response) : "",
-    showGt && s2.entails_gt.length ? `${s2.entails_response.length ? "; " : ""}ground truth ${ids(s2.entails_gt)}` : ""
+    s3.entails_response.length ? ids(s3.entails_response) : "",
+    showGt && s3.entails_gt.length ? `${s3.entails_response.length ? "; " : ""}ground truth ${ids(s3.entails_gt)}` : ""
   ].join("") || "—";
-  return html`<${Row} item=${s2} selected=${selected} send=${ctx.send}>
-    <td class="rw-num">${s2.rank === null ? "—" : String(s2.rank)}</td>
-    <${IdCell} id=${s2.doc_id} roles=${s2.roles} />
-    <td class="rw-text"><${LongText} text=${s2.text} clamp=${true} /></td>
-    ${sample ? null : html`<td>${ids(s2.facts)}</td>`}
+  return html`<${Row} item=${s3} selected=${selected} send=${ctx.send}>
+    <td class="rw-num">${s3.rank === null ? "—" : String(s3.rank)}</td>
+    <${IdCell} id=${s3.doc_id} roles=${s3.roles} />
+    <td class="rw-text"><${LongText} text=${s3.text} clamp=${true} /></td>
+    ${sample ? null : html`<td>${ids(s3.facts)}</td>`}
     <td class="rw-toggle-cell">
-      <label onClick=${(e2) => e2.stopPropagation()}>
-        <input type="checkbox" checked=${s2.retrieved} disabled=${!s2.toggleable}
-          aria-label=${`${s2.doc_id} in the retrieved context`} data-toggle=${s2.doc_id} onChange=${toggle} />
-        ${s2.retrieved ? " ✓ Yes" : " ✗ No"}
+      <label onClick=${(e3) => e3.stopPropagation()}>
+        <input type="checkbox" checked=${s3.retrieved} disabled=${!s3.toggleable}
+          aria-label=${`${s3.doc_id} in the retrieved context`} data-toggle=${s3.doc_id} onChange=${toggle} />
+        ${s3.retrieved ? " ✓ Yes" : " ✗ No"}
       </label>
     </td>
-    ${sample ? null : html`<td><${YesNo} value=${s2.relevant} />${s2.outdated ? html`<span class="rw-outdated"> (⚠ outdated)</span>` : null}</td>`}
-    <td class="rw-list">${entails}${against([...s2.contradicts_response, ...showGt ? s2.contradicts_gt : []], "contradicts")}</td>
-    ${cites ? html`<td class="rw-list">${ids(s2.cited_by)}</td>` : null}
+    ${sample ? null : html`<td><${YesNo} value=${s3.relevant} />${s3.outdated ? html`<span class="rw-outdated"> (⚠ outdated)</span>` : null}</td>`}
+    <td class="rw-list">${entails}${against([...s3.contradicts_response, ...showGt ? s3.contradicts_gt : []], "contradicts")}</td>
+    ${cites ? html`<td class="rw-list">${ids(s3.cited_by)}</td>` : null}
   <//>`;
 });
 function SourceTable({ view, ctx, showGt }) {
@@ -793,7 +943,7 @@ function SourceTable({ view, ctx, showGt }) {
   return html`<section class="rw-section" data-testid="sources">
     <h4>${sample ? `Retrieved passages (${view.sources.length}, rank order; untick to see the scores without one)` : "Sources"}</h4>
     <${Table} heads=${heads} cls="rw-sources" n=${view.sources.length} label="Passages">
-      ${view.sources.map((s2) => html`<${SourceRow} key=${s2.key} s=${s2} selected=${view.selected === s2.key} sample=${sample} cites=${cites} showGt=${showGt} ctx=${ctx} />`)}
+      ${view.sources.map((s3) => html`<${SourceRow} key=${s3.key} s=${s3} selected=${view.selected === s3.key} sample=${sample} cites=${cites} showGt=${showGt} ctx=${ctx} />`)}
     <//>
   </section>`;
 }
@@ -804,17 +954,17 @@ function Verdict({ value, contradicted, words }) {
   if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>⊗ Contradicted</span>`;
   return html`<${YesNo} value=${value} words=${words} />`;
 }
-var ClaimRow = memo(function ClaimRow2({ c: c2, selected, hasFacts, hasCorrect, cites, ctx }) {
-  const cits = c2.citations || [];
-  const per = (f2) => cits.length ? cits.map((x2, i2) => html`${i2 ? html`<br />` : null}${f2(x2)}`) : "—";
-  return html`<${Row} item=${c2} selected=${selected} send=${ctx.send}>
-    <${IdCell} id=${c2.id} roles=${c2.roles} />
-    <td class="rw-text"><${LongText} text=${c2.text} /></td>
-    ${hasFacts ? html`<td>${ids(c2.facts)}</td>` : null}
-    ${hasCorrect ? html`<td><${Verdict} value=${c2.correct} contradicted=${c2.contradicted}
+var ClaimRow = memo(function ClaimRow2({ c: c3, selected, hasFacts, hasCorrect, cites, ctx }) {
+  const cits = c3.citations || [];
+  const per = (f3) => cits.length ? cits.map((x2, i3) => html`${i3 ? html`<br />` : null}${f3(x2)}`) : "—";
+  return html`<${Row} item=${c3} selected=${selected} send=${ctx.send}>
+    <${IdCell} id=${c3.id} roles=${c3.roles} />
+    <td class="rw-text"><${LongText} text=${c3.text} /></td>
+    ${hasFacts ? html`<td>${ids(c3.facts)}</td>` : null}
+    ${hasCorrect ? html`<td><${Verdict} value=${c3.correct} contradicted=${c3.contradicted}
       words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
-    <td><${YesNo} value=${c2.faithful} words=${["Faithful", "Unfaithful"]} /></td>
-    <td class="rw-list">${ids(c2.supported_by, "none")}${against(c2.contradicted_by, "contradicted by")}</td>
+    <td><${YesNo} value=${c3.faithful} words=${["Faithful", "Unfaithful"]} /></td>
+    <td class="rw-list">${ids(c3.supported_by, "none")}${against(c3.contradicted_by, "contradicted by")}</td>
     ${cites ? html`<td class="rw-list">${cits.length ? ids(cits.map((x2) => x2.doc_id)) : "no citation"}</td>` : null}
     ${cites ? html`<td>${per((x2) => html`<${YesNo} value=${x2.retrieved} />`)}</td>` : null}
     ${cites ? html`<td>${per((x2) => html`<${Verdict} value=${x2.entails} contradicted=${x2.contradicts}
@@ -824,8 +974,8 @@ var ClaimRow = memo(function ClaimRow2({ c: c2, selected, hasFacts, hasCorrect, 
 });
 function ClaimTable({ view, ctx }) {
   const cites = view.has_citations;
-  const hasFacts = view.claims.some((c2) => c2.facts);
-  const hasCorrect = view.claims.some((c2) => c2.correct !== null);
+  const hasFacts = view.claims.some((c3) => c3.facts);
+  const hasCorrect = view.claims.some((c3) => c3.correct !== null);
   const heads = [
     "Claim",
     "Text",
@@ -844,7 +994,7 @@ function ClaimTable({ view, ctx }) {
   return html`<section class="rw-section" data-testid="claims">
     <h4>${title}</h4>
     <${Table} heads=${heads} groupRow=${groupRow} cls="rw-claims" n=${view.claims.length} label="Claims">
-      ${view.claims.map((c2) => html`<${ClaimRow} key=${c2.key} c=${c2} selected=${view.selected === c2.key}
+      ${view.claims.map((c3) => html`<${ClaimRow} key=${c3.key} c=${c3} selected=${view.selected === c3.key}
         hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} ctx=${ctx} />`)}
     <//>
     ${view.claims.length ? null : html`<p class="rw-note">The answer makes no claims.</p>`}
@@ -871,11 +1021,11 @@ function FactsTable({ view }) {
   return html`<section class="rw-section" data-testid="facts">
     <h4>Required facts</h4>
     <${Table} heads=${["Required current fact", "Fact ID", "Present in answer?", "Stated by"]} cls="rw-facts" n=${view.facts.length} label="Required facts">
-      ${view.facts.map((f2) => html`<tr key=${f2.fact_id}>
-        <td class="rw-text"><${LongText} text=${f2.text || f2.fact_id} /></td>
-        <td class="rw-id"><${Id} id=${f2.fact_id} /></td>
-        <td><${YesNo} value=${f2.present} /></td>
-        <td class="rw-list">${ids(f2.stated_by)}</td>
+      ${view.facts.map((f3) => html`<tr key=${f3.fact_id}>
+        <td class="rw-text"><${LongText} text=${f3.text || f3.fact_id} /></td>
+        <td class="rw-id"><${Id} id=${f3.fact_id} /></td>
+        <td><${YesNo} value=${f3.present} /></td>
+        <td class="rw-list">${ids(f3.stated_by)}</td>
       </tr>`)}
     <//>
   </section>`;
@@ -890,8 +1040,8 @@ function Answer({ view }) {
 }
 function SampleView({ view, ctx }) {
   if (!view || !view.controls) return html`<div class="rw-root">Loading…</div>`;
-  const toggleable = view.sources.filter((s2) => s2.toggleable).map((s2) => s2.doc_id);
-  const inPlay = view.sources.filter((s2) => s2.retrieved).length;
+  const toggleable = view.sources.filter((s3) => s3.toggleable).map((s3) => s3.doc_id);
+  const inPlay = view.sources.filter((s3) => s3.retrieved).length;
   const gtTable = view.gt_claims.length > 0 && !view.facts.length;
   return html`<div class="rw-root" data-kind=${view.kind}>
     <${Header} title=${view.title} question=${view.question} state=${view.state} />
@@ -924,9 +1074,9 @@ function revealLinked(el) {
     }
   }
 }
-function keepKeys(e2) {
-  const host = e2.ctrlKey || e2.metaKey || e2.altKey || e2.key === "Escape" || e2.shiftKey && e2.key === "Enter";
-  if (!host) e2.stopPropagation();
+function keepKeys(e3) {
+  const host = e3.ctrlKey || e3.metaKey || e3.altKey || e3.key === "Escape" || e3.shiftKey && e3.key === "Enter";
+  if (!host) e3.stopPropagation();
 }
 function mountSampleView(el, { view, send, search = null }) {
   let current = null;
@@ -949,13 +1099,6 @@ function mountSampleView(el, { view, send, search = null }) {
 }
 
 // src/widget.js
-function viewOf(model) {
-  const json = model.get("_view");
-  if (!json) return null;
-  const view = JSON.parse(json);
-  if (view.matrix) view.matrix.cells = model.get("_cells");
-  return view;
-}
 function searcher(model) {
   let request = 0;
   const waiting = /* @__PURE__ */ new Map();
@@ -980,8 +1123,8 @@ function render({ model, el }) {
   };
   el.classList.add("rw-widget");
   const { search, stop } = searcher(model);
-  const sv = mountSampleView(el, { view: viewOf(model), send, search });
-  const redraw = () => sv.update(viewOf(model));
+  const sv = mountSampleView(el, { view: viewOf(model, "_view"), send, search });
+  const redraw = () => sv.update(viewOf(model, "_view"));
   model.on("change:_view", redraw);
   return () => {
     model.off("change:_view", redraw);
@@ -991,6 +1134,5 @@ function render({ model, el }) {
 }
 var widget_default = { render };
 export {
-  widget_default as default,
-  viewOf
+  widget_default as default
 };

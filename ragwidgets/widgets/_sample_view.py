@@ -11,7 +11,8 @@ The contract (kept stable):
 - ``.view(**labels) -> dict``: everything the front end draws, JSON-ready except
   ``view["matrix"]["cells"]``, the claims x passages labels as ``bytes`` (int8, row-major: response
   rows then ground-truth rows; 1 entails, 0 does not mention, 2 contradicts, -1 unjudged). ``.payload()`` gives
-  ``(json_text, cells)`` with the cells left out of the JSON, for a binary buffer beside it.
+  it as a :class:`~ragwidgets.widgets.base.View` (the JSON without the cells, and the cells), the
+  value of a view trait.
 - The front end reports each user action as ``send(patch)``: a dict of state fields with their
   new values, applied together by ``.apply(patch)``. Fields: ``retrieved`` (doc_ids in play),
   ``selected`` (``claim:R1``, ``gt:G1``, ``source:D1`` or ""), ``predict`` (bool),
@@ -28,7 +29,7 @@ from ..engine import evaluate
 from ..engine.batch import Batch
 from ..engine.explain import SampleExplanation
 from ..model import Sample
-from .base import view_json
+from .base import View, encode_view
 from ._view import build_view, selectable, show_id
 
 FIELDS = ("retrieved", "selected", "predict", "predictions", "undefined")
@@ -147,16 +148,6 @@ class SampleView:
             selected=self.selected, predict=self.predict, predictions=self.predictions,
             citation_first=s.is_citation_sample)
 
-    def payload(self, **labels) -> tuple[str, bytes]:
-        """``view(**labels)`` as (JSON text without the matrix cells, the cells as bytes)."""
-        return split_cells(self.view(**labels))
-
-
-def split_cells(view: dict) -> tuple[str, bytes]:
-    """A view dict as (JSON text without ``matrix.cells``, those cells' bytes; b"" without a matrix)."""
-    m = view.get("matrix")
-    cells = b""
-    if m is not None:
-        cells = m["cells"]
-        view = {**view, "matrix": {k: v for k, v in m.items() if k != "cells"}}
-    return view_json(view), cells
+    def payload(self, **labels) -> View:
+        """``view(**labels)`` as a view trait's value."""
+        return encode_view(self.view(**labels))

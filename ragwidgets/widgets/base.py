@@ -1,15 +1,18 @@
-"""What every widget of the package shares: its bundle read from ``static/``, and a constructor
+"""What every widget of the package shares: its bundle read from ``static/``, a constructor
 that refuses a keyword it does not know (a typo in a control's name fails loudly instead of
-being dropped with a hidden warning)."""
+being dropped with a hidden warning), and the one kind of trait a view travels in
+(:func:`view_trait`: the view's JSON and its binary cells in one value, one message)."""
 
 from __future__ import annotations
 
 import difflib
 import json
 from pathlib import Path
+from typing import NamedTuple
 
 import anywidget
 import numpy as np
+import traitlets
 
 from ..analysis.run import plain
 
@@ -32,6 +35,46 @@ def view_json(state: dict) -> str:
 
 def _json_default(v):
     return plain(v) if isinstance(v, np.generic) else str(v)
+
+
+class View(NamedTuple):
+    """A view trait's value: the view state as JSON text (:func:`view_json`) less the matrix's
+    cells, and those cells as bytes (int8, row-major; b"" without a matrix). ``View()`` is no view
+    (false)."""
+
+    json: str = ""
+    cells: bytes = b""
+
+    def __bool__(self) -> bool:
+        return bool(self.json)
+
+    @property
+    def state(self) -> dict | None:
+        """The view state the JSON holds (without the cells); None for no view."""
+        return json.loads(self.json) if self.json else None
+
+
+def encode_view(view: dict | None) -> View:
+    """A view dict as a :class:`View`: ``view["matrix"]["cells"]`` taken out as the bytes, the
+    rest as JSON (None: no view)."""
+    if view is None:
+        return View()
+    m = view.get("matrix")
+    if m is None:
+        return View(view_json(view))
+    return View(view_json({**view, "matrix": {k: v for k, v in m.items() if k != "cells"}}), bytes(m["cells"]))
+
+
+def _view_to_json(value: View, _widget) -> dict:
+    """What the front end receives: ``{"json": text, "cells": buffer}``; ipywidgets sends the
+    memoryview as a binary buffer of the same message (and saves it with the notebook's widget
+    state), so JSON and cells always arrive together."""
+    return {"json": value.json, "cells": memoryview(value.cells)}
+
+
+def view_trait() -> traitlets.Instance:
+    """A synced trait holding one :class:`View` (read in JS by ``viewOf(model, name)``)."""
+    return traitlets.Instance(View, args=()).tag(sync=True, to_json=_view_to_json)
 
 
 class Widget(anywidget.AnyWidget):

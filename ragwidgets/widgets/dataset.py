@@ -5,7 +5,8 @@ One anywidget (``js/src/dataset.js``) over a run model (:class:`~ragwidgets.anal
 back end's for a Dask-scored run. Every control is a trait (``run``, ``text``, ``expression``,
 ``slice``, ``brush``, ``sort_by``, ``descending``, the chart choices, ``selected``); a change
 updates the model and rebuilds the view state in one step (``_view``: summary, charts'
-pre-aggregated data, slices, comparison, ``count`` of ``total``), and the front end asks for the
+pre-aggregated data, slices, comparison, ``count`` of ``total``; each view one
+:func:`~ragwidgets.widgets.base.view_trait`), and the front end asks for the
 rows it shows as windows (a custom message answered with one binary buffer per column). The
 drill-down is the one-sample view (:class:`~ragwidgets.widgets._sample_view.SampleView`) of the
 selected row, beside the same query's answer in the baseline run when runs are compared. What the
@@ -32,7 +33,7 @@ from ..analysis.slices import Slice, save_slices
 from ..backends import backend
 from ..engine.metrics import REQUIRED_PREFIX
 from ..errors import RagWidgetsError
-from .base import Widget, bundled, view_json
+from .base import View, Widget, bundled, encode_view, view_trait
 from ._sample_view import SampleView
 from ._view import LABELS, LOWER_IS_BETTER, show_id
 
@@ -97,11 +98,9 @@ class DatasetExplorer(Widget):
     compare_metric = traitlets.Unicode("").tag(sync=True)
     percent = traitlets.Bool(False).tag(sync=True)  # RAGChecker's mean x 100 display
     selected = traitlets.Int(-1).tag(sync=True)  # position in .frame, -1 none
-    _view = traitlets.Unicode("").tag(sync=True)
-    _drill = traitlets.Unicode("").tag(sync=True)  # the selected sample's view (JSON, cells apart)
-    _drill_cells = traitlets.Bytes(b"").tag(sync=True)
-    _other = traitlets.Unicode("").tag(sync=True)  # the same query in the baseline run
-    _other_cells = traitlets.Bytes(b"").tag(sync=True)
+    _view = view_trait()
+    _drill = view_trait()  # the selected sample's view
+    _other = view_trait()  # the same query in the baseline run
 
     _controls = ("run", "text", "expression", "slice", "brush", "sort_by", "descending", "chart_metric",
                  "scatter_x", "scatter_y", "group_by", "compare_metric", "percent")
@@ -314,7 +313,7 @@ class DatasetExplorer(Widget):
             self._error = "; ".join(self.model.errors)
         self.view_state = self._build(controls)
         with self.hold_sync():
-            self._view = view_json(self.view_state)
+            self._view = encode_view(self.view_state)
             if self.selected != self._drilled:
                 self._update_drill()
 
@@ -408,7 +407,7 @@ class DatasetExplorer(Widget):
     # -- drill-down ---------------------------------------------------------------------------
     def _clear_drill(self) -> None:
         self._sample_views = {}
-        self._drill, self._drill_cells, self._other, self._other_cells = "", b"", "", b""
+        self._drill, self._other = View(), View()
 
     def _update_drill(self) -> None:
         row = self._drilled = self.selected
@@ -422,21 +421,17 @@ class DatasetExplorer(Widget):
             except Exception as err:  # noqa: BLE001 - shown in the view, as every other error
                 self._error = str(err)
                 self.view_state = {**self.view_state, "error": self._error}
-                self._view = view_json(self.view_state)
+                self._view = encode_view(self.view_state)
                 self._clear_drill()
                 return
             self._sample_views = {"key": key, "main": SampleView(drill.sample, undefined=drill.undefined)}
             self._drill_title = f"{show_id(drill.run)} · {show_id(drill.query_id)}"
             if drill.baseline is not None:
                 self._sample_views["other"] = SampleView(drill.baseline, undefined=drill.undefined)
-        self._drill, self._drill_cells = self._sample_views["main"].payload(
-            title=self._drill_title if len(self.runs) > 1 else None)
+        self._drill = self._sample_views["main"].payload(title=self._drill_title if len(self.runs) > 1 else None)
         other = self._sample_views.get("other")
-        if other is not None:
-            self._other, self._other_cells = other.payload(
-                title=f"{show_id(self.runs[0])} (baseline) · {show_id(other.sample.query_id)}")
-        else:
-            self._other, self._other_cells = "", b""
+        self._other = View() if other is None else other.payload(
+            title=f"{show_id(self.runs[0])} (baseline) · {show_id(other.sample.query_id)}")
 
     # -- export -------------------------------------------------------------------------------
     def chart(self, kind: str = "distribution"):

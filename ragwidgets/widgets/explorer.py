@@ -2,10 +2,10 @@
 
 State lives in traits, so everything the controls do is also a trait assignment from Python
 (``explorer.retrieval = "No retrieval"``). Any change rebuilds the whole view state in one step
-(:func:`ragwidgets.widgets._view.build_view`) into two traits, sent in one message: ``_view``
-(the state as a JSON string: serialised once, not walked by ipywidgets) and ``_cells`` (the
-entailment matrix as a binary buffer), which the front end only draws; ``view`` is the same
-state as a dict. SampleExplorer keeps a :class:`~ragwidgets.widgets._sample_view.SampleView`
+(:func:`ragwidgets.widgets._view.build_view`) into one trait, ``_view``
+(:func:`~ragwidgets.widgets.base.view_trait`: the state as JSON text, serialised once, and the
+entailment matrix's cells as a binary buffer of the same message), which the front end only
+draws; ``view`` is the same state as a dict. SampleExplorer keeps a :class:`~ragwidgets.widgets._sample_view.SampleView`
 for each of the last VIEWS samples shown. Passages switched on or off are a ``passage_active`` mask over a Batch built once: no
 re-parsing and no judge call.
 """
@@ -28,10 +28,10 @@ from ..engine.values import UNDEFINED_POLICIES
 from ..loaders import load_any, parse_sample
 from ..model import Sample
 from ..scenario import Scenario, State
-from .base import Widget, bundled
+from .base import Widget, bundled, encode_view, view_trait
 from .lessons import HARBOR_PRESETS, Preset
 from ._picker import SampleIndex
-from ._sample_view import SampleView, split_cells
+from ._sample_view import SampleView
 from ._view import LABELS, build_view, selectable
 
 VIEWS = 32  # SampleExplorer keeps the views (and explanations) of this many samples last shown
@@ -43,8 +43,7 @@ class _Linked(Widget):
     _esm = bundled("widget.js")
     _css = bundled("widget.css")
 
-    _view = traitlets.Unicode("").tag(sync=True)  # the whole view state, JSON, less the matrix cells
-    _cells = traitlets.Bytes(b"").tag(sync=True)  # the entailment matrix's cells (a binary buffer)
+    _view = view_trait()  # the whole view state: JSON and the matrix's cells
     retrieved = traitlets.List(traitlets.Unicode()).tag(sync=True)
     selected = traitlets.Unicode("").tag(sync=True)
     predict = traitlets.Bool(False).tag(sync=True)
@@ -125,8 +124,7 @@ class _Linked(Widget):
                 return
             self._signature = signature
             view = self._view_state = self._build(self._explanation)
-            with self.hold_sync():
-                self._view, self._cells = split_cells(view)
+            self._view = encode_view(view)
 
     def _controls(self, kind: str, selects: list[dict], presets: list[dict], edited: str = "") -> dict:
         """The controls' view: each select with the value its trait holds now, each preset

@@ -138,8 +138,8 @@ def test_drill_down_fetches_the_same_sample(dask_scores, memory, crossed):
     query_id = explorer.frame["query_id"].iat[5]
     row = int(np.flatnonzero(memory.frame["query_id"] == query_id)[0])
     memory.selected = row
-    assert explorer._drill and json.loads(explorer._drill) == json.loads(memory._drill)
-    assert explorer._drill_cells == memory._drill_cells
+    assert explorer._drill and explorer._drill.state == memory._drill.state
+    assert explorer._drill.cells == memory._drill.cells
     assert explorer.sample(5).query_id == query_id
     assert crossed == []  # a Sample came back, no frame
     # a new sort keeps the drilled sample selected while it is among the rows
@@ -166,7 +166,7 @@ def test_a_dataframe_of_records_by_group(client, records):
     assert explorer.frame["system"].iat[2] == "alpha"
     single = rw.DatasetExplorer([r for r in records if r["query_id"] == query_id])
     single.selected = 0
-    assert json.loads(explorer._drill) == json.loads(single._drill)
+    assert explorer._drill.state == single._drill.state
 
 
 def test_what_is_not_available_says_so(dask_scores):
@@ -204,7 +204,7 @@ def test_a_cluster_that_went_away(records, parts_writer, tmp_path, client):
         assert explorer.view_state["error"].startswith("no Dask client is connected")
         explorer.selected = 3
         assert explorer.view_state["error"].startswith("no Dask client is connected")
-        assert explorer._drill == ""
+        assert not explorer._drill
     explorer.expression = "recall > 0.5"  # another cluster: the run's scores are not there
     assert explorer.view_state["error"].startswith("the Dask cluster could not answer")
     assert explorer.frame["query_id"].tolist() == shown  # the last answer stays in view
@@ -237,7 +237,7 @@ def test_drill_down_from_files_and_a_file_changed_since(client, records, tmp_pat
     explorer = rw.DatasetExplorer(rw.evaluate([str(p) for p in paths], engine="dask"), rows=10, sort_by="recall")
     explorer.selected = 0
     query_id, partition = explorer.frame["query_id"].iat[0], int(explorer.frame["partition"].iat[0])
-    assert json.loads(explorer._drill)["title"] == f"Sample {query_id}"
+    assert explorer._drill.state["title"] == f"Sample {query_id}"
     kept = [r for r in records[partition * 60:(partition + 1) * 60] if r["query_id"] != query_id]
     paths[partition].write_text(json.dumps({"results": kept}) if suffix == ".json"
                                 else "".join(json.dumps(r) + "\n" for r in kept))
@@ -245,4 +245,4 @@ def test_drill_down_from_files_and_a_file_changed_since(client, records, tmp_pat
     explorer.selected = 0
     error = explorer.view_state["error"]
     assert error == f"query_id {query_id!r}: not in file {paths[partition]} any more (was it changed after scoring?)"
-    assert error in json.loads(explorer._view)["error"] and explorer._drill == ""
+    assert error in explorer._view.state["error"] and not explorer._drill

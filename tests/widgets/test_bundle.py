@@ -61,3 +61,15 @@ def test_js_fixtures_are_current():
         stored = json.loads((JS / "fixtures" / f"{name}.json").read_text(encoding="utf-8"))
         assert stored == json.loads(json.dumps(view)), \
             f"js/fixtures/{name}.json is stale: python js/fixtures/make_fixtures.py"
+
+
+def test_js_label_codes_are_the_models():
+    """js/src/labels.js (what the matrix draws each code as) is written from model.LABEL_CODES."""
+    spec = importlib.util.spec_from_file_location("make_labels", JS / "make_labels.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert (JS / "src" / "labels.js").read_text(encoding="utf-8") == module.labels_js(), \
+        "js/src/labels.js disagrees with ragwidgets.model: run `python js/make_labels.py`"
+    for src in (JS / "src").glob("*.js"):  # no other source spells a code table of its own
+        if src.name != "labels.js":
+            assert not re.search(r"\[\s*-1\s*\]\s*:", src.read_text(encoding="utf-8")), src.name

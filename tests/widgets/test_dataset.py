@@ -118,13 +118,13 @@ def test_selection_steps_through_filtered_rows_and_drills_down(explorer):
     assert explorer.selected == order[0]
     explorer.step(1)
     assert explorer.selected == order[1]
-    drill = json.loads(explorer._drill)
+    drill = explorer._drill.state
     assert drill["title"].endswith(explorer.frame["query_id"].iat[order[1]])
     assert explorer.view_state["selected"]["index"] == 1
     explorer.step(-5)
     assert explorer.selected == order[0]
     explorer.selected = -1
-    assert explorer._drill == ""
+    assert not explorer._drill and explorer._drill.state is None
 
 
 def test_slices_from_the_front_end_and_saved(explorer, tmp_path):
@@ -148,8 +148,8 @@ def test_runs_compare_on_shared_queries_with_side_by_side_drill():
     defined = diff[~np.isnan(diff)]
     assert list(defined) == sorted(defined, reverse=True) and defined[0] > 0
     x.selected = int(x.order[0])
-    assert json.loads(x._other)["title"].startswith("base (baseline)")
-    assert json.loads(x._drill)["title"].startswith("better")
+    assert x._other.state["title"].startswith("base (baseline)")
+    assert x._drill.state["title"].startswith("better")
 
 
 def test_refchecker_runs_side_by_side():

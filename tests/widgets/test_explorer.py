@@ -217,7 +217,7 @@ def test_metrics_frame_and_explanation(harbor):
 
 def test_one_view_update_per_control_change(harbor):
     seen = []
-    harbor.observe(lambda ch: seen.append(json.loads(ch["new"])["state"]), names="_view")
+    harbor.observe(lambda ch: seen.append(ch["new"].state["state"]), names="_view")
     harbor.move_to("All sources", "Garden answer", "Misplaced")
     assert seen == ["All sources · Garden answer · Misplaced"]
 
