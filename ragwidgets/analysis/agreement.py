@@ -1,0 +1,268 @@
+"""Judge–reviewer agreement as an expert would report it: the confusion matrix, percent
+agreement, Cohen's kappa with a bootstrap interval, the base rate beside it, per-class
+precision / recall / F1 and macro-F1, each with its n, Undefined (None and a reason) where a
+denominator is 0 — never a 0 or a NaN.
+
+:func:`agreement_stats` works on two paired label arrays (the notebook calls it at answer level);
+:func:`agreement` reads a run's judge labels at the reviewed cells, per label kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from ..model import CONTRADICTED, ENTAILED, ENTAILMENT, LABEL_CODES, LABEL_MATRICES, LABEL_SPELLINGS, NEUTRAL
+from .bootstrap import percentile_interval
+
+NOT_ENTAILED_2 = "not entailed"  # the metrics' second class: Neutral and Contradiction together
+BINARY = (ENTAILMENT, NOT_ENTAILED_2)
+
+
+class Stat(NamedTuple):
+    """One figure: ``value`` (None: Undefined, ``reason`` says why) over ``n`` items."""
+
+    value: float | None
+    n: int
+    reason: str = ""
+
+
+FIGURES = ("agreement", "agreement_low", "agreement_high", "kappa", "kappa_low", "kappa_high", "base_rate",
+           "majority_accuracy", "majority_macro_f1", "macro_f1")
+
+
+def undefined_as_none(rows: list[dict], columns) -> pd.DataFrame:
+    """A DataFrame of ``rows`` whose ``columns`` keep None for Undefined (object columns, not NaN)."""
+    frame = pd.DataFrame(rows)
+    for c in columns:
+        if c in frame:
+            frame[c] = pd.Series([r.get(c) for r in rows], index=frame.index, dtype=object)
+    return frame
+
+
+def _ratio(num: float, den: float, n: int, reason: str) -> Stat:
+    return Stat(float(num / den), n) if den > 0 else Stat(None, n, reason)
+
+
+def _codes(values, labels: tuple, name: str) -> np.ndarray:
+    """Positions in ``labels`` of each value (a label, or a model code when ``labels`` are
+    RAGChecker's spellings); -1 for unjudged (None, model code -1); InputError otherwise."""
+    lookup = {lab: i for i, lab in enumerate(labels)}
+    for i, lab in enumerate(labels):
+        if lab in LABEL_CODES:
+            lookup[LABEL_CODES[lab]] = i
+            lookup[lab.lower()] = i
+    codes, distinct = pd.factorize(np.asarray(values).ravel() if not isinstance(values, pd.Series) else values)
+    table = np.empty(len(distinct) + 1, dtype=np.int64)
+    table[-1] = -1  # None / NaN: unjudged
+    for k, v in enumerate(distinct.tolist()):
+        key = v.strip().lower() if isinstance(v, str) and v not in lookup else v
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and v == -1:
+            table[k] = -1
+        elif key in lookup:
+            table[k] = lookup[key]
+        else:
+            raise InputError(f"{v!r} is not one of the labels {', '.join(map(str, labels))}", field=name)
+    return table[codes]
+
+
+def _kappa_of(conf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Cohen's kappa and percent agreement of confusion matrices (..., K, K); NaN kappa where
+    chance agreement is 1 (both raters used the same single class) or there are no pairs."""
+    n = conf.sum(axis=(-1, -2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        po = np.trace(conf, axis1=-2, axis2=-1) / n
+        pe = (conf.sum(axis=-1) * conf.sum(axis=-2)).sum(axis=-1) / n.astype(float) ** 2
+        kappa = np.where(pe < 1, (po - pe) / (1 - pe), np.nan)
+    return kappa, po
+
+
+@dataclass(frozen=True)
+class ClassStats:
+    """One class: ``n`` reviewer labels of it, ``judged`` judge labels of it, and its
+    precision (TP / judged), recall (TP / n), F1 (2TP / (n + judged))."""
+
+    label: str
+    n: int
+    judged: int
+    precision: Stat
+    recall: Stat
+    f1: Stat
+
+
+@dataclass(frozen=True)
+class AgreementStats:
+    """What :func:`agreement_stats` reports (see there)."""
+
+    labels: tuple[str, ...]
+    confusion: np.ndarray  # judge (rows) x reviewer (columns) counts
+    n: int
+    n_unjudged: int
+    agreement: Stat
+    agreement_interval: tuple[float | None, float | None]
+    kappa: Stat
+    kappa_interval: tuple[float | None, float | None]
+    majority_label: str | None
+    base_rate: Stat
+    majority_accuracy: Stat
+    majority_macro_f1: Stat
+    classes: tuple[ClassStats, ...]
+    macro_f1: Stat
+    n_groups: int
+    binary: AgreementStats | None = field(default=None, repr=False)
+
+    def confusion_frame(self) -> pd.DataFrame:
+        """The confusion matrix: rows the judge's label, columns the reviewer's."""
+        return pd.DataFrame(self.confusion, index=pd.Index(self.labels, name="judge"),
+                            columns=pd.Index(self.labels, name="reviewer"))
+
+    def per_class(self) -> pd.DataFrame:
+        """One row per class: n, judged, precision, recall, f1 (None: Undefined) and why."""
+        rows = []
+        for c in self.classes:
+            reasons = "; ".join(dict.fromkeys(s.reason for s in (c.precision, c.recall, c.f1) if s.reason))
+            rows.append({"label": c.label, "n": c.n, "judged": c.judged, "precision": c.precision.value,
+                         "recall": c.recall.value, "f1": c.f1.value, "reason": reasons})
+        return undefined_as_none(rows, ("precision", "recall", "f1")).set_index("label")
+
+    def summary(self) -> dict:
+        """The headline figures, flat (None: Undefined), with their n."""
+        return {"n": self.n, "n_groups": self.n_groups, "n_unjudged": self.n_unjudged,
+                "agreement": self.agreement.value, "agreement_low": self.agreement_interval[0],
+                "agreement_high": self.agreement_interval[1],
+                "kappa": self.kappa.value, "kappa_low": self.kappa_interval[0], "kappa_high": self.kappa_interval[1],
+                "majority_label": self.majority_label, "base_rate": self.base_rate.value,
+                "majority_accuracy": self.majority_accuracy.value,
+                "majority_macro_f1": self.majority_macro_f1.value, "macro_f1": self.macro_f1.value,
+                "reason": "; ".join(dict.fromkeys(s.reason for s in (self.agreement, self.kappa, self.macro_f1)
+                                                  if s.reason))}
+
+    def to_frame(self) -> pd.DataFrame:
+        """The summary as a one-row DataFrame."""
+        return undefined_as_none([self.summary()], FIGURES)
+
+    def to_view(self) -> dict:
+        """A JSON-able dict: summary, confusion (lists), per-class rows and the 2-class view."""
+        view = {"labels": list(self.labels), "confusion": self.confusion.tolist(), **self.summary(),
+                "classes": [{"label": c.label, "n": c.n, "judged": c.judged,
+                             **{k: getattr(c, k).value for k in ("precision", "recall", "f1")},
+                             "reason": "; ".join(dict.fromkeys(
+                                 s.reason for s in (c.precision, c.recall, c.f1) if s.reason))}
+                            for c in self.classes]}
+        if self.binary is not None:
+            view["binary"] = self.binary.to_view()
+        return view
+
+
+def _class_stats(conf: np.ndarray, labels: tuple) -> tuple[ClassStats, ...]:
+    out = []
+    for i, lab in enumerate(labels):
+        tp, judged, n = int(conf[i, i]), int(conf[i].sum()), int(conf[:, i].sum())
+        out.append(ClassStats(
+            lab, n, judged,
+            precision=_ratio(tp, judged, judged, f"the judge never says {lab}"),
+            recall=_ratio(tp, n, n, f"no reviewed label is {lab}"),
+            f1=_ratio(2 * tp, n + judged, n, f"{lab} is absent from both the judge's and the reviewer's labels")))
+    return tuple(out)
+
+
+def _macro(f1s: list[Stat], n: int) -> Stat:
+    defined = [s.value for s in f1s if s.value is not None]
+    return Stat(float(np.mean(defined)), n) if defined else Stat(None, n, "no pairs")
+
+
+def _bootstrap_confusions(cells: np.ndarray, groups: np.ndarray | None, k: int, n_boot: int, seed: int) -> np.ndarray:
+    """``n_boot`` resampled confusion matrices: pairs drawn with replacement, or whole groups
+    (clusters) drawn with replacement when ``groups`` is given."""
+    rng = np.random.default_rng(seed)
+    if groups is None:
+        counts = np.bincount(cells, minlength=k * k)
+        draws = rng.multinomial(len(cells), counts / len(cells), size=n_boot)
+    else:
+        _, g = np.unique(groups, return_inverse=True)
+        per_group = np.zeros((g.max() + 1, k * k), dtype=np.int64)
+        np.add.at(per_group, (g, cells), 1)
+        n_groups = len(per_group)
+        picks = rng.multinomial(n_groups, np.full(n_groups, 1 / n_groups), size=n_boot)
+        draws = picks @ per_group
+    return draws.reshape(n_boot, k, k)
+
+
+def agreement_stats(judge, reviewer, *, labels=LABEL_SPELLINGS, groups=None, seed: int = 0,
+                    n_boot: int = 1000, level: float = 0.95) -> AgreementStats:
+    """Agreement of paired labels ``judge[i]`` / ``reviewer[i]`` (label strings in any case, or
+    model codes when ``labels`` are RAGChecker's spellings; pairs with an unjudged side are left
+    out and counted in ``n_unjudged``).
+
+    Over the n pairs with confusion matrix C (judge rows × reviewer columns):
+    agreement = trace(C) / n; Cohen's kappa = (pₒ − pₑ) / (1 − pₑ) with pₑ = Σₖ rowₖ·colₖ / n²
+    (Undefined when pₑ = 1: both used one and the same class); per class k:
+    precision = C[k,k] / rowₖ, recall = C[k,k] / colₖ, F1 = 2C[k,k] / (rowₖ + colₖ) (Undefined
+    when that denominator is 0); macro-F1 = the mean F1 over the classes either side uses.
+    Base rate: the reviewer's majority class and its share; an always-majority judge would score
+    that share as accuracy and macro-F1 = (2s / (1 + s)) / (classes the reviewer uses).
+
+    ``groups``: a cluster id per pair (e.g. its sample's query_id). Labels within one sample are
+    not independent (one answer, one judge call), so the bootstrap interval of kappa and agreement
+    (percentile, ``n_boot`` resamples, ``level``) resamples whole groups; without ``groups`` it
+    resamples pairs. With labels containing "Entailment", ``binary`` holds the same statistics on
+    the metrics' 2-class view (Entailment / not entailed: Neutral and Contradiction together).
+    """
+    labels = tuple(labels)
+    j, r = _codes(judge, labels, "judge"), _codes(reviewer, labels, "reviewer")
+    if j.shape != r.shape:
+        raise InputError(f"judge and reviewer must pair up: {len(j)} judge labels, {len(r)} reviewer labels",
+                         field="reviewer")
+    g = None if groups is None else np.asarray(groups)
+    if g is not None and g.shape != j.shape:
+        raise InputError(f"groups must have one id per pair ({len(j)}), got {len(g)}", field="groups")
+    judged = (j >= 0) & (r >= 0)
+    n_unjudged = int((~judged).sum())
+    j, r = j[judged], r[judged]
+    g = None if g is None else g[judged]
+    k, n = len(labels), len(j)
+    cells = j * k + r
+    conf = np.bincount(cells, minlength=k * k).reshape(k, k)
+    kappa, po = _kappa_of(conf)
+    no_pairs = "no reviewed pair"
+    if n == 0:
+        kappa_stat, agree_stat = Stat(None, 0, no_pairs), Stat(None, 0, no_pairs)
+    else:
+        agree_stat = Stat(float(po), n)
+        kappa_stat = Stat(None, n, "chance agreement is 1: the judge and the reviewer use one and the same class") \
+            if np.isnan(kappa) else Stat(float(kappa), n)
+    kappa_ci = agree_ci = (None, None)
+    if n:
+        boots = _bootstrap_confusions(cells, g, k, n_boot, seed)
+        bk, bpo = _kappa_of(boots)
+        agree_ci = percentile_interval(bpo, level)
+        if kappa_stat.value is not None:
+            kappa_ci = percentile_interval(bk[~np.isnan(bk)], level)
+    classes = _class_stats(conf, labels)
+    col = conf.sum(axis=0)
+    if n:
+        top = int(np.argmax(col))
+        share = col[top] / n
+        used = int((col > 0).sum())
+        majority, base = labels[top], Stat(float(share), n)
+        maj_acc, maj_f1 = Stat(float(share), n), Stat(float(2 * share / (1 + share) / used), n)
+    else:
+        majority, base = None, Stat(None, 0, no_pairs)
+        maj_acc = maj_f1 = Stat(None, 0, no_pairs)
+    binary = None
+    if ENTAILMENT in labels and len(labels) > 2:
+        e = labels.index(ENTAILMENT)
+        two = lambda x: np.where(x == e, 0, 1)  # noqa: E731
+        binary = agreement_stats(np.asarray(BINARY)[two(j)], np.asarray(BINARY)[two(r)], labels=BINARY,
+                                 groups=g, seed=seed, n_boot=n_boot, level=level)
+    return AgreementStats(
+        labels=labels, confusion=conf, n=n, n_unjudged=n_unjudged, agreement=agree_stat, agreement_interval=agree_ci,
+        kappa=kappa_stat, kappa_interval=kappa_ci, majority_label=majority, base_rate=base,
+        majority_accuracy=maj_acc, majority_macro_f1=maj_f1, classes=classes,
+        macro_f1=_macro([c.f1 for c in classes], n), n_groups=n if g is None else len(np.unique(g)) if n else 0,
+        binary=binary)

@@ -1,0 +1,106 @@
+"""Judge–reviewer agreement against hand-computed confusion matrices, kappa and F1."""
+
+import json
+
+import numpy as np
+import pytest
+
+from ragwidgets.analysis.agreement import agreement_stats
+from ragwidgets.errors import InputError
+
+E, N, C = "Entailment", "Neutral", "Contradiction"
+JUDGE = [E, E, N, C, N, E, E, N]
+REVIEWER = [E, N, N, C, E, E, E, N]
+
+
+def test_hand_computed_three_classes():
+    a = agreement_stats(JUDGE, REVIEWER)
+    # pairs (judge, reviewer): EE EN NN CC NE EE EE NN
+    assert a.confusion.tolist() == [[3, 1, 0], [1, 2, 0], [0, 0, 1]]
+    assert a.n == 8 and a.agreement.value == pytest.approx(6 / 8)
+    # p_e = (4*4 + 3*3 + 1*1) / 64; kappa = (0.75 - p_e) / (1 - p_e) = 11/19
+    assert a.kappa.value == pytest.approx(11 / 19) and a.kappa.n == 8
+    f1 = {c.label: c.f1.value for c in a.classes}
+    assert f1 == pytest.approx({E: 3 / 4, N: 2 / 3, C: 1.0})
+    precision = {c.label: (c.precision.value, c.precision.n) for c in a.classes}
+    assert precision[N] == (pytest.approx(2 / 3), 3)
+    assert a.macro_f1.value == pytest.approx((3 / 4 + 2 / 3 + 1) / 3)
+    assert a.majority_label == E and a.base_rate.value == 0.5
+    assert a.majority_accuracy.value == 0.5
+    assert a.majority_macro_f1.value == pytest.approx((2 * 0.5 / 1.5) / 3)
+    lo, hi = a.kappa_interval
+    assert lo <= a.kappa.value <= hi
+
+
+def test_two_class_view_counts_contradiction_as_not_entailed():
+    b = agreement_stats(JUDGE, REVIEWER).binary
+    assert b.labels == ("Entailment", "not entailed")
+    assert b.confusion.tolist() == [[3, 1], [1, 3]]
+    assert b.kappa.value == pytest.approx((6 / 8 - 0.5) / 0.5)
+
+
+def test_absent_class_is_undefined_with_a_reason():
+    judge = [E, E, N, C, E]
+    reviewer = [E, N, N, N, E]  # the reviewer never says Contradiction
+    a = agreement_stats(judge, reviewer)
+    c = {k.label: k for k in a.classes}[C]
+    assert c.recall.value is None and "no reviewed label is Contradiction" in c.recall.reason
+    assert c.precision.value == 0.0 and c.precision.n == 1  # the judge said it once, wrongly
+    a = agreement_stats([E, N, E], [E, N, N])  # neither side says Contradiction
+    c = {k.label: k for k in a.classes}[C]
+    assert c.precision.value is None and c.recall.value is None and c.f1.value is None
+    assert "absent from both" in c.f1.reason
+    assert a.macro_f1.value == pytest.approx((2 / 3 + 2 / 3) / 2)  # over the classes in use
+    row = a.per_class().loc[C]
+    assert row["f1"] is None and row["reason"]
+
+
+def test_kappa_undefined_when_chance_agreement_is_one():
+    a = agreement_stats([E] * 5, [E] * 5)
+    assert a.agreement.value == 1.0
+    assert a.kappa.value is None and "chance agreement is 1" in a.kappa.reason
+    assert a.kappa_interval == (None, None)
+    empty = agreement_stats([], [])
+    assert empty.n == 0 and empty.agreement.value is None and empty.kappa.value is None and empty.base_rate.reason
+
+
+def test_always_majority_judge_matches_the_issue_figures():
+    reviewer = [E] * 81 + [N] * 10 + [C] * 9  # 81% Entailment
+    a = agreement_stats([E] * 100, reviewer)
+    assert a.agreement.value == pytest.approx(0.81)
+    assert a.macro_f1.value == pytest.approx(0.30, abs=0.005)
+    assert a.majority_macro_f1.value == pytest.approx(a.macro_f1.value)
+    assert a.kappa.value == pytest.approx(0.0)
+
+
+def test_codes_and_any_case_spellings_read_as_labels_unjudged_left_out():
+    strings = agreement_stats(JUDGE, REVIEWER)
+    codes = {E: 1, N: 0, C: 2}
+    as_codes = agreement_stats(np.array([codes[x] for x in JUDGE] + [-1]),
+                               [x.lower() for x in REVIEWER] + [E])
+    assert as_codes.confusion.tolist() == strings.confusion.tolist()
+    assert as_codes.n_unjudged == 1 and as_codes.n == 8
+    with pytest.raises(InputError, match="'maybe' is not one of the labels"):
+        agreement_stats([E, "maybe"], [E, N])
+    with pytest.raises(InputError, match="pair up"):
+        agreement_stats([E, N], [E])
+
+
+def test_cluster_bootstrap_is_wider_when_labels_within_a_sample_move_together():
+    rng = np.random.default_rng(3)
+    truth = rng.choice([E, N], size=60, p=[0.6, 0.4])
+    judge = np.where(rng.random(60) < 0.2, np.where(truth == E, N, E), truth)
+    j, r = np.repeat(judge, 10), np.repeat(truth, 10)  # ten identical labels per sample
+    pairs = agreement_stats(j, r, seed=1)
+    clusters = agreement_stats(j, r, groups=np.repeat(np.arange(60), 10), seed=1)
+    assert clusters.kappa.value == pytest.approx(pairs.kappa.value)
+    assert clusters.n_groups == 60
+    width = lambda a: a.kappa_interval[1] - a.kappa_interval[0]  # noqa: E731
+    assert width(clusters) > 2 * width(pairs)
+    assert agreement_stats(j, r, groups=np.repeat(np.arange(60), 10), seed=1).kappa_interval == clusters.kappa_interval
+
+
+def test_views_are_json_without_nan():
+    view = agreement_stats([E, E, N], [E, N, N]).to_view()
+    text = json.dumps(view, allow_nan=False)
+    assert '"binary"' in text and view["confusion"] == [[1, 1, 0], [0, 1, 0], [0, 0, 0]]
