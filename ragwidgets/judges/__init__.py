@@ -5,7 +5,8 @@
 - offline judges: ``LexicalJudge`` (a token-overlap baseline, not an LLM), ``FactJudge`` (authored
   fact IDs), ``PrecomputedJudge`` (given answers);
 - ``register_judge`` / ``get_judge``: judges by key (``"lexical"`` is registered by default);
-- ``JudgeCache``: the sqlite cache (``DirectoryCache``: one file per answer, for a shared filesystem); ``fill_labels``: fill RAGChecker-format records.
+- ``JudgeCache``: the sqlite cache (``DirectoryCache``: one file per answer, for a shared filesystem); ``fill_labels``: fill RAGChecker-format records;
+- ``trace_of`` / ``find_trace``: why a judge gave a label (the prompt and raw reply it kept), without a call.
 """
 
 from .base import BaseJudge, CallOutcome
@@ -22,6 +23,7 @@ from .protocol import Judge
 from .registry import get_judge, register_judge, registered_judges, unregister_judge
 from .results import CallUsage, ExtractedClaim, JudgeResult, JudgeStats, Usage
 from .sync import run_sync
+from .traces import Trace, TraceAnswer, find_trace, trace_of
 
 register_judge("lexical", LexicalJudge())
 
@@ -51,16 +53,20 @@ __all__ = [
     "OpenAICompatibleJudge",
     "OperationPlan",
     "PrecomputedJudge",
+    "Trace",
+    "TraceAnswer",
     "UnknownJudgeError",
     "Usage",
     "afill_labels",
     "claim_text",
     "default_cache_path",
     "fill_labels",
+    "find_trace",
     "get_judge",
     "plan_fill",
     "register_judge",
     "registered_judges",
     "run_sync",
+    "trace_of",
     "unregister_judge",
 ]

@@ -6,6 +6,11 @@ stores only answered ones, splits claim checks into batches of ``check_batch_siz
 checking), and counts calls, requests, retries, cache hits, tokens and failures in ``stats``. A run
 (``arun``) stops once more calls failed than ``max_failures``, raising ``JudgeRunStopped`` with the
 finished results; it shows retries in its progress bar and sums them up in one log line.
+
+A call that returns a ``trace`` (what it sent and what came back: an LLM judge's validated reply)
+has it stored in the cache beside its answers, when the cache keeps traces (``put_trace``): once
+per call, each answer pointing at it (see ``cache``). Storing a trace is neither a request nor a
+cache hit. ``trace_check`` / ``trace_extract`` read one back without calling the model.
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ class CallOutcome:
     completion_tokens: int = 0
     attempts: int = 1
     item_reasons: dict[int, str] = field(default_factory=dict)
+    trace: Optional[dict[str, Any]] = None  # the validated reply's messages, reply, finish_reason, time
 
 
 class BaseJudge:
@@ -157,9 +163,24 @@ class BaseJudge:
     def _cached(self, key: str) -> Any:
         return MISSING if self.cache is None else self.cache.get(key)
 
-    def _store(self, key: str, operation: str, value: Any) -> None:
+    def _store(self, key: str, operation: str, value: Any, trace: Optional[str] = None) -> None:
+        """Store an answer; ``trace``: the pointer to its call's trace (from ``_store_trace``)."""
         if self.cache is not None and value is not None:
-            self.cache.put(key, operation, value)
+            if trace is None:
+                self.cache.put(key, operation, value)
+            else:
+                self.cache.put(key, operation, value, trace=trace)
+
+    def _store_trace(self, operation: str, outcome: CallOutcome) -> Optional[str]:
+        """Store the trace of a call whose answer will be cached; its key (derived from the judge and
+        the messages sent), or None when there is none or the cache keeps none."""
+        if outcome.trace is None or self.cache is None or not hasattr(self.cache, "put_trace"):
+            return None
+        key = self._key(operation, {"call": outcome.trace["messages"]})
+        trace = dict(outcome.trace, operation=operation, model=self.model,
+                     prompt_version=self.prompt_version(operation))
+        self.cache.put_trace(key, trace)
+        return key
 
     def _hit(self, key: str) -> Optional[JudgeResult]:
         """The judgement the cache holds under ``key`` (counted as a hit), else None."""
@@ -205,7 +226,8 @@ class BaseJudge:
         usage = self._record("extract", outcome, outcome.value is not None)
         if outcome.value is None:
             return JudgeResult([], usage, failure=outcome.reason or "unjudged")
-        self._store(key, "extract", outcome.value)
+        trace = self._store_trace("extract", outcome)
+        self._store(key, "extract", outcome.value, None if trace is None else f"{trace}#0")
         return JudgeResult(outcome.value, usage)
 
     async def _run_check(self, job: CheckJob) -> JudgeResult:
@@ -229,12 +251,13 @@ class BaseJudge:
         for batch, outcome in zip(batches, outcomes):
             values, why, spent = self._per_claim("check", outcome, len(batch))
             usage = usage + spent
+            trace = self._store_trace("check", outcome) if len(why) < len(batch) else None
             for pos, i in enumerate(batch):
                 labels[i] = values[pos]
                 if pos in why:
                     reasons[i] = why[pos]
                 else:
-                    self._store(keys[i], "check", values[pos])
+                    self._store(keys[i], "check", values[pos], None if trace is None else f"{trace}#{pos}")
         return JudgeResult(labels, usage, reasons)
 
     async def _run_label(self, job: LabelJob) -> JudgeResult:
@@ -246,7 +269,8 @@ class BaseJudge:
         outcome = await self._label_call(list(job.claims), job.question or "", job.instructions)
         values, reasons, usage = self._per_claim("label", outcome, len(job.claims))
         if not reasons:
-            self._store(key, "label", values)
+            trace = self._store_trace("label", outcome)
+            self._store(key, "label", values, None if trace is None else f"{trace}#0")
         return JudgeResult(values, usage, reasons)
 
     async def _run_job(self, job: Job) -> JudgeResult:
@@ -360,6 +384,35 @@ class BaseJudge:
             raise JudgeInterrupted(f"interrupted: {done} of {len(jobs)} jobs had finished (their answers are in the "
                                    "cache: running again resumes from them); the requests in flight were cancelled "
                                    "and no new one was sent", results=results) from None
+
+    # -- traces -------------------------------------------------------------------------------
+
+    def trace_check(self, claim: ClaimLike, reference: Reference) -> tuple[Optional[dict], Optional[str]]:
+        """Why this judge labelled ``claim`` against ``reference``: the trace of the call that did
+        (``label``, ``messages``, ``reply``, …, ``item``: the claim's place among the call's claims)
+        and None, or None and why there is none. Read from the cache only: no call, not counted."""
+        return self._cached_trace(self._check_key(claim, reference), "check")
+
+    def trace_extract(self, job: ExtractJob) -> tuple[Optional[dict], Optional[str]]:
+        """Like ``trace_check``, for the extraction of ``job.text``'s claims (``label``: the claims)."""
+        key = self._extract_key(job)
+        if key is None:
+            return None, "the text is blank: it states no claims, and no call was made"
+        return self._cached_trace(key, "extract")
+
+    def _cached_trace(self, key: str, operation: str) -> tuple[Optional[dict], Optional[str]]:
+        if self.cache is None:
+            return None, f"{self!r} has no cache, where traces are kept"
+        if not hasattr(self.cache, "trace"):
+            return None, f"the cache {self.cache!r} keeps no traces"
+        found = self.cache.trace(key)
+        if found is MISSING:
+            return None, (f"{self!r}'s cache holds no {operation} answer for it (not judged by this judge and "
+                          "prompt, or judged with other inputs)")
+        value, trace, item = found
+        if trace is None:
+            return None, "judged before traces were kept (the cache holds the answer without its trace)"
+        return dict(trace, label=value, item=item), None
 
     # -- pricing ------------------------------------------------------------------------------
 

@@ -3,10 +3,18 @@ file (``JudgeCache``, the default), or one small file per answer under a directo
 (``DirectoryCache``, for a filesystem that several machines share). Any object with ``get``,
 ``get_many`` and ``put`` (and, to reach Dask workers, picklable) can stand in for either. A damaged
 entry (a file cut short or edited by hand) is a miss, logged at WARNING with its file: the answer
-is asked again and stored over it."""
+is asked again and stored over it.
+
+Both also keep traces (``put_trace``, ``trace``): what one model call was sent and answered, stored
+once per call under its own key, and pointed at by every answer the call gave (``put(...,
+trace="KEY#i")``: item i of that call). One check call answers up to ``check_batch_size`` claims
+about one passage, so one copy of its prompt (the passage is most of it) serves all of them; a
+claim's answer grows by one pointer (about 70 bytes). An answer stored without a pointer (before
+traces were kept, or by a judge that keeps none) reads back as having no trace."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -17,7 +25,7 @@ import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 from ..atomic import atomic_write
 from ..errors import RagWidgetsError
@@ -61,6 +69,22 @@ def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
+def _pointed(pointer: Optional[str], text: Union[str, bytes, None], where: str) -> tuple[Optional[dict], Optional[int]]:
+    """The trace ``pointer`` (``"KEY#item"``) leads to, read from its JSON ``text``, and the item;
+    ``(None, None)`` without a pointer, or for a trace that is gone or damaged (logged at WARNING)."""
+    if pointer is None:
+        return None, None
+    try:
+        trace = json.loads(text) if text is not None else None
+        item = int(pointer.rpartition("#")[2])
+    except (ValueError, TypeError) as err:
+        trace, item = None, None
+        logger.warning("judge cache: %s is damaged (%s: %s); read as no trace", where, type(err).__name__, err)
+    if not isinstance(trace, dict):
+        return None, None
+    return trace, item
+
+
 def _answer(text: Union[str, bytes], where: str, entry: bool = False) -> Any:
     """The answer stored as JSON ``text`` (``entry``: a DirectoryCache file, the answer under "value");
     ``MISSING`` for a damaged one, logged at WARNING naming ``where``."""
@@ -98,8 +122,15 @@ class JudgeCache:
                 conn.execute("PRAGMA synchronous=NORMAL")
                 conn.execute(
                     "CREATE TABLE IF NOT EXISTS judgements ("
-                    " key TEXT PRIMARY KEY, operation TEXT NOT NULL, value TEXT NOT NULL, created REAL NOT NULL)"
+                    " key TEXT PRIMARY KEY, operation TEXT NOT NULL, value TEXT NOT NULL, created REAL NOT NULL,"
+                    " trace TEXT)"
                 )
+                conn.execute("CREATE TABLE IF NOT EXISTS traces (key TEXT PRIMARY KEY, value TEXT NOT NULL,"
+                             " created REAL NOT NULL)")
+                columns = {row[1] for row in conn.execute("PRAGMA table_info(judgements)")}
+                if "trace" not in columns:  # a cache written before traces were kept
+                    with contextlib.suppress(sqlite3.OperationalError):  # another process added it first
+                        conn.execute("ALTER TABLE judgements ADD COLUMN trace TEXT")
                 conn.commit()
             except sqlite3.DatabaseError as err:  # not a database, or one damaged past its rows
                 conn.close()
@@ -130,18 +161,43 @@ class JudgeCache:
                         found[key] = value
         return found
 
-    def put(self, key: str, operation: str, value: Any) -> None:
-        """Store an answer (never None: unjudged results are not cached)."""
+    def put(self, key: str, operation: str, value: Any, trace: Optional[str] = None) -> None:
+        """Store an answer (never None: unjudged results are not cached); ``trace``: the pointer
+        ``"TRACE_KEY#item"`` to the call that gave it (None: none kept)."""
         if value is None:
             raise ValueError("an unjudged result (None) is never cached")
         encoded = json.dumps(value, ensure_ascii=False)
         with self._lock:
             conn = self._connection()
             conn.execute(
-                "INSERT OR REPLACE INTO judgements (key, operation, value, created) VALUES (?, ?, ?, ?)",
-                (key, operation, encoded, time.time()),
+                "INSERT OR REPLACE INTO judgements (key, operation, value, created, trace) VALUES (?, ?, ?, ?, ?)",
+                (key, operation, encoded, time.time(), trace),
             )
             conn.commit()
+
+    def put_trace(self, key: str, trace: Mapping[str, Any]) -> None:
+        """Store one call's trace (plain JSON) under ``key``."""
+        encoded = json.dumps(dict(trace), ensure_ascii=False)
+        with self._lock:
+            conn = self._connection()
+            conn.execute("INSERT OR REPLACE INTO traces (key, value, created) VALUES (?, ?, ?)",
+                         (key, encoded, time.time()))
+            conn.commit()
+
+    def trace(self, key: str) -> Any:
+        """``(answer, trace, item)`` of the answer under ``key``: the call's trace and the answer's
+        place in it, or ``(answer, None, None)`` when none was kept (or it is damaged); ``MISSING``
+        when there is no answer."""
+        with self._lock:
+            row = self._connection().execute(
+                "SELECT j.value, j.trace, t.value FROM judgements j LEFT JOIN traces t"
+                " ON t.key = substr(j.trace, 1, instr(j.trace, '#') - 1) WHERE j.key = ?", (key,)).fetchone()
+        if row is None:
+            return MISSING
+        value = _answer(row[0], f"{self.path}, key {key}")
+        if value is MISSING:
+            return MISSING
+        return (value, *_pointed(row[1], row[2], f"{self.path}, trace of key {key}"))
 
     def __contains__(self, key: str) -> bool:
         return self.get(key) is not MISSING
@@ -154,6 +210,7 @@ class JudgeCache:
         with self._lock:
             conn = self._connection()
             conn.execute("DELETE FROM judgements")
+            conn.execute("DELETE FROM traces")
             conn.commit()
 
     def close(self) -> None:
@@ -207,14 +264,44 @@ class DirectoryCache:
                 found[key] = value
         return found
 
-    def put(self, key: str, operation: str, value: Any) -> None:
-        """Store an answer (never None: unjudged results are not cached)."""
+    def put(self, key: str, operation: str, value: Any, trace: Optional[str] = None) -> None:
+        """Store an answer (never None: unjudged results are not cached); ``trace`` as in JudgeCache."""
         if value is None:
             raise ValueError("an unjudged result (None) is never cached")
-        target = self._file(key)
-        target.parent.mkdir(exist_ok=True)
+        entry = {"operation": operation, "value": value, "created": time.time()}
+        if trace is not None:
+            entry["trace"] = trace
+        self._write(self._file(key), entry)
+
+    def put_trace(self, key: str, trace: Mapping[str, Any]) -> None:
+        """Store one call's trace under ``key`` (``DIR/traces/<key[:2]>/<key>.json``)."""
+        self._write(self._trace_file(key), dict(trace))
+
+    def trace(self, key: str) -> Any:
+        """``(answer, trace, item)`` as in JudgeCache; ``MISSING`` when there is no answer."""
+        file = self._file(key)
+        try:
+            data = file.read_bytes()
+        except FileNotFoundError:
+            return MISSING
+        value = _answer(data, str(file), entry=True)
+        if value is MISSING:
+            return MISSING
+        pointer = json.loads(data).get("trace")
+        text = None
+        if isinstance(pointer, str):
+            with contextlib.suppress(FileNotFoundError):
+                text = self._trace_file(pointer.rpartition("#")[0]).read_bytes()
+        return (value, *_pointed(pointer if isinstance(pointer, str) else None, text, f"{file}'s trace"))
+
+    def _trace_file(self, key: str) -> Path:
+        return self.path / "traces" / key[:2] / f"{key}.json"
+
+    @staticmethod
+    def _write(target: Path, entry: dict) -> None:
+        target.parent.mkdir(parents=True, exist_ok=True)
         with atomic_write(target, encoding="utf-8") as out:
-            out.write(json.dumps({"operation": operation, "value": value, "created": time.time()}, ensure_ascii=False))
+            out.write(json.dumps(entry, ensure_ascii=False))
 
     def __contains__(self, key: str) -> bool:
         return self.get(key) is not MISSING
@@ -223,7 +310,7 @@ class DirectoryCache:
         return sum(1 for _ in self.path.glob("??/*.json"))
 
     def clear(self) -> None:
-        for file in self.path.glob("??/*.json"):
+        for file in [*self.path.glob("??/*.json"), *self.path.glob("traces/??/*.json")]:
             file.unlink(missing_ok=True)
 
     def close(self) -> None:

@@ -13,6 +13,7 @@ from .base import BaseJudge, CallOutcome
 from .cache import CacheSetting
 from .claims import ClaimLike, Reference, claim_facts, claim_importance, claim_text, reference_facts, reference_text
 from .errors import JudgeError
+from .jobs import ExtractJob
 
 
 class FactJudge(BaseJudge):
@@ -53,6 +54,26 @@ class FactJudge(BaseJudge):
             else:
                 labels.append(ENTAILMENT if facts and set(facts) <= set(passage_facts) else NEUTRAL)
         return CallOutcome(labels, item_reasons=reasons)
+
+    def trace_check(self, claim: ClaimLike, reference: Reference) -> tuple[Optional[dict], Optional[str]]:
+        """The fact IDs behind the label, compared again (deterministic: no cache needed)."""
+        passage_facts, facts = reference_facts(reference), claim_facts(claim)
+        if passage_facts is None:
+            label, note = None, "unjudged: the reference has no authored facts"
+        elif facts is None:
+            label, note = None, "unjudged: the claim has no authored facts"
+        else:
+            matched = sorted(set(facts) & set(passage_facts))
+            missing = sorted(set(facts) - set(passage_facts))
+            label = ENTAILMENT if facts and not missing else NEUTRAL
+            why = "the claim states no fact" if not facts else "all of its facts are the reference's" \
+                if not missing else f"not in the reference: {', '.join(missing)}"
+            note = (f"claim facts: {', '.join(sorted(set(facts))) or 'none'}; matched in the reference: "
+                    f"{', '.join(matched) or 'none'}; {why}, so {label}")
+        return {"label": label, "note": note, "model": self.model, "prompt_version": "authored fact IDs (no prompt)"}, None
+
+    def trace_extract(self, job: ExtractJob) -> tuple[Optional[dict], Optional[str]]:
+        return None, "FactJudge extracts no claims: they were given with their authored facts"
 
     async def _label_call(self, claims: list[ClaimLike], question: str, instructions: Optional[str]) -> CallOutcome:
         labels = [claim_importance(c) for c in claims]

@@ -14,6 +14,7 @@ from ..model import ENTAILMENT, NEUTRAL
 from .base import BaseJudge, CallOutcome
 from .cache import CacheSetting
 from .claims import ClaimLike, Reference, claim_text, reference_text
+from .jobs import ExtractJob
 from .results import ExtractedClaim
 
 STOPWORDS = frozenset(
@@ -90,6 +91,31 @@ class LexicalJudge(BaseJudge):
             overlap = len(tokens & ref_tokens) / len(tokens)
             labels.append(ENTAILMENT if overlap >= self.threshold else NEUTRAL)
         return CallOutcome(labels, item_reasons=reasons)
+
+    def trace_check(self, claim: ClaimLike, reference: Reference) -> tuple[Optional[dict], Optional[str]]:
+        """The overlap behind the label, worked out again (deterministic: no cache needed)."""
+        tokens = content_tokens(claim_text(claim))
+        shared = sorted(tokens & content_tokens(reference_text(reference)))
+        if not tokens:
+            return self._explained(None, "unjudged: the claim has no content words"), None
+        score = len(shared) / len(tokens)
+        label = ENTAILMENT if score >= self.threshold else NEUTRAL
+        missing = sorted(tokens - set(shared))
+        note = (f"{len(shared)} of {len(tokens)} content words of the claim occur in the reference: "
+                f"{len(shared)}/{len(tokens)} = {score:.2f} {'≥' if label == ENTAILMENT else '<'} threshold "
+                f"{self.threshold:g}, so {label}. Shared: {', '.join(shared) or 'none'}; not found: "
+                f"{', '.join(missing) or 'none'}")
+        return self._explained(label, note), None
+
+    def trace_extract(self, job: ExtractJob) -> tuple[Optional[dict], Optional[str]]:
+        """The rule behind the claims, and the claims it gives."""
+        claims = [sentence_to_claim(s) for s in _SENTENCE_END.split(job.text) if content_tokens(s)]
+        note = (f"{len(claims)} claim(s): one per sentence with content words, cut at its first linking verb "
+                "(words before: subject; the verb: predicate; the rest: object). Not a reading of the text")
+        return self._explained(claims, note), None
+
+    def _explained(self, label, note: str) -> dict:
+        return {"label": label, "note": note, "model": self.model, "prompt_version": "lexical rule (no prompt)"}
 
     async def _label_call(self, claims: list[ClaimLike], question: str, instructions: Optional[str]) -> CallOutcome:
         question_tokens = content_tokens(question)

@@ -36,7 +36,7 @@ import time
 import zlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import timezone
+from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any, Callable, Optional
 from urllib.parse import urlsplit
@@ -61,7 +61,8 @@ DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 MESSAGE_LIMIT = 300  # characters of a server's error text kept in a reason
 MAX_REPLY_BYTES = 4 << 20  # a reply's decoded body, at most (an answer is a few kB)
 ACCEPT_ENCODING = "gzip, deflate"  # what _read_body can inflate within the bound
-CUT_SHORT = frozenset({"length", "content_filter"})  # finish reasons of a reply that did not end on its own
+CUT_SHORT = frozenset({"length", "content_filter"})
+REASONING_FIELDS = ("reasoning_content", "reasoning")  # where vLLM, DeepSeek and others put a reasoning text  # finish reasons of a reply that did not end on its own
 _PAGE_TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.DOTALL | re.IGNORECASE)
 _PAGE_HIDDEN = re.compile(r"<(head|script|style)\b.*?</\1\s*>|<!--.*?-->", re.DOTALL | re.IGNORECASE)
 _PAGE_TAG = re.compile(r"<[^>]*>")
@@ -81,6 +82,7 @@ class _Reply:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     finish_reason: Optional[str] = None
+    reasoning: Optional[str] = None  # a reasoning text the server sent beside the content
 
 
 @dataclass
@@ -375,7 +377,10 @@ class OpenAICompatibleJudge(BaseJudge):
         except (KeyError, IndexError, TypeError):
             return _Reply(None, *tokens)
         finish = choice.get("finish_reason")
-        return _Reply(content if isinstance(content, str) else "", *tokens, finish if isinstance(finish, str) else None)
+        reasoning = next((r for r in (choice["message"].get(name) for name in REASONING_FIELDS)
+                          if isinstance(r, str) and r), None)
+        return _Reply(content if isinstance(content, str) else "", *tokens, finish if isinstance(finish, str) else None,
+                      reasoning)
 
     async def _read_body(self, response: httpx.Response) -> bytes:
         """The body, inflated as its ``Content-Encoding`` says, read no further than ``max_reply_bytes``
@@ -480,6 +485,7 @@ class OpenAICompatibleJudge(BaseJudge):
                     continue
                 try:
                     outcome.value = parse(reply.content)
+                    outcome.trace = self._trace(messages, reply)
                     return outcome
                 except AnswerParseError as exc:
                     error = f"unreadable answer: {self._redact(str(exc))}"
@@ -492,6 +498,17 @@ class OpenAICompatibleJudge(BaseJudge):
                 raise JudgeRequestError(session.stopped)
         outcome.reason = f"{error} (after {outcome.attempts} attempts)"
         return outcome
+
+    def _trace(self, messages: list[dict[str, str]], reply: _Reply) -> dict[str, Any]:
+        """What one validated call sent and received, as plain JSON, with any key redacted: the
+        messages, the reply as the server wrote it (reasoning included), why it ended, and when (UTC)."""
+        return {
+            "messages": [{"role": m["role"], "content": self._redact(m["content"])} for m in messages],
+            "reply": self._redact(reply.content or ""),
+            "reasoning": None if reply.reasoning is None else self._redact(reply.reasoning),
+            "finish_reason": reply.finish_reason,
+            "time": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        }
 
     # -- the three operations -----------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from ..model import ENTAILMENT, NEUTRAL
 from .base import BaseJudge, CallOutcome
 from .claims import ClaimLike, Reference, claim_text, reference_text
 from .fill import SIDES
+from .jobs import ExtractJob
 
 _CONFLICT: Any = type("Conflict", (), {"__repr__": lambda self: "CONFLICT"})()
 
@@ -114,6 +115,23 @@ class PrecomputedJudge(BaseJudge):
             if reason:
                 reasons[i] = reason
         return CallOutcome(labels, item_reasons=reasons)
+
+    def trace_check(self, claim: ClaimLike, reference: Reference) -> tuple[Optional[dict], Optional[str]]:
+        """Where the label came from: the input (nothing was judged)."""
+        label, reason = self._look_up(self.checks.get((claim_text(claim), reference_text(reference))),
+                                      "label for this claim and reference")
+        if reason:
+            return None, reason
+        return self._given(label, "the label came from the input file (given in advance: no judge read the texts)"), None
+
+    def trace_extract(self, job: ExtractJob) -> tuple[Optional[dict], Optional[str]]:
+        claims, reason = self._look_up(self.claims.get(job.text), "claims for this text")
+        if reason:
+            return None, reason
+        return self._given(list(claims), "the claims came from the input file (given in advance, not extracted)"), None
+
+    def _given(self, label: Any, note: str) -> dict:
+        return {"label": label, "note": note, "model": self.model, "prompt_version": "given in the input"}
 
     async def _label_call(self, claims: list[ClaimLike], question: str, instructions: Optional[str]) -> CallOutcome:
         labels, reasons = [], {}
