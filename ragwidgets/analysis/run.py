@@ -6,10 +6,17 @@ pre-aggregated data, slices, comparison, windows of rows, one sample's drill-dow
 several in this process; a Dask-scored run's model (``ragwidgets.dask.run.ClusterRun``) asks the
 cluster instead. A model's ``capabilities`` say which of :data:`CAPABILITIES` it has; the
 explorer names the others as not available.
+
+Reviews (:mod:`ragwidgets.reviews`): ``InMemoryRun(source, reviews=...)`` applies them at load
+and :meth:`InMemoryRun.review` applies more live, re-scoring only the reviewed samples; the
+judge's own values stay in ``judge_frame`` / ``judge_status``.
 """
 
 from __future__ import annotations
 
+import os
+import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -19,8 +26,11 @@ import pandas as pd
 
 from ..engine import evaluate
 from ..engine.evaluate import Scores
+from ..engine.sums import mean_over_defined
+from ..errors import InputWarning
 from ..loaders import KNOWN_FIELDS
 from ..model import Sample
+from ..reviews import ReviewLog, ReviewProblem, Reviews, apply_to_sample, as_reviews, gone, warn_problems
 from .aggregates import distribution, group_means, scatter_cells
 from .compare import Comparison, compare_runs
 from .filtering import TextIndex, expression_mask
@@ -32,7 +42,7 @@ from .whatif import top_k_curve
 CAPABILITIES = {  # what a run model may do -> how the explorer names it when it cannot
     "text_search": "full-text search", "slices": "failure slices", "compare": "comparing runs",
     "whatif": "what-ifs", "bootstrap": "bootstrap intervals", "report": "the HTML report",
-    "sort_any": "sorting by anything but a metric"}
+    "sort_any": "sorting by anything but a metric", "reviews": "reviewing labels"}
 QUERY_CHARS = 160  # query text sent per row
 SUMMARY_BOOT = 200  # resamples behind the live intervals (analysis.summarize: 2000); the Monte Carlo
 # error of a percentile from 200 resamples is about a tenth of the half-width, below the 3 decimals shown
@@ -137,20 +147,37 @@ def plain(v):
     return v
 
 
-def _scores_and_extras(source) -> tuple[Scores, pd.DataFrame | None]:
-    """A run's Scores and, for a DataFrame source, its other short columns (groupable, by query_id)."""
+def _scores_and_extras(source, reviews: Reviews | None = None) -> tuple[Scores, pd.DataFrame | None]:
+    """A run's Scores (with ``reviews`` applied) and, for a DataFrame source, its other short
+    columns (groupable, by query_id)."""
     if isinstance(source, Scores):
-        return source, None
+        return (source if reviews is None else source.reviewed(reviews)), None
     if hasattr(source, "records") and hasattr(source, "score_columns"):  # a ScoringResult
-        return evaluate(source.records), None
+        return evaluate(source.records, reviews=reviews), None
     if isinstance(source, pd.DataFrame):
-        scores = evaluate(source.to_dict("records"))
+        scores = evaluate(source.to_dict("records"), reviews=reviews)
         extra = [c for c in source.columns if c not in KNOWN_FIELDS and c not in scores.names
                  and source[c].map(lambda v: isinstance(v, (str, int, bool, np.integer))).all()
                  and source[c].nunique() <= MAX_GROUPS]
         ids = [s.query_id for s in scores.batch.samples]
         return scores, (source[extra].set_axis(ids).rename_axis("query_id") if extra else None)
-    return evaluate(source), None
+    return evaluate(source, reviews=reviews), None
+
+
+def _reviews_per_run(reviews, runs: list[str]) -> dict:
+    """``reviews`` (one run's, or ``{run: reviews}``) as run -> reviews (a path stays a path)."""
+    if reviews is None:
+        return {}
+    if isinstance(reviews, Mapping):
+        unknown = [str(r) for r in reviews if str(r) not in runs]
+        if unknown:
+            raise ValueError(f"reviews for run(s) {', '.join(map(repr, unknown))}, which this source lacks; "
+                             f"its runs: {', '.join(map(repr, runs))}")
+        return {str(r): v for r, v in reviews.items() if v is not None}
+    if len(runs) > 1:
+        raise ValueError("several runs: give reviews per run, {run_name: reviews} (a review names a claim of "
+                         "one run's response)")
+    return {runs[0]: reviews}
 
 
 class HeldTable:
@@ -185,22 +212,33 @@ class InMemoryRun(HeldTable):
     capabilities = frozenset(CAPABILITIES)
     where = "a run in this process"
 
-    def __init__(self, source, *, slices: list[Slice] | str | Path | None = None):
+    def __init__(self, source, *, slices: list[Slice] | str | Path | None = None, reviews=None):
         sources = source if is_runs(source) else {"run": source}
+        given = _reviews_per_run(reviews, [str(name) for name in sources])
+        self._logs = {name: ReviewLog(r) for name, r in given.items() if isinstance(r, (str, os.PathLike))}
         loaded = {}
         for name, src in sources.items():
+            name = str(name)
             try:
-                loaded[str(name)] = _scores_and_extras(src)
+                run_reviews = self._logs[name].reviews if name in self._logs else \
+                    as_reviews(given[name]) if name in given else None
+                loaded[name] = _scores_and_extras(src, run_reviews)
             except ValueError as err:  # InputError included: it already names the sample and field
                 if len(sources) == 1:
                     raise
                 raise type(err)(f"run {name!r}: {err}") from None
-        self.scores: dict[str, Scores] = {name: scores for name, (scores, _) in loaded.items()}
+        self._scores: dict[str, Scores] = {name: scores for name, (scores, _) in loaded.items()}
+        self._judge = {name: scores.judge_scores or scores for name, scores in self._scores.items()}
+        self._reviews = {name: scores.reviews or Reviews() for name, scores in self._scores.items()}
+        self._problems = {name: list(scores.review_problems) for name, scores in self._scores.items()}
+        self._stale: set[str] = set()  # runs whose Scores are rebuilt when next asked for (after a review)
         self.metrics = list(dict.fromkeys(m for scores in self.scores.values() for m in defined_metrics(scores)))
         self.tables: dict[str, RunTable] = {}
         frames, statuses = [], []
+        judge_frames = []
         for name, (scores, extras) in loaded.items():
             table = self.tables[name] = run_table(scores, self.metrics)
+            judge_frames.append(run_table(self._judge[name], self.metrics).frame[self.metrics])
             f = table.frame.reset_index()
             if extras is not None:
                 f = f.join(extras.drop(columns=[c for c in extras if c in f]), on="query_id")
@@ -213,6 +251,12 @@ class InMemoryRun(HeldTable):
         self.total = len(self._frame)
         self._run_code = pd.Categorical(self._frame["run"], categories=self.runs).codes
         self._row_in_run = np.concatenate([np.arange(t.n) for t in self.tables.values()])
+        self._run_start = dict(zip(self.runs, np.r_[0, np.cumsum([t.n for t in self.tables.values()])].tolist()))
+        self._judge_frame = pd.concat(judge_frames, ignore_index=True)
+        self._judge_frame.insert(0, "query_id", self._frame["query_id"].to_numpy())
+        self._judge_frame.insert(0, "run", self._frame["run"].to_numpy())
+        self._judge_status = pd.concat([run_table(self._judge[name], self.metrics).status.reset_index(drop=True)
+                                        for name in self.runs], ignore_index=True)
         self._values = {m: self._frame[m].to_numpy(dtype=float) for m in self.metrics}
         self._codes = {m: self._status[m].to_numpy() for m in self.metrics}
         self._text_index = TextIndex(self._frame.set_index("query_id"))
@@ -417,8 +461,13 @@ class InMemoryRun(HeldTable):
 
     # -- one sample ---------------------------------------------------------------------------
     def sample(self, row: int) -> Sample:
-        """The Sample of ``frame`` row ``row``."""
-        return self.scores[self.runs[self._run_code[row]]].batch.samples[self._row_in_run[row]]
+        """The Sample of ``frame`` row ``row`` (its reviewed labels, where reviewed)."""
+        return self._reviewed_sample(self.runs[self._run_code[row]], int(self._row_in_run[row]))
+
+    def _reviewed_sample(self, run: str, i: int) -> Sample:
+        judged = self._judge[run].batch.samples[i]
+        mine = self._reviews[run].for_sample(judged.query_id)
+        return apply_to_sample(judged, mine)[0] if mine else judged
 
     def sample_key(self, row: int) -> int:
         """What names row ``row``'s sample across updates: the row (``frame`` does not change)."""
@@ -433,5 +482,127 @@ class InMemoryRun(HeldTable):
         run_code, qid = self._run_code[row], self._frame["query_id"].iat[row]
         base, baseline = self.tables[self.runs[0]], None
         if run_code != 0 and qid in base.frame.index:
-            baseline = self.scores[self.runs[0]].batch.samples[base.frame.index.get_loc(qid)]
+            baseline = self._reviewed_sample(self.runs[0], base.frame.index.get_loc(qid))
         return Drill(self.sample(row), self.runs[run_code], qid, baseline)
+
+    # -- reviews --------------------------------------------------------------------------------
+    @property
+    def scores(self) -> dict[str, Scores]:
+        """Each run's Scores under its reviews (a run reviewed live is scored again when asked for)."""
+        for name in sorted(self._stale):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", InputWarning)  # warned when the reviews came
+                self._scores[name] = self._judge[name].reviewed(self._reviews[name])
+        self._stale.clear()
+        return self._scores
+
+    @property
+    def reviews(self) -> Reviews | dict[str, Reviews]:
+        """The reviews in force: one run's Reviews, or ``{run: Reviews}`` for several runs."""
+        return self._reviews[self.runs[0]] if len(self.runs) == 1 else dict(self._reviews)
+
+    @property
+    def review_problems(self) -> list[ReviewProblem]:
+        """The reviews that did not match their sample (not applied), every run's."""
+        return [p for name in self.runs for p in self._problems[name]]
+
+    @property
+    def judge_frame(self) -> pd.DataFrame:
+        """``run``, ``query_id`` and the metrics under the judge's labels, row for row as ``frame``."""
+        return self._judge_frame
+
+    @property
+    def judge_status(self) -> pd.DataFrame:
+        """The status codes of ``judge_frame``'s metrics (as ``status`` for ``frame``)."""
+        return self._judge_status
+
+    def review_summary(self, run: str | None = None) -> pd.DataFrame:
+        """Per metric of ``run`` (the only run by default): the mean over defined samples under the
+        judge's labels and under the reviews (None where no sample is defined), and how many labels
+        and samples are reviewed: "faithfulness 0.60 -> 0.80 after 2 reviews"."""
+        name = self._run_name(run)
+        rows = self._run_code == self.runs.index(name)
+        out = {}
+        for m in self.metrics:
+            judge = mean_over_defined(self._judge_frame[m].to_numpy()[rows],
+                                      self._judge_status[m].to_numpy()[rows] == DEFINED_CODE)[0]
+            reviewed = mean_over_defined(self._values[m][rows], self._codes[m][rows] == DEFINED_CODE)[0]
+            out[m] = {"judge_mean": judge, "reviewed_mean": reviewed}
+        frame = pd.DataFrame.from_dict(out, orient="index").rename_axis("metric")
+        frame["reviews"] = len(self._reviews[name])
+        frame["reviewed_samples"] = len(self._reviews[name].query_ids)
+        return frame
+
+    def _run_name(self, run: str | None) -> str:
+        if run is None:
+            if len(self.runs) > 1:
+                raise ValueError(f"several runs: name the run ({', '.join(map(repr, self.runs))})")
+            return self.runs[0]
+        if run not in self.runs:
+            raise ValueError(f"no run {run!r}; runs: {', '.join(map(repr, self.runs))}")
+        return run
+
+    def review(self, reviews, *, run: str | None = None) -> np.ndarray:
+        """Apply more reviews (a Review, its JSON object, several, Reviews or a reviews file) to ``run``
+        (the only run by default): only the reviewed samples are scored again, and ``frame``,
+        ``status``, the summary, slices, comparison and order follow. Appended to the run's reviews
+        file when it was given as a path. A review that does not match its sample is kept out, listed
+        in ``review_problems`` and warned about. Returns the ``frame`` positions of the reviewed samples."""
+        name = self._run_name(run)
+        new = as_reviews([reviews] if isinstance(reviews, Mapping) else reviews)
+        if name in self._logs:
+            for r in new.history:
+                self._logs[name].append(r)
+        self._reviews[name] = merged = self._reviews[name] + new
+        judge = self._judge[name]
+        positions = judge._positions  # query_id -> position, found once per run
+        found, samples, problems = [], [], gone(new, positions)
+        for qid in new.query_ids:
+            if qid in positions:
+                sample, wrong = apply_to_sample(judge.batch.samples[positions[qid]], merged.for_sample(qid))
+                found.append(positions[qid])
+                samples.append(sample)
+                problems += wrong
+        again = set(new.query_ids)
+        kept = [p for p in self._problems[name] if p.review.query_id not in again]
+        self._problems[name] = kept + problems
+        warn_problems(problems)
+        if not found:
+            return np.zeros(0, dtype=np.int64)
+        self._stale.add(name)
+        self._patch(name, np.array(found, dtype=np.int64), samples)
+        return self._run_start[name] + np.array(found, dtype=np.int64)
+
+    def _patch(self, name: str, found: np.ndarray, samples: list[Sample]) -> None:
+        """Score ``samples`` (run ``name``'s at positions ``found``) and write their values into the held tables."""
+        judge = self._judge[name]
+        part = judge.parts[0]
+        psg = part.derived.psg_active
+        offset = judge.batch.psg_offset
+        active = np.concatenate([psg[offset[i]:offset[i + 1]] for i in found])
+        scored = evaluate(samples, part.names, mode=judge.mode, undefined=judge.undefined, passage_active=active)
+        table = run_table(scored, self.metrics)
+        rows = self._run_start[name] + found
+        held = self.tables[name]
+        for m in self.metrics:
+            value, code = table.frame[m].to_numpy(dtype=float), table.status[m].to_numpy()
+            self._frame.iloc[rows, self._frame.columns.get_loc(m)] = value
+            self._status.iloc[rows, self._status.columns.get_loc(m)] = code
+            held.frame.iloc[found, held.frame.columns.get_loc(m)] = value
+            held.status.iloc[found, held.status.columns.get_loc(m)] = code
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """Everything derived from the held values, found again after they changed."""
+        self._values = {m: self._frame[m].to_numpy(dtype=float) for m in self.metrics}
+        self._codes = {m: self._status[m].to_numpy() for m in self.metrics}
+        self._numeric = self._frame.drop(columns=["query", "response", "run", "query_id"])
+        self._expression_cache = ("", None)
+        self._summarizer = Summarizer(self._whole_table())
+        self._cache = {}
+        table = self._whole_table()
+        self._slice_rows = {s.name: members(table, s) for s in self.slices}
+        if len(self.runs) > 1:
+            self.comparison = compare_runs(self.tables)
+        self._mask = None
+        self.update(self.controls)
