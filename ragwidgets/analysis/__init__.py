@@ -1,10 +1,13 @@
 """Error analysis over a whole run: per-sample table, summary with bootstrap intervals, filters,
-failure slices, paired comparison of runs and run-level what-ifs.
+failure slices, paired comparison of runs, run-level what-ifs, and how far the judge can be
+trusted: judge–reviewer agreement, corrected scores from a reviewed sample, the review queue.
 
 Pure pandas / numpy over the engine's Scores; imports no widget library.
 """
 
+from .agreement import Agreement, AgreementStats, agreement, agreement_stats
 from .compare import Comparison, compare_runs
+from .corrected import Estimate, Estimates, corrected, prediction_powered
 from .filtering import TextIndex, expression_mask, filter_rows
 from .slices import BUILTIN_SLICES, Slice, builtin_slices, load_slices, members, save_slices, slice_table
 from .summary import Summarizer, summarize
@@ -14,4 +17,5 @@ from .whatif import Dropped, drop_passages, passage_metrics, passage_rule, top_k
 __all__ = ["RunTable", "run_table", "defined_metrics", "summarize", "Summarizer", "TextIndex", "expression_mask", "filter_rows", "Slice",
            "BUILTIN_SLICES", "builtin_slices", "members", "slice_table", "save_slices", "load_slices",
            "Comparison", "compare_runs", "top_k_curve", "drop_passages", "passage_rule", "passage_metrics",
-           "Dropped"]
+           "Dropped", "agreement", "agreement_stats", "Agreement", "AgreementStats", "corrected",
+           "prediction_powered", "Estimate", "Estimates"]

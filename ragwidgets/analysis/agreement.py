@@ -9,6 +9,7 @@ denominator is 0 — never a 0 or a NaN.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -17,8 +18,9 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ..model import CONTRADICTED, ENTAILED, ENTAILMENT, LABEL_CODES, LABEL_MATRICES, LABEL_SPELLINGS, NEUTRAL
+from ..model import ENTAILMENT, LABEL_CODES, LABEL_MATRICES, LABEL_SPELLINGS
 from .bootstrap import percentile_interval
+from .reviewed_labels import reviewed_run
 
 NOT_ENTAILED_2 = "not entailed"  # the metrics' second class: Neutral and Contradiction together
 BINARY = (ENTAILMENT, NOT_ENTAILED_2)
@@ -266,3 +268,158 @@ def agreement_stats(judge, reviewer, *, labels=LABEL_SPELLINGS, groups=None, see
         majority_accuracy=maj_acc, majority_macro_f1=maj_f1, classes=classes,
         macro_f1=_macro([c.f1 for c in classes], n), n_groups=n if g is None else len(np.unique(g)) if n else 0,
         binary=binary)
+
+
+TABLE_FIGURES = FIGURES + ("binary_agreement", "binary_kappa", "binary_kappa_low", "binary_kappa_high",
+                           "binary_macro_f1")
+
+
+@dataclass(eq=False)
+class Agreement:
+    """Judge–reviewer agreement of a run per label kind [× group] (:func:`agreement`).
+
+    ``table``: one row per kind [and group] with n (reviewed labels), n_samples (their samples:
+    the bootstrap's clusters), n_unjudged, agreement, kappa with its interval, the base rate
+    (majority_label, base_rate, majority_accuracy, majority_macro_f1), macro_f1, the 2-class
+    figures (binary_*) and ``reason`` (None: Undefined). ``stats``: (kind, group) -> AgreementStats.
+    ``problems``: the reviews that did not match their sample (left out).
+    """
+
+    stats: dict[tuple[str, object], AgreementStats]
+    by: str | None
+    problems: list
+
+    @property
+    def table(self) -> pd.DataFrame:
+        rows = []
+        for (kind, group), a in self.stats.items():
+            b = a.binary
+            row = {"kind": kind, **({self.by: group} if self.by else {}), **a.summary()}
+            row.update(binary_agreement=b.agreement.value, binary_kappa=b.kappa.value,
+                       binary_kappa_low=b.kappa_interval[0], binary_kappa_high=b.kappa_interval[1],
+                       binary_macro_f1=b.macro_f1.value)
+            rows.append(row)
+        frame = undefined_as_none(rows, TABLE_FIGURES)
+        return frame.rename(columns={"n_groups": "n_samples"})
+
+    def _one(self, kind: str, group) -> AgreementStats:
+        if (kind, group) not in self.stats:
+            groups = sorted({g for k, g in self.stats if k == kind}, key=str)
+            raise KeyError(f"no agreement for kind {kind!r}" + (f" and {self.by} {group!r}; groups: {groups}"
+                                                                  if self.by else ""))
+        return self.stats[(kind, group)]
+
+    def confusion(self, kind: str, group=None, *, binary: bool = False) -> pd.DataFrame:
+        """The confusion matrix of one kind [and group]: judge rows × reviewer columns."""
+        a = self._one(kind, group)
+        return (a.binary if binary else a).confusion_frame()
+
+    def per_class(self, kind: str, group=None, *, binary: bool = False) -> pd.DataFrame:
+        """Per-class n, precision, recall and F1 of one kind [and group]."""
+        a = self._one(kind, group)
+        return (a.binary if binary else a).per_class()
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table
+
+    def to_view(self) -> dict:
+        """JSON-able: per row its kind, group and :meth:`AgreementStats.to_view`; the problems as text."""
+        return {"by": self.by, "rows": [{"kind": kind, "group": group, **a.to_view()}
+                                        for (kind, group), a in self.stats.items()],
+                "problems": [str(p) for p in self.problems]}
+
+    def _repr_html_(self) -> str:
+        return agreement_html(self)
+
+
+def agreement_html(result: Agreement) -> str:
+    """The agreement table as an HTML table (every text escaped; Undefined spelt out)."""
+    cols = ["kind"] + ([result.by] if result.by else []) + [
+        "n", "n_samples", "agreement", "kappa", "kappa 95%", "base rate", "majority judge accuracy",
+        "majority judge macro-F1", "macro-F1", "2-class kappa"]
+
+    def num(v):
+        return "<i>Undefined</i>" if v is None else f"{v:.3f}"
+
+    out = ["<table><tr>" + "".join(f"<th>{html.escape(str(c))}</th>" for c in cols) + "</tr>"]
+    for row in result.table.to_dict("records"):
+        ci = "—" if row["kappa_low"] is None else f"{row['kappa_low']:.3f} – {row['kappa_high']:.3f}"
+        base = "<i>Undefined</i>" if row["base_rate"] is None else \
+            f"{row['base_rate']:.3f} ({html.escape(str(row['majority_label']))})"
+        cells = [html.escape(row["kind"])] + ([html.escape(str(row[result.by]))] if result.by else []) + [
+            str(row["n"]), str(row["n_samples"]), num(row["agreement"]), num(row["kappa"]), ci, base,
+            num(row["majority_accuracy"]), num(row["majority_macro_f1"]), num(row["macro_f1"]),
+            num(row["binary_kappa"])]
+        out.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    out.append("</table>")
+    if result.problems:
+        out.append(f"<p>{len(result.problems)} review(s) did not match their sample and were left out; "
+                   f"the first: {html.escape(str(result.problems[0]))}</p>")
+    return "".join(out)
+
+
+def _is_run(by) -> bool:
+    return isinstance(by, str) and by == "run"
+
+
+def _groups_of(by, scores, run_name):
+    """Per sample of one run: its group (``by`` a sequence per sample, a mapping or Series from
+    query_id, or "run")."""
+    ids = scores.batch.query_ids
+    if _is_run(by):
+        return np.full(len(ids), run_name, dtype=object)
+    if isinstance(by, Mapping) and run_name in by and not isinstance(by, pd.Series):
+        by = by[run_name]
+    if isinstance(by, pd.Series) or isinstance(by, Mapping):
+        get = by.get
+        missing = [q for q in ids if get(q) is None]
+        if missing:
+            raise InputError(f"'by' gives no group for query_id {missing[0]!r}", field="by")
+        return np.array([get(q) for q in ids], dtype=object)
+    arr = np.asarray(by, dtype=object)
+    if arr.shape != (len(ids),):
+        raise InputError(f"'by' must give one group per sample ({len(ids)}), got {arr.shape}", field="by")
+    return arr
+
+
+def agreement(scores, reviews=None, *, by=None, seed: int = 0, n_boot: int = 1000,
+              level: float = 0.95) -> Agreement:
+    """Judge–reviewer agreement over the reviewed labels of a run, per label kind
+    (answer2response, response2answer, retrieved2response, retrieved2answer) [× group]: the
+    statistics of :func:`agreement_stats`, with a cluster bootstrap over samples.
+
+    ``scores``: the judge's scores with ``reviews`` (a reviews file's path, Reviews, records), or
+    scores evaluated with reviews (``rw.evaluate(..., reviews=)``, ``reviews`` None: then
+    ``scores.judge_scores`` holds the judge's labels); or ``{run: scores}`` with ``reviews``
+    None, one reviews object for all, or ``{run: reviews}``. The judge label is the judge's
+    scores' label at the reviewed cell. ``by``: "run" (per run of a dict), or a group per sample
+    (a sequence, or a mapping / Series from query_id; per run for a dict: ``{run: …}``).
+    """
+    runs = scores if isinstance(scores, Mapping) else {"": scores}
+    if isinstance(by, str) and (not _is_run(by) or not isinstance(scores, Mapping)):
+        raise InputError(f"by={by!r}: give 'run' with several runs ({{run name: scores}}), or a group per sample",
+                         field="by")
+    pooled: dict[tuple[str, object], list] = {}
+    problems = []
+    for number, (name, sc) in enumerate(runs.items()):
+        mine = reviews.get(name) if isinstance(reviews, Mapping) else reviews
+        run = reviewed_run(sc, mine)
+        problems += run.problems
+        groups = None if by is None else _groups_of(by, run.judge, name)
+        keys = [None] if groups is None else list(dict.fromkeys(groups.tolist()))
+        for kind in LABEL_MATRICES:
+            if not run.judge.batch.has[kind].any():
+                continue
+            cells = run.cells[kind] & run.in_play[kind]
+            owner = run.owner[kind][cells]
+            j, r = run.judge_labels(kind)[cells], run.reviewed_labels[kind][cells]
+            cluster = owner + number * (run.n_samples + 1)  # one cluster per sample of each run
+            for key in keys:
+                sel = slice(None) if groups is None else groups[owner] == key
+                pooled.setdefault((kind, key), []).append((j[sel], r[sel], cluster[sel]))
+    stats = {}
+    for key, parts in pooled.items():
+        j, r, g = (np.concatenate([p[k] for p in parts]) for k in range(3))
+        stats[key] = agreement_stats(j, r, groups=g, seed=seed, n_boot=n_boot, level=level)
+    by_name = None if by is None else "run" if _is_run(by) else getattr(by, "name", None) or "group"
+    return Agreement(stats, by_name, problems)

@@ -15,8 +15,11 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
+from ..engine.evaluate import Scores, evaluate
 from ..errors import InputError
 from .agreement import undefined_as_none
+from .reviewed_labels import ReviewedRun, label_kinds, reviewed_run
+from .table import DEFINED_CODE, defined_metrics
 
 ESTIMATES = ("judge", "reviewed", "corrected")
 COLUMNS = ("judge_mean", "judge_low", "judge_high", "reviewed_mean", "reviewed_low", "reviewed_high",
@@ -89,16 +92,16 @@ def _interval(mean: float, se: float | None, z: float, n: int, why: str = "") ->
 
 def prediction_powered(judge_all, judge_reviewed, truth_reviewed, *, defined_all=None,
                        defined_judge_reviewed=None, defined_truth_reviewed=None, level: float = 0.95,
-                       n_total: int | None = None) -> Estimates:
+                       n_total: int | None = None, known_all=None) -> Estimates:
     """Judge-only, reviewed-only and prediction-powered estimates of a metric's mean under the
     true (reviewed) labels, with ``level`` intervals.
 
     ``judge_all``: the judge's per-sample values on all N samples; ``judge_reviewed`` /
     ``truth_reviewed``: the judge's and the reviewed values on the n reviewed samples, a simple
-    random sample (without replacement) of the ``n_total`` samples the review was drawn from
-    (default N; less when samples with nothing to review are left out of the draw: their values
-    are the same under both labellings, so their rectifiers are exactly 0). NaN, or a False
-    ``defined_*`` flag, is Undefined.
+    random sample (without replacement) of the M = ``n_total`` samples the review was drawn from.
+    ``known_all``: a flag per sample whose value no label review can change (nothing to review:
+    the same under both labellings), left out of the draw; M defaults to the others' number (N
+    when none). NaN, or a False ``defined_*`` flag, is Undefined.
 
     The target is θ = Σ dᵀyᵀ / Σ dᵀ over the N samples (dᵀ: defined under the true labels): a
     ratio of two totals, since a sample can be defined under one labelling and not the other.
@@ -109,7 +112,8 @@ def prediction_powered(judge_all, judge_reviewed, truth_reviewed, *, defined_all
     through z = a − θ̂b), is se = M·√((1 − n/M)·S²(zᵀ − zᴶ) / n) / B̂ (B̂ the denominator above),
     with the finite-population correction 1 − n/M for sampling without replacement; the
     interval is θ̂ ± t·se (Student's t, n − 1 degrees of freedom). Reviewed only: the same ratio
-    over the reviewed samples alone, se = √((1 − n/M)·S²(zᵀ)/n) / mean(bᵀ). Judge only: the
+    with the known samples' exact totals in place of the judge's, θ̂ = (Aᴷ + M·mean(aᵀ)) /
+    (Bᴷ + M·mean(bᵀ)), se = M·√((1 − n/M)·S²(zᵀ)/n) / its denominator. Judge only: the
     judge's mean over its defined samples, se = S/√(defined), from sampling over questions
     only — it ignores the judge's bias, so it misses θ when the judge errs. (PPI++'s power
     tuning, λ·judge terms with λ fitted on the reviewed set, under-covered at n = 100 for rare
@@ -131,7 +135,10 @@ def prediction_powered(judge_all, judge_reviewed, truth_reviewed, *, defined_all
     djr = _flags(jr, defined_judge_reviewed, "defined_judge_reviewed")
     dtr = _flags(tr, defined_truth_reviewed, "defined_truth_reviewed")
     big_n, n = len(ja), len(jr)
-    m = big_n if n_total is None else int(n_total)
+    known = np.zeros(big_n, dtype=bool) if known_all is None else np.asarray(known_all, dtype=bool)
+    if known.shape != ja.shape:
+        raise InputError(f"known_all must have one flag per sample ({big_n}), got {len(known)}", field="known_all")
+    m = big_n - int(known.sum()) if n_total is None else int(n_total)
     if not n <= m <= big_n:
         raise InputError(f"n_total must be from the {n} reviewed to the {big_n} samples, not {m}", field="n_total")
     fpc = 1 - n / m if m else 0.0
@@ -155,8 +162,10 @@ def prediction_powered(judge_all, judge_reviewed, truth_reviewed, *, defined_all
         return Estimates(judge, undefined, undefined, n, big_n, level)
 
     z = _quantile(level, max(n - 1, 1))
-    rmean = float(at.sum() / bt.sum())
-    rse = float(np.sqrt(fpc * np.var(at - rmean * bt, ddof=1) / n) / bt.mean()) if n > 1 else None
+    a_known, b_known = a_all[known].sum(), da[known].sum()
+    rden = b_known + m * bt.mean()
+    rmean = float((a_known + m * at.mean()) / rden)
+    rse = float(m * np.sqrt(fpc * np.var(at - rmean * bt, ddof=1) / n) / rden) if n > 1 else None
     reviewed = _interval(rmean, rse, z, n, few)
 
     num = a_all.sum() + m * np.mean(at - aj)
@@ -170,3 +179,70 @@ def prediction_powered(judge_all, judge_reviewed, truth_reviewed, *, defined_all
         resid = (at - theta * bt) - (aj - theta * bj)
         cse = float(m * np.sqrt(fpc * np.var(resid, ddof=1) / n) / den)
     return Estimates(judge, reviewed, _interval(theta, cse, z, n, few), n, big_n, level)
+
+
+def _values(scores: Scores, shown: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per-sample values of one reported metric and whether each is defined."""
+    for part in scores.parts:
+        for name_shown, value, _, name in part.columns():
+            if name_shown == shown:
+                return value, part.code[name] == DEFINED_CODE
+    raise KeyError(shown)
+
+
+def _reviewed_subset(run: ReviewedRun, rows: np.ndarray) -> Scores:
+    """The reviewed labelling scored on ``rows`` only (the reviewed samples), as the judge was scored."""
+    judge = run.judge
+    part = judge.parts[0]
+    b = judge.batch
+    psg = np.concatenate([part.derived.psg_active[b.psg_offset[i]:b.psg_offset[i + 1]] for i in rows]) \
+        if len(rows) else np.zeros(0, dtype=bool)
+    return evaluate([run.reviewed_samples[int(i)] for i in rows], part.names, mode=judge.mode,
+                    undefined=judge.undefined, passage_active=psg)
+
+
+def corrected(scores: Scores, reviews=None, *, metrics=None, level: float = 0.95) -> pd.DataFrame:
+    """Each metric's mean three ways (see :func:`prediction_powered`): judge only, reviewed only
+    and corrected, over the samples reviewed for that metric (every cell of every label matrix it
+    reads reviewed or confirmed: :mod:`ragwidgets.analysis.reviewed_labels`), drawn from the
+    samples that have such cells.
+
+    ``scores``: the judge's scores with ``reviews`` (a reviews file's path, Reviews, records), or
+    scores evaluated with reviews (``rw.evaluate(..., reviews=)``; ``reviews`` None). Only the
+    reviewed samples are scored again. ``metrics``: reported names (default: those of ``scores``
+    that read a label matrix). The reviewed samples must be a simple random sample of the run's
+    (``review_queue(..., strategy="random")``): a consequential queue's are not, and the
+    corrected interval is then not valid.
+
+    A DataFrame indexed by metric: judge_mean, judge_low, judge_high, reviewed_mean,
+    reviewed_low, reviewed_high, corrected_mean, corrected_low, corrected_high (None where
+    Undefined), n_reviewed, n_samples, and ``reason`` (why a figure is Undefined; "" otherwise).
+    """
+    run = reviewed_run(scores, reviews)
+    judge = run.judge
+    names = [n for n in defined_metrics(judge) if label_kinds(n)] if metrics is None else list(metrics)
+    unknown = [n for n in names if n not in judge.names]
+    if unknown:
+        raise ValueError(f"unknown metric(s) {', '.join(map(repr, unknown))}; these scores have {', '.join(judge.names)}")
+    touched = np.flatnonzero(run.any_reviewed())
+    subset = run.reviewed_scores
+    position = None
+    if subset is None:
+        subset, position = _reviewed_subset(run, touched), {int(i): k for k, i in enumerate(touched)}
+    rows = []
+    for name in names:
+        kinds = label_kinds(name)
+        ja, da = _values(judge, name)
+        ja = np.where(da, ja, np.nan)
+        if not kinds:
+            rows.append({"metric": name, **dict.fromkeys(COLUMNS[:9]), "n_reviewed": 0, "n_samples": len(ja),
+                         "reason": "it reads no judge label: reviews cannot change it"})
+            continue
+        chosen = np.flatnonzero(run.fully_reviewed(kinds))
+        tv, td = _values(subset, name)
+        at = chosen if position is None else np.array([position[int(i)] for i in chosen], dtype=np.int64)
+        est = prediction_powered(ja, ja[chosen], tv[at], defined_truth_reviewed=td[at], level=level,
+                                 known_all=~run.reviewable(kinds))
+        rows.append({"metric": name, **est.row()})
+    frame = undefined_as_none(rows, COLUMNS[:9]).set_index("metric")
+    return frame[list(COLUMNS) + ["reason"]]

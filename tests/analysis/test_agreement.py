@@ -5,8 +5,10 @@ import json
 import numpy as np
 import pytest
 
-from ragwidgets.analysis.agreement import agreement_stats
+import ragwidgets as rw
+from ragwidgets.analysis.agreement import agreement, agreement_stats
 from ragwidgets.errors import InputError
+from ragwidgets.reviews import Review, ReviewLog
 
 E, N, C = "Entailment", "Neutral", "Contradiction"
 JUDGE = [E, E, N, C, N, E, E, N]
@@ -104,3 +106,56 @@ def test_views_are_json_without_nan():
     view = agreement_stats([E, E, N], [E, N, N]).to_view()
     text = json.dumps(view, allow_nan=False)
     assert '"binary"' in text and view["confusion"] == [[1, 1, 0], [0, 1, 0], [0, 0, 0]]
+
+
+# -- over a run's reviews ----------------------------------------------------------------------
+def _record(qid, a2r, r2r, docs=("d0", "d1")):
+    return {"query_id": qid, "query": "q", "gt_answer": "g", "response": "r",
+            "retrieved_context": [{"doc_id": d, "text": d} for d in docs],
+            "response_claims": [["s", "p", str(j)] for j in range(len(a2r))],
+            "gt_answer_claims": [["s", "p", "0"]], "answer2response": a2r, "response2answer": [E],
+            "retrieved2response": r2r, "retrieved2answer": [[E, N]]}
+
+
+RUN = [_record("q1", [E, E, N], [[E, N], [N, N], [E, E]]), _record("q2", [N, C], [[N, N], [E, N]])]
+
+
+def _reviews():
+    return [Review("q1", "answer2response", 0, N), Review("q1", "answer2response", 2, N),
+            Review("q2", "answer2response", 0, E), Review("q2", "answer2response", 1, C),
+            Review("q1", "retrieved2response", 1, E, doc_id="d0"),  # judge: Neutral
+            Review("q2", "answer2response", 5, E)]  # no claim 5: reported, left out
+
+
+def test_agreement_over_a_run_reads_the_judge_label_at_each_reviewed_cell():
+    judge = rw.evaluate(RUN)
+    a = agreement(judge, _reviews())
+    # answer2response (judge, reviewer): q1 (E, N), (N, N); q2 (N, E), (C, C)
+    assert a.confusion("answer2response").to_numpy().tolist() == [[0, 1, 0], [1, 1, 0], [0, 0, 1]]
+    row = a.table.set_index("kind").loc["answer2response"]
+    assert row["n"] == 4 and row["n_samples"] == 2 and row["agreement"] == pytest.approx(0.5)
+    assert a.confusion("retrieved2response").to_numpy().tolist() == [[0, 0, 0], [1, 0, 0], [0, 0, 0]]
+    r2a = a.table.set_index("kind").loc["retrieved2answer"]
+    assert r2a["n"] == 0 and r2a["agreement"] is None and r2a["reason"]
+    assert len(a.problems) == 1 and "claim index out of range" in str(a.problems[0])
+    json.dumps(a.to_view(), allow_nan=False)
+    assert "<table>" in a._repr_html_()
+
+
+def test_agreement_takes_reviewed_scores_a_reviews_file_and_runs(tmp_path):
+    path = tmp_path / "reviews.jsonl"
+    log = ReviewLog(path)
+    for r in _reviews()[:5]:
+        log.append(r)
+    judge = rw.evaluate(RUN)
+    direct = agreement(judge, _reviews()[:5]).table
+    from_file = agreement(judge, path).table
+    reviewed = rw.evaluate(RUN, reviews=path)
+    assert from_file.equals(direct) and agreement(reviewed).table.equals(direct)
+    runs = agreement({"a": judge, "b": reviewed}, {"a": path, "b": None}, by="run").table
+    assert set(runs["run"]) == {"a", "b"}
+    assert runs.groupby("run")["n"].sum().to_dict() == {"a": 5, "b": 5}
+    per = agreement(judge, path, by={"q1": "x", "q2": "y"}).table
+    assert per.set_index(["kind", "group"]).loc[("answer2response", "x"), "n"] == 2
+    with pytest.raises(InputError, match="no reviews"):
+        agreement(judge)

@@ -3,12 +3,14 @@
 
 import dataclasses
 import json
+import sys
 
 import numpy as np
 import pytest
 
 import ragwidgets as rw
-from ragwidgets.analysis.corrected import prediction_powered
+from judge_runs import judged_records, true_reviews
+from ragwidgets.analysis.corrected import COLUMNS, corrected, prediction_powered
 from ragwidgets.engine.evaluate import evaluate
 from ragwidgets.engine.metrics import RAGCHECKER_METRICS
 from ragwidgets.errors import InputError
@@ -124,3 +126,62 @@ def test_corrected_interval_covers_the_true_mean(population, n):
     # the judge's errors move the metrics that read its claim-vs-answer labels: its own interval misses
     for m in ("precision", "recall", "f1", "hallucination"):
         assert coverage[m][0] / runs < 0.5, (m, coverage[m][0] / runs)
+
+
+# -- over a run's scores and reviews -----------------------------------------------------------
+@pytest.fixture(scope="module")
+def reviewed_run():
+    truth = rw.datasets.synthetic_run(400, seed=3, quality=0.6)
+    judged = judged_records(truth, seed=4)
+    picks = np.random.default_rng(5).choice(400, size=60, replace=False)
+    return truth, judged, picks, true_reviews(truth, picks)
+
+
+def test_corrected_table_columns_and_both_ways_in_agree(reviewed_run):
+    truth, judged, picks, reviews = reviewed_run
+    table = corrected(rw.evaluate(judged), reviews)
+    assert list(table.columns) == list(COLUMNS) + ["reason"]
+    assert "precision" in table.index and "context_relevance" not in table.index  # reads no label
+    again = corrected(rw.evaluate(judged, reviews=reviews))
+    assert again.drop(columns="reason").equals(table.drop(columns="reason"))
+    truth_means = rw.evaluate(truth).aggregate()
+    row = table.loc["precision"]
+    assert row["n_samples"] == 400
+    # the reviewed-only mean is the reviewed samples' own mean under the true labels
+    true_scores = rw.evaluate(truth)
+    values = true_scores.frame["precision"].to_numpy()[picks]
+    reviewable = np.array([len(truth[i]["response_claims"]) > 0 for i in picks])
+    assert row["n_reviewed"] == reviewable.sum()
+    assert row["reviewed_mean"] == pytest.approx(np.nanmean(values))
+    assert row["corrected_low"] < truth_means["precision"]["mean"] < row["corrected_high"]
+
+
+def test_a_sample_counts_as_reviewed_only_when_every_label_it_reads_is(reviewed_run):
+    truth, judged, picks, _ = reviewed_run
+    with_claims = [int(i) for i in picks if truth[int(i)]["response_claims"]]
+    only_a2r = true_reviews(truth, with_claims, kinds=("answer2response",))
+    table = corrected(rw.evaluate(judged), only_a2r)
+    assert table.loc["precision", "n_reviewed"] == len(with_claims)
+    assert table.loc["faithfulness", "n_reviewed"] == 0  # it reads retrieved2response, not reviewed
+    assert table.loc["faithfulness", "corrected_mean"] is None and "no reviewed sample" in table.loc[
+        "faithfulness", "reason"]
+    partial = only_a2r[1:]  # the first sample's first claim unreviewed
+    assert corrected(rw.evaluate(judged), partial).loc["precision", "n_reviewed"] == len(with_claims) - 1
+
+
+def test_confirming_reviews_leave_the_judge_mean(reviewed_run):
+    _, judged, picks, _ = reviewed_run
+    table = corrected(rw.evaluate(judged), true_reviews(judged, picks))  # reviewers agree with the judge
+    assert table["corrected_mean"].astype(float).to_numpy() == pytest.approx(table["judge_mean"].astype(float).to_numpy())
+    assert corrected(rw.evaluate(judged), true_reviews(judged, picks),
+                     metrics=["context_relevance"]).loc["context_relevance", "reason"].startswith("it reads no judge label")
+
+
+def test_only_the_reviewed_samples_are_scored_again(reviewed_run, monkeypatch):
+    _, judged, picks, reviews = reviewed_run
+    module = sys.modules["ragwidgets.analysis.corrected"]
+    seen = []
+    real = module.evaluate
+    monkeypatch.setattr(module, "evaluate", lambda data, *a, **k: seen.append(len(data)) or real(data, *a, **k))
+    corrected(rw.evaluate(judged), reviews)
+    assert seen == [len(picks)]
