@@ -8,7 +8,7 @@ checking), and counts calls, requests, retries, cache hits, tokens and failures 
 finished results; it shows retries in its progress bar and sums them up in one log line.
 
 A call that returns a ``trace`` (what it sent and what came back: an LLM judge's validated reply)
-has it stored in the cache beside its answers, when the cache keeps traces (``put_trace``): once
+has it stored in the cache beside its answers, when the cache keeps traces (``put_traces``): once
 per call, each answer pointing at it (see ``cache``). Storing a trace is neither a request nor a
 cache hit. ``trace_check`` / ``trace_extract`` read one back without calling the model.
 """
@@ -173,14 +173,28 @@ class BaseJudge:
 
     def _store_trace(self, operation: str, outcome: CallOutcome) -> Optional[str]:
         """Store the trace of a call whose answer will be cached; its key (derived from the judge and
-        the messages sent), or None when there is none or the cache keeps none."""
-        if outcome.trace is None or self.cache is None or not hasattr(self.cache, "put_trace"):
+        the messages sent), or None when there is none or the cache keeps none.
+
+        A system message (the prompt, the same in every call of an operation) is stored once, under
+        a key of its own, and the trace names that key: about 700 bytes a call not written again.
+        """
+        if outcome.trace is None or not self._keeps_traces():
             return None
+        messages, stored = [], {}
+        for message in outcome.trace["messages"]:
+            if message["role"] == "system":
+                shared = self._key(operation, {"system": message["content"]})
+                stored[shared] = {"text": message["content"]}
+                message = {"role": "system", "shared": shared}
+            messages.append(message)
         key = self._key(operation, {"call": outcome.trace["messages"]})
-        trace = dict(outcome.trace, operation=operation, model=self.model,
-                     prompt_version=self.prompt_version(operation))
-        self.cache.put_trace(key, trace)
+        stored[key] = dict(outcome.trace, messages=messages, operation=operation, model=self.model,
+                           prompt_version=self.prompt_version(operation))
+        self.cache.put_traces(stored)
         return key
+
+    def _keeps_traces(self) -> bool:
+        return self.cache is not None and all(hasattr(self.cache, n) for n in ("put_traces", "get_trace", "trace"))
 
     def _hit(self, key: str) -> Optional[JudgeResult]:
         """The judgement the cache holds under ``key`` (counted as a hit), else None."""
@@ -403,7 +417,7 @@ class BaseJudge:
     def _cached_trace(self, key: str, operation: str) -> tuple[Optional[dict], Optional[str]]:
         if self.cache is None:
             return None, f"{self!r} has no cache, where traces are kept"
-        if not hasattr(self.cache, "trace"):
+        if not self._keeps_traces():
             return None, f"the cache {self.cache!r} keeps no traces"
         found = self.cache.trace(key)
         if found is MISSING:
@@ -412,7 +426,16 @@ class BaseJudge:
         value, trace, item = found
         if trace is None:
             return None, "judged before traces were kept (the cache holds the answer without its trace)"
-        return dict(trace, label=value, item=item), None
+        messages = []
+        for message in trace.get("messages") or []:
+            if "shared" in message:
+                shared = self.cache.get_trace(message["shared"])
+                text = shared.get("text") if shared else None
+                if not isinstance(text, str):
+                    return None, "the trace's system prompt is missing from the cache (damaged or removed)"
+                message = {"role": message["role"], "content": text}
+            messages.append(message)
+        return dict(trace, messages=messages, label=value, item=item), None
 
     # -- pricing ------------------------------------------------------------------------------
 

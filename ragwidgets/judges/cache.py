@@ -5,11 +5,13 @@ file (``JudgeCache``, the default), or one small file per answer under a directo
 entry (a file cut short or edited by hand) is a miss, logged at WARNING with its file: the answer
 is asked again and stored over it.
 
-Both also keep traces (``put_trace``, ``trace``): what one model call was sent and answered, stored
-once per call under its own key, and pointed at by every answer the call gave (``put(...,
-trace="KEY#i")``: item i of that call). One check call answers up to ``check_batch_size`` claims
-about one passage, so one copy of its prompt (the passage is most of it) serves all of them; a
-claim's answer grows by one pointer (about 70 bytes). An answer stored without a pointer (before
+Both also keep traces (``put_traces``, ``trace``, ``get_trace``): what one model call was sent and
+answered, stored once per call under its own key, and pointed at by every answer the call gave
+(``put(..., trace="KEY#i")``: item i of that call). One check call answers up to
+``check_batch_size`` claims about one passage, so one copy of its messages serves all of them,
+where a copy per claim would store the passage and the prompt that many times; a claim's answer
+grows by one pointer (about 70 bytes), and a system prompt, the same in every call, is one trace
+named by the others (see ``BaseJudge._store_trace``). An answer stored without a pointer (before
 traces were kept, or by a judge that keeps none) reads back as having no trace."""
 
 from __future__ import annotations
@@ -175,14 +177,19 @@ class JudgeCache:
             )
             conn.commit()
 
-    def put_trace(self, key: str, trace: Mapping[str, Any]) -> None:
-        """Store one call's trace (plain JSON) under ``key``."""
-        encoded = json.dumps(dict(trace), ensure_ascii=False)
+    def put_traces(self, traces: Mapping[str, Mapping[str, Any]]) -> None:
+        """Store traces (plain JSON), each under its key, in one transaction."""
+        rows = [(key, json.dumps(dict(trace), ensure_ascii=False), time.time()) for key, trace in traces.items()]
         with self._lock:
             conn = self._connection()
-            conn.execute("INSERT OR REPLACE INTO traces (key, value, created) VALUES (?, ?, ?)",
-                         (key, encoded, time.time()))
+            conn.executemany("INSERT OR REPLACE INTO traces (key, value, created) VALUES (?, ?, ?)", rows)
             conn.commit()
+
+    def get_trace(self, key: str) -> Optional[dict]:
+        """The trace stored under ``key`` itself (None: none, or damaged)."""
+        with self._lock:
+            row = self._connection().execute("SELECT value FROM traces WHERE key = ?", (key,)).fetchone()
+        return None if row is None else _pointed(f"{key}#0", row[0], f"{self.path}, trace {key}")[0]
 
     def trace(self, key: str) -> Any:
         """``(answer, trace, item)`` of the answer under ``key``: the call's trace and the answer's
@@ -273,9 +280,18 @@ class DirectoryCache:
             entry["trace"] = trace
         self._write(self._file(key), entry)
 
-    def put_trace(self, key: str, trace: Mapping[str, Any]) -> None:
-        """Store one call's trace under ``key`` (``DIR/traces/<key[:2]>/<key>.json``)."""
-        self._write(self._trace_file(key), dict(trace))
+    def put_traces(self, traces: Mapping[str, Mapping[str, Any]]) -> None:
+        """Store traces, each under its key (``DIR/traces/<key[:2]>/<key>.json``)."""
+        for key, trace in traces.items():
+            self._write(self._trace_file(key), dict(trace))
+
+    def get_trace(self, key: str) -> Optional[dict]:
+        """The trace stored under ``key`` itself (None: none, or damaged)."""
+        try:
+            text = self._trace_file(key).read_bytes()
+        except FileNotFoundError:
+            return None
+        return _pointed(f"{key}#0", text, str(self._trace_file(key)))[0]
 
     def trace(self, key: str) -> Any:
         """``(answer, trace, item)`` as in JudgeCache; ``MISSING`` when there is no answer."""

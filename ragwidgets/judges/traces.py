@@ -167,7 +167,7 @@ def _answer(found: Optional[dict], reason: Optional[str], kind: str, claim: Opti
     item = found.get("item")
     note = found.get("note")
     if note is None and kind != "extract" and item is not None:
-        note = f"answered as item {item + 1} of the call's reply (several claims are checked in one call)"
+        note = f"checked as claim {item + 1} of its call (one call checks several claims against a reference)"
     label = found.get("label")
     if kind == "extract" and claim is not None and isinstance(label, list) and 0 <= claim < len(label):
         label = label[claim]

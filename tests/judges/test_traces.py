@@ -60,7 +60,7 @@ def test_a_batched_claim_has_the_exact_messages_and_reply_of_its_call(make_judge
         assert (trace.kind, trace.claim, trace.doc_id) == ("retrieved2response", j, "D3")
         assert trace.model == "fake-judge-1" and trace.prompt_version == judge.prompt_version("check")
         assert trace.finish_reason == "stop" and datetime.fromisoformat(trace.time).tzinfo is not None
-        assert f"item {j % 3 + 1} of" in trace.note
+        assert f"checked as claim {j % 3 + 1} of its call" in trace.note
     gt = trace_of(judge, sample, "response2answer", 0)
     assert gt.label == filled["response2answer"][0] and RECORD["response"] in gt.messages[1]["content"]
     extract = trace_of(judge, sample, "extract", 1, side="response")
@@ -82,8 +82,9 @@ def test_a_reply_that_failed_validation_leaves_no_trace(make_judge, chat_server)
     assert judge.check(["Rome is old"], "Rome is old") == [None]
     answer = find_trace(judge, record, "answer2response", 0)
     assert answer.trace is None and "holds no check answer" in answer.reason
-    traces = sqlite3.connect(judge.cache.path).execute("SELECT value FROM traces").fetchall()
-    assert len(traces) == 1 and all("Sure!" not in row[0] for row in traces)
+    traces = [json.loads(row[0]) for row in sqlite3.connect(judge.cache.path).execute("SELECT value FROM traces")]
+    calls = [t for t in traces if "reply" in t]  # the others: the system prompt, stored once
+    assert len(calls) == 1 and len(traces) == 2 and "Sure!" not in json.dumps(traces)
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "directory"])
