@@ -20,7 +20,7 @@ import pandas as pd
 from ..errors import InputError
 from ..model import ENTAILMENT, LABEL_CODES, LABEL_MATRICES, LABEL_SPELLINGS
 from .bootstrap import percentile_interval
-from .reviewed_labels import reviewed_run
+from .reviewed_labels import groups_of, is_run, reviewed_run
 
 NOT_ENTAILED_2 = "not entailed"  # the metrics' second class: Neutral and Contradiction together
 BINARY = (ENTAILMENT, NOT_ENTAILED_2)
@@ -358,30 +358,6 @@ def agreement_html(result: Agreement) -> str:
     return "".join(out)
 
 
-def _is_run(by) -> bool:
-    return isinstance(by, str) and by == "run"
-
-
-def _groups_of(by, scores, run_name):
-    """Per sample of one run: its group (``by`` a sequence per sample, a mapping or Series from
-    query_id, or "run")."""
-    ids = scores.batch.query_ids
-    if _is_run(by):
-        return np.full(len(ids), run_name, dtype=object)
-    if isinstance(by, Mapping) and run_name in by and not isinstance(by, pd.Series):
-        by = by[run_name]
-    if isinstance(by, pd.Series) or isinstance(by, Mapping):
-        get = by.get
-        missing = [q for q in ids if get(q) is None]
-        if missing:
-            raise InputError(f"'by' gives no group for query_id {missing[0]!r}", field="by")
-        return np.array([get(q) for q in ids], dtype=object)
-    arr = np.asarray(by, dtype=object)
-    if arr.shape != (len(ids),):
-        raise InputError(f"'by' must give one group per sample ({len(ids)}), got {arr.shape}", field="by")
-    return arr
-
-
 def agreement(scores, reviews=None, *, by=None, seed: int = 0, n_boot: int = 1000,
               level: float = 0.95) -> Agreement:
     """Judge–reviewer agreement over the reviewed labels of a run, per label kind
@@ -396,7 +372,7 @@ def agreement(scores, reviews=None, *, by=None, seed: int = 0, n_boot: int = 100
     (a sequence, or a mapping / Series from query_id; per run for a dict: ``{run: …}``).
     """
     runs = scores if isinstance(scores, Mapping) else {"": scores}
-    if isinstance(by, str) and (not _is_run(by) or not isinstance(scores, Mapping)):
+    if isinstance(by, str) and (not is_run(by) or not isinstance(scores, Mapping)):
         raise InputError(f"by={by!r}: give 'run' with several runs ({{run name: scores}}), or a group per sample",
                          field="by")
     pooled: dict[tuple[str, object], list] = {}
@@ -405,7 +381,7 @@ def agreement(scores, reviews=None, *, by=None, seed: int = 0, n_boot: int = 100
         mine = reviews.get(name) if isinstance(reviews, Mapping) else reviews
         run = reviewed_run(sc, mine)
         problems += run.problems
-        groups = None if by is None else _groups_of(by, run.judge, name)
+        groups = None if by is None else groups_of(by, run.judge, name)
         keys = [None] if groups is None else list(dict.fromkeys(groups.tolist()))
         for kind in LABEL_MATRICES:
             if not run.judge.batch.has[kind].any():
@@ -421,5 +397,5 @@ def agreement(scores, reviews=None, *, by=None, seed: int = 0, n_boot: int = 100
     for key, parts in pooled.items():
         j, r, g = (np.concatenate([p[k] for p in parts]) for k in range(3))
         stats[key] = agreement_stats(j, r, groups=g, seed=seed, n_boot=n_boot, level=level)
-    by_name = None if by is None else "run" if _is_run(by) else getattr(by, "name", None) or "group"
+    by_name = None if by is None else "run" if is_run(by) else getattr(by, "name", None) or "group"
     return Agreement(stats, by_name, problems)

@@ -11,10 +11,12 @@ reviewed (a review confirming the judge's label counts).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+import pandas as pd
 
 from ..engine.evaluate import Scores
 from ..engine.metrics import METRICS, REQUIRED_PREFIX
@@ -112,3 +114,27 @@ def reviewed_run(scores: Scores, reviews=None) -> ReviewedRun:
     patched = review_batch(judge.batch, as_reviews(reviews))
     return ReviewedRun(judge, {kind: getattr(patched.batch, attr) for kind, attr in FLAT.items()},
                        patched.cells, patched.problems, None, patched.batch.samples)
+
+
+def is_run(by) -> bool:
+    return isinstance(by, str) and by == "run"
+
+
+def groups_of(by, scores, run_name):
+    """Per sample of one run: its group (``by`` a sequence per sample, a mapping or Series from
+    query_id, or "run")."""
+    ids = scores.batch.query_ids
+    if is_run(by):
+        return np.full(len(ids), run_name, dtype=object)
+    if isinstance(by, Mapping) and run_name in by and not isinstance(by, pd.Series):
+        by = by[run_name]
+    if isinstance(by, pd.Series) or isinstance(by, Mapping):
+        get = by.get
+        missing = [q for q in ids if get(q) is None]
+        if missing:
+            raise InputError(f"'by' gives no group for query_id {missing[0]!r}", field="by")
+        return np.array([get(q) for q in ids], dtype=object)
+    arr = np.asarray(by, dtype=object)
+    if arr.shape != (len(ids),):
+        raise InputError(f"'by' must give one group per sample ({len(ids)}), got {arr.shape}", field="by")
+    return arr
