@@ -33,7 +33,7 @@ RESULT_EXAMPLES = {"ragchecker": "ragchecker_example.json"}
 TOUR_FILES = {"results.json": "tour_results.json", "results.jsonl": "tour_results.jsonl",
               "my_scenario.json": "harbor_museum.json"}  # name in the README's tour -> shipped file
 TUTORIALS = {"harbor-museum": "01_harbor_museum.ipynb", "ragchecker-sample": "02_ragchecker_sample.ipynb",
-             "scoring": "03_scoring_with_a_judge.ipynb"}
+             "scoring": "03_scoring_with_a_judge.ipynb", "trust-the-judge": "05_trust_the_judge.ipynb"}
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"  # the checkout's (editable install)
 MODE_HELP = ("which claims count: all_claims (default); required_only (only claims labelled REQUIRED, "
              "via response_claim_labels / gt_answer_claim_labels or a claim's 'label'); required_and_optional "
@@ -279,7 +279,8 @@ def build_parser() -> argparse.ArgumentParser:
     tutorial = sub.add_parser("tutorial", help="open a tutorial notebook in JupyterLab (runs until stopped)")
     tutorial.add_argument("name", nargs="?", default="harbor-museum", choices=sorted(TUTORIALS),
                           help="harbor-museum (default): the citation-family lesson; ragchecker-sample: "
-                               "RAGChecker's metrics on one sample; scoring: scoring with a judge")
+                               "RAGChecker's metrics on one sample; scoring: scoring with a judge; "
+                               "trust-the-judge: a judge measured against HaluEval's known truth")
     tutorial.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
     tutorial.add_argument("--port", type=int, help="JupyterLab's port (default 8888)")
     tutorial.set_defaults(func=cmd_tutorial)
