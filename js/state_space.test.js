@@ -113,12 +113,13 @@ describe("state space keys", () => {
 
 describe("snapshot renderer", () => {
   it("puts saved base64 buffers back as DataViews at their paths", () => {
-    const state = withBuffers({ a: 1, nested: { b: null } }, [
-      { path: ["_cells"], encoding: "base64", data: btoa(String.fromCharCode(1, 255, 3)) },
+    const state = withBuffers({ a: 1, _view: { json: "{}" }, nested: { b: null } }, [
+      { path: ["_view", "cells"], encoding: "base64", data: btoa(String.fromCharCode(1, 255, 3)) },
       { path: ["nested", "b"], encoding: "base64", data: btoa("\x07") },
     ]);
     expect(state.a).toBe(1);
-    expect(new Int8Array(state._cells.buffer)).toEqual(Int8Array.from([1, -1, 3]));
+    expect(state._view.json).toBe("{}");
+    expect(new Int8Array(state._view.cells.buffer)).toEqual(Int8Array.from([1, -1, 3]));
     expect(state.nested.b.getUint8(0)).toBe(7);
   });
 

@@ -4,18 +4,10 @@
 // the Explorer's state is outlined. Traits: `metric` (the picker), `current` ({retrieval, answer,
 // citation}, or {} when the Explorer is in no cell): a click sets `current`, and Python moves
 // the Explorer there. `_grid` (JSON, built once in Python) holds names, values and labels.
-// The DOM is built once per grid; metric and current changes only restyle cells.
+// Drawn with Preact (keyed cells): metric and current changes restyle the same buttons.
+import { render as mount } from "preact";
+import { html } from "./incremental.js";
 
-const h = (tag, props = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v);
-  }
-  node.append(...children);
-  return node;
-};
 
 /** Index of a state in the grid's flat value lists: rule-major, then retrieval, then answer. */
 export const cellIndex = (grid, c, r, a) => (c * grid.retrievals.length + r) * grid.answers.length + a;
@@ -35,126 +27,105 @@ export function step(grid, i, key) {
   return -1;
 }
 
-/** One tab stop for the whole heatmap: cell ``i``. */
-function rove(cells, i) {
-  cells.forEach(({ button }, k) => button.setAttribute("tabindex", k === i ? "0" : "-1"));
-}
-
 /** A defined value's fill: the theme's accent mixed into its background, 12% at 0 to 90% at 1. */
 export const fill = (value) => `color-mix(in srgb, var(--rw-accent) ${Math.round(12 + 78 * value)}%, var(--rw-bg))`;
 
-function build(grid, model) {
-  const root = h("div", { class: "rw-space", role: "group", "aria-label": grid.title });
-  const picker = h("select", { "data-testid": "metric", "aria-label": "Metric" },
-    ...grid.metrics.map((m) => h("option", { value: m.key, text: m.label })));
-  const legend = h("span", { class: "rw-space-legend" },
-    h("span", { class: "rw-space-swatch", style: `background:${fill(0)}`, text: "0" }),
-    h("span", { class: "rw-space-swatch rw-space-high", style: `background:${fill(1)}`, text: "1" }),
-    h("span", { class: "rw-space-swatch rw-space-undefined", text: "Undef" }), " Undefined · ",
-    h("span", { class: "rw-space-swatch rw-space-outlined", text: "\u00a0" }), " the Explorer's state · click a cell to go there");
-  const title = h("strong", { class: "rw-space-title" });
-  const now = h("p", { class: "rw-space-now", "data-testid": "now", "aria-live": "polite" });
-  root.append(h("div", { class: "rw-space-head" }, title, h("label", {}, "Metric ", picker), legend), now);
-  const cells = [];
-  const panels = h("div", { class: "rw-space-panels" });
-  grid.rules.forEach((rule, c) => {
-    const head = h("tr", {}, h("th", { class: "rw-space-corner", scope: "col", text: "retrieval ↓\u2003answer →" }),
-      ...grid.answers.map((a) => h("th", { scope: "col", text: a })));
-    const body = h("tbody");
-    grid.retrievals.forEach((retrieval, r) => {
-      const row = h("tr", {}, h("th", { scope: "row", text: retrieval }));
-      grid.answers.forEach((answer, a) => {
-        const button = h("button", { class: "rw-cell", type: "button", "data-cell": `${retrieval}|${answer}|${rule}` });
-        button.addEventListener("click", () => {
-          model.set("current", { retrieval, answer, citation: rule });
-          model.save_changes();
-        });
-        cells[cellIndex(grid, c, r, a)] = { button, state: { retrieval, answer, citation: rule } };
-        row.append(h("td", {}, button));
-      });
-      body.append(row);
-    });
-    panels.append(h("section", { class: "rw-space-panel" }, h("h4", { text: `Citation rule: ${rule}` }),
-      h("table", {}, h("thead", {}, head), body)));
-  });
-  root.append(panels);
-  // Keys the heatmap handles stay in it (JupyterLab would run its own shortcuts on them); the
-  // cells are one tab stop, arrows move between them (across panels at the edges).
-  root.addEventListener("keydown", (e) => {
-    e.stopPropagation();
-    const from = cells.findIndex((x) => x.button === e.target);
-    const to = from < 0 ? -1 : step(grid, from, e.key);
-    if (to < 0) return;
-    e.preventDefault();
-    rove(cells, to);
-    cells[to].button.focus();
-  });
-  picker.addEventListener("change", () => {
-    model.set("metric", picker.value);
-    model.save_changes();
-  });
-  return { root, picker, title, now, cells };
+function Cell({ grid, i, state, metric, label, here, stop, go }) {
+  const value = (grid.values[metric] ?? [])[i];
+  const shown = (grid.labels[metric] ?? [])[i] ?? "";
+  const defined = value !== null && value !== undefined;
+  const words = `retrieval: ${state.retrieval}; answer: ${state.answer}; citation: ${state.citation}; ${label}: ${defined ? shown : "Undefined"}`;
+  const cls = ["rw-cell", !defined && "rw-undefined", defined && value > 0.55 && "rw-space-high", here && "rw-current"];
+  return html`<button class=${cls.filter(Boolean).join(" ")} type="button" data-cell=${`${state.retrieval}|${state.answer}|${state.citation}`}
+    tabindex=${i === stop ? "0" : "-1"} aria-current=${here ? "true" : null} aria-label=${words} title=${words}
+    style=${defined ? `background:${fill(value)}` : null} onClick=${() => go(state)}>${shown}</button>`;
 }
 
-function paint(grid, view, model) {
-  const metric = model.get("metric");
-  const label = grid.metrics.find((m) => m.key === metric)?.label ?? metric;
-  view.picker.value = metric;
-  view.title.textContent = `${label} over all ${view.cells.length} states`;
-  const values = grid.values[metric] ?? [];
-  const labels = grid.labels[metric] ?? [];
-  view.cells.forEach(({ button, state }, i) => {
-    const value = values[i];
-    const defined = value !== null && value !== undefined;
-    button.textContent = labels[i] ?? "";
-    button.classList.toggle("rw-undefined", !defined);
-    button.classList.toggle("rw-space-high", defined && value > 0.55);
-    button.style.background = defined ? fill(value) : "";
-    button.setAttribute("aria-label", `retrieval: ${state.retrieval}; answer: ${state.answer}; citation: ${state.citation}; ${label}: ${defined ? labels[i] : "Undefined"}`);
-    button.title = button.getAttribute("aria-label");
-  });
-}
-
-/** Outline the Explorer's cell and say, beside the heatmap, where the Explorer is and its scores
- * there (the Explorer itself may be scrolled out of view). */
-function outline(grid, view, model) {
-  const current = model.get("current") ?? {};
-  let at = -1;
-  view.cells.forEach(({ button, state }, i) => {
-    const here = state.retrieval === current.retrieval && state.answer === current.answer && state.citation === current.citation;
-    button.classList.toggle("rw-current", here);
-    if (here) {
-      button.setAttribute("aria-current", "true");
-      at = i;
-    } else button.removeAttribute("aria-current");
-  });
-  if (!view.root.contains(document.activeElement)) rove(view.cells, Math.max(at, 0));
-  view.now.textContent = at < 0
+/** Where the Explorer is and its scores there, said beside the heatmap (the Explorer itself may
+ * be scrolled out of view). */
+function now(grid, current, at) {
+  return at < 0
     ? "Explorer: passages edited, in no cell of the sweep (click a cell to go back to a bundle)."
     : `Explorer: ${current.retrieval} · ${current.answer} · ${current.citation} — `
       + grid.metrics.map((m) => `${m.label} ${grid.labels[m.key][at]}`).join(" · ");
 }
 
+function Space({ grid, metric, current, stop, keys, set }) {
+  const label = grid.metrics.find((m) => m.key === metric)?.label ?? metric;
+  const states = [];
+  grid.rules.forEach((citation) => grid.retrievals.forEach((retrieval) => grid.answers.forEach((answer) => states.push({ retrieval, answer, citation }))));
+  const at = states.findIndex((x) => x.retrieval === current.retrieval && x.answer === current.answer && x.citation === current.citation);
+  const go = (state) => set("current", state);
+  return html`<div class="rw-space" role="group" aria-label=${grid.title} onKeyDown=${keys}>
+    <div class="rw-space-head">
+      <strong class="rw-space-title">${label} over all ${states.length} states</strong>
+      <label>Metric <select data-testid="metric" aria-label="Metric" value=${metric} onChange=${(e) => set("metric", e.target.value)}>
+        ${grid.metrics.map((m) => html`<option value=${m.key}>${m.label}</option>`)}</select></label>
+      <span class="rw-space-legend">
+        <span class="rw-space-swatch" style=${`background:${fill(0)}`}>0</span>
+        <span class="rw-space-swatch rw-space-high" style=${`background:${fill(1)}`}>1</span>
+        <span class="rw-space-swatch rw-space-undefined">Undef</span> Undefined ·${" "}
+        <span class="rw-space-swatch rw-space-outlined">\u00a0</span> the Explorer's state · click a cell to go there</span>
+    </div>
+    <p class="rw-space-now" data-testid="now" aria-live="polite">${now(grid, current, at)}</p>
+    <div class="rw-space-panels">
+      ${grid.rules.map((rule, c) => html`<section class="rw-space-panel" key=${rule}>
+        <h4>Citation rule: ${rule}</h4>
+        <table>
+          <thead><tr><th class="rw-space-corner" scope="col">retrieval ↓\u2003answer →</th>${grid.answers.map((a) => html`<th scope="col">${a}</th>`)}</tr></thead>
+          <tbody>${grid.retrievals.map((retrieval, r) => html`<tr><th scope="row">${retrieval}</th>
+            ${grid.answers.map((answer, a) => {
+              const i = cellIndex(grid, c, r, a);
+              return html`<td><${Cell} grid=${grid} i=${i} state=${states[i]} metric=${metric} label=${label}
+                here=${i === at} stop=${stop(at)} go=${go} /></td>`;
+            })}</tr>`)}</tbody>
+        </table>
+      </section>`)}
+    </div>
+  </div>`;
+}
+
 export default {
   render({ model, el }) {
-    let grid, view;
-    const draw = () => {
-      grid = JSON.parse(model.get("_grid"));
-      view = build(grid, model);
-      el.replaceChildren(view.root);
-      paint(grid, view, model);
-      outline(grid, view, model);
+    let grid = null;
+    let stop = -1; // the cell that holds the tab stop while focus is inside; else the Explorer's
+    const set = (name, value) => {
+      model.set(name, value);
+      model.save_changes();
+      draw();
     };
-    const repaint = () => paint(grid, view, model);
-    const reoutline = () => outline(grid, view, model);
-    draw();
-    model.on("change:_grid", draw);
-    model.on("change:metric", repaint);
-    model.on("change:current", reoutline);
+    // Keys the heatmap handles stay in it (JupyterLab would run its own shortcuts on them); the
+    // cells are one tab stop, arrows move between them (across panels at the edges).
+    const keys = (e) => {
+      e.stopPropagation();
+      const cells = [...el.querySelectorAll(".rw-cell")];
+      const from = cells.indexOf(e.target);
+      const to = from < 0 ? -1 : step(grid, from, e.key);
+      if (to < 0) return;
+      e.preventDefault();
+      stop = to;
+      draw();
+      cells[to].focus();
+    };
+    const draw = () => {
+      if (!el.contains(document.activeElement)) stop = -1; // focus left: the stop goes back to the Explorer's cell
+      const inside = stop >= 0;
+      mount(html`<${Space} grid=${grid} metric=${model.get("metric")} current=${model.get("current") ?? {}}
+        stop=${(at) => (inside ? stop : Math.max(at, 0))} keys=${keys} set=${set} />`, el);
+    };
+    const regrid = () => {
+      grid = JSON.parse(model.get("_grid"));
+      draw();
+    };
+    regrid();
+    model.on("change:_grid", regrid);
+    model.on("change:metric", draw);
+    model.on("change:current", draw);
     return () => {
-      model.off("change:_grid", draw);
-      model.off("change:metric", repaint);
-      model.off("change:current", reoutline);
+      model.off("change:_grid", regrid);
+      model.off("change:metric", draw);
+      model.off("change:current", draw);
+      mount(null, el);
     };
   },
 };
