@@ -190,8 +190,9 @@ def _bootstrap_confusions(cells: np.ndarray, groups: np.ndarray | None, k: int, 
         per_group = np.zeros((g.max() + 1, k * k), dtype=np.int64)
         np.add.at(per_group, (g, cells), 1)
         n_groups = len(per_group)
-        picks = rng.multinomial(n_groups, np.full(n_groups, 1 / n_groups), size=n_boot)
-        draws = picks @ per_group
+        idx = rng.integers(0, n_groups, size=(n_boot, n_groups)) + (np.arange(n_boot) * n_groups)[:, None]
+        picks = np.bincount(idx.ravel(), minlength=n_boot * n_groups).reshape(n_boot, n_groups)
+        draws = np.rint(picks.astype(float) @ per_group.astype(float)).astype(np.int64)
     return draws.reshape(n_boot, k, k)
 
 
@@ -226,7 +227,12 @@ def agreement_stats(judge, reviewer, *, labels=LABEL_SPELLINGS, groups=None, see
     judged = (j >= 0) & (r >= 0)
     n_unjudged = int((~judged).sum())
     j, r = j[judged], r[judged]
-    g = None if g is None else g[judged]
+    return _stats(j, r, None if g is None else g[judged], labels, n_unjudged, seed, n_boot, level)
+
+
+def _stats(j: np.ndarray, r: np.ndarray, g, labels: tuple, n_unjudged: int, seed: int, n_boot: int,
+           level: float) -> AgreementStats:
+    """:func:`agreement_stats` over label positions in ``labels`` (none unjudged)."""
     k, n = len(labels), len(j)
     cells = j * k + r
     conf = np.bincount(cells, minlength=k * k).reshape(k, k)
@@ -259,9 +265,8 @@ def agreement_stats(judge, reviewer, *, labels=LABEL_SPELLINGS, groups=None, see
     binary = None
     if ENTAILMENT in labels and len(labels) > 2:
         e = labels.index(ENTAILMENT)
-        two = lambda x: np.where(x == e, 0, 1)  # noqa: E731
-        binary = agreement_stats(np.asarray(BINARY)[two(j)], np.asarray(BINARY)[two(r)], labels=BINARY,
-                                 groups=g, seed=seed, n_boot=n_boot, level=level)
+        binary = _stats((j != e).astype(np.int64), (r != e).astype(np.int64), g, BINARY, n_unjudged, seed,
+                        n_boot, level)
     return AgreementStats(
         labels=labels, confusion=conf, n=n, n_unjudged=n_unjudged, agreement=agree_stat, agreement_interval=agree_ci,
         kappa=kappa_stat, kappa_interval=kappa_ci, majority_label=majority, base_rate=base,

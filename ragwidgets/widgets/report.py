@@ -1,6 +1,7 @@
 """A DatasetExplorer's state as one static HTML page: summary, charts (inline SVG rendered by
-vl-convert; the top-k what-if when the run has passage labels), slices, comparison, and the
-worst samples with their claims.
+vl-convert; the top-k what-if when the run has passage labels), slices, comparison, how far the
+judge can be trusted (judge–reviewer agreement and corrected scores, for runs with reviews), and
+the worst samples with their claims.
 
 Every text from the data is escaped, and IDs are isolated (``<bdi>``) with their bidi control
 characters shown as the live widgets show them (``⟨U+202E⟩``, ``js/src/text.js``); the page has
@@ -13,6 +14,8 @@ import html
 
 import numpy as np
 
+from ..analysis.agreement import agreement
+from ..analysis.corrected import corrected
 from ..model import CONTRADICTED, ENTAILED, NOT_ENTAILED
 from ._view import LABELS, LOWER_IS_BETTER, show_id
 
@@ -78,6 +81,52 @@ def _sample_html(explorer, row: int, metric: str) -> str:
     return "".join(out)
 
 
+def _interval(lo, hi) -> str:
+    return "—" if lo is None else f"{_fmt(lo)} – {_fmt(hi)}"
+
+
+def _trust_html(runs: dict) -> str:
+    """Agreement and corrected scores of the runs whose scores carry reviews ("" when none does)."""
+    reviewed = {name: s for name, s in runs.items() if s.judge_scores is not None and s.reviews is not None
+                and len(s.reviews)}
+    if not reviewed:
+        return ""
+    several = len(runs) > 1
+    out = ["<h2>How far can the judge be trusted?</h2><p>Judge against reviewer over the reviewed labels "
+           "(kappa's interval: a bootstrap over samples). Beside it the base rate: what a judge that always "
+           "gives the reviewer's majority label would score.</p><table><tr>"
+           + ("<th class=t>run</th>" if several else "") +
+           "<th class=t>labels</th><th>n</th><th>samples</th><th>agreement</th><th>Cohen's kappa</th>"
+           "<th>95% interval</th><th>majority label share</th><th>majority judge macro-F1</th><th>macro-F1</th>"
+           "<th>2-class kappa</th></tr>"]
+    table = agreement(reviewed, by="run").table
+    for r in table.to_dict("records"):
+        head = f"<td class=t>{_id(r['run'])}</td>" if several else ""
+        base = _fmt(r["base_rate"]) + ("" if r["majority_label"] is None else f" ({_e(r['majority_label'])})")
+        out.append(f"<tr>{head}<td class=t>{_e(r['kind'])}</td><td>{r['n']}</td><td>{r['n_samples']}</td>"
+                   f"<td>{_fmt(r['agreement'])}</td><td>{_fmt(r['kappa'])}</td>"
+                   f"<td>{_interval(r['kappa_low'], r['kappa_high'])}</td><td>{base}</td>"
+                   f"<td>{_fmt(r['majority_macro_f1'])}</td><td>{_fmt(r['macro_f1'])}</td>"
+                   f"<td>{_fmt(r['binary_kappa'])}</td></tr>")
+    out.append("</table><p>Each metric's mean three ways, with 95% intervals: the judge's labels only (its interval "
+               "ignores the judge's errors), the reviewed samples only, and corrected (prediction-powered: the "
+               "judge's mean over all samples rectified by the judge–reviewer differences on the reviewed ones). "
+               "Valid when the reviewed samples are a simple random sample (the random review queue).</p>"
+               "<table><tr>" + ("<th class=t>run</th>" if several else "") +
+               "<th class=t>metric</th><th>judge only</th><th>95% interval</th><th>reviewed only</th>"
+               "<th>95% interval</th><th>corrected</th><th>95% interval</th><th>reviewed samples</th>"
+               "<th>samples</th><th class=t>why Undefined</th></tr>")
+    for name, scores in reviewed.items():
+        for metric, r in corrected(scores).iterrows():
+            head = f"<td class=t>{_id(name)}</td>" if several else ""
+            out.append(f"<tr>{head}<td class=t>{_e(LABELS.get(metric, metric))}</td>"
+                       + "".join(f"<td>{_fmt(r[f'{e}_mean'])}</td><td>{_interval(r[f'{e}_low'], r[f'{e}_high'])}</td>"
+                                 for e in ("judge", "reviewed", "corrected"))
+                       + f"<td>{r['n_reviewed']}</td><td>{r['n_samples']}</td><td class=t>{_e(r['reason'])}</td></tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
 def report_html(explorer, *, worst: int = 20) -> str:
     """The page (see the module docstring)."""
     v = explorer.view_state
@@ -119,6 +168,7 @@ def report_html(explorer, *, worst: int = 20) -> str:
                          f"<td>{_fmt(r['difference'])}</td><td>{ci}</td>"
                          f"<td class=t>{'yes' if r['includes_zero'] else 'no'}</td></tr>")
         parts.append("</table>")
+    parts.append(_trust_html(getattr(explorer.model, "scores", None) or {}))
     metric = explorer.chart_metric
     rows = explorer.order
     values = explorer.frame[metric].to_numpy(dtype=float)[rows]
