@@ -83,10 +83,25 @@ def _load(args):
     return loaded
 
 
+def _evaluate(args, loaded):
+    """The loaded input scored as the options say; with ``--reviews``, each review that did not
+    apply is one line on stderr."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)  # printed below, one line each
+        scores = evaluate(batch_of(loaded), _metric_names(args.scores), mode=args.mode, undefined=args.undefined,
+                          reviews=args.reviews)
+    for problem in scores.review_problems:
+        print(f"ragwidgets: review not applied: {problem}", file=sys.stderr)
+    return scores
+
+
 def cmd_score(args) -> int:
     from .output import write_json, write_jsonl
 
     if args.workers is not None or args.scheduler:
+        if args.reviews:
+            raise RagWidgetsError("--reviews is not available with --workers/--scheduler yet: reviews are applied "
+                                  "in one process")
         try:
             dask_cli = importlib.import_module("ragwidgets.dask.cli")  # Dask imported only here
         except ImportError as err:
@@ -96,7 +111,7 @@ def cmd_score(args) -> int:
         raise RagWidgetsError("--output writes the partitioned output of --workers/--scheduler; "
                               "without them the results go to stdout")
     loaded = _load(args)
-    scores = evaluate(batch_of(loaded), _metric_names(args.scores), mode=args.mode, undefined=args.undefined)
+    scores = _evaluate(args, loaded)
     args.run = (loaded, scores)  # kept until the process exits (see run)
     out = sys.stdout.buffer
     if args.format == "jsonl":
@@ -105,6 +120,8 @@ def cmd_score(args) -> int:
         extra = {"metrics": scores.aggregate(), "ragchecker_metrics": scores.ragchecker_summary()}
         if loaded.errors:
             extra["errors"] = [{"sample": e.sample, "field": e.field, "message": e.detail} for e in loaded.errors]
+        if scores.reviews is not None:
+            extra["reviews"] = {"labels": len(scores.reviews), "not_applied": [str(p) for p in scores.review_problems]}
         sys.stdout.flush()
         write_json(scores, out, extra)
     else:
@@ -157,7 +174,7 @@ def cmd_sweep(args) -> int:
 
 def cmd_explain(args) -> int:
     loaded = _load(args)
-    scores = evaluate(batch_of(loaded), _metric_names(args.scores), mode=args.mode, undefined=args.undefined)
+    scores = _evaluate(args, loaded)
     args.run = (loaded, scores)  # kept until the process exits (see run)
     try:
         sample = scores.sample_index(args.sample if args.sample is not None else 0)
@@ -242,6 +259,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--on-error", choices=ON_ERROR, default="raise",
                        help="raise (default): stop at the first bad sample (exit status 2); report: skip bad "
                             "samples and JSONL lines (listed on stderr, exit status 1) and use the rest")
+        p.add_argument("--reviews", metavar="FILE",
+                       help="a reviews file (JSONL, one reviewed label a line): its labels replace the judge's; "
+                            "a review that no longer matches its sample is not applied (one line each on stderr)")
 
     score = sub.add_parser("score", help="score every sample and aggregate")
     add_input(score)

@@ -14,6 +14,7 @@ from ..loaders import LoadResult, load_any
 from ..model import LABEL_MATRICES
 from ..reviews import ReviewProblem, Reviews, as_reviews, warn_problems
 from .batch import Batch
+from .claims import FLAG_METRICS, claims_frame, write_claims
 from .derived import Derived
 from .explain import explain_sample
 from .metrics import METRICS, REQUIRED_PREFIX, ragchecker_summary
@@ -237,6 +238,18 @@ class Scores:
     def explain(self, key, part: int = 0):
         """The derivation of one sample's values: see :mod:`ragwidgets.engine.explain`."""
         return explain_sample(self.parts[part], self.sample_index(key))
+
+    def claims(self):
+        """One row per claim with every label and its source (judge / reviewer) and the engine's
+        per-claim facts (a pandas DataFrame): see :mod:`ragwidgets.engine.claims`."""
+        part = self.parts[0]
+        flags = _score(part.derived, FLAG_METRICS, "null")
+        judge = self.judge_scores.batch if self.judge_scores is not None else self.batch
+        return claims_frame(self.batch, part.derived, flags.code, judge, self.review_cells)
+
+    def to_claims(self, path) -> None:
+        """Write :meth:`claims` whole as CSV, Parquet or JSONL, by ``path``'s suffix."""
+        write_claims(self.claims(), path)
 
     def reviewed(self, reviews) -> Scores:
         """The same scoring with ``reviews`` applied to the judge's labels (those of

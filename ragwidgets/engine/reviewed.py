@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..loaders import gc_paused
 from ..model import Sample
 from ..reviews import ReviewProblem, Reviews, apply_to_sample, gone, locate
 from .batch import Batch
@@ -66,6 +67,11 @@ def flat_index(batch: Batch, kind: str, sample: int, cell: tuple[int, ...]) -> i
 
 def review_batch(batch: Batch, reviews: Reviews) -> ReviewedBatch:
     """``batch`` with ``reviews`` applied (a new Batch; ``batch`` untouched)."""
+    with gc_paused():  # the reviewed Samples are many small objects, none cyclic
+        return _review_batch(batch, reviews)
+
+
+def _review_batch(batch: Batch, reviews: Reviews) -> ReviewedBatch:
     position = {qid: i for i, qid in enumerate(batch.query_ids)}
     problems = gone(reviews, position)
     replaced: dict[int, Sample] = {}

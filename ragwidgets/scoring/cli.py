@@ -14,13 +14,14 @@ import argparse
 import json
 import math
 import sys
+import warnings
 from pathlib import Path
 from typing import Optional
 
 import pandas as pd
 
 from ..engine.values import MODES
-from ..errors import RagWidgetsError
+from ..errors import InputWarning, RagWidgetsError
 from ..loaders import read_records
 from ..output import without_surrogates
 from .config import RagChecker
@@ -59,6 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=("table", "json"), default="table")
     parser.add_argument("--output", type=Path, help="also write the results in RAGChecker's format (ragwidgets score "
                                                     "reads them)")
+    parser.add_argument("--reviews", type=Path, metavar="FILE",
+                        help="a reviews file (JSONL): its labels replace the judge's before scoring; a review that "
+                             "does not match its row is not applied (one line each on stderr)")
     parser.add_argument("--cache", help="judge cache: a sqlite file, or a folder (an existing one, or a path ending "
                                         "in /) of one file per answer (default: the user's cache directory)")
     parser.add_argument("--no-cache", action="store_true")
@@ -132,6 +136,12 @@ def main(argv: list[str]) -> int:
         return 0
     try:
         result = scorer.score(frame, judge)
+        if args.reviews is not None:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", InputWarning)  # printed below, one line each
+                result = result.reviewed(args.reviews)
+            for problem in result.review_problems:
+                print(f"ragwidgets judge: review not applied: {problem}", file=sys.stderr)
     except JudgeInterrupted as err:
         print(f"ragwidgets judge: {err}", file=sys.stderr)
         return INTERRUPTED

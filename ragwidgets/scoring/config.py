@@ -165,22 +165,28 @@ class RagChecker:
 
     def score(self, data: Union["pd.DataFrame", Sequence[Mapping[str, Any]], Mapping[str, Any]],
               judge: Optional["Judge"] = None, *, progress: Optional[bool] = None,
-              max_in_flight: Optional[int] = None) -> Union["ScoringResult", "DaskScoringResult"]:
+              max_in_flight: Optional[int] = None, reviews=None) -> Union["ScoringResult", "DaskScoringResult"]:
         """Score a DataFrame (or RAGChecker-format records / ``{"results": [...]}``).
 
         Judges only the claims and labels that the scores need and that are not already there;
         ``judge`` overrides ``judge_model_key``. See :class:`ragwidgets.scoring.ScoringResult`.
         A Dask DataFrame is scored on the current distributed cluster, lazily, with at most
         ``max_in_flight`` judge requests in flight in all: see :mod:`ragwidgets.dask.judging`.
+        ``reviews`` (a reviews file's path or an in-memory object) replace the labels they name
+        after judging: :meth:`ScoringResult.reviewed`.
         """
         if _is_dask(data):
+            if reviews is not None:
+                raise ValueError("reviews are not available on a Dask cluster yet: score a pandas DataFrame "
+                                 "to apply them")
             return backend("cluster_scoring").score(self, data, judge, max_in_flight=max_in_flight)
         if max_in_flight is not None:
             raise TypeError("max_in_flight bounds the judge requests of a whole Dask cluster: it applies to a "
                             "Dask DataFrame only (a judge's own bound is its max_concurrency)")
         from .runner import score
 
-        return score(self, data, judge, progress=progress)
+        result = score(self, data, judge, progress=progress)
+        return result if reviews is None else result.reviewed(reviews)
 
     def dry_run(self, data, judge: Optional["Judge"] = None) -> "DryRun":
         """How many judge calls ``score(data)`` would make, and how many the cache answers (of a Dask

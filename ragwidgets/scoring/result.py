@@ -11,8 +11,13 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 import pandas as pd
 
 from ..atomic import atomic_write
+from ..engine.metrics import REQUIRED_PREFIX
 from ..judges.claims import claim_triple
+from ..loaders import parse_sample
+from ..reviews import ReviewProblem, Reviews, apply_to_sample, as_reviews, gone, locate, warn_problems
 from .aggregations import AggregatedMetric
+from .columns import STORED_FIELDS, write_back
+from .evaluation import score_records
 
 if TYPE_CHECKING:
     from ..judges import Usage
@@ -31,6 +36,9 @@ class ScoringResult:
     and score it again to spend nothing), ``undefined_reasons`` (score → why it is NaN) and, when
     the judge left something unjudged, ``unjudged``. ``metrics``: key → ``AggregatedMetric``.
     ``usage``: the judge work of this run (calls, cache hits, tokens, failures).
+    Reviewed (:meth:`reviewed`, ``RagChecker.score(..., reviews=)``): ``reviews``, the
+    ``review_problems`` (reviews that did not match, not applied) and ``judge_result``, the
+    result under the judge's own labels; the frame, metrics and records hold the reviewed labels.
     """
 
     config: "RagChecker"
@@ -39,6 +47,22 @@ class ScoringResult:
     metrics: dict[str, AggregatedMetric]
     usage: "Usage"
     records: list[dict] = field(repr=False)
+    reviews: Optional[Reviews] = None
+    review_problems: list[ReviewProblem] = field(default_factory=list)
+    judge_result: Optional["ScoringResult"] = field(default=None, repr=False)
+
+    def reviewed(self, reviews) -> "ScoringResult":
+        """The same scoring with ``reviews`` (a reviews file's path or an in-memory object:
+        :func:`ragwidgets.reviews.as_reviews`) applied to the judge's labels; no judge call. Reviews
+        replace those of an already reviewed result, never stack. A review that does not match
+        its row is left out, listed in ``review_problems`` and warned about."""
+        base = self.judge_result or self
+        reviews = as_reviews(reviews)
+        records, problems = review_records(base.records, reviews)
+        warn_problems(problems)
+        out = build_result(self.config, base.frame, records, base.usage)
+        out.reviews, out.review_problems, out.judge_result = reviews, problems, base
+        return out
 
     @property
     def scores(self) -> pd.DataFrame:
@@ -100,6 +124,59 @@ class ScoringResult:
         return (f"ScoringResult({self.config.name}: {size}, {_count(len(self.metrics), 'metric')}; "
                 f"Undefined: {shown}; judge: {usage.calls} calls, {usage.cache_hits} cache hits, "
                 f"{usage.total_tokens} tokens, {usage.failures} failures)")
+
+
+def build_result(config: "RagChecker", frame: pd.DataFrame, records: list[dict], usage: "Usage") -> ScoringResult:
+    """The scores of filled records, written back into the frame, and the metrics over them."""
+    values, reasons = score_records(records, config.scores, config.mode)
+    renamed = {prefix + name: prefix + column for name, column in config.score_names.items() if name != column
+               for prefix in ("", REQUIRED_PREFIX)}
+    if renamed:
+        values = values.rename(columns=renamed)
+        reasons = [{renamed.get(k, k): v for k, v in row.items()} for row in reasons]
+    out = write_back(frame.drop(columns=[UNJUDGED_COLUMN], errors="ignore"), records,
+                     [f for f in STORED_FIELDS if f in config.needs])
+    for column in values.columns:
+        out[column] = values[column].to_numpy()
+    out[REASONS_COLUMN] = pd.Series(reasons, index=out.index, dtype=object)
+    if any(record.get("unjudged") for record in records):
+        out[UNJUDGED_COLUMN] = pd.Series([record.get("unjudged") or [] for record in records], index=out.index,
+                                         dtype=object)
+    metrics = {template.name: template.compute(out[template.score], out) for template in config.aggregations}
+    return ScoringResult(config, out, tuple(values.columns), metrics, usage, records)
+
+
+def review_records(records: list[dict], reviews: Reviews) -> tuple[list[dict], list[ReviewProblem]]:
+    """The records with ``reviews`` applied (copies of the reviewed records' label lists; the input
+    untouched) and the reviews that did not match (as :func:`ragwidgets.reviews.apply_to_sample`
+    finds them; also a label that fact IDs decide, which no reviewer overrides)."""
+    position = {str(r.get("query_id", p)): p for p, r in enumerate(records)}
+    problems = gone(reviews, position)
+    out = list(records)
+    for qid in reviews.query_ids:
+        if qid not in position:
+            continue
+        p = position[qid]
+        record = dict(records[p])
+        sample = parse_sample({k: v for k, v in record.items() if k != "unjudged"}, p)
+        mine = reviews.for_sample(qid)
+        wrong = {id(w.review): w for w in apply_to_sample(sample, mine)[1]}
+        for review in mine.values():
+            if id(review) in wrong:
+                problems.append(wrong[id(review)])
+                continue
+            if not isinstance(record.get(review.kind), list):
+                problems.append(ReviewProblem(review, f"the sample's {review.kind} labels come from fact IDs, "
+                                                      "not a judge"))
+                continue
+            cell = locate(sample, review)[0]
+            labels = record[review.kind] = [list(row) if isinstance(row, list) else row for row in record[review.kind]]
+            if len(cell) == 1:
+                labels[cell[0]] = review.label
+            else:
+                labels[cell[0]][cell[1]] = review.label
+        out[p] = record
+    return out, problems
 
 
 def _nan(value: Any) -> bool:

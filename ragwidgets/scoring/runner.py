@@ -7,12 +7,9 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 import pandas as pd
 
-from ..engine.metrics import REQUIRED_PREFIX
 from ..judges import DryRun, FillInputError, Judge, JudgeRunStopped, Usage, fill_labels, get_judge, plan_fill
-from .columns import (STORED_FIELDS, as_scoring_error, frame_to_records, records_to_frame, row_texts, source_columns,
-                      write_back)
-from .evaluation import score_records
-from .result import REASONS_COLUMN, UNJUDGED_COLUMN, ScoringResult
+from .columns import as_scoring_error, frame_to_records, records_to_frame, row_texts, source_columns
+from .result import ScoringResult, build_result
 
 if TYPE_CHECKING:
     from .config import RagChecker
@@ -75,7 +72,7 @@ def score(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None
     records = frame_to_records(config, frame)
     work = missing_work(records, config.needs)
     if not work:
-        return _result(config, frame, records, Usage())
+        return build_result(config, frame, records, Usage())
     judge = resolve_judge(config, judge, work)
     try:
         with _rows_named(config, frame):
@@ -83,30 +80,10 @@ def score(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None
                                   extraction_instructions=row_texts(frame, config.claim_extraction_instructions),
                                   labeling_instructions=row_texts(frame, config.claim_labeling_instructions))
     except JudgeRunStopped as stop:
-        stop.result = _result(config, frame, stop.records, stop.records.usage)
+        stop.result = build_result(config, frame, stop.records, stop.records.usage)
         stop.args = (f"{stop} The scores of what finished: the error's .result.",)
         raise
-    return _result(config, frame, records, records.usage)
-
-
-def _result(config: "RagChecker", frame: pd.DataFrame, records: list[dict], usage: Usage) -> ScoringResult:
-    """The scores of filled records, written back into the frame, and the metrics over them."""
-    values, reasons = score_records(records, config.scores, config.mode)
-    renamed = {prefix + name: prefix + column for name, column in config.score_names.items() if name != column
-               for prefix in ("", REQUIRED_PREFIX)}
-    if renamed:
-        values = values.rename(columns=renamed)
-        reasons = [{renamed.get(k, k): v for k, v in row.items()} for row in reasons]
-    out = write_back(frame.drop(columns=[UNJUDGED_COLUMN], errors="ignore"), records,
-                     [f for f in STORED_FIELDS if f in config.needs])
-    for column in values.columns:
-        out[column] = values[column].to_numpy()
-    out[REASONS_COLUMN] = pd.Series(reasons, index=out.index, dtype=object)
-    if any(record.get("unjudged") for record in records):
-        out[UNJUDGED_COLUMN] = pd.Series([record.get("unjudged") or [] for record in records], index=out.index,
-                                         dtype=object)
-    metrics = {template.name: template.compute(out[template.score], out) for template in config.aggregations}
-    return ScoringResult(config, out, tuple(values.columns), metrics, usage, records)
+    return build_result(config, frame, records, records.usage)
 
 
 def dry_run(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None) -> DryRun:
