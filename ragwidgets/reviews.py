@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import sys
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -396,8 +397,12 @@ def reviewed_cells(sample: Sample, reviews_for_sample: Mapping[tuple, Review]) -
     return out
 
 
-def warn_problems(problems: list[ReviewProblem], stacklevel: int = 3) -> None:
-    """One InputWarning naming how many reviews did not apply and the first (nothing when none)."""
+def warn_problems(problems: list[ReviewProblem]) -> None:
+    """One InputWarning naming how many reviews did not apply and the first (nothing when none),
+    pointed at the first caller outside ragwidgets."""
     if problems:
+        level, frame = 1, sys._getframe(0)
+        while frame is not None and frame.f_globals.get("__name__", "").startswith("ragwidgets"):
+            frame, level = frame.f_back, level + 1
         warnings.warn(f"{len(problems)} review(s) not applied; the first: {problems[0]}", InputWarning,
-                      stacklevel=stacklevel)
+                      stacklevel=level)

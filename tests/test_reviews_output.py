@@ -8,6 +8,8 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ragwidgets as rw
 from ragwidgets.cli import main
@@ -15,6 +17,7 @@ from ragwidgets.errors import InputWarning
 from ragwidgets.loaders import load_samples
 from ragwidgets.reviews import Review, ReviewLog
 from ragwidgets.scoring import RagChecker
+from strategies import ragchecker_records
 
 EXAMPLE = resources.files("ragwidgets.data").joinpath("ragchecker_example.json")
 HAND = {  # one sample whose every per-claim fact is worked out below
@@ -48,7 +51,8 @@ def test_score_takes_reviews_and_names_each_problem_on_stderr(tmp_path, capsys):
     lines = [line for line in err.splitlines() if line.startswith("ragwidgets: review not applied")]
     assert len(lines) == 2 and "claim 99: claim index out of range" in err and "query_id 'gone'" in err
     data = json.loads(out)
-    expected = rw.evaluate(str(EXAMPLE), ["precision"], reviews=str(path))
+    with pytest.warns(InputWarning, match="2 review"):
+        expected = rw.evaluate(str(EXAMPLE), ["precision"], reviews=str(path))
     assert data["metrics"]["precision"]["mean"] == pytest.approx(expected.aggregate()["precision"]["mean"])
     assert data["metrics"]["precision"]["mean"] != pytest.approx(rw.evaluate(str(EXAMPLE)).aggregate()["precision"]["mean"])
     assert data["reviews"]["labels"] == 3 and len(data["reviews"]["not_applied"]) == 2
@@ -94,7 +98,9 @@ def test_ragchecker_results_reviewed_and_exported_read_back_as_the_reviewed_labe
     assert records == untouched  # pure
     assert result.judge_result.records[0]["answer2response"][1] == "Entailment"
     assert "out of range" in result.review_problems[0].reason and len(result.reviews) == 3
-    expected = rw.evaluate(records, list(result.score_columns), reviews=reviews)
+    with pytest.warns(InputWarning) as seen:
+        expected = rw.evaluate(records, list(result.score_columns), reviews=reviews)
+    assert seen[0].filename == __file__  # pointed at the caller, not inside ragwidgets
     np.testing.assert_allclose(result.scores.to_numpy(dtype=float), expected.frame.to_numpy(dtype=float))
     assert result.scores["precision"].iat[0] != result.judge_result.scores["precision"].iat[0]
     path = tmp_path / "reviewed.json"
@@ -164,3 +170,26 @@ def test_the_claims_table_is_written_by_suffix(tmp_path, suffix):
     assert [str(v) for v in back["hallucinated"]][:3] == [str(v) for v in table["hallucinated"]][:3]
     with pytest.raises(ValueError, match="by the file's suffix"):
         scores.to_claims(tmp_path / "claims.xlsx")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(ragchecker_records(max_claims=3, max_passages=3, labelled=True), min_size=1, max_size=4),
+       st.data())
+def test_scores_export_reads_back_as_the_reviewed_labels(records, data):
+    for i, r in enumerate(records):
+        r["query_id"] = f"q{i}"
+    cells = [(r["query_id"], kind, j) for r in records for kind in ("answer2response", "response2answer")
+             for j in range(len(r[kind]))]
+    picked = data.draw(st.lists(st.sampled_from(cells), max_size=4)) if cells else []
+    reviews = [Review(q, kind, j, data.draw(st.sampled_from(["Entailment", "Neutral", "Contradiction"])))
+               for q, kind, j in picked]
+    scores = rw.evaluate(records, mode="required_and_optional", reviews=reviews)
+    text = scores.to_ragchecker_json()
+    back = rw.evaluate(text, mode="required_and_optional")
+    for got, want in zip(back.samples, scores.samples):
+        for kind in ("answer2response", "response2answer", "retrieved2response", "retrieved2answer"):
+            np.testing.assert_array_equal(getattr(got, kind), getattr(want, kind))
+        assert [c.required for c in got.response_claims] == [c.required for c in want.response_claims]
+    pd.testing.assert_frame_equal(back.frame, scores.frame)
+    saved = json.loads(text)
+    assert [r["metrics"] for r in saved["results"]] == [scores.metrics(i) for i in range(len(records))]

@@ -18,6 +18,7 @@ from .claims import FLAG_METRICS, claims_frame, write_claims
 from .derived import Derived
 from .explain import explain_sample
 from .metrics import METRICS, REQUIRED_PREFIX, ragchecker_summary
+from .records import ragchecker_record, write_ragchecker
 from .reviewed import review_batch
 from .sums import mean_over_defined
 from .values import DEFINED, NOT_COMPUTABLE, STATUS_CODES, STATUSES, UNDEFINED, Evaluation, Settings, item_space
@@ -250,6 +251,17 @@ class Scores:
     def to_claims(self, path) -> None:
         """Write :meth:`claims` whole as CSV, Parquet or JSONL, by ``path``'s suffix."""
         write_claims(self.claims(), path)
+
+    def to_ragchecker(self) -> dict:
+        """``{"results": [...], "metrics": ...}``: every sample in RAGChecker's format (its reviewed
+        labels where reviewed) with its metrics, and RAGChecker's grouped summary
+        (:mod:`ragwidgets.engine.records`)."""
+        return {"results": [ragchecker_record(sample, self.metrics(i)) for i, sample in enumerate(self.samples)],
+                "metrics": self.ragchecker_summary()}
+
+    def to_ragchecker_json(self, path=None, *, indent: int | None = 2) -> str:
+        """:meth:`to_ragchecker` as JSON text; written whole to ``path`` when given."""
+        return write_ragchecker(self.to_ragchecker(), path, indent)
 
     def reviewed(self, reviews) -> Scores:
         """The same scoring with ``reviews`` applied to the judge's labels (those of
