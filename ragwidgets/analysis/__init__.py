@@ -7,7 +7,7 @@ Pure pandas / numpy over the engine's Scores; imports no widget library.
 
 from .agreement import Agreement, AgreementStats, agreement, agreement_stats
 from .compare import Comparison, compare_runs
-from .corrected import Estimate, Estimates, corrected, prediction_powered
+from .corrected import Estimate, Estimates, corrected, corrected_view, prediction_powered
 from .filtering import TextIndex, expression_mask, filter_rows
 from .review_queue import ReviewQueue, progress, review_queue
 from .slices import BUILTIN_SLICES, Slice, builtin_slices, load_slices, members, save_slices, slice_table
@@ -19,4 +19,4 @@ __all__ = ["RunTable", "run_table", "defined_metrics", "summarize", "Summarizer"
            "BUILTIN_SLICES", "builtin_slices", "members", "slice_table", "save_slices", "load_slices",
            "Comparison", "compare_runs", "top_k_curve", "drop_passages", "passage_rule", "passage_metrics",
            "Dropped", "agreement", "agreement_stats", "Agreement", "AgreementStats", "corrected",
-           "prediction_powered", "Estimate", "Estimates", "review_queue", "progress", "ReviewQueue"]
+           "prediction_powered", "corrected_view", "Estimate", "Estimates", "review_queue", "progress", "ReviewQueue"]

@@ -175,7 +175,7 @@ def _class_stats(conf: np.ndarray, labels: tuple) -> tuple[ClassStats, ...]:
 
 def _macro(f1s: list[Stat], n: int) -> Stat:
     defined = [s.value for s in f1s if s.value is not None]
-    return Stat(float(np.mean(defined)), n) if defined else Stat(None, n, "no pairs")
+    return Stat(float(np.mean(defined)), n) if defined else Stat(None, n, "no reviewed pair")
 
 
 def _bootstrap_confusions(cells: np.ndarray, groups: np.ndarray | None, k: int, n_boot: int, seed: int) -> np.ndarray:

@@ -223,7 +223,8 @@ def corrected(scores: Scores, reviews=None, *, metrics=None, level: float = 0.95
     names = [n for n in defined_metrics(judge) if label_kinds(n)] if metrics is None else list(metrics)
     unknown = [n for n in names if n not in judge.names]
     if unknown:
-        raise ValueError(f"unknown metric(s) {', '.join(map(repr, unknown))}; these scores have {', '.join(judge.names)}")
+        raise ValueError(f"unknown metric(s) {', '.join(map(repr, unknown))}; "
+                         f"these scores have {', '.join(judge.names)}")
     touched = np.flatnonzero(run.any_reviewed())
     subset = run.reviewed_scores
     position = None
@@ -246,3 +247,16 @@ def corrected(scores: Scores, reviews=None, *, metrics=None, level: float = 0.95
         rows.append({"metric": name, **est.row()})
     frame = undefined_as_none(rows, COLUMNS[:9]).set_index("metric")
     return frame[list(COLUMNS) + ["reason"]]
+
+
+def corrected_view(table: pd.DataFrame) -> dict:
+    """:func:`corrected`'s table as JSON-able data: ``{"columns", "rows"}``, one row per metric
+    (``metric`` first; None where Undefined, numbers as Python floats and ints)."""
+    def plain(v):
+        if v is None or isinstance(v, str):
+            return v
+        return int(v) if isinstance(v, (int, np.integer)) else float(v)
+
+    columns = ["metric", *table.columns]
+    return {"columns": columns, "rows": [dict(zip(columns, (metric, *map(plain, row))))
+                                         for metric, row in zip(table.index, table.itertuples(index=False))]}
