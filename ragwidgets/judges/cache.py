@@ -103,6 +103,20 @@ def _answer(text: Union[str, bytes], where: str, entry: bool = False) -> Any:
     return value
 
 
+def _wal(conn: sqlite3.Connection, wait: float = 30.0) -> None:
+    """Put the file in WAL mode. sqlite answers "database is locked" at once, without waiting, to a
+    second process switching a new file at the same moment: that is retried for up to ``wait`` s."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 class JudgeCache:
     """Judgements stored in one sqlite file; safe to share between threads and judges.
 
@@ -120,7 +134,7 @@ class JudgeCache:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
             try:
-                conn.execute("PRAGMA journal_mode=WAL")
+                _wal(conn)
                 conn.execute("PRAGMA synchronous=NORMAL")
                 conn.execute(
                     "CREATE TABLE IF NOT EXISTS judgements ("

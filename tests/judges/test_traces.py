@@ -9,11 +9,13 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+import httpx
 import pytest
 
 from ragwidgets.errors import InputError
 from ragwidgets.judges import (DirectoryCache, FactJudge, JudgeCache, LexicalJudge, PrecomputedJudge, Trace,
                                fill_labels, find_trace, trace_of)
+from ragwidgets.judges.openai_compatible import _Received
 from ragwidgets.loaders import parse_sample
 
 _NAME = "ragwidgets_tests_judges_conftest"  # the fake server's module, as tests/scorer/conftest.py loads it
@@ -183,3 +185,12 @@ def test_a_trace_shows_untrusted_text_as_text():
     assert str(trace).splitlines() == ["answer2response, claim 0: Neutral (m)", "--- user ---", "<script>x()</script>",
                                        "--- reply (finish_reason stop) ---", '["Neutral"] <img src=x onerror=y>']
     assert json.loads(json.dumps(trace.to_json()))["messages"] == [{"role": "user", "content": "<script>x()</script>"}]
+
+
+def test_a_reasoning_text_sent_beside_the_reply_is_kept(make_judge, api_secret):
+    judge = make_judge()
+    body = {"choices": [{"message": {"content": '["Neutral"]', "reasoning_content": f"No mention. {api_secret}"},
+                         "finish_reason": "stop"}]}
+    reply = judge._read_reply(_Received(200, httpx.Headers(), json.dumps(body).encode(), "utf-8"))
+    trace = judge._trace([{"role": "user", "content": "u"}], reply)
+    assert trace["reply"] == '["Neutral"]' and trace["reasoning"] == "No mention. ***"  # the key redacted
