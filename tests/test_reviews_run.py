@@ -104,3 +104,22 @@ def test_reviews_is_a_capability_the_cluster_run_lacks():
     assert "reviews" in CAPABILITIES and "reviews" in InMemoryRun.capabilities
     dask_run = pytest.importorskip("ragwidgets.dask.run")
     assert "reviews" not in dask_run.ClusterRun.capabilities
+
+
+def test_slices_follow_a_review():
+    records = synthetic_run(60, seed=8)
+    flip = {"Entailment": "Neutral", "Neutral": "Entailment", "Contradiction": "Entailment"}
+    reviews = [Review(r["query_id"], "answer2response", j, flip[label]) for r in records[:20]
+               for j, label in enumerate(r["answer2response"])]
+    run = InMemoryRun(records)
+    judged = {s["name"]: s["size"] for s in run.view(Controls(), -1)["slices"]}
+    run.review(reviews)
+    fresh = InMemoryRun(records, reviews=reviews)
+    sizes = {s["name"]: s["size"] for s in run.view(Controls(), -1)["slices"]}
+    assert sizes == {s["name"]: s["size"] for s in fresh.view(Controls(), -1)["slices"]}
+    assert sizes != judged  # the reviews moved samples in or out of a slice
+    for s in fresh.slices:
+        assert run.update(Controls(slice=s.name)) is False
+        mine = set(run.order.tolist())
+        fresh.update(Controls(slice=s.name))
+        assert mine == set(fresh.order.tolist())

@@ -584,24 +584,38 @@ class InMemoryRun(HeldTable):
         table = run_table(scored, self.metrics)
         rows = self._run_start[name] + found
         held = self.tables[name]
+        changed = []
         for m in self.metrics:
             value, code = table.frame[m].to_numpy(dtype=float), table.status[m].to_numpy()
-            self._frame.iloc[rows, self._frame.columns.get_loc(m)] = value
-            self._status.iloc[rows, self._status.columns.get_loc(m)] = code
-            held.frame.iloc[found, held.frame.columns.get_loc(m)] = value
-            held.status.iloc[found, held.status.columns.get_loc(m)] = code
-        self._refresh()
+            if np.array_equal(value, self._values[m][rows], equal_nan=True) and np.array_equal(code, self._codes[m][rows]):
+                continue
+            changed.append(m)
+            for frame, at, new in ((self._frame, rows, value), (self._status, rows, code),
+                                   (held.frame, found, value), (held.status, found, code)):
+                column = frame[m].to_numpy(copy=True)  # a whole column set at once: cheaper than .iloc
+                column[at] = new
+                frame[m] = column
+        self._refresh(changed, rows)
 
-    def _refresh(self) -> None:
-        """Everything derived from the held values, found again after they changed."""
-        self._values = {m: self._frame[m].to_numpy(dtype=float) for m in self.metrics}
-        self._codes = {m: self._status[m].to_numpy() for m in self.metrics}
+    def _refresh(self, changed: list[str], rows: np.ndarray) -> None:
+        """Everything derived from the held values, found again after the metrics ``changed`` did
+        on the ``frame`` rows ``rows`` (the summary's pieces of the other metrics are kept; a
+        slice's expression reads one row at a time, so only these rows are tested again)."""
+        if not changed:
+            return
+        for m in changed:
+            self._values[m] = self._frame[m].to_numpy(dtype=float)
+            self._codes[m] = self._status[m].to_numpy()
         self._numeric = self._frame.drop(columns=["query", "response", "run", "query_id"])
         self._expression_cache = ("", None)
-        self._summarizer = Summarizer(self._whole_table())
+        fresh = Summarizer(RunTable(scores=None, frame=self._frame[changed], status=self._status[changed]))
+        self._summarizer._status.update(fresh._status)
+        self._summarizer._distinct.update(fresh._distinct)
         self._cache = {}
-        table = self._whole_table()
-        self._slice_rows = {s.name: members(table, s) for s in self.slices}
+        part = RunTable(scores=None, frame=self._frame.iloc[rows], status=self._status.iloc[rows])
+        for s in self.slices:
+            kept = np.setdiff1d(self._slice_rows[s.name], rows, assume_unique=True)
+            self._slice_rows[s.name] = np.union1d(kept, rows[members(part, s)])
         if len(self.runs) > 1:
             self.comparison = compare_runs(self.tables)
         self._mask = None
