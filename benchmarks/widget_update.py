@@ -13,6 +13,12 @@ claims, and 80 x 60 with 40), toggling passages and selecting claims; a SampleEx
 generated run of ``--run`` samples (100,000 by default; 0 skips it): opening it from a JSONL file,
 switching samples, toggling passages (the click's cost must not grow with the run), the size of
 the view it sends, and picker searches; and a full sweep of the 120-state Harbor Museum scenario.
+
+Review clicks (the 80 x 60 sample): a review message from the browser
+(``{"type": "review", kind, claim, label, doc_id}``, as a key press on a claim row or a matrix
+cell sends it) until every metric is recomputed from the reviewed labels and the new view is set;
+once in memory, once appending each review to a reviews file (flush + fsync per line). Target:
+p95 < 20 ms; the passage toggle of the same sample is the peer in the same run.
 """
 
 from __future__ import annotations
@@ -82,6 +88,31 @@ def claim_selections(n_claims: int) -> list[dict]:
     return [{"selected": f"claim:R{(j * 7) % n_claims + 1}"} for j in range(n_claims)]
 
 
+def review_clicks(n_claims: int, n_passages: int, n_gt: int, rng) -> list[dict]:
+    """Review messages over random labels: a matrix cell (either side) or a claim's ground-truth label."""
+    out = []
+    for _ in range(64):
+        kind = rng.choice(["retrieved2response", "retrieved2answer", "answer2response", "response2answer"],
+                          p=[0.5, 0.3, 0.1, 0.1])
+        claims = n_claims if kind in ("retrieved2response", "answer2response") else n_gt
+        out.append({"type": "review", "kind": str(kind), "claim": int(rng.integers(claims)),
+                    "label": str(rng.choice(LABELS)),
+                    "doc_id": f"P{int(rng.integers(n_passages)):02d}" if kind.startswith("retrieved") else None})
+    return out
+
+
+def timed_reviews(messages, widget, repeats: int) -> np.ndarray:
+    """Milliseconds per review message, from its arrival to the new view set."""
+    out = []
+    for i in range(repeats):
+        before = widget._view
+        t0 = time.perf_counter()
+        widget._on_message(widget, messages[i % len(messages)], [])
+        out.append((time.perf_counter() - t0) * 1e3)
+        assert widget._view is not before and not widget.view["review"]["error"]
+    return np.array(out)
+
+
 def large_run(n: int, repeats: int) -> list[tuple[str, np.ndarray]]:
     """SampleExplorer over ``n`` generated samples read from a JSONL file."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -148,6 +179,15 @@ def main() -> None:
                  timed(toggles, real, args.repeats)))
     rows.append(("SampleExplorer 80 claims x 60 passages (40 gt claims): select a claim",
                  timed(claim_selections(80), real, args.repeats)))
+    clicks = review_clicks(80, 60, 40, np.random.default_rng(4))
+    timed_reviews(clicks, real, 10)
+    rows.append(("SampleExplorer 80 claims x 60 passages (40 gt claims): review click, metrics and view updated",
+                 timed_reviews(clicks, real, args.repeats)))
+    with tempfile.TemporaryDirectory() as tmp:
+        logged = SampleExplorer(rw.parse_sample(synthetic_record(80, 60, 40)), reviews=str(Path(tmp) / "r.jsonl"))
+        timed_reviews(clicks, logged, 10)
+        rows.append(("SampleExplorer 80 claims x 60 passages: review click appended to a reviews file (fsync)",
+                     timed_reviews(clicks, logged, args.repeats)))
     if args.run:
         rows += large_run(args.run, args.repeats)
     rows.append(("Harbor Museum full sweep, 120 states, cold (parse + score)", sweep_ms(max(5, args.repeats // 40))))

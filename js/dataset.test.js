@@ -147,10 +147,13 @@ describe("the drill-down", () => {
     expect([...main.querySelector(".rw-matrix tbody tr").children].map((c) => c.textContent)).toEqual(["R1", "·", "●", "·", "·"]);
     model.state._drill = viewTrait({ ...sample, state: "sample 0 · redrawn" });
     model.emit("change:_drill");
-    await tick();
+    for (let i = 0; i < 50 && !main.querySelector("[data-testid=state]").textContent.includes("redrawn"); i++) await tick();
     expect(main.querySelector("[data-testid=state]").textContent).toContain("redrawn");
     main.querySelector('[data-key="claim:R2"]').click();
     expect(model.messages.at(-1)).toMatchObject({ type: "drill", which: "main", patch: { selected: "claim:R2" } });
+    const row = main.querySelector('[data-key="claim:R3"]');
+    row.dispatchEvent(new KeyboardEvent("keydown", { key: "c", bubbles: true })); // a review, through the run's widget
+    expect(model.messages.at(-1)).toMatchObject({ type: "review", which: "main", kind: "answer2response", claim: 2, label: "Contradiction" });
     cleanup();
     expect(Object.values(model.listeners).every((l) => l.length === 0)).toBe(true);
     delete HTMLElement.prototype.clientHeight;

@@ -223,7 +223,7 @@ describe("RAGChecker sample views", () => {
     expect([...resp.querySelectorAll("col")].map((c) => c.className)).toEqual(["", "", "", "rw-off", ""]);
     expect([...resp.querySelector("tbody tr").children].map(text)).toEqual(["R1", "·", "●", "·", "·"]);
     const claimHeads = [...el.querySelectorAll(".rw-claims thead th")].map(text);
-    expect(claimHeads).toEqual(["Claim", "Text", "Correct?", "Faithful?", "Supported by"]);
+    expect(claimHeads).toEqual(["Claim", "Text", "Correct?", "Faithful?", "Supported by", "Review (against the ground truth)"]);
     expect(text(el.querySelector('[data-key="claim:R1"]'))).toContain("✗ Incorrect");
     expect(text(el.querySelector('[data-key="claim:R1"]'))).toContain("✓ Faithful");
     expect(el.querySelectorAll('[data-testid="gt-claims"] tbody tr').length).toBe(22);
@@ -359,5 +359,18 @@ describe("one trait per view", () => {
   it("the stand-in model refuses a space-separated event list, as marimo's does not honour it", () => {
     const model = fakeModel({});
     expect(() => model.on("change:a change:b", () => {})).toThrow(/one event name/);
+  });
+
+  it("a kernel-less snapshot draws the view from the saved widget state (its cells a saved buffer at _view.cells)", async () => {
+    const { snapshotModel, withBuffers } = await import("./src/snapshot.js");
+    const view = fixture("ragchecker_sample");
+    const { cells, ...matrix } = view.matrix;
+    const saved = { _view: { json: JSON.stringify({ ...view, matrix }) } }; // as ipywidgets saves it: the buffer apart
+    const data = btoa(String.fromCharCode(...Int8Array.from(cells).map((v) => v & 255)));
+    const model = snapshotModel(withBuffers(saved, [{ path: ["_view", "cells"], encoding: "base64", data }]));
+    const el = document.createElement("div");
+    widget.render({ model, el });
+    expect(el.querySelectorAll(".rw-matrix tbody tr").length).toBe(33);
+    expect([...el.querySelector(".rw-matrix tbody tr").children].map(text)).toEqual(["R1", "·", "●", "·", "·"]);
   });
 });

@@ -45,6 +45,7 @@ const Card = memo(function Card({ c, predict, predictions, send }) {
     // Undefined is said once, as the value; the fraction shows 0/0 and the reason why.
     body = html`<div class="rw-card-value" data-testid="value">${c.shown}${substitute ? html`<span class="rw-substitute-mark"> (substitute)</span>` : null}</div>
       <div class="rw-card-fraction" data-testid="fraction">${c.fraction}</div>
+      ${c.judge_shown ? html`<div class="rw-card-judge" data-testid="judge-value" title="the value under the judge's labels, before the reviews">judge's labels: <s>${c.judge_shown}</s></div>` : null}
       ${c.reason && (undef || substitute) ? html`<div class="rw-card-reason">${c.reason}</div>` : null}`;
   }
   return html`<article class=${cls.filter(Boolean).join(" ")} data-metric=${c.name} aria-label=${c.label}

@@ -185,7 +185,11 @@ function Drill({ views, view, ask }) {
     }
     if (m) m.update(next);
     else if (ref.current) {
-      mounted.current[which] = mountSampleView(ref.current, { view: next, send: (patch) => ask({ type: "drill", which, patch }) });
+      mounted.current[which] = mountSampleView(ref.current, {
+        view: next, send: (patch) => ask({ type: "drill", which, patch }),
+        review: (action) => ask({ type: "review", which, ...action }),
+        trace: (target) => new Promise((resolve) => ask({ type: "trace", which, ...target }, resolve)),
+      });
     }
   };
   useEffect(() => {
@@ -208,6 +212,40 @@ function Drill({ views, view, ask }) {
   </div>`;
 }
 
+/** Undefined said as such (with the row's reason in the tooltip), numbers to three places. */
+function cellText(v) {
+  if (v === null || v === undefined) return html`<span class="rw-ds-undef">Undefined</span>`;
+  return typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : String(v);
+}
+
+function TrustTable({ t, caption, testid }) {
+  const reason = t.columns.indexOf("reason");
+  return html`<table class="rw-table rw-ds-trust-table" data-testid=${testid}>
+    <caption>${caption}</caption>
+    <thead><tr>${t.columns.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>
+    <tbody>${t.rows.map((row) => html`<tr title=${reason >= 0 && row[reason] ? row[reason] : null}>${row.map((v) => html`<td class="rw-num">${cellText(v)}</td>`)}</tr>`)}</tbody>
+  </table>`;
+}
+
+/** Reviews of the run: what changed ("Faithfulness 0.600 → 0.650 after 3 reviews"), and the trust
+ * panel (agreement, corrected scores), computed in Python while it is open. */
+function Reviews({ r, ask }) {
+  const trust = r.trust;
+  return html`<div class="rw-ds-panel rw-ds-reviews" data-testid="run-reviews">
+    ${r.runs.length ? r.runs.map((x) => html`<p data-testid="run-review-line"><b>${showId(x.run)}:</b> ${x.line} (${x.samples} sample${x.samples === 1 ? "" : "s"})</p>`)
+      : html`<p class="rw-hint">No label reviewed yet: open a sample below and press E / N / C on a claim row or a matrix cell.</p>`}
+    ${r.problems.length ? html`<details><summary>${r.problems.length} review(s) not applied</summary><ul>${r.problems.map((p) => html`<li>${p}</li>`)}</ul></details>` : ""}
+    <details open=${!!trust} data-testid="trust" onToggle=${(e) => e.target.open !== !!trust && ask({ type: "trust", open: e.target.open })}>
+      <summary>Can I trust the judge? Agreement with the reviewers and corrected scores</summary>
+      ${trust ? html`<p class="rw-hint">Over ${trust.n_reviews} reviewed label(s). Undefined where a figure has no data (hover a row for why).</p>
+        <${TrustTable} t=${trust.agreement} caption="Judge–reviewer agreement per label kind (kappa with its bootstrap interval, the majority-label base rate beside it)" testid="agreement" />
+        ${Object.entries(trust.corrected).map(([run, t]) => html`<${TrustTable} key=${run} t=${t} testid="corrected"
+          caption=${`Each metric's mean three ways, 95% intervals: judge only, reviewed only, prediction-powered (corrected)${run ? ` · ${run}` : ""}`} />`)}`
+        : html`<p class="rw-hint">Open to compute.</p>`}
+    </details>
+  </div>`;
+}
+
 function App({ model, store }) {
   const views = useViews(model, ["_view", "_drill", "_other"]);
   const [, bump] = useReducer((x) => x + 1, 0);
@@ -221,7 +259,7 @@ function App({ model, store }) {
   if (!view) return html`<div class="rw-hint">Loading…</div>`;
   store.reset(view.version);
   const labelOf = Object.fromEntries(view.metrics.map((m) => [m.key, m.label]));
-  const ask = (msg) => store.requests.send(msg);
+  const ask = (msg, done) => store.requests.send(msg, done);
   const error = [view.error, store.requests.error].filter(Boolean).join("; ");
   const select = (trait, options, labels = options) => html`<select value=${c[trait]} data-testid=${trait}
       onChange=${(e) => setTraits(model, { [trait]: e.target.value })}>
@@ -268,6 +306,7 @@ function App({ model, store }) {
       <div class="rw-ds-left">${view.cluster ? "" : html`<${Slices} model=${model} view=${view} ask=${ask} />`}<${Summary} view=${view} /></div>
       ${view.compare ? html`<div class="rw-ds-right"><${Compare} model=${model} view=${view} /></div>` : ""}
     </div>
+    ${view.reviews ? html`<${Reviews} r=${view.reviews} ask=${ask} />` : ""}
     <${Drill} views=${views} view=${view} ask=${ask} />
   </div>`;
 }

@@ -2,9 +2,10 @@
 // row and column headers inside a bounded scrolling region; a large matrix is summarised first
 // and drawn on demand. Rows are memoised on the buffer: toggling a passage re-renders only the
 // column headers (switched-off columns are shaded through <col>), not 10,000 cells.
-import { useState } from "preact/hooks";
+import { useCallback, useMemo, useRef, useState } from "preact/hooks";
 import { html, memo } from "./incremental.js";
 import { LABEL_CODES, UNJUDGED } from "./labels.js";
+import { LabelShown, ReviewButtons, reviewKeys } from "./review.js";
 import { showId } from "./text.js";
 import { typed } from "./view_trait.js";
 
@@ -19,19 +20,55 @@ export const CELL = {
 };
 const ON_DEMAND = 600; // cells above which the matrix waits to be opened
 
-const MatrixRow = memo(function MatrixRow({ r, buf, index, doc_ids, selected, ctx }) {
+/** A row's cells under review as "col:judge,col:judge" (a string, so a memoised row sees a change). */
+function marksOf(reviewed, index) {
+  return reviewed ? reviewed.filter((x) => x[0] === index).map((x) => `${x[1]}:${x[2]}`).join(",") : "";
+}
+
+/** The label matrix, claim and doc_id of matrix row `index`, column `col`. */
+export function cellTarget(m, index, col) {
+  const response = index < m.response.length;
+  return { kind: response ? "retrieved2response" : "retrieved2answer", claim: response ? index : index - m.response.length,
+    doc_id: m.columns[col].doc_id };
+}
+
+function cellKeys(e, { index, col, width, setCursor, act }) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+    e.preventDefault();
+    setCursor({ index, col: Math.max(0, Math.min(width - 1, col + (e.key === "ArrowRight" ? 1 : -1))) });
+  } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+    const next = e.key === "ArrowDown" ? e.currentTarget.nextElementSibling : e.currentTarget.previousElementSibling;
+    if (next) {
+      e.preventDefault();
+      next.focus();
+    }
+  } else act(e, index, col);
+}
+
+const MatrixRow = memo(function MatrixRow({ r, buf, index, doc_ids, selected, ctx, cursorCol, marks, reviewable, setCursor, act }) {
   const cells = typed(buf, Int8Array).subarray(index * doc_ids.length, (index + 1) * doc_ids.length);
-  return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r.key}
-      onClick=${() => ctx.send({ selected: selected ? "" : r.key })}>
+  const judged = Object.fromEntries(marks ? marks.split(",").map((x) => x.split(":").map(Number)) : []);
+  const col = cursorCol < 0 ? 0 : cursorCol;
+  const keys = reviewable ? (e) => cellKeys(e, { index, col, width: doc_ids.length, setCursor, act }) : null;
+  return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r.key} tabindex=${reviewable ? "0" : null}
+      onClick=${() => ctx.send({ selected: selected ? "" : r.key })} onKeyDown=${keys}
+      onFocus=${reviewable ? () => cursorCol < 0 && setCursor((c) => ({ index, col: c ? c.col : 0 })) : null}>
     <th class="rw-id" scope="row" title=${r.text}>${r.id}</th>
     ${Array.from(cells, (v, k) => {
       const [sym, word, cls] = CELL[v];
-      return html`<td class=${cls} title=${`${showId(doc_ids[k])} ${word} ${r.id}`}>${sym}</td>`;
+      const judge = judged[k];
+      const reviewed = judge !== undefined;
+      const classes = [cls, reviewed && "rw-reviewed", k === cursorCol && "rw-cursor"].filter(Boolean).join(" ");
+      const title = `${showId(doc_ids[k])} ${word} ${r.id}${reviewed ? (judge === v ? " (judge's label, confirmed)" : ` (reviewer; the judge said: ${CELL[judge][1]})`) : ""}`;
+      const pick = reviewable ? (e) => { e.stopPropagation(); setCursor({ index, col: k }); if (!selected) ctx.send({ selected: r.key }); } : null;
+      return html`<td class=${classes} title=${title} data-col=${k} onClick=${pick}>${reviewed && judge !== v
+        ? html`<s class="rw-judge-label">${CELL[judge][0]}</s>${sym}` : sym}${reviewed && judge === v ? "✓" : null}</td>`;
     })}
   </tr>`;
 });
 
-function Grid({ caption, rows, first, m, docIds, selected, ctx }) {
+function Grid({ caption, rows, first, m, docIds, selected, ctx, cursor, reviewable, setCursor, act }) {
   return html`<table class="rw-table rw-matrix">
     <caption>${caption}</caption>
     <colgroup><col />${m.columns.map((c) => html`<col class=${c.active ? null : "rw-off"} />`)}</colgroup>
@@ -42,14 +79,39 @@ function Grid({ caption, rows, first, m, docIds, selected, ctx }) {
     </tr></thead>
     <tbody>
       ${rows.map((r, j) => html`<${MatrixRow} key=${r.key} r=${r} buf=${m.cells} index=${first + j} doc_ids=${docIds}
-        selected=${selected === r.key} ctx=${ctx} />`)}
+        selected=${selected === r.key} ctx=${ctx} cursorCol=${cursor && cursor.index === first + j ? cursor.col : -1}
+        marks=${marksOf(m.reviewed, first + j)} reviewable=${reviewable} setCursor=${setCursor} act=${act} />`)}
     </tbody>
   </table>`;
 }
 
-export function Matrix({ m, selected, ctx }) {
+/** The cell under the cursor: which label, the judge's and the reviewer's, and the buttons. */
+function ReviewBar({ m, cursor, ctx }) {
+  const row = cursor.index < m.response.length ? m.response[cursor.index] : m.gt[cursor.index - m.response.length];
+  if (!row || cursor.col >= m.columns.length) return null;
+  const target = cellTarget(m, cursor.index, cursor.col);
+  const v = typed(m.cells, Int8Array)[cursor.index * m.columns.length + cursor.col];
+  const mark = (m.reviewed || []).find((x) => x[0] === cursor.index && x[1] === cursor.col);
+  const r = { judge: mark ? mark[2] : v, label: v, reviewed: !!mark };
+  const title = `${row.id} × ${showId(target.doc_id)}`;
+  return html`<div class="rw-review-bar" data-testid="review-bar">
+    <span><b>${title}</b> (passage rank ${cursor.col + 1}, ${target.kind}): <${LabelShown} r=${r} /></span>
+    <${ReviewButtons} target=${target} ctx=${ctx} onWhy=${ctx.why ? () => ctx.why(target, `${title}, ${target.kind}`) : null} />
+  </div>`;
+}
+
+export function Matrix({ m, selected, ctx, reviewable = false }) {
   const [open, setOpen] = useState(() => (m.response.length + m.gt.length) * m.columns.length <= ON_DEMAND);
-  const docIds = m.columns.map((c) => c.doc_id);
+  const [cursor, setCursor] = useState(null);
+  const mref = useRef(m);
+  mref.current = m;
+  // The review keys of a matrix row (stable, so memoised rows keep their props): the cursor's cell.
+  const act = useCallback((e, index, col) => {
+    const target = cellTarget(mref.current, index, col);
+    reviewKeys(e, target, ctx, ctx.why ? () => ctx.why(target, `${target.kind} claim ${target.claim + 1} × ${showId(target.doc_id)}`) : null);
+  }, [ctx]);
+  const grid = { cursor, reviewable, setCursor, act };
+  const docIds = useMemo(() => m.columns.map((c) => c.doc_id), [m.columns]); // one array while the columns stay
   const cells = typed(m.cells, Int8Array);
   const entailed = cells.reduce((n, v) => n + (v === LABEL_CODES.Entailment), 0);
   const contradicted = cells.reduce((n, v) => n + (v === LABEL_CODES.Contradiction), 0);
@@ -58,14 +120,15 @@ export function Matrix({ m, selected, ctx }) {
     <h4>Entailment: claims × passages</h4>
     <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
       by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
-      shaded columns are switched off.</p>
+      shaded columns are switched off.${reviewable ? " Reviewed: a struck-through symbol is the judge's label, overruled, the one after it the reviewer's; ✓ the judge's label confirmed. Click a cell (or focus a row, ← →) and press E / N / C, A, U or W." : ""}</p>
     ${open
       ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
-          <${Grid} caption="Response claims" rows=${m.response} first=${0} m=${m} docIds=${docIds} selected=${selected} ctx=${ctx} />
+          <${Grid} caption="Response claims" rows=${m.response} first=${0} m=${m} docIds=${docIds} selected=${selected} ctx=${ctx} ...${grid} />
           ${m.gt.length
-            ? html`<${Grid} caption="Ground-truth claims" rows=${m.gt} first=${m.response.length} m=${m} docIds=${docIds} selected=${selected} ctx=${ctx} />`
+            ? html`<${Grid} caption="Ground-truth claims" rows=${m.gt} first=${m.response.length} m=${m} docIds=${docIds} selected=${selected} ctx=${ctx} ...${grid} />`
             : null}
-        </div>`
+        </div>
+        ${reviewable && cursor ? html`<${ReviewBar} m=${m} cursor=${cursor} ctx=${ctx} />` : null}`
       : html`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
           onClick=${() => setOpen(true)}>Show the full matrix</button>`}
   </section>`;

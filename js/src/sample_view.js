@@ -9,6 +9,10 @@
 // the holder applies it (SampleView.apply in Python) and calls update() with the new view.
 // `search(text)` (optional): a promise of the samples matching a search, for the sample picker
 // that view.controls.picker asks for (SampleExplorer's; see ragwidgets/widgets/picker.py).
+// `review(action)` and `trace(target)` (optional; review.js): a review action for the holder to
+// apply, and a promise of the judge's trace behind one label ({trace, reason}); the review
+// controls show where view.review is set and `review` is given. `queue(step)` (optional): move
+// along the review queue (view.review.queue; keys ] and [).
 //
 // Updates are incremental (Preact, keyed, memoised rows over a structurally shared view): DOM
 // nodes, focus, scroll positions and open sections survive. Plain keys pressed in the view stay
@@ -19,6 +23,7 @@ import { Controls, Header } from "./controls.js";
 import { Failing } from "./failing.js";
 import { html, share } from "./incremental.js";
 import { Matrix } from "./matrix.js";
+import { ReviewLine, TracePanel, useTrace } from "./review.js";
 import { ClaimTable, FactsTable, GtTable, SourceTable } from "./tables.js";
 import { LongText } from "./text.js";
 
@@ -32,23 +37,35 @@ function Answer({ view }) {
 }
 
 export function SampleView({ view, ctx }) {
+  const [trace, why, closeTrace] = useTrace(ctx);
+  ctx.why = why; // read when a key or button asks (the rows keep their props: ctx is one object)
   if (!view || !view.controls) return html`<div class="rw-root">Loading…</div>`;
+  const review = ctx.review && view.review ? view.review : null;
   const toggleable = view.sources.filter((s) => s.toggleable).map((s) => s.doc_id);
   const inPlay = view.sources.filter((s) => s.retrieved).length;
   const gtTable = view.gt_claims.length > 0 && !view.facts.length;
-  return html`<div class="rw-root" data-kind=${view.kind}>
+  const queueKeys = review && review.queue && ctx.queue ? (e) => {
+    if ((e.key === "]" || e.key === "[") && !e.target.closest("input, select, textarea")) {
+      e.preventDefault();
+      ctx.queue(e.key === "]" ? 1 : -1);
+    }
+  } : null;
+  return html`<div class="rw-root" data-kind=${view.kind} onKeyDown=${queueKeys}>
     <${Header} title=${view.title} question=${view.question} state=${view.state} />
     <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} search=${ctx.search} />
     <p class="rw-summary" data-testid="summary">${view.summary}</p>
     ${view.kind === "sample"
       ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />`
       : null}
+    ${review ? html`<${ReviewLine} review=${review} queue=${ctx.queue} />` : null}
+    ${view.review_note ? html`<p class="rw-note" data-testid="review-note">${view.review_note}</p>` : null}
+    <${TracePanel} answer=${trace} onClose=${closeTrace} />
     <${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
       predictions=${view.predictions || {}} send=${ctx.send} />
     <${Answer} view=${view} />
     <${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />
     <${ClaimTable} view=${view} ctx=${ctx} />
-    ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} />` : null}
+    ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} reviewable=${!!review} />` : null}
     ${gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
     ${view.facts.length ? html`<${FactsTable} view=${view} />` : null}
   </div>`;
@@ -80,9 +97,9 @@ function keepKeys(e) {
   if (!host) e.stopPropagation();
 }
 
-export function mountSampleView(el, { view, send, search = null }) {
+export function mountSampleView(el, { view, send, search = null, review = null, trace = null, queue = null }) {
   let current = null;
-  const ctx = { send, search, view: () => current };
+  const ctx = { send, search, review, trace, queue, view: () => current };
   el.addEventListener("keydown", keepKeys);
   const draw = (next) => {
     const before = current && current.selected;

@@ -2,6 +2,7 @@
 // keyed and memoised: an update re-renders only the rows whose data or selection changed. Long
 // tables scroll inside a bounded region with a sticky header.
 import { html, memo } from "./incremental.js";
+import { LabelShown, ReviewButtons, reviewKeys } from "./review.js";
 import { Id, LongText, YesNo, ids } from "./text.js";
 
 const ROLE_TEXT = {
@@ -24,10 +25,12 @@ function IdCell({ id, roles }) {
   </td>`;
 }
 
-/** Keys on a row: Enter / Space select it, arrows move between rows. Keys meant for a control
- * inside the row (a checkbox's Space) are that control's; keys with a modifier are the host's. */
-function rowKeys(e, pick) {
+/** Keys on a row: Enter / Space select it, arrows move between rows, `more(e)` (a review key)
+ * what it handles. Keys meant for a control inside the row (a checkbox's Space) are that
+ * control's; keys with a modifier are the host's. */
+function rowKeys(e, pick, more) {
   if (e.target !== e.currentTarget || e.shiftKey || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (more && more(e)) return;
   if (e.key === "Enter" || e.key === " ") {
     e.preventDefault();
     pick();
@@ -40,11 +43,37 @@ function rowKeys(e, pick) {
   }
 }
 
-function Row({ item, selected, send, children }) {
+function Row({ item, selected, send, more = null, children }) {
   const pick = () => send({ selected: selected ? "" : item.key });
   const cls = ["rw-row", ...item.roles.map((r) => `rw-role-${r}`)].join(" ");
   return html`<tr class=${cls} tabindex="0" aria-selected=${selected ? "true" : "false"} data-key=${item.key}
-    onClick=${pick} onKeyDown=${(e) => rowKeys(e, pick)}>${children}</tr>`;
+    onClick=${pick} onKeyDown=${(e) => rowKeys(e, pick, more)}>${children}</tr>`;
+}
+
+/** A claim's review cell: its per-claim label (judge / reviewer) and the buttons; `kind`: the
+ * per-claim label matrix, `index`: the claim's 0-based index. */
+/** Whether the view takes reviews: it carries them and its holder applies them. */
+const reviewing = (view, ctx) => !!(ctx.review && view.review);
+
+const ROW_KIND = { answer2response: "retrieved2response", response2answer: "retrieved2answer" };
+
+/** A claim's review cell: its per-claim label (judge / reviewer) and the buttons; `kind`: the
+ * per-claim label matrix, `index`: the claim's 0-based index. Without that label (no ground
+ * truth) only "none supports" (its passage row) is offered. */
+function ReviewCell({ r, kind, index, id, ctx }) {
+  const target = { kind: r ? kind : ROW_KIND[kind], claim: index, doc_id: null };
+  const why = ctx.why && r ? () => ctx.why(target, `${id}, ${kind}`) : null;
+  return html`<td class="rw-review-cell">
+    ${r ? html`<${LabelShown} r=${r} />` : null}
+    <${ReviewButtons} target=${target} ctx=${ctx} labels=${!!r} onWhy=${why} />
+  </td>`;
+}
+
+/** The review keys of a claim row (see review.js); null when the view takes no reviews. */
+function claimKeys(review, r, kind, index, id, ctx) {
+  if (!review) return null;
+  const target = { kind: r ? kind : ROW_KIND[kind], claim: index, doc_id: null };
+  return (e) => reviewKeys(e, target, ctx, ctx.why && r ? () => ctx.why(target, `${id}, ${kind}`) : null);
 }
 
 // Column widths (em) of long tables, which lay out with `table-layout: fixed`: an update then
@@ -130,10 +159,10 @@ function Verdict({ value, contradicted, words }) {
   return html`<${YesNo} value=${value} words=${words} />`;
 }
 
-const ClaimRow = memo(function ClaimRow({ c, selected, hasFacts, hasCorrect, cites, ctx }) {
+const ClaimRow = memo(function ClaimRow({ c, index, selected, hasFacts, hasCorrect, cites, review, ctx }) {
   const cits = c.citations || [];
   const per = (f) => (cits.length ? cits.map((x, i) => html`${i ? html`<br />` : null}${f(x)}`) : "—");
-  return html`<${Row} item=${c} selected=${selected} send=${ctx.send}>
+  return html`<${Row} item=${c} selected=${selected} send=${ctx.send} more=${claimKeys(review, c.review, "answer2response", index, c.id, ctx)}>
     <${IdCell} id=${c.id} roles=${c.roles} />
     <td class="rw-text"><${LongText} text=${c.text} /></td>
     ${hasFacts ? html`<td>${ids(c.facts)}</td>` : null}
@@ -146,6 +175,7 @@ const ClaimRow = memo(function ClaimRow({ c, selected, hasFacts, hasCorrect, cit
     ${cites ? html`<td>${per((x) => html`<${Verdict} value=${x.entails} contradicted=${x.contradicts}
       words=${["Yes", "No", `${x.doc_id} contradicts the claim`]} />`)}</td>` : null}
     ${cites ? html`<td>${per((x) => html`<span title=${x.why}><${YesNo} value=${x.valid} /></span>`)}</td>` : null}
+    ${review ? html`<${ReviewCell} r=${c.review} kind="answer2response" index=${index} id=${c.id} ctx=${ctx} />` : null}
   <//>`;
 });
 
@@ -156,6 +186,7 @@ export function ClaimTable({ view, ctx }) {
   const heads = [
     "Claim", "Text", hasFacts ? "Fact ID" : null, hasCorrect ? "Correct?" : null, "Faithful?", "Supported by",
     cites ? "Source" : null, cites ? "Retrieved?" : null, cites ? "Entails?" : null, cites ? "Valid?" : null,
+    reviewing(view, ctx) ? "Review (against the ground truth)" : null,
   ].filter(Boolean);
   const before = heads.indexOf("Supported by");
   const groupRow = cites
@@ -165,28 +196,30 @@ export function ClaimTable({ view, ctx }) {
   return html`<section class="rw-section" data-testid="claims">
     <h4>${title}</h4>
     <${Table} heads=${heads} groupRow=${groupRow} cls="rw-claims" n=${view.claims.length} label="Claims">
-      ${view.claims.map((c) => html`<${ClaimRow} key=${c.key} c=${c} selected=${view.selected === c.key}
-        hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} ctx=${ctx} />`)}
+      ${view.claims.map((c, i) => html`<${ClaimRow} key=${c.key} c=${c} index=${i} selected=${view.selected === c.key}
+        hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} review=${reviewing(view, ctx)} ctx=${ctx} />`)}
     <//>
     ${view.claims.length ? null : html`<p class="rw-note">The answer makes no claims.</p>`}
   </section>`;
 }
 
-const GtRow = memo(function GtRow({ g, selected, ctx }) {
-  return html`<${Row} item=${g} selected=${selected} send=${ctx.send}>
+const GtRow = memo(function GtRow({ g, index, selected, review, ctx }) {
+  return html`<${Row} item=${g} selected=${selected} send=${ctx.send} more=${claimKeys(review, g.review, "response2answer", index, g.id, ctx)}>
     <${IdCell} id=${g.id} roles=${g.roles} />
     <td class="rw-text"><${LongText} text=${g.text} /></td>
     <td><${Verdict} value=${g.covered} contradicted=${g.contradicted}
       words=${["Covered", "Missed", "the response contradicts it"]} /></td>
     <td class="rw-list">${ids(g.supported_by, "none")}${against(g.contradicted_by, "contradicted by")}</td>
+    ${review ? html`<${ReviewCell} r=${g.review} kind="response2answer" index=${index} id=${g.id} ctx=${ctx} />` : null}
   <//>`;
 });
 
 export function GtTable({ view, ctx }) {
   return html`<section class="rw-section" data-testid="gt-claims">
     <h4>Ground-truth claims (${view.gt_claims.length})</h4>
-    <${Table} heads=${["Claim", "Text", "In the response?", "Supported by (retrieved)"]} cls="rw-gt" n=${view.gt_claims.length} label="Ground-truth claims">
-      ${view.gt_claims.map((g) => html`<${GtRow} key=${g.key} g=${g} selected=${view.selected === g.key} ctx=${ctx} />`)}
+    <${Table} heads=${["Claim", "Text", "In the response?", "Supported by (retrieved)", ...(reviewing(view, ctx) ? ["Review (against the response)"] : [])]}
+      cls="rw-gt" n=${view.gt_claims.length} label="Ground-truth claims">
+      ${view.gt_claims.map((g, i) => html`<${GtRow} key=${g.key} g=${g} index=${i} selected=${view.selected === g.key} review=${reviewing(view, ctx)} ctx=${ctx} />`)}
     <//>
   </section>`;
 }

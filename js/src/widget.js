@@ -5,24 +5,25 @@
 import { mountSampleView } from "./sample_view.js";
 import { viewOf } from "./view_trait.js";
 
-/** search(text): a custom message to Python, answered by one with the same request number. */
-function searcher(model) {
+/** ask(msg): a custom message to Python, answered by one with the same request number (a
+ * search's "results", a trace's "trace"). */
+function asker(model) {
   let request = 0;
   const waiting = new Map();
   const answer = (msg) => {
-    if (msg && msg.type === "results" && waiting.has(msg.request)) {
+    if (msg && (msg.type === "results" || msg.type === "trace") && waiting.has(msg.request)) {
       waiting.get(msg.request)(msg);
       waiting.delete(msg.request);
     }
   };
   model.on("msg:custom", answer);
-  const search = (text) =>
+  const ask = (msg) =>
     new Promise((resolve) => {
       request += 1;
       waiting.set(request, resolve);
-      model.send({ type: "search", text, request });
+      model.send({ ...msg, request });
     });
-  return { search, stop: () => model.off("msg:custom", answer) };
+  return { ask, stop: () => model.off("msg:custom", answer) };
 }
 
 function render({ model, el }) {
@@ -31,8 +32,12 @@ function render({ model, el }) {
     model.save_changes();
   };
   el.classList.add("rw-widget");
-  const { search, stop } = searcher(model);
-  const sv = mountSampleView(el, { view: viewOf(model, "_view"), send, search });
+  const { ask, stop } = asker(model);
+  const search = (text) => ask({ type: "search", text });
+  const review = (action) => model.send({ type: "review", ...action });
+  const trace = (target) => ask({ type: "trace", ...target });
+  const queue = (step) => model.send({ type: "queue", step });
+  const sv = mountSampleView(el, { view: viewOf(model, "_view"), send, search, review, trace, queue });
   const redraw = () => sv.update(viewOf(model, "_view"));
   model.on("change:_view", redraw);
   return () => {

@@ -327,6 +327,11 @@ function T2(n3, r3) {
   var u3 = s2(t2++, 7);
   return C2(u3.__H, r3) && (u3.__ = n3(), u3.__H = r3, u3.__h = n3), u3.__;
 }
+function q2(n3, t4) {
+  return o2 = 8, T2(function() {
+    return n3;
+  }, t4);
+}
 function j2() {
   for (var n3; n3 = f2.shift(); ) {
     var t4 = n3.__H;
@@ -2652,6 +2657,7 @@ var Card = memo2(function Card2({ c: c3, predict, predictions, send }) {
   } else {
     body = html`<div class="rw-card-value" data-testid="value">${c3.shown}${substitute ? html`<span class="rw-substitute-mark"> (substitute)</span>` : null}</div>
       <div class="rw-card-fraction" data-testid="fraction">${c3.fraction}</div>
+      ${c3.judge_shown ? html`<div class="rw-card-judge" data-testid="judge-value" title="the value under the judge's labels, before the reviews">judge's labels: <s>${c3.judge_shown}</s></div>` : null}
       ${c3.reason && (undef || substitute) ? html`<div class="rw-card-reason">${c3.reason}</div>` : null}`;
   }
   return html`<article class=${cls.filter(Boolean).join(" ")} data-metric=${c3.name} aria-label=${c3.label}
@@ -2898,6 +2904,95 @@ var Failing = memo2(function Failing2({ claims, gtClaims, selected, send }) {
 var LABEL_CODES = { Entailment: 1, Neutral: 0, Contradiction: 2 };
 var UNJUDGED = -1;
 
+// src/review.js
+var LABEL = {
+  [LABEL_CODES.Entailment]: ["●", "Entailment"],
+  [LABEL_CODES.Neutral]: ["·", "Neutral"],
+  [LABEL_CODES.Contradiction]: ["⊗", "Contradiction"],
+  [UNJUDGED]: ["?", "unjudged"]
+};
+var KEYS = { e: "Entailment", n: "Neutral", c: "Contradiction" };
+var ROW_KIND = { answer2response: "retrieved2response", response2answer: "retrieved2answer" };
+function keyAction(key, target) {
+  const k3 = key.toLowerCase();
+  if (k3 in KEYS) return { ...target, label: KEYS[k3] };
+  if (k3 === "a") return { ...target, label: null };
+  if (k3 === "u") return { kind: ROW_KIND[target.kind] || target.kind, claim: target.claim, doc_id: null, label: "Neutral" };
+  return null;
+}
+function reviewKeys(e3, target, ctx, onWhy) {
+  if (!ctx.review || e3.ctrlKey || e3.metaKey || e3.altKey) return false;
+  if (e3.key.toLowerCase() === "w" && onWhy) {
+    e3.preventDefault();
+    onWhy();
+    return true;
+  }
+  const action = keyAction(e3.key, target);
+  if (!action) return false;
+  e3.preventDefault();
+  ctx.review(action);
+  return true;
+}
+var said = (code) => `${LABEL[code][0]} ${LABEL[code][1]}`;
+function LabelShown({ r: r3 }) {
+  if (!r3.reviewed) return html`<span class="rw-label" title="the judge's label">${said(r3.judge)} <span class="rw-who">(judge)</span></span>`;
+  if (r3.label === r3.judge) return html`<span class="rw-label rw-confirmed" title="the judge's label, confirmed by a reviewer">${said(r3.label)} <span class="rw-who">✓ confirmed</span></span>`;
+  return html`<span class="rw-label rw-overruled"><s class="rw-judge-label" title="the judge's label, overruled">${said(r3.judge)}</s>${" → "}<b title="the reviewer's label">${said(r3.label)}</b> <span class="rw-who">(reviewer)</span></span>`;
+}
+function ReviewButtons({ target, ctx, labels = true, row = true, onWhy = null }) {
+  const act = (label, t4 = target) => (e3) => {
+    e3.stopPropagation();
+    ctx.review({ ...t4, label });
+  };
+  return html`<span class="rw-review-buttons" role="group" aria-label="Review this label">
+    ${labels ? Object.entries(KEYS).map(([k3, label]) => html`<button type="button" class="rw-review-button" data-review=${label}
+      title=${`${label} (key ${k3.toUpperCase()})`} onClick=${act(label)}>${k3.toUpperCase()}</button>`) : null}
+    ${labels ? html`<button type="button" class="rw-review-button" data-review="confirm" title="Confirm the judge's label (key A)" onClick=${act(null)}>✓</button>` : null}
+    ${row ? html`<button type="button" class="rw-review-button" data-review="unsupported" title="No passage supports it: the whole row Neutral (key U)"
+      onClick=${act("Neutral", { kind: ROW_KIND[target.kind] || target.kind, claim: target.claim, doc_id: null })}>none supports</button>` : null}
+    ${onWhy ? html`<button type="button" class="rw-review-button" data-testid="why" title="Why the judge said it: its prompt and raw reply (key W)"
+      onClick=${(e3) => {
+    e3.stopPropagation();
+    onWhy();
+  }}>Why?</button>` : null}
+  </span>`;
+}
+var ReviewLine = memo2(function ReviewLine2({ review, queue = null }) {
+  if (!review) return null;
+  const q3 = review.queue;
+  return html`<section class="rw-review-line" data-testid="review" aria-live="polite">
+    <p data-testid="review-changes">${review.count ? html`<b>Reviewed: </b>${review.line}` : html`<b>Review the judge: </b>focus a claim row or a matrix cell and press E / N / C (Entailment / Neutral / Contradiction), A to confirm the judge's label, U for "no passage supports it", W for why the judge said it.`}
+      ${review.file ? html` <span class="rw-hint">Saved to ${review.file}.</span>` : null}</p>
+    ${q3 ? html`<p data-testid="queue">Review queue (${q3.strategy}): <b data-testid="progress">${q3.reviewed} of ${q3.total} reviewed</b> · item ${q3.position + 1}
+      ${queue ? html`<button type="button" onClick=${() => queue(-1)} disabled=${q3.position === 0} title="Previous in the queue ([)">◀ previous</button>
+        <button type="button" onClick=${() => queue(1)} disabled=${q3.position >= q3.total - 1} title="Next in the queue (])" data-testid="queue-next">next ▶</button>` : null}
+      ${q3.note ? html` <span class="rw-hint">${q3.note}</span>` : null}</p>` : null}
+    ${review.error ? html`<p class="rw-review-error" role="alert" data-testid="review-error">${review.error}</p>` : null}
+    ${review.problems.length ? html`<details><summary>${review.problems.length} review(s) not applied</summary>
+      <ul>${review.problems.map((p3) => html`<li>${p3}</li>`)}</ul></details>` : null}
+  </section>`;
+});
+function TracePanel({ answer, onClose }) {
+  if (!answer) return null;
+  const t4 = answer.trace;
+  return html`<section class="rw-trace" data-testid="trace" aria-label="Why the judge said it">
+    <h4>Why the judge said it: ${answer.title} <button type="button" onClick=${onClose} aria-label="Close the trace">✕</button></h4>
+    ${answer.pending ? html`<p class="rw-note">Asking…</p>` : !t4 ? html`<p class="rw-note" data-testid="no-trace">No trace kept${answer.reason ? `: ${answer.reason}` : "."}</p>` : html`<p class="rw-note">${[t4.model, t4.prompt_version, t4.time].filter(Boolean).join(" · ")}${t4.label !== null && t4.label !== void 0 ? ` · label: ${typeof t4.label === "string" ? t4.label : JSON.stringify(t4.label)}` : ""}</p>
+        ${t4.note ? html`<pre class="rw-trace-text">${t4.note}</pre>` : null}
+        ${(t4.messages || []).map((m3) => html`<div><i>${m3.role}</i><pre class="rw-trace-text">${m3.content}</pre></div>`)}
+        ${t4.reasoning ? html`<div><i>reasoning</i><pre class="rw-trace-text">${t4.reasoning}</pre></div>` : null}
+        ${t4.reply !== null && t4.reply !== void 0 ? html`<div><i>raw reply</i><pre class="rw-trace-text" data-testid="trace-reply">${t4.reply}</pre></div>` : null}`}
+  </section>`;
+}
+function useTrace(ctx) {
+  const [answer, setAnswer] = d2(null);
+  const why = ctx.trace ? (target, title) => {
+    setAnswer({ title, pending: true });
+    ctx.trace(target).then((reply) => setAnswer({ title, trace: reply.trace, reason: reply.reason }));
+  } : null;
+  return [answer, why, () => setAnswer(null)];
+}
+
 // src/matrix.js
 var CELL = {
   [LABEL_CODES.Entailment]: ["●", "entails", "rw-entails"],
@@ -2906,18 +3001,55 @@ var CELL = {
   [UNJUDGED]: ["?", "unjudged", "rw-unjudged"]
 };
 var ON_DEMAND = 600;
-var MatrixRow = memo2(function MatrixRow2({ r: r3, buf, index, doc_ids, selected, ctx }) {
+function marksOf(reviewed, index) {
+  return reviewed ? reviewed.filter((x2) => x2[0] === index).map((x2) => `${x2[1]}:${x2[2]}`).join(",") : "";
+}
+function cellTarget(m3, index, col) {
+  const response = index < m3.response.length;
+  return {
+    kind: response ? "retrieved2response" : "retrieved2answer",
+    claim: response ? index : index - m3.response.length,
+    doc_id: m3.columns[col].doc_id
+  };
+}
+function cellKeys(e3, { index, col, width, setCursor, act }) {
+  if (e3.ctrlKey || e3.metaKey || e3.altKey) return;
+  if (e3.key === "ArrowLeft" || e3.key === "ArrowRight") {
+    e3.preventDefault();
+    setCursor({ index, col: Math.max(0, Math.min(width - 1, col + (e3.key === "ArrowRight" ? 1 : -1))) });
+  } else if (e3.key === "ArrowDown" || e3.key === "ArrowUp") {
+    const next = e3.key === "ArrowDown" ? e3.currentTarget.nextElementSibling : e3.currentTarget.previousElementSibling;
+    if (next) {
+      e3.preventDefault();
+      next.focus();
+    }
+  } else act(e3, index, col);
+}
+var MatrixRow = memo2(function MatrixRow2({ r: r3, buf, index, doc_ids, selected, ctx, cursorCol, marks, reviewable, setCursor, act }) {
   const cells = typed(buf, Int8Array).subarray(index * doc_ids.length, (index + 1) * doc_ids.length);
-  return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r3.key}
-      onClick=${() => ctx.send({ selected: selected ? "" : r3.key })}>
+  const judged = Object.fromEntries(marks ? marks.split(",").map((x2) => x2.split(":").map(Number)) : []);
+  const col = cursorCol < 0 ? 0 : cursorCol;
+  const keys = reviewable ? (e3) => cellKeys(e3, { index, col, width: doc_ids.length, setCursor, act }) : null;
+  return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r3.key} tabindex=${reviewable ? "0" : null}
+      onClick=${() => ctx.send({ selected: selected ? "" : r3.key })} onKeyDown=${keys}
+      onFocus=${reviewable ? () => cursorCol < 0 && setCursor((c3) => ({ index, col: c3 ? c3.col : 0 })) : null}>
     <th class="rw-id" scope="row" title=${r3.text}>${r3.id}</th>
     ${Array.from(cells, (v3, k3) => {
     const [sym, word, cls] = CELL[v3];
-    return html`<td class=${cls} title=${`${showId(doc_ids[k3])} ${word} ${r3.id}`}>${sym}</td>`;
+    const judge = judged[k3];
+    const reviewed = judge !== void 0;
+    const classes = [cls, reviewed && "rw-reviewed", k3 === cursorCol && "rw-cursor"].filter(Boolean).join(" ");
+    const title = `${showId(doc_ids[k3])} ${word} ${r3.id}${reviewed ? judge === v3 ? " (judge's label, confirmed)" : ` (reviewer; the judge said: ${CELL[judge][1]})` : ""}`;
+    const pick = reviewable ? (e3) => {
+      e3.stopPropagation();
+      setCursor({ index, col: k3 });
+      if (!selected) ctx.send({ selected: r3.key });
+    } : null;
+    return html`<td class=${classes} title=${title} data-col=${k3} onClick=${pick}>${reviewed && judge !== v3 ? html`<s class="rw-judge-label">${CELL[judge][0]}</s>${sym}` : sym}${reviewed && judge === v3 ? "✓" : null}</td>`;
   })}
   </tr>`;
 });
-function Grid({ caption, rows, first, m: m3, docIds, selected, ctx }) {
+function Grid({ caption, rows, first, m: m3, docIds, selected, ctx, cursor, reviewable, setCursor, act }) {
   return html`<table class="rw-table rw-matrix">
     <caption>${caption}</caption>
     <colgroup><col />${m3.columns.map((c3) => html`<col class=${c3.active ? null : "rw-off"} />`)}</colgroup>
@@ -2928,13 +3060,35 @@ function Grid({ caption, rows, first, m: m3, docIds, selected, ctx }) {
     </tr></thead>
     <tbody>
       ${rows.map((r3, j3) => html`<${MatrixRow} key=${r3.key} r=${r3} buf=${m3.cells} index=${first + j3} doc_ids=${docIds}
-        selected=${selected === r3.key} ctx=${ctx} />`)}
+        selected=${selected === r3.key} ctx=${ctx} cursorCol=${cursor && cursor.index === first + j3 ? cursor.col : -1}
+        marks=${marksOf(m3.reviewed, first + j3)} reviewable=${reviewable} setCursor=${setCursor} act=${act} />`)}
     </tbody>
   </table>`;
 }
-function Matrix({ m: m3, selected, ctx }) {
+function ReviewBar({ m: m3, cursor, ctx }) {
+  const row = cursor.index < m3.response.length ? m3.response[cursor.index] : m3.gt[cursor.index - m3.response.length];
+  if (!row || cursor.col >= m3.columns.length) return null;
+  const target = cellTarget(m3, cursor.index, cursor.col);
+  const v3 = typed(m3.cells, Int8Array)[cursor.index * m3.columns.length + cursor.col];
+  const mark = (m3.reviewed || []).find((x2) => x2[0] === cursor.index && x2[1] === cursor.col);
+  const r3 = { judge: mark ? mark[2] : v3, label: v3, reviewed: !!mark };
+  const title = `${row.id} × ${showId(target.doc_id)}`;
+  return html`<div class="rw-review-bar" data-testid="review-bar">
+    <span><b>${title}</b> (passage rank ${cursor.col + 1}, ${target.kind}): <${LabelShown} r=${r3} /></span>
+    <${ReviewButtons} target=${target} ctx=${ctx} onWhy=${ctx.why ? () => ctx.why(target, `${title}, ${target.kind}`) : null} />
+  </div>`;
+}
+function Matrix({ m: m3, selected, ctx, reviewable = false }) {
   const [open, setOpen] = d2(() => (m3.response.length + m3.gt.length) * m3.columns.length <= ON_DEMAND);
-  const docIds = m3.columns.map((c3) => c3.doc_id);
+  const [cursor, setCursor] = d2(null);
+  const mref = A2(m3);
+  mref.current = m3;
+  const act = q2((e3, index, col) => {
+    const target = cellTarget(mref.current, index, col);
+    reviewKeys(e3, target, ctx, ctx.why ? () => ctx.why(target, `${target.kind} claim ${target.claim + 1} × ${showId(target.doc_id)}`) : null);
+  }, [ctx]);
+  const grid = { cursor, reviewable, setCursor, act };
+  const docIds = T2(() => m3.columns.map((c3) => c3.doc_id), [m3.columns]);
   const cells = typed(m3.cells, Int8Array);
   const entailed = cells.reduce((n3, v3) => n3 + (v3 === LABEL_CODES.Entailment), 0);
   const contradicted = cells.reduce((n3, v3) => n3 + (v3 === LABEL_CODES.Contradiction), 0);
@@ -2943,11 +3097,12 @@ function Matrix({ m: m3, selected, ctx }) {
     <h4>Entailment: claims × passages</h4>
     <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
       by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
-      shaded columns are switched off.</p>
+      shaded columns are switched off.${reviewable ? " Reviewed: a struck-through symbol is the judge's label, overruled, the one after it the reviewer's; ✓ the judge's label confirmed. Click a cell (or focus a row, ← →) and press E / N / C, A, U or W." : ""}</p>
     ${open ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
-          <${Grid} caption="Response claims" rows=${m3.response} first=${0} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} />
-          ${m3.gt.length ? html`<${Grid} caption="Ground-truth claims" rows=${m3.gt} first=${m3.response.length} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} />` : null}
-        </div>` : html`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
+          <${Grid} caption="Response claims" rows=${m3.response} first=${0} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} ...${grid} />
+          ${m3.gt.length ? html`<${Grid} caption="Ground-truth claims" rows=${m3.gt} first=${m3.response.length} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} ...${grid} />` : null}
+        </div>
+        ${reviewable && cursor ? html`<${ReviewBar} m=${m3} cursor=${cursor} ctx=${ctx} />` : null}` : html`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
           onClick=${() => setOpen(true)}>Show the full matrix</button>`}
   </section>`;
 }
@@ -2968,8 +3123,9 @@ function IdCell({ id, roles }) {
     ${roles.length ? html`<div class="rw-link">${roles.map((r3) => html`<span class=${`rw-badge rw-badge-${r3}`}>${ROLE_TEXT[r3] || r3}</span>`)}</div>` : null}
   </td>`;
 }
-function rowKeys(e3, pick) {
+function rowKeys(e3, pick, more) {
   if (e3.target !== e3.currentTarget || e3.shiftKey || e3.ctrlKey || e3.metaKey || e3.altKey) return;
+  if (more && more(e3)) return;
   if (e3.key === "Enter" || e3.key === " ") {
     e3.preventDefault();
     pick();
@@ -2981,11 +3137,26 @@ function rowKeys(e3, pick) {
     }
   }
 }
-function Row({ item, selected, send, children }) {
+function Row({ item, selected, send, more = null, children }) {
   const pick = () => send({ selected: selected ? "" : item.key });
   const cls = ["rw-row", ...item.roles.map((r3) => `rw-role-${r3}`)].join(" ");
   return html`<tr class=${cls} tabindex="0" aria-selected=${selected ? "true" : "false"} data-key=${item.key}
-    onClick=${pick} onKeyDown=${(e3) => rowKeys(e3, pick)}>${children}</tr>`;
+    onClick=${pick} onKeyDown=${(e3) => rowKeys(e3, pick, more)}>${children}</tr>`;
+}
+var reviewing = (view, ctx) => !!(ctx.review && view.review);
+var ROW_KIND2 = { answer2response: "retrieved2response", response2answer: "retrieved2answer" };
+function ReviewCell({ r: r3, kind, index, id, ctx }) {
+  const target = { kind: r3 ? kind : ROW_KIND2[kind], claim: index, doc_id: null };
+  const why = ctx.why && r3 ? () => ctx.why(target, `${id}, ${kind}`) : null;
+  return html`<td class="rw-review-cell">
+    ${r3 ? html`<${LabelShown} r=${r3} />` : null}
+    <${ReviewButtons} target=${target} ctx=${ctx} labels=${!!r3} onWhy=${why} />
+  </td>`;
+}
+function claimKeys(review, r3, kind, index, id, ctx) {
+  if (!review) return null;
+  const target = { kind: r3 ? kind : ROW_KIND2[kind], claim: index, doc_id: null };
+  return (e3) => reviewKeys(e3, target, ctx, ctx.why && r3 ? () => ctx.why(target, `${id}, ${kind}`) : null);
 }
 var WIDTHS = {
   Rank: 3.2,
@@ -3074,10 +3245,10 @@ function Verdict({ value, contradicted, words }) {
   if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>⊗ Contradicted</span>`;
   return html`<${YesNo} value=${value} words=${words} />`;
 }
-var ClaimRow = memo2(function ClaimRow2({ c: c3, selected, hasFacts, hasCorrect, cites, ctx }) {
+var ClaimRow = memo2(function ClaimRow2({ c: c3, index, selected, hasFacts, hasCorrect, cites, review, ctx }) {
   const cits = c3.citations || [];
   const per = (f3) => cits.length ? cits.map((x2, i3) => html`${i3 ? html`<br />` : null}${f3(x2)}`) : "—";
-  return html`<${Row} item=${c3} selected=${selected} send=${ctx.send}>
+  return html`<${Row} item=${c3} selected=${selected} send=${ctx.send} more=${claimKeys(review, c3.review, "answer2response", index, c3.id, ctx)}>
     <${IdCell} id=${c3.id} roles=${c3.roles} />
     <td class="rw-text"><${LongText} text=${c3.text} /></td>
     ${hasFacts ? html`<td>${ids(c3.facts)}</td>` : null}
@@ -3090,6 +3261,7 @@ var ClaimRow = memo2(function ClaimRow2({ c: c3, selected, hasFacts, hasCorrect,
     ${cites ? html`<td>${per((x2) => html`<${Verdict} value=${x2.entails} contradicted=${x2.contradicts}
       words=${["Yes", "No", `${x2.doc_id} contradicts the claim`]} />`)}</td>` : null}
     ${cites ? html`<td>${per((x2) => html`<span title=${x2.why}><${YesNo} value=${x2.valid} /></span>`)}</td>` : null}
+    ${review ? html`<${ReviewCell} r=${c3.review} kind="answer2response" index=${index} id=${c3.id} ctx=${ctx} />` : null}
   <//>`;
 });
 function ClaimTable({ view, ctx }) {
@@ -3106,7 +3278,8 @@ function ClaimTable({ view, ctx }) {
     cites ? "Source" : null,
     cites ? "Retrieved?" : null,
     cites ? "Entails?" : null,
-    cites ? "Valid?" : null
+    cites ? "Valid?" : null,
+    reviewing(view, ctx) ? "Review (against the ground truth)" : null
   ].filter(Boolean);
   const before = heads.indexOf("Supported by");
   const groupRow = cites ? [{ text: "", span: before }, { text: "Retrieved context", span: 1 }, { text: "Cited source", span: 4, class: "rw-group-head" }] : null;
@@ -3114,26 +3287,28 @@ function ClaimTable({ view, ctx }) {
   return html`<section class="rw-section" data-testid="claims">
     <h4>${title}</h4>
     <${Table} heads=${heads} groupRow=${groupRow} cls="rw-claims" n=${view.claims.length} label="Claims">
-      ${view.claims.map((c3) => html`<${ClaimRow} key=${c3.key} c=${c3} selected=${view.selected === c3.key}
-        hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} ctx=${ctx} />`)}
+      ${view.claims.map((c3, i3) => html`<${ClaimRow} key=${c3.key} c=${c3} index=${i3} selected=${view.selected === c3.key}
+        hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} review=${reviewing(view, ctx)} ctx=${ctx} />`)}
     <//>
     ${view.claims.length ? null : html`<p class="rw-note">The answer makes no claims.</p>`}
   </section>`;
 }
-var GtRow = memo2(function GtRow2({ g: g2, selected, ctx }) {
-  return html`<${Row} item=${g2} selected=${selected} send=${ctx.send}>
+var GtRow = memo2(function GtRow2({ g: g2, index, selected, review, ctx }) {
+  return html`<${Row} item=${g2} selected=${selected} send=${ctx.send} more=${claimKeys(review, g2.review, "response2answer", index, g2.id, ctx)}>
     <${IdCell} id=${g2.id} roles=${g2.roles} />
     <td class="rw-text"><${LongText} text=${g2.text} /></td>
     <td><${Verdict} value=${g2.covered} contradicted=${g2.contradicted}
       words=${["Covered", "Missed", "the response contradicts it"]} /></td>
     <td class="rw-list">${ids(g2.supported_by, "none")}${against(g2.contradicted_by, "contradicted by")}</td>
+    ${review ? html`<${ReviewCell} r=${g2.review} kind="response2answer" index=${index} id=${g2.id} ctx=${ctx} />` : null}
   <//>`;
 });
 function GtTable({ view, ctx }) {
   return html`<section class="rw-section" data-testid="gt-claims">
     <h4>Ground-truth claims (${view.gt_claims.length})</h4>
-    <${Table} heads=${["Claim", "Text", "In the response?", "Supported by (retrieved)"]} cls="rw-gt" n=${view.gt_claims.length} label="Ground-truth claims">
-      ${view.gt_claims.map((g2) => html`<${GtRow} key=${g2.key} g=${g2} selected=${view.selected === g2.key} ctx=${ctx} />`)}
+    <${Table} heads=${["Claim", "Text", "In the response?", "Supported by (retrieved)", ...reviewing(view, ctx) ? ["Review (against the response)"] : []]}
+      cls="rw-gt" n=${view.gt_claims.length} label="Ground-truth claims">
+      ${view.gt_claims.map((g2, i3) => html`<${GtRow} key=${g2.key} g=${g2} index=${i3} selected=${view.selected === g2.key} review=${reviewing(view, ctx)} ctx=${ctx} />`)}
     <//>
   </section>`;
 }
@@ -3159,21 +3334,33 @@ function Answer({ view }) {
   </section>`;
 }
 function SampleView({ view, ctx }) {
+  const [trace, why, closeTrace] = useTrace(ctx);
+  ctx.why = why;
   if (!view || !view.controls) return html`<div class="rw-root">Loading…</div>`;
+  const review = ctx.review && view.review ? view.review : null;
   const toggleable = view.sources.filter((s3) => s3.toggleable).map((s3) => s3.doc_id);
   const inPlay = view.sources.filter((s3) => s3.retrieved).length;
   const gtTable = view.gt_claims.length > 0 && !view.facts.length;
-  return html`<div class="rw-root" data-kind=${view.kind}>
+  const queueKeys = review && review.queue && ctx.queue ? (e3) => {
+    if ((e3.key === "]" || e3.key === "[") && !e3.target.closest("input, select, textarea")) {
+      e3.preventDefault();
+      ctx.queue(e3.key === "]" ? 1 : -1);
+    }
+  } : null;
+  return html`<div class="rw-root" data-kind=${view.kind} onKeyDown=${queueKeys}>
     <${Header} title=${view.title} question=${view.question} state=${view.state} />
     <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} search=${ctx.search} />
     <p class="rw-summary" data-testid="summary">${view.summary}</p>
     ${view.kind === "sample" ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />` : null}
+    ${review ? html`<${ReviewLine} review=${review} queue=${ctx.queue} />` : null}
+    ${view.review_note ? html`<p class="rw-note" data-testid="review-note">${view.review_note}</p>` : null}
+    <${TracePanel} answer=${trace} onClose=${closeTrace} />
     <${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
       predictions=${view.predictions || {}} send=${ctx.send} />
     <${Answer} view=${view} />
     <${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />
     <${ClaimTable} view=${view} ctx=${ctx} />
-    ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} />` : null}
+    ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} reviewable=${!!review} />` : null}
     ${gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
     ${view.facts.length ? html`<${FactsTable} view=${view} />` : null}
   </div>`;
@@ -3198,9 +3385,9 @@ function keepKeys(e3) {
   const host = e3.ctrlKey || e3.metaKey || e3.altKey || e3.key === "Escape" || e3.shiftKey && e3.key === "Enter";
   if (!host) e3.stopPropagation();
 }
-function mountSampleView(el, { view, send, search = null }) {
+function mountSampleView(el, { view, send, search = null, review = null, trace = null, queue = null }) {
   let current = null;
-  const ctx = { send, search, view: () => current };
+  const ctx = { send, search, review, trace, queue, view: () => current };
   el.addEventListener("keydown", keepKeys);
   const draw = (next) => {
     const before = current && current.selected;
@@ -3387,7 +3574,12 @@ function Drill({ views, view, ask }) {
     }
     if (m3) m3.update(next);
     else if (ref.current) {
-      mounted.current[which] = mountSampleView(ref.current, { view: next, send: (patch) => ask({ type: "drill", which, patch }) });
+      mounted.current[which] = mountSampleView(ref.current, {
+        view: next,
+        send: (patch) => ask({ type: "drill", which, patch }),
+        review: (action) => ask({ type: "review", which, ...action }),
+        trace: (target) => new Promise((resolve) => ask({ type: "trace", which, ...target }, resolve))
+      });
     }
   };
   h2(() => {
@@ -3408,6 +3600,32 @@ function Drill({ views, view, ask }) {
     </div>
   </div>`;
 }
+function cellText(v3) {
+  if (v3 === null || v3 === void 0) return html`<span class="rw-ds-undef">Undefined</span>`;
+  return typeof v3 === "number" ? Number.isInteger(v3) ? String(v3) : v3.toFixed(3) : String(v3);
+}
+function TrustTable({ t: t4, caption, testid }) {
+  const reason = t4.columns.indexOf("reason");
+  return html`<table class="rw-table rw-ds-trust-table" data-testid=${testid}>
+    <caption>${caption}</caption>
+    <thead><tr>${t4.columns.map((c3) => html`<th scope="col">${c3}</th>`)}</tr></thead>
+    <tbody>${t4.rows.map((row) => html`<tr title=${reason >= 0 && row[reason] ? row[reason] : null}>${row.map((v3) => html`<td class="rw-num">${cellText(v3)}</td>`)}</tr>`)}</tbody>
+  </table>`;
+}
+function Reviews({ r: r3, ask }) {
+  const trust = r3.trust;
+  return html`<div class="rw-ds-panel rw-ds-reviews" data-testid="run-reviews">
+    ${r3.runs.length ? r3.runs.map((x2) => html`<p data-testid="run-review-line"><b>${showId(x2.run)}:</b> ${x2.line} (${x2.samples} sample${x2.samples === 1 ? "" : "s"})</p>`) : html`<p class="rw-hint">No label reviewed yet: open a sample below and press E / N / C on a claim row or a matrix cell.</p>`}
+    ${r3.problems.length ? html`<details><summary>${r3.problems.length} review(s) not applied</summary><ul>${r3.problems.map((p3) => html`<li>${p3}</li>`)}</ul></details>` : ""}
+    <details open=${!!trust} data-testid="trust" onToggle=${(e3) => e3.target.open !== !!trust && ask({ type: "trust", open: e3.target.open })}>
+      <summary>Can I trust the judge? Agreement with the reviewers and corrected scores</summary>
+      ${trust ? html`<p class="rw-hint">Over ${trust.n_reviews} reviewed label(s). Undefined where a figure has no data (hover a row for why).</p>
+        <${TrustTable} t=${trust.agreement} caption="Judge–reviewer agreement per label kind (kappa with its bootstrap interval, the majority-label base rate beside it)" testid="agreement" />
+        ${Object.entries(trust.corrected).map(([run, t4]) => html`<${TrustTable} key=${run} t=${t4} testid="corrected"
+          caption=${`Each metric's mean three ways, 95% intervals: judge only, reviewed only, prediction-powered (corrected)${run ? ` · ${run}` : ""}`} />`)}` : html`<p class="rw-hint">Open to compute.</p>`}
+    </details>
+  </div>`;
+}
 function App({ model, store }) {
   const views = useViews(model, ["_view", "_drill", "_other"]);
   const [, bump] = y2((x2) => x2 + 1, 0);
@@ -3421,7 +3639,7 @@ function App({ model, store }) {
   if (!view) return html`<div class="rw-hint">Loading…</div>`;
   store.reset(view.version);
   const labelOf = Object.fromEntries(view.metrics.map((m3) => [m3.key, m3.label]));
-  const ask = (msg) => store.requests.send(msg);
+  const ask = (msg, done) => store.requests.send(msg, done);
   const error = [view.error, store.requests.error].filter(Boolean).join("; ");
   const select = (trait, options, labels = options) => html`<select value=${c3[trait]} data-testid=${trait}
       onChange=${(e3) => setTraits(model, { [trait]: e3.target.value })}>
@@ -3473,6 +3691,7 @@ function App({ model, store }) {
       <div class="rw-ds-left">${view.cluster ? "" : html`<${Slices} model=${model} view=${view} ask=${ask} />`}<${Summary} view=${view} /></div>
       ${view.compare ? html`<div class="rw-ds-right"><${Compare} model=${model} view=${view} /></div>` : ""}
     </div>
+    ${view.reviews ? html`<${Reviews} r=${view.reviews} ask=${ask} />` : ""}
     <${Drill} views=${views} view=${view} ask=${ask} />
   </div>`;
 }

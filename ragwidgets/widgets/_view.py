@@ -77,7 +77,7 @@ def card_groups(ex: SampleExplanation, citation_first: bool) -> tuple[list[tuple
 
 def card(ex: SampleExplanation, name: str, predict: bool, prediction: str | None) -> dict[str, Any]:
     m = ex.metrics[name]
-    shown = "Undefined" if m.value is None else _number(m.value)
+    shown = "Undefined" if m.value is None else number(m.value)
     out = {
         "name": name,
         "label": LABELS.get(name, name),
@@ -106,11 +106,12 @@ def card(ex: SampleExplanation, name: str, predict: bool, prediction: str | None
                 match = (guess is None and m.value is None) or (
                     guess is not None and m.value is not None and abs(guess - m.value) <= TOLERANCE)
                 out["prediction"] = {"text": str(prediction), "readable": True, "match": bool(match),
-                                     "shown": "Undefined" if guess is None else _number(guess)}
+                                     "shown": "Undefined" if guess is None else number(guess)}
     return out
 
 
-def _number(x: float) -> str:
+def number(x: float) -> str:
+    """A metric value as shown: three decimals at most, trailing zeros dropped."""
     return f"{x:.3f}".rstrip("0").rstrip(".")
 
 

@@ -22,23 +22,28 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import traitlets
 
+from ..analysis.agreement import agreement
+from ..analysis.corrected import corrected
 from ..analysis.run import CAPABILITIES, Controls, InMemoryRun, RunModel, is_runs
 from ..analysis.slices import Slice, save_slices
 from ..backends import backend
 from ..engine.metrics import REQUIRED_PREFIX
-from ..errors import RagWidgetsError
+from ..errors import InputWarning, RagWidgetsError
+from ..judges.traces import Trace, find_trace
+from ..reviews import Reviews
 from .base import View, Widget, bundled, encode_view, view_trait
 from ._sample_view import SampleView
 from ._view import LABELS, LOWER_IS_BETTER, show_id
 
 MAX_WINDOW = 2000  # rows per window
-REQUESTS = ("rows", "step", "add_slice", "drill")
+REQUESTS = ("rows", "step", "add_slice", "drill", "review", "trace", "trust")
 BRUSH_KEYS = ("metric", "lo", "hi", "undefined")
 
 
@@ -51,9 +56,10 @@ def _backend_of(source) -> str | None:
     return getattr(type(source), "run_backend", None)
 
 
-def run_model(source, *, slices=None, rows: int | None = None) -> RunModel:
+def run_model(source, *, slices=None, rows: int | None = None, reviews=None) -> RunModel:
     """The run model of ``source``: its type's back end's (a Dask-scored run: ``"cluster_run"``,
-    with the table's ``rows``), else :class:`~ragwidgets.analysis.run.InMemoryRun`."""
+    with the table's ``rows``), else :class:`~ragwidgets.analysis.run.InMemoryRun` (with
+    ``reviews`` applied)."""
     name = _backend_of(source)
     if name is None:
         if is_runs(source) and any(_backend_of(v) for v in source.values()):
@@ -61,8 +67,11 @@ def run_model(source, *, slices=None, rows: int | None = None) -> RunModel:
                                   "DatasetExplorer(scores)")
         if rows is not None:
             raise TypeError("rows (the table's rows) is for a run explored on a cluster; this one is in memory")
-        return InMemoryRun(source, slices=slices)
+        return InMemoryRun(source, slices=slices, reviews=reviews)
     model = backend(name)
+    if reviews is not None and "reviews" not in model.capabilities:
+        raise RagWidgetsError(f"reviewing labels is not available on {model.where}: review the run in memory, "
+                              "DatasetExplorer(rw.evaluate(path), reviews=...)")
     if slices is not None and "slices" not in model.capabilities:
         raise RagWidgetsError(f"failure slices are not available on {model.where} (they need every row in the "
                               "kernel): use the filter expression")
@@ -74,6 +83,14 @@ class DatasetExplorer(Widget):
     Scores, ScoringResult, DataFrame, or ``{run_name: source}`` (the first run is the baseline),
     or a Dask-scored run (``rw.evaluate(..., engine="dask")``; ``rows``: the table's rows, the
     first by the sort metric), explored on its cluster.
+
+    Reviews (a run in memory): the drill-down reviews the drilled sample's labels as the
+    SampleExplorer does (:meth:`review`), and the run's table, summary, slices and comparison
+    follow through the run model (``model.review``); ``reviews``: reviews to start from (a
+    reviews file's path: read, and each new review appended; or ``{run: reviews}``),
+    ``reviewer``: the name new reviews carry, ``judge``: the judge whose traces the drill-down
+    opens. The trust panel (:meth:`trust`) holds the judge–reviewer agreement and the corrected
+    scores of the reviewed run.
 
     ``model`` is the run model; ``frame`` its per-sample table (in memory: ``run``, ``query_id``,
     query, item counts, metrics, NaN = Undefined or not computable); ``status`` says which (0
@@ -106,8 +123,14 @@ class DatasetExplorer(Widget):
                  "scatter_x", "scatter_y", "group_by", "compare_metric", "percent")
 
     def __init__(self, source, *, slices: list[Slice] | str | Path | None = None, rows: int | None = None,
-                 **controls):
-        self.model = run_model(source, slices=slices, rows=rows)
+                 reviews=None, reviewer: str = "", judge=None, **controls):
+        self.model = run_model(source, slices=slices, rows=rows, reviews=reviews)
+        self.reviewer = str(reviewer)
+        self.judge = judge
+        self._reviewable = "reviews" in self.model.capabilities
+        # The judge's Scores per run, for the drill-down's "judge said" (the model's scores carry the reviews).
+        self._judged = {run: s.judge_scores or s for run, s in self.model.scores.items()} if self._reviewable else {}
+        self._trust: dict | None = None  # the trust panel's tables, built when it is opened
         self._busy = False
         self._changes: set[str] | None = None  # the traits a front-end message changed, while it applies
         self._rejected = ""  # why the last front-end message's values were refused, while its view builds
@@ -332,6 +355,7 @@ class DatasetExplorer(Widget):
             "version": self.model.version, "error": "; ".join(e for e in (self._rejected, self._error) if e),
             "metrics": [{"key": k, "label": LABELS.get(k.removeprefix(REQUIRED_PREFIX), k)} for k in self.metrics],
             "columns": self._columns(), "group_columns": self.group_columns, "controls": controls, **view}
+        state["reviews"] = self._review_state()
         unavailable = [name for key, name in CAPABILITIES.items() if key not in self.model.capabilities]
         if unavailable:
             state["cluster"] = {**state.get("cluster", {}), "unavailable": unavailable}
@@ -388,6 +412,15 @@ class DatasetExplorer(Widget):
                 self.add_slices([Slice(_text(content, "name").strip(), _text(content, "expression"))])
             elif kind == "drill":
                 self._drill_patch(content.get("which"), content.get("patch"))
+            elif kind == "review":
+                self.review(content.get("kind"), content.get("claim"), content.get("label"), content.get("doc_id"),
+                            which=content.get("which", "main"))
+            elif kind == "trace":
+                found, why = self._find_trace(content.get("which", "main"), content.get("kind"), content.get("claim"),
+                                              content.get("doc_id"))
+                reply.update(trace=None if found is None else found.to_json(), reason=why)
+            elif kind == "trust":
+                self.trust_open = bool(content.get("open", True))
             else:
                 raise ValueError(f"unknown request {kind!r:.80}; known: {', '.join(REQUESTS)}")
         except Exception as err:  # noqa: BLE001 - every request gets a reply; a failure is its error
@@ -403,6 +436,100 @@ class DatasetExplorer(Widget):
             raise ValueError(f"a drill-down patch must be an object, not {patch!r:.80}")
         self._sample_views[which].apply(patch)
         self._update_drill()
+
+    # -- reviews ------------------------------------------------------------------------------
+    @property
+    def reviews(self):
+        """The reviews in force: the run's Reviews (``{run: Reviews}`` for several runs)."""
+        self._require("reviews", "")
+        return self.model.reviews
+
+    def _drill_run(self, which) -> str:
+        return self._sample_views["run"] if which == "main" else self.runs[0]
+
+    def _open_view(self, which) -> SampleView:
+        if which not in ("main", "other") or which not in self._sample_views:
+            raise ValueError(f"no drill-down view {which!r:.80} (open: "
+                             f"{', '.join(k for k in ('main', 'other') if k in self._sample_views) or 'none'})")
+        return self._sample_views[which]
+
+    def review(self, kind: str, claim: int, label: str | None, doc_id: str | None = None, note: str = "",
+               *, which: str = "main") -> list:
+        """Review a label of the drilled sample (``which`` "other": the baseline run's same query),
+        as :meth:`SampleExplorer.review <ragwidgets.widgets.SampleExplorer.review>`: ``label`` None
+        confirms the judge's, ``doc_id`` None on a retrieved2* kind is the whole row. The run's
+        table, summary and drill-down update; returns the Reviews made."""
+        self._require("reviews", " (a Dask-scored run's labels stay on the cluster)")
+        sv = self._open_view(which)
+        made = sv.review(kind, claim, label, doc_id, reviewer=self.reviewer, note=note)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", InputWarning)  # the sample view checked them: they match
+            self.model.review(Reviews(made), run=self._drill_run(which))
+        if self._trust is not None:
+            self._trust = self._trust_tables()
+        self._refresh()
+        self._update_drill()
+        return made
+
+    def _find_trace(self, which, kind, claim, doc_id=None):
+        if self.judge is None:
+            return None, "no trace kept: no judge was given (DatasetExplorer(..., judge=...))"
+        return find_trace(self.judge, self._open_view(which).judged, kind, claim, doc_id)
+
+    def trace(self, kind: str, claim: int, doc_id: str | None = None, *, which: str = "main") -> Trace | None:
+        """The judge's trace behind one label of the drilled sample, or None (none kept, no judge)."""
+        return self._find_trace(which, kind, claim, doc_id)[0]
+
+    @property
+    def trust_open(self) -> bool:
+        """Whether the trust panel is open (its tables are computed while it is)."""
+        return self._trust is not None
+
+    @trust_open.setter
+    def trust_open(self, value: bool) -> None:
+        self._require("reviews", "")
+        self._trust = self._trust_tables() if value else None
+        self._refresh(reorder=False)
+
+    def trust(self) -> dict:
+        """The trust panel's tables: ``agreement`` (:func:`ragwidgets.analysis.agreement`'s
+        Agreement) and ``corrected`` (:func:`ragwidgets.analysis.corrected`'s DataFrame, one run; a
+        dict per run when several runs are reviewed)."""
+        self._require("reviews", "")
+        judged, reviews = self._judged, self.model.reviews
+        per_run = reviews if isinstance(reviews, dict) else {self.runs[0]: reviews}
+        several = len(judged) > 1
+        return {"agreement": agreement(judged if several else judged[self.runs[0]],
+                                       per_run if several else per_run[self.runs[0]], by="run" if several else None),
+                "corrected": {run: corrected(judged[run], per_run[run]) for run in judged} if several
+                else corrected(judged[self.runs[0]], per_run[self.runs[0]])}
+
+    def _trust_tables(self) -> dict:
+        """The trust panel's view: each table's columns and rows (None: Undefined, with its reason)."""
+        t = self.trust()
+        tables = t["corrected"] if isinstance(t["corrected"], dict) else {"": t["corrected"]}
+        return {"agreement": frame_view(t["agreement"].table),
+                "confusions": t["agreement"].to_view()["rows"],
+                "corrected": {run: frame_view(f.reset_index()) for run, f in tables.items()},
+                "n_reviews": sum(len(r) for r in ([self.model.reviews] if not isinstance(self.model.reviews, dict)
+                                                  else self.model.reviews.values()))}
+
+    def _review_state(self) -> dict | None:
+        """The run-level "what changed": per reviewed run, the metrics whose mean moved."""
+        if not self._reviewable:
+            return None
+        runs = []
+        for run in self.runs:
+            s = self.model.review_summary(run)
+            n = int(s["reviews"].iat[0]) if len(s) else 0
+            if not n:
+                continue
+            moved = [f"{LABELS.get(m.removeprefix(REQUIRED_PREFIX), m)} {_mean(r.judge_mean)} → {_mean(r.reviewed_mean)}"
+                     for m, r in s.iterrows() if r.judge_mean != r.reviewed_mean]
+            runs.append({"run": run, "reviews": n, "samples": int(s["reviewed_samples"].iat[0]),
+                         "line": f"{', '.join(moved) or 'no mean changed'} after {n} review{'s' if n != 1 else ''}"})
+        return {"runs": runs, "problems": [str(p) for p in self.model.review_problems[:20]],
+                "trust": self._trust}
 
     # -- drill-down ---------------------------------------------------------------------------
     def _clear_drill(self) -> None:
@@ -424,14 +551,35 @@ class DatasetExplorer(Widget):
                 self._view = encode_view(self.view_state)
                 self._clear_drill()
                 return
-            self._sample_views = {"key": key, "main": SampleView(drill.sample, undefined=drill.undefined)}
+            self._sample_views = {"key": key, "run": drill.run,
+                                  "main": self._drill_view(drill.run, drill.query_id, drill.sample, drill.undefined)}
             self._drill_title = f"{show_id(drill.run)} · {show_id(drill.query_id)}"
             if drill.baseline is not None:
-                self._sample_views["other"] = SampleView(drill.baseline, undefined=drill.undefined)
-        self._drill = self._sample_views["main"].payload(title=self._drill_title if len(self.runs) > 1 else None)
+                self._sample_views["other"] = self._drill_view(self.runs[0], drill.query_id, drill.baseline,
+                                                               drill.undefined)
+        self._drill = self._drill_payload("main", self._drill_title if len(self.runs) > 1 else None)
         other = self._sample_views.get("other")
-        self._other = View() if other is None else other.payload(
-            title=f"{show_id(self.runs[0])} (baseline) · {show_id(other.sample.query_id)}")
+        self._other = View() if other is None else self._drill_payload(
+            "other", f"{show_id(self.runs[0])} (baseline) · {show_id(other.sample.query_id)}")
+
+    def _drill_view(self, run: str, query_id: str, sample, undefined: str) -> SampleView:
+        """The drill-down's view of one sample: over the judge's labels with the run's reviews of it
+        in force (reviewable), or the model's sample as it is (a run that cannot review)."""
+        if not self._reviewable:
+            return SampleView(sample, undefined=undefined)
+        judged = self._judged[run]
+        reviews = self.model.reviews if len(self.runs) == 1 else self.model.reviews[run]
+        return SampleView(judged.samples[judged.sample_index(query_id)], undefined=undefined,
+                          reviews=reviews.for_sample(query_id), reviewable=True)
+
+    def _drill_payload(self, which: str, title: str | None) -> View:
+        view = self._sample_views[which].view(title=title)
+        if "review" in view:
+            view["review"].update(traces=self.judge is not None, error="", queue=None, file=None)
+        else:
+            view["review_note"] = (f"Reviewing labels is not available on {self.model.where} "
+                                   "(the labels stay on the cluster).")
+        return encode_view(view)
 
     # -- export -------------------------------------------------------------------------------
     def chart(self, kind: str = "distribution"):
@@ -479,6 +627,18 @@ def rows_message(version: int, start: int, positions: np.ndarray, *, run: list, 
     header = {"type": "rows", "version": version, "start": start, "positions": positions.tolist(), "run": run,
               "query_id": query_id, "query": query, "numeric": list(numeric), "status": list(status)}
     return header, buffers
+
+
+def frame_view(frame: pd.DataFrame) -> dict:
+    """A small table as the view carries it: its columns and rows, NaN and None as None (Undefined)."""
+    rows = [[None if (isinstance(v, float) and math.isnan(v)) else (v.item() if isinstance(v, np.generic) else v)
+             for v in row] for row in frame.itertuples(index=False)]
+    return {"columns": [str(c) for c in frame.columns], "rows": rows}
+
+
+def _mean(value) -> str:
+    """A run mean as the "after N reviews" line shows it."""
+    return "Undefined" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
 
 
 def _whole(value, name: str, lo: int | None, hi: int | None) -> int:

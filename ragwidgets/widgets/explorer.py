@@ -26,7 +26,10 @@ from ..engine.evaluate import Scores, batch_of
 from ..engine.explain import SampleExplanation
 from ..engine.values import UNDEFINED_POLICIES
 from ..loaders import load_any, parse_sample
+from ..judges.traces import Trace, find_trace
 from ..model import Sample
+from ..analysis.review_queue import ReviewQueue, review_queue
+from ..reviews import ReviewLog, ReviewProblem, Reviews, apply_reviews, as_reviews, reviewed_cells
 from ..scenario import Scenario, State
 from .base import Widget, bundled, encode_view, view_trait
 from .lessons import HARBOR_PRESETS, Preset
@@ -55,7 +58,7 @@ class _Linked(Widget):
         self._busy = False
         self._given: frozenset[str] = frozenset()  # the traits the message being applied sets
         self._signature = None
-        self._explained = None  # the state key self._explanation was computed for
+        self._explained = None  # the (state key, labels version) self._explanation was computed for
         self._explanation = None
         self._view_state: dict = {}
         super().__init__(**kwargs)
@@ -65,6 +68,10 @@ class _Linked(Widget):
     # -- subclasses ---------------------------------------------------------------------------
     def _state_key(self) -> tuple:
         raise NotImplementedError
+
+    def _labels_version(self):
+        """What changes when the labels the view explains change (reviews): none here."""
+        return None
 
     def _implied(self, name: str) -> dict:
         """The traits a change of control ``name`` resets (e.g. a new bundle's passages)."""
@@ -106,20 +113,20 @@ class _Linked(Widget):
         self._refresh()
 
     def _refresh(self) -> None:
-        """Rebuild every view's data for the current traits: the engine runs once per state
-        (a new state clears stale predictions); a selection that no longer exists is cleared."""
+        """Rebuild every view's data for the current traits: the engine runs once per state and
+        labels (a new state clears stale predictions); a selection that no longer exists is cleared."""
         if self._busy:
             return
         with self._quiet():
-            key = self._state_key()
-            if key != self._explained:
-                if self._explained is not None and self.predictions:
+            key, labels = self._state_key(), self._labels_version()
+            if (key, labels) != self._explained:
+                if self._explained is not None and self._explained[0] != key and self.predictions:
                     self.predictions = {}
                 self._explanation = self._explain()
-                self._explained = key
+                self._explained = (key, labels)
             if self.selected and self.selected not in selectable(self._explanation):
                 self.selected = ""
-            signature = (key, self.selected, self.predict, tuple(sorted(self.predictions.items())))
+            signature = (key, labels, self.selected, self.predict, tuple(sorted(self.predictions.items())))
             if signature == self._signature:
                 return
             self._signature = signature
@@ -357,6 +364,15 @@ class SampleExplorer(_Linked):
     size (the current sample, previous / next); searching by query text and metric values is a
     custom message answered from Python (:mod:`ragwidgets.widgets._picker`), so a click costs
     the same at 10 samples and at 100,000.
+
+    Reviews: every label a metric reads can be reviewed (:meth:`review`, or E / N / C on a
+    focused claim row or matrix cell in the view), and every metric is recomputed from the
+    reviewed labels at once, no judge call; the view says what changed against the judge's
+    labels. ``reviews``: reviews to start from, a path of a reviews file (JSONL: read, and each
+    new review appended to it as it happens) or anything
+    :func:`~ragwidgets.reviews.as_reviews` takes; ``reviewer``: the name each new review
+    carries; ``judge``: the judge that gave the labels, whose trace of a label (its prompt and
+    raw reply) the view opens from the claim row (:meth:`trace`).
     """
 
     sample_index = traitlets.Int(0).tag(sync=True)
@@ -364,13 +380,23 @@ class SampleExplorer(_Linked):
 
     _watched = _Linked._watched + ("sample_index", "undefined")
 
-    def __init__(self, sample, query_id: str | None = None, **kwargs):
+    def __init__(self, sample, query_id: str | None = None, *, reviews=None, reviewer: str = "", judge=None,
+                 **kwargs):
         self._scores = sample if isinstance(sample, Scores) else None
         self._loaded = None if self._scores is not None else load_any(sample)
         samples = self._scores.samples if self._scores is not None else self._loaded.samples
         if not len(samples):
             raise ValueError("no samples to explore")
         self.samples = samples
+        self.reviewer = str(reviewer)
+        self.judge = judge
+        self._log = ReviewLog(reviews) if isinstance(reviews, (str, Path)) else None
+        self._reviews = self._log.reviews if self._log is not None else as_reviews(reviews or ())
+        self._problems: list[ReviewProblem] = apply_reviews(samples, self._reviews).problems if len(self._reviews) else []
+        self._review_error = ""  # why the front end's last review action was refused
+        self._queue: ReviewQueue | None = None
+        self._queue_at = 0  # the queue's item shown (its index in the queue)
+        self._queue_done: dict[str, bool] = {}  # per queued query_id: every label of queue.kinds reviewed
         self._views: OrderedDict[int, SampleView] = OrderedDict()  # the last VIEWS shown, oldest first
         self._index: SampleIndex | None = None
         if query_id is not None:
@@ -409,16 +435,137 @@ class SampleExplorer(_Linked):
         return self.picker.search(text, limit)
 
     def _on_message(self, _widget, content, _buffers) -> None:
-        """The front end's search: {"type": "search", "text", "request"} -> {"type": "results",
-        "request", "matches", "rows"} or {"type": "results", "request", "error"}."""
-        if not isinstance(content, dict) or content.get("type") != "search":
+        """The front end's requests. A search: {"type": "search", "text", "request"} ->
+        {"type": "results", "request", "matches", "rows"} or {..., "error"}. A review: {"type":
+        "review", "kind", "claim", "label" (None: confirm the judge's), "doc_id"}: the view is
+        the answer (a refused one says why in ``view["review"]["error"]``). A trace: {"type":
+        "trace", "kind", "claim", "doc_id", "request"} -> {"type": "trace", "request", "trace"
+        (None: none kept), "reason"}."""
+        if not isinstance(content, dict):
             return
-        reply = {"type": "results", "request": content.get("request")}
-        try:
-            reply.update(self.search(str(content.get("text", ""))))
-        except ValueError as exc:
-            reply["error"] = str(exc)
-        self.send(reply)
+        kind = content.get("type")
+        if kind == "search":
+            reply = {"type": "results", "request": content.get("request")}
+            try:
+                reply.update(self.search(str(content.get("text", ""))))
+            except ValueError as exc:
+                reply["error"] = str(exc)
+            self.send(reply)
+        elif kind == "review":
+            try:
+                self.review(content.get("kind"), content.get("claim"), content.get("label"), content.get("doc_id"))
+            except ValueError as exc:
+                self._review_error = str(exc)
+                self._signature = None
+                self._refresh()
+        elif kind == "queue":
+            try:
+                self.next_in_queue(content.get("step", 1))
+            except ValueError as exc:
+                self._review_error = str(exc)
+                self._signature = None
+                self._refresh()
+        elif kind == "trace":
+            reply = {"type": "trace", "request": content.get("request"), "trace": None}
+            try:
+                found, reason = self._find_trace(content.get("kind"), content.get("claim"), content.get("doc_id"))
+                reply.update(trace=None if found is None else found.to_json(), reason=reason)
+            except (ValueError, TypeError) as exc:
+                reply["reason"] = str(exc)
+            self.send(reply)
+
+    # -- reviews ------------------------------------------------------------------------------
+    @property
+    def reviews(self) -> Reviews:
+        """Every review, those given at the start and those made here since (a later one of the
+        same label wins)."""
+        return self._reviews
+
+    @property
+    def review_problems(self) -> list[ReviewProblem]:
+        """The reviews given at the start that do not match their sample (not applied)."""
+        return list(self._problems)
+
+    def review(self, kind: str, claim: int, label: str | None, doc_id: str | None = None, note: str = "") -> list:
+        """Review a label of the current sample: ``kind`` one of ``ragwidgets.reviews.KINDS``,
+        ``claim`` the 0-based claim of that label matrix (response claims for answer2response /
+        retrieved2response, ground-truth claims for the others), ``label`` Entailment / Neutral /
+        Contradiction (any case) or None to confirm the judge's label, ``doc_id`` the passage for
+        a retrieved2* kind (None there: every passage of the row, e.g. "not supported by any
+        passage" = ``review("retrieved2response", j, "Neutral")``). The metrics update at once;
+        the reviews are appended to the reviews file when one was given. Returns the Reviews made
+        (InputError naming the sample and field when the action does not fit the sample)."""
+        made = self._sample_view().review(kind, claim, label, doc_id, reviewer=self.reviewer, note=note)
+        if self._log is not None:
+            for r in made:
+                self._log.append(r)
+        self._reviews = self._reviews + Reviews(made)
+        self._review_error = ""
+        if self._queue is not None and self.sample.query_id in self._queue_done:
+            self._queue_done[self.sample.query_id] = self._done(self.sample_index)
+        self._refresh()
+        return made
+
+    # -- the review queue ---------------------------------------------------------------------
+    def start_review(self, n: int = 200, strategy: str = "random", *, seed: int = 0, **options) -> ReviewQueue:
+        """Step through the next ``n`` samples to review (:func:`ragwidgets.analysis.review_queue`:
+        ``strategy`` "random", "stratified" with ``by=``, or "consequential" with ``metric=``;
+        samples fully reviewed already are skipped) and open the first. The view shows the progress
+        ("37 of 200 reviewed"); :meth:`next_in_queue` (or ] and [ in the view) moves along it."""
+        scores = self._scores or evaluate(batch_of(self._loaded))
+        queue = review_queue(scores, n, strategy=strategy, seed=seed, reviews=self._reviews, **options)
+        self._queue, self._queue_at = queue, 0
+        self._queue_done = {q: False for q in queue.query_ids}  # eligible samples are not fully reviewed
+        if len(queue):
+            self.sample_index = self._position(queue.query_ids[0])
+        self._signature = None
+        self._refresh()
+        return queue
+
+    def next_in_queue(self, step: int = 1) -> None:
+        """Open the queue's item ``step`` places on (negative: back), kept within the queue."""
+        if self._queue is None or not len(self._queue):
+            raise ValueError("no review queue: start one with start_review(n, strategy=...)")
+        if isinstance(step, bool) or not isinstance(step, int):
+            raise ValueError(f"step must be a whole number, not {step!r:.80}")
+        self._queue_at = min(max(self._queue_at + step, 0), len(self._queue) - 1)
+        target = self._position(self._queue.query_ids[self._queue_at])
+        if target != self.sample_index:
+            self.sample_index = target
+        else:
+            self._signature = None
+            self._refresh()
+
+    @property
+    def review_progress(self) -> tuple[int, int] | None:
+        """(reviewed, total) of the queue started with :meth:`start_review`; None without one."""
+        if self._queue is None:
+            return None
+        return sum(self._queue_done.values()), len(self._queue)
+
+    def _done(self, index: int) -> bool:
+        """Whether every label of the queue's kinds is reviewed in sample ``index``."""
+        sv = self._sample_view() if index == self.sample_index else None
+        sample = self.samples[index]
+        mine = sv.reviewed.reviews if sv is not None else self._reviews.for_sample(sample.query_id)
+        masks = reviewed_cells(sample, mine)
+        return all(masks[k].all() for k in self._queue.kinds if k in masks)
+
+    def _queue_view(self) -> dict | None:
+        if self._queue is None:
+            return None
+        reviewed, total = self.review_progress
+        return {"strategy": self._queue.strategy, "position": self._queue_at, "total": total, "reviewed": reviewed,
+                "query_id": self._queue.query_ids[self._queue_at] if total else None, "note": self._queue.note}
+    def _find_trace(self, kind, claim, doc_id=None):
+        if self.judge is None:
+            return None, "no trace kept: no judge was given (SampleExplorer(..., judge=...))"
+        return find_trace(self.judge, self._sample_view().judged, kind, claim, doc_id)
+
+    def trace(self, kind: str, claim: int, doc_id: str | None = None) -> Trace | None:
+        """The judge's trace behind one label of the current sample (its prompt and raw reply), or
+        None when none was kept or no ``judge`` was given."""
+        return self._find_trace(kind, claim, doc_id)[0]
 
     def _picker_view(self) -> dict | None:
         if len(self.samples) < 2:
@@ -472,6 +619,9 @@ class SampleExplorer(_Linked):
     def _state_key(self) -> tuple:
         return (self.sample_index, self.undefined, tuple(self.retrieved))
 
+    def _labels_version(self):
+        return self._sample_view().reviewed.version
+
     def _implied(self, name: str) -> dict:
         return {"retrieved": self._all_passages(self.sample_index), "selected": ""} if name == "sample_index" else {}
 
@@ -482,7 +632,8 @@ class SampleExplorer(_Linked):
         if i in self._views:
             self._views.move_to_end(i)
         else:
-            self._views[i] = SampleView(self.samples[i])
+            s = self.samples[i]
+            self._views[i] = SampleView(s, reviews=self._reviews.for_sample(s.query_id), reviewable=True)
             if len(self._views) > VIEWS:
                 self._views.popitem(last=False)
         return self._views[i]
@@ -497,6 +648,8 @@ class SampleExplorer(_Linked):
         sv.apply({"selected": self.selected, "predict": self.predict, "predictions": self.predictions})
         view = sv.view()
         view["controls"]["picker"] = self._picker_view()
+        view["review"].update(traces=self.judge is not None, error=self._review_error, queue=self._queue_view(),
+                              file=self._log.path if self._log is not None else None)
         return view
 
     def __repr__(self) -> str:
