@@ -13,6 +13,9 @@ per-claim facts behind the metrics (each a metric's numerator, :mod:`ragwidgets.
 None where that metric is not defined for the sample or the claim is not in play:
 ``faithful``, ``hallucinated``, ``self_knowledge``, ``noise_in_relevant``, ``noise_in_irrelevant``
 (response claims) and ``retrieved`` (ground-truth claims).
+
+The few-valued columns (query_id, side, the labels, their source) are categoricals and the list
+columns Arrow lists, so a table of millions of claims is built from the flat arrays at once.
 """
 
 from __future__ import annotations
@@ -22,12 +25,14 @@ import numpy as np
 from ..atomic import atomic_write
 from ..loaders import gc_paused
 from ..model import CONTRADICTED, ENTAILED, UNJUDGED
+from ..reviews import SPELLING
 from .batch import Batch
 from .derived import Derived
 from .metrics import METRICS
 
 RESPONSE, GROUND_TRUTH = "response", "ground_truth"
-WORDS = np.array([None, "Neutral", "Entailment", "Contradiction"], dtype=object)  # label code + 1 -> word
+LABEL_WORDS = [SPELLING[code] for code in range(len(SPELLING))]  # label code -> word
+SOURCES = ["judge", "reviewer"]
 FLAGS = {RESPONSE: {"faithful": "faithfulness", "hallucinated": "hallucination", "self_knowledge": "self_knowledge",
                     "noise_in_relevant": "noise_sensitivity_in_relevant",
                     "noise_in_irrelevant": "noise_sensitivity_in_irrelevant"},
@@ -39,6 +44,7 @@ SIDES = {  # side -> (vector matrix, grid matrix, claims field of a Sample, of a
 }
 LIST_COLUMNS = ("triple", "entailed_by", "contradicted_by", "passages_reviewed")
 SUFFIXES = (".csv", ".parquet", ".jsonl")
+CHUNK = 200_000  # rows turned into JSON lines at a time
 
 
 def _records(samples):
@@ -58,23 +64,31 @@ def _claim_texts(batch: Batch, side: str) -> tuple[list[str], list]:
     return [c.text for c in claims], [c.triple for c in claims]
 
 
-def _doc_ids(batch: Batch) -> np.ndarray:
+def _doc_ids(batch: Batch):
+    """Every passage's doc_id, in the Batch's order (an Arrow array)."""
+    import pyarrow as pa
+
     records = _records(batch.samples)
     if records is not None:
-        return np.array([p.doc_id for r in records for p in r.retrieved_context or ()], dtype=object)
-    return np.array([p.doc_id for s in batch.samples for p in s.passages], dtype=object)
+        return pa.array([p.doc_id for r in records for p in r.retrieved_context or ()], type=pa.string())
+    return pa.array([p.doc_id for s in batch.samples for p in s.passages], type=pa.string())
 
 
-def _lists(owner: np.ndarray, values: np.ndarray, size: int, present: np.ndarray):
-    """Per item: the ``values`` whose ``owner`` it is (``owner`` sorted), a list of strings in
-    order; None where not ``present``. An Arrow list column, built without a Python loop."""
+def _lists(owner: np.ndarray, values, size: int, present: np.ndarray):
+    """Per item: the ``values`` (an Arrow array) whose ``owner`` it is (``owner`` sorted), a list of
+    strings in order; None where not ``present``. An Arrow list column, built without a Python loop."""
     import pandas as pd
     import pyarrow as pa
 
     offsets = np.searchsorted(owner, np.arange(size + 1)).astype(np.int32)
-    lists = pa.ListArray.from_arrays(pa.array(offsets), pa.array(values, type=pa.string()),
-                                          mask=pa.array(~present))
-    return pd.arrays.ArrowExtensionArray(lists)
+    return pd.arrays.ArrowExtensionArray(pa.ListArray.from_arrays(pa.array(offsets), values, mask=pa.array(~present)))
+
+
+def _words(codes: np.ndarray, known: np.ndarray):
+    """Label codes as a categorical of their words (missing where not ``known`` or unjudged)."""
+    import pandas as pd
+
+    return pd.Categorical.from_codes(np.where(known & (codes != UNJUDGED), codes, -1), categories=LABEL_WORDS)
 
 
 def _flag(d: Derived, active: np.ndarray, owner: np.ndarray, metric: str, code: dict):
@@ -95,11 +109,12 @@ def claims_frame(batch: Batch, derived: Derived, code: dict[str, np.ndarray], ju
 
 def _claims_frame(batch, derived, code, judge, cells):
     import pandas as pd
+    import pyarrow as pa
 
     doc_ids = _doc_ids(batch)
-    qids = np.asarray(batch.query_ids, dtype=object)
+    qids = pd.Index(batch.query_ids)  # unique: the categories of the query_id column
     frames = []
-    for side, (vector, grid, _, _) in SIDES.items():
+    for number, (side, (vector, grid, _, _)) in enumerate(SIDES.items()):
         owner = batch.resp_sample if side == RESPONSE else batch.gt_sample
         offset = batch.resp_offset if side == RESPONSE else batch.gt_offset
         active = derived.resp_active if side == RESPONSE else derived.gt_active
@@ -107,24 +122,25 @@ def _claims_frame(batch, derived, code, judge, cells):
         entry_claim, entry_psg, entry_label = (getattr(batch, f"{prefix}_{x}") for x in ("claim", "psg", "label"))
         n = len(owner)
         has_label, has_grid = batch.has[vector][owner], batch.has[grid][owner]
-        labels, judged = getattr(batch, vector), getattr(judge, vector)
-        word = np.where(has_label, WORDS[labels + 1], None)
+        labels = getattr(batch, vector)
         reviewed = np.zeros(n, dtype=bool) if cells is None else cells[vector]
-        source = np.where(has_label & (labels != UNJUDGED), np.where(reviewed, "reviewer", "judge"), None)
+        source = np.where(has_label & (labels != UNJUDGED), reviewed.astype(np.int8), -1)
         texts, triples = _claim_texts(batch, side)
         has_triple = np.array([t is not None for t in triples], dtype=bool)
-        parts = np.array([x for t in triples if t is not None for x in t], dtype=object)
-        triple = _lists(np.repeat(np.arange(n), np.where(has_triple, 3, 0)), parts, n, has_triple)
+        parts = pa.array([x for t in triples if t is not None for x in t], type=pa.string())
         columns = {
-            "query_id": qids[owner], "side": np.full(n, side, dtype=object),
-            "claim": np.arange(n, dtype=np.int64) - offset[owner], "text": texts, "triple": triple,
-            "label": word, "judge_label": np.where(has_label, WORDS[judged + 1], None), "label_source": source,
+            "query_id": pd.Categorical.from_codes(owner, categories=qids),
+            "side": pd.Categorical.from_codes(np.full(n, number), categories=list(SIDES)),
+            "claim": np.arange(n, dtype=np.int64) - offset[owner], "text": texts,
+            "triple": _lists(np.repeat(np.arange(n), np.where(has_triple, 3, 0)), parts, n, has_triple),
+            "label": _words(labels, has_label), "judge_label": _words(getattr(judge, vector), has_label),
+            "label_source": pd.Categorical.from_codes(source, categories=SOURCES),
         }
         for column, wanted in (("entailed_by", ENTAILED), ("contradicted_by", CONTRADICTED)):
-            keep = entry_label == wanted
-            columns[column] = _lists(entry_claim[keep], doc_ids[entry_psg[keep]], n, has_grid)
+            keep = np.flatnonzero(entry_label == wanted)
+            columns[column] = _lists(entry_claim[keep], doc_ids.take(entry_psg[keep]), n, has_grid)
         grid_cells = np.zeros(len(entry_claim), dtype=bool) if cells is None else cells[grid]
-        columns["passages_reviewed"] = _lists(entry_claim[grid_cells], doc_ids[entry_psg[grid_cells]], n, has_grid)
+        columns["passages_reviewed"] = _lists(entry_claim[grid_cells], doc_ids.take(entry_psg[grid_cells]), n, has_grid)
         for column, metric in FLAGS[side].items():
             columns[column] = _flag(derived, active, owner, metric, code)
         frames.append(pd.DataFrame(columns))
@@ -134,30 +150,91 @@ def _claims_frame(batch, derived, code, judge, cells):
     return out
 
 
+def _json_strings(values):
+    """Each string of an Arrow string array as JSON text (quoted, escaped); null stays null."""
+    import json
+
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    escaped = pc.replace_substring(pc.replace_substring(values, "\\", "\\\\"), '"', '\\"')
+    control = pc.fill_null(pc.match_substring_regex(values, "[\\x00-\\x1f\u2028\u2029]"), False)
+    if pc.any(control).as_py():  # rare: escaped by json.dumps, one by one
+        at = np.flatnonzero(control.to_numpy(zero_copy_only=False))
+        fixed = escaped.to_pylist()
+        for i, v in zip(at.tolist(), values.take(at).to_pylist()):
+            fixed[i] = json.dumps(v)[1:-1]
+        escaped = pa.array(fixed, type=pa.string())
+    return pc.binary_join_element_wise('"', escaped, '"', "")
+
+
+def _json_column(column):
+    """An Arrow column as JSON text per row ("null" for a missing value)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    column = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    if pa.types.is_dictionary(column.type):
+        column = column.dictionary_decode()
+    if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
+        items = pa.ListArray.from_arrays(column.offsets, _json_strings(column.flatten()), mask=column.is_null())
+        text = pc.binary_join_element_wise("[", pc.binary_join(items, ","), "]", "")
+    elif pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+        text = _json_strings(column.cast(pa.string()))
+    elif pa.types.is_boolean(column.type):
+        text = pc.if_else(column, "true", "false")
+    else:
+        text = column.cast(pa.string())
+    return pc.fill_null(text, "null")
+
+
 def write_claims(frame, path) -> None:
-    """Write the per-claim table whole (atomically) as CSV, Parquet or JSONL, by ``path``'s suffix;
-    in CSV the list columns are JSON text."""
+    """Write the per-claim table whole (atomically) as CSV, Parquet or JSONL, by ``path``'s suffix
+    (Arrow does the writing, no Python loop per row); in CSV the list columns are JSON text."""
     import json
     import os
+
+    import pyarrow as pa
+    import pyarrow.compute as pc
 
     suffix = os.path.splitext(os.fspath(path))[1].lower()
     if suffix not in SUFFIXES:
         raise ValueError(f"write the claims table as {', '.join(SUFFIXES)} (by the file's suffix), not {suffix!r}")
+    table = pa.Table.from_pandas(frame, preserve_index=False).replace_schema_metadata(None)  # plain Arrow types
     if suffix == ".parquet":
-        import pyarrow as pa
         import pyarrow.parquet as pq
 
-        table = pa.Table.from_pandas(frame, preserve_index=False).replace_schema_metadata(None)  # plain Arrow types
         with atomic_write(path, "wb") as out:
             pq.write_table(table, out)
         return
     if suffix == ".csv":
-        frame = frame.copy()
-        for column in LIST_COLUMNS:
-            frame[column] = [json.dumps(v, ensure_ascii=False) if isinstance(v, list) else None
-                             for v in frame[column].tolist()]
-        with atomic_write(path, encoding="utf-8") as out:
-            frame.to_csv(out, index=False)
+        import pyarrow.csv as pacsv
+
+        columns = []
+        for name in table.column_names:
+            column = table[name].combine_chunks()
+            if pa.types.is_dictionary(column.type):
+                column = column.dictionary_decode()
+            if name in LIST_COLUMNS:
+                column = pc.if_else(column.is_null(), None, _json_column(column))
+            columns.append(column)
+        with atomic_write(path, "wb") as out:
+            pacsv.write_csv(pa.table(columns, names=table.column_names), out)
         return
-    with atomic_write(path, encoding="utf-8") as out:
-        frame.to_json(out, orient="records", lines=True, force_ascii=False)
+    with atomic_write(path, "wb") as out:
+        for start in range(0, table.num_rows, CHUNK):
+            out.write(_json_lines(table.slice(start, CHUNK)))
+
+
+def _json_lines(table) -> memoryview:
+    """The rows of an Arrow table as JSON lines, one object each (the bytes of one string array)."""
+    import json
+
+    import pyarrow.compute as pc
+
+    pieces = []
+    for k, name in enumerate(table.column_names):
+        pieces += [("{" if k == 0 else ",") + json.dumps(name) + ":", _json_column(table[name])]
+    lines = pc.binary_join_element_wise(*pieces, "}\n", "")
+    ends = np.frombuffer(lines.buffers()[1], dtype=np.int32)[lines.offset:lines.offset + len(lines) + 1]
+    return memoryview(lines.buffers()[2])[ends[0]:ends[-1]]
