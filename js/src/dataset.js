@@ -220,11 +220,11 @@ function cellText(v) {
 
 function TrustTable({ t, caption, testid }) {
   const reason = t.columns.indexOf("reason");
-  return html`<table class="rw-table rw-ds-trust-table" data-testid=${testid}>
+  return html`<div class="rw-ds-trust-wrap"><table class="rw-table rw-ds-trust-table" data-testid=${testid}>
     <caption>${caption}</caption>
     <thead><tr>${t.columns.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>
-    <tbody>${t.rows.map((row) => html`<tr title=${reason >= 0 && row[reason] ? row[reason] : null}>${row.map((v) => html`<td class="rw-num">${cellText(v)}</td>`)}</tr>`)}</tbody>
-  </table>`;
+    <tbody>${t.rows.map((row) => html`<tr title=${reason >= 0 && row[reason] ? row[reason] : null}>${row.map((v, k) => html`<td class=${k === reason ? "rw-ds-reason" : "rw-num"}>${k === reason ? v || "" : cellText(v)}</td>`)}</tr>`)}</tbody>
+  </table></div>`;
 }
 
 /** Reviews of the run: what changed ("Faithfulness 0.600 → 0.650 after 3 reviews"), and the trust

@@ -82,6 +82,7 @@ const WIDTHS = {
   Rank: 3.2, Source: 7, "In context?": 6.5, "Question-relevant?": 8, "Entails claims": 8, "Cited by": 5,
   "Fact IDs": 5.5, Claim: 4.5, "Fact ID": 4.5, "Correct?": 7, "Faithful?": 7.8, "Supported by": 6.5,
   "Retrieved?": 5.5, "Entails?": 5, "Valid?": 4.5, "In the response?": 7, "Supported by (retrieved)": 8,
+  "Review (against the ground truth)": 12, "Review (against the response)": 12,
 };
 
 /** A table in a region that scrolls when it holds more than a screenful; the header sticks. */

@@ -3175,7 +3175,9 @@ var WIDTHS = {
   "Entails?": 5,
   "Valid?": 4.5,
   "In the response?": 7,
-  "Supported by (retrieved)": 8
+  "Supported by (retrieved)": 8,
+  "Review (against the ground truth)": 12,
+  "Review (against the response)": 12
 };
 function Table({ heads, groupRow, cls, n: n3, children, label }) {
   const tall = n3 > 12;
@@ -3606,11 +3608,11 @@ function cellText(v3) {
 }
 function TrustTable({ t: t4, caption, testid }) {
   const reason = t4.columns.indexOf("reason");
-  return html`<table class="rw-table rw-ds-trust-table" data-testid=${testid}>
+  return html`<div class="rw-ds-trust-wrap"><table class="rw-table rw-ds-trust-table" data-testid=${testid}>
     <caption>${caption}</caption>
     <thead><tr>${t4.columns.map((c3) => html`<th scope="col">${c3}</th>`)}</tr></thead>
-    <tbody>${t4.rows.map((row) => html`<tr title=${reason >= 0 && row[reason] ? row[reason] : null}>${row.map((v3) => html`<td class="rw-num">${cellText(v3)}</td>`)}</tr>`)}</tbody>
-  </table>`;
+    <tbody>${t4.rows.map((row) => html`<tr title=${reason >= 0 && row[reason] ? row[reason] : null}>${row.map((v3, k3) => html`<td class=${k3 === reason ? "rw-ds-reason" : "rw-num"}>${k3 === reason ? v3 || "" : cellText(v3)}</td>`)}</tr>`)}</tbody>
+  </table></div>`;
 }
 function Reviews({ r: r3, ask }) {
   const trust = r3.trust;

@@ -1055,7 +1055,9 @@ var WIDTHS = {
   "Entails?": 5,
   "Valid?": 4.5,
   "In the response?": 7,
-  "Supported by (retrieved)": 8
+  "Supported by (retrieved)": 8,
+  "Review (against the ground truth)": 12,
+  "Review (against the response)": 12
 };
 function Table({ heads, groupRow, cls, n: n3, children, label }) {
   const tall = n3 > 12;

@@ -508,9 +508,23 @@ class DatasetExplorer(Widget):
         """The trust panel's view: each table's columns and rows (None: Undefined, with its reason)."""
         t = self.trust()
         tables = t["corrected"] if isinstance(t["corrected"], dict) else {"": t["corrected"]}
-        return {"agreement": frame_view(t["agreement"].table),
-                "confusions": t["agreement"].to_view()["rows"],
-                "corrected": {run: frame_view(f.reset_index()) for run, f in tables.items()},
+        table = t["agreement"].table
+        by = [t["agreement"].by] if t["agreement"].by else []
+        agreement_shown = pd.DataFrame({
+            "kind": table["kind"], **{b: table[b] for b in by}, "n": table["n"], "samples": table["n_samples"],
+            "agreement": table["agreement"], "kappa": table["kappa"],
+            "kappa 95%": [_span(lo, hi) for lo, hi in zip(table["kappa_low"], table["kappa_high"])],
+            "majority label": table["majority_label"], "base rate": table["base_rate"],
+            "macro-F1": table["macro_f1"], "majority macro-F1": table["majority_macro_f1"],
+            "2-class kappa": table["binary_kappa"], "reason": table["reason"]})
+        return {"agreement": frame_view(agreement_shown),
+                "corrected": {run: frame_view(pd.DataFrame({
+                    "metric": [LABELS.get(m.removeprefix(REQUIRED_PREFIX), m) for m in f.index],
+                    **{k: v for name in ("judge", "reviewed", "corrected") for k, v in (
+                        (name, f[f"{name}_mean"]),
+                        (f"{name} 95%", [_span(lo, hi) for lo, hi in zip(f[f"{name}_low"], f[f"{name}_high"])]))},
+                    "reviewed samples": f["n_reviewed"], "samples": f["n_samples"], "reason": f["reason"]}))
+                    for run, f in tables.items()},
                 "n_reviews": sum(len(r) for r in ([self.model.reviews] if not isinstance(self.model.reviews, dict)
                                                   else self.model.reviews.values()))}
 
@@ -525,7 +539,7 @@ class DatasetExplorer(Widget):
             if not n:
                 continue
             moved = [f"{LABELS.get(m.removeprefix(REQUIRED_PREFIX), m)} {_mean(r.judge_mean)} → {_mean(r.reviewed_mean)}"
-                     for m, r in s.iterrows() if r.judge_mean != r.reviewed_mean]
+                     for m, r in s.iterrows() if _mean(r.judge_mean) != _mean(r.reviewed_mean)]
             runs.append({"run": run, "reviews": n, "samples": int(s["reviewed_samples"].iat[0]),
                          "line": f"{', '.join(moved) or 'no mean changed'} after {n} review{'s' if n != 1 else ''}"})
         return {"runs": runs, "problems": [str(p) for p in self.model.review_problems[:20]],
@@ -634,6 +648,14 @@ def frame_view(frame: pd.DataFrame) -> dict:
     rows = [[None if (isinstance(v, float) and math.isnan(v)) else (v.item() if isinstance(v, np.generic) else v)
              for v in row] for row in frame.itertuples(index=False)]
     return {"columns": [str(c) for c in frame.columns], "rows": rows}
+
+
+def _span(low, high) -> str | None:
+    """An interval as the trust panel shows it, "0.372–0.428"; None (Undefined) when either end is."""
+    if low is None or high is None or (isinstance(low, float) and math.isnan(low)) or (
+            isinstance(high, float) and math.isnan(high)):
+        return None
+    return f"{low:.3f}–{high:.3f}"
 
 
 def _mean(value) -> str:

@@ -171,7 +171,9 @@ def test_the_trust_panel_opens_with_agreement_and_corrected_scores():
             for r in trust["agreement"]["rows"]}
     assert rows["answer2response"]["n"] == 1 and rows["answer2response"]["agreement"] == 1
     corrected = trust["corrected"][""]
-    assert corrected["columns"][:2] == ["metric", "judge_mean"]
+    assert corrected["columns"][:4] == ["metric", "judge", "judge 95%", "reviewed"]
+    precision = dict(zip(corrected["columns"], corrected["rows"][0]))
+    assert precision["metric"] == "Precision" and precision["reviewed samples"] == 0 and precision["reviewed"] is None
     x.trust_open = False
     assert x.view_state["reviews"]["trust"] is None
     x.view_state and json.dumps(x.view_state, allow_nan=False)
