@@ -5,7 +5,7 @@
 A generated run of ``--n`` samples (``rw.datasets.synthetic``) loaded once into a Batch. Timed,
 median of 5: ``evaluate(batch)`` (the peer), ``evaluate(batch, reviews=...)`` with one review on
 each of ``--reviewed`` samples (both scorings, the judge's and the reviewed, plus the patch), and
-``scores.claims()`` (one row per claim). Then the live path: ``InMemoryRun.review`` of one label
+``scores.claims()`` (one row per claim) and ``to_claims`` into each format (one write each). Then the live path: ``InMemoryRun.review`` of one label
 (flipping the judge's label; re-scoring that sample, patching the held table, summary, slices and order) on a run of 1,000
 samples and on one 60 passages x 80 claims sample (the e2e tests' big sample), ``--clicks`` times
 each, p50 / p95; beside it the run model's own ``update`` on the same run (the peer).
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -84,6 +85,9 @@ def main() -> None:
     print(f"{args.n} samples, {sum(len(r['response_claims']) + len(r['gt_answer_claims']) for r in records)} claims")
     print(f"evaluate: {plain:.3f} s; with {len(reviews)} reviews: {with_reviews:.3f} s "
           f"({with_reviews / plain:.2f}x); claims(): {table:.3f} s ({table / plain:.2f}x evaluate)")
+    with tempfile.TemporaryDirectory() as folder:
+        for suffix in (".parquet", ".csv", ".jsonl"):
+            print(f"to_claims({suffix}): {median(lambda: scores.to_claims(Path(folder) / f'claims{suffix}'), 1):.3f} s")
 
     small = synthetic_run(1000, seed=2)
     run = InMemoryRun(small)
