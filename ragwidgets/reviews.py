@@ -10,8 +10,8 @@ a crash loses at most the line being written; reading a file whose last line was
 way warns (InputWarning) and skips only that line. Applying reviews is pure
 (:func:`apply_reviews`: new Samples, the input untouched); a review that no longer matches its
 sample (the sample is gone, the sample carries no such labels, the claim index is out of range,
-the doc_id is not a retrieved passage, the claim's text changed) is a :class:`ReviewProblem` and
-is not applied.
+the doc_id is not a retrieved passage, the claim's text changed, the labels come from fact IDs)
+is a :class:`ReviewProblem` and is not applied.
 """
 
 from __future__ import annotations
@@ -329,6 +329,8 @@ def locate(sample: Sample, review: Review) -> tuple[tuple[int, ...] | None, str 
     """Where ``review`` goes in its label matrix of ``sample`` (a cell index), or why it does not match."""
     if review.query_id != sample.query_id:
         return None, f"it is not about this sample (query_id {sample.query_id!r})"
+    if sample.uses_facts:
+        return None, "the sample's labels come from fact IDs, not a judge: change the facts instead"
     matrix = getattr(sample, review.kind)
     if matrix is None:
         return None, f"the sample carries no {review.kind} labels"

@@ -271,3 +271,10 @@ def test_evaluate_with_reviews_equals_the_hand_edited_samples(run, mode, undefin
             if not set(metric.needs) & reviewed_kinds.get(qid, set()):
                 a, b = scored.frame[name].iat[i], judge.frame[name].iat[i]
                 assert (a != a and b != b) or a == b, (qid, name)
+
+
+def test_labels_decided_by_fact_ids_are_not_reviewed():
+    lesson = {"query_id": "f", "retrieved_context": [{"doc_id": "D0", "text": "t", "facts": ["a"]}],
+              "response_claims": [{"text": "claim", "facts": ["a"], "cites": ["D0"]}]}
+    out = apply_reviews([parse_sample(lesson)], [Review("f", "retrieved2response", 0, "Neutral", doc_id="D0")])
+    assert out.applied == 0 and "come from fact IDs" in out.problems[0].reason

@@ -149,7 +149,7 @@ def build_result(config: "RagChecker", frame: pd.DataFrame, records: list[dict],
 def review_records(records: list[dict], reviews: Reviews) -> tuple[list[dict], list[ReviewProblem]]:
     """The records with ``reviews`` applied (copies of the reviewed records' label lists; the input
     untouched) and the reviews that did not match (as :func:`ragwidgets.reviews.apply_to_sample`
-    finds them; also a label that fact IDs decide, which no reviewer overrides)."""
+    finds them)."""
     position = {str(r.get("query_id", p)): p for p, r in enumerate(records)}
     problems = gone(reviews, position)
     out = list(records)
@@ -164,10 +164,6 @@ def review_records(records: list[dict], reviews: Reviews) -> tuple[list[dict], l
         for review in mine.values():
             if id(review) in wrong:
                 problems.append(wrong[id(review)])
-                continue
-            if not isinstance(record.get(review.kind), list):
-                problems.append(ReviewProblem(review, f"the sample's {review.kind} labels come from fact IDs, "
-                                                      "not a judge"))
                 continue
             cell = locate(sample, review)[0]
             labels = record[review.kind] = [list(row) if isinstance(row, list) else row for row in record[review.kind]]
