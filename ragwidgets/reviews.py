@@ -325,8 +325,10 @@ def _claims(sample: Sample, kind: str):
     return sample.response_claims if kind in RESPONSE_KINDS else sample.gt_claims
 
 
-def locate(sample: Sample, review: Review) -> tuple[tuple[int, ...] | None, str | None]:
-    """Where ``review`` goes in its label matrix of ``sample`` (a cell index), or why it does not match."""
+def locate(sample: Sample, review: Review, ranks: Mapping[str, int] | None = None
+           ) -> tuple[tuple[int, ...] | None, str | None]:
+    """Where ``review`` goes in its label matrix of ``sample`` (a cell index), or why it does not
+    match. ``ranks``: doc_id -> passage index of the sample (found here when not given)."""
     if review.query_id != sample.query_id:
         return None, f"it is not about this sample (query_id {sample.query_id!r})"
     if sample.uses_facts:
@@ -341,27 +343,41 @@ def locate(sample: Sample, review: Review) -> tuple[tuple[int, ...] | None, str 
     if review.claim_text is not None and review.claim_text != claims[review.claim].text:
         return None, f"the claim's text changed: reviewed {review.claim_text!r}, now {claims[review.claim].text!r}"
     if review.kind in PASSAGE_KINDS:
-        ids = [p.doc_id for p in sample.passages]
-        if review.doc_id not in ids:
-            return None, (f"doc_id not among the sample's retrieved passages ({', '.join(map(repr, ids)) or 'none'})")
-        return (review.claim, ids.index(review.doc_id)), None
+        ranks = {p.doc_id: k for k, p in enumerate(sample.passages)} if ranks is None else ranks
+        if review.doc_id not in ranks:
+            return None, f"doc_id not among the sample's retrieved passages ({', '.join(map(repr, ranks)) or 'none'})"
+        return (review.claim, ranks[review.doc_id]), None
     return (review.claim,), None
+
+
+def match(sample: Sample, reviews: Mapping[tuple, Review]) -> tuple[list[tuple[Review, tuple]], list[ReviewProblem]]:
+    """The reviews that match ``sample``, each with its cell, and the problems of the others."""
+    ranks = {p.doc_id: k for k, p in enumerate(sample.passages)}
+    found, problems = [], []
+    for review in reviews.values():
+        cell, reason = locate(sample, review, ranks)
+        if reason is None:
+            found.append((review, cell))
+        else:
+            problems.append(ReviewProblem(review, reason))
+    return found, problems
 
 
 def apply_to_sample(sample: Sample, reviews: Mapping[tuple, Review]) -> tuple[Sample, list[ReviewProblem]]:
     """``sample`` with its reviewed labels set (a new Sample; the input untouched) and the reviews
     that did not match it. ``reviews``: (kind, claim, doc_id) -> Review (:meth:`Reviews.for_sample`)."""
+    found, problems = match(sample, reviews)
+    return set_labels(sample, found), problems
+
+
+def set_labels(sample: Sample, found: list[tuple[Review, tuple]]) -> Sample:
+    """``sample`` with each (review, cell) of ``found`` set (a new Sample; itself when none)."""
     changed: dict[str, np.ndarray] = {}
-    problems = []
-    for review in reviews.values():
-        cell, reason = locate(sample, review)
-        if reason is not None:
-            problems.append(ReviewProblem(review, reason))
-            continue
+    for review, cell in found:
         if review.kind not in changed:
             changed[review.kind] = getattr(sample, review.kind).copy()
         changed[review.kind][cell] = review.code
-    return (dataclasses.replace(sample, **changed) if changed else sample), problems
+    return dataclasses.replace(sample, **changed) if changed else sample
 
 
 def apply_reviews(samples, reviews) -> Applied:
@@ -392,10 +408,8 @@ def reviewed_cells(sample: Sample, reviews_for_sample: Mapping[tuple, Review]) -
     label counts), same shape as the matrix."""
     out = {kind: np.zeros(getattr(sample, kind).shape, dtype=bool) for kind in KINDS
            if getattr(sample, kind) is not None}
-    for review in reviews_for_sample.values():
-        cell, reason = locate(sample, review)
-        if reason is None:
-            out[review.kind][cell] = True
+    for review, cell in match(sample, reviews_for_sample)[0]:
+        out[review.kind][cell] = True
     return out
 
 

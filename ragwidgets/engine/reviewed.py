@@ -17,7 +17,7 @@ import numpy as np
 
 from ..loaders import gc_paused
 from ..model import Sample
-from ..reviews import ReviewProblem, Reviews, apply_to_sample, gone, locate
+from ..reviews import ReviewProblem, Reviews, gone, match, set_labels
 from .batch import Batch
 
 FLAT = {"answer2response": "answer2response", "response2answer": "response2answer",
@@ -54,15 +54,15 @@ class PatchedSamples(Sequence):
         return of_records(field) if of_records else [getattr(s, field) for s in self.base]
 
 
-def flat_index(batch: Batch, kind: str, sample: int, cell: tuple[int, ...]) -> int:
-    """The position in the Batch's flat array of ``kind`` of one label of sample ``sample``."""
-    if kind == "answer2response":
-        return int(batch.resp_offset[sample]) + cell[0]
-    if kind == "response2answer":
-        return int(batch.gt_offset[sample]) + cell[0]
+def flat_index(batch: Batch, kind: str, sample: np.ndarray, claim: np.ndarray, passage: np.ndarray) -> np.ndarray:
+    """Positions in the Batch's flat array of ``kind`` of labels given by (sample, claim, passage
+    index) arrays (the passage is ignored for the vector kinds)."""
+    offset = batch.resp_offset if kind in ("answer2response", "retrieved2response") else batch.gt_offset
+    row = offset[sample] + claim
+    if kind in ("answer2response", "response2answer"):
+        return row
     claims = batch.r2r_claim if kind == "retrieved2response" else batch.r2a_claim
-    offset = batch.resp_offset if kind == "retrieved2response" else batch.gt_offset
-    return int(np.searchsorted(claims, offset[sample] + cell[0], side="left")) + cell[1]
+    return np.searchsorted(claims, row, side="left") + passage
 
 
 def review_batch(batch: Batch, reviews: Reviews) -> ReviewedBatch:
@@ -75,32 +75,28 @@ def _review_batch(batch: Batch, reviews: Reviews) -> ReviewedBatch:
     position = {qid: i for i, qid in enumerate(batch.query_ids)}
     problems = gone(reviews, position)
     replaced: dict[int, Sample] = {}
-    cells: dict[str, tuple[list[int], list[int]]] = {kind: ([], []) for kind in FLAT}
+    cells: dict[str, list[tuple[int, int, int, int]]] = {kind: [] for kind in FLAT}  # (sample, claim, passage, code)
     for qid in reviews.query_ids:
         if qid not in position:
             continue
         i = position[qid]
         sample = batch.samples[i]
-        mine = reviews.for_sample(qid)
-        reviewed, wrong = apply_to_sample(sample, mine)
+        found, wrong = match(sample, reviews.for_sample(qid))
         problems += wrong
-        if reviewed is sample:
+        if not found:
             continue
-        replaced[i] = reviewed
-        bad = {id(p.review) for p in wrong}
-        for review in mine.values():
-            if id(review) not in bad:
-                index, codes = cells[review.kind]
-                index.append(flat_index(batch, review.kind, i, locate(sample, review)[0]))
-                codes.append(review.code)
+        replaced[i] = set_labels(sample, found)
+        for review, cell in found:
+            cells[review.kind].append((i, cell[0], cell[-1], review.code))
     changes, masks = {}, {}
     for kind, attr in FLAT.items():
         labels = getattr(batch, attr)
         mask = np.zeros(len(labels), dtype=bool)
-        index, codes = cells[kind]
-        if index:
+        if cells[kind]:
+            sample, claim, passage, codes = np.array(cells[kind], dtype=np.int64).T
+            index = flat_index(batch, kind, sample, claim, passage)
             patched = labels.copy()
-            patched[index] = np.array(codes, dtype=labels.dtype)
+            patched[index] = codes.astype(labels.dtype)
             mask[index] = True
             changes[attr] = patched
         masks[kind] = mask
@@ -110,4 +106,3 @@ def _review_batch(batch: Batch, reviews: Reviews) -> ReviewedBatch:
     samples = tuple(replaced.get(i, s) for i, s in enumerate(base)) if isinstance(base, (tuple, list)) \
         else PatchedSamples(base, replaced)
     return ReviewedBatch(dataclasses.replace(batch, samples=samples, **changes), problems, masks)
-

@@ -14,7 +14,7 @@ from ..atomic import atomic_write
 from ..engine.metrics import REQUIRED_PREFIX
 from ..judges.claims import claim_triple
 from ..loaders import parse_sample
-from ..reviews import ReviewProblem, Reviews, apply_to_sample, as_reviews, gone, locate, warn_problems
+from ..reviews import ReviewProblem, Reviews, as_reviews, gone, match, warn_problems
 from .aggregations import AggregatedMetric
 from .columns import STORED_FIELDS, write_back
 from .evaluation import score_records
@@ -159,13 +159,9 @@ def review_records(records: list[dict], reviews: Reviews) -> tuple[list[dict], l
         p = position[qid]
         record = dict(records[p])
         sample = parse_sample({k: v for k, v in record.items() if k != "unjudged"}, p)
-        mine = reviews.for_sample(qid)
-        wrong = {id(w.review): w for w in apply_to_sample(sample, mine)[1]}
-        for review in mine.values():
-            if id(review) in wrong:
-                problems.append(wrong[id(review)])
-                continue
-            cell = locate(sample, review)[0]
+        found, wrong = match(sample, reviews.for_sample(qid))
+        problems += wrong
+        for review, cell in found:
             labels = record[review.kind] = [list(row) if isinstance(row, list) else row for row in record[review.kind]]
             if len(cell) == 1:
                 labels[cell[0]] = review.label
