@@ -4,11 +4,12 @@
 
 A generated run of ``--n`` samples (``rw.datasets.synthetic``) loaded once into a Batch. Timed,
 median of 5: ``evaluate(batch)`` (the peer), ``evaluate(batch, reviews=...)`` with one review on
-each of ``--reviewed`` samples (both scorings, the judge's and the reviewed, plus the patch), and
-``scores.claims()`` (one row per claim) and ``to_claims`` into each format (one write each). Then the live path: ``InMemoryRun.review`` of one label
-(flipping the judge's label; re-scoring that sample, patching the held table, summary, slices and order) on a run of 1,000
-samples and on one 60 passages x 80 claims sample (the e2e tests' big sample), ``--clicks`` times
-each, p50 / p95; beside it the run model's own ``update`` on the same run (the peer).
+each of ``--reviewed`` samples (both scorings, the judge's and the reviewed, plus the patch),
+``scores.claims()`` (one row per claim; median of 3) and ``to_claims`` into each format (one
+write each). Then the live path: ``InMemoryRun.review`` of one label, flipping the judge's
+(re-scoring that sample, patching the held table, summary, slices and order), on a run of 1,000
+samples and on one 60 passages x 80 claims sample (the e2e tests' big sample), ``--clicks``
+times each, p50 / p95; beside it the run model's own ``update`` on the same run (the peer).
 """
 
 from __future__ import annotations

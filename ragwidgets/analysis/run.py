@@ -587,7 +587,8 @@ class InMemoryRun(HeldTable):
         changed = []
         for m in self.metrics:
             value, code = table.frame[m].to_numpy(dtype=float), table.status[m].to_numpy()
-            if np.array_equal(value, self._values[m][rows], equal_nan=True) and np.array_equal(code, self._codes[m][rows]):
+            same = np.array_equal(value, self._values[m][rows], equal_nan=True)
+            if same and np.array_equal(code, self._codes[m][rows]):
                 continue
             changed.append(m)
             for frame, at, new in ((self._frame, rows, value), (self._status, rows, code),
