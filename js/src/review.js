@@ -20,7 +20,8 @@ export const LABEL = {
   [UNJUDGED]: ["?", "unjudged"],
 };
 const KEYS = { e: "Entailment", n: "Neutral", c: "Contradiction" };
-const ROW_KIND = { answer2response: "retrieved2response", response2answer: "retrieved2answer" };
+/** A per-claim label's passage row: the label matrix of the same claims against the passages. */
+export const ROW_KIND = { answer2response: "retrieved2response", response2answer: "retrieved2answer" };
 
 /** The review action a key asks for on `target` ({kind, claim, doc_id}), or null (not a review
  * key). U on a per-claim label (answer2response / response2answer) is its passage row. */
@@ -58,15 +59,15 @@ export function LabelShown({ r }) {
 }
 
 /** Buttons for one label: E / N / C and confirm (unless `labels` is false), "no passage supports
- * it" (the row; unless `row` is false) and Why? (when `onWhy`). */
-export function ReviewButtons({ target, ctx, labels = true, row = true, onWhy = null }) {
+ * it" (the claim's passage row) and Why? (when `onWhy`). */
+export function ReviewButtons({ target, ctx, labels = true, onWhy = null }) {
   const act = (label, t = target) => (e) => { e.stopPropagation(); ctx.review({ ...t, label }); };
   return html`<span class="rw-review-buttons" role="group" aria-label="Review this label">
     ${labels ? Object.entries(KEYS).map(([k, label]) => html`<button type="button" class="rw-review-button" data-review=${label}
       title=${`${label} (key ${k.toUpperCase()})`} onClick=${act(label)}>${k.toUpperCase()}</button>`) : null}
     ${labels ? html`<button type="button" class="rw-review-button" data-review="confirm" title="Confirm the judge's label (key A)" onClick=${act(null)}>✓</button>` : null}
-    ${row ? html`<button type="button" class="rw-review-button" data-review="unsupported" title="No passage supports it: the whole row Neutral (key U)"
-      onClick=${act("Neutral", { kind: ROW_KIND[target.kind] || target.kind, claim: target.claim, doc_id: null })}>none supports</button>` : null}
+    <button type="button" class="rw-review-button" data-review="unsupported" title="No passage supports it: the whole row Neutral (key U)"
+      onClick=${act("Neutral", { kind: ROW_KIND[target.kind] || target.kind, claim: target.claim, doc_id: null })}>none supports</button>
     ${onWhy ? html`<button type="button" class="rw-review-button" data-testid="why" title="Why the judge said it: its prompt and raw reply (key W)"
       onClick=${(e) => { e.stopPropagation(); onWhy(); }}>Why?</button>` : null}
   </span>`;

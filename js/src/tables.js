@@ -2,7 +2,7 @@
 // keyed and memoised: an update re-renders only the rows whose data or selection changed. Long
 // tables scroll inside a bounded region with a sticky header.
 import { html, memo } from "./incremental.js";
-import { LabelShown, ReviewButtons, reviewKeys } from "./review.js";
+import { LabelShown, ROW_KIND, ReviewButtons, reviewKeys } from "./review.js";
 import { Id, LongText, YesNo, ids } from "./text.js";
 
 const ROLE_TEXT = {
@@ -54,8 +54,6 @@ function Row({ item, selected, send, more = null, children }) {
  * per-claim label matrix, `index`: the claim's 0-based index. */
 /** Whether the view takes reviews: it carries them and its holder applies them. */
 const reviewing = (view, ctx) => !!(ctx.review && view.review);
-
-const ROW_KIND = { answer2response: "retrieved2response", response2answer: "retrieved2answer" };
 
 /** A claim's review cell: its per-claim label (judge / reviewer) and the buttons; `kind`: the
  * per-claim label matrix, `index`: the claim's 0-based index. Without that label (no ground

@@ -798,7 +798,7 @@ function LabelShown({ r: r3 }) {
   if (r3.label === r3.judge) return html`<span class="rw-label rw-confirmed" title="the judge's label, confirmed by a reviewer">${said(r3.label)} <span class="rw-who">✓ confirmed</span></span>`;
   return html`<span class="rw-label rw-overruled"><s class="rw-judge-label" title="the judge's label, overruled">${said(r3.judge)}</s>${" → "}<b title="the reviewer's label">${said(r3.label)}</b> <span class="rw-who">(reviewer)</span></span>`;
 }
-function ReviewButtons({ target, ctx, labels = true, row = true, onWhy = null }) {
+function ReviewButtons({ target, ctx, labels = true, onWhy = null }) {
   const act = (label, t4 = target) => (e3) => {
     e3.stopPropagation();
     ctx.review({ ...t4, label });
@@ -807,8 +807,8 @@ function ReviewButtons({ target, ctx, labels = true, row = true, onWhy = null })
     ${labels ? Object.entries(KEYS).map(([k3, label]) => html`<button type="button" class="rw-review-button" data-review=${label}
       title=${`${label} (key ${k3.toUpperCase()})`} onClick=${act(label)}>${k3.toUpperCase()}</button>`) : null}
     ${labels ? html`<button type="button" class="rw-review-button" data-review="confirm" title="Confirm the judge's label (key A)" onClick=${act(null)}>✓</button>` : null}
-    ${row ? html`<button type="button" class="rw-review-button" data-review="unsupported" title="No passage supports it: the whole row Neutral (key U)"
-      onClick=${act("Neutral", { kind: ROW_KIND[target.kind] || target.kind, claim: target.claim, doc_id: null })}>none supports</button>` : null}
+    <button type="button" class="rw-review-button" data-review="unsupported" title="No passage supports it: the whole row Neutral (key U)"
+      onClick=${act("Neutral", { kind: ROW_KIND[target.kind] || target.kind, claim: target.claim, doc_id: null })}>none supports</button>
     ${onWhy ? html`<button type="button" class="rw-review-button" data-testid="why" title="Why the judge said it: its prompt and raw reply (key W)"
       onClick=${(e3) => {
     e3.stopPropagation();
@@ -1024,9 +1024,8 @@ function Row({ item, selected, send, more = null, children }) {
     onClick=${pick} onKeyDown=${(e3) => rowKeys(e3, pick, more)}>${children}</tr>`;
 }
 var reviewing = (view, ctx) => !!(ctx.review && view.review);
-var ROW_KIND2 = { answer2response: "retrieved2response", response2answer: "retrieved2answer" };
 function ReviewCell({ r: r3, kind, index, id, ctx }) {
-  const target = { kind: r3 ? kind : ROW_KIND2[kind], claim: index, doc_id: null };
+  const target = { kind: r3 ? kind : ROW_KIND[kind], claim: index, doc_id: null };
   const why = ctx.why && r3 ? () => ctx.why(target, `${id}, ${kind}`) : null;
   return html`<td class="rw-review-cell">
     ${r3 ? html`<${LabelShown} r=${r3} />` : null}
@@ -1035,7 +1034,7 @@ function ReviewCell({ r: r3, kind, index, id, ctx }) {
 }
 function claimKeys(review, r3, kind, index, id, ctx) {
   if (!review) return null;
-  const target = { kind: r3 ? kind : ROW_KIND2[kind], claim: index, doc_id: null };
+  const target = { kind: r3 ? kind : ROW_KIND[kind], claim: index, doc_id: null };
   return (e3) => reviewKeys(e3, target, ctx, ctx.why && r3 ? () => ctx.why(target, `${id}, ${kind}`) : null);
 }
 var WIDTHS = {

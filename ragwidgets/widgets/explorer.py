@@ -13,6 +13,7 @@ re-parsing and no judge call.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections import OrderedDict
 from pathlib import Path
 
@@ -359,7 +360,8 @@ class SampleExplorer(_Linked):
     ``selected``, ``predict``, ``predictions``.
 
     ``sample``: a Sample, anything :func:`~ragwidgets.loaders.as_samples` reads, or a
-    :class:`~ragwidgets.engine.evaluate.Scores` (its samples and metrics are reused);
+    :class:`~ragwidgets.engine.evaluate.Scores` (its samples and metrics are reused; scores
+    evaluated with reviews open on the judge's labels with those reviews in force);
     ``query_id`` opens that sample. With several samples the view carries a picker of constant
     size (the current sample, previous / next); searching by query text and metric values is a
     custom message answered from Python (:mod:`ragwidgets.widgets._picker`), so a click costs
@@ -382,6 +384,9 @@ class SampleExplorer(_Linked):
 
     def __init__(self, sample, query_id: str | None = None, *, reviews=None, reviewer: str = "", judge=None,
                  **kwargs):
+        if isinstance(sample, Scores) and sample.judge_scores is not None:  # scored with reviews: judge and reviews apart
+            reviews = sample.reviews if reviews is None else reviews
+            sample = sample.judge_scores
         self._scores = sample if isinstance(sample, Scores) else None
         self._loaded = None if self._scores is not None else load_any(sample)
         samples = self._scores.samples if self._scores is not None else self._loaded.samples
@@ -390,7 +395,7 @@ class SampleExplorer(_Linked):
         self.samples = samples
         self.reviewer = str(reviewer)
         self.judge = judge
-        self._log = ReviewLog(reviews) if isinstance(reviews, (str, Path)) else None
+        self._log = ReviewLog(reviews) if isinstance(reviews, (str, os.PathLike)) else None
         self._reviews = self._log.reviews if self._log is not None else as_reviews(reviews or ())
         self._problems: list[ReviewProblem] = apply_reviews(samples, self._reviews).problems if len(self._reviews) else []
         self._review_error = ""  # why the front end's last review action was refused

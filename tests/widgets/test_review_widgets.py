@@ -177,3 +177,12 @@ def test_the_trust_panel_opens_with_agreement_and_corrected_scores():
     x.trust_open = False
     assert x.view_state["reviews"]["trust"] is None
     x.view_state and json.dumps(x.view_state, allow_nan=False)
+
+
+def test_scores_evaluated_with_reviews_open_on_the_judge_with_the_reviews_in_force(example_samples, tmp_path):
+    reviews = Reviews([Review("0", "answer2response", 0, "Entailment")])
+    scores = rw.evaluate(example_samples, reviews=reviews)
+    x = SampleExplorer(scores)
+    assert x.metrics == scores.metrics(0) != scores.judge_scores.metrics(0)
+    assert x.view["claims"][0]["review"] == {"judge": 0, "label": 1, "reviewed": True}
+    assert len(x.reviews) == 1 and x.view["review"]["line"].endswith("after 1 review")
