@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import ragwidgets as rw
 from ragwidgets.datasets import synthetic_run
 from ragwidgets.engine.metrics import ragchecker_summary
-from ragwidgets.engine.sums import SHIFT, exact_mean, exact_sum
+from ragwidgets.engine.sums import SHIFT, exact_mean, exact_sum, exact_units, mean_of_counts, mean_over_defined
 
 
 @settings(max_examples=200, deadline=None)
@@ -35,3 +35,15 @@ def test_one_summary_for_every_path():
     tie = {"precision": {"mean": 0.6825}}  # 68.25: a float exactly halfway, rounded to even as Python does
     assert ragchecker_summary(tie) == {"overall": {"precision": 68.2}}
     assert exact_mean(0, 0) is None
+
+
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), max_size=40),
+       st.lists(st.integers(0, 5), min_size=40, max_size=40))
+def test_the_summary_mean_from_counts_is_the_exact_mean_of_the_values_it_counts(values, counts):
+    distinct = np.unique(np.asarray(values, dtype=float))
+    counts = np.asarray(counts[:len(distinct)], dtype=np.int64)
+    assert exact_units(distinct) == [exact_sum(distinct[k:k + 1]) for k in range(len(distinct))]
+    repeated = np.repeat(distinct, counts)
+    expected = mean_over_defined(repeated, np.ones(len(repeated), dtype=bool))
+    assert mean_of_counts(exact_units(distinct), counts) == expected[0]
+    assert expected[1] == counts.sum()

@@ -609,9 +609,7 @@ class InMemoryRun(HeldTable):
             self._codes[m] = self._status[m].to_numpy()
         self._numeric = self._frame.drop(columns=["query", "response", "run", "query_id"])
         self._expression_cache = ("", None)
-        fresh = Summarizer(RunTable(scores=None, frame=self._frame[changed], status=self._status[changed]))
-        self._summarizer._status.update(fresh._status)
-        self._summarizer._distinct.update(fresh._distinct)
+        self._summarizer.update(RunTable(scores=None, frame=self._frame, status=self._status), changed)
         self._cache = {}
         part = RunTable(scores=None, frame=self._frame.iloc[rows], status=self._status.iloc[rows])
         for s in self.slices:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..engine.sums import exact_sum, mean_of_counts
+from ..engine.sums import exact_units, mean_of_counts
 from .bootstrap import N_BOOT, means_from_counts, percentile_interval
 from .table import DEFINED_CODE, NOT_COMPUTABLE_CODE, UNDEFINED_CODE, RunTable
 
@@ -19,15 +19,20 @@ class Summarizer:
 
     def __init__(self, table: RunTable):
         self.metrics = table.metrics
-        self._status = {m: table.status[m].to_numpy() for m in self.metrics}
-        self._distinct = {}
-        for m in self.metrics:
+        self._status, self._distinct = {}, {}
+        self.update(table, self.metrics)
+
+    def update(self, table: RunTable, metrics) -> None:
+        """Find the distinct values of ``metrics`` again from ``table`` (all the rows; after a
+        live review changed them), keeping the other metrics' as they are."""
+        for m in metrics:
+            self._status[m] = table.status[m].to_numpy()
             value = table.frame[m].to_numpy(dtype=float)
             defined = self._status[m] == DEFINED_CODE
             distinct, inverse = np.unique(value[defined], return_inverse=True)
             code = np.full(len(value), -1, dtype=np.int64)
             code[defined] = inverse
-            self._distinct[m] = (distinct, code, [exact_sum(distinct[k:k + 1]) for k in range(len(distinct))])
+            self._distinct[m] = (distinct, code, exact_units(distinct))
 
     def summarize(self, rows: np.ndarray | None = None, *, n_boot: int = N_BOOT, seed: int = 0,
                   percent: bool = False) -> pd.DataFrame:

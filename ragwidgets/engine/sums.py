@@ -32,6 +32,13 @@ def exact_sum(values: np.ndarray) -> int:
     return total
 
 
+def exact_units(values: np.ndarray) -> list[int]:
+    """Each finite value exactly, in units of 2**-SHIFT (``exact_sum`` of each one alone)."""
+    mantissa, exponent = np.frexp(np.asarray(values, dtype=float))
+    whole = (mantissa * 2.0 ** 53).astype(np.int64)
+    return [w << (e - 53 + SHIFT) for w, e in zip(whole.tolist(), exponent.tolist())]
+
+
 def exact_mean(total: int, count: int) -> float | None:
     """The mean of ``count`` values whose exact sum is ``total``, rounded once (None when count is 0)."""
     return float(Fraction(total, count << SHIFT)) if count else None
@@ -49,7 +56,7 @@ def mean_over_defined(values: np.ndarray, defined: np.ndarray) -> tuple[float | 
 
 def mean_of_counts(units: list[int], counts: np.ndarray) -> float | None:
     """:func:`mean_over_defined` of values given as distinct values' exact sums ``units``
-    (``exact_sum`` of each one) seen ``counts`` times (None when the counts are all 0)."""
+    (:func:`exact_units`) seen ``counts`` times (None when the counts are all 0)."""
     seen = np.flatnonzero(counts)
     total = sum(units[k] * c for k, c in zip(seen.tolist(), counts[seen].tolist()))
     return exact_mean(total, int(counts.sum()))
