@@ -29,7 +29,7 @@ function fakeModel(state) {
 }
 
 function mount(current = { retrieval: "All", answer: "Full", citation: "Matched" }) {
-  const model = fakeModel({ _grid: JSON.stringify(GRID), metric: "m", current });
+  const model = fakeModel({ _grid: { json: JSON.stringify(GRID), cells: new DataView(new ArrayBuffer(0)) }, metric: "m", current });
   const el = document.createElement("div");
   const cleanup = space.render({ model, el });
   const cell = (r, a, c) => el.querySelector(`[data-cell="${r}|${a}|${c}"]`);

@@ -3,10 +3,11 @@
 // button that shows its value as text ("Undef" on a grey cell), so it reads without colour;
 // the Explorer's state is outlined. Traits: `metric` (the picker), `current` ({retrieval, answer,
 // citation}, or {} when the Explorer is in no cell): a click sets `current`, and Python moves
-// the Explorer there. `_grid` (JSON, built once in Python) holds names, values and labels.
+// the Explorer there. `_grid` (a view trait, built once in Python) holds names, values and labels.
 // Drawn with Preact (keyed cells): metric and current changes restyle the same buttons.
 import { render as mount } from "preact";
 import { html } from "./incremental.js";
+import { viewOf } from "./view_trait.js";
 
 
 /** Index of a state in the grid's flat value lists: rule-major, then retrieval, then answer. */
@@ -114,7 +115,7 @@ export default {
         stop=${(at) => (inside ? stop : Math.max(at, 0))} keys=${keys} set=${set} />`, el);
     };
     const regrid = () => {
-      grid = JSON.parse(model.get("_grid"));
+      grid = viewOf(model, "_grid");
       draw();
     };
     regrid();

@@ -282,6 +282,27 @@ function htm_module_default(s2) {
 // src/incremental.js
 var html = htm_module_default.bind(k);
 
+// src/view_trait.js
+function typed(data, Type = Int8Array) {
+  if (data instanceof Type) return data;
+  const size = Type.BYTES_PER_ELEMENT;
+  if (data instanceof ArrayBuffer) data = new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) {
+    if (data.byteOffset % size === 0 && data.byteLength % size === 0) {
+      return new Type(data.buffer, data.byteOffset, data.byteLength / size);
+    }
+    return new Type(new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice().buffer);
+  }
+  return Type.from(data || []);
+}
+function viewOf(model, name = "_view") {
+  const value = model.get(name);
+  if (!value || !value.json) return null;
+  const view = JSON.parse(value.json);
+  if (view.matrix) view.matrix.cells = typed(value.cells, Int8Array);
+  return view;
+}
+
 // src/state_space.js
 var cellIndex = (grid, c2, r2, a2) => (c2 * grid.retrievals.length + r2) * grid.answers.length + a2;
 function step(grid, i2, key) {
@@ -371,7 +392,7 @@ var state_space_default = {
         stop=${(at) => inside ? stop : Math.max(at, 0)} keys=${keys} set=${set} />`, el);
     };
     const regrid = () => {
-      grid = JSON.parse(model.get("_grid"));
+      grid = viewOf(model, "_grid");
       draw();
     };
     regrid();

@@ -10,7 +10,6 @@ same view as a static Altair chart (rendered offline by vl-convert-python).
 from __future__ import annotations
 
 import html
-import json
 
 import altair as alt
 import pandas as pd
@@ -18,7 +17,7 @@ import traitlets
 
 from ..engine.explain import format_number
 from ..engine.metrics import CITATION_METRICS
-from .base import Widget, bundled
+from .base import Widget, bundled, encode_view, view_trait
 from ._view import LABELS
 
 UNDEFINED_FILL = "#b0b0b0"
@@ -100,14 +99,14 @@ class StateSpace(Widget):
 
     metric = traitlets.Unicode("context_relevance").tag(sync=True)
     current = traitlets.Dict().tag(sync=True)
-    _grid = traitlets.Unicode("").tag(sync=True)
+    _grid = view_trait()  # the grid, built once (one view encoder: NaN refused, Undefined is null)
 
     def __init__(self, explorer, metric: str = "context_relevance"):
         self.explorer = explorer
         self._following = False  # observing the Explorer (a widget refused while built never is)
         self.sweep = explorer.scenario.sweep()
         self._metrics = [m for m in CITATION_METRICS if m in self.sweep.columns]
-        super().__init__(metric=metric, current=self._explorer_state(), _grid=json.dumps(self._grid_state()))
+        super().__init__(metric=metric, current=self._explorer_state(), _grid=encode_view(self._grid_state()))
         self.observe(self._clicked, names="current")
         explorer.observe(self._follow, names=FOLLOWED)
         self._following = True

@@ -1,7 +1,5 @@
 """The state-space heatmap: every state, Undefined marked, clicks move the Explorer."""
 
-import json
-
 import pytest
 import traitlets
 
@@ -11,7 +9,7 @@ from ragwidgets.widgets.state_space import SELECTIONS, StateSpace, state_space_c
 
 def cell(space, metric, retrieval, answer, citation):
     """A cell's value and label as the front end reads them (js/src/state_space.js cellIndex)."""
-    grid = json.loads(space._grid)
+    grid = space._grid.state
     i = ((grid["rules"].index(citation) * len(grid["retrievals"]) + grid["retrievals"].index(retrieval))
          * len(grid["answers"]) + grid["answers"].index(answer))
     return grid["values"][metric][i], grid["labels"][metric][i]
@@ -47,7 +45,7 @@ def test_static_chart_spec_and_offline_svg(harbor, tmp_path):
 def test_one_anywidget_with_every_metric_and_the_engine_values(harbor):
     space = harbor.state_space("citation_precision")
     assert isinstance(space, StateSpace) and "cellIndex" in space._esm
-    grid = json.loads(space._grid)
+    grid = space._grid.state
     assert [m["key"] for m in grid["metrics"]] == ["context_relevance", "faithfulness", "citation_support",
                                                    "citation_precision", "completeness"]
     assert len(grid["values"]["completeness"]) == 120 == len(grid["rules"]) * len(grid["retrievals"]) * len(grid["answers"])
