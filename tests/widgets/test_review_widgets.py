@@ -186,3 +186,21 @@ def test_scores_evaluated_with_reviews_open_on_the_judge_with_the_reviews_in_for
     assert x.metrics == scores.metrics(0) != scores.judge_scores.metrics(0)
     assert x.view["claims"][0]["review"] == {"judge": 0, "label": 1, "reviewed": True}
     assert len(x.reviews) == 1 and x.view["review"]["line"].endswith("after 1 review")
+
+
+def test_the_drill_down_opens_the_judges_trace_and_answers_every_request():
+    records = rw.datasets.synthetic_run(30, seed=5)
+    row = next(i for i, r in enumerate(records) if r["response_claims"] and r["retrieved_context"])
+    x = rw.DatasetExplorer(records, judge=LexicalJudge(), selected=row)
+    replies = []
+    x.send = lambda content, buffers=None: replies.append(content)
+    doc = records[row]["retrieved_context"][0]["doc_id"]
+    x._message(x, {"type": "trace", "which": "main", "kind": "retrieved2response", "claim": 0, "doc_id": doc,
+                   "request": 7}, [])
+    assert replies[-1]["request"] == 7 and replies[-1]["trace"]["doc_id"] == doc and "error" not in replies[-1]
+    x._message(x, {"type": "review", "which": "other", "kind": "answer2response", "claim": 0, "label": "Neutral",
+                   "request": 8}, [])
+    assert replies[-1]["request"] == 8 and "no drill-down view 'other'" in replies[-1]["error"]
+    x._message(x, {"type": "review", "which": "main", "kind": "answer2response", "claim": 99, "label": "Neutral",
+                   "request": 9}, [])
+    assert "field 'claim'" in replies[-1]["error"] and not len(x.reviews)
