@@ -12,8 +12,8 @@ from test_dataset_in_lab import run_notebook
 from test_harbor_in_lab import TIMEOUT
 
 SAMPLE_CELLS = [
-    "import ragwidgets as rw\n"
-    "x = rw.SampleExplorer.ragchecker_example(reviews='sample_reviews.jsonl', reviewer='e2e')\nx",
+    "import ragwidgets as rw\nfrom ragwidgets.judges import LexicalJudge\n"
+    "x = rw.SampleExplorer.ragchecker_example(reviews='sample_reviews.jsonl', reviewer='e2e', judge=LexicalJudge())\nx",
 ]
 DATASET_CELLS = [
     "import ragwidgets as rw\nfrom ragwidgets.datasets import synthetic_run",
@@ -57,6 +57,11 @@ def test_review_with_the_keyboard_in_the_sample_explorer(lab, offline_page, arti
         ("retrieved2response", 1, "001", "Contradiction", "Neutral", "e2e")]
     view.locator("[data-testid=review]").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "review_sample_1280x800.png"))
+    matrix_row.press("w")  # why the judge said it: its trace, as text
+    expect(view.locator("[data-testid=trace]")).to_contain_text("Why the judge said it", timeout=TIMEOUT)
+    expect(view.locator("[data-testid=trace] pre").first).not_to_be_empty()
+    view.locator("[data-testid=trace]").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "review_trace_1280x800.png"))
     matrix_row.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "review_sample_matrix_1280x800.png"))
 
