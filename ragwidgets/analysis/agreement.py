@@ -213,7 +213,7 @@ def agreement_stats(judge, reviewer, *, labels=LABEL_SPELLINGS, groups=None, see
     ``groups``: a cluster id per pair (e.g. its sample's query_id). Labels within one sample are
     not independent (one answer, one judge call), so the bootstrap interval of kappa and agreement
     (percentile, ``n_boot`` resamples, ``level``) resamples whole groups; without ``groups`` it
-    resamples pairs. With labels containing "Entailment", ``binary`` holds the same statistics on
+    resamples pairs; from fewer than two groups (or pairs) there is no interval. With labels containing "Entailment", ``binary`` holds the same statistics on
     the metrics' 2-class view (Entailment / not entailed: Neutral and Contradiction together).
     """
     labels = tuple(labels)
@@ -245,7 +245,8 @@ def _stats(j: np.ndarray, r: np.ndarray, g, labels: tuple, n_unjudged: int, seed
         kappa_stat = Stat(None, n, "chance agreement is 1: the judge and the reviewer use one and the same class") \
             if np.isnan(kappa) else Stat(float(kappa), n)
     kappa_ci = agree_ci = (None, None)
-    if n:
+    units = n if g is None else len(np.unique(g))
+    if units >= 2:  # one resampling unit (one pair, or one sample's labels) has no spread to draw from
         boots = _bootstrap_confusions(cells, g, k, n_boot, seed)
         bk, bpo = _kappa_of(boots)
         agree_ci = percentile_interval(bpo, level)
@@ -271,7 +272,7 @@ def _stats(j: np.ndarray, r: np.ndarray, g, labels: tuple, n_unjudged: int, seed
         labels=labels, confusion=conf, n=n, n_unjudged=n_unjudged, agreement=agree_stat, agreement_interval=agree_ci,
         kappa=kappa_stat, kappa_interval=kappa_ci, majority_label=majority, base_rate=base,
         majority_accuracy=maj_acc, majority_macro_f1=maj_f1, classes=classes,
-        macro_f1=_macro([c.f1 for c in classes], n), n_groups=n if g is None else len(np.unique(g)) if n else 0,
+        macro_f1=_macro([c.f1 for c in classes], n), n_groups=units,
         binary=binary)
 
 

@@ -159,3 +159,13 @@ def test_agreement_takes_reviewed_scores_a_reviews_file_and_runs(tmp_path):
     assert per.set_index(["kind", "group"]).loc[("answer2response", "x"), "n"] == 2
     with pytest.raises(InputError, match="no reviews"):
         agreement(judge)
+
+
+def test_one_sample_of_reviews_has_no_bootstrap_interval():
+    judge = ["Entailment", "Neutral", "Entailment", "Neutral"]
+    reviewer = ["Entailment", "Neutral", "Neutral", "Neutral"]
+    one = agreement_stats(judge, reviewer, groups=["q1"] * 4)
+    assert one.kappa.value is not None and one.kappa_interval == (None, None)
+    assert one.agreement_interval == (None, None) and one.n_groups == 1
+    two = agreement_stats(judge, reviewer, groups=["q1", "q1", "q2", "q2"])
+    assert two.agreement_interval[0] is not None
