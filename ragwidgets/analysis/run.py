@@ -27,7 +27,8 @@ import pandas as pd
 from ..engine import evaluate
 from ..engine.evaluate import Scores
 from ..engine.sums import mean_over_defined
-from ..errors import InputWarning
+from ..backends import backend
+from ..errors import InputWarning, RagWidgetsError
 from ..loaders import KNOWN_FIELDS
 from ..model import Sample
 from ..reviews import ReviewLog, ReviewProblem, Reviews, apply_to_sample, as_reviews, gone, warn_problems
@@ -619,3 +620,30 @@ class InMemoryRun(HeldTable):
             self.comparison = compare_runs(self.tables)
         self._mask = None
         self.update(self.controls)
+
+
+def _backend_of(source) -> str | None:
+    """The back end that builds ``source``'s run model (``run_backend`` on its type), None: in memory."""
+    return getattr(type(source), "run_backend", None)
+
+
+def open_run(source, *, slices=None, rows: int | None = None, reviews=None) -> RunModel:
+    """The run model of ``source``: its type's back end's (a Dask-scored run: ``"cluster_run"``,
+    with the table's ``rows``), else :class:`InMemoryRun` (with
+    ``reviews`` applied)."""
+    name = _backend_of(source)
+    if name is None:
+        if is_runs(source) and any(_backend_of(v) for v in source.values()):
+            raise RagWidgetsError("comparing runs is not available on Dask-scored runs: open one run at a time, "
+                                  "DatasetExplorer(scores)")
+        if rows is not None:
+            raise TypeError("rows (the table's rows) is for a run explored on a cluster; this one is in memory")
+        return InMemoryRun(source, slices=slices, reviews=reviews)
+    model = backend(name)
+    if reviews is not None and "reviews" not in model.capabilities:
+        raise RagWidgetsError(f"reviewing labels is not available on {model.where}: review the run in memory, "
+                              "DatasetExplorer(rw.evaluate(path), reviews=...)")
+    if slices is not None and "slices" not in model.capabilities:
+        raise RagWidgetsError(f"failure slices are not available on {model.where} (they need every row in the "
+                              "kernel): use the filter expression")
+    return model(source) if rows is None else model(source, rows=rows)

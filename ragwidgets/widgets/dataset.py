@@ -31,9 +31,8 @@ import traitlets
 
 from ..analysis.agreement import agreement
 from ..analysis.corrected import corrected
-from ..analysis.run import CAPABILITIES, Controls, InMemoryRun, RunModel, is_runs
+from ..analysis.run import CAPABILITIES, Controls, open_run
 from ..analysis.slices import Slice, save_slices
-from ..backends import backend
 from ..engine.metrics import REQUIRED_PREFIX
 from ..errors import InputWarning, RagWidgetsError
 from ..judges.traces import Trace, find_trace
@@ -49,33 +48,6 @@ BRUSH_KEYS = ("metric", "lo", "hi", "undefined")
 
 class ControlError(traitlets.TraitError, RagWidgetsError):
     """A control value that is not valid: a TraitError (traitlets rolls a held change back) and a ValueError."""
-
-
-def _backend_of(source) -> str | None:
-    """The back end that builds ``source``'s run model (``run_backend`` on its type), None: in memory."""
-    return getattr(type(source), "run_backend", None)
-
-
-def run_model(source, *, slices=None, rows: int | None = None, reviews=None) -> RunModel:
-    """The run model of ``source``: its type's back end's (a Dask-scored run: ``"cluster_run"``,
-    with the table's ``rows``), else :class:`~ragwidgets.analysis.run.InMemoryRun` (with
-    ``reviews`` applied)."""
-    name = _backend_of(source)
-    if name is None:
-        if is_runs(source) and any(_backend_of(v) for v in source.values()):
-            raise RagWidgetsError("comparing runs is not available on Dask-scored runs: open one run at a time, "
-                                  "DatasetExplorer(scores)")
-        if rows is not None:
-            raise TypeError("rows (the table's rows) is for a run explored on a cluster; this one is in memory")
-        return InMemoryRun(source, slices=slices, reviews=reviews)
-    model = backend(name)
-    if reviews is not None and "reviews" not in model.capabilities:
-        raise RagWidgetsError(f"reviewing labels is not available on {model.where}: review the run in memory, "
-                              "DatasetExplorer(rw.evaluate(path), reviews=...)")
-    if slices is not None and "slices" not in model.capabilities:
-        raise RagWidgetsError(f"failure slices are not available on {model.where} (they need every row in the "
-                              "kernel): use the filter expression")
-    return model(source) if rows is None else model(source, rows=rows)
 
 
 class DatasetExplorer(Widget):
@@ -124,7 +96,7 @@ class DatasetExplorer(Widget):
 
     def __init__(self, source, *, slices: list[Slice] | str | Path | None = None, rows: int | None = None,
                  reviews=None, reviewer: str = "", judge=None, **controls):
-        self.model = run_model(source, slices=slices, rows=rows, reviews=reviews)
+        self.model = open_run(source, slices=slices, rows=rows, reviews=reviews)
         self.reviewer = str(reviewer)
         self.judge = judge
         self._reviewable = "reviews" in self.model.capabilities
