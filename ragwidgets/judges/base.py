@@ -69,13 +69,15 @@ class BaseJudge:
     max_jobs_in_flight: int = 64
     sends_requests = False  # True for judges whose calls are HTTP requests (their attempts are counted)
 
-    def __init__(self, *, cache: CacheSetting = None, progress: bool = True, max_failures: Optional[int] = None):
+    def __init__(self, *, cache: CacheSetting = None, progress: bool = True, max_failures: Optional[int] = None,
+                 keep_traces: bool = True):
         if max_failures is not None and (not isinstance(max_failures, int) or max_failures < 0):
             raise ValueError(f"max_failures must be None or a whole number of at least 0, got {max_failures!r}")
         self.cache = resolve_cache(cache)
         self.stats = JudgeStats()
         self.progress = progress
         self.max_failures = max_failures
+        self.keep_traces = bool(keep_traces)  # False: cache the answers only (a trace is ~1.4 kB a call)
         self._identities: dict[tuple, str] = {}  # (operation, model, base_url) -> identity JSON
 
     def __getstate__(self) -> dict[str, Any]:
@@ -194,6 +196,9 @@ class BaseJudge:
         return key
 
     def _keeps_traces(self) -> bool:
+        return self.keep_traces and self._cache_has_traces()
+
+    def _cache_has_traces(self) -> bool:
         return self.cache is not None and all(hasattr(self.cache, n) for n in ("put_traces", "get_trace", "trace"))
 
     def _hit(self, key: str) -> Optional[JudgeResult]:
@@ -417,7 +422,7 @@ class BaseJudge:
     def _cached_trace(self, key: str, operation: str) -> tuple[Optional[dict], Optional[str]]:
         if self.cache is None:
             return None, f"{self!r} has no cache, where traces are kept"
-        if not self._keeps_traces():
+        if not self._cache_has_traces():
             return None, f"the cache {self.cache!r} keeps no traces"
         found = self.cache.trace(key)
         if found is MISSING:
@@ -425,7 +430,8 @@ class BaseJudge:
                           "prompt, or judged with other inputs)")
         value, trace, item = found
         if trace is None:
-            return None, "judged before traces were kept (the cache holds the answer without its trace)"
+            return None, ("judged before traces were kept, or with keep_traces=False (the cache holds the answer "
+                          "without its trace)")
         messages = []
         for message in trace.get("messages") or []:
             if "shared" in message:

@@ -202,7 +202,9 @@ class OpenAICompatibleJudge(BaseJudge):
     body may hold, decoded (more is a failed attempt, read no further). ``check_batch_size`` claims are
     checked per prompt (joint checking). ``cache``: ``"default"`` (the user's cache dir), a path, a
     ``JudgeCache``, or None for none. ``price_per_input_token`` / ``price_per_output_token``: what
-    the server charges, to price a dry run's token estimate.
+    the server charges, to price a dry run's token estimate. ``keep_traces``: keep each validated
+    call's messages and reply in the cache beside its answers (``judges.trace_of``; about 1.4 kB a
+    call), or, False, the answers only.
     """
 
     sends_requests = True
@@ -228,6 +230,7 @@ class OpenAICompatibleJudge(BaseJudge):
         price_per_output_token: Optional[float] = None,
         cache: CacheSetting = "default",
         progress: bool = True,
+        keep_traces: bool = True,
     ):
         arguments = {k: v for k, v in locals().items() if k not in ("self", "api_key", "__class__")}
         parts = urlsplit(base_url)
@@ -254,7 +257,7 @@ class OpenAICompatibleJudge(BaseJudge):
         if credentials is not None and key is not None:
             raise ValueError("base_url carries a user and password and an API key is set too: both would go in the "
                              "Authorization header; use one of them")
-        super().__init__(cache=cache, progress=progress, max_failures=max_failures)
+        super().__init__(cache=cache, progress=progress, max_failures=max_failures, keep_traces=keep_traces)
         self.model = model
         self.base_url = strip_userinfo(base_url.rstrip("/"))
         self._arguments = dict(arguments, base_url=self.base_url)  # without a user and password

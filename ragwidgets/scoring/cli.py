@@ -66,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--cache", help="judge cache: a sqlite file, or a folder (an existing one, or a path ending "
                                         "in /) of one file per answer (default: the user's cache directory)")
     parser.add_argument("--no-cache", action="store_true")
+    parser.add_argument("--no-traces", action="store_true",
+                        help="cache the judge's answers only, not the prompt and reply behind each (about 1.4 kB a call)")
     parser.add_argument("--max-concurrency", type=int, default=8)
     parser.add_argument("--check-batch-size", type=int, default=8)
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds one request may take in all")
@@ -124,7 +126,7 @@ def main(argv: list[str]) -> int:
             check_batch_size=args.check_batch_size, timeout=args.timeout, max_retries=args.max_retries,
             max_failures=args.max_failures, price_per_input_token=args.price_input,
             price_per_output_token=args.price_output, cache=None if args.no_cache else (args.cache or "default"),
-            progress=not args.no_progress)
+            progress=not args.no_progress, keep_traces=not args.no_traces)
     except ValueError as err:
         raise RagWidgetsError(str(err)) from None
     frame = read_rows(args.input, scorer)

@@ -194,3 +194,16 @@ def test_a_reasoning_text_sent_beside_the_reply_is_kept(make_judge, api_secret):
     reply = judge._read_reply(_Received(200, httpx.Headers(), json.dumps(body).encode(), "utf-8"))
     trace = judge._trace([{"role": "user", "content": "u"}], reply)
     assert trace["reply"] == '["Neutral"]' and trace["reasoning"] == "No mention. ***"  # the key redacted
+
+
+def test_keep_traces_false_caches_the_answers_only(make_judge, chat_server, tmp_path):
+    judge = make_judge(keep_traces=False)
+    filled = fill_labels([RECORD], judge, progress=False)[0]
+    answer = find_trace(judge, filled, "retrieved2response", 0, "D3")
+    assert answer.trace is None and "keep_traces=False" in answer.reason
+    db = sqlite3.connect(tmp_path / "judge_cache.sqlite")
+    assert db.execute("select count(*) from traces").fetchone()[0] == 0
+    requests = chat_server.script.requests
+    again = make_judge()  # the same cache: every answer a hit, and a judge that keeps traces adds none for them
+    fill_labels([RECORD], again, progress=False)
+    assert chat_server.script.requests == requests
