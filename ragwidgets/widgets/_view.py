@@ -198,14 +198,22 @@ def entailment_matrix(sample: Sample, ex: SampleExplanation) -> dict | None:
     }
 
 
+def passage_labels(ex: SampleExplanation) -> bool:
+    """Whether the claims' passage verdicts (faithful, supported by) are known: faithfulness is
+    computable. Without passage labels no claim is called faithful or unfaithful."""
+    return ex.metrics["faithfulness"].status != "not computable"
+
+
 def summary(ex: SampleExplanation) -> str:
-    """One line of counts, e.g. "Retrieved 2 documents · Relevant 2 · Answer claims 3 · ..."."""
+    """One line of counts, e.g. "Retrieved 2 documents · Relevant 2 · Answer claims 3 · ...";
+    "Supported" only where passage labels say it."""
     retrieved = [p for p in ex.passages if p.retrieved]
     parts = [f"Retrieved {len(retrieved)} document{'s' if len(retrieved) != 1 else ''}"]
     if all(p.relevant is not None for p in ex.passages):
         parts.append(f"Relevant {sum(bool(p.relevant) for p in retrieved)}")
     parts.append(f"Answer claims {len(ex.claims)}")
-    parts.append(f"Supported {sum(c.faithful for c in ex.claims)}")
+    if passage_labels(ex):
+        parts.append(f"Supported {sum(c.faithful for c in ex.claims)}")
     citations = [cit for c in ex.claims for cit in (c.citations or ())]
     if any(c.citations is not None for c in ex.claims):
         parts.append(f"Present citations {len(citations)}")
@@ -254,12 +262,13 @@ def build_view(ex: SampleExplanation, sample: Sample, *, kind: str, title: str, 
         position = {d: k for k, d in enumerate(order)}
         sources.sort(key=lambda s: position[s["doc_id"]])
     has_citations = any(c.citations is not None for c in ex.claims)
+    judged = passage_labels(ex)  # else faithful is None: no verdict on a metric not computable
     claims = []
     for c in ex.claims:
         key = f"claim:{c.id}"
         claims.append({
             "key": key, "id": c.id, "text": c.text, "facts": None if c.facts is None else list(c.facts),
-            "required": c.required, "correct": c.correct, "faithful": c.faithful,
+            "required": c.required, "correct": c.correct, "faithful": c.faithful if judged else None,
             "supported_by": list(c.supported_by), "contradicted_by": list(c.contradicted_by),
             "contradicted": c.contradicted,
             "citations": None if c.citations is None else [
