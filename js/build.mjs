@@ -14,13 +14,15 @@ const here = dirname(fileURLToPath(import.meta.url));
 const flag = process.argv.indexOf("--outdir");
 const outdir = flag > 0 ? process.argv[flag + 1] : join(here, "..", "ragwidgets", "static");
 const common = { absWorkingDir: here, bundle: true, logLevel: "warning", legalComments: "none", charset: "utf8" };
+// Each widget's module wrapped by withLive (src/live.js): every view says when no kernel answers it.
+const live = (name) => ({ stdin: { contents: `import w from "./src/${name}"; import { withLive } from "./src/live.js"; export default withLive(w);`, resolveDir: here, sourcefile: `live_${name}` } });
 
-await esbuild.build({ ...common, entryPoints: [join(here, "src", "widget.js")], format: "esm", target: "es2020", outfile: join(outdir, "widget.js") });
+await esbuild.build({ ...common, ...live("widget.js"), format: "esm", target: "es2020", outfile: join(outdir, "widget.js") });
 await esbuild.build({ ...common, entryPoints: [join(here, "src", "widget.css")], outfile: join(outdir, "widget.css") });
-await esbuild.build({ ...common, entryPoints: [join(here, "src", "state_space.js")], format: "esm", target: "es2020", outfile: join(outdir, "state_space.js") });
+await esbuild.build({ ...common, ...live("state_space.js"), format: "esm", target: "es2020", outfile: join(outdir, "state_space.js") });
 await esbuild.build({ ...common, entryPoints: [join(here, "src", "state_space.css")], outfile: join(outdir, "state_space.css") });
 await esbuild.build({ ...common, entryPoints: [join(here, "src", "snapshot.js")], format: "esm", target: "es2020", outfile: join(outdir, "snapshot.js") });
-await esbuild.build({ ...common, entryPoints: [join(here, "src", "dataset.js")], format: "esm", target: "es2020", outfile: join(outdir, "dataset.js") });
+await esbuild.build({ ...common, ...live("dataset.js"), format: "esm", target: "es2020", outfile: join(outdir, "dataset.js") });
 await esbuild.build({ ...common, entryPoints: [join(here, "src", "dataset.css")], outfile: join(outdir, "dataset.css") });
 
 if (flag < 0) {

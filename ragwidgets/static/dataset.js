@@ -725,18 +725,18 @@ var getRect = (element) => {
   return { width: clientWidth, height: clientHeight };
 };
 var createFrameQueue = (targetWindow) => {
-  const ids2 = /* @__PURE__ */ new Set();
+  const ids = /* @__PURE__ */ new Set();
   return {
     schedule: (fn) => {
       const id = targetWindow.requestAnimationFrame(() => {
-        ids2.delete(id);
+        ids.delete(id);
         fn();
       });
-      ids2.add(id);
+      ids.add(id);
     },
     cancel: () => {
-      ids2.forEach((id) => targetWindow.cancelAnimationFrame(id));
-      ids2.clear();
+      ids.forEach((id) => targetWindow.cancelAnimationFrame(id));
+      ids.clear();
     }
   };
 };
@@ -2415,36 +2415,68 @@ var Requests = class {
     this.model.off("msg:custom", this.listener);
   }
 };
+function decodeSeed(seed) {
+  if (!seed || !seed.positions) return [];
+  const numeric = seed.values.map((col) => Float64Array.from(col, (v3) => v3 === null ? NaN : v3));
+  return decodeRows(seed, [...numeric, ...seed.codes.map((col) => Int8Array.from(col))]);
+}
 var RowStore = class {
   constructor(model, onRows) {
     this.onRows = onRows;
-    this.requests = new Requests(model, () => this.onRows());
+    this.requests = new Requests(model, () => {
+      this.answered = true;
+      this.onRows();
+    });
+    this.answered = false;
     this.version = -1;
     this.rows = /* @__PURE__ */ new Map();
+    this.seeded = 0;
+    this.loaded = /* @__PURE__ */ new Set();
     this.pending = /* @__PURE__ */ new Set();
+    this.later = /* @__PURE__ */ new Map();
   }
-  /** A new order (filter, sort): forget the rows of the old one. */
-  reset(version) {
+  /** A new order (filter, sort): forget the rows of the old one, take those a reply already
+   * brought for this one, and the saved first rows when they are of this order. */
+  reset(version, seed) {
     if (version === this.version) return;
     this.version = version;
     this.rows.clear();
+    this.loaded.clear();
     this.pending.clear();
+    this.seeded = 0;
+    if (seed && seed.version === version) {
+      decodeSeed(seed).forEach((row, i3) => this.rows.set(i3, row));
+      this.seeded = seed.positions.length;
+    }
+    for (const [v3, windows] of this.later) {
+      if (v3 < version) this.later.delete(v3);
+      if (v3 !== version) continue;
+      for (const [start, rows] of windows) this.take(start, rows);
+      this.later.delete(v3);
+    }
+  }
+  take(start, rows) {
+    rows.forEach((row, i3) => this.rows.set(start + i3, row));
+    this.loaded.add(start);
+    this.pending.delete(start);
   }
   get(index) {
     return this.rows.get(index);
   }
-  /** Ask for the windows that hold rows first..last that are not here yet (a refused window is
+  /** Ask for the windows that hold rows first..last that have not come yet (a refused window is
    * not asked again in this version: its error shows instead). */
   ensure(first, last, count) {
     if (count <= 0) return;
     for (let start = Math.floor(first / WINDOW) * WINDOW; start <= last && start < count; start += WINDOW) {
-      if (this.pending.has(start) || this.rows.has(start)) continue;
+      if (this.pending.has(start) || this.loaded.has(start)) continue;
       this.pending.add(start);
-      const version = this.version;
       this.requests.send({ type: "rows", start, count: WINDOW }, (msg, buffers) => {
-        if (msg.error || msg.version !== this.version || version !== this.version) return;
-        this.pending.delete(start);
-        decodeRows(msg, buffers).forEach((row, i3) => this.rows.set(msg.start + i3, row));
+        if (msg.error) return;
+        if (msg.version === this.version) this.take(msg.start, decodeRows(msg, buffers));
+        else if (msg.version > this.version) {
+          if (!this.later.has(msg.version)) this.later.set(msg.version, /* @__PURE__ */ new Map());
+          this.later.get(msg.version).set(msg.start, decodeRows(msg, buffers));
+        }
       });
     }
   }
@@ -2585,16 +2617,60 @@ function Distribution({ chart, label, brush, onBrush }) {
   })}
   </svg>`;
 }
-function Scatter({ chart, xLabel, yLabel }) {
+function binRange(column, i3, j3, bins) {
+  const lo = +(i3 / bins).toFixed(6);
+  const hi = +((j3 + 1) / bins).toFixed(6);
+  return `${column} >= ${lo} and ${column} ${j3 + 1 >= bins ? "<=" : "<"} ${hi}`;
+}
+function scatterCondition(x2, y3, bins, [i0, j0], [i1, j1]) {
+  return `${binRange(x2, Math.min(i0, i1), Math.max(i0, i1), bins)} and ${binRange(y3, Math.min(j0, j1), Math.max(j0, j1), bins)}`;
+}
+function Scatter({ chart, x: x2, y: y3, xLabel, yLabel, picked = [], onPick = () => {
+} }) {
   const size = 150;
   const cell = size / chart.bins;
   const max = Math.max(1, ...chart.cells.map((c3) => c3[2]));
+  const [drag, setDrag] = d2(null);
+  const at = (e3) => {
+    const r3 = e3.currentTarget.getBoundingClientRect();
+    const clamp = (v3) => Math.min(chart.bins - 1, Math.max(0, Math.floor(v3)));
+    return [
+      clamp((e3.clientX - r3.left) / (r3.width || size) * chart.bins),
+      clamp(chart.bins - (e3.clientY - r3.top) / (r3.height || size) * chart.bins)
+    ];
+  };
+  const box = drag && [
+    Math.min(drag[0][0], drag[1][0]),
+    Math.min(drag[0][1], drag[1][1]),
+    Math.max(drag[0][0], drag[1][0]),
+    Math.max(drag[0][1], drag[1][1])
+  ];
   return html`<svg class="rw-ds-chart" width=${size + 44} height=${size + 30} role="img" data-testid="scatter"
       aria-label=${`${yLabel} against ${xLabel}`}>
     <rect x="36" y="4" width=${size} height=${size} class="rw-ds-frame" />
-    ${chart.cells.map(([i3, j3, c3]) => html`<rect class="rw-ds-cell" x=${36 + i3 * cell} y=${4 + size - (j3 + 1) * cell}
+    ${chart.cells.map(([i3, j3, c3]) => {
+    const on = picked.includes(scatterCondition(x2, y3, chart.bins, [i3, j3], [i3, j3]));
+    return html`<rect class=${`rw-ds-cell${on ? " rw-ds-on" : ""}`} x=${36 + i3 * cell} y=${4 + size - (j3 + 1) * cell}
         width=${cell} height=${cell} style=${`opacity:${0.15 + 0.85 * Math.log1p(c3) / Math.log1p(max)}`}>
-        <title>${xLabel} ${(i3 / chart.bins).toFixed(2)}–${((i3 + 1) / chart.bins).toFixed(2)}, ${yLabel} ${(j3 / chart.bins).toFixed(2)}–${((j3 + 1) / chart.bins).toFixed(2)}: ${c3}</title></rect>`)}
+        <title>${xLabel} ${(i3 / chart.bins).toFixed(2)}–${((i3 + 1) / chart.bins).toFixed(2)}, ${yLabel} ${(j3 / chart.bins).toFixed(2)}–${((j3 + 1) / chart.bins).toFixed(2)}: ${c3}</title></rect>`;
+  })}
+    ${box ? html`<rect class="rw-ds-box" x=${36 + box[0] * cell} y=${4 + size - (box[3] + 1) * cell}
+      width=${(box[2] - box[0] + 1) * cell} height=${(box[3] - box[1] + 1) * cell} />` : ""}
+    <rect class="rw-ds-hit" data-testid="scatter-hit" x="36" y="4" width=${size} height=${size}
+      onMouseDown=${(e3) => {
+    e3.preventDefault();
+    const p3 = at(e3);
+    setDrag([p3, p3]);
+  }}
+      onMouseMove=${(e3) => drag && setDrag([drag[0], at(e3)])}
+      onMouseLeave=${() => setDrag(null)}
+      onMouseUp=${(e3) => {
+    if (!drag) return;
+    const end = at(e3);
+    setDrag(null);
+    onPick(scatterCondition(x2, y3, chart.bins, drag[0], end));
+  }}>
+      <title>Click a cell or drag a box: keep those samples</title></rect>
     <text x="30" y="12" class="rw-ds-axis" text-anchor="end">1</text>
     <text x="30" y=${size + 4} class="rw-ds-axis" text-anchor="end">0</text>
     <text x=${36 + size} y=${size + 18} class="rw-ds-axis" text-anchor="end">1</text>
@@ -2602,14 +2678,15 @@ function Scatter({ chart, xLabel, yLabel }) {
   </svg>`;
 }
 var shortLabel = (name) => name.length > 18 ? `…${name.slice(-17)}` : name;
-function GroupMeans({ chart, label, onPick }) {
+function GroupMeans({ chart, label, onPick, picked = () => false }) {
   const rowH = 20;
   const width = 290;
   const barX = 110;
   const rows = chart.rows;
   return html`<svg class="rw-ds-chart" width=${width} height=${rows.length * rowH + 6} role="img" data-testid="groups"
       aria-label=${`${label} by ${chart.by}`}>
-    ${rows.map((r3, i3) => html`<g class="rw-ds-group" onClick=${() => onPick(r3.group)}>
+    ${rows.map((r3, i3) => html`<g class=${`rw-ds-group${picked(String(r3.group)) ? " rw-ds-on" : ""}`} data-group=${String(r3.group)}
+      onClick=${() => onPick(String(r3.group))}>
       <text x=${barX - 6} y=${i3 * rowH + 15} text-anchor="end" class="rw-ds-axis">${shortLabel(String(r3.group))}</text>
       ${r3.mean === null ? html`<text x=${barX} y=${i3 * rowH + 15} class="rw-ds-undef-text">Undefined (n=${r3.size})</text>` : html`<rect class="rw-ds-bar" x=${barX} y=${i3 * rowH + 3} width=${Math.max(1, (width - barX - 90) * r3.mean)} height=${rowH - 6} />
           <text x=${barX + (width - barX - 90) * r3.mean + 4} y=${i3 * rowH + 15} class="rw-ds-axis">${fmt(r3.mean)} (n=${r3.defined})</text>`}
@@ -2646,7 +2723,7 @@ function Prediction({ c: c3, predictions, send }) {
     ${verdict}
   </div>`;
 }
-var Card = memo2(function Card2({ c: c3, predict, predictions, send }) {
+var Card = memo2(function Card2({ c: c3, predict, predictions, send, detail = false }) {
   const undef = c3.value === null && !c3.hidden;
   const substitute = c3.value !== null && c3.reason && c3.status === "defined";
   const cls = ["rw-card", undef && "rw-undefined", c3.hidden && "rw-concealed", substitute && "rw-substitute"];
@@ -2660,11 +2737,13 @@ var Card = memo2(function Card2({ c: c3, predict, predictions, send }) {
       ${c3.judge_shown ? html`<div class="rw-card-judge" data-testid="judge-value" title="the value under the judge's labels, before the reviews">judge's labels: <s>${c3.judge_shown}</s></div>` : null}
       ${c3.reason && (undef || substitute) ? html`<div class="rw-card-reason">${c3.reason}</div>` : null}`;
   }
-  return html`<article class=${cls.filter(Boolean).join(" ")} data-metric=${c3.name} aria-label=${c3.label}
-      title=${c3.hidden ? null : itemsNote(c3)}>
+  const items = c3.hidden ? null : itemsNote(c3);
+  return html`<article class=${cls.filter(Boolean).join(" ")} data-metric=${detail ? null : c3.name}
+      data-card=${detail ? c3.name : null} aria-label=${c3.label} title=${detail ? null : items}>
     <div class="rw-card-label">${c3.label}${c3.lower_is_better ? html`<span class="rw-hint" title="lower is better"> ↓</span>` : null}</div>
     ${body}
     <div class="rw-card-def">${c3.definition}</div>
+    ${detail && items ? html`<div class="rw-card-items" data-testid="items">${items}</div>` : null}
     ${predict ? html`<${Prediction} c=${c3} predictions=${predictions} send=${send} />` : null}
   </article>`;
 });
@@ -2689,6 +2768,51 @@ var Cards = memo2(function Cards2({ groups, missing, predict, predictions, send 
   )}</p>` : null}
   </section>`;
 });
+var StripItem = memo2(function StripItem2({ c: c3, open, toggle }) {
+  const undef = c3.value === null;
+  const substitute = c3.value !== null && c3.reason && c3.status === "defined";
+  const cls = ["rw-strip-item", undef && "rw-undefined", substitute && "rw-substitute", open && "rw-active"];
+  return html`<button type="button" class=${cls.filter(Boolean).join(" ")} data-metric=${c3.name}
+      aria-expanded=${open ? "true" : "false"}
+      title=${`${c3.label}: ${c3.shown}${c3.reason ? ` (${c3.reason})` : ""}. Enter: the full card`}
+      onClick=${() => toggle(c3.name)}>
+    <span class="rw-strip-label">${c3.label}${c3.lower_is_better ? html`<span class="rw-hint" title="lower is better">↓</span>` : null}</span>
+    <span class="rw-strip-value">${c3.judge_shown ? html`<s class="rw-judge-label" data-testid="judge-value" title="the value under the judge's labels, before the reviews"><span class="rw-sr">judge's labels: </span>${c3.judge_shown}</s> → ` : null}<b data-testid="value">${c3.shown}</b>${substitute ? html`<span class="rw-substitute-mark"> (substitute)</span>` : null}</span>
+    <span class="rw-strip-fraction" data-testid="fraction">${c3.fraction}</span>
+  </button>`;
+});
+var Strip = memo2(function Strip2({ groups, missing, send }) {
+  const [open, setOpen] = d2(null);
+  const toggle = q2((name) => setOpen((o3) => o3 === name ? null : name), []);
+  const strip = A2(null);
+  const cards = groups.flatMap((g2) => g2.cards);
+  const shown = cards.find((c3) => c3.name === open) || null;
+  const close = (e3) => {
+    if (e3.key !== "Escape" || !shown) return;
+    e3.preventDefault();
+    e3.stopPropagation();
+    setOpen(null);
+    const item = strip.current && strip.current.querySelector(`[data-metric="${CSS.escape(shown.name)}"]`);
+    if (item) item.focus();
+  };
+  return html`<section class="rw-cards rw-strip-section" data-testid="cards" onKeyDown=${close}>
+    <div class="rw-strip" ref=${strip} role="group" aria-label="Metrics (Enter on one: its full card)">
+      ${groups.map((g2) => html`<div class="rw-strip-group" key=${g2.group} data-group=${g2.group}>
+        <span class="rw-strip-title">${g2.title.replace("RAGChecker · ", "")}</span>
+        ${g2.cards.map((c3) => html`<${StripItem} key=${c3.name} c=${c3} open=${open === c3.name}
+          toggle=${toggle} />`)}
+      </div>`)}
+    </div>
+    ${shown ? html`<div class="rw-card-detail" data-testid="card-detail">
+        <${Card} c=${shown} predict=${false} predictions=${{}} send=${send} detail=${true} />
+        <button type="button" class="rw-close" aria-label="Close the card (Esc)" onClick=${() => setOpen(null)}>✕</button>
+      </div>` : null}
+    ${missing.length ? html`<details class="rw-note rw-not-computable" data-testid="not-computable">
+          <summary>⊘ Not computable for this data (${missing.length}): ${missing.map((m3) => m3.label).join(", ")}</summary>
+          <ul>${missing.map((m3) => html`<li key=${m3.name}><b>${m3.label}</b>: ${m3.reason}</li>`)}</ul>
+        </details>` : null}
+  </section>`;
+});
 
 // src/text.js
 var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -2701,8 +2825,16 @@ function Id({ id, max = 40 }) {
   if (shown.length <= max) return html`<bdi class="rw-idtext">${shown}</bdi>`;
   return html`<bdi class="rw-idtext rw-cut" title=${shown}>${shown.slice(0, max - 1)}…</bdi>`;
 }
-function ids(items, empty = "—") {
-  return items && items.length ? items.map(showId).join(", ") : empty;
+function IdLink({ id, target, send, label = null, max = 24 }) {
+  return html`<button type="button" class="rw-idlink" data-select=${target} title=${`Select ${showId(id)}`}
+    onClick=${(e3) => {
+    e3.stopPropagation();
+    send({ selected: target });
+  }}>${label === null ? html`<${Id} id=${id} max=${max} />` : label}</button>`;
+}
+function idLinks(items, prefix, send, empty = "—") {
+  if (!items || !items.length) return empty;
+  return items.map((id, i3) => html`${i3 ? ", " : ""}<${IdLink} key=${id} id=${id} target=${`${prefix}:${id}`} send=${send} />`);
 }
 function YesNo({ value, words = ["Yes", "No"] }) {
   if (value === null || value === void 0) return html`<span class="rw-unknown">? unknown</span>`;
@@ -2826,12 +2958,12 @@ function Choice({ s: s3, send }) {
   )}
   </div>`;
 }
-function TopK({ t: t4, ids: ids2, inPlay, send }) {
+function TopK({ t: t4, ids, inPlay, send }) {
   const commit = (e3) => {
     const k3 = Math.round(Number(e3.target.value));
     if (e3.target.value === "" || !Number.isFinite(k3)) return;
     const clamped = Math.max(0, Math.min(t4.max, k3));
-    if (clamped !== t4.value) send({ retrieved: ids2.slice(0, clamped) });
+    if (clamped !== t4.value) send({ retrieved: ids.slice(0, clamped) });
   };
   return html`<div class="rw-control" data-trait="top_k">
     <label class="rw-control-label" for="rw-top-k">Top k passages</label>
@@ -2843,11 +2975,11 @@ function TopK({ t: t4, ids: ids2, inPlay, send }) {
     <span class="rw-top-k-note">${t4.value === null ? `custom set of ${inPlay}` : `of ${t4.max}`}</span>
   </div>`;
 }
-var Controls = memo2(function Controls2({ c: c3, predict, ids: ids2, inPlay, send, search }) {
+var Controls = memo2(function Controls2({ c: c3, predict, ids, inPlay, send, search }) {
   return html`<section class="rw-controls" data-testid="controls">
     ${c3.picker && search ? html`<${Picker} p=${c3.picker} send=${send} search=${search} />` : null}
     ${c3.selects.map((s3) => html`<${Choice} key=${s3.trait} s=${s3} send=${send} />`)}
-    ${c3.top_k ? html`<${TopK} t=${c3.top_k} ids=${ids2} inPlay=${inPlay} send=${send} />` : null}
+    ${c3.top_k ? html`<${TopK} t=${c3.top_k} ids=${ids} inPlay=${inPlay} send=${send} />` : null}
     <div class="rw-presets" role="group" aria-label="Presets">
       <span class="rw-control-label">Presets</span>
       ${c3.presets.map(
@@ -2870,18 +3002,21 @@ var Controls = memo2(function Controls2({ c: c3, predict, ids: ids2, inPlay, sen
 // src/failing.js
 var SHOWN = 12;
 var KINDS = [
-  ["hallucinated", "Incorrect, and no retrieved passage entails it (hallucination)", (c3) => c3.correct === false && !c3.faithful],
-  ["misled", "Incorrect, yet a retrieved passage entails it (noise sensitivity)", (c3) => c3.correct === false && c3.faithful],
-  ["unsupported", "Correct, but no retrieved passage entails it (self-knowledge)", (c3) => c3.correct === true && !c3.faithful],
-  ["unfaithful", "No retrieved passage entails it", (c3) => c3.correct === null && !c3.faithful],
+  ["hallucinated", "Incorrect, and no retrieved passage entails it (hallucination)", (c3) => c3.correct === false && c3.faithful === false],
+  ["misled", "Incorrect, yet a retrieved passage entails it (noise sensitivity)", (c3) => c3.correct === false && c3.faithful === true],
+  ["incorrect", "Incorrect: the ground-truth answer does not entail it (no passage labels to say more)", (c3) => c3.correct === false && c3.faithful === null],
+  ["unsupported", "Correct, but no retrieved passage entails it (self-knowledge)", (c3) => c3.correct === true && c3.faithful === false],
+  ["unfaithful", "No retrieved passage entails it", (c3) => c3.correct === null && c3.faithful === false],
   ["contradicted", "⊗ Contradicted by the ground-truth answer (not merely absent from it)", (c3) => c3.contradicted],
   ["bad-citation", "Cites a source that is not retrieved or does not entail it", (c3) => (c3.citations || []).some((x2) => !x2.valid)]
 ];
 function Chips({ items, selected, send }) {
-  return html`${items.slice(0, SHOWN).map(
+  const [all, setAll] = d2(false);
+  return html`${(all ? items : items.slice(0, SHOWN)).map(
     (x2) => html`<button key=${x2.key} type="button" class=${selected === x2.key ? "rw-chip rw-active" : "rw-chip"}
       title=${x2.text} onClick=${() => send({ selected: selected === x2.key ? "" : x2.key })}>${showId(x2.id)}</button>`
-  )}${items.length > SHOWN ? html`<span class="rw-more-count"> + ${items.length - SHOWN} more (in the table below)</span>` : null}`;
+  )}${items.length > SHOWN ? html`<button type="button" class="rw-more-count" aria-expanded=${all ? "true" : "false"}
+      onClick=${() => setAll(!all)}>${all ? "fewer" : `+ ${items.length - SHOWN} more`}</button>` : null}`;
 }
 var Failing = memo2(function Failing2({ claims, gtClaims, selected, send }) {
   const rows = KINDS.map(([name, why, test]) => [name, why, claims.filter(test)]).filter(([, , items]) => items.length);
@@ -2889,7 +3024,7 @@ var Failing = memo2(function Failing2({ claims, gtClaims, selected, send }) {
   const fine = !rows.length && !missed.length;
   return html`<section class="rw-section rw-failing" data-testid="failing">
     <h4>Which claims fail, and why</h4>
-    ${fine ? html`<p class="rw-note">No claim fails: every claim is correct where that is known and entailed by a retrieved passage.</p>` : null}
+    ${fine ? html`<p class="rw-note">${claims.some((c3) => c3.faithful === null) ? "No claim fails where that is known: every claim is correct where the ground truth says; without passage labels, whether a passage entails it is not known." : "No claim fails: every claim is correct where that is known and entailed by a retrieved passage."}</p>` : null}
     <ul class="rw-failing-list">
       ${rows.map(([name, why, items]) => html`<li key=${name} data-kind=${name}>
         <span class="rw-failing-why"><b>${items.length}</b> ${why}:</span> <${Chips} items=${items} selected=${selected} send=${send} />
@@ -3033,7 +3168,7 @@ var MatrixRow = memo2(function MatrixRow2({ r: r3, buf, index, doc_ids, selected
   return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r3.key} tabindex=${reviewable ? "0" : null}
       onClick=${() => ctx.send({ selected: selected ? "" : r3.key })} onKeyDown=${keys}
       onFocus=${reviewable ? () => cursorCol < 0 && setCursor((c3) => ({ index, col: c3 ? c3.col : 0 })) : null}>
-    <th class="rw-id" scope="row" title=${r3.text}>${r3.id}</th>
+    <th class="rw-id" scope="row" title=${r3.text}><${IdLink} id=${r3.id} target=${r3.key} send=${ctx.send} /></th>
     ${Array.from(cells, (v3, k3) => {
     const [sym, word, cls] = CELL[v3];
     const judge = judged[k3];
@@ -3056,7 +3191,8 @@ function Grid({ caption, rows, first, m: m3, docIds, selected, ctx, cursor, revi
     <thead><tr>
       <th class="rw-corner">Claim</th>
       ${m3.columns.map((c3, k3) => html`<th class="rw-matrix-col" scope="col"
-        title=${`${showId(c3.doc_id)} (rank ${k3 + 1})${c3.active ? "" : ": switched off"}`}>${k3 + 1}${c3.active ? "" : html`<span class="rw-off-mark">off</span>`}</th>`)}
+        title=${`${showId(c3.doc_id)} (rank ${k3 + 1})${c3.active ? "" : ": switched off"}`}><${IdLink} id=${c3.doc_id} label=${String(k3 + 1)}
+          target=${`source:${c3.doc_id}`} send=${ctx.send} />${c3.active ? "" : html`<span class="rw-off-mark">off</span>`}</th>`)}
     </tr></thead>
     <tbody>
       ${rows.map((r3, j3) => html`<${MatrixRow} key=${r3.key} r=${r3} buf=${m3.cells} index=${first + j3} doc_ids=${docIds}
@@ -3198,15 +3334,14 @@ var SourceRow = memo2(function SourceRow2({ s: s3, selected, sample, cites, show
     const next = e3.target.checked ? [...inPlay, s3.doc_id] : inPlay.filter((d3) => d3 !== s3.doc_id);
     ctx.send({ retrieved: next });
   };
-  const entails = [
-    s3.entails_response.length ? ids(s3.entails_response) : "",
-    showGt && s3.entails_gt.length ? `${s3.entails_response.length ? "; " : ""}ground truth ${ids(s3.entails_gt)}` : ""
-  ].join("") || "—";
+  const send = ctx.send;
+  const gt = showGt && s3.entails_gt.length;
+  const entails = s3.entails_response.length || gt ? html`${idLinks(s3.entails_response, "claim", send, "")}${gt ? html`${s3.entails_response.length ? "; " : ""}ground truth ${idLinks(s3.entails_gt, "gt", send)}` : null}` : "—";
   return html`<${Row} item=${s3} selected=${selected} send=${ctx.send}>
     <td class="rw-num">${s3.rank === null ? "—" : String(s3.rank)}</td>
     <${IdCell} id=${s3.doc_id} roles=${s3.roles} />
     <td class="rw-text"><${LongText} text=${s3.text} clamp=${true} /></td>
-    ${sample ? null : html`<td>${ids(s3.facts)}</td>`}
+    ${sample ? null : html`<td>${s3.facts && s3.facts.length ? s3.facts.map(showId).join(", ") : "—"}</td>`}
     <td class="rw-toggle-cell">
       <label onClick=${(e3) => e3.stopPropagation()}>
         <input type="checkbox" checked=${s3.retrieved} disabled=${!s3.toggleable}
@@ -3215,8 +3350,8 @@ var SourceRow = memo2(function SourceRow2({ s: s3, selected, sample, cites, show
       </label>
     </td>
     ${sample ? null : html`<td><${YesNo} value=${s3.relevant} />${s3.outdated ? html`<span class="rw-outdated"> (⚠ outdated)</span>` : null}</td>`}
-    <td class="rw-list">${entails}${against([...s3.contradicts_response, ...showGt ? s3.contradicts_gt : []], "contradicts")}</td>
-    ${cites ? html`<td class="rw-list">${ids(s3.cited_by)}</td>` : null}
+    <td class="rw-list">${entails}${against([["claim", s3.contradicts_response], ["gt", showGt ? s3.contradicts_gt : []]], "contradicts", send)}</td>
+    ${cites ? html`<td class="rw-list">${idLinks(s3.cited_by, "claim", send)}</td>` : null}
   <//>`;
 });
 function SourceTable({ view, ctx, showGt }) {
@@ -3239,25 +3374,29 @@ function SourceTable({ view, ctx, showGt }) {
     <//>
   </section>`;
 }
-function against(items, words) {
-  return items && items.length ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words}</span> ${ids(items)}</div>` : null;
+function against(groups, words, send) {
+  const all = groups.flatMap(([prefix, items]) => (items || []).map((id) => [prefix, id]));
+  return all.length ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words}</span> ${all.map(
+    ([prefix, id], i3) => html`${i3 ? ", " : ""}<${IdLink} id=${id} target=${`${prefix}:${id}`} send=${send} />`
+  )}</div>` : null;
 }
 function Verdict({ value, contradicted, words }) {
   if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>⊗ Contradicted</span>`;
   return html`<${YesNo} value=${value} words=${words} />`;
 }
+var NO_PASSAGE_LABELS = html`<span class="rw-unknown" title="faithfulness is not computable: the data has no passage labels">⊘ no passage labels</span>`;
 var ClaimRow = memo2(function ClaimRow2({ c: c3, index, selected, hasFacts, hasCorrect, cites, review, ctx }) {
   const cits = c3.citations || [];
   const per = (f3) => cits.length ? cits.map((x2, i3) => html`${i3 ? html`<br />` : null}${f3(x2)}`) : "—";
   return html`<${Row} item=${c3} selected=${selected} send=${ctx.send} more=${claimKeys(review, c3.review, "answer2response", index, c3.id, ctx)}>
     <${IdCell} id=${c3.id} roles=${c3.roles} />
     <td class="rw-text"><${LongText} text=${c3.text} /></td>
-    ${hasFacts ? html`<td>${ids(c3.facts)}</td>` : null}
+    ${hasFacts ? html`<td>${c3.facts && c3.facts.length ? c3.facts.map(showId).join(", ") : "—"}</td>` : null}
     ${hasCorrect ? html`<td><${Verdict} value=${c3.correct} contradicted=${c3.contradicted}
       words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
-    <td><${YesNo} value=${c3.faithful} words=${["Faithful", "Unfaithful"]} /></td>
-    <td class="rw-list">${ids(c3.supported_by, "none")}${against(c3.contradicted_by, "contradicted by")}</td>
-    ${cites ? html`<td class="rw-list">${cits.length ? ids(cits.map((x2) => x2.doc_id)) : "no citation"}</td>` : null}
+    <td>${c3.faithful === null ? NO_PASSAGE_LABELS : html`<${YesNo} value=${c3.faithful} words=${["Faithful", "Unfaithful"]} />`}</td>
+    <td class="rw-list">${c3.faithful === null ? "—" : idLinks(c3.supported_by, "source", ctx.send, "none")}${against([["source", c3.contradicted_by]], "contradicted by", ctx.send)}</td>
+    ${cites ? html`<td class="rw-list">${cits.length ? idLinks(cits.map((x2) => x2.doc_id), "source", ctx.send) : "no citation"}</td>` : null}
     ${cites ? html`<td>${per((x2) => html`<${YesNo} value=${x2.retrieved} />`)}</td>` : null}
     ${cites ? html`<td>${per((x2) => html`<${Verdict} value=${x2.entails} contradicted=${x2.contradicts}
       words=${["Yes", "No", `${x2.doc_id} contradicts the claim`]} />`)}</td>` : null}
@@ -3265,6 +3404,47 @@ var ClaimRow = memo2(function ClaimRow2({ c: c3, index, selected, hasFacts, hasC
     ${review ? html`<${ReviewCell} r=${c3.review} kind="answer2response" index=${index} id=${c3.id} ctx=${ctx} />` : null}
   <//>`;
 });
+var byDoc = (view) => new Map(view.sources.map((s3) => [s3.doc_id, s3]));
+function EvidenceText({ text }) {
+  const box = A2(null);
+  const [whole, setWhole] = d2(false);
+  const [cut, setCut] = d2(false);
+  _2(() => {
+    const el = box.current;
+    if (el && !whole) setCut(el.scrollHeight > el.clientHeight + 1);
+  }, [text, whole]);
+  return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text"><${LongText} text=${text} /></span>${cut || whole ? html`<button type="button" class="rw-whole" aria-expanded=${whole ? "true" : "false"}
+        onClick=${() => setWhole(!whole)}>${whole ? "less" : "more"}</button>` : null}`;
+}
+var HOW = {
+  entails: ["● entails", "entails it"],
+  contradicts: ["⊗ contradicts", "contradicts it (judged Contradiction)"],
+  cited: ["cited, does not entail", "cited by the claim but does not entail it"]
+};
+function Evidence({ item, byDoc: byDoc2, span, ctx }) {
+  const taken = /* @__PURE__ */ new Set([...item.supported_by, ...item.contradicted_by]);
+  const cited = (item.citations || []).map((x2) => x2.doc_id).filter((d3) => !taken.has(d3));
+  const entries = [
+    ...item.supported_by.map((d3) => ["entails", d3]),
+    ...item.contradicted_by.map((d3) => ["contradicts", d3]),
+    ...[...new Set(cited)].map((d3) => ["cited", d3])
+  ];
+  const counts = `${item.supported_by.length} entail${item.supported_by.length === 1 ? "s" : ""} it, ${item.contradicted_by.length} contradict${item.contradicted_by.length === 1 ? "s" : ""} it`;
+  return html`<tr class="rw-evidence-row" data-evidence=${item.key}><td colspan=${String(span)}>
+    <div class="rw-evidence" data-testid="evidence">
+      <div class="rw-evidence-head"><b>Passages behind ${item.id}</b>${item.faithful === null ? ": none known (the data has no passage labels)" : entries.length ? ` (${counts})` : ": no retrieved passage entails or contradicts it"}</div>
+      ${entries.length ? html`<ol class="rw-evidence-list">${entries.map(([how, d3]) => {
+    const s3 = byDoc2.get(d3);
+    return html`<li key=${`${how}:${d3}`} class=${`rw-evidence-item rw-ev-${how}`} data-doc=${d3}>
+          <span class="rw-ev-how" title=${HOW[how][1]}>${HOW[how][0]}</span>
+          <${IdLink} id=${d3} target=${`source:${d3}`} send=${ctx.send} />
+          ${s3 && s3.rank !== null ? html`<span class="rw-ev-rank">rank ${s3.rank}</span>` : null}
+          ${s3 ? html`<${EvidenceText} text=${s3.text} />` : html`<i>(not among the passages)</i>`}
+        </li>`;
+  })}</ol>` : null}
+    </div>
+  </td></tr>`;
+}
 function ClaimTable({ view, ctx }) {
   const cites = view.has_citations;
   const hasFacts = view.claims.some((c3) => c3.facts);
@@ -3289,7 +3469,8 @@ function ClaimTable({ view, ctx }) {
     <h4>${title}</h4>
     <${Table} heads=${heads} groupRow=${groupRow} cls="rw-claims" n=${view.claims.length} label="Claims">
       ${view.claims.map((c3, i3) => html`<${ClaimRow} key=${c3.key} c=${c3} index=${i3} selected=${view.selected === c3.key}
-        hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} review=${reviewing(view, ctx)} ctx=${ctx} />`)}
+        hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} review=${reviewing(view, ctx)} ctx=${ctx} />
+        ${view.selected === c3.key ? html`<${Evidence} key=${`evidence:${c3.key}`} item=${c3} byDoc=${byDoc(view)} span=${heads.length} ctx=${ctx} />` : null}`)}
     <//>
     ${view.claims.length ? null : html`<p class="rw-note">The answer makes no claims.</p>`}
   </section>`;
@@ -3300,7 +3481,7 @@ var GtRow = memo2(function GtRow2({ g: g2, index, selected, review, ctx }) {
     <td class="rw-text"><${LongText} text=${g2.text} /></td>
     <td><${Verdict} value=${g2.covered} contradicted=${g2.contradicted}
       words=${["Covered", "Missed", "the response contradicts it"]} /></td>
-    <td class="rw-list">${ids(g2.supported_by, "none")}${against(g2.contradicted_by, "contradicted by")}</td>
+    <td class="rw-list">${idLinks(g2.supported_by, "source", ctx.send, "none")}${against([["source", g2.contradicted_by]], "contradicted by", ctx.send)}</td>
     ${review ? html`<${ReviewCell} r=${g2.review} kind="response2answer" index=${index} id=${g2.id} ctx=${ctx} />` : null}
   <//>`;
 });
@@ -3309,11 +3490,12 @@ function GtTable({ view, ctx }) {
     <h4>Ground-truth claims (${view.gt_claims.length})</h4>
     <${Table} heads=${["Claim", "Text", "In the response?", "Supported by (retrieved)", ...reviewing(view, ctx) ? ["Review (against the response)"] : []]}
       cls="rw-gt" n=${view.gt_claims.length} label="Ground-truth claims">
-      ${view.gt_claims.map((g2, i3) => html`<${GtRow} key=${g2.key} g=${g2} index=${i3} selected=${view.selected === g2.key} review=${reviewing(view, ctx)} ctx=${ctx} />`)}
+      ${view.gt_claims.map((g2, i3) => html`<${GtRow} key=${g2.key} g=${g2} index=${i3} selected=${view.selected === g2.key} review=${reviewing(view, ctx)} ctx=${ctx} />
+        ${view.selected === g2.key ? html`<${Evidence} key=${`evidence:${g2.key}`} item=${g2} byDoc=${byDoc(view)} span=${4 + (reviewing(view, ctx) ? 1 : 0)} ctx=${ctx} />` : null}`)}
     <//>
   </section>`;
 }
-function FactsTable({ view }) {
+function FactsTable({ view, ctx }) {
   return html`<section class="rw-section" data-testid="facts">
     <h4>Required facts</h4>
     <${Table} heads=${["Required current fact", "Fact ID", "Present in answer?", "Stated by"]} cls="rw-facts" n=${view.facts.length} label="Required facts">
@@ -3321,7 +3503,7 @@ function FactsTable({ view }) {
         <td class="rw-text"><${LongText} text=${f3.text || f3.fact_id} /></td>
         <td class="rw-id"><${Id} id=${f3.fact_id} /></td>
         <td><${YesNo} value=${f3.present} /></td>
-        <td class="rw-list">${ids(f3.stated_by)}</td>
+        <td class="rw-list">${idLinks(f3.stated_by, "claim", ctx.send)}</td>
       </tr>`)}
     <//>
   </section>`;
@@ -3348,30 +3530,42 @@ function SampleView({ view, ctx }) {
       ctx.queue(e3.key === "]" ? 1 : -1);
     }
   } : null;
+  const strip = view.kind === "sample" && !view.predict;
   return html`<div class="rw-root" data-kind=${view.kind} onKeyDown=${queueKeys}>
     <${Header} title=${view.title} question=${view.question} state=${view.state} />
     <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} search=${ctx.search} />
     <p class="rw-summary" data-testid="summary">${view.summary}</p>
-    ${view.kind === "sample" ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />` : null}
     ${review ? html`<${ReviewLine} review=${review} queue=${ctx.queue} />` : null}
     ${view.review_note ? html`<p class="rw-note" data-testid="review-note">${view.review_note}</p>` : null}
     <${TracePanel} answer=${trace} onClose=${closeTrace} />
-    <${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
-      predictions=${view.predictions || {}} send=${ctx.send} />
-    <${Answer} view=${view} />
-    <${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />
+    ${strip ? html`<${Strip} groups=${view.card_groups} missing=${view.not_computable} send=${ctx.send} />` : html`<${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
+          predictions=${view.predictions || {}} send=${ctx.send} />`}
+    ${view.kind === "sample" ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />` : null}
+    ${strip ? null : html`<${Answer} view=${view} />`}
+    ${strip ? null : html`<${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />`}
     <${ClaimTable} view=${view} ctx=${ctx} />
+    ${strip ? html`<${Answer} view=${view} />` : null}
+    ${strip ? html`<${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />` : null}
+    ${strip && gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
     ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} reviewable=${!!review} />` : null}
-    ${gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
-    ${view.facts.length ? html`<${FactsTable} view=${view} />` : null}
+    ${!strip && gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
+    ${view.facts.length ? html`<${FactsTable} view=${view} ctx=${ctx} />` : null}
   </div>`;
 }
 var LIT = [
   ".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-selected",
   ".rw-role-contradicts, .rw-role-contradicted"
 ];
-function revealLinked(el) {
+function revealLinked(el, page) {
   for (const region of el.querySelectorAll(".rw-scroll, .rw-matrix-wrap")) {
+    const evidence2 = region.querySelector(".rw-evidence-row");
+    if (evidence2 && evidence2.previousElementSibling) {
+      const row2 = evidence2.previousElementSibling;
+      const head2 = region.querySelector("thead");
+      const top2 = row2.getBoundingClientRect().top - region.getBoundingClientRect().top;
+      region.scrollTop += top2 - (head2 ? head2.getBoundingClientRect().height : 0);
+      continue;
+    }
     const row = region.querySelector(LIT[0]) || region.querySelector(LIT[1]);
     if (!row) continue;
     const head = region.querySelector("thead");
@@ -3381,6 +3575,11 @@ function revealLinked(el) {
       region.scrollTop += top - headHeight - 4;
     }
   }
+  const evidence = el.querySelector(".rw-evidence-row");
+  if (page && evidence && evidence.scrollIntoView) {
+    evidence.scrollIntoView({ block: "nearest" });
+    evidence.previousElementSibling.scrollIntoView({ block: "nearest" });
+  }
 }
 function keepKeys(e3) {
   const host = e3.ctrlKey || e3.metaKey || e3.altKey || e3.key === "Escape" || e3.shiftKey && e3.key === "Enter";
@@ -3388,13 +3587,15 @@ function keepKeys(e3) {
 }
 function mountSampleView(el, { view, send, search = null, review = null, trace = null, queue = null }) {
   let current = null;
+  let first = true;
   const ctx = { send, search, review, trace, queue, view: () => current };
   el.addEventListener("keydown", keepKeys);
   const draw = (next) => {
     const before = current && current.selected;
     current = share(current, next);
     R(html`<${SampleView} view=${current} ctx=${ctx} />`, el);
-    if (current && current.selected && current.selected !== before) revealLinked(el);
+    if (current && current.selected && current.selected !== before) revealLinked(el, !first);
+    first = false;
   };
   draw(view);
   return {
@@ -3408,8 +3609,31 @@ function mountSampleView(el, { view, send, search = null, review = null, trace =
 
 // src/dataset.js
 var ROW_H = 26;
-var WIDTHS2 = { run: 120, query_id: 110, query: 260, count: 70, metric: 86, difference: 110 };
+var WIDTHS2 = { run: 120, query_id: 110, query: 240, count: 64, metric: 92, difference: 110 };
+var STICKY = ["run", "query_id", "query"];
 var columnWidth = (col) => col.kind === "text" ? WIDTHS2[col.key] || 120 : WIDTHS2[col.kind] || 86;
+function stickyLeft(cols, gap = 6) {
+  let left = 0;
+  let leading = true;
+  return cols.map((col) => {
+    leading = leading && STICKY.includes(col.key);
+    if (!leading) return null;
+    const at = left;
+    left += columnWidth(col) + gap;
+    return at;
+  });
+}
+function sortFor(col, controls) {
+  if (controls.sort_by === col.key) return { sort_by: col.key, descending: !controls.descending };
+  if (col.kind === "metric") return { sort_by: col.key, descending: !!col.lower_is_better };
+  return { sort_by: col.key, descending: col.kind !== "text" };
+}
+function scrollFor(index, scrollTop, clientHeight) {
+  const top = ROW_H + index * ROW_H;
+  if (top < scrollTop + ROW_H) return top - ROW_H;
+  if (top + ROW_H > scrollTop + clientHeight) return top + ROW_H - clientHeight;
+  return null;
+}
 var fmt2 = (v3, digits = 3) => v3 === null || v3 === void 0 || Number.isNaN(v3) ? "" : Number(v3).toFixed(digits);
 function metricCell(value, status) {
   if (status === 1) return { text: "Undef", cls: "rw-ds-undef" };
@@ -3418,17 +3642,39 @@ function metricCell(value, status) {
 }
 function useViews(model, names) {
   const [, bump] = y2((x2) => x2 + 1, 0);
-  h2(() => {
+  const on = A2(false);
+  if (!on.current) {
+    on.current = true;
     for (const n3 of names) model.on(`change:${n3}`, bump);
-    return () => names.forEach((n3) => model.off(`change:${n3}`, bump));
-  }, []);
+  }
+  h2(() => () => names.forEach((n3) => model.off(`change:${n3}`, bump)), []);
   return Object.fromEntries(names.map((n3) => [n3, viewOf(model, n3)]));
+}
+function useDraft(value) {
+  const [draft, setDraft] = d2(null);
+  h2(() => {
+    if (draft !== null && draft === value) setDraft(null);
+  }, [value]);
+  return [draft === null ? value : draft, setDraft, draft !== null && draft !== value];
 }
 function setTraits(model, patch) {
   for (const [k3, v3] of Object.entries(patch)) model.set(k3, v3);
   model.save_changes();
 }
-function Table2({ model, view, store }) {
+function filtersInWords(view, labelOf) {
+  const c3 = view.controls;
+  const parts = [];
+  if (c3.run) parts.push(`run ${c3.run}`);
+  if (c3.text) parts.push(`“${c3.text}”`);
+  if (c3.expression) parts.push(c3.expression);
+  for (const x2 of c3.conditions || []) parts.push(x2);
+  if (c3.slice) parts.push(`slice ${c3.slice}`);
+  const b2 = c3.brush || {};
+  if (b2.metric) parts.push(`${labelOf[b2.metric] || b2.metric} ${b2.undefined ? "Undefined" : `${b2.lo}–${b2.hi}`}`);
+  return parts.join(" and ");
+}
+var CLEARED = { expression: "", text: "", conditions: [], slice: "", brush: {}, run: "" };
+function Table2({ model, view, store, labelOf }) {
   const scrollRef = A2(null);
   const [, bump] = y2((x2) => x2 + 1, 0);
   const virt = A2(null);
@@ -3456,21 +3702,33 @@ function Table2({ model, view, store }) {
     if (scrollRef.current) scrollRef.current.scrollTop = 0;
   }, [view.version]);
   h2(() => {
+    const el = scrollRef.current;
     const i3 = view.selected.index;
-    if (i3 >= 0) v3.scrollToIndex(i3, { align: "auto" });
+    if (!el || i3 < 0) return;
+    const top = scrollFor(i3, el.scrollTop, el.clientHeight);
+    if (top !== null) el.scrollTop = top;
   }, [view.selected.row, view.version]);
   const items = v3.getVirtualItems();
   if (items.length) store.ensure(items[0].index, items[items.length - 1].index, view.count);
   const cols = view.columns;
   const c3 = view.controls;
-  const sortBy = (key) => setTraits(model, { sort_by: key, descending: c3.sort_by === key ? !c3.descending : key !== "query" && key !== "query_id" && key !== "run" });
+  const left = stickyLeft(cols);
   const template = cols.map((col) => `${columnWidth(col)}px`).join(" ");
   const width = cols.reduce((sum, col) => sum + columnWidth(col) + 6, 12);
+  const stick = (k3, extra = "") => left[k3] === null ? extra : `${extra} rw-ds-stick`;
+  const at = (k3) => left[k3] === null ? null : `left:${left[k3]}px`;
+  const [late, setLate] = d2(false);
+  h2(() => {
+    const t4 = setTimeout(() => setLate(true), 1500);
+    return () => clearTimeout(t4);
+  }, []);
+  const waiting = late && store.seeded > 0 && !store.answered;
   return html`<div class="rw-ds-table" role="grid" aria-rowcount=${view.count} data-testid="table">
     <div class="rw-ds-scroll" ref=${scrollRef}>
     <div class="rw-ds-row rw-ds-head" style=${`grid-template-columns:${template};width:${width}px`} role="row">
-      ${cols.map((col) => html`<button role="columnheader" class=${`rw-ds-th${c3.sort_by === col.key ? " rw-active" : ""}`}
-          title=${`Sort by ${col.label}`} data-col=${col.key} onClick=${() => sortBy(col.key)}>
+      ${cols.map((col, k3) => html`<button role="columnheader" class=${stick(k3, `rw-ds-th${c3.sort_by === col.key ? " rw-active" : ""}`)}
+          style=${at(k3)} title=${`Sort by ${col.label}${col.kind === "metric" ? col.lower_is_better ? " (lower is better: worst first = highest)" : " (higher is better: worst first = lowest)" : ""}`}
+          data-col=${col.key} onClick=${() => setTraits(model, sortFor(col, c3))}>
           ${col.label}${c3.sort_by === col.key ? c3.descending ? " ▼" : " ▲" : ""}</button>`)}
     </div>
       <div style=${`height:${v3.getTotalSize()}px;width:${width}px;position:relative`}>
@@ -3481,11 +3739,11 @@ function Table2({ model, view, store }) {
               class=${`rw-ds-row${sel ? " rw-ds-selected" : ""}`}
               style=${`grid-template-columns:${template};position:absolute;top:0;left:0;width:${width}px;height:${ROW_H}px;transform:translateY(${it.start - ROW_H}px)`}
               onClick=${() => row && setTraits(model, { selected: row.position })}>
-            ${cols.map((col) => {
-      if (!row) return html`<span class="rw-ds-loading">…</span>`;
+            ${cols.map((col, k3) => {
+      if (!row) return html`<span class=${stick(k3, "rw-ds-loading")} style=${at(k3)}>…</span>`;
       if (col.kind === "text") {
         const text = col.key === "query" ? row.query : showId(row[col.key]);
-        return html`<span class="rw-ds-text" title=${text}>${text}</span>`;
+        return html`<span class=${stick(k3, "rw-ds-text")} style=${at(k3)} title=${text}>${text}</span>`;
       }
       if (col.kind === "metric") {
         const m3 = metricCell(row.values[col.key], row.status[col.key]);
@@ -3497,7 +3755,60 @@ function Table2({ model, view, store }) {
           </div>`;
   })}
       </div>
+      ${view.count === 0 ? html`<div class="rw-ds-empty" role="status" data-testid="empty">
+        No sample matches ${filtersInWords(view, labelOf) || "the filters"}.
+        <button data-testid="clear-all" onClick=${() => setTraits(model, CLEARED)}>Clear the filters</button></div>` : ""}
     </div>
+    ${waiting ? html`<div class="rw-ds-saved" role="note" data-testid="saved-rows">Saved with the notebook: the first
+      ${store.seeded.toLocaleString("en-US")} of ${view.count.toLocaleString("en-US")} rows; run the cell for the rest.</div>` : ""}
+  </div>`;
+}
+function Columns({ model, view }) {
+  const all = view.all_columns;
+  const shown = view.columns.map((col) => col.key);
+  const save = (keys) => setTraits(model, { table_columns: keys });
+  const move = (key, by) => {
+    const keys = [...shown];
+    const i3 = keys.indexOf(key);
+    const j3 = i3 + by;
+    if (j3 < 0 || j3 >= keys.length) return;
+    [keys[i3], keys[j3]] = [keys[j3], keys[i3]];
+    save(keys);
+  };
+  const toggle = (key, on) => save(on ? [...shown, key] : shown.filter((k3) => k3 !== key));
+  const order = [...view.columns, ...all.filter((col) => !shown.includes(col.key))];
+  return html`<div class="rw-ds-panel" data-testid="columns">
+    <p class="rw-hint">Choose the table's columns and their order (kept with the widget: <code>explorer.table_columns</code>).
+      <button onClick=${() => save([])} data-testid="columns-reset">All, in the default order</button></p>
+    <ol class="rw-ds-columns">${order.map((col) => {
+    const on = shown.includes(col.key);
+    return html`<li key=${col.key} data-column=${col.key}>
+        <label><input type="checkbox" checked=${on} disabled=${on && shown.length === 1}
+          onChange=${(e3) => toggle(col.key, e3.target.checked)} /> ${col.label}</label>
+        ${on ? html`<button title="Move left" aria-label=${`Move ${col.label} left`} onClick=${() => move(col.key, -1)}>↑</button>
+          <button title="Move right" aria-label=${`Move ${col.label} right`} onClick=${() => move(col.key, 1)}>↓</button>` : ""}
+      </li>`;
+  })}</ol>
+  </div>`;
+}
+function Actions({ view, ask }) {
+  const [path, setPath] = d2("");
+  const [said2, setSaid] = d2("");
+  const act = (msg, fallback) => {
+    setSaid("…");
+    ask({ ...msg, path: path.trim() || fallback }, (reply) => setSaid(reply.error ? "" : reply.said));
+  };
+  const n3 = view.count.toLocaleString("en-US");
+  return html`<div class="rw-ds-panel rw-ds-actions" data-testid="actions">
+    <label>file (in the kernel's folder unless absolute) <input type="text" value=${path} data-testid="path"
+      placeholder="slices.json · rows.csv · rows.parquet" onInput=${(e3) => setPath(e3.target.value)} /></label>
+    <div class="rw-ds-act-buttons">
+      ${view.cluster ? "" : html`<button data-testid="save-slices" onClick=${() => act({ type: "save_slices" }, "slices.json")}>Save the slices</button>
+      <button data-testid="load-slices" onClick=${() => act({ type: "load_slices" }, "slices.json")}>Load slices</button>`}
+      <button data-testid="export-csv" onClick=${() => act({ type: "export", format: "csv" }, "rows.csv")}>Write the ${n3} rows as CSV</button>
+      <button data-testid="export-parquet" onClick=${() => act({ type: "export", format: "parquet" }, "rows.parquet")}>… as Parquet</button>
+    </div>
+    ${said2 ? html`<p class="rw-hint" role="status" data-testid="act-said">${said2}</p>` : ""}
   </div>`;
 }
 function Summary({ view }) {
@@ -3511,12 +3822,12 @@ function Summary({ view }) {
       ${mean}<span class="rw-ds-ci">${ci}</span>${r3.undefined ? html`<span class="rw-ds-count"> · ${r3.undefined} Undef</span>` : ""}</td>`;
   };
   const caption = view.cluster ? `Summary over the ${view.cluster.matching.toLocaleString("en-US")} matching samples, computed on the cluster: mean over defined samples, Undefined count (no bootstrap interval on a Dask-scored run)` : `Summary over the ${view.count} samples shown: mean over defined samples, 95% bootstrap interval, Undefined count`;
-  return html`<table class="rw-table rw-ds-summary" data-testid="summary">
+  return html`<div class="rw-ds-wide"><table class="rw-table rw-ds-summary" data-testid="summary">
     <caption>${caption}</caption>
     <thead><tr><th>metric</th>${runs.map((r3) => html`<th>${r3}</th>`)}</tr></thead>
     <tbody>${view.metrics.map((m3) => html`<tr><th>${m3.label}</th>
       ${runs.map((run) => cell(view.summary.find((r3) => r3.run === run && r3.metric === m3.key)))}</tr>`)}</tbody>
-  </table>`;
+  </table></div>`;
 }
 function Compare({ model, view }) {
   const cmp = view.compare;
@@ -3528,11 +3839,11 @@ function Compare({ model, view }) {
     <label>metric <select value=${c3.compare_metric} onChange=${(e3) => setTraits(model, { compare_metric: e3.target.value })}>
       ${view.metrics.map((m3) => html`<option value=${m3.key}>${m3.label}</option>`)}</select></label>
     <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>
-    <table class="rw-table"><thead><tr><th>run</th><th>baseline</th><th>run</th><th>difference</th><th>paired 95% interval</th><th>paired</th></tr></thead>
+    <div class="rw-ds-wide"><table class="rw-table"><thead><tr><th>run</th><th>baseline</th><th>run</th><th>difference</th><th>paired 95% interval</th><th>paired</th></tr></thead>
       <tbody>${rows.map((r3) => html`<tr><td>${r3.run}</td><td class="rw-num">${fmt2(r3.baseline_mean)}</td><td class="rw-num">${fmt2(r3.mean)}</td>
         <td class="rw-num">${r3.difference === null ? "" : (r3.difference > 0 ? "+" : "") + fmt2(r3.difference)}</td>
         <td class="rw-num">${r3.ci_low === null ? "" : `${fmt2(r3.ci_low)} – ${fmt2(r3.ci_high)}`}
-          ${r3.includes_zero ? html` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r3.paired}</td></tr>`)}</tbody></table>
+          ${r3.includes_zero ? html` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r3.paired}</td></tr>`)}</tbody></table></div>
   </div>`;
 }
 function Slices({ model, view, ask }) {
@@ -3541,13 +3852,13 @@ function Slices({ model, view, ask }) {
     const name = globalThis.prompt && globalThis.prompt("Name this slice") || "";
     if (name.trim() && view.controls.expression.trim()) ask({ type: "add_slice", name, expression: view.controls.expression });
   };
-  return html`<div class="rw-ds-panel" data-testid="slices"><h4>Failure slices</h4>
-    <div class="rw-ds-slices">${view.slices.map((s3) => html`<button title=${`${s3.description}
+  return html`<div class="rw-ds-slices" data-testid="slices"><span class="rw-hint">Failure slices</span>
+    ${view.slices.map((s3) => html`<button title=${`${s3.description}
 ${s3.expression}`}
         class=${active === s3.name ? "rw-active" : ""} onClick=${() => setTraits(model, { slice: active === s3.name ? "" : s3.name })}>
         ${s3.name} <span class="rw-ds-count">${s3.size}</span></button>`)}
       <button disabled=${!view.controls.expression.trim()} onClick=${save} title="Save the filter expression as a named slice">+ slice from filter</button>
-    </div></div>`;
+    </div>`;
 }
 function ClusterNotice({ view, labelOf }) {
   const cl = view.cluster;
@@ -3559,6 +3870,20 @@ function ClusterNotice({ view, labelOf }) {
     the summary and charts cover all ${n3(cl.matching)}. Sort by another metric's header; filter with an expression or the
     distribution. Not available on a cluster run: ${cl.unavailable.join(", ")}.
   </div>`;
+}
+async function copyText(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return "copied";
+  } catch {
+    if (input) {
+      input.value = text;
+      input.hidden = false;
+      input.focus();
+      input.select();
+    }
+    return "selected: press Ctrl+C (⌘C) to copy";
+  }
 }
 function Drill({ views, view, ask }) {
   const main = A2(null);
@@ -3589,11 +3914,18 @@ function Drill({ views, view, ask }) {
   });
   h2(() => () => Object.values(mounted.current).forEach((m3) => m3.destroy()), []);
   const sel = view.selected;
+  const copyBox = A2(null);
+  const [copied, setCopied] = d2("");
+  h2(() => setCopied(""), [sel.row]);
   return html`<div class="rw-ds-drill" data-testid="drill">
     <div class="rw-ds-drill-bar">
-      <button onClick=${() => ask({ type: "step", delta: -1 })} title="Previous row (↑ or k)">◀ previous</button>
-      <button onClick=${() => ask({ type: "step", delta: 1 })} title="Next row (↓ or j)">next ▶</button>
+      <button onClick=${() => ask({ type: "step", delta: -1 })} title="Previous row (↑ or k)">◀</button>
+      <button onClick=${() => ask({ type: "step", delta: 1 })} title="Next row (↓ or j)">▶</button>
       <span class="rw-hint">${sel.row < 0 ? "Select a row (or press ↓) to open the sample." : `${sel.run ? showId(sel.run) + " · " : ""}${showId(sel.query_id)} · row ${sel.index + 1} of ${view.count}${sel.index < 0 ? " (not among the rows shown)" : ""}`}</span>
+      ${sel.row >= 0 ? html`<button data-testid="copy-id" title="Copy this sample's query_id"
+          onClick=${() => copyText(sel.query_id, copyBox.current).then(setCopied)}>Copy query_id</button>
+        <input ref=${copyBox} class="rw-ds-copy" readonly hidden data-testid="copy-box" aria-label="query_id" />
+        ${copied ? html`<span class="rw-hint" role="status">${copied}</span>` : ""}` : ""}
     </div>
     <div class="rw-ds-drill-views">
       <div class="rw-ds-drill-view" ref=${main} data-testid="drill-main" />
@@ -3627,18 +3959,26 @@ function Reviews({ r: r3, ask }) {
     </details>
   </div>`;
 }
+function tabsOf(view) {
+  return [
+    ["charts", "Charts"],
+    ["summary", "Summary"],
+    ...view.compare ? [["compare", "Comparison"]] : [],
+    ["columns", "Columns"],
+    ["act", "Save · export"]
+  ];
+}
 function App({ model, store }) {
-  const views = useViews(model, ["_view", "_drill", "_other"]);
+  const views = useViews(model, ["_view", "_drill", "_other", "_rows"]);
   const [, bump] = y2((x2) => x2 + 1, 0);
   store.onRows = bump;
-  const [text, setText] = d2(model.get("text"));
-  const [expr, setExpr] = d2(model.get("expression"));
   const view = views._view;
   const c3 = view ? view.controls : {};
-  h2(() => setExpr(c3.expression), [c3.expression]);
-  h2(() => setText(c3.text), [c3.text]);
+  const [text, setText, textEdited] = useDraft(view ? c3.text : "");
+  const [expr, setExpr, exprEdited] = useDraft(view ? c3.expression : "");
+  const [tab, setTab] = d2("");
   if (!view) return html`<div class="rw-hint">Loading…</div>`;
-  store.reset(view.version);
+  store.reset(view.version, model.get("_rows"));
   const labelOf = Object.fromEntries(view.metrics.map((m3) => [m3.key, m3.label]));
   const ask = (msg, done) => store.requests.send(msg, done);
   const error = [view.error, store.requests.error].filter(Boolean).join("; ");
@@ -3659,42 +3999,83 @@ function App({ model, store }) {
     }
   };
   const b2 = c3.brush || {};
+  const conditions = c3.conditions || [];
+  const toggleCondition = (x2) => setTraits(model, {
+    conditions: conditions.includes(x2) ? conditions.filter((y3) => y3 !== x2) : [...conditions, x2]
+  });
+  const refused = view.refused && view.refused.expression;
+  const tabs = tabsOf(view);
+  const open = tabs.some(([k3]) => k3 === tab) ? tab : "";
+  const charts = html`<div class="rw-ds-charts">
+      ${view.charts.distribution ? html`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
+          <span class="rw-hint">drag across bins to filter</span></h4>
+        <${Distribution} chart=${view.charts.distribution} label=${labelOf[c3.chart_metric]} brush=${b2}
+          onBrush=${(brush) => setTraits(model, { brush })} /></div>` : ""}
+      ${view.charts.scatter ? html`<div class="rw-ds-panel"><h4>Scatter ${select("scatter_x", metricKeys, metricLabels)} × ${select("scatter_y", metricKeys, metricLabels)}
+          <span class="rw-hint">click a cell or drag a box to filter</span></h4>
+        <${Scatter} chart=${view.charts.scatter} x=${c3.scatter_x} y=${c3.scatter_y} xLabel=${labelOf[c3.scatter_x]}
+          yLabel=${labelOf[c3.scatter_y]} picked=${conditions} onPick=${toggleCondition} /></div>` : ""}
+      ${view.charts.groups ? html`<div class="rw-ds-panel"><h4>Mean by ${select("group_by", view.group_columns)}
+          <span class="rw-hint">click a bar to filter, again to undo</span></h4>
+        <${GroupMeans} chart=${view.charts.groups} label=${labelOf[c3.chart_metric]}
+          picked=${(g2) => c3.group_by === "run" ? c3.run === g2 : conditions.includes(groupCondition(c3.group_by, g2))}
+          onPick=${(g2) => c3.group_by === "run" ? setTraits(model, { run: c3.run === g2 ? "" : g2 }) : toggleCondition(groupCondition(c3.group_by, g2))} /></div>` : ""}
+    </div>`;
+  const drawer = {
+    charts: () => charts,
+    summary: () => html`<${Summary} view=${view} />`,
+    compare: () => html`<${Compare} model=${model} view=${view} />`,
+    columns: () => html`<${Columns} model=${model} view=${view} />`,
+    act: () => html`<${Actions} view=${view} ask=${ask} />`
+  };
   return html`<div class="rw-ds" tabindex="0" onKeyDown=${onKey}>
     <div class="rw-ds-toolbar">
       ${view.runs.length > 1 ? html`<label>run ${select("run", ["", ...view.runs], ["all runs", ...view.runs])}</label>` : ""}
       ${view.cluster ? "" : html`<input type="text" placeholder="search query / response / id" value=${text} data-testid="search"
-        onInput=${(e3) => setText(e3.target.value)} onKeyDown=${(e3) => e3.key === "Enter" && setTraits(model, { text })}
+        class=${textEdited ? "rw-ds-edited" : ""} onInput=${(e3) => setText(e3.target.value)}
+        onKeyDown=${(e3) => {
+    if (e3.key === "Enter") setTraits(model, { text });
+    if (e3.key === "Escape") setText(null);
+  }}
         onBlur=${() => text !== c3.text && setTraits(model, { text })} />`}
-      <input type="text" class="rw-ds-expr" placeholder="filter: hallucination > 0 and claim_recall < 1" value=${expr}
-        data-testid="expression" onInput=${(e3) => setExpr(e3.target.value)}
-        onKeyDown=${(e3) => e3.key === "Enter" && setTraits(model, { expression: expr })} />
+      <input type="text" class=${`rw-ds-expr${exprEdited ? " rw-ds-edited" : ""}`} placeholder="filter: hallucination > 0 and claim_recall < 1" value=${expr}
+        data-testid="expression" title=${exprEdited ? "Not applied yet: Enter applies, Escape goes back to the filter in force" : "filter expression"}
+        onInput=${(e3) => setExpr(e3.target.value)}
+        onKeyDown=${(e3) => {
+    if (e3.key === "Enter") setTraits(model, { expression: expr });
+    if (e3.key === "Escape") setExpr(null);
+  }} />
       <button onClick=${() => setTraits(model, { expression: expr, text })}>Apply</button>
-      ${b2.metric ? html`<button data-testid="clear-brush" onClick=${() => setTraits(model, { brush: {} })}>
+      ${b2.metric ? html`<button class="rw-ds-chip" data-testid="clear-brush" onClick=${() => setTraits(model, { brush: {} })}>
         ✕ ${labelOf[b2.metric] || b2.metric} ${b2.undefined ? "Undefined" : `${b2.lo}–${b2.hi}`}</button>` : ""}
+      ${conditions.map((x2) => html`<button class="rw-ds-chip" data-testid="condition" title="Remove this condition"
+        onClick=${() => toggleCondition(x2)}>✕ ${x2}</button>`)}
       <label><input type="checkbox" checked=${c3.percent} onChange=${(e3) => setTraits(model, { percent: e3.target.checked })} /> ×100</label>
       <span class="rw-ds-count-all" data-testid="count"><b>${(view.cluster ? view.cluster.matching : view.count).toLocaleString("en-US")}</b> of ${view.total.toLocaleString("en-US")} samples${view.cluster ? ` · ${view.count.toLocaleString("en-US")} in the table` : ""}</span>
     </div>
     ${view.cluster ? html`<${ClusterNotice} view=${view} labelOf=${labelOf} />` : ""}
     ${error ? html`<div class="rw-ds-error" role="alert" data-testid="error">${error}</div>` : ""}
-    <div class="rw-ds-charts">
-      ${view.charts.distribution ? html`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
-          <span class="rw-hint">drag across bins to filter</span></h4>
-        <${Distribution} chart=${view.charts.distribution} label=${labelOf[c3.chart_metric]} brush=${b2}
-          onBrush=${(brush) => setTraits(model, { brush })} /></div>` : ""}
-      ${view.charts.scatter ? html`<div class="rw-ds-panel"><h4>Scatter ${select("scatter_x", metricKeys, metricLabels)} × ${select("scatter_y", metricKeys, metricLabels)}</h4>
-        <${Scatter} chart=${view.charts.scatter} xLabel=${labelOf[c3.scatter_x]} yLabel=${labelOf[c3.scatter_y]} /></div>` : ""}
-      ${view.charts.groups ? html`<div class="rw-ds-panel"><h4>Mean by ${select("group_by", view.group_columns)}</h4>
-        <${GroupMeans} chart=${view.charts.groups} label=${labelOf[c3.chart_metric]}
-          onPick=${(g2) => c3.group_by === "run" ? setTraits(model, { run: c3.run === g2 ? "" : g2 }) : setTraits(model, { expression: `${c3.group_by} == ${JSON.stringify(Number.isNaN(Number(g2)) ? g2 : Number(g2))}` })} /></div>` : ""}
-    </div>
-    <${Table2} model=${model} view=${view} store=${store} />
-    <div class="rw-ds-main">
-      <div class="rw-ds-left">${view.cluster ? "" : html`<${Slices} model=${model} view=${view} ask=${ask} />`}<${Summary} view=${view} /></div>
-      ${view.compare ? html`<div class="rw-ds-right"><${Compare} model=${model} view=${view} /></div>` : ""}
-    </div>
+    ${refused && expr === refused ? html`<div class="rw-ds-notice" role="note" data-testid="not-applied">
+      This filter was not applied (${view.refused.error}): the table still shows the ${view.count.toLocaleString("en-US")} samples of
+      ${c3.expression ? html` the filter in force, <code>${c3.expression}</code>` : " no filter expression"}.
+      <button onClick=${() => setExpr(null)}>Back to the filter in force</button></div>` : ""}
     ${view.reviews ? html`<${Reviews} r=${view.reviews} ask=${ask} />` : ""}
-    <${Drill} views=${views} view=${view} ask=${ask} />
+    <div class="rw-ds-tabs" role="tablist">
+      ${tabs.map(([k3, title]) => html`<button role="tab" aria-selected=${open === k3 ? "true" : "false"} data-tab=${k3}
+        onClick=${() => setTab(open === k3 ? "" : k3)}>${title}${open === k3 ? " ▴" : " ▾"}</button>`)}
+    </div>
+    ${open ? html`<div class="rw-ds-drawer" role="tabpanel" data-testid=${`drawer-${open}`}>${drawer[open]()}</div>` : ""}
+    <div class="rw-ds-work" data-testid="workspace">
+      <div class="rw-ds-master">
+        ${view.cluster ? "" : html`<${Slices} model=${model} view=${view} ask=${ask} />`}
+        <${Table2} model=${model} view=${view} store=${store} labelOf=${labelOf} />
+      </div>
+      <${Drill} views=${views} view=${view} ask=${ask} />
+    </div>
   </div>`;
+}
+function groupCondition(column, group) {
+  return `${column} == ${JSON.stringify(Number.isNaN(Number(group)) ? group : Number(group))}`;
 }
 function render({ model, el }) {
   el.classList.add("rw-widget", "rw-dataset");
@@ -3707,8 +4088,48 @@ function render({ model, el }) {
   };
 }
 var dataset_default = { render };
+
+// src/live.js
+var NOTE = "Snapshot: no kernel answers this view, so its controls do nothing. Run the cell again to use them.";
+function watchLive(model, host, { wait = 3e3 } = {}) {
+  let note = null;
+  const answered = () => {
+    clearTimeout(timer);
+    note?.remove();
+    note = null;
+    model.off("msg:custom", answered);
+  };
+  const timer = setTimeout(() => {
+    if (host.closest?.(".rw-snapshot-view")) return;
+    note = host.ownerDocument.createElement("p");
+    note.className = "rw-live-note";
+    note.setAttribute("role", "status");
+    note.textContent = NOTE;
+    host.prepend(note);
+  }, wait);
+  model.on("msg:custom", answered);
+  model.send({ type: "ping" });
+  return answered;
+}
+function withLive(widget) {
+  return {
+    ...widget,
+    async render({ model, el, ...rest }) {
+      const inner = el.ownerDocument.createElement("div");
+      inner.className = "rw-live-root";
+      el.append(inner);
+      const stop = watchLive(model, el);
+      const cleanup = await widget.render({ model, el: inner, ...rest });
+      return () => {
+        stop();
+        if (typeof cleanup === "function") cleanup();
+      };
+    }
+  };
+}
+
+// live_dataset.js
+var live_dataset_default = withLive(dataset_default);
 export {
-  columnWidth,
-  dataset_default as default,
-  metricCell
+  live_dataset_default as default
 };

@@ -407,9 +407,48 @@ var state_space_default = {
     };
   }
 };
+
+// src/live.js
+var NOTE = "Snapshot: no kernel answers this view, so its controls do nothing. Run the cell again to use them.";
+function watchLive(model, host, { wait = 3e3 } = {}) {
+  let note = null;
+  const answered = () => {
+    clearTimeout(timer);
+    note?.remove();
+    note = null;
+    model.off("msg:custom", answered);
+  };
+  const timer = setTimeout(() => {
+    if (host.closest?.(".rw-snapshot-view")) return;
+    note = host.ownerDocument.createElement("p");
+    note.className = "rw-live-note";
+    note.setAttribute("role", "status");
+    note.textContent = NOTE;
+    host.prepend(note);
+  }, wait);
+  model.on("msg:custom", answered);
+  model.send({ type: "ping" });
+  return answered;
+}
+function withLive(widget) {
+  return {
+    ...widget,
+    async render({ model, el, ...rest }) {
+      const inner = el.ownerDocument.createElement("div");
+      inner.className = "rw-live-root";
+      el.append(inner);
+      const stop = watchLive(model, el);
+      const cleanup = await widget.render({ model, el: inner, ...rest });
+      return () => {
+        stop();
+        if (typeof cleanup === "function") cleanup();
+      };
+    }
+  };
+}
+
+// live_state_space.js
+var live_state_space_default = withLive(state_space_default);
 export {
-  cellIndex,
-  state_space_default as default,
-  fill,
-  step
+  live_state_space_default as default
 };

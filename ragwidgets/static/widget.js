@@ -69,8 +69,8 @@ function H() {
   }
 }
 function L(n3, l3, u3, t4, i3, r3, o3, e3, f3, c3, a3) {
-  var s3, h3, p3, v3, y3, _2, g2 = t4 && t4.__k || w, m3 = l3.length;
-  for (f3 = T(u3, l3, g2, f3, m3), s3 = 0; s3 < m3; s3++) null != (p3 = u3.__k[s3]) && (h3 = -1 != p3.__i && g2[p3.__i] || d, p3.__i = s3, _2 = q(n3, p3, h3, i3, r3, o3, e3, f3, c3, a3), v3 = p3.__e, p3.ref && h3.ref != p3.ref && (h3.ref && J(h3.ref, null, p3), a3.push(p3.ref, p3.__c || v3, p3)), null == y3 && null != v3 && (y3 = v3), 4 & p3.__u ? (f3 = j(p3, f3, n3), h3.__e && (h3.__e = null)) : "function" == typeof p3.type && void 0 !== _2 ? f3 = _2 : v3 && (f3 = v3.nextSibling), p3.__u &= -7);
+  var s3, h3, p3, v3, y3, _3, g2 = t4 && t4.__k || w, m3 = l3.length;
+  for (f3 = T(u3, l3, g2, f3, m3), s3 = 0; s3 < m3; s3++) null != (p3 = u3.__k[s3]) && (h3 = -1 != p3.__i && g2[p3.__i] || d, p3.__i = s3, _3 = q(n3, p3, h3, i3, r3, o3, e3, f3, c3, a3), v3 = p3.__e, p3.ref && h3.ref != p3.ref && (h3.ref && J(h3.ref, null, p3), a3.push(p3.ref, p3.__c || v3, p3)), null == y3 && null != v3 && (y3 = v3), 4 & p3.__u ? (f3 = j(p3, f3, n3), h3.__e && (h3.__e = null)) : "function" == typeof p3.type && void 0 !== _3 ? f3 = _3 : v3 && (f3 = v3.nextSibling), p3.__u &= -7);
   return u3.__e = y3, f3;
 }
 function T(n3, l3, u3, t4, i3) {
@@ -131,7 +131,7 @@ function V(n3) {
   };
 }
 function q(n3, u3, t4, i3, r3, o3, e3, f3, c3, a3) {
-  var s3, h3, p3, v3, y3, d3, _2, k3, x2, M, I2, P2, A3, H2, T3, j3, F = u3.type;
+  var s3, h3, p3, v3, y3, d3, _3, k3, x2, M, I2, P2, A3, H2, T3, j3, F = u3.type;
   if (void 0 !== u3.constructor) return null;
   128 & t4.__u && (c3 = !!(32 & t4.__u), o3 = [f3 = u3.__e = t4.__e]), (s3 = l.__b) && s3(u3);
   n: if ("function" == typeof F) {
@@ -146,14 +146,14 @@ function q(n3, u3, t4, i3, r3, o3, e3, f3, c3, a3) {
           break n;
         }
         null != p3.componentWillUpdate && p3.componentWillUpdate(x2, p3.__s, P2), M && null != p3.componentDidUpdate && p3.__h.push(function() {
-          p3.componentDidUpdate(y3, d3, _2);
+          p3.componentDidUpdate(y3, d3, _3);
         });
       }
       if (p3.context = P2, p3.props = x2, p3.__P = n3, p3.__e = false, A3 = l.__r, H2 = 0, M) p3.state = p3.__s, p3.__d = false, A3 && A3(u3), s3 = p3.render(p3.props, p3.state, p3.context), w.push.apply(p3.__h, p3._sb), p3._sb = [];
       else do {
         p3.__d = false, A3 && A3(u3), s3 = p3.render(p3.props, p3.state, p3.context), p3.state = p3.__s;
       } while (p3.__d && ++H2 < 25);
-      p3.state = p3.__s, null != p3.getChildContext && (i3 = m(m({}, i3), p3.getChildContext())), M && !v3 && null != p3.getSnapshotBeforeUpdate && (_2 = p3.getSnapshotBeforeUpdate(y3, d3)), T3 = null != s3 && s3.type === S && null == s3.key ? E(s3.props.children) : s3, f3 = L(n3, g(T3) ? T3 : [T3], u3, t4, i3, r3, o3, e3, f3, c3, a3), p3.base = u3.__e, u3.__u &= -161, p3.__h.length && e3.push(p3), k3 && (p3.__E = p3.__ = null);
+      p3.state = p3.__s, null != p3.getChildContext && (i3 = m(m({}, i3), p3.getChildContext())), M && !v3 && null != p3.getSnapshotBeforeUpdate && (_3 = p3.getSnapshotBeforeUpdate(y3, d3)), T3 = null != s3 && s3.type === S && null == s3.key ? E(s3.props.children) : s3, f3 = L(n3, g(T3) ? T3 : [T3], u3, t4, i3, r3, o3, e3, f3, c3, a3), p3.base = u3.__e, u3.__u &= -161, p3.__h.length && e3.push(p3), k3 && (p3.__E = p3.__ = null);
     } catch (n4) {
       if (e3.length = h3, u3.__v = null, c3 || null != o3) {
         if (n4.then) {
@@ -185,7 +185,7 @@ function E(n3) {
   return "object" != typeof n3 || null == n3 || n3.__b > 0 ? n3 : g(n3) ? n3.map(E) : void 0 !== n3.constructor ? null : m({}, n3);
 }
 function G(u3, t4, i3, r3, o3, e3, f3, c3, a3) {
-  var s3, h3, p3, v3, y3, w3, _2, m3 = i3.props || d, k3 = t4.props, x2 = t4.type;
+  var s3, h3, p3, v3, y3, w3, _3, m3 = i3.props || d, k3 = t4.props, x2 = t4.type;
   if ("svg" == x2 ? o3 = "http://www.w3.org/2000/svg" : "math" == x2 ? o3 = "http://www.w3.org/1998/Math/MathML" : o3 || (o3 = "http://www.w3.org/1999/xhtml"), null != e3) {
     for (s3 = 0; s3 < e3.length; s3++) if ((y3 = e3[s3]) && "setAttribute" in y3 == !!x2 && (x2 ? y3.localName == x2 : 3 == y3.nodeType)) {
       u3 = y3, e3[s3] = null;
@@ -200,10 +200,10 @@ function G(u3, t4, i3, r3, o3, e3, f3, c3, a3) {
   else {
     if (e3 = "textarea" == x2 && null != k3.defaultValue ? null : e3 && n.call(u3.childNodes), !c3 && null != e3) for (m3 = {}, s3 = 0; s3 < u3.attributes.length; s3++) m3[(y3 = u3.attributes[s3]).name] = y3.value;
     for (s3 in m3) y3 = m3[s3], "dangerouslySetInnerHTML" == s3 ? p3 = y3 : "children" == s3 || s3 in k3 || "value" == s3 && "defaultValue" in k3 || "checked" == s3 && "defaultChecked" in k3 || N(u3, s3, null, y3, o3);
-    for (s3 in k3) y3 = k3[s3], "children" == s3 ? v3 = y3 : "dangerouslySetInnerHTML" == s3 ? h3 = y3 : "value" == s3 ? w3 = y3 : "checked" == s3 ? _2 = y3 : c3 && "function" != typeof y3 || m3[s3] === y3 || N(u3, s3, y3, m3[s3], o3);
+    for (s3 in k3) y3 = k3[s3], "children" == s3 ? v3 = y3 : "dangerouslySetInnerHTML" == s3 ? h3 = y3 : "value" == s3 ? w3 = y3 : "checked" == s3 ? _3 = y3 : c3 && "function" != typeof y3 || m3[s3] === y3 || N(u3, s3, y3, m3[s3], o3);
     if (h3) c3 || p3 && (h3.__html == p3.__html || h3.__html == u3.innerHTML) || (u3.innerHTML = h3.__html), t4.__k = [];
     else if (p3 && (u3.innerHTML = ""), L("template" == t4.type ? u3.content : u3, g(v3) ? v3 : [v3], t4, i3, r3, "foreignObject" == x2 ? "http://www.w3.org/1999/xhtml" : o3, e3, f3, e3 ? e3[0] : i3.__k && $(i3, 0), c3, a3), null != e3) for (s3 = e3.length; s3--; ) b(e3[s3]);
-    c3 && "textarea" != x2 || (s3 = "value", "progress" == x2 && null == w3 ? u3.removeAttribute("value") : null != w3 && (w3 !== u3[s3] || "progress" == x2 && !w3 || "option" == x2 && w3 != m3[s3]) && N(u3, s3, w3, m3[s3], o3), s3 = "checked", null != _2 && _2 != u3[s3] && N(u3, s3, _2, m3[s3], o3));
+    c3 && "textarea" != x2 || (s3 = "value", "progress" == x2 && null == w3 ? u3.removeAttribute("value") : null != w3 && (w3 !== u3[s3] || "progress" == x2 && !w3 || "option" == x2 && w3 != m3[s3]) && N(u3, s3, w3, m3[s3], o3), s3 = "checked", null != _3 && _3 != u3[s3] && N(u3, s3, _3, m3[s3], o3));
   }
   return u3;
 }
@@ -255,6 +255,156 @@ n = w.slice, l = { __e: function(n3, l3, u3, t4) {
   return n3.__v.__b - l3.__v.__b;
 }, H.__r = 0, f = Math.random().toString(8), c = "__d" + f, a = "__a" + f, s = /(PointerCapture)$|Capture$/i, h = 0, p = V(false), v = V(true), y = 0;
 
+// node_modules/preact/hooks/dist/hooks.module.js
+var t2;
+var r2;
+var u2;
+var i2;
+var o2 = 0;
+var f2 = [];
+var c2 = l;
+var e2 = c2.__b;
+var a2 = c2.__r;
+var v2 = c2.diffed;
+var l2 = c2.__c;
+var m2 = c2.unmount;
+var p2 = c2.__;
+function s2(n3, t4) {
+  c2.__h && c2.__h(r2, n3, o2 || t4), o2 = 0;
+  var u3 = r2.__H || (r2.__H = { __: [], __h: [] });
+  return n3 >= u3.__.length && u3.__.push({}), u3.__[n3];
+}
+function d2(n3) {
+  return o2 = 1, y2(D2, n3);
+}
+function y2(n3, u3, i3) {
+  var o3 = s2(t2++, 2);
+  if (o3.t = n3, !o3.__c && (o3.__ = [i3 ? i3(u3) : D2(void 0, u3), function(n4) {
+    var t4 = o3.__N ? o3.__N[0] : o3.__[0], r3 = o3.t(t4, n4);
+    t4 !== r3 && (o3.__N = [r3, o3.__[1]], o3.__c.setState({}));
+  }], o3.__c = r2, !r2.__f)) {
+    var f3 = function(n4, t4, r3) {
+      if (!o3.__c.__H) return true;
+      var u4 = false, i4 = o3.__c.props !== n4;
+      if (o3.__c.__H.__.some(function(n5) {
+        if (n5.__N) {
+          u4 = true;
+          var t5 = n5.__[0];
+          n5.__ = n5.__N, n5.__N = void 0, t5 !== n5.__[0] && (i4 = true);
+        }
+      }), c3) {
+        var f4 = c3.call(this, n4, t4, r3);
+        return u4 ? f4 || i4 : f4;
+      }
+      return !u4 || i4;
+    };
+    r2.__f = true;
+    var c3 = r2.shouldComponentUpdate, e3 = r2.componentWillUpdate;
+    r2.componentWillUpdate = function(n4, t4, r3) {
+      if (this.__e) {
+        var u4 = c3;
+        c3 = void 0, f3(n4, t4, r3), c3 = u4;
+      }
+      e3 && e3.call(this, n4, t4, r3);
+    }, r2.shouldComponentUpdate = f3;
+  }
+  return o3.__N || o3.__;
+}
+function h2(n3, u3) {
+  var i3 = s2(t2++, 3);
+  !c2.__s && C2(i3.__H, u3) && (i3.__ = n3, i3.u = u3, r2.__H.__h.push(i3));
+}
+function _2(n3, u3) {
+  var i3 = s2(t2++, 4);
+  !c2.__s && C2(i3.__H, u3) && (i3.__ = n3, i3.u = u3, r2.__h.push(i3));
+}
+function A2(n3) {
+  return o2 = 5, T2(function() {
+    return { current: n3 };
+  }, []);
+}
+function T2(n3, r3) {
+  var u3 = s2(t2++, 7);
+  return C2(u3.__H, r3) && (u3.__ = n3(), u3.__H = r3, u3.__h = n3), u3.__;
+}
+function q2(n3, t4) {
+  return o2 = 8, T2(function() {
+    return n3;
+  }, t4);
+}
+function j2() {
+  for (var n3; n3 = f2.shift(); ) {
+    var t4 = n3.__H;
+    if (n3.__P && t4) try {
+      t4.__h.some(z2), t4.__h.some(B2), t4.__h = [];
+    } catch (r3) {
+      t4.__h = [], c2.__e(r3, n3.__v);
+    }
+  }
+}
+c2.__b = function(n3) {
+  r2 = null, e2 && e2(n3);
+}, c2.__ = function(n3, t4) {
+  n3 && t4.__k && t4.__k.__m && (n3.__m = t4.__k.__m), p2 && p2(n3, t4);
+}, c2.__r = function(n3) {
+  a2 && a2(n3), t2 = 0;
+  var i3 = (r2 = n3.__c).__H;
+  i3 && (u2 === r2 ? (i3.__h = [], r2.__h = [], i3.__.some(function(n4) {
+    n4.__N && (n4.__ = n4.__N), n4.u = n4.__N = void 0;
+  })) : (i3.__h.some(z2), i3.__h.some(B2), i3.__h = [], t2 = 0)), u2 = r2;
+}, c2.diffed = function(n3) {
+  v2 && v2(n3);
+  var t4 = n3.__c;
+  t4 && t4.__H && (t4.__H.__h.length && (1 !== f2.push(t4) && i2 === c2.requestAnimationFrame || ((i2 = c2.requestAnimationFrame) || w2)(j2)), t4.__H.__.some(function(n4) {
+    n4.u && (n4.__H = n4.u, n4.u = void 0);
+  })), u2 = r2 = null;
+}, c2.__c = function(n3, t4) {
+  t4.some(function(n4) {
+    try {
+      n4.__h.some(z2), n4.__h = n4.__h.filter(function(n5) {
+        return !n5.__ || B2(n5);
+      });
+    } catch (r3) {
+      t4.some(function(n5) {
+        n5.__h && (n5.__h = []);
+      }), t4 = [], c2.__e(r3, n4.__v);
+    }
+  }), l2 && l2(n3, t4);
+}, c2.unmount = function(n3) {
+  m2 && m2(n3);
+  var t4, r3 = n3.__c;
+  r3 && r3.__H && (r3.__H.__.some(function(n4) {
+    try {
+      z2(n4);
+    } catch (n5) {
+      t4 = n5;
+    }
+  }), r3.__H = void 0, t4 && c2.__e(t4, r3.__v));
+};
+var k2 = "function" == typeof requestAnimationFrame;
+function w2(n3) {
+  var t4, r3 = function() {
+    clearTimeout(u3), k2 && cancelAnimationFrame(t4), setTimeout(n3);
+  }, u3 = setTimeout(r3, 35);
+  k2 && (t4 = requestAnimationFrame(r3));
+}
+function z2(n3) {
+  var t4 = r2, u3 = n3.__c;
+  "function" == typeof u3 && (n3.__c = void 0, u3()), r2 = t4;
+}
+function B2(n3) {
+  var t4 = r2;
+  n3.__c = n3.__(), r2 = t4;
+}
+function C2(n3, t4) {
+  return !n3 || n3.length !== t4.length || t4.some(function(t5, r3) {
+    return t5 !== n3[r3];
+  });
+}
+function D2(n3, t4) {
+  return "function" == typeof t4 ? t4(n3) : t4;
+}
+
 // node_modules/htm/dist/htm.module.js
 var n2 = function(t4, s3, r3, e3) {
   var u3;
@@ -265,10 +415,10 @@ var n2 = function(t4, s3, r3, e3) {
   }
   return e3;
 };
-var t2 = /* @__PURE__ */ new Map();
+var t3 = /* @__PURE__ */ new Map();
 function htm_module_default(s3) {
-  var r3 = t2.get(this);
-  return r3 || (r3 = /* @__PURE__ */ new Map(), t2.set(this, r3)), (r3 = n2(this, r3.get(s3) || (r3.set(s3, r3 = (function(n3) {
+  var r3 = t3.get(this);
+  return r3 || (r3 = /* @__PURE__ */ new Map(), t3.set(this, r3)), (r3 = n2(this, r3.get(s3) || (r3.set(s3, r3 = (function(n3) {
     for (var t4, s4, r4 = 1, e3 = "", u3 = "", h3 = [0], p3 = function(n4) {
       1 === r4 && (n4 || (e3 = e3.replace(/^\s*\n\s*|\s*\n\s*$/g, ""))) ? h3.push(0, n4, e3) : 3 === r4 && (n4 || e3) ? (h3.push(3, n4, e3), r4 = 2) : 2 === r4 && "..." === e3 && n4 ? h3.push(4, n4, 0) : 2 === r4 && e3 && !n4 ? h3.push(5, 0, true, e3) : r4 >= 5 && ((e3 || !n4 && 5 === r4) && (h3.push(r4, 0, e3, s4), r4 = 6), n4 && (h3.push(r4, n4, 0, s4), r4 = 6)), e3 = "";
     }, a3 = 0; a3 < n3.length; a3++) {
@@ -359,7 +509,7 @@ function Prediction({ c: c3, predictions, send }) {
     ${verdict}
   </div>`;
 }
-var Card = memo(function Card2({ c: c3, predict, predictions, send }) {
+var Card = memo(function Card2({ c: c3, predict, predictions, send, detail = false }) {
   const undef = c3.value === null && !c3.hidden;
   const substitute = c3.value !== null && c3.reason && c3.status === "defined";
   const cls = ["rw-card", undef && "rw-undefined", c3.hidden && "rw-concealed", substitute && "rw-substitute"];
@@ -373,11 +523,13 @@ var Card = memo(function Card2({ c: c3, predict, predictions, send }) {
       ${c3.judge_shown ? html`<div class="rw-card-judge" data-testid="judge-value" title="the value under the judge's labels, before the reviews">judge's labels: <s>${c3.judge_shown}</s></div>` : null}
       ${c3.reason && (undef || substitute) ? html`<div class="rw-card-reason">${c3.reason}</div>` : null}`;
   }
-  return html`<article class=${cls.filter(Boolean).join(" ")} data-metric=${c3.name} aria-label=${c3.label}
-      title=${c3.hidden ? null : itemsNote(c3)}>
+  const items = c3.hidden ? null : itemsNote(c3);
+  return html`<article class=${cls.filter(Boolean).join(" ")} data-metric=${detail ? null : c3.name}
+      data-card=${detail ? c3.name : null} aria-label=${c3.label} title=${detail ? null : items}>
     <div class="rw-card-label">${c3.label}${c3.lower_is_better ? html`<span class="rw-hint" title="lower is better"> ↓</span>` : null}</div>
     ${body}
     <div class="rw-card-def">${c3.definition}</div>
+    ${detail && items ? html`<div class="rw-card-items" data-testid="items">${items}</div>` : null}
     ${predict ? html`<${Prediction} c=${c3} predictions=${predictions} send=${send} />` : null}
   </article>`;
 });
@@ -402,152 +554,51 @@ var Cards = memo(function Cards2({ groups, missing, predict, predictions, send }
   )}</p>` : null}
   </section>`;
 });
-
-// node_modules/preact/hooks/dist/hooks.module.js
-var t3;
-var r2;
-var u2;
-var i2;
-var o2 = 0;
-var f2 = [];
-var c2 = l;
-var e2 = c2.__b;
-var a2 = c2.__r;
-var v2 = c2.diffed;
-var l2 = c2.__c;
-var m2 = c2.unmount;
-var p2 = c2.__;
-function s2(n3, t4) {
-  c2.__h && c2.__h(r2, n3, o2 || t4), o2 = 0;
-  var u3 = r2.__H || (r2.__H = { __: [], __h: [] });
-  return n3 >= u3.__.length && u3.__.push({}), u3.__[n3];
-}
-function d2(n3) {
-  return o2 = 1, y2(D2, n3);
-}
-function y2(n3, u3, i3) {
-  var o3 = s2(t3++, 2);
-  if (o3.t = n3, !o3.__c && (o3.__ = [i3 ? i3(u3) : D2(void 0, u3), function(n4) {
-    var t4 = o3.__N ? o3.__N[0] : o3.__[0], r3 = o3.t(t4, n4);
-    t4 !== r3 && (o3.__N = [r3, o3.__[1]], o3.__c.setState({}));
-  }], o3.__c = r2, !r2.__f)) {
-    var f3 = function(n4, t4, r3) {
-      if (!o3.__c.__H) return true;
-      var u4 = false, i4 = o3.__c.props !== n4;
-      if (o3.__c.__H.__.some(function(n5) {
-        if (n5.__N) {
-          u4 = true;
-          var t5 = n5.__[0];
-          n5.__ = n5.__N, n5.__N = void 0, t5 !== n5.__[0] && (i4 = true);
-        }
-      }), c3) {
-        var f4 = c3.call(this, n4, t4, r3);
-        return u4 ? f4 || i4 : f4;
-      }
-      return !u4 || i4;
-    };
-    r2.__f = true;
-    var c3 = r2.shouldComponentUpdate, e3 = r2.componentWillUpdate;
-    r2.componentWillUpdate = function(n4, t4, r3) {
-      if (this.__e) {
-        var u4 = c3;
-        c3 = void 0, f3(n4, t4, r3), c3 = u4;
-      }
-      e3 && e3.call(this, n4, t4, r3);
-    }, r2.shouldComponentUpdate = f3;
-  }
-  return o3.__N || o3.__;
-}
-function h2(n3, u3) {
-  var i3 = s2(t3++, 3);
-  !c2.__s && C2(i3.__H, u3) && (i3.__ = n3, i3.u = u3, r2.__H.__h.push(i3));
-}
-function A2(n3) {
-  return o2 = 5, T2(function() {
-    return { current: n3 };
-  }, []);
-}
-function T2(n3, r3) {
-  var u3 = s2(t3++, 7);
-  return C2(u3.__H, r3) && (u3.__ = n3(), u3.__H = r3, u3.__h = n3), u3.__;
-}
-function q2(n3, t4) {
-  return o2 = 8, T2(function() {
-    return n3;
-  }, t4);
-}
-function j2() {
-  for (var n3; n3 = f2.shift(); ) {
-    var t4 = n3.__H;
-    if (n3.__P && t4) try {
-      t4.__h.some(z2), t4.__h.some(B2), t4.__h = [];
-    } catch (r3) {
-      t4.__h = [], c2.__e(r3, n3.__v);
-    }
-  }
-}
-c2.__b = function(n3) {
-  r2 = null, e2 && e2(n3);
-}, c2.__ = function(n3, t4) {
-  n3 && t4.__k && t4.__k.__m && (n3.__m = t4.__k.__m), p2 && p2(n3, t4);
-}, c2.__r = function(n3) {
-  a2 && a2(n3), t3 = 0;
-  var i3 = (r2 = n3.__c).__H;
-  i3 && (u2 === r2 ? (i3.__h = [], r2.__h = [], i3.__.some(function(n4) {
-    n4.__N && (n4.__ = n4.__N), n4.u = n4.__N = void 0;
-  })) : (i3.__h.some(z2), i3.__h.some(B2), i3.__h = [], t3 = 0)), u2 = r2;
-}, c2.diffed = function(n3) {
-  v2 && v2(n3);
-  var t4 = n3.__c;
-  t4 && t4.__H && (t4.__H.__h.length && (1 !== f2.push(t4) && i2 === c2.requestAnimationFrame || ((i2 = c2.requestAnimationFrame) || w2)(j2)), t4.__H.__.some(function(n4) {
-    n4.u && (n4.__H = n4.u, n4.u = void 0);
-  })), u2 = r2 = null;
-}, c2.__c = function(n3, t4) {
-  t4.some(function(n4) {
-    try {
-      n4.__h.some(z2), n4.__h = n4.__h.filter(function(n5) {
-        return !n5.__ || B2(n5);
-      });
-    } catch (r3) {
-      t4.some(function(n5) {
-        n5.__h && (n5.__h = []);
-      }), t4 = [], c2.__e(r3, n4.__v);
-    }
-  }), l2 && l2(n3, t4);
-}, c2.unmount = function(n3) {
-  m2 && m2(n3);
-  var t4, r3 = n3.__c;
-  r3 && r3.__H && (r3.__H.__.some(function(n4) {
-    try {
-      z2(n4);
-    } catch (n5) {
-      t4 = n5;
-    }
-  }), r3.__H = void 0, t4 && c2.__e(t4, r3.__v));
-};
-var k2 = "function" == typeof requestAnimationFrame;
-function w2(n3) {
-  var t4, r3 = function() {
-    clearTimeout(u3), k2 && cancelAnimationFrame(t4), setTimeout(n3);
-  }, u3 = setTimeout(r3, 35);
-  k2 && (t4 = requestAnimationFrame(r3));
-}
-function z2(n3) {
-  var t4 = r2, u3 = n3.__c;
-  "function" == typeof u3 && (n3.__c = void 0, u3()), r2 = t4;
-}
-function B2(n3) {
-  var t4 = r2;
-  n3.__c = n3.__(), r2 = t4;
-}
-function C2(n3, t4) {
-  return !n3 || n3.length !== t4.length || t4.some(function(t5, r3) {
-    return t5 !== n3[r3];
-  });
-}
-function D2(n3, t4) {
-  return "function" == typeof t4 ? t4(n3) : t4;
-}
+var StripItem = memo(function StripItem2({ c: c3, open, toggle }) {
+  const undef = c3.value === null;
+  const substitute = c3.value !== null && c3.reason && c3.status === "defined";
+  const cls = ["rw-strip-item", undef && "rw-undefined", substitute && "rw-substitute", open && "rw-active"];
+  return html`<button type="button" class=${cls.filter(Boolean).join(" ")} data-metric=${c3.name}
+      aria-expanded=${open ? "true" : "false"}
+      title=${`${c3.label}: ${c3.shown}${c3.reason ? ` (${c3.reason})` : ""}. Enter: the full card`}
+      onClick=${() => toggle(c3.name)}>
+    <span class="rw-strip-label">${c3.label}${c3.lower_is_better ? html`<span class="rw-hint" title="lower is better">↓</span>` : null}</span>
+    <span class="rw-strip-value">${c3.judge_shown ? html`<s class="rw-judge-label" data-testid="judge-value" title="the value under the judge's labels, before the reviews"><span class="rw-sr">judge's labels: </span>${c3.judge_shown}</s> → ` : null}<b data-testid="value">${c3.shown}</b>${substitute ? html`<span class="rw-substitute-mark"> (substitute)</span>` : null}</span>
+    <span class="rw-strip-fraction" data-testid="fraction">${c3.fraction}</span>
+  </button>`;
+});
+var Strip = memo(function Strip2({ groups, missing, send }) {
+  const [open, setOpen] = d2(null);
+  const toggle = q2((name) => setOpen((o3) => o3 === name ? null : name), []);
+  const strip = A2(null);
+  const cards = groups.flatMap((g2) => g2.cards);
+  const shown = cards.find((c3) => c3.name === open) || null;
+  const close = (e3) => {
+    if (e3.key !== "Escape" || !shown) return;
+    e3.preventDefault();
+    e3.stopPropagation();
+    setOpen(null);
+    const item = strip.current && strip.current.querySelector(`[data-metric="${CSS.escape(shown.name)}"]`);
+    if (item) item.focus();
+  };
+  return html`<section class="rw-cards rw-strip-section" data-testid="cards" onKeyDown=${close}>
+    <div class="rw-strip" ref=${strip} role="group" aria-label="Metrics (Enter on one: its full card)">
+      ${groups.map((g2) => html`<div class="rw-strip-group" key=${g2.group} data-group=${g2.group}>
+        <span class="rw-strip-title">${g2.title.replace("RAGChecker · ", "")}</span>
+        ${g2.cards.map((c3) => html`<${StripItem} key=${c3.name} c=${c3} open=${open === c3.name}
+          toggle=${toggle} />`)}
+      </div>`)}
+    </div>
+    ${shown ? html`<div class="rw-card-detail" data-testid="card-detail">
+        <${Card} c=${shown} predict=${false} predictions=${{}} send=${send} detail=${true} />
+        <button type="button" class="rw-close" aria-label="Close the card (Esc)" onClick=${() => setOpen(null)}>✕</button>
+      </div>` : null}
+    ${missing.length ? html`<details class="rw-note rw-not-computable" data-testid="not-computable">
+          <summary>⊘ Not computable for this data (${missing.length}): ${missing.map((m3) => m3.label).join(", ")}</summary>
+          <ul>${missing.map((m3) => html`<li key=${m3.name}><b>${m3.label}</b>: ${m3.reason}</li>`)}</ul>
+        </details>` : null}
+  </section>`;
+});
 
 // src/text.js
 var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -560,8 +611,16 @@ function Id({ id, max = 40 }) {
   if (shown.length <= max) return html`<bdi class="rw-idtext">${shown}</bdi>`;
   return html`<bdi class="rw-idtext rw-cut" title=${shown}>${shown.slice(0, max - 1)}…</bdi>`;
 }
-function ids(items, empty = "—") {
-  return items && items.length ? items.map(showId).join(", ") : empty;
+function IdLink({ id, target, send, label = null, max = 24 }) {
+  return html`<button type="button" class="rw-idlink" data-select=${target} title=${`Select ${showId(id)}`}
+    onClick=${(e3) => {
+    e3.stopPropagation();
+    send({ selected: target });
+  }}>${label === null ? html`<${Id} id=${id} max=${max} />` : label}</button>`;
+}
+function idLinks(items, prefix, send, empty = "—") {
+  if (!items || !items.length) return empty;
+  return items.map((id, i3) => html`${i3 ? ", " : ""}<${IdLink} key=${id} id=${id} target=${`${prefix}:${id}`} send=${send} />`);
 }
 function YesNo({ value, words = ["Yes", "No"] }) {
   if (value === null || value === void 0) return html`<span class="rw-unknown">? unknown</span>`;
@@ -685,12 +744,12 @@ function Choice({ s: s3, send }) {
   )}
   </div>`;
 }
-function TopK({ t: t4, ids: ids2, inPlay, send }) {
+function TopK({ t: t4, ids, inPlay, send }) {
   const commit = (e3) => {
     const k3 = Math.round(Number(e3.target.value));
     if (e3.target.value === "" || !Number.isFinite(k3)) return;
     const clamped = Math.max(0, Math.min(t4.max, k3));
-    if (clamped !== t4.value) send({ retrieved: ids2.slice(0, clamped) });
+    if (clamped !== t4.value) send({ retrieved: ids.slice(0, clamped) });
   };
   return html`<div class="rw-control" data-trait="top_k">
     <label class="rw-control-label" for="rw-top-k">Top k passages</label>
@@ -702,11 +761,11 @@ function TopK({ t: t4, ids: ids2, inPlay, send }) {
     <span class="rw-top-k-note">${t4.value === null ? `custom set of ${inPlay}` : `of ${t4.max}`}</span>
   </div>`;
 }
-var Controls = memo(function Controls2({ c: c3, predict, ids: ids2, inPlay, send, search }) {
+var Controls = memo(function Controls2({ c: c3, predict, ids, inPlay, send, search }) {
   return html`<section class="rw-controls" data-testid="controls">
     ${c3.picker && search ? html`<${Picker} p=${c3.picker} send=${send} search=${search} />` : null}
     ${c3.selects.map((s3) => html`<${Choice} key=${s3.trait} s=${s3} send=${send} />`)}
-    ${c3.top_k ? html`<${TopK} t=${c3.top_k} ids=${ids2} inPlay=${inPlay} send=${send} />` : null}
+    ${c3.top_k ? html`<${TopK} t=${c3.top_k} ids=${ids} inPlay=${inPlay} send=${send} />` : null}
     <div class="rw-presets" role="group" aria-label="Presets">
       <span class="rw-control-label">Presets</span>
       ${c3.presets.map(
@@ -729,18 +788,21 @@ var Controls = memo(function Controls2({ c: c3, predict, ids: ids2, inPlay, send
 // src/failing.js
 var SHOWN = 12;
 var KINDS = [
-  ["hallucinated", "Incorrect, and no retrieved passage entails it (hallucination)", (c3) => c3.correct === false && !c3.faithful],
-  ["misled", "Incorrect, yet a retrieved passage entails it (noise sensitivity)", (c3) => c3.correct === false && c3.faithful],
-  ["unsupported", "Correct, but no retrieved passage entails it (self-knowledge)", (c3) => c3.correct === true && !c3.faithful],
-  ["unfaithful", "No retrieved passage entails it", (c3) => c3.correct === null && !c3.faithful],
+  ["hallucinated", "Incorrect, and no retrieved passage entails it (hallucination)", (c3) => c3.correct === false && c3.faithful === false],
+  ["misled", "Incorrect, yet a retrieved passage entails it (noise sensitivity)", (c3) => c3.correct === false && c3.faithful === true],
+  ["incorrect", "Incorrect: the ground-truth answer does not entail it (no passage labels to say more)", (c3) => c3.correct === false && c3.faithful === null],
+  ["unsupported", "Correct, but no retrieved passage entails it (self-knowledge)", (c3) => c3.correct === true && c3.faithful === false],
+  ["unfaithful", "No retrieved passage entails it", (c3) => c3.correct === null && c3.faithful === false],
   ["contradicted", "⊗ Contradicted by the ground-truth answer (not merely absent from it)", (c3) => c3.contradicted],
   ["bad-citation", "Cites a source that is not retrieved or does not entail it", (c3) => (c3.citations || []).some((x2) => !x2.valid)]
 ];
 function Chips({ items, selected, send }) {
-  return html`${items.slice(0, SHOWN).map(
+  const [all, setAll] = d2(false);
+  return html`${(all ? items : items.slice(0, SHOWN)).map(
     (x2) => html`<button key=${x2.key} type="button" class=${selected === x2.key ? "rw-chip rw-active" : "rw-chip"}
       title=${x2.text} onClick=${() => send({ selected: selected === x2.key ? "" : x2.key })}>${showId(x2.id)}</button>`
-  )}${items.length > SHOWN ? html`<span class="rw-more-count"> + ${items.length - SHOWN} more (in the table below)</span>` : null}`;
+  )}${items.length > SHOWN ? html`<button type="button" class="rw-more-count" aria-expanded=${all ? "true" : "false"}
+      onClick=${() => setAll(!all)}>${all ? "fewer" : `+ ${items.length - SHOWN} more`}</button>` : null}`;
 }
 var Failing = memo(function Failing2({ claims, gtClaims, selected, send }) {
   const rows = KINDS.map(([name, why, test]) => [name, why, claims.filter(test)]).filter(([, , items]) => items.length);
@@ -748,7 +810,7 @@ var Failing = memo(function Failing2({ claims, gtClaims, selected, send }) {
   const fine = !rows.length && !missed.length;
   return html`<section class="rw-section rw-failing" data-testid="failing">
     <h4>Which claims fail, and why</h4>
-    ${fine ? html`<p class="rw-note">No claim fails: every claim is correct where that is known and entailed by a retrieved passage.</p>` : null}
+    ${fine ? html`<p class="rw-note">${claims.some((c3) => c3.faithful === null) ? "No claim fails where that is known: every claim is correct where the ground truth says; without passage labels, whether a passage entails it is not known." : "No claim fails: every claim is correct where that is known and entailed by a retrieved passage."}</p>` : null}
     <ul class="rw-failing-list">
       ${rows.map(([name, why, items]) => html`<li key=${name} data-kind=${name}>
         <span class="rw-failing-why"><b>${items.length}</b> ${why}:</span> <${Chips} items=${items} selected=${selected} send=${send} />
@@ -913,7 +975,7 @@ var MatrixRow = memo(function MatrixRow2({ r: r3, buf, index, doc_ids, selected,
   return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r3.key} tabindex=${reviewable ? "0" : null}
       onClick=${() => ctx.send({ selected: selected ? "" : r3.key })} onKeyDown=${keys}
       onFocus=${reviewable ? () => cursorCol < 0 && setCursor((c3) => ({ index, col: c3 ? c3.col : 0 })) : null}>
-    <th class="rw-id" scope="row" title=${r3.text}>${r3.id}</th>
+    <th class="rw-id" scope="row" title=${r3.text}><${IdLink} id=${r3.id} target=${r3.key} send=${ctx.send} /></th>
     ${Array.from(cells, (v3, k3) => {
     const [sym, word, cls] = CELL[v3];
     const judge = judged[k3];
@@ -936,7 +998,8 @@ function Grid({ caption, rows, first, m: m3, docIds, selected, ctx, cursor, revi
     <thead><tr>
       <th class="rw-corner">Claim</th>
       ${m3.columns.map((c3, k3) => html`<th class="rw-matrix-col" scope="col"
-        title=${`${showId(c3.doc_id)} (rank ${k3 + 1})${c3.active ? "" : ": switched off"}`}>${k3 + 1}${c3.active ? "" : html`<span class="rw-off-mark">off</span>`}</th>`)}
+        title=${`${showId(c3.doc_id)} (rank ${k3 + 1})${c3.active ? "" : ": switched off"}`}><${IdLink} id=${c3.doc_id} label=${String(k3 + 1)}
+          target=${`source:${c3.doc_id}`} send=${ctx.send} />${c3.active ? "" : html`<span class="rw-off-mark">off</span>`}</th>`)}
     </tr></thead>
     <tbody>
       ${rows.map((r3, j3) => html`<${MatrixRow} key=${r3.key} r=${r3} buf=${m3.cells} index=${first + j3} doc_ids=${docIds}
@@ -1078,15 +1141,14 @@ var SourceRow = memo(function SourceRow2({ s: s3, selected, sample, cites, showG
     const next = e3.target.checked ? [...inPlay, s3.doc_id] : inPlay.filter((d3) => d3 !== s3.doc_id);
     ctx.send({ retrieved: next });
   };
-  const entails = [
-    s3.entails_response.length ? ids(s3.entails_response) : "",
-    showGt && s3.entails_gt.length ? `${s3.entails_response.length ? "; " : ""}ground truth ${ids(s3.entails_gt)}` : ""
-  ].join("") || "—";
+  const send = ctx.send;
+  const gt = showGt && s3.entails_gt.length;
+  const entails = s3.entails_response.length || gt ? html`${idLinks(s3.entails_response, "claim", send, "")}${gt ? html`${s3.entails_response.length ? "; " : ""}ground truth ${idLinks(s3.entails_gt, "gt", send)}` : null}` : "—";
   return html`<${Row} item=${s3} selected=${selected} send=${ctx.send}>
     <td class="rw-num">${s3.rank === null ? "—" : String(s3.rank)}</td>
     <${IdCell} id=${s3.doc_id} roles=${s3.roles} />
     <td class="rw-text"><${LongText} text=${s3.text} clamp=${true} /></td>
-    ${sample ? null : html`<td>${ids(s3.facts)}</td>`}
+    ${sample ? null : html`<td>${s3.facts && s3.facts.length ? s3.facts.map(showId).join(", ") : "—"}</td>`}
     <td class="rw-toggle-cell">
       <label onClick=${(e3) => e3.stopPropagation()}>
         <input type="checkbox" checked=${s3.retrieved} disabled=${!s3.toggleable}
@@ -1095,8 +1157,8 @@ var SourceRow = memo(function SourceRow2({ s: s3, selected, sample, cites, showG
       </label>
     </td>
     ${sample ? null : html`<td><${YesNo} value=${s3.relevant} />${s3.outdated ? html`<span class="rw-outdated"> (⚠ outdated)</span>` : null}</td>`}
-    <td class="rw-list">${entails}${against([...s3.contradicts_response, ...showGt ? s3.contradicts_gt : []], "contradicts")}</td>
-    ${cites ? html`<td class="rw-list">${ids(s3.cited_by)}</td>` : null}
+    <td class="rw-list">${entails}${against([["claim", s3.contradicts_response], ["gt", showGt ? s3.contradicts_gt : []]], "contradicts", send)}</td>
+    ${cites ? html`<td class="rw-list">${idLinks(s3.cited_by, "claim", send)}</td>` : null}
   <//>`;
 });
 function SourceTable({ view, ctx, showGt }) {
@@ -1119,25 +1181,29 @@ function SourceTable({ view, ctx, showGt }) {
     <//>
   </section>`;
 }
-function against(items, words) {
-  return items && items.length ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words}</span> ${ids(items)}</div>` : null;
+function against(groups, words, send) {
+  const all = groups.flatMap(([prefix, items]) => (items || []).map((id) => [prefix, id]));
+  return all.length ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words}</span> ${all.map(
+    ([prefix, id], i3) => html`${i3 ? ", " : ""}<${IdLink} id=${id} target=${`${prefix}:${id}`} send=${send} />`
+  )}</div>` : null;
 }
 function Verdict({ value, contradicted, words }) {
   if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>⊗ Contradicted</span>`;
   return html`<${YesNo} value=${value} words=${words} />`;
 }
+var NO_PASSAGE_LABELS = html`<span class="rw-unknown" title="faithfulness is not computable: the data has no passage labels">⊘ no passage labels</span>`;
 var ClaimRow = memo(function ClaimRow2({ c: c3, index, selected, hasFacts, hasCorrect, cites, review, ctx }) {
   const cits = c3.citations || [];
   const per = (f3) => cits.length ? cits.map((x2, i3) => html`${i3 ? html`<br />` : null}${f3(x2)}`) : "—";
   return html`<${Row} item=${c3} selected=${selected} send=${ctx.send} more=${claimKeys(review, c3.review, "answer2response", index, c3.id, ctx)}>
     <${IdCell} id=${c3.id} roles=${c3.roles} />
     <td class="rw-text"><${LongText} text=${c3.text} /></td>
-    ${hasFacts ? html`<td>${ids(c3.facts)}</td>` : null}
+    ${hasFacts ? html`<td>${c3.facts && c3.facts.length ? c3.facts.map(showId).join(", ") : "—"}</td>` : null}
     ${hasCorrect ? html`<td><${Verdict} value=${c3.correct} contradicted=${c3.contradicted}
       words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
-    <td><${YesNo} value=${c3.faithful} words=${["Faithful", "Unfaithful"]} /></td>
-    <td class="rw-list">${ids(c3.supported_by, "none")}${against(c3.contradicted_by, "contradicted by")}</td>
-    ${cites ? html`<td class="rw-list">${cits.length ? ids(cits.map((x2) => x2.doc_id)) : "no citation"}</td>` : null}
+    <td>${c3.faithful === null ? NO_PASSAGE_LABELS : html`<${YesNo} value=${c3.faithful} words=${["Faithful", "Unfaithful"]} />`}</td>
+    <td class="rw-list">${c3.faithful === null ? "—" : idLinks(c3.supported_by, "source", ctx.send, "none")}${against([["source", c3.contradicted_by]], "contradicted by", ctx.send)}</td>
+    ${cites ? html`<td class="rw-list">${cits.length ? idLinks(cits.map((x2) => x2.doc_id), "source", ctx.send) : "no citation"}</td>` : null}
     ${cites ? html`<td>${per((x2) => html`<${YesNo} value=${x2.retrieved} />`)}</td>` : null}
     ${cites ? html`<td>${per((x2) => html`<${Verdict} value=${x2.entails} contradicted=${x2.contradicts}
       words=${["Yes", "No", `${x2.doc_id} contradicts the claim`]} />`)}</td>` : null}
@@ -1145,6 +1211,47 @@ var ClaimRow = memo(function ClaimRow2({ c: c3, index, selected, hasFacts, hasCo
     ${review ? html`<${ReviewCell} r=${c3.review} kind="answer2response" index=${index} id=${c3.id} ctx=${ctx} />` : null}
   <//>`;
 });
+var byDoc = (view) => new Map(view.sources.map((s3) => [s3.doc_id, s3]));
+function EvidenceText({ text }) {
+  const box = A2(null);
+  const [whole, setWhole] = d2(false);
+  const [cut, setCut] = d2(false);
+  _2(() => {
+    const el = box.current;
+    if (el && !whole) setCut(el.scrollHeight > el.clientHeight + 1);
+  }, [text, whole]);
+  return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text"><${LongText} text=${text} /></span>${cut || whole ? html`<button type="button" class="rw-whole" aria-expanded=${whole ? "true" : "false"}
+        onClick=${() => setWhole(!whole)}>${whole ? "less" : "more"}</button>` : null}`;
+}
+var HOW = {
+  entails: ["● entails", "entails it"],
+  contradicts: ["⊗ contradicts", "contradicts it (judged Contradiction)"],
+  cited: ["cited, does not entail", "cited by the claim but does not entail it"]
+};
+function Evidence({ item, byDoc: byDoc2, span, ctx }) {
+  const taken = /* @__PURE__ */ new Set([...item.supported_by, ...item.contradicted_by]);
+  const cited = (item.citations || []).map((x2) => x2.doc_id).filter((d3) => !taken.has(d3));
+  const entries = [
+    ...item.supported_by.map((d3) => ["entails", d3]),
+    ...item.contradicted_by.map((d3) => ["contradicts", d3]),
+    ...[...new Set(cited)].map((d3) => ["cited", d3])
+  ];
+  const counts = `${item.supported_by.length} entail${item.supported_by.length === 1 ? "s" : ""} it, ${item.contradicted_by.length} contradict${item.contradicted_by.length === 1 ? "s" : ""} it`;
+  return html`<tr class="rw-evidence-row" data-evidence=${item.key}><td colspan=${String(span)}>
+    <div class="rw-evidence" data-testid="evidence">
+      <div class="rw-evidence-head"><b>Passages behind ${item.id}</b>${item.faithful === null ? ": none known (the data has no passage labels)" : entries.length ? ` (${counts})` : ": no retrieved passage entails or contradicts it"}</div>
+      ${entries.length ? html`<ol class="rw-evidence-list">${entries.map(([how, d3]) => {
+    const s3 = byDoc2.get(d3);
+    return html`<li key=${`${how}:${d3}`} class=${`rw-evidence-item rw-ev-${how}`} data-doc=${d3}>
+          <span class="rw-ev-how" title=${HOW[how][1]}>${HOW[how][0]}</span>
+          <${IdLink} id=${d3} target=${`source:${d3}`} send=${ctx.send} />
+          ${s3 && s3.rank !== null ? html`<span class="rw-ev-rank">rank ${s3.rank}</span>` : null}
+          ${s3 ? html`<${EvidenceText} text=${s3.text} />` : html`<i>(not among the passages)</i>`}
+        </li>`;
+  })}</ol>` : null}
+    </div>
+  </td></tr>`;
+}
 function ClaimTable({ view, ctx }) {
   const cites = view.has_citations;
   const hasFacts = view.claims.some((c3) => c3.facts);
@@ -1169,7 +1276,8 @@ function ClaimTable({ view, ctx }) {
     <h4>${title}</h4>
     <${Table} heads=${heads} groupRow=${groupRow} cls="rw-claims" n=${view.claims.length} label="Claims">
       ${view.claims.map((c3, i3) => html`<${ClaimRow} key=${c3.key} c=${c3} index=${i3} selected=${view.selected === c3.key}
-        hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} review=${reviewing(view, ctx)} ctx=${ctx} />`)}
+        hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} review=${reviewing(view, ctx)} ctx=${ctx} />
+        ${view.selected === c3.key ? html`<${Evidence} key=${`evidence:${c3.key}`} item=${c3} byDoc=${byDoc(view)} span=${heads.length} ctx=${ctx} />` : null}`)}
     <//>
     ${view.claims.length ? null : html`<p class="rw-note">The answer makes no claims.</p>`}
   </section>`;
@@ -1180,7 +1288,7 @@ var GtRow = memo(function GtRow2({ g: g2, index, selected, review, ctx }) {
     <td class="rw-text"><${LongText} text=${g2.text} /></td>
     <td><${Verdict} value=${g2.covered} contradicted=${g2.contradicted}
       words=${["Covered", "Missed", "the response contradicts it"]} /></td>
-    <td class="rw-list">${ids(g2.supported_by, "none")}${against(g2.contradicted_by, "contradicted by")}</td>
+    <td class="rw-list">${idLinks(g2.supported_by, "source", ctx.send, "none")}${against([["source", g2.contradicted_by]], "contradicted by", ctx.send)}</td>
     ${review ? html`<${ReviewCell} r=${g2.review} kind="response2answer" index=${index} id=${g2.id} ctx=${ctx} />` : null}
   <//>`;
 });
@@ -1189,11 +1297,12 @@ function GtTable({ view, ctx }) {
     <h4>Ground-truth claims (${view.gt_claims.length})</h4>
     <${Table} heads=${["Claim", "Text", "In the response?", "Supported by (retrieved)", ...reviewing(view, ctx) ? ["Review (against the response)"] : []]}
       cls="rw-gt" n=${view.gt_claims.length} label="Ground-truth claims">
-      ${view.gt_claims.map((g2, i3) => html`<${GtRow} key=${g2.key} g=${g2} index=${i3} selected=${view.selected === g2.key} review=${reviewing(view, ctx)} ctx=${ctx} />`)}
+      ${view.gt_claims.map((g2, i3) => html`<${GtRow} key=${g2.key} g=${g2} index=${i3} selected=${view.selected === g2.key} review=${reviewing(view, ctx)} ctx=${ctx} />
+        ${view.selected === g2.key ? html`<${Evidence} key=${`evidence:${g2.key}`} item=${g2} byDoc=${byDoc(view)} span=${4 + (reviewing(view, ctx) ? 1 : 0)} ctx=${ctx} />` : null}`)}
     <//>
   </section>`;
 }
-function FactsTable({ view }) {
+function FactsTable({ view, ctx }) {
   return html`<section class="rw-section" data-testid="facts">
     <h4>Required facts</h4>
     <${Table} heads=${["Required current fact", "Fact ID", "Present in answer?", "Stated by"]} cls="rw-facts" n=${view.facts.length} label="Required facts">
@@ -1201,7 +1310,7 @@ function FactsTable({ view }) {
         <td class="rw-text"><${LongText} text=${f3.text || f3.fact_id} /></td>
         <td class="rw-id"><${Id} id=${f3.fact_id} /></td>
         <td><${YesNo} value=${f3.present} /></td>
-        <td class="rw-list">${ids(f3.stated_by)}</td>
+        <td class="rw-list">${idLinks(f3.stated_by, "claim", ctx.send)}</td>
       </tr>`)}
     <//>
   </section>`;
@@ -1228,30 +1337,42 @@ function SampleView({ view, ctx }) {
       ctx.queue(e3.key === "]" ? 1 : -1);
     }
   } : null;
+  const strip = view.kind === "sample" && !view.predict;
   return html`<div class="rw-root" data-kind=${view.kind} onKeyDown=${queueKeys}>
     <${Header} title=${view.title} question=${view.question} state=${view.state} />
     <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} search=${ctx.search} />
     <p class="rw-summary" data-testid="summary">${view.summary}</p>
-    ${view.kind === "sample" ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />` : null}
     ${review ? html`<${ReviewLine} review=${review} queue=${ctx.queue} />` : null}
     ${view.review_note ? html`<p class="rw-note" data-testid="review-note">${view.review_note}</p>` : null}
     <${TracePanel} answer=${trace} onClose=${closeTrace} />
-    <${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
-      predictions=${view.predictions || {}} send=${ctx.send} />
-    <${Answer} view=${view} />
-    <${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />
+    ${strip ? html`<${Strip} groups=${view.card_groups} missing=${view.not_computable} send=${ctx.send} />` : html`<${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
+          predictions=${view.predictions || {}} send=${ctx.send} />`}
+    ${view.kind === "sample" ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />` : null}
+    ${strip ? null : html`<${Answer} view=${view} />`}
+    ${strip ? null : html`<${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />`}
     <${ClaimTable} view=${view} ctx=${ctx} />
+    ${strip ? html`<${Answer} view=${view} />` : null}
+    ${strip ? html`<${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />` : null}
+    ${strip && gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
     ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} reviewable=${!!review} />` : null}
-    ${gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
-    ${view.facts.length ? html`<${FactsTable} view=${view} />` : null}
+    ${!strip && gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
+    ${view.facts.length ? html`<${FactsTable} view=${view} ctx=${ctx} />` : null}
   </div>`;
 }
 var LIT = [
   ".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-selected",
   ".rw-role-contradicts, .rw-role-contradicted"
 ];
-function revealLinked(el) {
+function revealLinked(el, page) {
   for (const region of el.querySelectorAll(".rw-scroll, .rw-matrix-wrap")) {
+    const evidence2 = region.querySelector(".rw-evidence-row");
+    if (evidence2 && evidence2.previousElementSibling) {
+      const row2 = evidence2.previousElementSibling;
+      const head2 = region.querySelector("thead");
+      const top2 = row2.getBoundingClientRect().top - region.getBoundingClientRect().top;
+      region.scrollTop += top2 - (head2 ? head2.getBoundingClientRect().height : 0);
+      continue;
+    }
     const row = region.querySelector(LIT[0]) || region.querySelector(LIT[1]);
     if (!row) continue;
     const head = region.querySelector("thead");
@@ -1261,6 +1382,11 @@ function revealLinked(el) {
       region.scrollTop += top - headHeight - 4;
     }
   }
+  const evidence = el.querySelector(".rw-evidence-row");
+  if (page && evidence && evidence.scrollIntoView) {
+    evidence.scrollIntoView({ block: "nearest" });
+    evidence.previousElementSibling.scrollIntoView({ block: "nearest" });
+  }
 }
 function keepKeys(e3) {
   const host = e3.ctrlKey || e3.metaKey || e3.altKey || e3.key === "Escape" || e3.shiftKey && e3.key === "Enter";
@@ -1268,13 +1394,15 @@ function keepKeys(e3) {
 }
 function mountSampleView(el, { view, send, search = null, review = null, trace = null, queue = null }) {
   let current = null;
+  let first = true;
   const ctx = { send, search, review, trace, queue, view: () => current };
   el.addEventListener("keydown", keepKeys);
   const draw = (next) => {
     const before = current && current.selected;
     current = share(current, next);
     R(html`<${SampleView} view=${current} ctx=${ctx} />`, el);
-    if (current && current.selected && current.selected !== before) revealLinked(el);
+    if (current && current.selected && current.selected !== before) revealLinked(el, !first);
+    first = false;
   };
   draw(view);
   return {
@@ -1325,6 +1453,48 @@ function render({ model, el }) {
   };
 }
 var widget_default = { render };
+
+// src/live.js
+var NOTE = "Snapshot: no kernel answers this view, so its controls do nothing. Run the cell again to use them.";
+function watchLive(model, host, { wait = 3e3 } = {}) {
+  let note = null;
+  const answered = () => {
+    clearTimeout(timer);
+    note?.remove();
+    note = null;
+    model.off("msg:custom", answered);
+  };
+  const timer = setTimeout(() => {
+    if (host.closest?.(".rw-snapshot-view")) return;
+    note = host.ownerDocument.createElement("p");
+    note.className = "rw-live-note";
+    note.setAttribute("role", "status");
+    note.textContent = NOTE;
+    host.prepend(note);
+  }, wait);
+  model.on("msg:custom", answered);
+  model.send({ type: "ping" });
+  return answered;
+}
+function withLive(widget) {
+  return {
+    ...widget,
+    async render({ model, el, ...rest }) {
+      const inner = el.ownerDocument.createElement("div");
+      inner.className = "rw-live-root";
+      el.append(inner);
+      const stop = watchLive(model, el);
+      const cleanup = await widget.render({ model, el: inner, ...rest });
+      return () => {
+        stop();
+        if (typeof cleanup === "function") cleanup();
+      };
+    }
+  };
+}
+
+// live_widget.js
+var live_widget_default = withLive(widget_default);
 export {
-  widget_default as default
+  live_widget_default as default
 };

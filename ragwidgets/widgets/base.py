@@ -1,11 +1,14 @@
 """What every widget of the package shares: its bundle read from ``static/``, a constructor
 that refuses a keyword it does not know (a typo in a control's name fails loudly instead of
 being dropped with a hidden warning), and the one kind of trait a view travels in
-(:func:`view_trait`: the view's JSON and its binary cells in one value, one message)."""
+(:func:`view_trait`: the view's JSON and its binary cells in one value, one message), the answer
+to the front end's liveness ping, and the text / HTML a host shows where it cannot draw the
+widget (no kernel, no widget manager)."""
 
 from __future__ import annotations
 
 import difflib
+import html
 import json
 from pathlib import Path
 from typing import NamedTuple
@@ -77,8 +80,37 @@ def view_trait() -> traitlets.Instance:
     return traitlets.Instance(View, args=()).tag(sync=True, to_json=_view_to_json)
 
 
+HEADLINE = 4  # metrics named in a widget's text fallback
+
+
+def _shown(value) -> str:
+    return "Undefined" if value is None else f"{value:.3g}" if isinstance(value, float) else str(value)
+
+
+def view_summary(state: dict | None) -> tuple[str, list[tuple[str, str]]]:
+    """A view state's title and (label, value) lines, for a text fallback: a sample view's title,
+    state and first metric values; a run view's runs, sample count and first metric means
+    (Undefined where a mean is None). ("", []) for no view."""
+    if not state:
+        return "", []
+    if "card_groups" in state:
+        cards = [c for g in state["card_groups"] for c in g["cards"] if c.get("status") != "not computable"]
+        lines = [("state", state.get("state", ""))] if state.get("state") else []
+        return state.get("title", ""), lines + [(c["label"], c.get("shown") or _shown(c.get("value")))
+                                                for c in cards[:HEADLINE]]
+    if "summary" in state and "total" in state:
+        rows = state["summary"]
+        runs = list(dict.fromkeys(r["run"] for r in rows))
+        lines = [("runs" if len(runs) > 1 else "run", ", ".join(runs)), ("samples", str(state["total"]))]
+        return "", lines + [(f"{r['metric']} ({r['run']})" if len(runs) > 1 else r["metric"], _shown(r["mean"]))
+                            for r in rows[:HEADLINE]]
+    return state.get("title", ""), []
+
+
 class Widget(anywidget.AnyWidget):
-    """An anywidget whose keyword arguments must each name one of its traits."""
+    """An anywidget whose keyword arguments must each name one of its traits. It answers the
+    front end's ``{"type": "ping"}`` with ``{"type": "pong"}`` itself (no widget's own message
+    handler sees it): a view that gets no answer is a saved snapshot without a kernel."""
 
     def __init__(self, **kwargs):
         known = type(self).class_trait_names()
@@ -89,3 +121,33 @@ class Widget(anywidget.AnyWidget):
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument {unknown[0]!r}{hint}")
         super().__init__(**kwargs)
+
+    def _handle_custom_msg(self, content, buffers):
+        if isinstance(content, dict) and content.get("type") == "ping":
+            self.send({"type": "pong"})
+            return
+        super()._handle_custom_msg(content, buffers)
+
+    def describe(self) -> tuple[str, list[tuple[str, str]]]:
+        """What the widget shows, for its text / HTML fallback: a title and (label, value) lines
+        (the run, n samples, the headline metrics). Default: read from its ``_view`` state
+        (:func:`view_summary`); a widget without one overrides this."""
+        view = getattr(self, "_view", None)
+        return view_summary(view.state if isinstance(view, View) else None)
+
+    def _repr_mimebundle_(self, **kwargs):
+        """anywidget's bundle (the widget view) with a text/plain and a small text/html summary
+        from :meth:`describe`, which a host shows where it cannot draw the widget."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle
+        title, lines = self.describe()
+        head = type(self).__name__ + (f": {title}" if title else "")
+        note = "an interactive widget: run this cell with a kernel to explore it"
+        data["text/plain"] = "\n".join([head, *(f"  {k}: {v}" for k, v in lines), f"({note})"])
+        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+                       for k, v in lines)
+        data["text/html"] = (f"<div class='rw-fallback-summary'><b>{html.escape(head)}</b>"
+                             + (f"<table>{rows}</table>" if rows else "") + f"<p><i>{html.escape(note)}</i></p></div>")
+        return data, metadata

@@ -188,6 +188,16 @@ class StateSpace(Widget):
             parts.append(f"<p>Citation rule: {html.escape(rule)}</p>" + table.to_html(border=0))
         return "\n".join(parts)
 
+    def describe(self) -> tuple[str, list[tuple[str, str]]]:
+        """The world's title; the metric, the number of states and the Explorer's state."""
+        frame = state_space_frame(self.sweep, self.metric, self._outlined())
+        here = frame[frame.current]
+        lines = [("metric", LABELS[self.metric]), ("states", str(len(frame)))]
+        if len(here):
+            r = here.iloc[0]
+            lines.append((f"{r.retrieval} · {r.answer} · {r.citation}", r.label))
+        return self.explorer.scenario.title, lines
+
     def _repr_mimebundle_(self, **kwargs):
         """The widget, and :meth:`static_html` as ``text/html`` for hosts that draw no widgets
         (GitHub, nbviewer, ``nbconvert --to html`` without widget state)."""
