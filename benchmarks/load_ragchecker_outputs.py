@@ -7,7 +7,7 @@ Input: synthetic RAGChecker-format samples (0-12 claims a side, 0-8 passages, st
 in ``whole_process_vs_ragchecker.py``), each with eleven per-sample metrics, and the aggregate
 ``{"overall": ..., "retriever": ..., "generator": ...}``, as ``RAGChecker.evaluate`` writes them.
 *fast*: ``rw.evaluate(path)`` and ``rw.load_samples(path)`` as they are. *validator*: the same
-calls with :func:`ragwidgets._fastload.decode_plain` answering None, which is what these files met
+calls with :func:`ragwidgets._fastload.read_flat` answering None, which is what these files met
 before the fast path decoded ``metrics`` (msgspec refused them at the first record). Best of
 ``--repeats``; before a row is printed the two paths' frames are checked to be equal.
 """
@@ -66,7 +66,7 @@ def main() -> None:
             assert rw.load_samples(path).flat is not None  # the fast path takes the file
             fast_load, _ = best(lambda: rw.load_samples(path), args.repeats)
             fast_eval, fast = best(lambda: rw.evaluate(path), args.repeats)
-            with mock.patch.object(fastload, "decode_plain", return_value=None):
+            with mock.patch.object(fastload, "read_flat", return_value=None):
                 assert rw.load_samples(path).flat is None
                 slow_load, _ = best(lambda: rw.load_samples(path), args.repeats)
                 slow_eval, slow = best(lambda: rw.evaluate(path), args.repeats)

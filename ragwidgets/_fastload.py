@@ -1,9 +1,12 @@
 """The fast path for RAGChecker's plain results format: JSON bytes straight into label arrays.
 
-``msgspec`` decodes and type-checks a file in one pass in C, labels as shared strings;
-one Python pass then checks the shapes and concatenates the labels, and numpy turns them into
-codes. Samples (:class:`~ragwidgets.model.Sample`) are built only when one is asked for, from
-the decoded record and the label arrays. This path takes a file only when the precise validator
+``msgspec`` decodes and type-checks a file in chunks of samples, in C, labels as shared strings;
+one Python pass then checks each chunk's shapes and turns its labels into int8 codes, and the
+chunk's records are dropped. What is kept is columnar: the label codes and item counts as numpy,
+the texts the run table and its search read (query, gt_answer, response) as Arrow string
+columns, and where each sample's JSON lies (:class:`SampleSource`), so that a Sample
+(:class:`~ragwidgets.model.Sample`) is built when one is asked for by decoding that one sample
+again: never one Python object per claim or passage for the whole run. This path takes a file only when the precise validator
 in :mod:`ragwidgets.loaders` would accept it, giving identical Samples; anything else (another
 label spelling, claim objects, citation extensions, other keys, a wrong shape, a duplicate id,
 bad JSON, a JSONL line that is not one JSON value) makes :func:`read_flat` return None, and the
@@ -12,7 +15,9 @@ validator reads the file instead, with its messages.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain
@@ -20,7 +25,9 @@ from typing import Literal, Optional, Union
 
 import msgspec
 import numpy as np
+import pyarrow as pa
 
+from .errors import InputError
 from .model import LABEL_CODES, LABEL_SPELLINGS, UNJUDGED, Claim, Passage, Sample
 
 LABEL_VECTORS = ("answer2response", "response2answer")  # over response claims, over gt claims
@@ -66,14 +73,20 @@ class PlainRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 
 class PlainFile(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """``{"results": [...]}``, with ragchecker's aggregate ``metrics`` (decoded, so checked as
-    JSON and UTF-8 as the validator checks them, and dropped); any other key: not this path."""
+    JSON and UTF-8 as the validator checks them, and dropped); any other key: not this path. Each
+    result is kept as its JSON text (a view of the file's bytes), decoded a chunk at a time."""
 
-    results: list[PlainRecord]
+    results: list[msgspec.Raw]
     metrics: Optional[dict[str, dict[str, Optional[float]]]] = None
 
 
-_DECODERS = {"object": msgspec.json.Decoder(PlainFile), "list": msgspec.json.Decoder(list[PlainRecord]),
-             "lines": msgspec.json.Decoder(PlainRecord)}
+_DECODERS = {"object": msgspec.json.Decoder(PlainFile), "list": msgspec.json.Decoder(list[msgspec.Raw]),
+             "record": msgspec.json.Decoder(PlainRecord)}
+CHUNK = 8192  # samples decoded at a time: their records are dropped once their labels are codes
+TEXTS = ("query", "gt_answer", "response")  # the texts kept as columns
+
+
+BOM = b"\xef\xbb\xbf"
 
 
 def _codes(labels: list) -> np.ndarray:
@@ -81,31 +94,102 @@ def _codes(labels: list) -> np.ndarray:
     return np.frombuffer(bytes(map(_CODE_PLUS_ONE.__getitem__, labels)), dtype=np.int8) - np.int8(1)
 
 
+def _stamp(path: str) -> tuple[int, int]:
+    """(size, modification time in ns) of ``path``: what says the file is the one that was loaded."""
+    st = os.stat(path)
+    return st.st_size, st.st_mtime_ns
+
+
+@dataclass(eq=False)
+class Lines(Sequence):
+    """Each sample's line of a JSONL file (``starts[i]`` to ``ends[i]``, byte offsets): read again
+    from ``path`` when given, else from ``data`` (a gzipped file, bytes or JSON text: a stream has no
+    offsets). A file changed since it was loaded is refused (its offsets no longer hold)."""
+
+    starts: np.ndarray
+    ends: np.ndarray
+    path: str | None = None
+    stamp: tuple[int, int] | None = None
+    data: bytes | None = None
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __getitem__(self, i: int) -> bytes:
+        start, end = int(self.starts[i]), int(self.ends[i])
+        if self.data is not None:
+            return self.data[start:end]
+        with self._open() as f:
+            f.seek(start)
+            return f.read(end - start)
+
+    def __iter__(self) -> Iterator[bytes]:
+        if self.data is not None:
+            yield from map(self.__getitem__, range(len(self)))
+            return
+        with self._open() as f:
+            for start, end in zip(self.starts.tolist(), self.ends.tolist()):
+                f.seek(start)
+                yield f.read(end - start)
+
+    def _open(self):
+        try:
+            if _stamp(self.path) == self.stamp:
+                return open(self.path, "rb")
+        except OSError:
+            pass
+        raise InputError(f"{self.path} has changed (or gone) since it was loaded; load it again to see its samples")
+
+
+class Records(Sequence):
+    """The plain records of a source, each decoded when asked for (iterating decodes them in order)."""
+
+    def __init__(self, source: Sequence):
+        self.source = source
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+    def __getitem__(self, i: int) -> PlainRecord:
+        return _DECODERS["record"].decode(self.source[i])
+
+    def __iter__(self) -> Iterator[PlainRecord]:
+        return map(_DECODERS["record"].decode, self.source)
+
+
 @dataclass(eq=False)
 class FlatRecords:
-    """Plain records decoded, with their labels as flat int8 codes.
+    """Plain records as columns: labels as flat int8 codes, texts as Arrow strings, the rest in ``source``.
 
-    ``n_resp``/``n_gt``/``n_psg``: items per sample. ``answer2response``/``response2answer``:
-    one code per claim (0 where the sample has no vector). ``retrieved2response``/
-    ``retrieved2answer``: the matrices of the samples that have one, concatenated row by row.
-    ``has``: per label matrix, which samples have it (given, or complete by shape alone).
+    ``source``: each sample's JSON text (:class:`Lines` of a JSONL file, or a JSON file's results
+    as views of its bytes). ``n_resp``/``n_gt``/``n_psg``: items per sample.
+    ``answer2response``/``response2answer``: one code per claim (0 where the sample has no
+    vector). ``retrieved2response``/``retrieved2answer``: the matrices of the samples that have
+    one, concatenated row by row. ``has``: per label matrix, which samples have it (given, or
+    complete by shape alone). ``texts``: query, gt_answer and response per sample ("" if absent).
     """
 
-    records: list[PlainRecord]
+    source: Sequence
     query_ids: list[str]
     n_resp: np.ndarray
     n_gt: np.ndarray
     n_psg: np.ndarray
     labels: dict[str, np.ndarray]
     has: dict[str, np.ndarray]
+    texts: dict[str, pa.Array]
     n_unnamed: int
     first_unnamed: int | None
 
     @property
     def samples(self) -> "LazySamples":
         """The Samples, each built when asked for (a new view each time: caching it here would make
-        a reference cycle that keeps the whole decoded file alive until the collector runs)."""
+        a reference cycle that keeps the whole run alive until the collector runs)."""
         return LazySamples(self)
+
+    @property
+    def records(self) -> Records:
+        """The plain records, each decoded from ``source`` when asked for (labels included)."""
+        return Records(self.source)
 
     @cached_property
     def grid_start(self) -> dict[str, np.ndarray]:
@@ -119,13 +203,14 @@ class FlatRecords:
 
 
 class LazySamples(Sequence):
-    """The Samples of a FlatRecords, each built when asked for (equal to the precise parser's)."""
+    """The Samples of a FlatRecords, each built when asked for from its one decoded record and the
+    label arrays (equal to the precise parser's)."""
 
     def __init__(self, flat: FlatRecords):
         self.flat = flat
 
     def __len__(self) -> int:
-        return len(self.flat.records)
+        return len(self.flat.query_ids)
 
     def __getitem__(self, i):
         if isinstance(i, slice):
@@ -134,7 +219,11 @@ class LazySamples(Sequence):
 
     def texts(self, field: str) -> list[str]:
         """Every record's ``field`` ("query", "gt_answer" or "response"; missing: "")."""
-        return [getattr(r, field) or "" for r in self.flat.records]
+        return self.flat.texts[field].to_pylist()
+
+    def text_column(self, field: str) -> pa.Array:
+        """Every record's ``field`` as an Arrow string column (no Python string per sample)."""
+        return self.flat.texts[field]
 
     def _sample(self, i: int) -> Sample:
         f = self.flat
@@ -160,118 +249,171 @@ def _claims(triples) -> tuple[Claim, ...]:
                  for t in triples or ())
 
 
-def decode_plain(data: bytes, jsonl: bool) -> list[PlainRecord] | None:
-    """The records of a file's bytes if all are plain, else None. JSONL is read as the validator
-    reads it: one JSON value on each ``\\n``-separated line, blank lines skipped."""
-    data = data.removeprefix(b"\xef\xbb\xbf")
+_SPACE = re.compile(rb"[ \t\n\r\x0b\x0c]*")  # what bytes.lstrip() strips, found without copying the file
+
+
+def read_flat(data: bytes, jsonl: bool, path: str | None = None) -> FlatRecords | None:
+    """The plain records of a file's bytes as columns, or None when they are not all plain.
+
+    JSONL is read as the validator reads it: one JSON value on each ``\\n``-separated line, blank
+    lines skipped. ``path``: the (not gzipped) file ``data`` was read from; its lines are then read
+    again from it on demand rather than the file's bytes kept (a drill-down reads one line).
+    """
+    skip = len(BOM) if data[:len(BOM)] == BOM else 0
+    built = _Columns()
     try:
         if jsonl:
-            return _decode_lines(data)
-        if data.lstrip()[:1] == b"[":
-            return _DECODERS["list"].decode(data)
-        return _DECODERS["object"].decode(data).results
+            starts, ends = [], []
+            for records, at, to in _line_chunks(data, skip):
+                if not built.add(records):
+                    return None
+                starts += at
+                ends += to
+            stamp = _stamp(path) if path is not None else None
+            keep = path is None or stamp[0] != len(data)  # not the bytes read: keep them
+            source = Lines(np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64),
+                           path=None if keep else str(path), stamp=None if keep else stamp,
+                           data=data if keep else None)
+        else:
+            view = memoryview(data)[skip:]
+            first = _SPACE.match(data, skip).end()
+            source = (_DECODERS["list"].decode(view) if data[first:first + 1] == b"["
+                      else _DECODERS["object"].decode(view).results)
+            decode = _DECODERS["record"].decode
+            for k in range(0, len(source), CHUNK):
+                if not built.add([decode(raw) for raw in source[k:k + CHUNK]]):
+                    return None
     except (msgspec.DecodeError, RecursionError):
         return None
+    return built.finish(source)
 
 
-def _decode_lines(data: bytes) -> list[PlainRecord]:
-    """One record per line, each line decoded on its own (``decode_lines`` would also take a
-    value over two lines, or two values on one)."""
-    decode, view, records, start, size = _DECODERS["lines"].decode, memoryview(data), [], 0, len(data)
+def _line_chunks(data: bytes, skip: int):
+    """(records, line starts, line ends) of up to CHUNK lines at a time, each line decoded on its own
+    (``decode_lines`` would also take a value over two lines, or two values on one)."""
+    decode, view, size = _DECODERS["record"].decode, memoryview(data), len(data)
+    records, starts, ends, start = [], [], [], skip
     while start <= size:
         end = data.find(b"\n", start)
         end = size if end < 0 else end
         try:
             records.append(decode(view[start:end]))
+            starts.append(start)
+            ends.append(end)
         except msgspec.DecodeError:
             if data[start:end].strip():
                 raise
         start = end + 1
-    return records
+        if len(records) == CHUNK:
+            yield records, starts, ends
+            records, starts, ends = [], [], []
+    yield records, starts, ends
 
 
-def read_flat(data: bytes, jsonl: bool) -> FlatRecords | None:
-    """The plain records of a file's bytes as label arrays, or None when they are not all plain."""
-    records = decode_plain(data, jsonl)
-    return None if records is None else flatten(records)
+class _Columns:
+    """The columns of records added a chunk at a time (:meth:`add`), then :meth:`finish`."""
 
+    def __init__(self):
+        self.n = 0
+        self.query_ids: list[str] = []
+        self.unnamed: list[int] = []
+        self.counts: list[np.ndarray] = []  # per chunk: (n_resp, n_gt, n_psg) rows
+        self.has = {name: [] for name in (*LABEL_VECTORS, *LABEL_GRIDS)}
+        self.labels = {name: [] for name in self.has}
+        self.texts = {name: [] for name in TEXTS}
 
-def flatten(records: list[PlainRecord]) -> FlatRecords | None:
-    """Check every record's shapes and concatenate its labels; None at the first record that
-    the precise validator refuses (a wrong shape, a duplicate doc_id or query_id, nothing to
-    score). Absent label arrays that are complete by shape alone count as given (see
-    :func:`ragwidgets.loaders.vacuous_labels`). On success the label lists are dropped from the records."""
-    query_ids, unnamed, n_resp, n_gt, n_psg = [], [], [], [], []
-    has = {name: [] for name in (*LABEL_VECTORS, *LABEL_GRIDS)}
-    has_a2r, has_r2a, has_r2r, has_ret2a = (has[name].append for name in has)
-    flat = {name: [] for name in has}
-    a2r, r2a, r2r, ret2a = (flat[name].extend for name in flat)
-    joined = chain.from_iterable
-    for i, r in enumerate(records):  # the two sides written out: this loop runs once per sample
-        psg, resp, gt = r.retrieved_context, r.response_claims, r.gt_answer_claims
-        if psg is None:
-            if resp is None and gt is None:
-                return None  # nothing to score, or labels without their claims
-            k = 0
-        else:
-            k = len(psg)
-            if k > 1 and len({p.doc_id for p in psg}) != k:
-                return None
-        nr = -1 if resp is None else len(resp)  # -1: not given, so no label array's length matches
-        ng = -1 if gt is None else len(gt)
-        no_psg = k == 0 and psg is not None
-        labels = r.answer2response
-        if labels is None:
-            has_a2r(nr == 0)
-        elif len(labels) != nr:
+    def add(self, records: list[PlainRecord]) -> bool:
+        """Check every record's shapes and keep its labels as codes; False at the first record that
+        the precise validator refuses (a wrong shape, a duplicate doc_id, nothing to score). Absent
+        label arrays that are complete by shape alone count as given (see
+        :func:`ragwidgets.loaders.vacuous_labels`)."""
+        n_resp, n_gt, n_psg = [], [], []
+        has = {name: [] for name in self.has}
+        has_a2r, has_r2a, has_r2r, has_ret2a = (has[name].append for name in has)
+        flat = {name: [] for name in has}
+        a2r, r2a, r2r, ret2a = (flat[name].extend for name in flat)
+        joined = chain.from_iterable
+        for i, r in enumerate(records, self.n):  # the two sides written out: this loop runs once per sample
+            psg, resp, gt = r.retrieved_context, r.response_claims, r.gt_answer_claims
+            if psg is None:
+                if resp is None and gt is None:
+                    return False  # nothing to score, or labels without their claims
+                k = 0
+            else:
+                k = len(psg)
+                if k > 1 and len({p.doc_id for p in psg}) != k:
+                    return False
+            nr = -1 if resp is None else len(resp)  # -1: not given, so no label array's length matches
+            ng = -1 if gt is None else len(gt)
+            no_psg = k == 0 and psg is not None
+            labels = r.answer2response
+            if labels is None:
+                has_a2r(nr == 0)
+            elif len(labels) != nr:
+                return False
+            else:
+                has_a2r(True)
+                a2r(labels)
+            labels = r.response2answer
+            if labels is None:
+                has_r2a(ng == 0)
+            elif len(labels) != ng:
+                return False
+            else:
+                has_r2a(True)
+                r2a(labels)
+            rows = r.retrieved2response
+            if rows is None:
+                has_r2r(nr == 0 or (nr > 0 and no_psg))
+            elif len(rows) != nr or (nr and set(map(len, rows)) != {k}):
+                return False
+            else:
+                has_r2r(True)
+                r2r(joined(rows))
+            rows = r.retrieved2answer
+            if rows is None:
+                has_ret2a(ng == 0 or (ng > 0 and no_psg))
+            elif len(rows) != ng or (ng and set(map(len, rows)) != {k}):
+                return False
+            else:
+                has_ret2a(True)
+                ret2a(joined(rows))
+            qid = r.query_id
+            if qid is msgspec.UNSET:
+                self.unnamed.append(i)
+                qid = i
+            self.query_ids.append(str(qid))
+            n_resp.append(nr)
+            n_gt.append(ng)
+            n_psg.append(k)
+        self.n += len(records)
+        counts = np.array([n_resp, n_gt, n_psg], dtype=np.int64).reshape(3, len(records))
+        counts[:2] = np.maximum(counts[:2], 0)
+        self.counts.append(counts)
+        for name, values in has.items():
+            present = np.array(values, dtype=bool)
+            codes = _codes(flat[name])
+            if name in LABEL_VECTORS:  # one code per claim: 0 where the sample has no vector, as Batch stores them
+                n = counts[LABEL_VECTORS.index(name)]
+                per_claim = np.zeros(int(n.sum()), dtype=np.int8)
+                per_claim[np.repeat(present, n)] = codes
+                codes = per_claim
+            self.has[name].append(present)
+            self.labels[name].append(codes)
+        for name in TEXTS:
+            self.texts[name].append(pa.array([getattr(r, name) or "" for r in records], type=pa.large_string()))
+        return True
+
+    def finish(self, source: Sequence) -> FlatRecords | None:
+        """The FlatRecords of every record added (None when two share a query_id)."""
+        if len(set(self.query_ids)) != self.n:
             return None
-        else:
-            has_a2r(True)
-            a2r(labels)
-        labels = r.response2answer
-        if labels is None:
-            has_r2a(ng == 0)
-        elif len(labels) != ng:
-            return None
-        else:
-            has_r2a(True)
-            r2a(labels)
-        rows = r.retrieved2response
-        if rows is None:
-            has_r2r(nr == 0 or (nr > 0 and no_psg))
-        elif len(rows) != nr or (nr and set(map(len, rows)) != {k}):
-            return None
-        else:
-            has_r2r(True)
-            r2r(joined(rows))
-        rows = r.retrieved2answer
-        if rows is None:
-            has_ret2a(ng == 0 or (ng > 0 and no_psg))
-        elif len(rows) != ng or (ng and set(map(len, rows)) != {k}):
-            return None
-        else:
-            has_ret2a(True)
-            ret2a(joined(rows))
-        qid = r.query_id
-        if qid is msgspec.UNSET:
-            unnamed.append(i)
-            qid = i
-        query_ids.append(str(qid))
-        n_resp.append(nr)
-        n_gt.append(ng)
-        n_psg.append(k)
-    if len(set(query_ids)) != len(records):
-        return None
-    for r in records:  # the labels live on as codes
-        r.answer2response = r.response2answer = r.retrieved2response = r.retrieved2answer = r.metrics = None
-    counts = {"answer2response": np.maximum(np.array(n_resp, dtype=np.int64), 0),
-              "response2answer": np.maximum(np.array(n_gt, dtype=np.int64), 0)}
-    present = {name: np.array(values, dtype=bool) for name, values in has.items()}
-    labels = {name: _codes(values) for name, values in flat.items()}
-    for name, n in counts.items():  # one code per claim: 0 where the sample has no vector, as Batch stores them
-        per_claim = np.zeros(int(n.sum()), dtype=np.int8)
-        per_claim[np.repeat(present[name], n)] = labels[name]
-        labels[name] = per_claim
-    return FlatRecords(records=records, query_ids=query_ids, n_resp=counts["answer2response"],
-                       n_gt=counts["response2answer"], n_psg=np.array(n_psg, dtype=np.int64), labels=labels,
-                       has=present, n_unnamed=len(unnamed), first_unnamed=unnamed[0] if unnamed else None)
+        counts = np.concatenate(self.counts, axis=1) if self.counts else np.zeros((3, 0), dtype=np.int64)
+        has, labels = ({name: np.concatenate(parts) if parts else np.zeros(0, dtype=dtype) for name, parts in kind.items()}
+                       for kind, dtype in ((self.has, bool), (self.labels, np.int8)))
+        texts = {name: pa.concat_arrays(parts) if parts else pa.array([], type=pa.large_string())
+                 for name, parts in self.texts.items()}
+        return FlatRecords(
+            source=source, query_ids=self.query_ids, n_resp=counts[0], n_gt=counts[1], n_psg=counts[2],
+            labels=labels, has=has,
+            texts=texts, n_unnamed=len(self.unnamed), first_unnamed=self.unnamed[0] if self.unnamed else None)

@@ -216,18 +216,13 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
         if isinstance(source, (bytes, str, Path)):
             from . import _fastload as fastload
             name, data = read_source(source)
-            plain = fastload.decode_plain(data, is_jsonl(name))
-            if plain is not None:
-                del data  # the decoded records hold all of it: less memory at the peak to come
-                flat = fastload.flatten(plain)
-                if flat is not None:
-                    result = LoadResult(samples=flat.samples, flat=flat, unnamed=flat.n_unnamed,
-                                        first_unnamed=flat.first_unnamed)
-                    result.warnings = _query_id_warnings(flat.n_unnamed, flat.first_unnamed)
-                    _emit(result.warnings)
-                    return result
-                del plain  # a sample the validator refuses: it reads the file itself, with its messages
-                name, data = read_source(source)
+            flat = fastload.read_flat(data, is_jsonl(name), path=_plain_file(source, name))
+            if flat is not None:
+                result = LoadResult(samples=flat.samples, flat=flat, unnamed=flat.n_unnamed,
+                                    first_unnamed=flat.first_unnamed)
+                result.warnings = _query_id_warnings(flat.n_unnamed, flat.first_unnamed)
+                _emit(result.warnings)
+                return result
             records, errors = _parse_text(_decode_text(data, name), name, on_error)
         else:
             records, errors = _unwrap(source), []
@@ -235,6 +230,18 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
     result.errors[:0] = errors
     _emit(result.warnings)
     return result
+
+
+def _plain_file(source, name: str) -> str | None:
+    """The path of a file source that is not gzipped (its samples can be read again at their byte
+    offsets), else None."""
+    if not isinstance(source, (str, Path)) or name == "JSON text":
+        return None
+    try:
+        with open(name, "rb") as f:
+            return None if f.read(2) == b"\x1f\x8b" else name
+    except OSError:
+        return None
 
 
 def _emit(messages: list[str]) -> None:
