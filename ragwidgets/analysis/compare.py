@@ -3,12 +3,16 @@
 Runs are aligned on the query_ids they all share; queries missing from any run are left out and
 counted. For each run against the baseline (the first run) and each metric: both means over
 the samples defined in both runs, their difference, and a paired bootstrap interval of the mean
-per-sample difference (resampling queries, so each pair stays together).
+per-sample difference (resampling queries, so each pair stays together). A pair is checked by
+its query text too: shared query_ids whose question differs from the baseline's are counted per
+run (``query_mismatch``, with the ids in ``mismatched``) and warned about once per comparison,
+but still paired (the ids say they are the same query; the count says how far to trust that).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -27,6 +31,8 @@ class Comparison:
     values: dict[str, pd.DataFrame]
     defined: dict[str, pd.DataFrame]
     summary: pd.DataFrame
+    query_mismatch: dict[str, int] = field(default_factory=dict)  # per run: shared ids asking another question
+    mismatched: dict[str, list[str]] = field(default_factory=dict)  # those query_ids, per run
 
     @property
     def baseline(self) -> str:
@@ -77,4 +83,22 @@ def compare_runs(tables: dict[str, RunTable], *, n_boot: int = N_BOOT, seed: int
                          "includes_zero": None if lo is None else bool(lo <= 0 <= hi)})
     summary = pd.DataFrame(rows)
     left_out = {r: int(len(tables[r].frame.index.difference(shared))) for r in runs}
-    return Comparison(runs, shared, left_out, values, defined, summary)
+    mismatched = query_mismatches(tables, shared)
+    if any(mismatched.values()):
+        said = "; ".join(f"{r}: {len(ids)} (e.g. {ids[0]!r})" for r, ids in mismatched.items() if ids)
+        warnings.warn(f"comparing runs: shared query_ids ask a different question than in {runs[0]!r} "
+                      f"({said}); they are still paired by query_id", stacklevel=2)
+    return Comparison(runs, shared, left_out, values, defined, summary,
+                      {r: len(ids) for r, ids in mismatched.items()}, mismatched)
+
+
+def query_mismatches(tables: dict[str, RunTable], shared: pd.Index) -> dict[str, list[str]]:
+    """Per run after the first: the ``shared`` query_ids whose query text differs from the first
+    run's (compared as text, whitespace at the ends ignored); [] where all agree."""
+    runs = list(tables)
+    base = tables[runs[0]].frame.loc[shared, "query"].astype(str).str.strip().to_numpy()
+    out = {}
+    for run in runs[1:]:
+        other = tables[run].frame.loc[shared, "query"].astype(str).str.strip().to_numpy()
+        out[run] = [str(q) for q in shared[base != other]]
+    return out

@@ -433,7 +433,7 @@ class InMemoryRun(HeldTable):
         if c is None:
             return None
         return {"baseline": c.baseline, "shared": len(c.shared), "left_out": c.left_out,
-                "rows": [{k: plain(v) for k, v in r.items()} for r in c.summary.to_dict("records")]}
+                "query_mismatch": c.query_mismatch, "rows": [{k: plain(v) for k, v in r.items()} for r in c.summary.to_dict("records")]}
 
     def columns(self) -> list[tuple[str, str]]:
         """The table's columns, as (key, kind: text, count, metric or difference)."""

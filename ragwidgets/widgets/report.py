@@ -158,7 +158,11 @@ def report_html(explorer, *, worst: int = 20) -> str:
     if v["compare"]:
         c = v["compare"]
         parts.append(f"<h2>Compared with {_id(c['baseline'])}</h2><p>{c['shared']} shared queries; left out: "
-                     + _e(", ".join(f"{k} {n}" for k, n in c["left_out"].items())) + "</p><table><tr>"
+                     + _e(", ".join(f"{k} {n}" for k, n in c["left_out"].items())) + "</p>"
+                     + "".join(f"<p class=no>{n} shared query_id(s) of {_id(k)} ask a different question than "
+                               f"in {_id(c['baseline'])} (still paired by query_id)</p>"
+                               for k, n in c.get("query_mismatch", {}).items() if n)
+                     + "<table><tr>"
                      "<th class=t>run</th><th class=t>metric</th><th>baseline</th><th>run</th><th>difference</th>"
                      "<th>paired 95% interval</th><th class=t>includes 0</th></tr>")
         for r in c["rows"]:
