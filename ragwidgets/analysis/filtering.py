@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from .expression import parse
 
@@ -24,20 +26,33 @@ def expression_mask(frame: pd.DataFrame, expression: str) -> np.ndarray:
 
 
 class TextIndex:
-    """Case-insensitive substring search over query_id, query and response, lowercased once."""
+    """Case-insensitive substring search over query_id, query and response: one Arrow column of
+    the three joined by NUL and lowercased once (as ``str.lower`` does: Arrow's lowercasing for
+    ASCII rows, Python's for the others), searched by ``pyarrow.compute.match_substring``."""
 
     def __init__(self, frame: pd.DataFrame):
-        parts = [frame.index.astype(str).str.lower()]
-        parts += [frame[c].astype(str).str.lower() for c in TEXT_COLUMNS if c in frame]
-        self._text = pd.Series(parts[0], copy=False)
-        for part in parts[1:]:
-            self._text = self._text + "\x00" + np.asarray(part, dtype=object)
+        parts = [_strings(frame.index)] + [_strings(frame[c]) for c in TEXT_COLUMNS if c in frame]
+        joined = pc.binary_join_element_wise(*parts, pa.scalar("\x00", pa.large_string()))
+        lowered = pc.ascii_lower(joined)
+        other = np.flatnonzero(~pc.string_is_ascii(joined).to_numpy(zero_copy_only=False))
+        if len(other):  # full Unicode case mapping (İ -> i̇), as str.lower
+            fixed = pa.array([t.lower() for t in joined.take(other).to_pylist()], type=pa.large_string())
+            mask = np.zeros(len(joined), dtype=bool)
+            mask[other] = True
+            lowered = pc.replace_with_mask(lowered, pa.array(mask), fixed)
+        self._text = lowered
 
     def mask(self, text: str) -> np.ndarray:
         """Rows whose query_id, query or response contains ``text`` (all rows for an empty text)."""
         if not text:
             return np.ones(len(self._text), dtype=bool)
-        return np.array(self._text.str.contains(text.lower(), regex=False), dtype=bool)
+        return pc.match_substring(self._text, text.lower()).to_numpy(zero_copy_only=False)
+
+
+def _strings(values) -> pa.Array:
+    """``values`` (a pandas column or index) as one Arrow large_string array (Arrow-backed: not copied)."""
+    array = pa.array(values) if isinstance(values.dtype, pd.StringDtype) else pa.array(values.astype(str).to_numpy())
+    return array.cast(pa.large_string()) if array.type != pa.large_string() else array
 
 
 def filter_rows(frame: pd.DataFrame, text: str = "", expression: str = "",

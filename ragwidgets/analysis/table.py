@@ -1,11 +1,11 @@
 """One row per sample of a run: its query, its item counts and every metric, with each value's status.
 
-The table is what every analysis reads: ``frame`` (query_id index; ``query``, ``response``,
-``n_response_claims``, ``n_gt_claims``, ``n_passages`` and one float column per metric, NaN
-where not defined; by default the metrics defined on at least one sample, so a metric that is
-only Undefined or not computable in this run does not crowd the table: ``Scores.aggregate()``
-still counts it) and ``status`` (same rows, one int8 column per metric: 0 defined,
-1 Undefined, 2 not computable), so that Undefined is never confused with not computable.
+The table is what every analysis reads: ``frame`` (query_id index; ``query``, ``response`` as
+Arrow string columns, ``n_response_claims``, ``n_gt_claims``, ``n_passages`` and one float
+column per metric, NaN where not defined; by default the metrics defined on at least one
+sample, so a metric that is only Undefined or not computable in this run does not crowd the
+table: ``Scores.aggregate()`` still counts it) and ``status`` (same rows, one int8 column per
+metric: 0 defined, 1 Undefined, 2 not computable), so that Undefined is never confused with not computable.
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ def run_table(scores: Scores, metrics: list[str] | None = None) -> RunTable:
     b = scores.batch
     index = pd.Index(b.query_ids, name="query_id")
     columns = {
-        "query": b.texts("query"),
-        "response": b.texts("response"),
+        "query": pd.array(b.text_column("query"), dtype="str"),  # Arrow strings, not copied
+        "response": pd.array(b.text_column("response"), dtype="str"),
         "n_response_claims": np.diff(b.resp_offset),
         "n_gt_claims": np.diff(b.gt_offset),
         "n_passages": np.diff(b.psg_offset),

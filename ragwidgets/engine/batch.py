@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
 
 from ..model import LABEL_MATRICES, Sample
 
@@ -102,6 +103,11 @@ class Batch:
         """Every sample's ``field`` ("query", "gt_answer" or "response"), without building lazy Samples."""
         of_records = getattr(self.samples, "texts", None)
         return of_records(field) if of_records else [getattr(s, field) for s in self.samples]
+
+    def text_column(self, field: str) -> pa.Array:
+        """Every sample's ``field`` as an Arrow string column (the fast path's own, not rebuilt)."""
+        of_records = getattr(self.samples, "text_column", None)
+        return of_records(field) if of_records else pa.array(self.texts(field), type=pa.large_string())
 
     @property
     def cit_sample(self) -> np.ndarray:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
+import pyarrow as pa
 
 from ..loaders import gc_paused
 from ..model import Sample
@@ -52,6 +53,11 @@ class PatchedSamples(Sequence):
         """Every sample's ``field`` (reviews change no text)."""
         of_records = getattr(self.base, "texts", None)
         return of_records(field) if of_records else [getattr(s, field) for s in self.base]
+
+    def text_column(self, field: str) -> pa.Array:
+        """Every sample's ``field`` as an Arrow string column (the base's own, where it has one)."""
+        of_records = getattr(self.base, "text_column", None)
+        return of_records(field) if of_records else pa.array(self.texts(field), type=pa.large_string())
 
 
 def flat_index(batch: Batch, kind: str, sample: np.ndarray, claim: np.ndarray, passage: np.ndarray) -> np.ndarray:
