@@ -184,3 +184,140 @@ describe("hostile text", () => {
     expect(sent).toEqual([]);
   });
 });
+
+/** `view` with claim R5 entailed by `n` passages (P0, P3, ...) and contradicted by P1, selected. */
+function supportedBy(view, n) {
+  const docs = Array.from({ length: n }, (_, k) => `P${k * 3}`);
+  const claims = view.claims.map((c) => (c.id === "R5"
+    ? { ...c, supported_by: docs, contradicted_by: ["P1"], faithful: true, roles: ["selected"] } : c));
+  const sources = view.sources.map((s) => ({ ...s, text: `the text of ${s.doc_id}`,
+    roles: docs.includes(s.doc_id) ? ["supports"] : s.doc_id === "P1" ? ["contradicts"] : [] }));
+  return { ...view, claims, sources, selected: "claim:R5" };
+}
+
+describe("the compact sample view", () => {
+  it("the metrics are one strip: label, value, fraction; Undefined and not computable in words", () => {
+    const view = fixture("ragchecker_sample");
+    const { el } = mount(view);
+    const cards = view.card_groups.flatMap((g) => g.cards);
+    const items = [...el.querySelectorAll(".rw-strip-item")];
+    expect(items.map((b) => b.dataset.metric)).toEqual(cards.map((c) => c.name));
+    expect(el.querySelector("article.rw-card")).toBeNull(); // no full card until asked
+    for (const c of cards) {
+      const item = el.querySelector(`.rw-strip-item[data-metric="${c.name}"]`);
+      expect(item.tagName).toBe("BUTTON");
+      expect(text(item.querySelector(".rw-strip-label"))).toContain(c.label);
+      expect(text(item.querySelector('[data-testid="value"]'))).toBe(c.shown);
+      expect(text(item.querySelector('[data-testid="fraction"]'))).toBe(c.fraction);
+      expect(item.classList.contains("rw-undefined")).toBe(c.value === null);
+    }
+    const undef = cards.find((c) => c.value === null);
+    if (undef) expect(text(el.querySelector(`[data-metric="${undef.name}"] [data-testid="value"]`))).toBe("Undefined");
+    const missing = el.querySelector('[data-testid="not-computable"]');
+    expect(text(missing.querySelector("summary"))).toBe(
+      `⊘ Not computable for this data (${view.not_computable.length}): ${view.not_computable.map((m) => m.label).join(", ")}`);
+  });
+
+  it("a strip item opens the full card (definition, fraction, counted items); a second click or Esc closes it", async () => {
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+    const view = fixture("ragchecker_sample");
+    const { el } = mount(view);
+    const c = view.card_groups.flatMap((g) => g.cards).find((x) => x.denominator_items.length);
+    const item = el.querySelector(`.rw-strip-item[data-metric="${c.name}"]`);
+    item.click();
+    await tick();
+    const detail = el.querySelector('[data-testid="card-detail"]');
+    expect(item.getAttribute("aria-expanded")).toBe("true");
+    expect(text(detail.querySelector(".rw-card-def"))).toBe(c.definition);
+    expect(text(detail.querySelector(".rw-card-fraction"))).toBe(c.fraction);
+    expect(text(detail.querySelector('[data-testid="items"]'))).toContain(`out of: ${c.denominator_items.join(", ")}`);
+    item.click();
+    await tick();
+    expect(el.querySelector('[data-testid="card-detail"]')).toBeNull();
+    item.click();
+    await tick();
+    el.querySelector('[data-testid="card-detail"] .rw-card').dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    await tick();
+    expect(el.querySelector('[data-testid="card-detail"]')).toBeNull();
+    expect(document.activeElement).toBe(item); // focus back on the strip item
+  });
+
+  it("a reviewed value reads judge's → reviewer's in the strip", () => {
+    const view = fixture("ragchecker_reviewed");
+    const el = document.createElement("div");
+    document.body.appendChild(el);
+    mountSampleView(el, { view, send: () => {}, review: () => {} });
+    const c = view.card_groups.flatMap((g) => g.cards).find((x) => x.judge_shown);
+    const item = el.querySelector(`.rw-strip-item[data-metric="${c.name}"]`);
+    expect(text(item.querySelector(".rw-strip-value"))).toBe(`judge's labels: ${c.judge_shown} → ${c.shown}`);
+    expect(item.querySelector("s").textContent).toContain(c.judge_shown);
+  });
+
+  it("predicting keeps the full cards with their prediction boxes", () => {
+    const view = { ...fixture("ragchecker_sample"), predict: true };
+    const { el } = mount(view);
+    expect(el.querySelector(".rw-strip")).toBeNull();
+    expect(el.querySelectorAll("article.rw-card .rw-predict-input").length).toBe(view.card_groups.flatMap((g) => g.cards).length);
+  });
+
+  it("which claims fail comes before the claims; a selected claim shows all 10 supporting passages' texts right under it", () => {
+    const view = supportedBy(enlarge(fixture("ragchecker_sample"), 60, 80), 10);
+    const { el } = mount(view);
+    const order = [...el.querySelectorAll("[data-testid]")].map((n) => n.dataset.testid).filter((t) => ["cards", "failing", "claims", "sources"].includes(t));
+    expect(order).toEqual(["cards", "failing", "claims", "sources"]);
+    const row = el.querySelector('[data-key="claim:R5"]');
+    const evidence = row.nextElementSibling;
+    expect(evidence.dataset.evidence).toBe("claim:R5");
+    const items = [...evidence.querySelectorAll(".rw-evidence-item")];
+    expect(items.map((li) => li.dataset.doc)).toEqual([...view.claims[4].supported_by, "P1"]);
+    for (const li of items.slice(0, 10)) {
+      expect(text(li.querySelector(".rw-ev-how"))).toBe("● entails");
+      expect(text(li.querySelector('[data-testid="evidence-text"]'))).toBe(`the text of ${li.dataset.doc}`);
+    }
+    expect(text(items[10].querySelector(".rw-ev-how"))).toBe("⊗ contradicts");
+    expect(text(evidence.querySelector(".rw-evidence-head"))).toBe("Passages behind R5 (10 entail it, 1 contradicts it)");
+    expect(el.querySelectorAll(".rw-evidence-row").length).toBe(1); // only under the selected claim
+  });
+
+  it("every ID is a link (a button) that selects it, without toggling the row it sits in", () => {
+    const view = supportedBy(enlarge(fixture("ragchecker_sample"), 6, 8), 2);
+    const { el, sent } = mount({ ...view, sources: view.sources.map((s, k) => ({ ...s, entails_response: k === 3 ? ["R5", "R2"] : [] })) });
+    const link = (scope, target) => el.querySelector(`${scope} button.rw-idlink[data-select="${target}"]`);
+    const cases = [
+      ['[data-key="claim:R5"]', "source:P3"], // Supported by
+      ['[data-key="claim:R5"]', "source:P1"], // contradicted by
+      ['[data-evidence="claim:R5"]', "source:P0"], // the passages under the claim
+      ['[data-key="source:P3"]', "claim:R2"], // Entails claims
+    ];
+    for (const [scope, target] of cases) {
+      const a = link(scope, target);
+      expect(a, `${scope} ${target}`).not.toBeNull();
+      expect(a.tabIndex).toBe(0);
+      a.click();
+      expect(sent.at(-1)).toEqual({ selected: target });
+    }
+    expect(sent.length).toBe(cases.length); // the rows around the links were not clicked
+    el.querySelector('[data-testid="show-matrix"]')?.click();
+    const head = el.querySelector('.rw-matrix thead button.rw-idlink[data-select="source:P2"]');
+    expect(text(head)).toBe("3"); // the rank, the doc_id as its title
+    head.click();
+    expect(sent.at(-1)).toEqual({ selected: "source:P2" });
+    el.querySelector('.rw-matrix tbody button.rw-idlink[data-select="claim:R2"]').click();
+    expect(sent.at(-1)).toEqual({ selected: "claim:R2" });
+  });
+
+  it("without passage labels no claim is unfaithful or filed under hallucination / self-knowledge", () => {
+    const base = fixture("ragchecker_sample");
+    const claims = base.claims.map((c) => ({ ...c, faithful: null, supported_by: [], contradicted_by: [] }));
+    const { el } = mount({ ...base, claims, selected: "claim:R1" });
+    const failing = el.querySelector('[data-testid="failing"]');
+    for (const kind of ["hallucinated", "misled", "unsupported", "unfaithful"]) expect(failing.querySelector(`[data-kind="${kind}"]`)).toBeNull();
+    const incorrect = claims.filter((c) => c.correct === false).map((c) => c.id);
+    expect([...failing.querySelectorAll('[data-kind="incorrect"] button')].map(text)).toEqual(incorrect);
+    const table = el.querySelector('[data-testid="claims"]');
+    expect(table.textContent).not.toContain("Unfaithful");
+    expect(table.textContent).not.toContain("✓ Faithful");
+    expect(text(table.querySelector('[data-key="claim:R1"]'))).toContain("⊘ no passage labels");
+    expect(text(el.querySelector('[data-evidence="claim:R1"] .rw-evidence-head'))).toBe("Passages behind R1: none known (the data has no passage labels)");
+  });
+});

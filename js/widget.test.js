@@ -205,7 +205,7 @@ describe("linked selection", () => {
     // R3 cites the unretrieved D3: invalid, with the reason as a tooltip
     const cells = [...row("claim:R3").querySelectorAll("td")].map(text);
     expect(cells).toContain("D3");
-    expect(row("claim:R3").querySelector("[title]").getAttribute("title")).toBe("invalid: D3 was not retrieved");
+    expect(row("claim:R3").querySelector("span[title]").getAttribute("title")).toBe("invalid: D3 was not retrieved");
   });
 });
 

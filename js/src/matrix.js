@@ -6,7 +6,7 @@ import { useCallback, useMemo, useRef, useState } from "preact/hooks";
 import { html, memo } from "./incremental.js";
 import { LABEL_CODES, UNJUDGED } from "./labels.js";
 import { LabelShown, ReviewButtons, reviewKeys } from "./review.js";
-import { showId } from "./text.js";
+import { IdLink, showId } from "./text.js";
 import { typed } from "./view_trait.js";
 
 // Per label code (labels.js, written from ragwidgets.model): symbol, words (the cell's title,
@@ -54,7 +54,7 @@ const MatrixRow = memo(function MatrixRow({ r, buf, index, doc_ids, selected, ct
   return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r.key} tabindex=${reviewable ? "0" : null}
       onClick=${() => ctx.send({ selected: selected ? "" : r.key })} onKeyDown=${keys}
       onFocus=${reviewable ? () => cursorCol < 0 && setCursor((c) => ({ index, col: c ? c.col : 0 })) : null}>
-    <th class="rw-id" scope="row" title=${r.text}>${r.id}</th>
+    <th class="rw-id" scope="row" title=${r.text}><${IdLink} id=${r.id} target=${r.key} send=${ctx.send} /></th>
     ${Array.from(cells, (v, k) => {
       const [sym, word, cls] = CELL[v];
       const judge = judged[k];
@@ -75,7 +75,8 @@ function Grid({ caption, rows, first, m, docIds, selected, ctx, cursor, reviewab
     <thead><tr>
       <th class="rw-corner">Claim</th>
       ${m.columns.map((c, k) => html`<th class="rw-matrix-col" scope="col"
-        title=${`${showId(c.doc_id)} (rank ${k + 1})${c.active ? "" : ": switched off"}`}>${k + 1}${c.active ? "" : html`<span class="rw-off-mark">off</span>`}</th>`)}
+        title=${`${showId(c.doc_id)} (rank ${k + 1})${c.active ? "" : ": switched off"}`}><${IdLink} id=${c.doc_id} label=${String(k + 1)}
+          target=${`source:${c.doc_id}`} send=${ctx.send} />${c.active ? "" : html`<span class="rw-off-mark">off</span>`}</th>`)}
     </tr></thead>
     <tbody>
       ${rows.map((r, j) => html`<${MatrixRow} key=${r.key} r=${r} buf=${m.cells} index=${first + j} doc_ids=${docIds}

@@ -18,7 +18,7 @@
 // nodes, focus, scroll positions and open sections survive. Plain keys pressed in the view stay
 // in it (JupyterLab's command-mode shortcuts never see them).
 import { render } from "preact";
-import { Cards } from "./cards.js";
+import { Cards, Strip } from "./cards.js";
 import { Controls, Header } from "./controls.js";
 import { Failing } from "./failing.js";
 import { html, share } from "./incremental.js";
@@ -50,24 +50,32 @@ export function SampleView({ view, ctx }) {
       ctx.queue(e.key === "]" ? 1 : -1);
     }
   } : null;
+  // A sample's view: the metrics as a dense strip (full cards while predicting), then which
+  // claims fail, then the claims (a selected one with its passages under it), then the rest.
+  const strip = view.kind === "sample" && !view.predict;
   return html`<div class="rw-root" data-kind=${view.kind} onKeyDown=${queueKeys}>
     <${Header} title=${view.title} question=${view.question} state=${view.state} />
     <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} search=${ctx.search} />
     <p class="rw-summary" data-testid="summary">${view.summary}</p>
-    ${view.kind === "sample"
-      ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />`
-      : null}
     ${review ? html`<${ReviewLine} review=${review} queue=${ctx.queue} />` : null}
     ${view.review_note ? html`<p class="rw-note" data-testid="review-note">${view.review_note}</p>` : null}
     <${TracePanel} answer=${trace} onClose=${closeTrace} />
-    <${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
-      predictions=${view.predictions || {}} send=${ctx.send} />
-    <${Answer} view=${view} />
-    <${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />
+    ${strip
+      ? html`<${Strip} groups=${view.card_groups} missing=${view.not_computable} send=${ctx.send} />`
+      : html`<${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
+          predictions=${view.predictions || {}} send=${ctx.send} />`}
+    ${view.kind === "sample"
+      ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />`
+      : null}
+    ${strip ? null : html`<${Answer} view=${view} />`}
+    ${strip ? null : html`<${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />`}
     <${ClaimTable} view=${view} ctx=${ctx} />
+    ${strip ? html`<${Answer} view=${view} />` : null}
+    ${strip ? html`<${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />` : null}
+    ${strip && gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
     ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} reviewable=${!!review} />` : null}
-    ${gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
-    ${view.facts.length ? html`<${FactsTable} view=${view} />` : null}
+    ${!strip && gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
+    ${view.facts.length ? html`<${FactsTable} view=${view} ctx=${ctx} />` : null}
   </div>`;
 }
 
@@ -76,9 +84,19 @@ const LIT = [".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cit
   ".rw-role-contradicts, .rw-role-contradicted"];
 
 /** Scroll each bounded table region (and an open matrix) so that its first highlighted row is in
- * view: the first supporting / cited / entailed one, else the first contradicting one. */
-function revealLinked(el) {
+ * view: the first supporting / cited / entailed one, else the first contradicting one; a region
+ * holding the selected claim's passages (its evidence row) puts the claim at its top. Then the
+ * page (the notebook) moves the least that shows the evidence and the claim. */
+function revealLinked(el, page) {
   for (const region of el.querySelectorAll(".rw-scroll, .rw-matrix-wrap")) {
+    const evidence = region.querySelector(".rw-evidence-row");
+    if (evidence && evidence.previousElementSibling) {
+      const row = evidence.previousElementSibling;
+      const head = region.querySelector("thead");
+      const top = row.getBoundingClientRect().top - region.getBoundingClientRect().top;
+      region.scrollTop += top - (head ? head.getBoundingClientRect().height : 0);
+      continue;
+    }
     const row = region.querySelector(LIT[0]) || region.querySelector(LIT[1]);
     if (!row) continue;
     const head = region.querySelector("thead");
@@ -87,6 +105,11 @@ function revealLinked(el) {
     if (top < headHeight || top + row.getBoundingClientRect().height > region.clientHeight) {
       region.scrollTop += top - headHeight - 4;
     }
+  }
+  const evidence = el.querySelector(".rw-evidence-row");
+  if (page && evidence && evidence.scrollIntoView) {
+    evidence.scrollIntoView({ block: "nearest" });
+    evidence.previousElementSibling.scrollIntoView({ block: "nearest" });
   }
 }
 
@@ -99,13 +122,15 @@ function keepKeys(e) {
 
 export function mountSampleView(el, { view, send, search = null, review = null, trace = null, queue = null }) {
   let current = null;
+  let first = true; // the first draw scrolls no page
   const ctx = { send, search, review, trace, queue, view: () => current };
   el.addEventListener("keydown", keepKeys);
   const draw = (next) => {
     const before = current && current.selected;
     current = share(current, next);
     render(html`<${SampleView} view=${current} ctx=${ctx} />`, el);
-    if (current && current.selected && current.selected !== before) revealLinked(el);
+    if (current && current.selected && current.selected !== before) revealLinked(el, !first);
+    first = false;
   };
   draw(view);
   return {

@@ -3,7 +3,8 @@
 // tables scroll inside a bounded region with a sticky header.
 import { html, memo } from "./incremental.js";
 import { LabelShown, ROW_KIND, ReviewButtons, reviewKeys } from "./review.js";
-import { Id, LongText, YesNo, ids } from "./text.js";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { Id, IdLink, LongText, YesNo, idLinks, showId } from "./text.js";
 
 const ROLE_TEXT = {
   selected: "● selected",
@@ -107,15 +108,16 @@ const SourceRow = memo(function SourceRow({ s, selected, sample, cites, showGt, 
     const next = e.target.checked ? [...inPlay, s.doc_id] : inPlay.filter((d) => d !== s.doc_id);
     ctx.send({ retrieved: next });
   };
-  const entails = [
-    s.entails_response.length ? ids(s.entails_response) : "",
-    showGt && s.entails_gt.length ? `${s.entails_response.length ? "; " : ""}ground truth ${ids(s.entails_gt)}` : "",
-  ].join("") || "—";
+  const send = ctx.send;
+  const gt = showGt && s.entails_gt.length;
+  const entails = s.entails_response.length || gt
+    ? html`${idLinks(s.entails_response, "claim", send, "")}${gt ? html`${s.entails_response.length ? "; " : ""}ground truth ${idLinks(s.entails_gt, "gt", send)}` : null}`
+    : "—";
   return html`<${Row} item=${s} selected=${selected} send=${ctx.send}>
     <td class="rw-num">${s.rank === null ? "—" : String(s.rank)}</td>
     <${IdCell} id=${s.doc_id} roles=${s.roles} />
     <td class="rw-text"><${LongText} text=${s.text} clamp=${true} /></td>
-    ${sample ? null : html`<td>${ids(s.facts)}</td>`}
+    ${sample ? null : html`<td>${s.facts && s.facts.length ? s.facts.map(showId).join(", ") : "—"}</td>`}
     <td class="rw-toggle-cell">
       <label onClick=${(e) => e.stopPropagation()}>
         <input type="checkbox" checked=${s.retrieved} disabled=${!s.toggleable}
@@ -124,8 +126,8 @@ const SourceRow = memo(function SourceRow({ s, selected, sample, cites, showGt, 
       </label>
     </td>
     ${sample ? null : html`<td><${YesNo} value=${s.relevant} />${s.outdated ? html`<span class="rw-outdated"> (⚠ outdated)</span>` : null}</td>`}
-    <td class="rw-list">${entails}${against([...s.contradicts_response, ...(showGt ? s.contradicts_gt : [])], "contradicts")}</td>
-    ${cites ? html`<td class="rw-list">${ids(s.cited_by)}</td>` : null}
+    <td class="rw-list">${entails}${against([["claim", s.contradicts_response], ["gt", showGt ? s.contradicts_gt : []]], "contradicts", send)}</td>
+    ${cites ? html`<td class="rw-list">${idLinks(s.cited_by, "claim", send)}</td>` : null}
   <//>`;
 });
 
@@ -145,10 +147,13 @@ export function SourceTable({ view, ctx, showGt }) {
   </section>`;
 }
 
-/** "⊗ contradicted by D3" (or "⊗ contradicts R2") under a list of entailments; nothing when empty. */
-function against(items, words) {
-  return items && items.length
-    ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words}</span> ${ids(items)}</div>`
+/** "⊗ contradicted by D3" (or "⊗ contradicts R2") under a list of entailments, each ID a link;
+ * `groups`: [[prefix, ids], ...] (source / claim / gt); nothing when all are empty. */
+function against(groups, words, send) {
+  const all = groups.flatMap(([prefix, items]) => (items || []).map((id) => [prefix, id]));
+  return all.length
+    ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words}</span> ${all.map(
+        ([prefix, id], i) => html`${i ? ", " : ""}<${IdLink} id=${id} target=${`${prefix}:${id}`} send=${send} />`)}</div>`
     : null;
 }
 
@@ -158,18 +163,21 @@ function Verdict({ value, contradicted, words }) {
   return html`<${YesNo} value=${value} words=${words} />`;
 }
 
+// Faithfulness not computable (no passage labels): no verdict, and why.
+const NO_PASSAGE_LABELS = html`<span class="rw-unknown" title="faithfulness is not computable: the data has no passage labels">⊘ no passage labels</span>`;
+
 const ClaimRow = memo(function ClaimRow({ c, index, selected, hasFacts, hasCorrect, cites, review, ctx }) {
   const cits = c.citations || [];
   const per = (f) => (cits.length ? cits.map((x, i) => html`${i ? html`<br />` : null}${f(x)}`) : "—");
   return html`<${Row} item=${c} selected=${selected} send=${ctx.send} more=${claimKeys(review, c.review, "answer2response", index, c.id, ctx)}>
     <${IdCell} id=${c.id} roles=${c.roles} />
     <td class="rw-text"><${LongText} text=${c.text} /></td>
-    ${hasFacts ? html`<td>${ids(c.facts)}</td>` : null}
+    ${hasFacts ? html`<td>${c.facts && c.facts.length ? c.facts.map(showId).join(", ") : "—"}</td>` : null}
     ${hasCorrect ? html`<td><${Verdict} value=${c.correct} contradicted=${c.contradicted}
       words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
-    <td><${YesNo} value=${c.faithful} words=${["Faithful", "Unfaithful"]} /></td>
-    <td class="rw-list">${ids(c.supported_by, "none")}${against(c.contradicted_by, "contradicted by")}</td>
-    ${cites ? html`<td class="rw-list">${cits.length ? ids(cits.map((x) => x.doc_id)) : "no citation"}</td>` : null}
+    <td>${c.faithful === null ? NO_PASSAGE_LABELS : html`<${YesNo} value=${c.faithful} words=${["Faithful", "Unfaithful"]} />`}</td>
+    <td class="rw-list">${c.faithful === null ? "—" : idLinks(c.supported_by, "source", ctx.send, "none")}${against([["source", c.contradicted_by]], "contradicted by", ctx.send)}</td>
+    ${cites ? html`<td class="rw-list">${cits.length ? idLinks(cits.map((x) => x.doc_id), "source", ctx.send) : "no citation"}</td>` : null}
     ${cites ? html`<td>${per((x) => html`<${YesNo} value=${x.retrieved} />`)}</td>` : null}
     ${cites ? html`<td>${per((x) => html`<${Verdict} value=${x.entails} contradicted=${x.contradicts}
       words=${["Yes", "No", `${x.doc_id} contradicts the claim`]} />`)}</td>` : null}
@@ -177,6 +185,57 @@ const ClaimRow = memo(function ClaimRow({ c, index, selected, hasFacts, hasCorre
     ${review ? html`<${ReviewCell} r=${c.review} kind="answer2response" index=${index} id=${c.id} ctx=${ctx} />` : null}
   <//>`;
 });
+
+/** The view's passages by doc_id. */
+const byDoc = (view) => new Map(view.sources.map((s) => [s.doc_id, s]));
+
+/** A passage's text in the evidence list: a few lines, and a button that shows it whole when it
+ * is longer (measured after layout). */
+function EvidenceText({ text }) {
+  const box = useRef(null);
+  const [whole, setWhole] = useState(false);
+  const [cut, setCut] = useState(false);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (el && !whole) setCut(el.scrollHeight > el.clientHeight + 1);
+  }, [text, whole]);
+  return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text"><${LongText} text=${text} /></span>${cut || whole
+    ? html`<button type="button" class="rw-whole" aria-expanded=${whole ? "true" : "false"}
+        onClick=${() => setWhole(!whole)}>${whole ? "less" : "more"}</button>`
+    : null}`;
+}
+
+const HOW = {
+  entails: ["● entails", "entails it"],
+  contradicts: ["⊗ contradicts", "contradicts it (judged Contradiction)"],
+  cited: ["cited, does not entail", "cited by the claim but does not entail it"],
+};
+
+/** Under a selected claim: the text of every passage that entails or contradicts it (and of the
+ * sources it cites that do neither), each marked in words and a symbol, its ID a link. */
+export function Evidence({ item, byDoc, span, ctx }) {
+  const taken = new Set([...item.supported_by, ...item.contradicted_by]);
+  const cited = (item.citations || []).map((x) => x.doc_id).filter((d) => !taken.has(d));
+  const entries = [...item.supported_by.map((d) => ["entails", d]), ...item.contradicted_by.map((d) => ["contradicts", d]),
+    ...[...new Set(cited)].map((d) => ["cited", d])];
+  const counts = `${item.supported_by.length} entail${item.supported_by.length === 1 ? "s" : ""} it, ${item.contradicted_by.length} contradict${item.contradicted_by.length === 1 ? "s" : ""} it`;
+  return html`<tr class="rw-evidence-row" data-evidence=${item.key}><td colspan=${String(span)}>
+    <div class="rw-evidence" data-testid="evidence">
+      <div class="rw-evidence-head"><b>Passages behind ${item.id}</b>${item.faithful === null
+        ? ": none known (the data has no passage labels)"
+        : entries.length ? ` (${counts})` : ": no retrieved passage entails or contradicts it"}</div>
+      ${entries.length ? html`<ol class="rw-evidence-list">${entries.map(([how, d]) => {
+        const s = byDoc.get(d);
+        return html`<li key=${`${how}:${d}`} class=${`rw-evidence-item rw-ev-${how}`} data-doc=${d}>
+          <span class="rw-ev-how" title=${HOW[how][1]}>${HOW[how][0]}</span>
+          <${IdLink} id=${d} target=${`source:${d}`} send=${ctx.send} />
+          ${s && s.rank !== null ? html`<span class="rw-ev-rank">rank ${s.rank}</span>` : null}
+          ${s ? html`<${EvidenceText} text=${s.text} />` : html`<i>(not among the passages)</i>`}
+        </li>`;
+      })}</ol>` : null}
+    </div>
+  </td></tr>`;
+}
 
 export function ClaimTable({ view, ctx }) {
   const cites = view.has_citations;
@@ -196,7 +255,8 @@ export function ClaimTable({ view, ctx }) {
     <h4>${title}</h4>
     <${Table} heads=${heads} groupRow=${groupRow} cls="rw-claims" n=${view.claims.length} label="Claims">
       ${view.claims.map((c, i) => html`<${ClaimRow} key=${c.key} c=${c} index=${i} selected=${view.selected === c.key}
-        hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} review=${reviewing(view, ctx)} ctx=${ctx} />`)}
+        hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} review=${reviewing(view, ctx)} ctx=${ctx} />
+        ${view.selected === c.key ? html`<${Evidence} key=${`evidence:${c.key}`} item=${c} byDoc=${byDoc(view)} span=${heads.length} ctx=${ctx} />` : null}`)}
     <//>
     ${view.claims.length ? null : html`<p class="rw-note">The answer makes no claims.</p>`}
   </section>`;
@@ -208,7 +268,7 @@ const GtRow = memo(function GtRow({ g, index, selected, review, ctx }) {
     <td class="rw-text"><${LongText} text=${g.text} /></td>
     <td><${Verdict} value=${g.covered} contradicted=${g.contradicted}
       words=${["Covered", "Missed", "the response contradicts it"]} /></td>
-    <td class="rw-list">${ids(g.supported_by, "none")}${against(g.contradicted_by, "contradicted by")}</td>
+    <td class="rw-list">${idLinks(g.supported_by, "source", ctx.send, "none")}${against([["source", g.contradicted_by]], "contradicted by", ctx.send)}</td>
     ${review ? html`<${ReviewCell} r=${g.review} kind="response2answer" index=${index} id=${g.id} ctx=${ctx} />` : null}
   <//>`;
 });
@@ -218,12 +278,13 @@ export function GtTable({ view, ctx }) {
     <h4>Ground-truth claims (${view.gt_claims.length})</h4>
     <${Table} heads=${["Claim", "Text", "In the response?", "Supported by (retrieved)", ...(reviewing(view, ctx) ? ["Review (against the response)"] : [])]}
       cls="rw-gt" n=${view.gt_claims.length} label="Ground-truth claims">
-      ${view.gt_claims.map((g, i) => html`<${GtRow} key=${g.key} g=${g} index=${i} selected=${view.selected === g.key} review=${reviewing(view, ctx)} ctx=${ctx} />`)}
+      ${view.gt_claims.map((g, i) => html`<${GtRow} key=${g.key} g=${g} index=${i} selected=${view.selected === g.key} review=${reviewing(view, ctx)} ctx=${ctx} />
+        ${view.selected === g.key ? html`<${Evidence} key=${`evidence:${g.key}`} item=${g} byDoc=${byDoc(view)} span=${4 + (reviewing(view, ctx) ? 1 : 0)} ctx=${ctx} />` : null}`)}
     <//>
   </section>`;
 }
 
-export function FactsTable({ view }) {
+export function FactsTable({ view, ctx }) {
   return html`<section class="rw-section" data-testid="facts">
     <h4>Required facts</h4>
     <${Table} heads=${["Required current fact", "Fact ID", "Present in answer?", "Stated by"]} cls="rw-facts" n=${view.facts.length} label="Required facts">
@@ -231,7 +292,7 @@ export function FactsTable({ view }) {
         <td class="rw-text"><${LongText} text=${f.text || f.fact_id} /></td>
         <td class="rw-id"><${Id} id=${f.fact_id} /></td>
         <td><${YesNo} value=${f.present} /></td>
-        <td class="rw-list">${ids(f.stated_by)}</td>
+        <td class="rw-list">${idLinks(f.stated_by, "claim", ctx.send)}</td>
       </tr>`)}
     <//>
   </section>`;

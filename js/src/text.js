@@ -19,8 +19,17 @@ export function Id({ id, max = 40 }) {
   return html`<bdi class="rw-idtext rw-cut" title=${shown}>${shown.slice(0, max - 1)}…</bdi>`;
 }
 
-export function ids(items, empty = "—") {
-  return items && items.length ? items.map(showId).join(", ") : empty;
+/** An ID that selects what it names: a button styled as a link (Tab reaches it, Enter or a
+ * click selects `key`, as clicking its row does; the row it sits in is not toggled). */
+export function IdLink({ id, target, send, label = null, max = 24 }) {
+  return html`<button type="button" class="rw-idlink" data-select=${target} title=${`Select ${showId(id)}`}
+    onClick=${(e) => { e.stopPropagation(); send({ selected: target }); }}>${label === null ? html`<${Id} id=${id} max=${max} />` : label}</button>`;
+}
+
+/** `items` (IDs) as links that select `${prefix}:${id}`, comma separated; `empty` when none. */
+export function idLinks(items, prefix, send, empty = "—") {
+  if (!items || !items.length) return empty;
+  return items.map((id, i) => html`${i ? ", " : ""}<${IdLink} key=${id} id=${id} target=${`${prefix}:${id}`} send=${send} />`);
 }
 
 /** A yes/no/unknown cell that reads without colour: a symbol and a word. */

@@ -2781,7 +2781,7 @@ var StripItem = memo2(function StripItem2({ c: c3, open, toggle }) {
     <span class="rw-strip-fraction" data-testid="fraction">${c3.fraction}</span>
   </button>`;
 });
-var Strip = memo2(function Strip2({ groups, missing, send }) {
+function Strip({ groups, missing, send }) {
   const [open, setOpen] = d2(null);
   const toggle = q2((name) => setOpen((o3) => o3 === name ? null : name), []);
   const strip = A2(null);
@@ -2792,7 +2792,7 @@ var Strip = memo2(function Strip2({ groups, missing, send }) {
     e3.preventDefault();
     e3.stopPropagation();
     setOpen(null);
-    const item = strip.current && strip.current.querySelector(`[data-metric="${CSS.escape(shown.name)}"]`);
+    const item = strip.current && [...strip.current.querySelectorAll(".rw-strip-item")].find((b2) => b2.dataset.metric === shown.name);
     if (item) item.focus();
   };
   return html`<section class="rw-cards rw-strip-section" data-testid="cards" onKeyDown=${close}>
@@ -2812,7 +2812,7 @@ var Strip = memo2(function Strip2({ groups, missing, send }) {
           <ul>${missing.map((m3) => html`<li key=${m3.name}><b>${m3.label}</b>: ${m3.reason}</li>`)}</ul>
         </details>` : null}
   </section>`;
-});
+}
 
 // src/text.js
 var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -3759,8 +3759,7 @@ function Table2({ model, view, store, labelOf }) {
         No sample matches ${filtersInWords(view, labelOf) || "the filters"}.
         <button data-testid="clear-all" onClick=${() => setTraits(model, CLEARED)}>Clear the filters</button></div>` : ""}
     </div>
-    ${waiting ? html`<div class="rw-ds-saved" role="note" data-testid="saved-rows">Saved with the notebook: the first
-      ${store.seeded.toLocaleString("en-US")} of ${view.count.toLocaleString("en-US")} rows; run the cell for the rest.</div>` : ""}
+    ${waiting ? html`<div class="rw-ds-saved" role="note" data-testid="saved-rows">${`Saved with the notebook: the first ${store.seeded.toLocaleString("en-US")} of ${view.count.toLocaleString("en-US")} rows; run the cell for the rest.`}</div>` : ""}
   </div>`;
 }
 function Columns({ model, view }) {

@@ -12,6 +12,16 @@ function withBuffers(state, buffers = []) {
   }
   return out;
 }
+function withShared(state, shared = {}) {
+  const out = { ...state };
+  for (const [name, value] of Object.entries(state)) {
+    if (value && typeof value === "object" && typeof value.rw_shared === "string") {
+      if (!(value.rw_shared in shared)) throw new Error(`${name}: shared text ${value.rw_shared} is not in the page`);
+      out[name] = shared[value.rw_shared];
+    }
+  }
+  return out;
+}
 function snapshotModel(state) {
   return {
     get: (name) => state[name],
@@ -48,7 +58,7 @@ function addStyle(css) {
   style.textContent = css;
   document.head.append(style);
 }
-async function draw(output, entry) {
+async function draw(output, entry, shared) {
   const fallback = output.querySelector(".rw-fallback");
   const note = (text) => {
     const p = document.createElement("p");
@@ -59,7 +69,7 @@ async function draw(output, entry) {
   if (!entry) return note("Widget not saved with this notebook: its text form is shown.");
   if (entry.model_name !== "AnyModel") return note(`${entry.model_name} is not drawn in a snapshot: its text form is shown.`);
   try {
-    const state = withBuffers(entry.state, entry.buffers);
+    const state = withBuffers(withShared(entry.state, shared), entry.buffers);
     addStyle(state._css);
     const widget = await loadModule(state._esm);
     const model = snapshotModel(state);
@@ -80,11 +90,12 @@ async function draw(output, entry) {
 }
 async function renderSnapshot(doc = document) {
   const saved = doc.querySelector(`script[type="${STATE}"]`);
-  const models = saved ? JSON.parse(saved.textContent).state ?? {} : {};
+  const page = saved ? JSON.parse(saved.textContent) : {};
+  const models = page.state ?? {};
   const views = [...doc.querySelectorAll(`script[type="${VIEW}"]`)];
   await Promise.all(views.map((script) => {
     const { model_id: id } = JSON.parse(script.textContent);
-    return draw(script.closest(".jupyter-widgets") ?? script.parentElement, models[id]);
+    return draw(script.closest(".jupyter-widgets") ?? script.parentElement, models[id], page.rw_shared);
   }));
   doc.body.dataset.rwSnapshot = "drawn";
 }
@@ -92,5 +103,6 @@ renderSnapshot();
 export {
   renderSnapshot,
   snapshotModel,
-  withBuffers
+  withBuffers,
+  withShared
 };
