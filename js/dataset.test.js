@@ -3,10 +3,10 @@
 // drawn unlike 0, text as text.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { decodeRows, RowStore, WINDOW } from "./src/dataset_rows.js";
-import { brushedBins } from "./src/dataset_charts.js";
-import widget, { metricCell } from "./src/dataset.js";
+import { brushedBins, scatterCondition } from "./src/dataset_charts.js";
+import widget, { copyText, groupCondition, metricCell, ROW_H, scrollFor, sortFor, stickyLeft } from "./src/dataset.js";
 import { fakeModel, viewTrait } from "./fake_model.js";
 
 /** A DataView over a copy of `typed`, at an odd offset, as ipywidgets hands buffers over. */
@@ -158,5 +158,258 @@ describe("the drill-down", () => {
     expect(Object.values(model.listeners).every((l) => l.length === 0)).toBe(true);
     delete HTMLElement.prototype.clientHeight;
     delete HTMLElement.prototype.clientWidth;
+  });
+});
+
+const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+const baseView = (over = {}) => ({
+  runs: ["run"], run: "", total: 2, count: 2, version: 1, error: "", metrics: [{ key: "precision", label: "Precision" }],
+  columns: [{ key: "query_id", label: "query_id", kind: "text" }, { key: "query", label: "query", kind: "text" },
+    { key: "precision", label: "Precision", kind: "metric", lower_is_better: false }],
+  all_columns: [{ key: "query_id", label: "query_id", kind: "text" }, { key: "query", label: "query", kind: "text" },
+    { key: "precision", label: "Precision", kind: "metric", lower_is_better: false }],
+  group_columns: [], controls: { text: "", expression: "", conditions: [], brush: {}, sort_by: "", descending: false, percent: false },
+  summary: [], charts: {}, slices: [], compare: null, refused: {}, selected: { row: -1, index: -1, run: "", query_id: "" }, ...over,
+});
+
+function mountWith(state) {
+  for (const [prop, size] of [["clientHeight", 416], ["clientWidth", 800]]) {
+    Object.defineProperty(HTMLElement.prototype, prop, { configurable: true, get: () => size }); // jsdom has no layout
+  }
+  const model = fakeModel({ _drill: viewTrait(null), _other: viewTrait(null), _rows: {}, text: "", expression: "", ...state });
+  const el = document.createElement("div");
+  document.body.appendChild(el);
+  const cleanup = widget.render({ model, el });
+  return { model, el, cleanup: () => { cleanup(); delete HTMLElement.prototype.clientHeight; delete HTMLElement.prototype.clientWidth; } };
+}
+
+const rowsAsked = (model) => model.messages.filter((m) => m.type === "rows");
+const cellTexts = (el, i) => [...el.querySelectorAll(`[data-index="${i}"] > span`)].map((s) => s.textContent);
+
+describe("defect 1: a trait change just after the first render (Run All: display, then set e.expression)", () => {
+  it("is not missed: the view of the new order shows and its rows come, whatever the order of the events", async () => {
+    for (let trial = 0; trial < 20; trial++) {
+      const { model, el, cleanup } = mountWith({ _view: viewTrait(baseView({ version: 1 })) });
+      // the kernel's next view (the expression of the next cell) arrives before the first render's effects ran
+      model.state.expression = "precision < 1";
+      model.state._view = viewTrait(baseView({ version: 2, controls: { ...baseView().controls, expression: "precision < 1" } }));
+      model.emit("change:_view");
+      model.emit("change:expression");
+      await tick(trial % 3 === 0 ? 0 : 5);
+      // every row request is answered with the order the kernel has now (version 2)
+      for (const m of rowsAsked(model)) model.emit("msg:custom", { ...header(2, m.start), request: m.request }, buffers());
+      await tick();
+      for (const m of rowsAsked(model).filter((m) => !m.answered)) {
+        m.answered = true;
+        model.emit("msg:custom", { ...header(2, m.start), request: m.request }, buffers());
+      }
+      await tick();
+      expect(cellTexts(el, 0)).toEqual(["a", "<img src=x onerror=alert(1)>", "0.000"]);
+      expect(cellTexts(el, 1)[2]).toBe("Undef");
+      expect(el.querySelector("[data-testid=expression]").value).toBe("precision < 1");
+      cleanup();
+    }
+  });
+
+  it("keeps a reply for a newer order than the view shown and uses it when that view comes", () => {
+    const model = fakeModel();
+    const store = new RowStore(model, () => {});
+    store.reset(1);
+    store.ensure(0, 10, 100);
+    model.emit("msg:custom", { ...header(2, 0), request: 1 }, buffers()); // the kernel is one order ahead
+    expect(store.get(0)).toBeUndefined();
+    store.ensure(0, 10, 100);
+    expect(rowsAsked(model).length).toBe(1); // not asked again while that view is on its way
+    store.reset(2);
+    expect(store.get(0).query_id).toBe("a");
+    store.ensure(0, 10, 100);
+    expect(rowsAsked(model).length).toBe(1);
+    store.destroy();
+  });
+
+  it("never overwrites what the user is typing with the kernel's value", async () => {
+    const { model, el, cleanup } = mountWith({ _view: viewTrait(baseView()) });
+    await tick();
+    const box = el.querySelector("[data-testid=expression]");
+    box.value = "precision <";
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    await tick();
+    model.state._view = viewTrait(baseView({ version: 2, controls: { ...baseView().controls, expression: "recall > 0" } }));
+    model.emit("change:_view");
+    await tick();
+    expect(box.value).toBe("precision <");
+    expect(box.classList.contains("rw-ds-edited")).toBe(true);
+    box.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    await tick();
+    expect(box.value).toBe("recall > 0"); // Escape: back to the filter in force
+    cleanup();
+  });
+});
+
+describe("the table", () => {
+  it("sorts a metric worst first on its first click, by the view's lower_is_better", () => {
+    const c = { sort_by: "", descending: false };
+    expect(sortFor({ key: "precision", kind: "metric", lower_is_better: false }, c)).toEqual({ sort_by: "precision", descending: false });
+    expect(sortFor({ key: "hallucination", kind: "metric", lower_is_better: true }, c)).toEqual({ sort_by: "hallucination", descending: true });
+    expect(sortFor({ key: "hallucination", kind: "metric", lower_is_better: true }, { sort_by: "hallucination", descending: true }))
+      .toEqual({ sort_by: "hallucination", descending: false });
+    expect(sortFor({ key: "query", kind: "text" }, c)).toEqual({ sort_by: "query", descending: false });
+    expect(sortFor({ key: "n_passages", kind: "count" }, c)).toEqual({ sort_by: "n_passages", descending: true });
+  });
+
+  it("sends the worst-first sort from a header click", async () => {
+    const v = baseView();
+    v.columns[2] = { key: "hallucination", label: "Hallucination", kind: "metric", lower_is_better: true };
+    const { model, el, cleanup } = mountWith({ _view: viewTrait(v) });
+    el.querySelector('[data-col="hallucination"]').click();
+    expect(model.sent.at(-1)).toEqual({ sort_by: "hallucination", descending: true });
+    cleanup();
+  });
+
+  it("keeps the leading run / query_id / query columns in place (each at its own offset)", () => {
+    const cols = [{ key: "run", kind: "text" }, { key: "query_id", kind: "text" }, { key: "query", kind: "text" },
+      { key: "precision", kind: "metric" }, { key: "query", kind: "text" }];
+    expect(stickyLeft(cols)).toEqual([0, 126, 242, null, null]);
+    expect(stickyLeft([{ key: "precision", kind: "metric" }, { key: "query_id", kind: "text" }])).toEqual([null, null]);
+  });
+
+  it("scrolls the selected row whole below the sticky header, up or down", () => {
+    const H = ROW_H;
+    // rows start one header below the top; 10 rows visible under the header in 11 * H
+    expect(scrollFor(5, 0, 11 * H)).toBeNull();
+    expect(scrollFor(4, 10 * H, 11 * H)).toBe(4 * H); // moving up: its top just below the header
+    expect(scrollFor(20, 0, 11 * H)).toBe(22 * H - 11 * H); // moving down: its bottom at the bottom
+    expect(scrollFor(10, 0, 11 * H)).toBe(H);
+  });
+
+  it("shows the rows saved in the state before (and without) a kernel, and says what they are", async () => {
+    vi.useFakeTimers();
+    try {
+    const seed = { version: 1, start: 0, positions: [7, 3], run: ["run", "run"], query_id: ["a", "b"], query: ["q1", "q2"],
+      numeric: ["precision"], status: ["precision"], values: [[0.5, null]], codes: [[0, 1]] };
+    const { el, cleanup } = mountWith({ _view: viewTrait(baseView({ count: 100000, total: 100000 })), _rows: seed });
+    await vi.advanceTimersByTimeAsync(50);
+    expect(cellTexts(el, 0)).toEqual(["a", "q1", "0.500"]);
+    expect(cellTexts(el, 1)).toEqual(["b", "q2", "Undef"]);
+    expect(cellTexts(el, 2)[0]).toBe("…");
+    expect(el.querySelector("[data-testid=saved-rows]")).toBeNull(); // a kernel answers within a moment
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(el.querySelector("[data-testid=saved-rows]").textContent.replace(/\s+/g, " "))
+      .toContain("the first 2 of 100,000 rows; run the cell for the rest");
+    cleanup();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("says which filters match nothing, with a way back", async () => {
+    const v = baseView({ count: 0, controls: { ...baseView().controls, expression: "precision > 2", conditions: ["recall == 1"] } });
+    const { model, el, cleanup } = mountWith({ _view: viewTrait(v) });
+    expect(el.querySelector("[data-testid=empty]").textContent).toContain("No sample matches precision > 2 and recall == 1");
+    el.querySelector("[data-testid=clear-all]").click();
+    expect(model.sent.at(-1)).toMatchObject({ expression: "", conditions: [], brush: {}, slice: "", text: "" });
+    cleanup();
+  });
+
+  it("chooses and reorders columns through the table_columns trait", () => {
+    const { model, el, cleanup } = mountWith({ _view: viewTrait(baseView()) });
+    el.querySelector('[data-tab="columns"]').click();
+    return tick().then(() => {
+      el.querySelector('[data-column="precision"] button[aria-label="Move Precision left"]').click();
+      expect(model.sent.at(-1)).toEqual({ table_columns: ["query_id", "precision", "query"] });
+      el.querySelector('[data-column="query"] input').click();
+      expect(model.sent.at(-1)).toEqual({ table_columns: ["query_id", "precision"] });
+      cleanup();
+    });
+  });
+});
+
+describe("filters from the charts and refused expressions", () => {
+  it("builds a removable condition from a group bar or a scatter cell / box", () => {
+    expect(groupCondition("n_passages", "3")).toBe("n_passages == 3");
+    expect(groupCondition("source", "wiki")).toBe('source == "wiki"');
+    expect(scatterCondition("precision", "recall", 20, [3, 19], [3, 19]))
+      .toBe("precision >= 0.15 and precision < 0.2 and recall >= 0.95 and recall <= 1");
+    expect(scatterCondition("precision", "recall", 10, [4, 2], [1, 0]))
+      .toBe("precision >= 0.1 and precision < 0.5 and recall >= 0 and recall < 0.3");
+  });
+
+  it("adds a group bar's condition beside the expression; a second click or the chip's ✕ removes it", async () => {
+    const v = baseView({ charts: { groups: { by: "n_passages", metric: "precision", rows: [{ group: 2, mean: 0.5, defined: 3, size: 3 }] } },
+      group_columns: ["n_passages"], controls: { ...baseView().controls, expression: "recall < 1", group_by: "n_passages", chart_metric: "precision" } });
+    const { model, el, cleanup } = mountWith({ _view: viewTrait(v) });
+    el.querySelector('[data-tab="charts"]').click();
+    await tick();
+    el.querySelector('[data-group="2"]').dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    expect(model.sent.at(-1)).toEqual({ conditions: ["n_passages == 2"] });
+    model.state._view = viewTrait({ ...v, controls: { ...v.controls, conditions: ["n_passages == 2"] } });
+    model.emit("change:_view");
+    await tick();
+    expect(el.querySelector("[data-testid=condition]").textContent).toContain("n_passages == 2");
+    expect(el.querySelector("[data-testid=expression]").value).toBe("recall < 1");
+    el.querySelector('[data-group="2"]').dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    expect(model.sent.at(-1)).toEqual({ conditions: [] });
+    el.querySelector("[data-testid=condition]").click();
+    expect(model.sent.at(-1)).toEqual({ conditions: [] });
+    cleanup();
+  });
+
+  it("says a refused expression was not applied and which rows the table still shows", async () => {
+    const controls = { ...baseView().controls, expression: "recall < 1" };
+    const { el, cleanup } = mountWith({ _view: viewTrait(baseView({ controls })) });
+    const box = el.querySelector("[data-testid=expression]");
+    box.value = "precision <";
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    await tick();
+    expect(el.querySelector("[data-testid=not-applied]")).toBeNull(); // typing is not refusing
+    cleanup();
+    const refused = { expression: "precision <", error: "not a valid expression" };
+    const again = mountWith({ _view: viewTrait(baseView({ controls, refused, error: "not a valid expression" })) });
+    const box2 = again.el.querySelector("[data-testid=expression]");
+    box2.value = "precision <";
+    box2.dispatchEvent(new Event("input", { bubbles: true }));
+    await tick();
+    const note = again.el.querySelector("[data-testid=not-applied]").textContent.replace(/\s+/g, " ");
+    expect(note).toContain("was not applied (not a valid expression)");
+    expect(note).toContain("still shows the 2 samples of the filter in force, recall < 1");
+    again.cleanup();
+  });
+});
+
+describe("acting on a finding", () => {
+  it("copies the query_id, or selects it for Ctrl+C where the clipboard is refused", async () => {
+    const input = document.createElement("input");
+    input.hidden = true;
+    document.body.appendChild(input);
+    Object.defineProperty(globalThis.navigator, "clipboard", { configurable: true, value: { writeText: async () => { throw new Error("denied"); } } });
+    expect(await copyText("q-17", input)).toContain("Ctrl+C");
+    expect(input.hidden).toBe(false);
+    expect(input.value.slice(input.selectionStart, input.selectionEnd)).toBe("q-17");
+    let copied = "";
+    Object.defineProperty(globalThis.navigator, "clipboard", { configurable: true, value: { writeText: async (t) => { copied = t; } } });
+    expect(await copyText("q-18", input)).toBe("copied");
+    expect(copied).toBe("q-18");
+    delete globalThis.navigator.clipboard;
+  });
+
+  it("asks the kernel to write the rows / slices to the typed path (or the default) and shows its answer", async () => {
+    const { model, el, cleanup } = mountWith({ _view: viewTrait(baseView()) });
+    el.querySelector('[data-tab="act"]').click();
+    await tick();
+    el.querySelector("[data-testid=export-csv]").click();
+    expect(model.messages.at(-1)).toMatchObject({ type: "export", format: "csv", path: "rows.csv" });
+    const path = el.querySelector("[data-testid=path]");
+    path.value = "out/worst.parquet";
+    path.dispatchEvent(new Event("input", { bubbles: true }));
+    await tick();
+    el.querySelector("[data-testid=export-parquet]").click();
+    const ask = model.messages.at(-1);
+    expect(ask).toMatchObject({ type: "export", format: "parquet", path: "out/worst.parquet" });
+    model.emit("msg:custom", { type: "reply", request: ask.request, said: "Wrote 2 rows to /k/out/worst.parquet" }, []);
+    await tick();
+    expect(el.querySelector("[data-testid=act-said]").textContent).toBe("Wrote 2 rows to /k/out/worst.parquet");
+    el.querySelector("[data-testid=save-slices]").click();
+    expect(model.messages.at(-1)).toMatchObject({ type: "save_slices", path: "out/worst.parquet" });
+    cleanup();
   });
 });

@@ -1,10 +1,12 @@
 // DatasetExplorer (anywidget ES module): a whole run, or several runs of the same queries.
 // Python owns the frame and the view state (`_view`, JSON: summary, charts' aggregates, slices,
-// comparison, n of N); every control here is a trait write. The table is virtualised
-// (@tanstack/virtual-core) and asks Python for the rows it shows (dataset_rows.js); every request
-// is answered, and a failed one's error shows in the alert with the view's own. The
-// drill-down mounts the one-sample view (sample_view.js) on `_drill` / `_other`. Each view is
-// one trait (view_trait.js: its JSON and its binary cells together).
+// comparison, n of N); every control here is a trait write. One workspace that fits the screen:
+// the filters above; the table (virtualised with @tanstack/virtual-core, its rows asked of Python
+// a window at a time, dataset_rows.js) beside the drill-down (the one-sample view, sample_view.js,
+// on `_drill` / `_other`) in a box of a definite height, side by side where the output area is
+// wide enough, stacked below that; the charts, summary, comparison, reviews, columns and the
+// save / export actions one tab away, in a drawer above the two. Every request is answered, and a
+// failed one's error shows in the alert with the view's own. Each view is one trait (view_trait.js).
 import { render as mount } from "preact";
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
 import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } from "@tanstack/virtual-core";
@@ -14,11 +16,43 @@ import { html } from "./incremental.js";
 import { mountSampleView } from "./sample_view.js";
 import { showId } from "./text.js";
 import { viewOf } from "./view_trait.js";
-const ROW_H = 26;
-const WIDTHS = { run: 120, query_id: 110, query: 260, count: 70, metric: 86, difference: 110 };
+export const ROW_H = 26;
+const WIDTHS = { run: 120, query_id: 110, query: 240, count: 64, metric: 92, difference: 110 };
+const STICKY = ["run", "query_id", "query"]; // these stay in place while the table scrolls sideways
 
 /** Each column's width in pixels (text columns by key, others by kind). */
 export const columnWidth = (col) => (col.kind === "text" ? WIDTHS[col.key] || 120 : WIDTHS[col.kind] || 86);
+
+/** The left offset of each sticky column (the leading run / query_id / query ones), null for the others. */
+export function stickyLeft(cols, gap = 6) {
+  let left = 0;
+  let leading = true;
+  return cols.map((col) => {
+    leading = leading && STICKY.includes(col.key);
+    if (!leading) return null;
+    const at = left;
+    left += columnWidth(col) + gap;
+    return at;
+  });
+}
+
+/** The sort a header click asks for: the same column again flips the order; a new metric column
+ * sorts worst first (ascending when higher is better, descending when lower is better), a text
+ * column A to Z, a count or a difference largest first. */
+export function sortFor(col, controls) {
+  if (controls.sort_by === col.key) return { sort_by: col.key, descending: !controls.descending };
+  if (col.kind === "metric") return { sort_by: col.key, descending: !!col.lower_is_better };
+  return { sort_by: col.key, descending: col.kind !== "text" };
+}
+
+/** The scrollTop that shows row `index` whole below the sticky header (rows are ROW_H tall and
+ * start one header below the top), or null when it is shown already. */
+export function scrollFor(index, scrollTop, clientHeight) {
+  const top = ROW_H + index * ROW_H;
+  if (top < scrollTop + ROW_H) return top - ROW_H;
+  if (top + ROW_H > scrollTop + clientHeight) return top + ROW_H - clientHeight;
+  return null;
+}
 
 const fmt = (v, digits = 3) => (v === null || v === undefined || Number.isNaN(v) ? "" : Number(v).toFixed(digits));
 
@@ -29,15 +63,28 @@ export function metricCell(value, status) {
   return { text: fmt(value), cls: "rw-num" };
 }
 
-/** Each trait's view state (viewOf), redrawn when one changes: one event name per `model.on`
- * call (anywidget's contract; marimo's model takes no space-separated list). */
+/** Each trait's view state (viewOf), redrawn when one changes. The listeners are added during
+ * the first render, before anything is drawn, so no change that comes between the first render
+ * and its effects is missed; one event name per `model.on` call (anywidget's contract; marimo's
+ * model takes no space-separated list). */
 function useViews(model, names) {
   const [, bump] = useReducer((x) => x + 1, 0);
-  useEffect(() => {
+  const on = useRef(false);
+  if (!on.current) {
+    on.current = true;
     for (const n of names) model.on(`change:${n}`, bump);
-    return () => names.forEach((n) => model.off(`change:${n}`, bump));
-  }, []);
+  }
+  useEffect(() => () => names.forEach((n) => model.off(`change:${n}`, bump)), []);
   return Object.fromEntries(names.map((n) => [n, viewOf(model, n)]));
+}
+
+/** A text box over a trait: what the user types is theirs until it is applied (Enter, the Apply
+ * button) or Escape; the kernel's value shows only while the user has not typed, so a change
+ * from the kernel never overwrites what the user is typing. */
+export function useDraft(value) {
+  const [draft, setDraft] = useState(null);
+  useEffect(() => { if (draft !== null && draft === value) setDraft(null); }, [value]);
+  return [draft === null ? value : draft, setDraft, draft !== null && draft !== value];
 }
 
 function setTraits(model, patch) {
@@ -45,7 +92,23 @@ function setTraits(model, patch) {
   model.save_changes();
 }
 
-function Table({ model, view, store }) {
+/** What the filters are, in words, for "No sample matches …". */
+function filtersInWords(view, labelOf) {
+  const c = view.controls;
+  const parts = [];
+  if (c.run) parts.push(`run ${c.run}`);
+  if (c.text) parts.push(`“${c.text}”`);
+  if (c.expression) parts.push(c.expression);
+  for (const x of c.conditions || []) parts.push(x);
+  if (c.slice) parts.push(`slice ${c.slice}`);
+  const b = c.brush || {};
+  if (b.metric) parts.push(`${labelOf[b.metric] || b.metric} ${b.undefined ? "Undefined" : `${b.lo}–${b.hi}`}`);
+  return parts.join(" and ");
+}
+
+const CLEARED = { expression: "", text: "", conditions: [], slice: "", brush: {}, run: "" };
+
+function Table({ model, view, store, labelOf }) {
   const scrollRef = useRef(null);
   const [, bump] = useReducer((x) => x + 1, 0);
   const virt = useRef(null);
@@ -62,21 +125,30 @@ function Table({ model, view, store }) {
   useLayoutEffect(() => { v._willUpdate(); });
   useEffect(() => { if (scrollRef.current) scrollRef.current.scrollTop = 0; }, [view.version]);
   useEffect(() => {
+    const el = scrollRef.current;
     const i = view.selected.index;
-    if (i >= 0) v.scrollToIndex(i, { align: "auto" });
+    if (!el || i < 0) return;
+    const top = scrollFor(i, el.scrollTop, el.clientHeight);
+    if (top !== null) el.scrollTop = top; // whole, below the sticky header (k / ↑ or set from Python)
   }, [view.selected.row, view.version]);
   const items = v.getVirtualItems();
   if (items.length) store.ensure(items[0].index, items[items.length - 1].index, view.count);
   const cols = view.columns;
   const c = view.controls;
-  const sortBy = (key) => setTraits(model, { sort_by: key, descending: c.sort_by === key ? !c.descending : key !== "query" && key !== "query_id" && key !== "run" });
+  const left = stickyLeft(cols);
   const template = cols.map((col) => `${columnWidth(col)}px`).join(" ");
   const width = cols.reduce((sum, col) => sum + columnWidth(col) + 6, 12);
+  const stick = (k, extra = "") => (left[k] === null ? extra : `${extra} rw-ds-stick`);
+  const at = (k) => (left[k] === null ? null : `left:${left[k]}px`);
+  const [late, setLate] = useState(false); // a kernel answers within a moment: say nothing before
+  useEffect(() => { const t = setTimeout(() => setLate(true), 1500); return () => clearTimeout(t); }, []);
+  const waiting = late && store.seeded > 0 && !store.answered;
   return html`<div class="rw-ds-table" role="grid" aria-rowcount=${view.count} data-testid="table">
     <div class="rw-ds-scroll" ref=${scrollRef}>
     <div class="rw-ds-row rw-ds-head" style=${`grid-template-columns:${template};width:${width}px`} role="row">
-      ${cols.map((col) => html`<button role="columnheader" class=${`rw-ds-th${c.sort_by === col.key ? " rw-active" : ""}`}
-          title=${`Sort by ${col.label}`} data-col=${col.key} onClick=${() => sortBy(col.key)}>
+      ${cols.map((col, k) => html`<button role="columnheader" class=${stick(k, `rw-ds-th${c.sort_by === col.key ? " rw-active" : ""}`)}
+          style=${at(k)} title=${`Sort by ${col.label}${col.kind === "metric" ? (col.lower_is_better ? " (lower is better: worst first = highest)" : " (higher is better: worst first = lowest)") : ""}`}
+          data-col=${col.key} onClick=${() => setTraits(model, sortFor(col, c))}>
           ${col.label}${c.sort_by === col.key ? (c.descending ? " ▼" : " ▲") : ""}</button>`)}
     </div>
       <div style=${`height:${v.getTotalSize()}px;width:${width}px;position:relative`}>
@@ -87,11 +159,11 @@ function Table({ model, view, store }) {
               class=${`rw-ds-row${sel ? " rw-ds-selected" : ""}`}
               style=${`grid-template-columns:${template};position:absolute;top:0;left:0;width:${width}px;height:${ROW_H}px;transform:translateY(${it.start - ROW_H}px)`}
               onClick=${() => row && setTraits(model, { selected: row.position })}>
-            ${cols.map((col) => {
-              if (!row) return html`<span class="rw-ds-loading">…</span>`;
+            ${cols.map((col, k) => {
+              if (!row) return html`<span class=${stick(k, "rw-ds-loading")} style=${at(k)}>…</span>`;
               if (col.kind === "text") {
                 const text = col.key === "query" ? row.query : showId(row[col.key]); // run, query_id: IDs
-                return html`<span class="rw-ds-text" title=${text}>${text}</span>`;
+                return html`<span class=${stick(k, "rw-ds-text")} style=${at(k)} title=${text}>${text}</span>`;
               }
               if (col.kind === "metric") {
                 const m = metricCell(row.values[col.key], row.status[col.key]);
@@ -103,7 +175,64 @@ function Table({ model, view, store }) {
           </div>`;
         })}
       </div>
+      ${view.count === 0 ? html`<div class="rw-ds-empty" role="status" data-testid="empty">
+        No sample matches ${filtersInWords(view, labelOf) || "the filters"}.
+        <button data-testid="clear-all" onClick=${() => setTraits(model, CLEARED)}>Clear the filters</button></div>` : ""}
     </div>
+    ${waiting ? html`<div class="rw-ds-saved" role="note" data-testid="saved-rows">${
+      `Saved with the notebook: the first ${store.seeded.toLocaleString("en-US")} of ${view.count.toLocaleString("en-US")} rows; run the cell for the rest.`}</div>` : ""}
+  </div>`;
+}
+
+/** The table's columns: which show, in which order (the `table_columns` trait; empty: all). */
+function Columns({ model, view }) {
+  const all = view.all_columns;
+  const shown = view.columns.map((col) => col.key);
+  const save = (keys) => setTraits(model, { table_columns: keys });
+  const move = (key, by) => {
+    const keys = [...shown];
+    const i = keys.indexOf(key);
+    const j = i + by;
+    if (j < 0 || j >= keys.length) return;
+    [keys[i], keys[j]] = [keys[j], keys[i]];
+    save(keys);
+  };
+  const toggle = (key, on) => save(on ? [...shown, key] : shown.filter((k) => k !== key));
+  const order = [...view.columns, ...all.filter((col) => !shown.includes(col.key))];
+  return html`<div class="rw-ds-panel" data-testid="columns">
+    <p class="rw-hint">Choose the table's columns and their order (kept with the widget: <code>explorer.table_columns</code>).
+      <button onClick=${() => save([])} data-testid="columns-reset">All, in the default order</button></p>
+    <ol class="rw-ds-columns">${order.map((col) => {
+      const on = shown.includes(col.key);
+      return html`<li key=${col.key} data-column=${col.key}>
+        <label><input type="checkbox" checked=${on} disabled=${on && shown.length === 1}
+          onChange=${(e) => toggle(col.key, e.target.checked)} /> ${col.label}</label>
+        ${on ? html`<button title="Move left" aria-label=${`Move ${col.label} left`} onClick=${() => move(col.key, -1)}>↑</button>
+          <button title="Move right" aria-label=${`Move ${col.label} right`} onClick=${() => move(col.key, 1)}>↓</button>` : ""}
+      </li>`;
+    })}</ol>
+  </div>`;
+}
+
+/** Acting on a finding: save / load the slices, write the filtered rows, to files in the kernel. */
+function Actions({ view, ask }) {
+  const [path, setPath] = useState("");
+  const [said, setSaid] = useState("");
+  const act = (msg, fallback) => {
+    setSaid("…");
+    ask({ ...msg, path: path.trim() || fallback }, (reply) => setSaid(reply.error ? "" : reply.said));
+  };
+  const n = view.count.toLocaleString("en-US");
+  return html`<div class="rw-ds-panel rw-ds-actions" data-testid="actions">
+    <label>file (in the kernel's folder unless absolute) <input type="text" value=${path} data-testid="path"
+      placeholder="slices.json · rows.csv · rows.parquet" onInput=${(e) => setPath(e.target.value)} /></label>
+    <div class="rw-ds-act-buttons">
+      ${view.cluster ? "" : html`<button data-testid="save-slices" onClick=${() => act({ type: "save_slices" }, "slices.json")}>Save the slices</button>
+      <button data-testid="load-slices" onClick=${() => act({ type: "load_slices" }, "slices.json")}>Load slices</button>`}
+      <button data-testid="export-csv" onClick=${() => act({ type: "export", format: "csv" }, "rows.csv")}>Write the ${n} rows as CSV</button>
+      <button data-testid="export-parquet" onClick=${() => act({ type: "export", format: "parquet" }, "rows.parquet")}>… as Parquet</button>
+    </div>
+    ${said ? html`<p class="rw-hint" role="status" data-testid="act-said">${said}</p>` : ""}
   </div>`;
 }
 
@@ -120,12 +249,12 @@ function Summary({ view }) {
   const caption = view.cluster
     ? `Summary over the ${view.cluster.matching.toLocaleString("en-US")} matching samples, computed on the cluster: mean over defined samples, Undefined count (no bootstrap interval on a Dask-scored run)`
     : `Summary over the ${view.count} samples shown: mean over defined samples, 95% bootstrap interval, Undefined count`;
-  return html`<table class="rw-table rw-ds-summary" data-testid="summary">
+  return html`<div class="rw-ds-wide"><table class="rw-table rw-ds-summary" data-testid="summary">
     <caption>${caption}</caption>
     <thead><tr><th>metric</th>${runs.map((r) => html`<th>${r}</th>`)}</tr></thead>
     <tbody>${view.metrics.map((m) => html`<tr><th>${m.label}</th>
       ${runs.map((run) => cell(view.summary.find((r) => r.run === run && r.metric === m.key)))}</tr>`)}</tbody>
-  </table>`;
+  </table></div>`;
 }
 
 function Compare({ model, view }) {
@@ -138,11 +267,11 @@ function Compare({ model, view }) {
     <label>metric <select value=${c.compare_metric} onChange=${(e) => setTraits(model, { compare_metric: e.target.value })}>
       ${view.metrics.map((m) => html`<option value=${m.key}>${m.label}</option>`)}</select></label>
     <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>
-    <table class="rw-table"><thead><tr><th>run</th><th>baseline</th><th>run</th><th>difference</th><th>paired 95% interval</th><th>paired</th></tr></thead>
+    <div class="rw-ds-wide"><table class="rw-table"><thead><tr><th>run</th><th>baseline</th><th>run</th><th>difference</th><th>paired 95% interval</th><th>paired</th></tr></thead>
       <tbody>${rows.map((r) => html`<tr><td>${r.run}</td><td class="rw-num">${fmt(r.baseline_mean)}</td><td class="rw-num">${fmt(r.mean)}</td>
         <td class="rw-num">${r.difference === null ? "" : (r.difference > 0 ? "+" : "") + fmt(r.difference)}</td>
         <td class="rw-num">${r.ci_low === null ? "" : `${fmt(r.ci_low)} – ${fmt(r.ci_high)}`}
-          ${r.includes_zero ? html` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r.paired}</td></tr>`)}</tbody></table>
+          ${r.includes_zero ? html` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r.paired}</td></tr>`)}</tbody></table></div>
   </div>`;
 }
 
@@ -152,12 +281,12 @@ function Slices({ model, view, ask }) {
     const name = (globalThis.prompt && globalThis.prompt("Name this slice")) || "";
     if (name.trim() && view.controls.expression.trim()) ask({ type: "add_slice", name, expression: view.controls.expression });
   };
-  return html`<div class="rw-ds-panel" data-testid="slices"><h4>Failure slices</h4>
-    <div class="rw-ds-slices">${view.slices.map((s) => html`<button title=${`${s.description}\n${s.expression}`}
+  return html`<div class="rw-ds-slices" data-testid="slices"><span class="rw-hint">Failure slices</span>
+    ${view.slices.map((s) => html`<button title=${`${s.description}\n${s.expression}`}
         class=${active === s.name ? "rw-active" : ""} onClick=${() => setTraits(model, { slice: active === s.name ? "" : s.name })}>
         ${s.name} <span class="rw-ds-count">${s.size}</span></button>`)}
       <button disabled=${!view.controls.expression.trim()} onClick=${save} title="Save the filter expression as a named slice">+ slice from filter</button>
-    </div></div>`;
+    </div>`;
 }
 
 /** On a Dask-scored run: what the table holds (the first N by a metric, not every row) and what is not available. */
@@ -171,6 +300,23 @@ function ClusterNotice({ view, labelOf }) {
     the summary and charts cover all ${n(cl.matching)}. Sort by another metric's header; filter with an expression or the
     distribution. Not available on a cluster run: ${cl.unavailable.join(", ")}.
   </div>`;
+}
+
+/** Put `text` on the clipboard (the asynchronous clipboard API); where it is refused or missing,
+ * select the text in `input` so that Ctrl+C copies it. A promise of what happened. */
+export async function copyText(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return "copied";
+  } catch {
+    if (input) {
+      input.value = text;
+      input.hidden = false;
+      input.focus();
+      input.select();
+    }
+    return "selected: press Ctrl+C (⌘C) to copy";
+  }
 }
 
 function Drill({ views, view, ask }) {
@@ -198,12 +344,19 @@ function Drill({ views, view, ask }) {
   });
   useEffect(() => () => Object.values(mounted.current).forEach((m) => m.destroy()), []);
   const sel = view.selected;
+  const copyBox = useRef(null);
+  const [copied, setCopied] = useState("");
+  useEffect(() => setCopied(""), [sel.row]);
   return html`<div class="rw-ds-drill" data-testid="drill">
     <div class="rw-ds-drill-bar">
-      <button onClick=${() => ask({ type: "step", delta: -1 })} title="Previous row (↑ or k)">◀ previous</button>
-      <button onClick=${() => ask({ type: "step", delta: 1 })} title="Next row (↓ or j)">next ▶</button>
+      <button onClick=${() => ask({ type: "step", delta: -1 })} title="Previous row (↑ or k)">◀</button>
+      <button onClick=${() => ask({ type: "step", delta: 1 })} title="Next row (↓ or j)">▶</button>
       <span class="rw-hint">${sel.row < 0 ? "Select a row (or press ↓) to open the sample."
         : `${sel.run ? showId(sel.run) + " · " : ""}${showId(sel.query_id)} · row ${sel.index + 1} of ${view.count}${sel.index < 0 ? " (not among the rows shown)" : ""}`}</span>
+      ${sel.row >= 0 ? html`<button data-testid="copy-id" title="Copy this sample's query_id"
+          onClick=${() => copyText(sel.query_id, copyBox.current).then(setCopied)}>Copy query_id</button>
+        <input ref=${copyBox} class="rw-ds-copy" readonly hidden data-testid="copy-box" aria-label="query_id" />
+        ${copied ? html`<span class="rw-hint" role="status">${copied}</span>` : ""}` : ""}
     </div>
     <div class="rw-ds-drill-views">
       <div class="rw-ds-drill-view" ref=${main} data-testid="drill-main" />
@@ -246,18 +399,24 @@ function Reviews({ r, ask }) {
   </div>`;
 }
 
+/** The drawer's tabs: [key, title], those the view has data for (the reviews' lines and the trust
+ * panel stay above them, the trust panel one click away). */
+function tabsOf(view) {
+  return [["charts", "Charts"], ["summary", "Summary"], ...(view.compare ? [["compare", "Comparison"]] : []),
+    ["columns", "Columns"], ["act", "Save · export"]];
+}
+
 function App({ model, store }) {
-  const views = useViews(model, ["_view", "_drill", "_other"]);
+  const views = useViews(model, ["_view", "_drill", "_other", "_rows"]);
   const [, bump] = useReducer((x) => x + 1, 0);
   store.onRows = bump; // set while rendering: rows that arrive before the first effect still redraw
-  const [text, setText] = useState(model.get("text"));
-  const [expr, setExpr] = useState(model.get("expression"));
   const view = views._view;
   const c = view ? view.controls : {};
-  useEffect(() => setExpr(c.expression), [c.expression]);
-  useEffect(() => setText(c.text), [c.text]);
+  const [text, setText, textEdited] = useDraft(view ? c.text : "");
+  const [expr, setExpr, exprEdited] = useDraft(view ? c.expression : "");
+  const [tab, setTab] = useState("");
   if (!view) return html`<div class="rw-hint">Loading…</div>`;
-  store.reset(view.version);
+  store.reset(view.version, model.get("_rows"));
   const labelOf = Object.fromEntries(view.metrics.map((m) => [m.key, m.label]));
   const ask = (msg, done) => store.requests.send(msg, done);
   const error = [view.error, store.requests.error].filter(Boolean).join("; ");
@@ -272,43 +431,79 @@ function App({ model, store }) {
     if (e.key === "ArrowUp" || e.key === "k") { e.preventDefault(); ask({ type: "step", delta: -1 }); }
   };
   const b = c.brush || {};
+  const conditions = c.conditions || [];
+  const toggleCondition = (x) => setTraits(model, {
+    conditions: conditions.includes(x) ? conditions.filter((y) => y !== x) : [...conditions, x] });
+  const refused = view.refused && view.refused.expression;
+  const tabs = tabsOf(view);
+  const open = tabs.some(([k]) => k === tab) ? tab : "";
+  const charts = html`<div class="rw-ds-charts">
+      ${view.charts.distribution ? html`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
+          <span class="rw-hint">drag across bins to filter</span></h4>
+        <${Distribution} chart=${view.charts.distribution} label=${labelOf[c.chart_metric]} brush=${b}
+          onBrush=${(brush) => setTraits(model, { brush })} /></div>` : ""}
+      ${view.charts.scatter ? html`<div class="rw-ds-panel"><h4>Scatter ${select("scatter_x", metricKeys, metricLabels)} × ${select("scatter_y", metricKeys, metricLabels)}
+          <span class="rw-hint">click a cell or drag a box to filter</span></h4>
+        <${Scatter} chart=${view.charts.scatter} x=${c.scatter_x} y=${c.scatter_y} xLabel=${labelOf[c.scatter_x]}
+          yLabel=${labelOf[c.scatter_y]} picked=${conditions} onPick=${toggleCondition} /></div>` : ""}
+      ${view.charts.groups ? html`<div class="rw-ds-panel"><h4>Mean by ${select("group_by", view.group_columns)}
+          <span class="rw-hint">click a bar to filter, again to undo</span></h4>
+        <${GroupMeans} chart=${view.charts.groups} label=${labelOf[c.chart_metric]}
+          picked=${(g) => (c.group_by === "run" ? c.run === g : conditions.includes(groupCondition(c.group_by, g)))}
+          onPick=${(g) => (c.group_by === "run" ? setTraits(model, { run: c.run === g ? "" : g })
+            : toggleCondition(groupCondition(c.group_by, g)))} /></div>` : ""}
+    </div>`;
+  const drawer = {
+    charts: () => charts,
+    summary: () => html`<${Summary} view=${view} />`,
+    compare: () => html`<${Compare} model=${model} view=${view} />`,
+    columns: () => html`<${Columns} model=${model} view=${view} />`,
+    act: () => html`<${Actions} view=${view} ask=${ask} />`,
+  };
   return html`<div class="rw-ds" tabindex="0" onKeyDown=${onKey}>
     <div class="rw-ds-toolbar">
       ${view.runs.length > 1 ? html`<label>run ${select("run", ["", ...view.runs], ["all runs", ...view.runs])}</label>` : ""}
       ${view.cluster ? "" : html`<input type="text" placeholder="search query / response / id" value=${text} data-testid="search"
-        onInput=${(e) => setText(e.target.value)} onKeyDown=${(e) => e.key === "Enter" && setTraits(model, { text })}
+        class=${textEdited ? "rw-ds-edited" : ""} onInput=${(e) => setText(e.target.value)}
+        onKeyDown=${(e) => { if (e.key === "Enter") setTraits(model, { text }); if (e.key === "Escape") setText(null); }}
         onBlur=${() => text !== c.text && setTraits(model, { text })} />`}
-      <input type="text" class="rw-ds-expr" placeholder="filter: hallucination > 0 and claim_recall < 1" value=${expr}
-        data-testid="expression" onInput=${(e) => setExpr(e.target.value)}
-        onKeyDown=${(e) => e.key === "Enter" && setTraits(model, { expression: expr })} />
+      <input type="text" class=${`rw-ds-expr${exprEdited ? " rw-ds-edited" : ""}`} placeholder="filter: hallucination > 0 and claim_recall < 1" value=${expr}
+        data-testid="expression" title=${exprEdited ? "Not applied yet: Enter applies, Escape goes back to the filter in force" : "filter expression"}
+        onInput=${(e) => setExpr(e.target.value)}
+        onKeyDown=${(e) => { if (e.key === "Enter") setTraits(model, { expression: expr }); if (e.key === "Escape") setExpr(null); }} />
       <button onClick=${() => setTraits(model, { expression: expr, text })}>Apply</button>
-      ${b.metric ? html`<button data-testid="clear-brush" onClick=${() => setTraits(model, { brush: {} })}>
+      ${b.metric ? html`<button class="rw-ds-chip" data-testid="clear-brush" onClick=${() => setTraits(model, { brush: {} })}>
         ✕ ${labelOf[b.metric] || b.metric} ${b.undefined ? "Undefined" : `${b.lo}–${b.hi}`}</button>` : ""}
+      ${conditions.map((x) => html`<button class="rw-ds-chip" data-testid="condition" title="Remove this condition"
+        onClick=${() => toggleCondition(x)}>✕ ${x}</button>`)}
       <label><input type="checkbox" checked=${c.percent} onChange=${(e) => setTraits(model, { percent: e.target.checked })} /> ×100</label>
       <span class="rw-ds-count-all" data-testid="count"><b>${(view.cluster ? view.cluster.matching : view.count).toLocaleString("en-US")}</b> of ${view.total.toLocaleString("en-US")} samples${view.cluster ? ` · ${view.count.toLocaleString("en-US")} in the table` : ""}</span>
     </div>
     ${view.cluster ? html`<${ClusterNotice} view=${view} labelOf=${labelOf} />` : ""}
     ${error ? html`<div class="rw-ds-error" role="alert" data-testid="error">${error}</div>` : ""}
-    <div class="rw-ds-charts">
-      ${view.charts.distribution ? html`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
-          <span class="rw-hint">drag across bins to filter</span></h4>
-        <${Distribution} chart=${view.charts.distribution} label=${labelOf[c.chart_metric]} brush=${b}
-          onBrush=${(brush) => setTraits(model, { brush })} /></div>` : ""}
-      ${view.charts.scatter ? html`<div class="rw-ds-panel"><h4>Scatter ${select("scatter_x", metricKeys, metricLabels)} × ${select("scatter_y", metricKeys, metricLabels)}</h4>
-        <${Scatter} chart=${view.charts.scatter} xLabel=${labelOf[c.scatter_x]} yLabel=${labelOf[c.scatter_y]} /></div>` : ""}
-      ${view.charts.groups ? html`<div class="rw-ds-panel"><h4>Mean by ${select("group_by", view.group_columns)}</h4>
-        <${GroupMeans} chart=${view.charts.groups} label=${labelOf[c.chart_metric]}
-          onPick=${(g) => (c.group_by === "run" ? setTraits(model, { run: c.run === g ? "" : g })
-            : setTraits(model, { expression: `${c.group_by} == ${JSON.stringify(Number.isNaN(Number(g)) ? g : Number(g))}` }))} /></div>` : ""}
-    </div>
-    <${Table} model=${model} view=${view} store=${store} />
-    <div class="rw-ds-main">
-      <div class="rw-ds-left">${view.cluster ? "" : html`<${Slices} model=${model} view=${view} ask=${ask} />`}<${Summary} view=${view} /></div>
-      ${view.compare ? html`<div class="rw-ds-right"><${Compare} model=${model} view=${view} /></div>` : ""}
-    </div>
+    ${refused && expr === refused ? html`<div class="rw-ds-notice" role="note" data-testid="not-applied">
+      This filter was not applied (${view.refused.error}): the table still shows the ${view.count.toLocaleString("en-US")} samples of
+      ${c.expression ? html` the filter in force, <code>${c.expression}</code>` : " no filter expression"}.
+      <button onClick=${() => setExpr(null)}>Back to the filter in force</button></div>` : ""}
     ${view.reviews ? html`<${Reviews} r=${view.reviews} ask=${ask} />` : ""}
-    <${Drill} views=${views} view=${view} ask=${ask} />
+    <div class="rw-ds-tabs" role="tablist">
+      ${tabs.map(([k, title]) => html`<button role="tab" aria-selected=${open === k ? "true" : "false"} data-tab=${k}
+        onClick=${() => setTab(open === k ? "" : k)}>${title}${open === k ? " ▴" : " ▾"}</button>`)}
+    </div>
+    ${open ? html`<div class="rw-ds-drawer" role="tabpanel" data-testid=${`drawer-${open}`}>${drawer[open]()}</div>` : ""}
+    <div class="rw-ds-work" data-testid="workspace">
+      <div class="rw-ds-master">
+        ${view.cluster ? "" : html`<${Slices} model=${model} view=${view} ask=${ask} />`}
+        <${Table} model=${model} view=${view} store=${store} labelOf=${labelOf} />
+      </div>
+      <${Drill} views=${views} view=${view} ask=${ask} />
+    </div>
   </div>`;
+}
+
+/** The condition a group bar's click adds: `column == value` (a number when the group is one). */
+export function groupCondition(column, group) {
+  return `${column} == ${JSON.stringify(Number.isNaN(Number(group)) ? group : Number(group))}`;
 }
 
 function render({ model, el }) {

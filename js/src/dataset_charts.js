@@ -1,6 +1,8 @@
 // The DatasetExplorer's charts, drawn as SVG from data Python aggregated (bins, cells, group
 // means), so they stay small at any run size. The distribution is a brush: drag across bins
-// (or click one) to keep those samples, click the grey Undefined bar to keep the Undefined ones.
+// (or click one) to keep those samples, click the grey Undefined bar to keep the Undefined ones;
+// the scatter takes a click on a cell or a dragged box, a group bar a click: each adds a removable
+// condition (a second click on the same one removes it).
 import { useState } from "preact/hooks";
 import { html } from "./incremental.js";
 const W = 290;
@@ -61,16 +63,49 @@ export function Distribution({ chart, label, brush, onBrush }) {
   </svg>`;
 }
 
-export function Scatter({ chart, xLabel, yLabel }) {
+/** The bounds of scatter bin `i` of `bins` over 0..1, as an expression on `column`: lo ≤ v < hi
+ * (the last bin takes 1 too, as the chart's cells do). */
+function binRange(column, i, j, bins) {
+  const lo = +(i / bins).toFixed(6);
+  const hi = +((j + 1) / bins).toFixed(6);
+  return `${column} >= ${lo} and ${column} ${j + 1 >= bins ? "<=" : "<"} ${hi}`;
+}
+
+/** The filter a scatter click (one cell) or drag (a box of cells, [i0, j0] to [i1, j1]) asks for. */
+export function scatterCondition(x, y, bins, [i0, j0], [i1, j1]) {
+  return `${binRange(x, Math.min(i0, i1), Math.max(i0, i1), bins)} and ${binRange(y, Math.min(j0, j1), Math.max(j0, j1), bins)}`;
+}
+
+export function Scatter({ chart, x, y, xLabel, yLabel, picked = [], onPick = () => {} }) {
   const size = 150;
   const cell = size / chart.bins;
   const max = Math.max(1, ...chart.cells.map((c) => c[2]));
+  const [drag, setDrag] = useState(null);
+  const at = (e) => {
+    const r = e.currentTarget.getBoundingClientRect();
+    const clamp = (v) => Math.min(chart.bins - 1, Math.max(0, Math.floor(v)));
+    return [clamp(((e.clientX - r.left) / (r.width || size)) * chart.bins),
+      clamp(chart.bins - ((e.clientY - r.top) / (r.height || size)) * chart.bins)];
+  };
+  const box = drag && [Math.min(drag[0][0], drag[1][0]), Math.min(drag[0][1], drag[1][1]),
+    Math.max(drag[0][0], drag[1][0]), Math.max(drag[0][1], drag[1][1])];
   return html`<svg class="rw-ds-chart" width=${size + 44} height=${size + 30} role="img" data-testid="scatter"
       aria-label=${`${yLabel} against ${xLabel}`}>
     <rect x="36" y="4" width=${size} height=${size} class="rw-ds-frame" />
-    ${chart.cells.map(([i, j, c]) => html`<rect class="rw-ds-cell" x=${36 + i * cell} y=${4 + size - (j + 1) * cell}
+    ${chart.cells.map(([i, j, c]) => {
+      const on = picked.includes(scatterCondition(x, y, chart.bins, [i, j], [i, j]));
+      return html`<rect class=${`rw-ds-cell${on ? " rw-ds-on" : ""}`} x=${36 + i * cell} y=${4 + size - (j + 1) * cell}
         width=${cell} height=${cell} style=${`opacity:${0.15 + 0.85 * Math.log1p(c) / Math.log1p(max)}`}>
-        <title>${xLabel} ${(i / chart.bins).toFixed(2)}–${((i + 1) / chart.bins).toFixed(2)}, ${yLabel} ${(j / chart.bins).toFixed(2)}–${((j + 1) / chart.bins).toFixed(2)}: ${c}</title></rect>`)}
+        <title>${xLabel} ${(i / chart.bins).toFixed(2)}–${((i + 1) / chart.bins).toFixed(2)}, ${yLabel} ${(j / chart.bins).toFixed(2)}–${((j + 1) / chart.bins).toFixed(2)}: ${c}</title></rect>`;
+    })}
+    ${box ? html`<rect class="rw-ds-box" x=${36 + box[0] * cell} y=${4 + size - (box[3] + 1) * cell}
+      width=${(box[2] - box[0] + 1) * cell} height=${(box[3] - box[1] + 1) * cell} />` : ""}
+    <rect class="rw-ds-hit" data-testid="scatter-hit" x="36" y="4" width=${size} height=${size}
+      onMouseDown=${(e) => { e.preventDefault(); const p = at(e); setDrag([p, p]); }}
+      onMouseMove=${(e) => drag && setDrag([drag[0], at(e)])}
+      onMouseLeave=${() => setDrag(null)}
+      onMouseUp=${(e) => { if (!drag) return; const end = at(e); setDrag(null); onPick(scatterCondition(x, y, chart.bins, drag[0], end)); }}>
+      <title>Click a cell or drag a box: keep those samples</title></rect>
     <text x="30" y="12" class="rw-ds-axis" text-anchor="end">1</text>
     <text x="30" y=${size + 4} class="rw-ds-axis" text-anchor="end">0</text>
     <text x=${36 + size} y=${size + 18} class="rw-ds-axis" text-anchor="end">1</text>
@@ -81,14 +116,15 @@ export function Scatter({ chart, xLabel, yLabel }) {
 /** A group's name in at most 18 characters: its end when longer (a file's name, not its folder). */
 export const shortLabel = (name) => (name.length > 18 ? `…${name.slice(-17)}` : name);
 
-export function GroupMeans({ chart, label, onPick }) {
+export function GroupMeans({ chart, label, onPick, picked = () => false }) {
   const rowH = 20;
   const width = 290;
   const barX = 110;
   const rows = chart.rows;
   return html`<svg class="rw-ds-chart" width=${width} height=${rows.length * rowH + 6} role="img" data-testid="groups"
       aria-label=${`${label} by ${chart.by}`}>
-    ${rows.map((r, i) => html`<g class="rw-ds-group" onClick=${() => onPick(r.group)}>
+    ${rows.map((r, i) => html`<g class=${`rw-ds-group${picked(String(r.group)) ? " rw-ds-on" : ""}`} data-group=${String(r.group)}
+      onClick=${() => onPick(String(r.group))}>
       <text x=${barX - 6} y=${i * rowH + 15} text-anchor="end" class="rw-ds-axis">${shortLabel(String(r.group))}</text>
       ${r.mean === null
         ? html`<text x=${barX} y=${i * rowH + 15} class="rw-ds-undef-text">Undefined (n=${r.size})</text>`

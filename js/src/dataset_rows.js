@@ -55,39 +55,76 @@ export class Requests {
   }
 }
 
+/** The first rows of the order as the `_rows` trait saves them with the notebook (JSON: the
+ * header of a reply, its numeric columns with null for NaN, its status codes), decoded as rows. */
+export function decodeSeed(seed) {
+  if (!seed || !seed.positions) return [];
+  const numeric = seed.values.map((col) => Float64Array.from(col, (v) => (v === null ? NaN : v)));
+  return decodeRows(seed, [...numeric, ...seed.codes.map((col) => Int8Array.from(col))]);
+}
+
+/** The rows of the current order: those that came back from the kernel, asked for a window at a
+ * time, and, before they come, the first rows saved in the state (`seed`). A reply for an order
+ * newer than the one shown is kept for it (the view naming that order may come a moment later),
+ * and its window is not asked again meanwhile; a reply for an older order is dropped. */
 export class RowStore {
   constructor(model, onRows) {
     this.onRows = onRows;
-    this.requests = new Requests(model, () => this.onRows());
+    this.requests = new Requests(model, () => { this.answered = true; this.onRows(); });
+    this.answered = false; // any reply from a kernel yet
     this.version = -1;
     this.rows = new Map();
+    this.seeded = 0; // rows here from the saved state, not (yet) from a reply
+    this.loaded = new Set(); // windows that came back in this version
     this.pending = new Set(); // windows asked for (or refused) in this version
+    this.later = new Map(); // a newer version -> Map(window start -> rows)
   }
 
-  /** A new order (filter, sort): forget the rows of the old one. */
-  reset(version) {
+  /** A new order (filter, sort): forget the rows of the old one, take those a reply already
+   * brought for this one, and the saved first rows when they are of this order. */
+  reset(version, seed) {
     if (version === this.version) return;
     this.version = version;
     this.rows.clear();
+    this.loaded.clear();
     this.pending.clear();
+    this.seeded = 0;
+    if (seed && seed.version === version) {
+      decodeSeed(seed).forEach((row, i) => this.rows.set(i, row));
+      this.seeded = seed.positions.length;
+    }
+    for (const [v, windows] of this.later) {
+      if (v < version) this.later.delete(v);
+      if (v !== version) continue;
+      for (const [start, rows] of windows) this.take(start, rows);
+      this.later.delete(v);
+    }
+  }
+
+  take(start, rows) {
+    rows.forEach((row, i) => this.rows.set(start + i, row));
+    this.loaded.add(start);
+    this.pending.delete(start);
   }
 
   get(index) {
     return this.rows.get(index);
   }
 
-  /** Ask for the windows that hold rows first..last that are not here yet (a refused window is
+  /** Ask for the windows that hold rows first..last that have not come yet (a refused window is
    * not asked again in this version: its error shows instead). */
   ensure(first, last, count) {
     if (count <= 0) return;
     for (let start = Math.floor(first / WINDOW) * WINDOW; start <= last && start < count; start += WINDOW) {
-      if (this.pending.has(start) || this.rows.has(start)) continue;
+      if (this.pending.has(start) || this.loaded.has(start)) continue;
       this.pending.add(start);
-      const version = this.version;
       this.requests.send({ type: "rows", start, count: WINDOW }, (msg, buffers) => {
-        if (msg.error || msg.version !== this.version || version !== this.version) return;
-        this.pending.delete(start);
-        decodeRows(msg, buffers).forEach((row, i) => this.rows.set(msg.start + i, row));
+        if (msg.error) return; // stays pending: refused in this version
+        if (msg.version === this.version) this.take(msg.start, decodeRows(msg, buffers));
+        else if (msg.version > this.version) {
+          if (!this.later.has(msg.version)) this.later.set(msg.version, new Map());
+          this.later.get(msg.version).set(msg.start, decodeRows(msg, buffers));
+        } // else: an older order's rows, dropped (this order's window was asked again at its reset)
       });
     }
   }

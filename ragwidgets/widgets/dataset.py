@@ -32,7 +32,7 @@ import traitlets
 from ..analysis.agreement import agreement
 from ..analysis.corrected import corrected
 from ..analysis.run import CAPABILITIES, Controls, open_run
-from ..analysis.slices import Slice, save_slices
+from ..analysis.slices import Slice, load_slices, save_slices
 from ..engine.metrics import REQUIRED_PREFIX
 from ..errors import InputWarning, RagWidgetsError
 from ..judges.traces import Trace, find_trace
@@ -42,7 +42,9 @@ from ._sample_view import SampleView
 from ._view import LABELS, LOWER_IS_BETTER, show_id
 
 MAX_WINDOW = 2000  # rows per window
-REQUESTS = ("rows", "step", "add_slice", "drill", "review", "trace", "trust")
+SEED_ROWS = 50  # the first rows of the order, kept in the saved state (`_rows`)
+REQUESTS = ("rows", "step", "add_slice", "drill", "review", "trace", "trust", "save_slices", "load_slices", "export")
+STATUS_WORDS = {0: "defined", 1: "Undefined", 2: "not computable"}
 BRUSH_KEYS = ("metric", "lo", "hi", "undefined")
 
 
@@ -87,12 +89,16 @@ class DatasetExplorer(Widget):
     compare_metric = traitlets.Unicode("").tag(sync=True)
     percent = traitlets.Bool(False).tag(sync=True)  # RAGChecker's mean x 100 display
     selected = traitlets.Int(-1).tag(sync=True)  # position in .frame, -1 none
+    conditions = traitlets.List(traitlets.Unicode()).tag(sync=True)  # expressions the charts' clicks added (and)
+    table_columns = traitlets.List(traitlets.Unicode()).tag(sync=True)  # the table's columns in order; [] = all
+    _rows = traitlets.Dict().tag(sync=True)  # the first SEED_ROWS rows of the order, saved with the notebook
     _view = view_trait()
     _drill = view_trait()  # the selected sample's view
     _other = view_trait()  # the same query in the baseline run
 
-    _controls = ("run", "text", "expression", "slice", "brush", "sort_by", "descending", "chart_metric",
-                 "scatter_x", "scatter_y", "group_by", "compare_metric", "percent")
+    _controls = ("run", "text", "expression", "conditions", "slice", "brush", "sort_by", "descending",
+                 "chart_metric", "scatter_x", "scatter_y", "group_by", "compare_metric", "percent")
+    _view_only = ("selected", "table_columns")  # controls that change the view, not the rows
 
     def __init__(self, source, *, slices: list[Slice] | str | Path | None = None, rows: int | None = None,
                  reviews=None, reviewer: str = "", judge=None, **controls):
@@ -106,6 +112,7 @@ class DatasetExplorer(Widget):
         self._busy = False
         self._changes: set[str] | None = None  # the traits a front-end message changed, while it applies
         self._rejected = ""  # why the last front-end message's values were refused, while its view builds
+        self._refused: dict = {}  # the expression the front end sent that was refused, and why, until one applies
         self._error = ""  # what the model's last update could not do, or why the drill-down failed
         self.view_state: dict = {}
         self._sample_views: dict = {}
@@ -113,7 +120,7 @@ class DatasetExplorer(Widget):
         self._drill_title = ""  # the drill-down's title when runs are compared
         super().__init__(**{**self.model.defaults, **controls})
         self.observe(self._changed, names=list(self._controls))
-        self.observe(self._on_selected, names="selected")
+        self.observe(self._on_view_only, names=list(self._view_only))
         self.on_msg(self._message)
         self._refresh()
 
@@ -150,6 +157,23 @@ class DatasetExplorer(Widget):
     def _valid_expression(self, proposal):
         self._check_expression(proposal["value"])
         return proposal["value"]
+
+    @traitlets.validate("conditions")
+    def _valid_conditions(self, proposal):
+        for condition in proposal["value"]:
+            if not condition.strip():
+                raise ControlError("a condition must be an expression, not blank")
+            self._check_expression(condition)
+        return list(dict.fromkeys(proposal["value"]))  # each once
+
+    @traitlets.validate("table_columns")
+    def _valid_table_columns(self, proposal):
+        known = [key for key, _ in self.model.columns()]
+        unknown = [str(k) for k in proposal["value"] if k not in known]
+        if unknown:
+            raise ControlError(f"table_columns has unknown columns {', '.join(map(repr, unknown))[:200]}; "
+                               f"known: {', '.join(known)}")
+        return list(dict.fromkeys(proposal["value"]))
 
     def _check_expression(self, expression: str) -> None:
         """ControlError when ``expression`` does not evaluate on this run."""
@@ -193,6 +217,8 @@ class DatasetExplorer(Widget):
                 except (traitlets.TraitError, ValueError) as err:
                     errors.append(str(err))
                     rejected.append(name)
+                    if name == "expression" and isinstance(value, str):
+                        self._refused = {"expression": value, "error": str(err)}
         finally:
             changes, self._changes = self._changes, None
         if rejected:
@@ -200,7 +226,7 @@ class DatasetExplorer(Widget):
         if changes or errors:
             self._rejected = "; ".join(errors)
             try:
-                self._refresh(reorder=bool(changes - {"selected"}))
+                self._refresh(reorder=bool(changes - set(self._view_only)))
             finally:
                 self._rejected = ""
 
@@ -277,25 +303,67 @@ class DatasetExplorer(Widget):
     def save_slices(self, path) -> None:
         save_slices(path, self.slices)
 
+    def load_slices(self, path) -> list[Slice]:
+        """Add the slices a :meth:`save_slices` file holds (as :meth:`add_slices`); returns them."""
+        slices = load_slices(path)
+        self.add_slices(slices)
+        return slices
+
+    def export_rows(self, path, format: str | None = None) -> Path:
+        """Write the filtered rows (``filtered``, in the table's order; on a cluster run the table's
+        rows) to ``path`` as ``"csv"`` or ``"parquet"`` (``format``; None: from the suffix, .csv or
+        .parquet). A metric is empty (CSV) / null (Parquet) where it is not defined, and its
+        ``<metric>_status`` column says why: defined, Undefined or not computable."""
+        from ..atomic import atomic_write
+        path = Path(path)
+        kind = format or {".csv": "csv", ".parquet": "parquet"}.get(path.suffix.lower())
+        if kind not in ("csv", "parquet"):
+            raise ValueError(f"export format must be csv or parquet (or a .csv / .parquet path), not "
+                             f"{format or path.suffix or path.name!r:.80}")
+        order = self.order
+        out = self.frame.iloc[order].reset_index(drop=True)
+        status = self.status.iloc[order].reset_index(drop=True)
+        for m in self.metrics:
+            code = status[m].to_numpy()
+            out[m] = pd.array(np.where(code == 0, out[m].to_numpy(dtype=float), np.nan), dtype="Float64")
+            out[f"{m}_status"] = pd.Categorical.from_codes(code.astype(int), list(STATUS_WORDS.values()))
+        if kind == "csv":
+            with atomic_write(path, encoding="utf-8") as f:
+                out.to_csv(f, index=False)
+        else:
+            with atomic_write(path, "wb") as f:
+                out.to_parquet(f, index=False)
+        return path
+
     def sample(self, row: int):
         """The Sample of ``frame`` row ``row``."""
         return self.model.sample(row)
 
     # -- the one update path ------------------------------------------------------------------
     def _changed(self, change) -> None:
+        if change["name"] == "expression":
+            self._refused = {}
         if self._changes is not None:
             self._changes.add(change["name"])
         elif not self._busy:
             self._refresh()
 
-    def _on_selected(self, change) -> None:
+    def _on_view_only(self, change) -> None:
         if self._changes is not None:
-            self._changes.add("selected")
+            self._changes.add(change["name"])
         elif not self._busy:
             self._refresh(reorder=False)
 
     def _control_values(self) -> dict:
         return {k: getattr(self, k) for k in self._controls}
+
+    @staticmethod
+    def _model_controls(controls: dict) -> Controls:
+        """The run model's controls: the expression and the charts' conditions joined by ``and``."""
+        values = dict(controls)
+        parts = [e for e in (values["expression"], *values.pop("conditions")) if e.strip()]
+        values["expression"] = " and ".join(f"({e})" for e in parts) if len(parts) > 1 else "".join(parts)
+        return Controls(**values)
 
     def _refresh(self, reorder: bool = True) -> None:
         """Update the model (unless only the selection moved) and rebuild the view state; when the
@@ -303,11 +371,13 @@ class DatasetExplorer(Widget):
         controls = self._control_values()
         if reorder:
             shown = self._sample_views.get("key")
-            if self.model.update(Controls(**controls)):
+            if self.model.update(self._model_controls(controls)):
                 self._reselect(shown)
             self._error = "; ".join(self.model.errors)
         self.view_state = self._build(controls)
         with self.hold_sync():
+            if reorder or self._rows.get("version") != self.model.version:
+                self._rows = self._seed()
             self._view = encode_view(self.view_state)
             if self.selected != self._drilled:
                 self._update_drill()
@@ -320,22 +390,34 @@ class DatasetExplorer(Widget):
         finally:
             self._busy = False
 
+    def _seed(self) -> dict:
+        """The first SEED_ROWS rows of the order, as ``_rows`` saves them: a window's header with
+        its numeric columns as lists (None for NaN) and its status codes."""
+        header, _ = rows_message(self.model.version, 0, **(window := self.model.window(0, SEED_ROWS)))
+        return {**header, "values": [[v if math.isfinite(v) else None for v in np.asarray(col, dtype=float).tolist()]
+                                     for col in window["numeric"].values()],
+                "codes": [np.asarray(col).astype(int).tolist() for col in window["status"].values()]}
+
     def _build(self, controls: dict) -> dict:
-        view = self.model.view(Controls(**controls), self.selected)
+        view = self.model.view(self._model_controls(controls), self.selected)
         state = {
             "runs": self.runs, "run": view["run"], "total": view["total"], "count": view["count"],
             "version": self.model.version, "error": "; ".join(e for e in (self._rejected, self._error) if e),
             "metrics": [{"key": k, "label": LABELS.get(k.removeprefix(REQUIRED_PREFIX), k)} for k in self.metrics],
-            "columns": self._columns(), "group_columns": self.group_columns, "controls": controls, **view}
+            "columns": self._columns(), "all_columns": self._columns(every=True), "group_columns": self.group_columns,
+            "controls": controls, "refused": self._refused, **view}
         state["reviews"] = self._review_state()
         unavailable = [name for key, name in CAPABILITIES.items() if key not in self.model.capabilities]
         if unavailable:
             state["cluster"] = {**state.get("cluster", {}), "unavailable": unavailable}
         return state
 
-    def _columns(self) -> list[dict]:
+    def _columns(self, every: bool = False) -> list[dict]:
+        """The table's columns (``table_columns``' choice and order; ``every``: all, in the default order)."""
         cols = []
-        for key, kind in self.model.columns():
+        kinds = dict(self.model.columns())
+        for key, kind in (kinds.items() if every or not self.table_columns
+                          else ((k, kinds[k]) for k in self.table_columns if k in kinds)):
             if kind == "metric":
                 cols.append({"key": key, "label": LABELS.get(key.removeprefix(REQUIRED_PREFIX), key), "kind": kind,
                              "lower_is_better": key.removeprefix(REQUIRED_PREFIX) in LOWER_IS_BETTER})
@@ -393,6 +475,16 @@ class DatasetExplorer(Widget):
                 reply.update(trace=None if found is None else found.to_json(), reason=why)
             elif kind == "trust":
                 self.trust_open = bool(content.get("open", True))
+            elif kind == "save_slices":
+                path = Path(_text(content, "path"))
+                self.save_slices(path)
+                reply["said"] = f"Saved {len(self.slices)} slices to {path.resolve()}"
+            elif kind == "load_slices":
+                path = Path(_text(content, "path"))
+                reply["said"] = f"Loaded {len(self.load_slices(path))} slices from {path.resolve()}"
+            elif kind == "export":
+                path = self.export_rows(_text(content, "path"), content.get("format"))
+                reply["said"] = f"Wrote {len(self.order):,} rows to {path.resolve()}"
             else:
                 raise ValueError(f"unknown request {kind!r:.80}; known: {', '.join(REQUESTS)}")
         except Exception as err:  # noqa: BLE001 - every request gets a reply; a failure is its error
