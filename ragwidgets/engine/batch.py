@@ -34,9 +34,14 @@ def _offsets(counts: list[int]) -> np.ndarray:
     return out
 
 
+def _index_type(size: int):
+    """The integer type of indexes below ``size``: int32 while it fits (half the memory at 1M samples)."""
+    return np.int32 if size < 2**31 else np.int64
+
+
 def _owner(offsets: np.ndarray) -> np.ndarray:
     """Sample index of every item, from per-sample offsets."""
-    return np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+    return np.repeat(np.arange(len(offsets) - 1, dtype=_index_type(len(offsets))), np.diff(offsets))
 
 
 def _concat(parts: list[np.ndarray], dtype) -> np.ndarray:
@@ -51,10 +56,11 @@ def _entries(labels: np.ndarray, present: np.ndarray, row_offset: np.ndarray, ps
     """
     rows_each = np.diff(row_offset)
     row_width = np.repeat(np.where(present, np.diff(psg_offset), 0), rows_each)  # entries in each row
-    row = np.repeat(np.arange(len(row_width)), row_width)
+    index = _index_type(max(len(row_width), int(psg_offset[-1]), len(labels)))
+    row = np.repeat(np.arange(len(row_width), dtype=index), row_width)
     row_sample = np.repeat(np.arange(len(present)), rows_each)
-    first_psg = np.repeat(psg_offset[:-1][row_sample], row_width)
-    column = np.arange(len(labels), dtype=np.int64) - np.repeat(_offsets(row_width)[:-1], row_width)
+    first_psg = np.repeat(psg_offset[:-1][row_sample].astype(index), row_width)
+    column = np.arange(len(labels), dtype=index) - np.repeat(_offsets(row_width)[:-1].astype(index), row_width)
     return row, first_psg + column, labels
 
 
