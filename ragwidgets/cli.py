@@ -9,8 +9,11 @@ import importlib.util
 import json
 import math
 import os
+import secrets
+import socket
 import subprocess
 import sys
+import time
 import traceback
 import warnings
 from importlib import resources
@@ -200,31 +203,73 @@ def cmd_explain(args) -> int:
     return 1 if loaded.errors else 0
 
 
-def tutorial_command(name: str, no_browser: bool = False, port: int | None = None) -> list[str]:
-    """The JupyterLab command line that opens a tutorial notebook of the checkout."""
+def tutorial_command(name: str, no_browser: bool = False, port: int = 8888) -> list[str]:
+    """The JupyterLab command line that opens a tutorial notebook of the checkout: served from
+    ``notebooks/`` on ``port`` exactly (no retry on another port, so the printed address holds),
+    the browser sent to the notebook itself, JupyterLab's own start-up lines (several addresses)
+    left out. The access token comes in the environment (``JUPYTER_TOKEN``), not the command."""
     notebook = NOTEBOOKS / TUTORIALS[name]
     if not notebook.exists():
         raise RagWidgetsError(f"{notebook} not found: the tutorials live in the repository's notebooks/ "
                               "folder (install from a checkout with pip install -e)")
     if importlib.util.find_spec("jupyterlab") is None:
         raise RagWidgetsError("JupyterLab is not installed: pip install jupyterlab (or, in the checkout, "
-                              "pip install -e '.[dev]'); headless, try ragwidgets sweep --example harbor-museum")
-    command = [sys.executable, "-m", "jupyterlab", str(notebook), f"--ServerApp.root_dir={NOTEBOOKS}"]
+                              "pip install -e '.[lab]'); headless, try ragwidgets sweep --example harbor-museum")
+    command = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={NOTEBOOKS}", f"--port={port}",
+               "--ServerApp.port_retries=0", f"--LabApp.default_url=/lab/tree/{TUTORIALS[name]}",
+               "--ServerApp.log_level=WARN"]
     if no_browser:
         command.append("--no-browser")
-    if port:
-        command.append(f"--port={port}")
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")  # JupyterLab refuses root otherwise (containers, CI machines)
     return command
 
 
+def free_port(preferred: int = 8888) -> int:
+    """``preferred`` when nothing listens on it, else a port the system hands out."""
+    for candidate in (preferred, 0):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("localhost", candidate))
+            except OSError:
+                continue
+            return probe.getsockname()[1]
+    raise RagWidgetsError("no free port for JupyterLab on localhost")
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(0.5)
+        return probe.connect_ex(("localhost", port)) == 0
+
+
 def cmd_tutorial(args) -> int:
-    command = tutorial_command(args.name, args.no_browser, args.port)
-    print(f"Opening {TUTORIALS[args.name]} in JupyterLab: http://localhost:{args.port or 8888}/lab/tree/"
-          f"{TUTORIALS[args.name]} (JupyterLab prints the exact address, with its access token, below).\n"
-          "This command keeps running while JupyterLab serves the notebook: stop it with Ctrl+C.", flush=True)
-    return subprocess.call(command)
+    """Start JupyterLab in its own session (so Ctrl+C reaches this process only), print the one
+    address, with the token, once the server answers, and on Ctrl+C stop it (SIGTERM: JupyterLab
+    shuts its kernels down) and return 0, without a traceback."""
+    port = args.port or free_port()
+    command = tutorial_command(args.name, args.no_browser, port)
+    token = secrets.token_hex(24)
+    print(f"Starting JupyterLab for {TUTORIALS[args.name]} ...", flush=True)
+    server = subprocess.Popen(command, env={**os.environ, "JUPYTER_TOKEN": token}, start_new_session=True)
+    try:
+        while server.poll() is None and not _listening(port):
+            time.sleep(0.2)
+        if server.returncode is not None:
+            return server.returncode
+        print(f"Open http://localhost:{port}/lab/tree/{TUTORIALS[args.name]}?token={token}\n"
+              "JupyterLab runs until you press Ctrl+C here.", flush=True)
+        return server.wait()
+    except KeyboardInterrupt:
+        print("\nStopping JupyterLab ...", flush=True)
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except (subprocess.TimeoutExpired, KeyboardInterrupt):
+            server.kill()
+            server.wait()
+        print("JupyterLab stopped.", flush=True)
+        return 0
 
 
 def cmd_examples(args) -> int:
@@ -302,7 +347,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "RAGChecker's metrics on one sample; scoring: scoring with a judge; "
                                "trust-the-judge: a judge measured against HaluEval's known truth")
     tutorial.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
-    tutorial.add_argument("--port", type=int, help="JupyterLab's port (default 8888)")
+    tutorial.add_argument("--port", type=int, help="JupyterLab's port (default: 8888, or a free one if that is taken)")
     tutorial.set_defaults(func=cmd_tutorial)
 
     examples = sub.add_parser("examples", help="copy the README tour's files (results.json, results.jsonl, "

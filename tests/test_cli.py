@@ -1,6 +1,7 @@
 """The command line, as a user runs it."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -76,19 +77,58 @@ def test_installed_console_script():
     assert len(json.loads(done.stdout)["states"]) == 120
 
 
-def test_tutorial_opens_the_checkout_notebook_in_jupyterlab(monkeypatch):
+def test_tutorial_command_serves_the_notebooks_on_one_port_and_opens_the_notebook():
     from ragwidgets import cli
 
-    launched = []
-    monkeypatch.setattr(cli.subprocess, "call", lambda command: launched.append(command) or 0)
-    assert main(["tutorial", "--no-browser", "--port", "8899"]) == 0
-    command = launched[0]
-    assert command[1:4] == ["-m", "jupyterlab", str(cli.NOTEBOOKS / "01_harbor_museum.ipynb")]
-    assert "--no-browser" in command and "--port=8899" in command
+    command = cli.tutorial_command("harbor-museum", no_browser=True, port=8899)
+    assert command[1:3] == ["-m", "jupyterlab"]
+    assert f"--ServerApp.root_dir={cli.NOTEBOOKS}" in command
+    assert "--port=8899" in command and "--ServerApp.port_retries=0" in command  # the printed port holds
+    assert "--LabApp.default_url=/lab/tree/01_harbor_museum.ipynb" in command  # the notebook, not the Launcher
+    assert "--no-browser" in command and not any("token" in part.lower() for part in command)
     import os
     assert ("--allow-root" in command) == (os.geteuid() == 0)
     for name in cli.TUTORIALS:
         assert (cli.NOTEBOOKS / cli.TUTORIALS[name]).exists()
+
+
+def test_tutorial_prints_one_address_that_works_and_stops_cleanly_on_ctrl_c(tmp_path):
+    """The real command: the printed address (with the token) serves the notebook's page; SIGINT
+    (Ctrl+C) stops JupyterLab, exit status 0, no traceback, the port closed again."""
+    pytest.importorskip("jupyterlab")
+    import re
+    import signal
+    import socket
+    import time
+    import urllib.request
+
+    from ragwidgets import cli
+    port = cli.free_port(18888)
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt")}
+    process = subprocess.Popen([sys.executable, "-m", "ragwidgets.cli", "tutorial", "--no-browser", "--port", str(port)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    address, lines = None, []
+    deadline = time.monotonic() + 180
+    while address is None and time.monotonic() < deadline:
+        line = process.stdout.readline()
+        assert line or process.poll() is None, (lines, process.stderr.read())
+        lines.append(line)
+        found = re.search(r"http://\S+", line)
+        address = found and found.group(0)
+    assert address == f"http://localhost:{port}/lab/tree/01_harbor_museum.ipynb?token=" + address.split("token=")[1]
+    with urllib.request.urlopen(address, timeout=30) as reply:
+        assert reply.status == 200 and "JupyterLab" in reply.read().decode()
+    bad = address.split("?")[0] + "?token=wrong"
+    with urllib.request.urlopen(urllib.request.Request(bad), timeout=30) as reply:
+        assert "/login" in reply.url  # the token is what lets the printed address in
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "JupyterLab stopped." in out
+    assert sum("http://" in line for line in lines + out.splitlines() + err.splitlines()) == 1  # one address
+    with socket.socket() as probe:
+        assert probe.connect_ex(("localhost", port)) != 0
 
 
 def test_tutorial_outside_a_checkout_says_where_the_notebooks_are(monkeypatch, tmp_path, capsys):
@@ -218,13 +258,9 @@ def test_piping_into_head_is_not_an_error(tmp_path):
         assert process.wait() == 0 and err == "", err
 
 
-def test_tutorial_says_it_blocks_and_when_jupyterlab_is_missing(monkeypatch, capsys):
+def test_tutorial_says_when_jupyterlab_is_missing(monkeypatch, capsys):
     from ragwidgets import cli
 
-    monkeypatch.setattr(cli.subprocess, "call", lambda command: 0)
-    assert main(["tutorial", "scoring", "--port", "8899"]) == 0
-    out = capsys.readouterr().out
-    assert "http://localhost:8899/lab/tree/03_scoring_with_a_judge.ipynb" in out and "Ctrl+C" in out
     real = cli.importlib.util.find_spec
     monkeypatch.setattr(cli.importlib.util, "find_spec", lambda name: None if name == "jupyterlab" else real(name))
     assert main(["tutorial"]) == 2
