@@ -2,16 +2,20 @@
 
 The notebook runs with its widget state stored (nbclient), then nbconvert's lab template writes
 it with three changes: nothing is loaded from a CDN (no require.js, html-manager, MathJax or
-Mermaid: formulas stay as TeX source; Altair charts become inline SVG); the
+Mermaid: formulas stay as TeX source; Altair charts become inline SVG, in Vega's dark theme on
+a dark page); the
 snapshot renderer (``static/snapshot.js``, inlined) draws each anywidget from its saved state
 with the widget's own ES module and CSS, inert and marked "Snapshot · controls disabled"; and
 each widget output keeps its static form (its text/html, else its text), shown where a widget
-cannot be drawn. One file, no network: open it anywhere.
+cannot be drawn. Widgets of one class carry the same ES module and CSS: each distinct text is
+stored once in the page's widget state (``rw_shared``) and every widget's ``_esm`` / ``_css``
+names it (``{"rw_shared": key}``). One file, no network: open it anywhere.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 from datetime import datetime, timezone
@@ -30,8 +34,9 @@ TEMPLATE = r"""{%- extends 'lab/index.html.j2' -%}
 {%- block extra_css -%}
 <style>
 .rw-snapshot-banner { position: sticky; top: 0; z-index: 10; margin: 0; padding: 6px 12px;
-  background: var(--jp-warn-color3, #fff3e0); color: var(--jp-ui-font-color1, #1f1f1f);
-  border-bottom: 2px solid var(--jp-warn-color1, #e65100); font: 13px system-ui, sans-serif; }
+  background: #fff3e0; color: #1f1f1f; border-bottom: 2px solid #e65100; font: 13px system-ui, sans-serif; }
+/* its own colours, not the theme's (JupyterLab Dark's warn-color3 is light orange, its text white) */
+body[data-jp-theme-light="false"] .rw-snapshot-banner { background: #3b2410; color: #f3f3f3; border-color: #ffb74d; }
 .rw-snapshot-badge, .rw-snapshot-note { margin: 2px 0; font: italic 12px system-ui, sans-serif;
   color: var(--jp-ui-font-color2, #555); }
 .jp-OutputArea-output:has(> .rw-snapshot-view) { cursor: not-allowed; }  /* inert: no pointer events */
@@ -81,26 +86,61 @@ def script_json(text: str) -> str:
 ALTAIR_EMBED = re.compile(r'<div id="altair-viz-[0-9a-f]+"></div>.*?\}\)\(\{', re.S)
 
 
-def altair_to_svg(nb) -> None:
-    """Replace each Altair chart output (HTML that loads Vega from a CDN) with the same chart as
-    inline SVG, rendered here by vl-convert. The spec is the first argument of Altair's embed
-    call, read as JSON."""
+VEGALITE = re.compile(r"application/vnd\.vegalite\.v\d+\+json")
+STATE_MIME = "application/vnd.jupyter.widget-state+json"
+SHARED = ("_esm", "_css")
+
+
+def _chart_spec(data: dict):
+    """An output's Altair / Vega-Lite spec: its Vega-Lite mimetype's, or the first argument of
+    the embed call in Altair's HTML; None for another output."""
+    for mime, spec in data.items():
+        if VEGALITE.fullmatch(mime):
+            return spec
+    page = data.get("text/html", "")
+    page = page if isinstance(page, str) else "".join(page)
+    match = ALTAIR_EMBED.search(page)
+    return None if match is None else json.JSONDecoder().raw_decode(page, match.end() - 1)[0]
+
+
+def altair_to_svg(nb, theme: str = "light") -> None:
+    """Replace each Altair chart output (a Vega-Lite mimetype, or HTML that loads Vega from a CDN)
+    with the same chart as inline SVG, rendered here by vl-convert, in Vega's ``dark`` theme when
+    ``theme`` is dark."""
     import vl_convert as vlc
 
     for number, cell in enumerate(nb.cells, 1):
         for output in cell.get("outputs", []):
-            page = output.get("data", {}).get("text/html", "")
-            page = page if isinstance(page, str) else "".join(page)
-            match = ALTAIR_EMBED.search(page)
-            if not match:
-                continue
             try:
-                spec, _ = json.JSONDecoder().raw_decode(page, match.end() - 1)
-                svg = vlc.vegalite_to_svg(spec)
+                spec = _chart_spec(output.get("data", {}))
+                if spec is None:
+                    continue
+                svg = vlc.vegalite_to_svg(spec, theme="dark" if theme == "dark" else None)
             except (ValueError, RuntimeError) as err:  # not JSON; a spec vl-convert rejects
                 why = " ".join(str(err).splitlines()[:2])  # vl-convert appends a JS stack
                 raise RagWidgetsError(f"cell {number}: an Altair chart could not be drawn offline ({why})") from None
             output["data"] = {"image/svg+xml": svg, "text/plain": output["data"].get("text/plain", "an Altair chart")}
+
+
+def share_modules(nb) -> int:
+    """Store each distinct ``_esm`` / ``_css`` text of the notebook's saved widget state once, in
+    the state's ``rw_shared`` (key: its SHA-256, 16 hex digits), and make every model's field
+    ``{"rw_shared": key}``. Returns the characters saved."""
+    saved = nb.metadata.get("widgets", {}).get(STATE_MIME)
+    if not saved:
+        return 0
+    shared, before = {}, 0
+    for model in saved.get("state", {}).values():
+        state = model.get("state", {})
+        for name in SHARED:
+            text = state.get(name)
+            if isinstance(text, str) and text:
+                key = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+                shared[key] = text
+                before += len(text)
+                state[name] = {"rw_shared": key}
+    saved["rw_shared"] = shared
+    return before - sum(map(len, shared.values()))
 
 
 def export_notebook(notebook: str | Path, output: str | Path, *, execute: bool = True, theme: str = "light",
@@ -133,7 +173,8 @@ def export_notebook(notebook: str | Path, output: str | Path, *, execute: bool =
             client.execute()
         except CellExecutionError as err:
             raise RagWidgetsError(f"{notebook}: a cell failed while running, nothing written:\n{err}") from None
-    altair_to_svg(nb)
+    altair_to_svg(nb, theme)
+    share_modules(nb)
     exporter = HTMLExporter(template_name="lab", theme=theme, filters={"escape_html_script": script_json},
                             extra_loaders=[jinja2.DictLoader({"rw_snapshot.html.j2": TEMPLATE})],
                             template_file="rw_snapshot.html.j2")

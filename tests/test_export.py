@@ -53,14 +53,15 @@ def test_export_writes_one_offline_page(tmp_path, capsys):
     assert not re.search(r"cdn\.jsdelivr|unpkg\.com|cdnjs|require\.js", html)
     assert "Snapshot of nb.ipynb" in html and "controls are disabled" in html
     state = json.loads(re.search(r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>',
-                                 html, re.S).group(1))["state"]
+                                 html, re.S).group(1))
+    shared, state = state["rw_shared"], state["state"]
     models = [m["state"] for m in state.values() if m["model_name"] == "AnyModel"]
     explorer = next(m for m in models if m.get("retrieval"))
     space = next(m for m in models if "_grid" in m)
-    assert explorer["retrieval"] == "No retrieval" and "render" in explorer["_esm"]
+    assert explorer["retrieval"] == "No retrieval" and "render" in shared[explorer["_esm"]["rw_shared"]]
     assert space["metric"] == "citation_precision" and space["current"]["retrieval"] == "No retrieval"
     # each widget output keeps its text form, escaped, for where it cannot be drawn
-    assert "<pre class=\"rw-fallback\">Explorer('Harbor Museum'" in html
+    assert '<div class="rw-fallback"><div class="rw-fallback-summary"><b>Explorer: Harbor Museum</b>' in html
     assert '<div class="rw-fallback"><p><strong>Citation precision over all 120 states</strong>' in html
     assert "<pre class=\"rw-fallback\">HTML(value='&lt;b&gt;a widget that is not an anywidget&lt;/b&gt;'" in html
     assert "&lt;b&gt;printed, not markup&lt;/b&gt;" in html and "<b>printed" not in html

@@ -2,6 +2,8 @@
 // from the widget state saved in the page, with the widget's own ES module and CSS, offline
 // (nothing is fetched). A snapshot: the view is inert (controls disabled) and says so; where a
 // widget cannot be drawn (not an anywidget, no saved state, an error) its text fallback stays.
+// The page stores each distinct ES module / CSS once (the state's `rw_shared`, written by
+// ragwidgets/export.py); a model's `_esm` / `_css` is then `{rw_shared: key}`.
 
 const VIEW = "application/vnd.jupyter.widget-view+json";
 const STATE = "application/vnd.jupyter.widget-state+json";
@@ -15,6 +17,18 @@ export function withBuffers(state, buffers = []) {
     let parent = out;
     for (const key of path.slice(0, -1)) parent = parent[key];
     parent[path[path.length - 1]] = new DataView(bytes.buffer);
+  }
+  return out;
+}
+
+/** A model's state with its `{rw_shared: key}` fields replaced by the shared texts. */
+export function withShared(state, shared = {}) {
+  const out = { ...state };
+  for (const [name, value] of Object.entries(state)) {
+    if (value && typeof value === "object" && typeof value.rw_shared === "string") {
+      if (!(value.rw_shared in shared)) throw new Error(`${name}: shared text ${value.rw_shared} is not in the page`);
+      out[name] = shared[value.rw_shared];
+    }
   }
   return out;
 }
@@ -53,7 +67,7 @@ function addStyle(css) {
   document.head.append(style);
 }
 
-async function draw(output, entry) {
+async function draw(output, entry, shared) {
   const fallback = output.querySelector(".rw-fallback");
   const note = (text) => {
     const p = document.createElement("p");
@@ -64,7 +78,7 @@ async function draw(output, entry) {
   if (!entry) return note("Widget not saved with this notebook: its text form is shown.");
   if (entry.model_name !== "AnyModel") return note(`${entry.model_name} is not drawn in a snapshot: its text form is shown.`);
   try {
-    const state = withBuffers(entry.state, entry.buffers);
+    const state = withBuffers(withShared(entry.state, shared), entry.buffers);
     addStyle(state._css);
     const widget = await loadModule(state._esm);
     const model = snapshotModel(state);
@@ -86,11 +100,12 @@ async function draw(output, entry) {
 
 export async function renderSnapshot(doc = document) {
   const saved = doc.querySelector(`script[type="${STATE}"]`);
-  const models = saved ? JSON.parse(saved.textContent).state ?? {} : {};
+  const page = saved ? JSON.parse(saved.textContent) : {};
+  const models = page.state ?? {};
   const views = [...doc.querySelectorAll(`script[type="${VIEW}"]`)];
   await Promise.all(views.map((script) => {
     const { model_id: id } = JSON.parse(script.textContent);
-    return draw(script.closest(".jupyter-widgets") ?? script.parentElement, models[id]);
+    return draw(script.closest(".jupyter-widgets") ?? script.parentElement, models[id], page.rw_shared);
   }));
   doc.body.dataset.rwSnapshot = "drawn";
 }

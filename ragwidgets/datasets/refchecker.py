@@ -5,8 +5,13 @@ Data: amazon-science/RefChecker (commit 1df1b25), ``benchmark/human_annotations_
 settings; humans labelled every claim triple of every answer Entailment, Neutral or
 Contradiction against the reference.
 
-The mapping, per answer (one sample, ``query_id`` = the dataset's ``id``; the questions and
-reference passages are not in the dataset, so ``query`` is empty):
+**No questions.** RefChecker publishes only the answers and their labels: the questions and
+reference passages are not in its repository (its ``benchmark/data/download_data.sh`` rebuilds
+them from Natural Questions' dev set, MS MARCO v2.1 and databricks-dolly-15k, keyed by these
+ids), so every sample's ``query`` is empty (:data:`NO_QUESTION` says why, for a view to show in
+its place), never a guessed question.
+
+The mapping, per answer (one sample, ``query_id`` = the dataset's ``id``):
 
 - ``response_claims``: the answer's claim triples, in the dataset's order;
 - ``zero_context`` (NQ): the reference is the ground truth, so the human labels play
@@ -30,6 +35,7 @@ DATA = Path(__file__).resolve().parent / "refchecker_human"
 SETTINGS = {"zero_context": "nq", "noisy_context": "msmarco", "accurate_context": "dolly"}
 SYSTEMS = ("alpaca_7B", "chatgpt", "claude2", "davinci001", "falcon_40B_instruct", "gpt4", "llama2_70b_chat")
 CONTEXT_TEXT = "(the reference passage is not included in the dataset)"
+NO_QUESTION = "no question in this dataset (RefChecker publishes the answers and their labels only)"
 
 
 def _settings(setting: str | None) -> list[str]:

@@ -2832,9 +2832,16 @@ function IdLink({ id, target, send, label = null, max = 24 }) {
     send({ selected: target });
   }}>${label === null ? html`<${Id} id=${id} max=${max} />` : label}</button>`;
 }
-function idLinks(items, prefix, send, empty = "—") {
+function idLinks(items, prefix, send, empty = "—", more = null) {
   if (!items || !items.length) return empty;
-  return items.map((id, i3) => html`${i3 ? ", " : ""}<${IdLink} key=${id} id=${id} target=${`${prefix}:${id}`} send=${send} />`);
+  const cut = more && items.length > more.n + 1 ? more.n : items.length;
+  const links = items.slice(0, cut).map((id, i3) => html`${i3 ? ", " : ""}<${IdLink} key=${id} id=${id} target=${`${prefix}:${id}`} send=${send} max=${16} />`);
+  if (cut === items.length) return links;
+  return html`${links}, <button type="button" class="rw-idlink rw-idlink-more" data-select=${more.target}
+    title=${items.map(showId).join(", ")} onClick=${(e3) => {
+    e3.stopPropagation();
+    send({ selected: more.target });
+  }}>+ ${items.length - cut} more</button>`;
 }
 function YesNo({ value, words = ["Yes", "No"] }) {
   if (value === null || value === void 0) return html`<span class="rw-unknown">? unknown</span>`;
@@ -3301,16 +3308,16 @@ var WIDTHS = {
   "Entails claims": 8,
   "Cited by": 5,
   "Fact IDs": 5.5,
-  Claim: 4.5,
+  Claim: 5.8,
   "Fact ID": 4.5,
   "Correct?": 7,
   "Faithful?": 7.8,
-  "Supported by": 6.5,
+  "Supported by": 9,
   "Retrieved?": 5.5,
   "Entails?": 5,
   "Valid?": 4.5,
   "In the response?": 7,
-  "Supported by (retrieved)": 8,
+  "Supported by (retrieved)": 9,
   "Review (against the ground truth)": 12,
   "Review (against the response)": 12
 };
@@ -3374,6 +3381,12 @@ function SourceTable({ view, ctx, showGt }) {
     <//>
   </section>`;
 }
+function below(c3) {
+  const n3 = c3.supported_by.length;
+  const k3 = c3.contradicted_by.length;
+  if (!n3 && !k3) return "none";
+  return html`<span class="rw-below">${n3 ? `${n3} passage${n3 === 1 ? "" : "s"}` : "none"}${k3 ? html`; <span class="rw-contradicts">⊗ ${k3} contradict${k3 === 1 ? "s" : ""}</span>` : null} <span class="rw-hint">(listed below ↓)</span></span>`;
+}
 function against(groups, words, send) {
   const all = groups.flatMap(([prefix, items]) => (items || []).map((id) => [prefix, id]));
   return all.length ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words}</span> ${all.map(
@@ -3395,7 +3408,7 @@ var ClaimRow = memo2(function ClaimRow2({ c: c3, index, selected, hasFacts, hasC
     ${hasCorrect ? html`<td><${Verdict} value=${c3.correct} contradicted=${c3.contradicted}
       words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
     <td>${c3.faithful === null ? NO_PASSAGE_LABELS : html`<${YesNo} value=${c3.faithful} words=${["Faithful", "Unfaithful"]} />`}</td>
-    <td class="rw-list">${c3.faithful === null ? "—" : idLinks(c3.supported_by, "source", ctx.send, "none")}${against([["source", c3.contradicted_by]], "contradicted by", ctx.send)}</td>
+    <td class="rw-list">${c3.faithful === null ? "—" : selected ? below(c3) : html`${idLinks(c3.supported_by, "source", ctx.send, "none", { n: 3, target: c3.key })}${against([["source", c3.contradicted_by]], "contradicted by", ctx.send)}`}</td>
     ${cites ? html`<td class="rw-list">${cits.length ? idLinks(cits.map((x2) => x2.doc_id), "source", ctx.send) : "no citation"}</td>` : null}
     ${cites ? html`<td>${per((x2) => html`<${YesNo} value=${x2.retrieved} />`)}</td>` : null}
     ${cites ? html`<td>${per((x2) => html`<${Verdict} value=${x2.entails} contradicted=${x2.contradicts}
@@ -3437,8 +3450,8 @@ function Evidence({ item, byDoc: byDoc2, span, ctx }) {
     const s3 = byDoc2.get(d3);
     return html`<li key=${`${how}:${d3}`} class=${`rw-evidence-item rw-ev-${how}`} data-doc=${d3}>
           <span class="rw-ev-how" title=${HOW[how][1]}>${HOW[how][0]}</span>
-          <${IdLink} id=${d3} target=${`source:${d3}`} send=${ctx.send} />
-          ${s3 && s3.rank !== null ? html`<span class="rw-ev-rank">rank ${s3.rank}</span>` : null}
+          <${IdLink} id=${d3} target=${`source:${d3}`} send=${ctx.send} max=${14} />
+          <span class="rw-ev-rank">${s3 && s3.rank !== null ? `rank ${s3.rank}` : ""}</span>
           ${s3 ? html`<${EvidenceText} text=${s3.text} />` : html`<i>(not among the passages)</i>`}
         </li>`;
   })}</ol>` : null}
@@ -3481,7 +3494,7 @@ var GtRow = memo2(function GtRow2({ g: g2, index, selected, review, ctx }) {
     <td class="rw-text"><${LongText} text=${g2.text} /></td>
     <td><${Verdict} value=${g2.covered} contradicted=${g2.contradicted}
       words=${["Covered", "Missed", "the response contradicts it"]} /></td>
-    <td class="rw-list">${idLinks(g2.supported_by, "source", ctx.send, "none")}${against([["source", g2.contradicted_by]], "contradicted by", ctx.send)}</td>
+    <td class="rw-list">${selected ? below(g2) : html`${idLinks(g2.supported_by, "source", ctx.send, "none", { n: 3, target: g2.key })}${against([["source", g2.contradicted_by]], "contradicted by", ctx.send)}`}</td>
     ${review ? html`<${ReviewCell} r=${g2.review} kind="response2answer" index=${index} id=${g2.id} ctx=${ctx} />` : null}
   <//>`;
 });
@@ -3576,10 +3589,19 @@ function revealLinked(el, page) {
     }
   }
   const evidence = el.querySelector(".rw-evidence-row");
-  if (page && evidence && evidence.scrollIntoView) {
-    evidence.scrollIntoView({ block: "nearest" });
-    evidence.previousElementSibling.scrollIntoView({ block: "nearest" });
-  }
+  if (page && evidence) showOnPage(el, evidence.previousElementSibling, evidence, evidence.closest(".rw-scroll"));
+}
+function showOnPage(el, top, bottom, region) {
+  let pane = el.parentElement;
+  while (pane && !(pane.scrollHeight > pane.clientHeight && /(auto|scroll)/.test(getComputedStyle(pane).overflowY))) pane = pane.parentElement;
+  pane = pane || document.scrollingElement;
+  if (!pane) return;
+  const box = pane === document.scrollingElement ? { top: 0, bottom: innerHeight } : pane.getBoundingClientRect();
+  const a3 = top.getBoundingClientRect().top - box.top;
+  const end = Math.min(bottom.getBoundingClientRect().bottom, region ? region.getBoundingClientRect().bottom : Infinity);
+  const b2 = end - box.bottom;
+  if (a3 < 0) pane.scrollTop += a3;
+  else if (b2 > 0) pane.scrollTop += Math.min(a3, b2);
 }
 function keepKeys(e3) {
   const host = e3.ctrlKey || e3.metaKey || e3.altKey || e3.key === "Escape" || e3.shiftKey && e3.key === "Enter";
@@ -3609,7 +3631,8 @@ function mountSampleView(el, { view, send, search = null, review = null, trace =
 
 // src/dataset.js
 var ROW_H = 26;
-var WIDTHS2 = { run: 120, query_id: 110, query: 240, count: 64, metric: 92, difference: 110 };
+var WIDTHS2 = { run: 100, query_id: 84, query: 150, count: 64, metric: 84, difference: 100 };
+var HOST_CHROME = 150;
 var STICKY = ["run", "query_id", "query"];
 var columnWidth = (col) => col.kind === "text" ? WIDTHS2[col.key] || 120 : WIDTHS2[col.kind] || 86;
 function stickyLeft(cols, gap = 6) {
@@ -3976,6 +3999,13 @@ function App({ model, store }) {
   const [text, setText, textEdited] = useDraft(view ? c3.text : "");
   const [expr, setExpr, exprEdited] = useDraft(view ? c3.expression : "");
   const [tab, setTab] = d2("");
+  const root = A2(null);
+  const work = A2(null);
+  _2(() => {
+    if (!root.current || !work.current) return;
+    const above = work.current.getBoundingClientRect().top - root.current.getBoundingClientRect().top;
+    root.current.style.setProperty("--rw-ds-work-h", `max(420px, calc(100vh - ${Math.round(above + HOST_CHROME)}px))`);
+  });
   if (!view) return html`<div class="rw-hint">Loading…</div>`;
   store.reset(view.version, model.get("_rows"));
   const labelOf = Object.fromEntries(view.metrics.map((m3) => [m3.key, m3.label]));
@@ -4027,7 +4057,7 @@ function App({ model, store }) {
     columns: () => html`<${Columns} model=${model} view=${view} />`,
     act: () => html`<${Actions} view=${view} ask=${ask} />`
   };
-  return html`<div class="rw-ds" tabindex="0" onKeyDown=${onKey}>
+  return html`<div class="rw-ds" tabindex="0" onKeyDown=${onKey} ref=${root}>
     <div class="rw-ds-toolbar">
       ${view.runs.length > 1 ? html`<label>run ${select("run", ["", ...view.runs], ["all runs", ...view.runs])}</label>` : ""}
       ${view.cluster ? "" : html`<input type="text" placeholder="search query / response / id" value=${text} data-testid="search"
@@ -4064,7 +4094,7 @@ function App({ model, store }) {
         onClick=${() => setTab(open === k3 ? "" : k3)}>${title}${open === k3 ? " ▴" : " ▾"}</button>`)}
     </div>
     ${open ? html`<div class="rw-ds-drawer" role="tabpanel" data-testid=${`drawer-${open}`}>${drawer[open]()}</div>` : ""}
-    <div class="rw-ds-work" data-testid="workspace">
+    <div class="rw-ds-work" data-testid="workspace" ref=${work}>
       <div class="rw-ds-master">
         ${view.cluster ? "" : html`<${Slices} model=${model} view=${view} ask=${ask} />`}
         <${Table2} model=${model} view=${view} store=${store} labelOf=${labelOf} />

@@ -618,9 +618,16 @@ function IdLink({ id, target, send, label = null, max = 24 }) {
     send({ selected: target });
   }}>${label === null ? html`<${Id} id=${id} max=${max} />` : label}</button>`;
 }
-function idLinks(items, prefix, send, empty = "—") {
+function idLinks(items, prefix, send, empty = "—", more = null) {
   if (!items || !items.length) return empty;
-  return items.map((id, i3) => html`${i3 ? ", " : ""}<${IdLink} key=${id} id=${id} target=${`${prefix}:${id}`} send=${send} />`);
+  const cut = more && items.length > more.n + 1 ? more.n : items.length;
+  const links = items.slice(0, cut).map((id, i3) => html`${i3 ? ", " : ""}<${IdLink} key=${id} id=${id} target=${`${prefix}:${id}`} send=${send} max=${16} />`);
+  if (cut === items.length) return links;
+  return html`${links}, <button type="button" class="rw-idlink rw-idlink-more" data-select=${more.target}
+    title=${items.map(showId).join(", ")} onClick=${(e3) => {
+    e3.stopPropagation();
+    send({ selected: more.target });
+  }}>+ ${items.length - cut} more</button>`;
 }
 function YesNo({ value, words = ["Yes", "No"] }) {
   if (value === null || value === void 0) return html`<span class="rw-unknown">? unknown</span>`;
@@ -1108,16 +1115,16 @@ var WIDTHS = {
   "Entails claims": 8,
   "Cited by": 5,
   "Fact IDs": 5.5,
-  Claim: 4.5,
+  Claim: 5.8,
   "Fact ID": 4.5,
   "Correct?": 7,
   "Faithful?": 7.8,
-  "Supported by": 6.5,
+  "Supported by": 9,
   "Retrieved?": 5.5,
   "Entails?": 5,
   "Valid?": 4.5,
   "In the response?": 7,
-  "Supported by (retrieved)": 8,
+  "Supported by (retrieved)": 9,
   "Review (against the ground truth)": 12,
   "Review (against the response)": 12
 };
@@ -1181,6 +1188,12 @@ function SourceTable({ view, ctx, showGt }) {
     <//>
   </section>`;
 }
+function below(c3) {
+  const n3 = c3.supported_by.length;
+  const k3 = c3.contradicted_by.length;
+  if (!n3 && !k3) return "none";
+  return html`<span class="rw-below">${n3 ? `${n3} passage${n3 === 1 ? "" : "s"}` : "none"}${k3 ? html`; <span class="rw-contradicts">⊗ ${k3} contradict${k3 === 1 ? "s" : ""}</span>` : null} <span class="rw-hint">(listed below ↓)</span></span>`;
+}
 function against(groups, words, send) {
   const all = groups.flatMap(([prefix, items]) => (items || []).map((id) => [prefix, id]));
   return all.length ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words}</span> ${all.map(
@@ -1202,7 +1215,7 @@ var ClaimRow = memo(function ClaimRow2({ c: c3, index, selected, hasFacts, hasCo
     ${hasCorrect ? html`<td><${Verdict} value=${c3.correct} contradicted=${c3.contradicted}
       words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
     <td>${c3.faithful === null ? NO_PASSAGE_LABELS : html`<${YesNo} value=${c3.faithful} words=${["Faithful", "Unfaithful"]} />`}</td>
-    <td class="rw-list">${c3.faithful === null ? "—" : idLinks(c3.supported_by, "source", ctx.send, "none")}${against([["source", c3.contradicted_by]], "contradicted by", ctx.send)}</td>
+    <td class="rw-list">${c3.faithful === null ? "—" : selected ? below(c3) : html`${idLinks(c3.supported_by, "source", ctx.send, "none", { n: 3, target: c3.key })}${against([["source", c3.contradicted_by]], "contradicted by", ctx.send)}`}</td>
     ${cites ? html`<td class="rw-list">${cits.length ? idLinks(cits.map((x2) => x2.doc_id), "source", ctx.send) : "no citation"}</td>` : null}
     ${cites ? html`<td>${per((x2) => html`<${YesNo} value=${x2.retrieved} />`)}</td>` : null}
     ${cites ? html`<td>${per((x2) => html`<${Verdict} value=${x2.entails} contradicted=${x2.contradicts}
@@ -1244,8 +1257,8 @@ function Evidence({ item, byDoc: byDoc2, span, ctx }) {
     const s3 = byDoc2.get(d3);
     return html`<li key=${`${how}:${d3}`} class=${`rw-evidence-item rw-ev-${how}`} data-doc=${d3}>
           <span class="rw-ev-how" title=${HOW[how][1]}>${HOW[how][0]}</span>
-          <${IdLink} id=${d3} target=${`source:${d3}`} send=${ctx.send} />
-          ${s3 && s3.rank !== null ? html`<span class="rw-ev-rank">rank ${s3.rank}</span>` : null}
+          <${IdLink} id=${d3} target=${`source:${d3}`} send=${ctx.send} max=${14} />
+          <span class="rw-ev-rank">${s3 && s3.rank !== null ? `rank ${s3.rank}` : ""}</span>
           ${s3 ? html`<${EvidenceText} text=${s3.text} />` : html`<i>(not among the passages)</i>`}
         </li>`;
   })}</ol>` : null}
@@ -1288,7 +1301,7 @@ var GtRow = memo(function GtRow2({ g: g2, index, selected, review, ctx }) {
     <td class="rw-text"><${LongText} text=${g2.text} /></td>
     <td><${Verdict} value=${g2.covered} contradicted=${g2.contradicted}
       words=${["Covered", "Missed", "the response contradicts it"]} /></td>
-    <td class="rw-list">${idLinks(g2.supported_by, "source", ctx.send, "none")}${against([["source", g2.contradicted_by]], "contradicted by", ctx.send)}</td>
+    <td class="rw-list">${selected ? below(g2) : html`${idLinks(g2.supported_by, "source", ctx.send, "none", { n: 3, target: g2.key })}${against([["source", g2.contradicted_by]], "contradicted by", ctx.send)}`}</td>
     ${review ? html`<${ReviewCell} r=${g2.review} kind="response2answer" index=${index} id=${g2.id} ctx=${ctx} />` : null}
   <//>`;
 });
@@ -1383,10 +1396,19 @@ function revealLinked(el, page) {
     }
   }
   const evidence = el.querySelector(".rw-evidence-row");
-  if (page && evidence && evidence.scrollIntoView) {
-    evidence.scrollIntoView({ block: "nearest" });
-    evidence.previousElementSibling.scrollIntoView({ block: "nearest" });
-  }
+  if (page && evidence) showOnPage(el, evidence.previousElementSibling, evidence, evidence.closest(".rw-scroll"));
+}
+function showOnPage(el, top, bottom, region) {
+  let pane = el.parentElement;
+  while (pane && !(pane.scrollHeight > pane.clientHeight && /(auto|scroll)/.test(getComputedStyle(pane).overflowY))) pane = pane.parentElement;
+  pane = pane || document.scrollingElement;
+  if (!pane) return;
+  const box = pane === document.scrollingElement ? { top: 0, bottom: innerHeight } : pane.getBoundingClientRect();
+  const a3 = top.getBoundingClientRect().top - box.top;
+  const end = Math.min(bottom.getBoundingClientRect().bottom, region ? region.getBoundingClientRect().bottom : Infinity);
+  const b2 = end - box.bottom;
+  if (a3 < 0) pane.scrollTop += a3;
+  else if (b2 > 0) pane.scrollTop += Math.min(a3, b2);
 }
 function keepKeys(e3) {
   const host = e3.ctrlKey || e3.metaKey || e3.altKey || e3.key === "Escape" || e3.shiftKey && e3.key === "Enter";

@@ -146,8 +146,8 @@ class Widget(anywidget.AnyWidget):
         head = type(self).__name__ + (f": {title}" if title else "")
         note = "an interactive widget: run this cell with a kernel to explore it"
         data["text/plain"] = "\n".join([head, *(f"  {k}: {v}" for k, v in lines), f"({note})"])
-        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+        rows = "".join(f'<tr><th style="text-align:left">{html.escape(k)}</th><td>{html.escape(v)}</td></tr>'
                        for k, v in lines)
-        data["text/html"] = (f"<div class='rw-fallback-summary'><b>{html.escape(head)}</b>"
+        data["text/html"] = (f'<div class="rw-fallback-summary"><b>{html.escape(head)}</b>'
                              + (f"<table>{rows}</table>" if rows else "") + f"<p><i>{html.escape(note)}</i></p></div>")
         return data, metadata

@@ -1,7 +1,8 @@
 """A DatasetExplorer's state as one static HTML page: summary, charts (inline SVG rendered by
 vl-convert; the top-k what-if when the run has passage labels), slices, comparison, how far the
 judge can be trusted (judge–reviewer agreement and corrected scores, for runs with reviews), and
-the worst samples with their claims.
+the worst samples with their claims. The page follows the reader's light or dark preference
+(``prefers-color-scheme``; in dark, the charts are inverted, hues kept).
 
 Every text from the data is escaped, and IDs are isolated (``<bdi>``) with their bidi control
 characters shown as the live widgets show them (``⟨U+202E⟩``, ``js/src/text.js``); the page has
@@ -26,6 +27,10 @@ table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ddd;padding:
 td.t,th.t{text-align:left}.undef{color:#777;font-style:italic}.charts{display:flex;flex-wrap:wrap;gap:16px}
 .sample{border:1px solid #ddd;border-radius:6px;padding:8px 12px;margin:10px 0}
 .yes{color:#1b7f3b}.no{color:#b3261e}.muted{color:#666}
+:root{color-scheme:light dark}
+@media (prefers-color-scheme:dark){body{color:#e6e6e6;background:#161616}h2,td,th,.sample{border-color:#484848}
+.undef,.muted{color:#a8a8a8}.yes{color:#81c784}.no{color:#ef9a9a}
+figure svg{filter:invert(1) hue-rotate(180deg)}}
 """
 
 

@@ -123,7 +123,7 @@ def test_scraped_html_and_bidi_ids_in_the_data_leave_every_widget_drawn(browser,
     expect(views).to_have_count(4)
     assert page.locator(".rw-snapshot-note").count() == 0 and page.locator(".rw-fallback").count() == 0
     sample = views.nth(0)
-    expect(sample.locator('[data-key="source:\u202eexe.live"] .rw-idtext')).to_have_text("⟨U+202E⟩exe.live")
+    expect(sample.locator('[data-key="source:\u202eexe.live"] .rw-idtext').first).to_have_text("⟨U+202E⟩exe.live")
     assert SCRAPED in sample.inner_text()
     assert "⟨U+202E⟩q0" in views.nth(1).inner_text()
     assert page.evaluate("window.ran === undefined && typeof hidden === 'undefined'")
