@@ -338,3 +338,20 @@ def test_a_path_that_looks_like_json_is_a_path(capsys, tmp_path, monkeypatch):
         assert [r["query_id"] for r in run_json(capsys, "score", name, "--format", "json")["results"]] == ["0", "1"]
     assert main(["score", "[1]"]) == 2
     assert "no such file: [1]" in capsys.readouterr().err
+
+
+def test_the_readmes_two_commands_agree_with_ci_and_the_extras():
+    """README: the first command installs the lab extra and opens the tutorial; the second is
+    .ci/run, which installs the dev extra itself; both extras carry what their command needs."""
+    import re
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    block = re.search(r"## Two commands\n\n```bash\n(.*?)```", readme, re.S).group(1).splitlines()
+    assert block == ['pip install -e ".[lab]" && ragwidgets tutorial', ".ci/run"]
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    names = {k: {re.match(r"[A-Za-z0-9_.-]+", d).group(0).lower() for d in v} for k, v in extras.items()}
+    assert {"jupyterlab", "ipykernel"} <= names["lab"] and names["lab"] <= names["dev"]
+    ci = (root / ".ci" / "run").read_text()
+    assert 'pip install -e ".[dev]"' in ci and "python -m pytest -q" in ci and os.access(root / ".ci" / "run", os.X_OK)
