@@ -107,10 +107,23 @@ function revealLinked(el, page) {
     }
   }
   const evidence = el.querySelector(".rw-evidence-row");
-  if (page && evidence && evidence.scrollIntoView) {
-    evidence.scrollIntoView({ block: "nearest" });
-    evidence.previousElementSibling.scrollIntoView({ block: "nearest" });
-  }
+  if (page && evidence) showOnPage(el, evidence.previousElementSibling, evidence, evidence.closest(".rw-scroll"));
+}
+
+/** Scroll the page (the nearest scrolling ancestor outside the view: JupyterLab's notebook, an
+ * explorer's drill-down pane) the least that shows `top` to `bottom`'s end (as far as its own
+ * scrolling `region` shows it), never past `top`. */
+function showOnPage(el, top, bottom, region) {
+  let pane = el.parentElement;
+  while (pane && !(pane.scrollHeight > pane.clientHeight && /(auto|scroll)/.test(getComputedStyle(pane).overflowY))) pane = pane.parentElement;
+  pane = pane || document.scrollingElement;
+  if (!pane) return;
+  const box = pane === document.scrollingElement ? { top: 0, bottom: innerHeight } : pane.getBoundingClientRect();
+  const a = top.getBoundingClientRect().top - box.top;
+  const end = Math.min(bottom.getBoundingClientRect().bottom, region ? region.getBoundingClientRect().bottom : Infinity);
+  const b = end - box.bottom;
+  if (a < 0) pane.scrollTop += a;
+  else if (b > 0) pane.scrollTop += Math.min(a, b);
 }
 
 /** Plain keys stay in the view; shortcuts with Ctrl / Cmd / Alt, Escape and Shift+Enter (run

@@ -79,17 +79,23 @@ function claimKeys(review, r, kind, index, id, ctx) {
 // re-lays out only the rows it changed, not every cell of the table. Unlisted: the rest.
 const WIDTHS = {
   Rank: 3.2, Source: 7, "In context?": 6.5, "Question-relevant?": 8, "Entails claims": 8, "Cited by": 5,
-  "Fact IDs": 5.5, Claim: 4.5, "Fact ID": 4.5, "Correct?": 7, "Faithful?": 7.8, "Supported by": 6.5,
-  "Retrieved?": 5.5, "Entails?": 5, "Valid?": 4.5, "In the response?": 7, "Supported by (retrieved)": 8,
+  "Fact IDs": 5.5, Claim: 5.8, "Fact ID": 4.5, "Correct?": 7, "Faithful?": 7.8, "Supported by": 9,
+  "Retrieved?": 5.5, "Entails?": 5, "Valid?": 4.5, "In the response?": 7, "Supported by (retrieved)": 9,
   "Review (against the ground truth)": 12, "Review (against the response)": 12,
 };
+
+const TEXT_WIDTH = 14; // em: the least an unlisted column (a text) keeps in a narrow host
+
+/** The width (em) below which a fixed-layout table scrolls sideways in its region rather than
+ * squeeze its text columns to nothing (side by side, a narrow host). */
+const minWidth = (heads) => heads.reduce((n, t) => n + (WIDTHS[t] || TEXT_WIDTH), 0);
 
 /** A table in a region that scrolls when it holds more than a screenful; the header sticks. */
 export function Table({ heads, groupRow, cls, n, children, label }) {
   const tall = n > 12;
   return html`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
       role=${tall ? "region" : null} aria-label=${tall ? label : null}>
-    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`}>
+    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`} style=${tall ? `min-width: ${minWidth(heads)}em` : null}>
       ${tall ? html`<colgroup>${heads.map((t) => html`<col style=${WIDTHS[t] ? `width: ${WIDTHS[t]}em` : null} />`)}</colgroup>` : null}
       <thead>
         ${groupRow
@@ -147,6 +153,14 @@ export function SourceTable({ view, ctx, showGt }) {
   </section>`;
 }
 
+/** A selected claim's "Supported by": the counts, its passages being listed under its row. */
+function below(c) {
+  const n = c.supported_by.length;
+  const k = c.contradicted_by.length;
+  if (!n && !k) return "none";
+  return html`<span class="rw-below">${n ? `${n} passage${n === 1 ? "" : "s"}` : "none"}${k ? html`; <span class="rw-contradicts">⊗ ${k} contradict${k === 1 ? "s" : ""}</span>` : null} <span class="rw-hint">(listed below ↓)</span></span>`;
+}
+
 /** "⊗ contradicted by D3" (or "⊗ contradicts R2") under a list of entailments, each ID a link;
  * `groups`: [[prefix, ids], ...] (source / claim / gt); nothing when all are empty. */
 function against(groups, words, send) {
@@ -176,7 +190,7 @@ const ClaimRow = memo(function ClaimRow({ c, index, selected, hasFacts, hasCorre
     ${hasCorrect ? html`<td><${Verdict} value=${c.correct} contradicted=${c.contradicted}
       words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
     <td>${c.faithful === null ? NO_PASSAGE_LABELS : html`<${YesNo} value=${c.faithful} words=${["Faithful", "Unfaithful"]} />`}</td>
-    <td class="rw-list">${c.faithful === null ? "—" : idLinks(c.supported_by, "source", ctx.send, "none")}${against([["source", c.contradicted_by]], "contradicted by", ctx.send)}</td>
+    <td class="rw-list">${c.faithful === null ? "—" : selected ? below(c) : html`${idLinks(c.supported_by, "source", ctx.send, "none", { n: 3, target: c.key })}${against([["source", c.contradicted_by]], "contradicted by", ctx.send)}`}</td>
     ${cites ? html`<td class="rw-list">${cits.length ? idLinks(cits.map((x) => x.doc_id), "source", ctx.send) : "no citation"}</td>` : null}
     ${cites ? html`<td>${per((x) => html`<${YesNo} value=${x.retrieved} />`)}</td>` : null}
     ${cites ? html`<td>${per((x) => html`<${Verdict} value=${x.entails} contradicted=${x.contradicts}
@@ -228,8 +242,8 @@ export function Evidence({ item, byDoc, span, ctx }) {
         const s = byDoc.get(d);
         return html`<li key=${`${how}:${d}`} class=${`rw-evidence-item rw-ev-${how}`} data-doc=${d}>
           <span class="rw-ev-how" title=${HOW[how][1]}>${HOW[how][0]}</span>
-          <${IdLink} id=${d} target=${`source:${d}`} send=${ctx.send} />
-          ${s && s.rank !== null ? html`<span class="rw-ev-rank">rank ${s.rank}</span>` : null}
+          <${IdLink} id=${d} target=${`source:${d}`} send=${ctx.send} max=${14} />
+          <span class="rw-ev-rank">${s && s.rank !== null ? `rank ${s.rank}` : ""}</span>
           ${s ? html`<${EvidenceText} text=${s.text} />` : html`<i>(not among the passages)</i>`}
         </li>`;
       })}</ol>` : null}
@@ -268,7 +282,7 @@ const GtRow = memo(function GtRow({ g, index, selected, review, ctx }) {
     <td class="rw-text"><${LongText} text=${g.text} /></td>
     <td><${Verdict} value=${g.covered} contradicted=${g.contradicted}
       words=${["Covered", "Missed", "the response contradicts it"]} /></td>
-    <td class="rw-list">${idLinks(g.supported_by, "source", ctx.send, "none")}${against([["source", g.contradicted_by]], "contradicted by", ctx.send)}</td>
+    <td class="rw-list">${selected ? below(g) : html`${idLinks(g.supported_by, "source", ctx.send, "none", { n: 3, target: g.key })}${against([["source", g.contradicted_by]], "contradicted by", ctx.send)}`}</td>
     ${review ? html`<${ReviewCell} r=${g.review} kind="response2answer" index=${index} id=${g.id} ctx=${ctx} />` : null}
   <//>`;
 });

@@ -26,10 +26,16 @@ export function IdLink({ id, target, send, label = null, max = 24 }) {
     onClick=${(e) => { e.stopPropagation(); send({ selected: target }); }}>${label === null ? html`<${Id} id=${id} max=${max} />` : label}</button>`;
 }
 
-/** `items` (IDs) as links that select `${prefix}:${id}`, comma separated; `empty` when none. */
-export function idLinks(items, prefix, send, empty = "—") {
+/** `items` (IDs) as links that select `${prefix}:${id}`, comma separated; `empty` when none.
+ * `more` ({n, target}): after the first `n`, one link "+ k more" that selects `target` (the
+ * item whose list it is, which then shows them all). */
+export function idLinks(items, prefix, send, empty = "—", more = null) {
   if (!items || !items.length) return empty;
-  return items.map((id, i) => html`${i ? ", " : ""}<${IdLink} key=${id} id=${id} target=${`${prefix}:${id}`} send=${send} />`);
+  const cut = more && items.length > more.n + 1 ? more.n : items.length;
+  const links = items.slice(0, cut).map((id, i) => html`${i ? ", " : ""}<${IdLink} key=${id} id=${id} target=${`${prefix}:${id}`} send=${send} max=${16} />`);
+  if (cut === items.length) return links;
+  return html`${links}, <button type="button" class="rw-idlink rw-idlink-more" data-select=${more.target}
+    title=${items.map(showId).join(", ")} onClick=${(e) => { e.stopPropagation(); send({ selected: more.target }); }}>+ ${items.length - cut} more</button>`;
 }
 
 /** A yes/no/unknown cell that reads without colour: a symbol and a word. */

@@ -3321,11 +3321,13 @@ var WIDTHS = {
   "Review (against the ground truth)": 12,
   "Review (against the response)": 12
 };
+var TEXT_WIDTH = 14;
+var minWidth = (heads) => heads.reduce((n3, t4) => n3 + (WIDTHS[t4] || TEXT_WIDTH), 0);
 function Table({ heads, groupRow, cls, n: n3, children, label }) {
   const tall = n3 > 12;
   return html`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
       role=${tall ? "region" : null} aria-label=${tall ? label : null}>
-    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`}>
+    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`} style=${tall ? `min-width: ${minWidth(heads)}em` : null}>
       ${tall ? html`<colgroup>${heads.map((t4) => html`<col style=${WIDTHS[t4] ? `width: ${WIDTHS[t4]}em` : null} />`)}</colgroup>` : null}
       <thead>
         ${groupRow ? html`<tr class="rw-group-row">${groupRow.map((g2) => html`<th colspan=${String(g2.span)} class=${g2.class || null}>${g2.text}</th>`)}</tr>` : null}
@@ -3632,7 +3634,7 @@ function mountSampleView(el, { view, send, search = null, review = null, trace =
 // src/dataset.js
 var ROW_H = 26;
 var WIDTHS2 = { run: 100, query_id: 84, query: 150, count: 64, metric: 84, difference: 100 };
-var HOST_CHROME = 150;
+var HOST_CHROME = 140;
 var STICKY = ["run", "query_id", "query"];
 var columnWidth = (col) => col.kind === "text" ? WIDTHS2[col.key] || 120 : WIDTHS2[col.kind] || 86;
 function stickyLeft(cols, gap = 6) {
@@ -4003,7 +4005,8 @@ function App({ model, store }) {
   const work = A2(null);
   _2(() => {
     if (!root.current || !work.current) return;
-    const above = work.current.getBoundingClientRect().top - root.current.getBoundingClientRect().top;
+    const cell = root.current.closest(".jp-Cell, .cell") || root.current;
+    const above = work.current.getBoundingClientRect().top - cell.getBoundingClientRect().top;
     root.current.style.setProperty("--rw-ds-work-h", `max(420px, calc(100vh - ${Math.round(above + HOST_CHROME)}px))`);
   });
   if (!view) return html`<div class="rw-hint">Loading…</div>`;

@@ -1128,11 +1128,13 @@ var WIDTHS = {
   "Review (against the ground truth)": 12,
   "Review (against the response)": 12
 };
+var TEXT_WIDTH = 14;
+var minWidth = (heads) => heads.reduce((n3, t4) => n3 + (WIDTHS[t4] || TEXT_WIDTH), 0);
 function Table({ heads, groupRow, cls, n: n3, children, label }) {
   const tall = n3 > 12;
   return html`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
       role=${tall ? "region" : null} aria-label=${tall ? label : null}>
-    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`}>
+    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`} style=${tall ? `min-width: ${minWidth(heads)}em` : null}>
       ${tall ? html`<colgroup>${heads.map((t4) => html`<col style=${WIDTHS[t4] ? `width: ${WIDTHS[t4]}em` : null} />`)}</colgroup>` : null}
       <thead>
         ${groupRow ? html`<tr class="rw-group-row">${groupRow.map((g2) => html`<th colspan=${String(g2.span)} class=${g2.class || null}>${g2.text}</th>`)}</tr>` : null}
