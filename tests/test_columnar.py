@@ -97,7 +97,10 @@ def test_the_vectorised_search_finds_what_a_python_loop_finds(rows, pick, cut, e
     frame = pd.DataFrame({"query": pd.array(list(query), dtype="str"), "response": list(response)},
                          index=pd.Index(list(qid), name="query_id"))
     source = "\x00".join(rows[pick % len(rows)])
-    for text in (source[min(cut):max(cut)].upper(), source[min(cut):max(cut)], extra, "İ", "i̇"):
+    index = TextIndex(frame)  # one index, searched as a user types (each text holding the last), and fresh
+    typed = [source[min(cut):k] for k in range(min(cut), max(cut) + 1)]
+    for text in (*typed, source[min(cut):max(cut)].upper(), extra, "İ", "i̇", *typed[::-1]):
+        assert (index.mask(text) == reference_mask(frame, text)).all(), text
         assert (TextIndex(frame).mask(text) == reference_mask(frame, text)).all(), text
 
 

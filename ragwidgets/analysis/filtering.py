@@ -9,6 +9,8 @@ accident.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -17,6 +19,8 @@ import pyarrow.compute as pc
 from .expression import parse
 
 TEXT_COLUMNS = ("query", "response")
+SCAN_BYTES = 3  # a shorter text hits most rows, many times each: searched row by row instead
+NARROW = 4  # a text holding the last one is looked for in its rows when they are at most 1/NARROW of all
 
 
 def expression_mask(frame: pd.DataFrame, expression: str) -> np.ndarray:
@@ -26,13 +30,21 @@ def expression_mask(frame: pd.DataFrame, expression: str) -> np.ndarray:
 
 
 class TextIndex:
-    """Case-insensitive substring search over query_id, query and response: one Arrow column of
-    the three joined by NUL and lowercased once (as ``str.lower`` does: Arrow's lowercasing for
-    ASCII rows, Python's for the others), searched by ``pyarrow.compute.match_substring``."""
+    """Case-insensitive substring search over query_id, query and response.
+
+    Each row is its three texts joined and ended by NUL (``id\\0query\\0response\\0``),
+    lowercased once (as ``str.lower`` does: Arrow's lowercasing for ASCII rows, Python's for the
+    others), in one Arrow column whose bytes are scanned at once by a compiled literal pattern;
+    each hit's row is found by ``np.searchsorted`` over the row offsets (a text without NUL cannot
+    match across rows; one with NUL, or under SCAN_BYTES, is searched row by row by
+    ``pyarrow.compute``). A text holding the last one searched is looked for only in the rows that
+    held that one (typing), when they are few.
+    """
 
     def __init__(self, frame: pd.DataFrame):
         parts = [_strings(frame.index)] + [_strings(frame[c]) for c in TEXT_COLUMNS if c in frame]
-        joined = pc.binary_join_element_wise(*parts, pa.scalar("\x00", pa.large_string()))
+        nul = pa.scalar("\x00", pa.large_string())
+        joined = pc.binary_join_element_wise(*parts, pa.scalar("", pa.large_string()), nul)
         lowered = pc.ascii_lower(joined)
         other = np.flatnonzero(~pc.string_is_ascii(joined).to_numpy(zero_copy_only=False))
         if len(other):  # full Unicode case mapping (İ -> i̇), as str.lower
@@ -40,13 +52,43 @@ class TextIndex:
             mask = np.zeros(len(joined), dtype=bool)
             mask[other] = True
             lowered = pc.replace_with_mask(lowered, pa.array(mask), fixed)
+        if isinstance(lowered, pa.ChunkedArray):  # several runs' columns: one array
+            lowered = lowered.combine_chunks()
         self._text = lowered
+        offsets = np.frombuffer(lowered.buffers()[1], dtype=np.int64)[lowered.offset:lowered.offset + len(lowered) + 1]
+        self._starts = offsets - offsets[0]
+        data = lowered.buffers()[2]
+        self._bytes = memoryview(data)[offsets[0]:offsets[-1]] if data is not None else memoryview(b"")
+        self._last: tuple[str, np.ndarray] | None = None
 
     def mask(self, text: str) -> np.ndarray:
         """Rows whose query_id, query or response contains ``text`` (all rows for an empty text)."""
+        n = len(self._text)
         if not text:
-            return np.ones(len(self._text), dtype=bool)
-        return pc.match_substring(self._text, text.lower()).to_numpy(zero_copy_only=False)
+            return np.ones(n, dtype=bool)
+        text = text.lower()
+        last = self._last
+        if last is not None and last[0] in text and last[1].sum() <= n // NARROW:  # only the rows that held it
+            rows = np.flatnonzero(last[1])
+            found = np.zeros(n, dtype=bool)
+            if len(rows):
+                found[rows] = self._search(self._text.take(pa.array(rows)), text)
+        elif "\x00" in text or len(text.encode("utf-8")) < SCAN_BYTES:
+            found = self._search(self._text, text)
+        else:
+            hits = np.fromiter((m.start() for m in re.finditer(re.escape(text.encode("utf-8")), self._bytes)),
+                               dtype=np.int64)
+            found = np.zeros(n, dtype=bool)
+            found[np.searchsorted(self._starts, hits, side="right") - 1] = True
+        self._last = (text, found)
+        return found.copy()
+
+    @staticmethod
+    def _search(rows: pa.Array, text: str) -> np.ndarray:
+        """Which of ``rows`` (each ended by NUL) contain ``text``, the end not counted."""
+        if "\x00" in text:
+            rows = pc.utf8_slice_codeunits(rows, 0, -1)
+        return pc.match_substring(rows, text).to_numpy(zero_copy_only=False)
 
 
 def _strings(values) -> pa.Array:

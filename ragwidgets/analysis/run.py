@@ -522,6 +522,14 @@ class InMemoryRun(HeldTable):
         judge's labels and under the reviews (None where no sample is defined), and how many labels
         and samples are reviewed: "faithfulness 0.60 -> 0.80 after 2 reviews"."""
         name = self._run_name(run)
+        frame = self._cached(f"review means {name}", (), lambda: self._review_means(name)).copy()
+        frame["reviews"] = len(self._reviews[name])
+        frame["reviewed_samples"] = len(self._reviews[name].query_ids)
+        return frame
+
+    def _review_means(self, name: str) -> pd.DataFrame:
+        """Per metric of run ``name``: its exact means under the judge's labels and the reviews (kept
+        in the view cache until a review changes the values: every view shows them)."""
         rows = self._run_code == self.runs.index(name)
         out = {}
         for m in self.metrics:
@@ -529,10 +537,7 @@ class InMemoryRun(HeldTable):
                                       self._judge_status[m].to_numpy()[rows] == DEFINED_CODE)[0]
             reviewed = mean_over_defined(self._values[m][rows], self._codes[m][rows] == DEFINED_CODE)[0]
             out[m] = {"judge_mean": judge, "reviewed_mean": reviewed}
-        frame = pd.DataFrame.from_dict(out, orient="index").rename_axis("metric")
-        frame["reviews"] = len(self._reviews[name])
-        frame["reviewed_samples"] = len(self._reviews[name].query_ids)
-        return frame
+        return pd.DataFrame.from_dict(out, orient="index").rename_axis("metric")
 
     def _run_name(self, run: str | None) -> str:
         if run is None:
