@@ -14,8 +14,8 @@ the wall time what it took beside the other load). Memory: resident set growth f
 load to the usable explorer (everything held), and the peak. Then each kind of change (text
 filter, expression, sort, brush) is applied 20 times, timed until the view state is ready in
 Python (p50 / p95); a drill-down (``explorer.selected = row``: the sample decoded from the file,
-explained and its view built) 20 times on rows spread over the run; ``Scores.explain(qid)`` alone.
-The load average is printed before and after each size.
+explained and its view built) 20 times on rows spread over the run; ``Scores.explain(qid)`` alone;
+the top-k what-if curve on the same Scores. The load average is printed before and after each size.
 """
 
 from __future__ import annotations
@@ -85,6 +85,7 @@ def p50_p95(times: list[float]) -> str:
 
 def one(n: int, path: Path) -> None:
     import ragwidgets as rw
+    from ragwidgets.analysis import top_k_curve
     from ragwidgets.engine.batch import Batch
 
     rw.DatasetExplorer  # the widget libraries are imported once per session, not per explorer
@@ -125,7 +126,11 @@ def one(n: int, path: Path) -> None:
         t = time.perf_counter()
         scores.explain(scores.batch.query_ids[row])
         times.append(time.perf_counter() - t)
-    rows.append(f"  Scores.explain(qid): {p50_p95(times)}; load average after {load()}")
+    rows.append(f"  Scores.explain(qid): {p50_p95(times)}")
+    t = time.perf_counter()
+    curve = top_k_curve(scores)
+    rows.append(f"  top-k what-if curve (k = 1..{curve.k.max()}): {time.perf_counter() - t:.2f} s; "
+                f"load average after {load()}")
     print("\n".join(rows), flush=True)
 
 
