@@ -281,11 +281,12 @@ describe("the compact sample view", () => {
 
   it("every ID is a link (a button) that selects it, without toggling the row it sits in", () => {
     const view = supportedBy(enlarge(fixture("ragchecker_sample"), 6, 8), 2);
-    const { el, sent } = mount({ ...view, sources: view.sources.map((s, k) => ({ ...s, entails_response: k === 3 ? ["R5", "R2"] : [] })) });
+    const claims = view.claims.map((c) => (c.id === "R2" ? { ...c, supported_by: ["P3"], contradicted_by: ["P1"], faithful: true } : c));
+    const { el, sent } = mount({ ...view, claims, sources: view.sources.map((s, k) => ({ ...s, entails_response: k === 3 ? ["R5", "R2"] : [] })) });
     const link = (scope, target) => el.querySelector(`${scope} button.rw-idlink[data-select="${target}"]`);
     const cases = [
-      ['[data-key="claim:R5"]', "source:P3"], // Supported by
-      ['[data-key="claim:R5"]', "source:P1"], // contradicted by
+      ['[data-key="claim:R2"]', "source:P3"], // Supported by
+      ['[data-key="claim:R2"]', "source:P1"], // contradicted by
       ['[data-evidence="claim:R5"]', "source:P0"], // the passages under the claim
       ['[data-key="source:P3"]', "claim:R2"], // Entails claims
     ];
@@ -297,6 +298,8 @@ describe("the compact sample view", () => {
       expect(sent.at(-1)).toEqual({ selected: target });
     }
     expect(sent.length).toBe(cases.length); // the rows around the links were not clicked
+    // the selected claim's own cell gives the counts: its passages are listed under it
+    expect(text(el.querySelector('[data-key="claim:R5"] .rw-below'))).toBe("2 passages; ⊗ 1 contradicts (listed below ↓)");
     el.querySelector('[data-testid="show-matrix"]')?.click();
     const head = el.querySelector('.rw-matrix thead button.rw-idlink[data-select="source:P2"]');
     expect(text(head)).toBe("3"); // the rank, the doc_id as its title
@@ -319,5 +322,30 @@ describe("the compact sample view", () => {
     expect(table.textContent).not.toContain("✓ Faithful");
     expect(text(table.querySelector('[data-key="claim:R1"]'))).toContain("⊘ no passage labels");
     expect(text(el.querySelector('[data-evidence="claim:R1"] .rw-evidence-head'))).toBe("Passages behind R1: none known (the data has no passage labels)");
+  });
+});
+
+describe("the compact sample view's keys", () => {
+  it("arrow keys move from a selected claim to the next claim, past its passages", () => {
+    const view = supportedBy(enlarge(fixture("ragchecker_sample"), 6, 8), 2);
+    const { el } = mount(view);
+    const row = el.querySelector('[data-key="claim:R5"]');
+    row.focus();
+    row.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowDown", bubbles: true }));
+    expect(document.activeElement.dataset.key).toBe("claim:R6");
+    document.activeElement.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowUp", bubbles: true }));
+    expect(document.activeElement.dataset.key).toBe("claim:R5");
+  });
+});
+
+describe("long ID lists", () => {
+  it("show three links, then '+ n more', which selects the claim (its passages then listed under it)", () => {
+    const view = enlarge(fixture("ragchecker_sample"), 8, 4);
+    const claims = view.claims.map((c) => (c.id === "R2" ? { ...c, supported_by: ["P0", "P1", "P2", "P3", "P4"], faithful: true } : c));
+    const { el, sent } = mount({ ...view, claims });
+    const cell = el.querySelector('[data-key="claim:R2"] .rw-list');
+    expect([...cell.querySelectorAll("button.rw-idlink")].map(text)).toEqual(["P0", "P1", "P2", "+ 2 more"]);
+    cell.querySelector(".rw-idlink-more").click();
+    expect(sent).toEqual([{ selected: "claim:R2" }]);
   });
 });

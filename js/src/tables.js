@@ -36,7 +36,9 @@ function rowKeys(e, pick, more) {
     e.preventDefault();
     pick();
   } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-    const next = e.key === "ArrowDown" ? e.currentTarget.nextElementSibling : e.currentTarget.previousElementSibling;
+    const step = (n) => (e.key === "ArrowDown" ? n.nextElementSibling : n.previousElementSibling);
+    let next = step(e.currentTarget);
+    while (next && !next.classList.contains("rw-row")) next = step(next); // past a claim's passages
     if (next) {
       e.preventDefault();
       next.focus();

@@ -3273,7 +3273,9 @@ function rowKeys(e3, pick, more) {
     e3.preventDefault();
     pick();
   } else if (e3.key === "ArrowDown" || e3.key === "ArrowUp") {
-    const next = e3.key === "ArrowDown" ? e3.currentTarget.nextElementSibling : e3.currentTarget.previousElementSibling;
+    const step = (n3) => e3.key === "ArrowDown" ? n3.nextElementSibling : n3.previousElementSibling;
+    let next = step(e3.currentTarget);
+    while (next && !next.classList.contains("rw-row")) next = step(next);
     if (next) {
       e3.preventDefault();
       next.focus();

@@ -81,7 +81,7 @@ def test_big_sample_and_harbor_at_1280x800(lab, small_page, artifacts):
     assert big.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
     assert big.locator("[data-testid=claims] .rw-table-wrap").evaluate("e => e.scrollWidth <= e.clientWidth + 1")
     assert harbor.locator("[data-testid=claims] .rw-table-wrap").evaluate("e => e.scrollWidth <= e.clientWidth + 1")
-    expect(big.locator('[data-key="source:\u202eexe.live"] .rw-idtext')).to_have_text("⟨U+202E⟩exe.live")
+    expect(big.locator('[data-key="source:\u202eexe.live"] td.rw-id > .rw-idtext')).to_have_text("⟨U+202E⟩exe.live")
 
     # selecting a claim brings its supporting passages into view
     latencies = [page.evaluate(CLICK_TO_DOM, "claim:R70")]
