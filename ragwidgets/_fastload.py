@@ -315,7 +315,7 @@ class _Columns:
 
     def __init__(self):
         self.n = 0
-        self.query_ids: list[str] = []
+        self.query_ids: list[pa.Array] = []  # per chunk (Python strings made per chunk would pin its freed memory)
         self.unnamed: list[int] = []
         self.counts: list[np.ndarray] = []  # per chunk: (n_resp, n_gt, n_psg) rows
         self.has = {name: [] for name in (*LABEL_VECTORS, *LABEL_GRIDS)}
@@ -327,7 +327,7 @@ class _Columns:
         the precise validator refuses (a wrong shape, a duplicate doc_id, nothing to score). Absent
         label arrays that are complete by shape alone count as given (see
         :func:`ragwidgets.loaders.vacuous_labels`)."""
-        n_resp, n_gt, n_psg = [], [], []
+        query_ids, n_resp, n_gt, n_psg = [], [], [], []
         has = {name: [] for name in self.has}
         has_a2r, has_r2a, has_r2r, has_ret2a = (has[name].append for name in has)
         flat = {name: [] for name in has}
@@ -382,7 +382,7 @@ class _Columns:
             if qid is msgspec.UNSET:
                 self.unnamed.append(i)
                 qid = i
-            self.query_ids.append(str(qid))
+            query_ids.append(str(qid))
             n_resp.append(nr)
             n_gt.append(ng)
             n_psg.append(k)
@@ -402,11 +402,13 @@ class _Columns:
             self.labels[name].append(codes)
         for name in TEXTS:
             self.texts[name].append(pa.array([getattr(r, name) or "" for r in records], type=pa.large_string()))
+        self.query_ids.append(pa.array(query_ids, type=pa.large_string()))
         return True
 
     def finish(self, source: Sequence) -> FlatRecords | None:
         """The FlatRecords of every record added (None when two share a query_id)."""
-        if len(set(self.query_ids)) != self.n:
+        query_ids = pa.concat_arrays(self.query_ids).to_pylist() if self.query_ids else []
+        if len(set(query_ids)) != self.n:
             return None
         counts = np.concatenate(self.counts, axis=1) if self.counts else np.zeros((3, 0), dtype=np.int64)
         has, labels = ({name: np.concatenate(parts) if parts else np.zeros(0, dtype=dtype) for name, parts in kind.items()}
@@ -414,6 +416,5 @@ class _Columns:
         texts = {name: pa.concat_arrays(parts) if parts else pa.array([], type=pa.large_string())
                  for name, parts in self.texts.items()}
         return FlatRecords(
-            source=source, query_ids=self.query_ids, n_resp=counts[0], n_gt=counts[1], n_psg=counts[2],
-            labels=labels, has=has,
-            texts=texts, n_unnamed=len(self.unnamed), first_unnamed=self.unnamed[0] if self.unnamed else None)
+            source=source, query_ids=query_ids, n_resp=counts[0], n_gt=counts[1], n_psg=counts[2],
+            labels=labels, has=has, texts=texts, n_unnamed=len(self.unnamed), first_unnamed=self.unnamed[0] if self.unnamed else None)
