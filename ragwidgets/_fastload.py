@@ -176,7 +176,7 @@ class FlatRecords:
     n_psg: np.ndarray
     labels: dict[str, np.ndarray]
     has: dict[str, np.ndarray]
-    texts: dict[str, pa.Array]
+    texts: dict[str, pa.ChunkedArray]  # a chunk per CHUNK samples, as decoded (not copied into one)
     n_unnamed: int
     first_unnamed: int | None
 
@@ -221,7 +221,7 @@ class LazySamples(Sequence):
         """Every record's ``field`` ("query", "gt_answer" or "response"; missing: "")."""
         return self.flat.texts[field].to_pylist()
 
-    def text_column(self, field: str) -> pa.Array:
+    def text_column(self, field: str) -> pa.ChunkedArray:
         """Every record's ``field`` as an Arrow string column (no Python string per sample)."""
         return self.flat.texts[field]
 
@@ -407,14 +407,13 @@ class _Columns:
 
     def finish(self, source: Sequence) -> FlatRecords | None:
         """The FlatRecords of every record added (None when two share a query_id)."""
-        query_ids = pa.concat_arrays(self.query_ids).to_pylist() if self.query_ids else []
+        query_ids = pa.chunked_array(self.query_ids, type=pa.large_string()).to_pylist()
         if len(set(query_ids)) != self.n:
             return None
         counts = np.concatenate(self.counts, axis=1) if self.counts else np.zeros((3, 0), dtype=np.int64)
         has, labels = ({name: np.concatenate(parts) if parts else np.zeros(0, dtype=dtype) for name, parts in kind.items()}
                        for kind, dtype in ((self.has, bool), (self.labels, np.int8)))
-        texts = {name: pa.concat_arrays(parts) if parts else pa.array([], type=pa.large_string())
-                 for name, parts in self.texts.items()}
+        texts = {name: pa.chunked_array(parts, type=pa.large_string()) for name, parts in self.texts.items()}
         return FlatRecords(
             source=source, query_ids=query_ids, n_resp=counts[0], n_gt=counts[1], n_psg=counts[2],
             labels=labels, has=has, texts=texts, n_unnamed=len(self.unnamed), first_unnamed=self.unnamed[0] if self.unnamed else None)

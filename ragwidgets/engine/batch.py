@@ -110,7 +110,7 @@ class Batch:
         of_records = getattr(self.samples, "texts", None)
         return of_records(field) if of_records else [getattr(s, field) for s in self.samples]
 
-    def text_column(self, field: str) -> pa.Array:
+    def text_column(self, field: str) -> pa.Array | pa.ChunkedArray:
         """Every sample's ``field`` as an Arrow string column (the fast path's own, not rebuilt)."""
         of_records = getattr(self.samples, "text_column", None)
         return of_records(field) if of_records else pa.array(self.texts(field), type=pa.large_string())

@@ -54,7 +54,7 @@ class PatchedSamples(Sequence):
         of_records = getattr(self.base, "texts", None)
         return of_records(field) if of_records else [getattr(s, field) for s in self.base]
 
-    def text_column(self, field: str) -> pa.Array:
+    def text_column(self, field: str) -> pa.Array | pa.ChunkedArray:
         """Every sample's ``field`` as an Arrow string column (the base's own, where it has one)."""
         of_records = getattr(self.base, "text_column", None)
         return of_records(field) if of_records else pa.array(self.texts(field), type=pa.large_string())
