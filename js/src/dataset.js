@@ -17,7 +17,8 @@ import { mountSampleView } from "./sample_view.js";
 import { showId } from "./text.js";
 import { viewOf } from "./view_trait.js";
 export const ROW_H = 26;
-const WIDTHS = { run: 120, query_id: 110, query: 240, count: 64, metric: 92, difference: 110 };
+const WIDTHS = { run: 100, query_id: 84, query: 150, count: 64, metric: 84, difference: 100 };
+const HOST_CHROME = 140; // a notebook host's bars above and below its cells (JupyterLab's menu, tabs, toolbar, status bar)
 const STICKY = ["run", "query_id", "query"]; // these stay in place while the table scrolls sideways
 
 /** Each column's width in pixels (text columns by key, others by kind). */
@@ -415,6 +416,16 @@ function App({ model, store }) {
   const [text, setText, textEdited] = useDraft(view ? c.text : "");
   const [expr, setExpr, exprEdited] = useDraft(view ? c.expression : "");
   const [tab, setTab] = useState("");
+  const root = useRef(null);
+  const work = useRef(null);
+  useLayoutEffect(() => { // the workspace takes the screen's height below what is above it in its cell
+    if (!root.current || !work.current) return;
+    // in a notebook the whole cell (its code above the widget too) fits: a host that scrolls a
+    // clicked cell's top into view when it is taller than the screen then does not move the page
+    const cell = root.current.closest(".jp-Cell, .cell") || root.current;
+    const above = work.current.getBoundingClientRect().top - cell.getBoundingClientRect().top;
+    root.current.style.setProperty("--rw-ds-work-h", `max(420px, calc(100vh - ${Math.round(above + HOST_CHROME)}px))`);
+  });
   if (!view) return html`<div class="rw-hint">Loading…</div>`;
   store.reset(view.version, model.get("_rows"));
   const labelOf = Object.fromEntries(view.metrics.map((m) => [m.key, m.label]));
@@ -460,7 +471,7 @@ function App({ model, store }) {
     columns: () => html`<${Columns} model=${model} view=${view} />`,
     act: () => html`<${Actions} view=${view} ask=${ask} />`,
   };
-  return html`<div class="rw-ds" tabindex="0" onKeyDown=${onKey}>
+  return html`<div class="rw-ds" tabindex="0" onKeyDown=${onKey} ref=${root}>
     <div class="rw-ds-toolbar">
       ${view.runs.length > 1 ? html`<label>run ${select("run", ["", ...view.runs], ["all runs", ...view.runs])}</label>` : ""}
       ${view.cluster ? "" : html`<input type="text" placeholder="search query / response / id" value=${text} data-testid="search"
@@ -491,7 +502,7 @@ function App({ model, store }) {
         onClick=${() => setTab(open === k ? "" : k)}>${title}${open === k ? " ▴" : " ▾"}</button>`)}
     </div>
     ${open ? html`<div class="rw-ds-drawer" role="tabpanel" data-testid=${`drawer-${open}`}>${drawer[open]()}</div>` : ""}
-    <div class="rw-ds-work" data-testid="workspace">
+    <div class="rw-ds-work" data-testid="workspace" ref=${work}>
       <div class="rw-ds-master">
         ${view.cluster ? "" : html`<${Slices} model=${model} view=${view} ask=${ask} />`}
         <${Table} model=${model} view=${view} store=${store} labelOf=${labelOf} />

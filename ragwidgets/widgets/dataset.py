@@ -413,9 +413,10 @@ class DatasetExplorer(Widget):
         return state
 
     def _columns(self, every: bool = False) -> list[dict]:
-        """The table's columns (``table_columns``' choice and order; ``every``: all, in the default order)."""
+        """The table's columns (``table_columns``' choice and order; ``every``: all, in the default
+        order: the text columns, the difference, the metrics, then the item counts)."""
         cols = []
-        kinds = dict(self.model.columns())
+        kinds = dict(sorted(self.model.columns(), key=lambda c: c[1] == "count"))  # the metrics before the counts
         for key, kind in (kinds.items() if every or not self.table_columns
                           else ((k, kinds[k]) for k in self.table_columns if k in kinds)):
             if kind == "metric":

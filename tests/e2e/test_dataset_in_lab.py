@@ -45,7 +45,8 @@ def test_dataset_explorer_at_100k(lab, offline_page, artifacts):
     explorer.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "dataset_100k.png"))
 
-    # brush: drag across the top bins of the hallucination distribution
+    # brush: drag across the top bins of the hallucination distribution (one tab away)
+    explorer.locator('[data-tab="charts"]').click()
     hits = explorer.locator("[data-testid=distribution] [data-hit]")
     hits.nth(7).hover()
     page.mouse.down()
@@ -94,6 +95,7 @@ def test_refchecker_systems_compared_with_side_by_side_drill_down(lab, offline_p
         "compare_metric='precision', chart_metric='precision')"])
     explorer = page.locator(".rw-dataset").first
     expect(explorer.locator("[data-testid=count]")).to_contain_text("700 of 700", timeout=TIMEOUT)
+    explorer.locator('[data-tab="compare"]').click()  # the comparison is one tab away
     expect(explorer.locator("[data-testid=compare]")).to_contain_text("Compared with alpaca_7B on 100 shared queries")
     explorer.locator("[data-testid=run]").select_option("gpt4")
     expect(explorer.locator("[data-testid=count]")).to_contain_text("100 of 700", timeout=TIMEOUT)
