@@ -269,7 +269,7 @@ describe("the table", () => {
   it("keeps the leading run / query_id / query columns in place (each at its own offset)", () => {
     const cols = [{ key: "run", kind: "text" }, { key: "query_id", kind: "text" }, { key: "query", kind: "text" },
       { key: "precision", kind: "metric" }, { key: "query", kind: "text" }];
-    expect(stickyLeft(cols)).toEqual([0, 126, 242, null, null]);
+    expect(stickyLeft(cols)).toEqual([0, 106, 196, null, null]); // widths 100, 84, 150 and a 6 px gap
     expect(stickyLeft([{ key: "precision", kind: "metric" }, { key: "query_id", kind: "text" }])).toEqual([null, null]);
   });
 
