@@ -74,6 +74,8 @@ def check_round_trips(page, artifacts, prefix: str) -> None:
     page.screenshot(path=str(artifacts / f"{prefix}_explorer.png"))
     space.scroll_into_view_if_needed()
     space.screenshot(path=str(artifacts / f"{prefix}_state_space.png"))
+    page.wait_for_timeout(3500)  # past live.js's wait: a view no kernel answered would say so by now
+    assert page.locator(".rw-live-note").count() == 0  # the kernel answered each view's ping
 
 
 def background(locator) -> tuple[int, ...]:
