@@ -66,7 +66,7 @@ def _sample_html(explorer, row: int, metric: str) -> str:
     head = f"{_id(f['run'].iat[row])} · " if len(explorer.runs) > 1 else ""
     out = [f'<div class="sample"><b>{head}{_id(s.query_id)}</b> — {_e(LABELS.get(metric, metric))} '
            f'{_fmt(explorer.frame[metric].iat[row])}',
-           f'<p><b>Question:</b> {_e(s.query) or "<span class=muted>(none)</span>"}</p>',
+           f'<p><b>Question:</b> {_e(s.query) or "<span class=muted>(no question in this dataset)</span>"}</p>',
            f"<p><b>Answer:</b> {_e(s.response)}</p><table><tr><th class=t>response claim</th>"
            "<th class=t>vs ground truth</th><th class=t>entailed by passages</th></tr>"]
     for j, c in enumerate(s.response_claims):
