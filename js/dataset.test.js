@@ -196,6 +196,9 @@ describe("defect 1: a trait change just after the first render (Run All: display
       model.emit("change:_view");
       model.emit("change:expression");
       await tick(trial % 3 === 0 ? 0 : 5);
+      // before any reply: the view shown is the kernel's (the code before this fix kept the first
+      // view, its filter box empty, until some other event redrew it)
+      expect(el.querySelector("[data-testid=expression]").value).toBe("precision < 1");
       // every row request is answered with the order the kernel has now (version 2)
       for (const m of rowsAsked(model)) model.emit("msg:custom", { ...header(2, m.start), request: m.request }, buffers());
       await tick();
