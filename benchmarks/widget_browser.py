@@ -7,7 +7,8 @@ One notebook shows a 60-passage x 80-claim sample (40 ground-truth claims; the e
 clicks an element and waits, with a MutationObserver, until the DOM shows the result: the time
 covers the message to the kernel, Python's update, the message back, parsing and rendering.
 Cases: selecting a claim (the row turns selected), switching a passage off and on (its checkbox
-follows), and on Harbor selecting a claim and applying a preset. A baseline: a bare anywidget
+follows), on Harbor selecting a claim and applying a preset, and in a DatasetExplorer over 10,000
+generated samples clicking a row (until the row is selected and the drill-down shows its sample). A baseline: a bare anywidget
 whose Python observer echoes a click counter back (the round trip's floor on the same machine,
 with no view to build or draw). Prints p50 / p95 / max per case.
 
@@ -32,7 +33,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, OfflinePage, big_sample_record, jupyter_server  # noqa: E402
+from e2e_support import CHROMIUM, CHROMIUM_ARGS, OfflinePage, big_sample_record, jupyter_server  # noqa: E402
 from test_harbor_in_lab import open_and_run  # noqa: E402
 
 ECHO = '''import anywidget, traitlets
@@ -59,7 +60,9 @@ Echo()'''
 NOTEBOOK = {
     "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}
               for source in ("from ragwidgets.widgets import Explorer, SampleExplorer\n"
-                             "big = SampleExplorer('big.json')\nbig", "Explorer.harbor()", ECHO)],
+                             "big = SampleExplorer('big.json')\nbig", "Explorer.harbor()", ECHO,
+                             "from ragwidgets.datasets import synthetic_run\nfrom ragwidgets.widgets import DatasetExplorer\n"
+                             "DatasetExplorer(synthetic_run(10_000))")],
     "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
     "nbformat": 4, "nbformat_minor": 5,
 }
@@ -91,11 +94,14 @@ def cases(clicks: int):
     harbor_claims = [(f'[data-key="claim:R{j}"]', "el.getAttribute('aria-selected') === 'true'") for j in (1, 2, 3)]
     presets = [(f'[data-preset="{p}"]', "el.getAttribute('aria-pressed') === 'true'")
                for p in ("No retrieval", "Mixed citations", "Outdated answer", "Default")]
+    rows = [(f'[role=row][data-index="{i}"]', "el.getAttribute('aria-selected') === 'true' && "
+             "root.querySelector('[data-testid=drill-main] .rw-root') !== null") for i in (3, 0, 7, 1, 5, 2, 8, 4)]
     return record, [
         ("60 x 80 sample: select a claim", 0, select),
         ("60 x 80 sample: switch a passage off / on", 0, toggle),
         ("Harbor Museum: select a claim", 1, harbor_claims),
         ("Harbor Museum: apply a preset", 1, presets),
+        ("DatasetExplorer, 10,000 samples: click a row (selected, drill-down opened)", 3, rows),
         ("Baseline: a bare anywidget echoing a counter", 2, [("button", "Number(el.dataset.pong) % 2 === 1"),
                                                            ("button", "Number(el.dataset.pong) % 2 === 0")]),
     ]
@@ -168,6 +174,8 @@ def main() -> None:
         page = OfflinePage(browser.new_context(viewport={"width": 1280, "height": 800}).new_page())
         open_and_run(page, server, "bench.ipynb", widgets=2)
         page.page.wait_for_selector(".echo-widget button")
+        page.page.wait_for_function("""() => { const r = document.querySelector('.rw-dataset [role=row][data-index="8"]');
+                                               return r && !r.textContent.includes('…'); }""", timeout=120_000)
         rows = []
         for name, widget, clicks in plan:
             page.page.locator(".rw-widget, .echo-widget").nth(widget).locator(clicks[0][0]).scroll_into_view_if_needed()
