@@ -85,8 +85,9 @@ const LIT = [".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cit
 
 /** Scroll each bounded table region (and an open matrix) so that its first highlighted row is in
  * view: the first supporting / cited / entailed one, else the first contradicting one; a region
- * holding the selected claim's passages (its evidence row) puts the claim at its top. Then the
- * page (the notebook) moves the least that shows the evidence and the claim. */
+ * holding the selected claim's passages (its evidence row) puts the claim at its top. Then, in
+ * the next frame (the selection drawn first), the page (the notebook) moves the least that
+ * shows the evidence and the claim. */
 function revealLinked(el, page) {
   for (const region of el.querySelectorAll(".rw-scroll, .rw-matrix-wrap")) {
     const evidence = region.querySelector(".rw-evidence-row");
@@ -107,13 +108,16 @@ function revealLinked(el, page) {
     }
   }
   const evidence = el.querySelector(".rw-evidence-row");
-  if (page && evidence) showOnPage(el, evidence.previousElementSibling, evidence, evidence.closest(".rw-scroll"));
+  if (page && evidence) {
+    requestAnimationFrame(() => evidence.isConnected && showOnPage(el, evidence.previousElementSibling, evidence, evidence.closest(".rw-scroll")));
+  }
 }
 
 /** Scroll the page (the nearest scrolling ancestor outside the view: JupyterLab's notebook, an
  * explorer's drill-down pane) the least that shows `top` to `bottom`'s end (as far as its own
  * scrolling `region` shows it), never past `top`. */
 function showOnPage(el, top, bottom, region) {
+  if (!top) return;
   let pane = el.parentElement;
   while (pane && !(pane.scrollHeight > pane.clientHeight && /(auto|scroll)/.test(getComputedStyle(pane).overflowY))) pane = pane.parentElement;
   pane = pane || document.scrollingElement;

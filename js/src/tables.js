@@ -3,7 +3,7 @@
 // tables scroll inside a bounded region with a sticky header.
 import { html, memo } from "./incremental.js";
 import { LabelShown, ROW_KIND, ReviewButtons, reviewKeys } from "./review.js";
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { Id, IdLink, LongText, YesNo, idLinks, showId } from "./text.js";
 
 const ROLE_TEXT = {
@@ -206,12 +206,12 @@ const ClaimRow = memo(function ClaimRow({ c, index, selected, hasFacts, hasCorre
 const byDoc = (view) => new Map(view.sources.map((s) => [s.doc_id, s]));
 
 /** A passage's text in the evidence list: a few lines, and a button that shows it whole when it
- * is longer (measured after layout). */
+ * is longer (measured after the paint, so the selection shows first). */
 function EvidenceText({ text }) {
   const box = useRef(null);
   const [whole, setWhole] = useState(false);
   const [cut, setCut] = useState(false);
-  useLayoutEffect(() => {
+  useEffect(() => {
     const el = box.current;
     if (el && !whole) setCut(el.scrollHeight > el.clientHeight + 1);
   }, [text, whole]);

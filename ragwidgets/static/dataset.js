@@ -3426,7 +3426,7 @@ function EvidenceText({ text }) {
   const box = A2(null);
   const [whole, setWhole] = d2(false);
   const [cut, setCut] = d2(false);
-  _2(() => {
+  h2(() => {
     const el = box.current;
     if (el && !whole) setCut(el.scrollHeight > el.clientHeight + 1);
   }, [text, whole]);
@@ -3593,9 +3593,12 @@ function revealLinked(el, page) {
     }
   }
   const evidence = el.querySelector(".rw-evidence-row");
-  if (page && evidence) showOnPage(el, evidence.previousElementSibling, evidence, evidence.closest(".rw-scroll"));
+  if (page && evidence) {
+    requestAnimationFrame(() => evidence.isConnected && showOnPage(el, evidence.previousElementSibling, evidence, evidence.closest(".rw-scroll")));
+  }
 }
 function showOnPage(el, top, bottom, region) {
+  if (!top) return;
   let pane = el.parentElement;
   while (pane && !(pane.scrollHeight > pane.clientHeight && /(auto|scroll)/.test(getComputedStyle(pane).overflowY))) pane = pane.parentElement;
   pane = pane || document.scrollingElement;
