@@ -52,6 +52,8 @@ def test_the_banner_reads_and_the_inputs_and_charts_follow_the_page(exported, th
     assert topk.count() == 1
     background = topk.evaluate("e => getComputedStyle(e).backgroundColor")
     assert (background == "rgb(255, 255, 255)") == (theme == "light"), background
+    scheme = page.locator(".rw-snapshot-view .rw-widget").first.evaluate("e => getComputedStyle(e).colorScheme")
+    assert (scheme == "dark") == (theme == "dark"), scheme  # native checkboxes and spinners follow
     chart = page.locator('.jp-OutputArea-output img[src^="data:image/svg+xml"]')
     assert chart.count() == 1  # the Altair chart, drawn offline
     svg = chart.evaluate("e => atob(e.src.split(',')[1])")
