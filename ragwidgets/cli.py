@@ -10,6 +10,7 @@ import json
 import math
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -243,6 +244,10 @@ def _listening(port: int) -> bool:
         return probe.connect_ex(("localhost", port)) == 0
 
 
+def _interrupt(_signum, _frame):
+    raise KeyboardInterrupt
+
+
 def cmd_tutorial(args) -> int:
     """Start JupyterLab in its own session (so Ctrl+C reaches this process only), print the one
     address, with the token, once the server answers, and on Ctrl+C stop it (SIGTERM: JupyterLab
@@ -252,6 +257,9 @@ def cmd_tutorial(args) -> int:
     token = secrets.token_hex(24)
     print(f"Starting JupyterLab for {TUTORIALS[args.name]} ...", flush=True)
     server = subprocess.Popen(command, env={**os.environ, "JUPYTER_TOKEN": token}, start_new_session=True)
+    for name in ("SIGTERM", "SIGHUP"):  # a closed terminal or a kill stops JupyterLab too (its own session
+        if hasattr(signal, name):      # would not get them): the same path as Ctrl+C
+            signal.signal(getattr(signal, name), _interrupt)
     try:
         while server.poll() is None and not _listening(port):
             time.sleep(0.2)

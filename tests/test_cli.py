@@ -131,6 +131,31 @@ def test_tutorial_prints_one_address_that_works_and_stops_cleanly_on_ctrl_c(tmp_
         assert probe.connect_ex(("localhost", port)) != 0
 
 
+
+def test_tutorial_stops_jupyterlab_when_it_is_terminated(tmp_path):
+    """SIGTERM (or a closed terminal's SIGHUP) to the command stops JupyterLab as Ctrl+C does:
+    JupyterLab runs in its own session, so it would otherwise be left running."""
+    pytest.importorskip("jupyterlab")
+    import signal
+    import socket
+    import time
+
+    from ragwidgets import cli
+    port = cli.free_port(18898)
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt")}
+    process = subprocess.Popen([sys.executable, "-m", "ragwidgets.cli", "tutorial", "--no-browser", "--port", str(port)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 180
+    while "Open http" not in process.stdout.readline():
+        assert process.poll() is None and time.monotonic() < deadline
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0 and "Traceback" not in err, err
+    assert "JupyterLab stopped." in out
+    with socket.socket() as probe:
+        assert probe.connect_ex(("localhost", port)) != 0
+
+
 def test_tutorial_outside_a_checkout_says_where_the_notebooks_are(monkeypatch, tmp_path, capsys):
     from ragwidgets import cli
 
