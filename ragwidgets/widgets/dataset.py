@@ -3,14 +3,17 @@
 One anywidget (``js/src/dataset.js``) over a run model (:class:`~ragwidgets.analysis.run.RunModel`):
 :class:`~ragwidgets.analysis.run.InMemoryRun` for a run in this process, the ``"cluster_run"``
 back end's for a Dask-scored run. Every control is a trait (``run``, ``text``, ``expression``,
-``slice``, ``brush``, ``sort_by``, ``descending``, the chart choices, ``selected``); a change
+``conditions`` (the charts' clicks, each removable, joined to the expression by ``and``),
+``slice``, ``brush``, ``sort_by``, ``descending``, the chart choices, ``table_columns``,
+``selected``); a change
 updates the model and rebuilds the view state in one step (``_view``: summary, charts'
 pre-aggregated data, slices, comparison, ``count`` of ``total``; each view one
 :func:`~ragwidgets.widgets.base.view_trait`), and the front end asks for the
 rows it shows as windows (a custom message answered with one binary buffer per column). The
 drill-down is the one-sample view (:class:`~ragwidgets.widgets._sample_view.SampleView`) of the
 selected row, beside the same query's answer in the baseline run when runs are compared. What the
-model cannot do (its ``capabilities``) is named as not available.
+model cannot do (its ``capabilities``) is named as not available. ``_rows`` carries the first
+SEED_ROWS rows of the order, so that a saved notebook or an export shows them with no kernel.
 
 Every control value is checked where it enters: set from Python, a value that is not valid (a
 filter expression that does not evaluate included) raises :class:`ControlError`; sent by the

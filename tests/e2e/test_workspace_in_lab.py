@@ -215,3 +215,33 @@ def test_run_all_twenty_times_never_sticks(lab, offline_page):
         except Exception:  # noqa: BLE001 - counted, and the test fails below naming the runs
             stuck.append(attempt)
     assert not stuck, f"stuck in runs {stuck} of 20"
+
+
+def test_seven_runs_summary_and_comparison_scroll_inside_their_panel(lab, browser, artifacts):
+    """Defect 9: with seven runs at 1280 px (file browser open) the summary and the comparison
+    each scroll inside their panel, and every run is reachable there."""
+    from playwright.sync_api import expect
+    with offline_page_sized(browser, 1280, 800) as p:
+        page = p.page
+        run_notebook(page, lab, "seven_runs.ipynb", [
+            "import ragwidgets as rw\nrw.DatasetExplorer(rw.datasets.refchecker_human('zero_context'), "
+            "compare_metric='precision', chart_metric='precision')"])
+        page.evaluate("window.jupyterapp.shell.activateById('filebrowser')")
+        explorer = page.locator(".rw-dataset").first
+        expect(explorer.locator("[data-testid=count]")).to_contain_text("700 of 700", timeout=3 * TIMEOUT)
+        runs = explorer.locator("[data-testid=run] option").all_inner_texts()[1:]
+        assert len(runs) == 7
+        for tab, testid, last in (("summary", "summary", f"th:text-is('{runs[-1]}')"),
+                                  ("compare", "compare", f"td:text-is('{runs[-1]}')")):
+            explorer.locator(f'[data-tab="{tab}"]').click()
+            panel = explorer.locator(f"[data-testid=drawer-{tab}]")
+            table = panel.locator(f"[data-testid={testid}]" if tab == "summary" else "[data-testid=compare] table")
+            expect(table).to_be_visible(timeout=TIMEOUT)
+            wrap = table.locator("xpath=ancestor::div[contains(@class,'rw-ds-wide')][1]")
+            wrap.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+            cell = table.locator(last).first
+            cell.evaluate("e => e.scrollIntoView({ block: 'nearest', inline: 'nearest' })")
+            inner, outer = cell.bounding_box(), panel.bounding_box()
+            assert outer["x"] - 1 <= inner["x"] and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 1, (tab, inner, outer)
+            assert outer["y"] - 1 <= inner["y"] and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 1, (tab, inner, outer)
+            page.screenshot(path=str(artifacts / f"workspace_seven_runs_{tab}_1280x800.png"))
