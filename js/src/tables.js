@@ -205,20 +205,20 @@ const ClaimRow = memo(function ClaimRow({ c, index, selected, hasFacts, hasCorre
 /** The view's passages by doc_id. */
 const byDoc = (view) => new Map(view.sources.map((s) => [s.doc_id, s]));
 
-/** A passage's text in the evidence list: a few lines, and a button that shows it whole when it
- * is longer (measured after the paint, so the selection shows first). */
+/** A passage's text in the evidence list: a few lines, and a button that shows it whole. The
+ * button is shown, after the paint, only where the text is cut: set on the DOM node itself (its
+ * `hidden` prop stays the same, so Preact leaves it), which re-renders nothing. */
 function EvidenceText({ text }) {
   const box = useRef(null);
+  const more = useRef(null);
   const [whole, setWhole] = useState(false);
-  const [cut, setCut] = useState(false);
   useEffect(() => {
     const el = box.current;
-    if (el && !whole) setCut(el.scrollHeight > el.clientHeight + 1);
+    if (el && more.current && !whole) more.current.hidden = !(el.scrollHeight > el.clientHeight + 1);
   }, [text, whole]);
-  return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text"><${LongText} text=${text} /></span>${cut || whole
-    ? html`<button type="button" class="rw-whole" aria-expanded=${whole ? "true" : "false"}
-        onClick=${() => setWhole(!whole)}>${whole ? "less" : "more"}</button>`
-    : null}`;
+  return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text"><${LongText} text=${text} /></span>${whole
+    ? html`<button type="button" class="rw-whole" aria-expanded="true" onClick=${() => setWhole(false)}>less</button>`
+    : html`<button type="button" class="rw-whole" ref=${more} hidden=${true} aria-expanded="false" onClick=${() => setWhole(true)}>more</button>`}`;
 }
 
 const HOW = {

@@ -1227,14 +1227,13 @@ var ClaimRow = memo(function ClaimRow2({ c: c3, index, selected, hasFacts, hasCo
 var byDoc = (view) => new Map(view.sources.map((s3) => [s3.doc_id, s3]));
 function EvidenceText({ text }) {
   const box = A2(null);
+  const more = A2(null);
   const [whole, setWhole] = d2(false);
-  const [cut, setCut] = d2(false);
   h2(() => {
     const el = box.current;
-    if (el && !whole) setCut(el.scrollHeight > el.clientHeight + 1);
+    if (el && more.current && !whole) more.current.hidden = !(el.scrollHeight > el.clientHeight + 1);
   }, [text, whole]);
-  return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text"><${LongText} text=${text} /></span>${cut || whole ? html`<button type="button" class="rw-whole" aria-expanded=${whole ? "true" : "false"}
-        onClick=${() => setWhole(!whole)}>${whole ? "less" : "more"}</button>` : null}`;
+  return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text"><${LongText} text=${text} /></span>${whole ? html`<button type="button" class="rw-whole" aria-expanded="true" onClick=${() => setWhole(false)}>less</button>` : html`<button type="button" class="rw-whole" ref=${more} hidden=${true} aria-expanded="false" onClick=${() => setWhole(true)}>more</button>`}`;
 }
 var HOW = {
   entails: ["● entails", "entails it"],
