@@ -427,7 +427,7 @@ class SampleExplorer(_Linked):
                 return (self._scores or evaluate(batch_of(self._loaded))).frame
             flat = self._loaded.flat if self._loaded is not None else None
             if flat is not None:  # read by the fast path: the texts without building every Sample
-                ids, queries = list(flat.query_ids), [r.query or "" for r in flat.records]
+                ids, queries = list(flat.query_ids), flat.samples.texts("query")
             else:
                 ids, queries = [s.query_id for s in self.samples], [s.query for s in self.samples]
             self._index = SampleIndex(ids, queries, compute_frame=frame)
