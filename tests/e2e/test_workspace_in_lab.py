@@ -245,3 +245,32 @@ def test_seven_runs_summary_and_comparison_scroll_inside_their_panel(lab, browse
             assert outer["x"] - 1 <= inner["x"] and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 1, (tab, inner, outer)
             assert outer["y"] - 1 <= inner["y"] and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 1, (tab, inner, outer)
             page.screenshot(path=str(artifacts / f"workspace_seven_runs_{tab}_1280x800.png"))
+
+
+def test_the_selected_row_never_hides_under_the_sticky_header(lab, browser):
+    """Defect 5: moving up with k / ↑ past the rows shown, the selected row is scrolled whole
+    below the sticky header (not under it)."""
+    from playwright.sync_api import expect
+    with offline_page_sized(browser, 1280, 800) as p:
+        page = p.page
+        explorer = open_task(page, lab, "workspace_keys.ipynb", 1280, 800)
+        table = explorer.locator("[data-testid=table]")
+        scroll = table.locator(".rw-ds-scroll")
+        click_at(page, table.locator('[data-index="0"] > span').first)
+        expect(table.locator('[data-index="0"]')).to_have_attribute("aria-selected", "true", timeout=TIMEOUT)
+        for k in range(1, 26):  # down with j: the table follows the selection
+            explorer.locator(".rw-ds").press("j")
+            expect(table.locator(f'[data-index="{k}"]')).to_have_attribute("aria-selected", "true", timeout=TIMEOUT)
+        start = 25
+        scroll.evaluate("e => { e.scrollTop += 600; }")  # the selection out of sight, above the rows shown
+        page.wait_for_timeout(200)
+        for k in range(1, 4):
+            explorer.locator(".rw-ds").press("k")
+            row = table.locator(f'[data-index="{start - k}"]')
+            expect(row).to_have_attribute("aria-selected", "true", timeout=TIMEOUT)
+            page.wait_for_timeout(150)
+            head = table.locator(".rw-ds-head").bounding_box()
+            box = row.bounding_box()
+            frame = scroll.bounding_box()
+            assert box["y"] >= head["y"] + head["height"] - 1, (k, box, head)
+            assert box["y"] + box["height"] <= frame["y"] + frame["height"] + 1, (k, box, frame)
