@@ -8,11 +8,16 @@
 - Defect 1 (Run All: display the explorer, set ``e.expression`` in the next cell), run 20 times:
   every time the table shows the filtered rows and the filter box the kernel's expression.
 - A metric's first click sorts worst first (hallucination: highest first); columns chosen in the
-  Columns tab reach the trait and the table.
+  Columns tab reach the trait and the table; the filtered rows written as CSV from the Save ·
+  export tab; a query_id copied (or selected for Ctrl+C).
+- Defect 5: moving up with k, the selected row is never under the sticky header.
+- Defect 9: seven runs' summary and comparison scroll inside their panel, every run reachable.
 Screenshots in artifacts/.
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -181,6 +186,22 @@ def sort_and_choose_columns(page, lab, artifacts, expect):
     keys = [c.get_attribute("data-col") for c in table.locator("[role=columnheader]").all()]
     assert keys[:3] == ["query_id", "query", "faithfulness"] and "context_precision" not in keys
     page.screenshot(path=str(artifacts / "workspace_columns_1280x800.png"))
+    # acting on a finding: the filtered rows written by the kernel to the path typed, its answer shown
+    explorer.locator('[data-tab="act"]').click()
+    explorer.locator("[data-testid=path]").fill("worst_rows.csv")
+    explorer.locator("[data-testid=export-csv]").click()
+    expect(explorer.locator("[data-testid=act-said]")).to_contain_text("Wrote 2,000 rows to ", timeout=TIMEOUT)
+    written = lab[2] / "worst_rows.csv"
+    assert written.read_text().splitlines()[0].startswith("run,query_id,query,")
+    assert len(written.read_text().splitlines()) == 2001
+    # the query_id copied (headless Chromium refuses the clipboard: the id is selected for Ctrl+C)
+    click_at(page, table.locator('[data-index="0"] > span').first)
+    explorer.locator("[data-testid=copy-id]").click()
+    said = explorer.locator("[data-testid=drill] [role=status]")
+    expect(said).to_have_text(re.compile("copied|Ctrl\\+C"), timeout=TIMEOUT)
+    if "Ctrl" in said.inner_text():
+        assert explorer.locator("[data-testid=copy-box]").evaluate(
+            "e => e.value.slice(e.selectionStart, e.selectionEnd)") == table.locator('[data-index="0"] > span').first.inner_text()
 
 
 RACE_CELLS = [
