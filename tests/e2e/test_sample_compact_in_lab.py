@@ -102,10 +102,11 @@ def test_a_claim_and_all_its_passages_on_screen_at_once(lab, sized, artifacts):
     expect(texts).to_have_count(len(SUPPORT), timeout=TIMEOUT)
     expect(evidence.locator(".rw-ev-contradicts")).to_have_count(1)
     page.wait_for_timeout(200)
-    boxes = page.evaluate_handle("(key) => [document.querySelector(`.rw-widget [data-key='${key}']`),"
-                                 " ...document.querySelectorAll(`.rw-widget [data-evidence='${key}'] .rw-ev-entails [data-testid=evidence-text]`)]",
-                                 f"claim:R{CLAIM + 1}")
-    visible = page.evaluate(IN_VIEW, boxes)
+    boxes = lambda: page.evaluate_handle(  # noqa: E731  (the claim row and its passages' texts, as drawn now)
+        "(key) => [document.querySelector(`.rw-widget [data-key='${key}']`),"
+        " ...document.querySelectorAll(`.rw-widget [data-evidence='${key}'] .rw-ev-entails [data-testid=evidence-text]`)]",
+        f"claim:R{CLAIM + 1}")
+    visible = page.evaluate(IN_VIEW, boxes())
     page.screenshot(path=str(artifacts / f"compact_claim_and_passages_{size}.png"))
     assert all(v is True for v in visible), visible
     # each passage's text is there, not only its box; its ID a link that selects the passage
@@ -145,9 +146,12 @@ def test_a_claim_and_all_its_passages_on_screen_at_once(lab, sized, artifacts):
     page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
     page.wait_for_function("document.body.dataset.jpThemeLight === 'false'", timeout=TIMEOUT)
     page.wait_for_timeout(500)
-    row.scroll_into_view_if_needed()
+    big.locator("[data-testid=claims] h4").evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(200)
     page.screenshot(path=str(artifacts / f"compact_claim_and_passages_dark_{size}.png"))
-    assert page.evaluate(IN_VIEW, boxes)[0]
+    dark = page.evaluate(IN_VIEW, boxes())
+    assert len(dark) == len(SUPPORT) + 1
+    assert all(v is True for v in dark), dark
     page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
     page.wait_for_function("document.body.dataset.jpThemeLight === 'true'", timeout=TIMEOUT)
     assert not p.errors, p.errors
