@@ -71,6 +71,18 @@ class PlainRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     metrics: Optional[dict[str, Optional[float]]] = None  # ragchecker's own per-sample scores: not read
 
 
+class TextRecord(msgspec.Struct, gc=False):
+    """What is read again of a plain record once loaded: its texts, passages and claims (the labels
+    are skipped: their codes are held; the record was checked whole when the file was loaded)."""
+
+    query: Optional[str] = None
+    gt_answer: Optional[str] = None
+    response: Optional[str] = None
+    retrieved_context: Optional[list[PlainPassage]] = None
+    response_claims: Triples = None
+    gt_answer_claims: Triples = None
+
+
 class PlainFile(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """``{"results": [...]}``, with ragchecker's aggregate ``metrics`` (decoded, so checked as
     JSON and UTF-8 as the validator checks them, and dropped); any other key: not this path. Each
@@ -81,7 +93,7 @@ class PlainFile(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 
 
 _DECODERS = {"object": msgspec.json.Decoder(PlainFile), "list": msgspec.json.Decoder(list[msgspec.Raw]),
-             "record": msgspec.json.Decoder(PlainRecord)}
+             "record": msgspec.json.Decoder(PlainRecord), "text": msgspec.json.Decoder(TextRecord)}
 CHUNK = 8192  # samples decoded at a time: their records are dropped once their labels are codes
 TEXTS = ("query", "gt_answer", "response")  # the texts kept as columns
 
@@ -142,7 +154,7 @@ class Lines(Sequence):
 
 
 class Records(Sequence):
-    """The plain records of a source, each decoded when asked for (iterating decodes them in order)."""
+    """The records of a source as TextRecords, each decoded when asked for (iterating decodes them in order)."""
 
     def __init__(self, source: Sequence):
         self.source = source
@@ -150,11 +162,11 @@ class Records(Sequence):
     def __len__(self) -> int:
         return len(self.source)
 
-    def __getitem__(self, i: int) -> PlainRecord:
-        return _DECODERS["record"].decode(self.source[i])
+    def __getitem__(self, i: int) -> TextRecord:
+        return _DECODERS["text"].decode(self.source[i])
 
-    def __iter__(self) -> Iterator[PlainRecord]:
-        return map(_DECODERS["record"].decode, self.source)
+    def __iter__(self) -> Iterator[TextRecord]:
+        return map(_DECODERS["text"].decode, self.source)
 
 
 @dataclass(eq=False)
@@ -188,7 +200,7 @@ class FlatRecords:
 
     @property
     def records(self) -> Records:
-        """The plain records, each decoded from ``source`` when asked for (labels included)."""
+        """Each record's texts, passages and claims, decoded from ``source`` when asked for."""
         return Records(self.source)
 
     @cached_property
