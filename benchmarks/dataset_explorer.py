@@ -95,7 +95,6 @@ def one(n: int, path: Path) -> None:
     loaded = timer.time("load (fast path's columns)", lambda: rw.load_samples(path))
     after_load = rss_mb()
     scores = timer.time("score", lambda: rw.evaluate(Batch.from_flat(loaded.flat)))
-    del loaded
     explorer = timer.time("run model + first window", lambda: (e := rw.DatasetExplorer(scores), e.window(0, 200))[0])
     held = rss_mb()
     wall, cpu = sum(p[1] for p in timer.pieces), sum(p[2] for p in timer.pieces)
