@@ -4,13 +4,16 @@
 one Python pass then checks each chunk's shapes and turns its labels into int8 codes, and the
 chunk's records are dropped. What is kept is columnar: the label codes and item counts as numpy,
 the texts the run table and its search read (query, gt_answer, response) as Arrow string
-columns, and where each sample's JSON lies (:class:`SampleSource`), so that a Sample
+columns, and where each sample's JSON lies (a JSONL file's :class:`Lines`, read again from the
+file; a JSON file's results as views of its bytes), so that a Sample
 (:class:`~ragwidgets.model.Sample`) is built when one is asked for by decoding that one sample
-again: never one Python object per claim or passage for the whole run. This path takes a file only when the precise validator
-in :mod:`ragwidgets.loaders` would accept it, giving identical Samples; anything else (another
-label spelling, claim objects, citation extensions, other keys, a wrong shape, a duplicate id,
-bad JSON, a JSONL line that is not one JSON value) makes :func:`read_flat` return None, and the
-validator reads the file instead, with its messages.
+again: never one Python object per claim or passage for the whole run.
+
+This path takes a file only when the precise validator in :mod:`ragwidgets.loaders` would
+accept it, giving identical Samples; anything else (another label spelling, claim objects,
+citation extensions, other keys, a wrong shape, a duplicate id, bad JSON, a JSONL line that is
+not one JSON value) makes :func:`read_flat` return None, and the validator reads the file
+instead, with its messages.
 """
 
 from __future__ import annotations
@@ -423,9 +426,10 @@ class _Columns:
         if len(set(query_ids)) != self.n:
             return None
         counts = np.concatenate(self.counts, axis=1) if self.counts else np.zeros((3, 0), dtype=np.int64)
-        has, labels = ({name: np.concatenate(parts) if parts else np.zeros(0, dtype=dtype) for name, parts in kind.items()}
-                       for kind, dtype in ((self.has, bool), (self.labels, np.int8)))
+        has, labels = ({name: np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+                        for name, parts in kind.items()} for kind, dtype in ((self.has, bool), (self.labels, np.int8)))
         texts = {name: pa.chunked_array(parts, type=pa.large_string()) for name, parts in self.texts.items()}
         return FlatRecords(
             source=source, query_ids=query_ids, n_resp=counts[0], n_gt=counts[1], n_psg=counts[2],
-            labels=labels, has=has, texts=texts, n_unnamed=len(self.unnamed), first_unnamed=self.unnamed[0] if self.unnamed else None)
+            labels=labels, has=has, texts=texts, n_unnamed=len(self.unnamed),
+            first_unnamed=self.unnamed[0] if self.unnamed else None)
