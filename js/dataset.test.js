@@ -416,3 +416,26 @@ describe("acting on a finding", () => {
     cleanup();
   });
 });
+
+describe("data from elsewhere, said", () => {
+  it("shows an empty question as 'no question', never a blank cell", async () => {
+    const { model, el, cleanup } = mountWith({ _view: viewTrait(baseView()) });
+    await tick();
+    for (const m of rowsAsked(model)) model.emit("msg:custom", { ...header(1, m.start), query: ["", "q"], request: m.request }, buffers());
+    await tick();
+    expect(cellTexts(el, 0)[1]).toBe("no question");
+    expect(cellTexts(el, 1)[1]).toBe("q");
+    cleanup();
+  });
+
+  it("says in the comparison how many shared query_ids ask another question", async () => {
+    const compare = { baseline: "a", shared: 2, left_out: {}, rows: [], query_mismatch: { b: 3, c: 0 } };
+    const { el, cleanup } = mountWith({ _view: viewTrait(baseView({ runs: ["a", "b", "c"], compare })) });
+    await tick();
+    el.querySelector('[data-tab="compare"]').click();
+    await tick();
+    const notes = [...el.querySelectorAll("[data-testid=query-mismatch]")].map((n) => n.textContent.trim());
+    expect(notes).toEqual(["⚠ b: 3 shared query_ids ask another question than in a (still paired by query_id)"]);
+    cleanup();
+  });
+});

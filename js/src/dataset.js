@@ -163,6 +163,8 @@ function Table({ model, view, store, labelOf }) {
             ${cols.map((col, k) => {
               if (!row) return html`<span class=${stick(k, "rw-ds-loading")} style=${at(k)}>…</span>`;
               if (col.kind === "text") {
+                if (col.key === "query" && !row.query) // a dataset without questions (RefChecker's): say so, never blank
+                  return html`<span class=${stick(k, "rw-ds-text rw-hint")} style=${at(k)} title="this sample has no question">no question</span>`;
                 const text = col.key === "query" ? row.query : showId(row[col.key]); // run, query_id: IDs
                 return html`<span class=${stick(k, "rw-ds-text")} style=${at(k)} title=${text}>${text}</span>`;
               }
@@ -265,6 +267,8 @@ function Compare({ model, view }) {
   return html`<div class="rw-ds-panel" data-testid="compare">
     <h4>Compared with ${cmp.baseline} on ${cmp.shared} shared queries
       <span class="rw-hint">(left out: ${Object.entries(cmp.left_out).map(([k, n]) => `${k} ${n}`).join(", ")})</span></h4>
+    ${Object.entries(cmp.query_mismatch || {}).filter(([, n]) => n).map(([run, n]) => html`<p class="rw-ds-notice" role="note" data-testid="query-mismatch">
+      ⚠ ${run}: ${n} shared query_id${n === 1 ? "" : "s"} ask${n === 1 ? "s" : ""} another question than in ${cmp.baseline} (still paired by query_id)</p>`)}
     <label>metric <select value=${c.compare_metric} onChange=${(e) => setTraits(model, { compare_metric: e.target.value })}>
       ${view.metrics.map((m) => html`<option value=${m.key}>${m.label}</option>`)}</select></label>
     <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>

@@ -3771,6 +3771,8 @@ function Table2({ model, view, store, labelOf }) {
             ${cols.map((col, k3) => {
       if (!row) return html`<span class=${stick(k3, "rw-ds-loading")} style=${at(k3)}>…</span>`;
       if (col.kind === "text") {
+        if (col.key === "query" && !row.query)
+          return html`<span class=${stick(k3, "rw-ds-text rw-hint")} style=${at(k3)} title="this sample has no question">no question</span>`;
         const text = col.key === "query" ? row.query : showId(row[col.key]);
         return html`<span class=${stick(k3, "rw-ds-text")} style=${at(k3)} title=${text}>${text}</span>`;
       }
@@ -3864,6 +3866,8 @@ function Compare({ model, view }) {
   return html`<div class="rw-ds-panel" data-testid="compare">
     <h4>Compared with ${cmp.baseline} on ${cmp.shared} shared queries
       <span class="rw-hint">(left out: ${Object.entries(cmp.left_out).map(([k3, n3]) => `${k3} ${n3}`).join(", ")})</span></h4>
+    ${Object.entries(cmp.query_mismatch || {}).filter(([, n3]) => n3).map(([run, n3]) => html`<p class="rw-ds-notice" role="note" data-testid="query-mismatch">
+      ⚠ ${run}: ${n3} shared query_id${n3 === 1 ? "" : "s"} ask${n3 === 1 ? "s" : ""} another question than in ${cmp.baseline} (still paired by query_id)</p>`)}
     <label>metric <select value=${c3.compare_metric} onChange=${(e3) => setTraits(model, { compare_metric: e3.target.value })}>
       ${view.metrics.map((m3) => html`<option value=${m3.key}>${m3.label}</option>`)}</select></label>
     <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>
