@@ -349,3 +349,15 @@ describe("long ID lists", () => {
     expect(sent).toEqual([{ selected: "claim:R2" }]);
   });
 });
+
+describe("a sample without a question", () => {
+  it("says so in the header instead of leaving it out", () => {
+    const view = { ...fixture("ragchecker_sample"), question: "" };
+    const el = document.createElement("div");
+    mountSampleView(el, { view, send: () => {} });
+    expect(el.querySelector(".rw-question").textContent).toBe("Question: none in this sample");
+    const asked = document.createElement("div");
+    mountSampleView(asked, { view: fixture("ragchecker_sample"), send: () => {} });
+    expect(asked.querySelector(".rw-question").textContent).not.toContain("none in this sample");
+  });
+});

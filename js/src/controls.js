@@ -3,10 +3,12 @@ import { html, memo } from "./incremental.js";
 import { Picker } from "./picker.js";
 import { LongText } from "./text.js";
 
-export const Header = memo(function Header({ title, question, state }) {
+export const Header = memo(function Header({ title, question, state, kind }) {
+  // a sample always has a question field: an empty one (RefChecker's runs) is said, never left blank
+  const none = !question && kind === "sample" ? html`<span class="rw-hint">none in this sample</span>` : null;
   return html`<header class="rw-header">
     <h3 class="rw-title"><${LongText} text=${title} /></h3>
-    ${question ? html`<p class="rw-question"><b>Question: </b><${LongText} text=${question} /></p>` : null}
+    ${question || none ? html`<p class="rw-question"><b>Question: </b>${none || html`<${LongText} text=${question} />`}</p>` : null}
     <p class="rw-state" data-testid="state"><b>State: </b><${LongText} text=${state} /></p>
   </header>`;
 });

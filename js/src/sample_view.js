@@ -54,7 +54,7 @@ export function SampleView({ view, ctx }) {
   // claims fail, then the claims (a selected one with its passages under it), then the rest.
   const strip = view.kind === "sample" && !view.predict;
   return html`<div class="rw-root" data-kind=${view.kind} onKeyDown=${queueKeys}>
-    <${Header} title=${view.title} question=${view.question} state=${view.state} />
+    <${Header} title=${view.title} question=${view.question} state=${view.state} kind=${view.kind} />
     <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} search=${ctx.search} />
     <p class="rw-summary" data-testid="summary">${view.summary}</p>
     ${review ? html`<${ReviewLine} review=${review} queue=${ctx.queue} />` : null}

@@ -715,10 +715,11 @@ function Picker({ p: p3, send, search }) {
 }
 
 // src/controls.js
-var Header = memo(function Header2({ title, question, state }) {
+var Header = memo(function Header2({ title, question, state, kind }) {
+  const none = !question && kind === "sample" ? html`<span class="rw-hint">none in this sample</span>` : null;
   return html`<header class="rw-header">
     <h3 class="rw-title"><${LongText} text=${title} /></h3>
-    ${question ? html`<p class="rw-question"><b>Question: </b><${LongText} text=${question} /></p>` : null}
+    ${question || none ? html`<p class="rw-question"><b>Question: </b>${none || html`<${LongText} text=${question} />`}</p>` : null}
     <p class="rw-state" data-testid="state"><b>State: </b><${LongText} text=${state} /></p>
   </header>`;
 });
@@ -1351,7 +1352,7 @@ function SampleView({ view, ctx }) {
   } : null;
   const strip = view.kind === "sample" && !view.predict;
   return html`<div class="rw-root" data-kind=${view.kind} onKeyDown=${queueKeys}>
-    <${Header} title=${view.title} question=${view.question} state=${view.state} />
+    <${Header} title=${view.title} question=${view.question} state=${view.state} kind=${view.kind} />
     <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} search=${ctx.search} />
     <p class="rw-summary" data-testid="summary">${view.summary}</p>
     ${review ? html`<${ReviewLine} review=${review} queue=${ctx.queue} />` : null}
