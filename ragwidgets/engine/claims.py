@@ -53,25 +53,30 @@ def _records(samples):
     return None if flat is None else flat.records
 
 
-def _claim_texts(batch: Batch, side: str) -> tuple[list[str], list]:
-    """Every claim's text and triple (None for a free-text claim), in the Batch's order."""
-    records = _records(batch.samples)
-    if records is not None:
-        field = SIDES[side][3]
-        triples = [(t.subject, t.predicate, t.object) for r in records for t in (getattr(r, field) or ())]
-        return [" ".join(t) for t in triples], triples
-    claims = [c for s in batch.samples for c in getattr(s, SIDES[side][2])]
-    return [c.text for c in claims], [c.triple for c in claims]
-
-
-def _doc_ids(batch: Batch):
-    """Every passage's doc_id, in the Batch's order (an Arrow array)."""
+def _items(batch: Batch) -> tuple[dict[str, tuple[list[str], list]], object]:
+    """Every claim's text and triple (None for a free-text claim) per side, and every passage's
+    doc_id (an Arrow array), in the Batch's order: one pass over the samples (a fast load's records
+    are read again from the file, so they are read once)."""
     import pyarrow as pa
 
+    triples = {side: [] for side in SIDES}
+    doc_ids = []
     records = _records(batch.samples)
     if records is not None:
-        return pa.array([p.doc_id for r in records for p in r.retrieved_context or ()], type=pa.string())
-    return pa.array([p.doc_id for s in batch.samples for p in s.passages], type=pa.string())
+        fields = [(triples[side].extend, SIDES[side][3]) for side in SIDES]
+        for r in records:
+            for add, field in fields:
+                add((t.subject, t.predicate, t.object) for t in (getattr(r, field) or ()))
+            doc_ids.extend(p.doc_id for p in r.retrieved_context or ())
+        claims = {side: ([" ".join(t) for t in triples[side]], triples[side]) for side in SIDES}
+    else:
+        found = {side: [] for side in SIDES}
+        for s in batch.samples:
+            for side in SIDES:
+                found[side].extend(getattr(s, SIDES[side][2]))
+            doc_ids.extend(p.doc_id for p in s.passages)
+        claims = {side: ([c.text for c in found[side]], [c.triple for c in found[side]]) for side in SIDES}
+    return claims, pa.array(doc_ids, type=pa.string())
 
 
 def _lists(owner: np.ndarray, values, size: int, present: np.ndarray):
@@ -111,7 +116,7 @@ def _claims_frame(batch, derived, code, judge, cells):
     import pandas as pd
     import pyarrow as pa
 
-    doc_ids = _doc_ids(batch)
+    claim_items, doc_ids = _items(batch)
     qids = pd.Index(batch.query_ids)  # unique: the categories of the query_id column
     frames = []
     for number, (side, (vector, grid, _, _)) in enumerate(SIDES.items()):
@@ -125,7 +130,7 @@ def _claims_frame(batch, derived, code, judge, cells):
         labels = getattr(batch, vector)
         reviewed = np.zeros(n, dtype=bool) if cells is None else cells[vector]
         source = np.where(has_label & (labels != UNJUDGED), reviewed.astype(np.int8), -1)
-        texts, triples = _claim_texts(batch, side)
+        texts, triples = claim_items[side]
         has_triple = np.array([t is not None for t in triples], dtype=bool)
         parts = pa.array([x for t in triples if t is not None for x in t], type=pa.string())
         columns = {
@@ -191,7 +196,6 @@ def _json_column(column):
 def write_claims(frame, path) -> None:
     """Write the per-claim table whole (atomically) as CSV, Parquet or JSONL, by ``path``'s suffix
     (Arrow does the writing, no Python loop per row); in CSV the list columns are JSON text."""
-    import json
     import os
 
     import pyarrow as pa
