@@ -78,6 +78,7 @@ class TextRecord(msgspec.Struct, gc=False):
     """What is read again of a plain record once loaded: its texts, passages and claims (the labels
     are skipped: their codes are held; the record was checked whole when the file was loaded)."""
 
+    query_id: Union[str, int, msgspec.UnsetType] = msgspec.UNSET
     query: Optional[str] = None
     gt_answer: Optional[str] = None
     response: Optional[str] = None
@@ -242,7 +243,16 @@ class LazySamples(Sequence):
 
     def _sample(self, i: int) -> Sample:
         f = self.flat
-        r = f.records[i]
+        try:
+            r = f.records[i]
+            qid = i if r.query_id is msgspec.UNSET else r.query_id
+            shape = (len(r.retrieved_context or ()), len(r.response_claims or ()), len(r.gt_answer_claims or ()))
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            r = qid = shape = None
+        if r is None or str(qid) != f.query_ids[i] or shape != (f.n_psg[i], f.n_resp[i], f.n_gt[i]):
+            # the file was rewritten in a way its size and time did not show (a copy keeping the time)
+            raise InputError(f"sample {i} (query_id {f.query_ids[i]!r}) reads back as another record: the file has "
+                             "changed since it was loaded; load it again to see its samples")
         labels = {}
         for name in LABEL_VECTORS:
             start = f.claim_start[name]

@@ -6,6 +6,7 @@ rows a Python substring loop finds."""
 
 import gzip
 import json
+import os
 import warnings
 
 import numpy as np
@@ -81,6 +82,29 @@ def test_a_file_changed_after_loading_is_refused_by_name(tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in records[::-1]))
     with pytest.raises(rw.InputError, match="run.jsonl has changed"):
         scores.samples[2]
+
+
+@pytest.mark.parametrize("order", [slice(None, None, -1), [1, 0, 2]])
+def test_a_file_rewritten_with_its_size_and_time_kept_is_refused_not_misread(tmp_path, order):
+    path = tmp_path / "run.jsonl"
+    records = [dict(r, query_id=f"q{i}") for i, r in enumerate(rw.datasets.synthetic_run(3, seed=1))]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    scores = rw.evaluate(path)
+    before = os.stat(path)
+    shuffled = records[order] if isinstance(order, slice) else [records[k] for k in order]
+    path.write_text("".join(json.dumps(r) + "\n" for r in shuffled))  # the same bytes in another order
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # as cp -p / rsync -t keep the time
+    refused = 0
+    for i in range(3):  # each sample reads back as itself, or is refused: never another record's texts
+        try:
+            sample = scores.samples[i]
+        except rw.InputError as err:
+            assert f"sample {i} (query_id 'q{i}') reads back as another record" in str(err)
+            refused += 1
+        else:
+            assert (sample.query_id, sample.query, sample.response) == \
+                (f"q{i}", records[i]["query"], records[i]["response"])
+    assert refused >= 2  # the moved records at least
 
 
 def reference_mask(frame: pd.DataFrame, text: str) -> np.ndarray:
