@@ -123,3 +123,13 @@ def test_slices_follow_a_review():
         mine = set(run.order.tolist())
         fresh.update(Controls(slice=s.name))
         assert mine == set(fresh.order.tolist())
+
+
+def test_two_runs_cannot_share_one_reviews_file(tmp_path):
+    a, b = synthetic_run(10, seed=1), synthetic_run(10, seed=1, quality=0.8)
+    path = tmp_path / "r.jsonl"
+    with pytest.raises(ValueError, match="runs 'a' and 'b' are given the same reviews file"):
+        InMemoryRun({"a": a, "b": b}, reviews={"a": path, "b": str(tmp_path / "." / "r.jsonl")})
+    assert not path.exists()  # refused before anything is opened or written
+    run = InMemoryRun({"a": a, "b": b}, reviews={"a": path, "b": tmp_path / "b.jsonl"})
+    assert len(run.reviews["a"]) == 0

@@ -174,7 +174,16 @@ def _reviews_per_run(reviews, runs: list[str]) -> dict:
         if unknown:
             raise ValueError(f"reviews for run(s) {', '.join(map(repr, unknown))}, which this source lacks; "
                              f"its runs: {', '.join(map(repr, runs))}")
-        return {str(r): v for r, v in reviews.items() if v is not None}
+        out = {str(r): v for r, v in reviews.items() if v is not None}
+        files: dict[str, str] = {}
+        for run, value in out.items():
+            if isinstance(value, (str, os.PathLike)):
+                key = os.path.realpath(value)
+                if key in files:  # one file would hold both runs' reviews, each then applied to the other
+                    raise ValueError(f"runs {files[key]!r} and {run!r} are given the same reviews file {os.fspath(value)!r}: "
+                                     "a review names a claim of one run's response; give each run its own file")
+                files[key] = run
+        return out
     if len(runs) > 1:
         raise ValueError("several runs: give reviews per run, {run_name: reviews} (a review names a claim of "
                          "one run's response)")
