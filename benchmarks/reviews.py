@@ -30,15 +30,7 @@ from ragwidgets.reviews import Review
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
 from e2e_support import big_sample_record  # noqa: E402
-
-
-def median(fn, repeats: int = 5) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
+from expression import median_time  # noqa: E402 (benchmarks/ is the script's folder)
 
 
 def flip(label: str) -> str:
@@ -79,16 +71,16 @@ def main() -> None:
     batch = Batch.from_samples(evaluate(records).samples)
     reviewed = [r for r in records if r["response_claims"]][:args.reviewed]
     reviews = [Review(r["query_id"], "answer2response", 0, "Neutral") for r in reviewed]
-    plain = median(lambda: evaluate(batch))
-    with_reviews = median(lambda: evaluate(batch, reviews=reviews))
+    plain = median_time(lambda: evaluate(batch), 5)
+    with_reviews = median_time(lambda: evaluate(batch, reviews=reviews), 5)
     scores = evaluate(batch, reviews=reviews)
-    table = median(lambda: scores.claims(), 3)
+    table = median_time(lambda: scores.claims(), 3)
     print(f"{args.n} samples, {sum(len(r['response_claims']) + len(r['gt_answer_claims']) for r in records)} claims")
     print(f"evaluate: {plain:.3f} s; with {len(reviews)} reviews: {with_reviews:.3f} s "
           f"({with_reviews / plain:.2f}x); claims(): {table:.3f} s ({table / plain:.2f}x evaluate)")
     with tempfile.TemporaryDirectory() as folder:
         for suffix in (".parquet", ".csv", ".jsonl"):
-            print(f"to_claims({suffix}): {median(lambda: scores.to_claims(Path(folder) / f'claims{suffix}'), 1):.3f} s")
+            print(f"to_claims({suffix}): {median_time(lambda: scores.to_claims(Path(folder) / f'claims{suffix}'), 1):.3f} s")
 
     small = synthetic_run(1000, seed=2)
     run = InMemoryRun(small)
