@@ -25,6 +25,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .errors import InputError, InputWarning
+from .sources import is_table, read_run
 from .model import (ENTAILED, IMPORTANCE_LABELS, LABEL_CODES, LABEL_MATRICES, LABEL_SPELLINGS, UNJUDGED, Claim,
                     Passage, Sample, fact_labels, label_code, required_flag)
 
@@ -60,6 +61,7 @@ class LoadResult:
     flat: Any = None  # ragwidgets._fastload.FlatRecords when the fast path read the file
     unnamed: int = 0  # samples with no query_id, named by their position
     first_unnamed: int | None = None
+    external: Any = None  # a table source's numeric columns by query_id (ragwidgets.sources), not scored
 
 
 def read_records(source: str | Path | bytes | dict | list) -> list:
@@ -208,12 +210,14 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
 
     ``on_error="raise"`` stops at the first bad sample; ``"report"`` keeps the good ones and
     lists the errors. Duplicate ``query_id`` values and records with nothing to score are
-    errors. Files in RAGChecker's plain format take a fast path (:mod:`ragwidgets._fastload`);
+    errors. Tables (Parquet, CSV, DataFrames, ragas, Phoenix spans) are read by their shape first:
+    :func:`ragwidgets.sources.read_run`, their numeric columns kept in ``external``. Files in RAGChecker's plain format take a fast path (:mod:`ragwidgets._fastload`);
     anything it does not accept is read by the precise validator below, with its messages.
     """
     check_on_error(on_error)
     with gc_paused():
-        if isinstance(source, (bytes, str, Path)):
+        run = read_run(source) if is_table(source) else None  # Parquet, CSV, a DataFrame, ragas, Phoenix
+        if run is None and isinstance(source, (bytes, str, Path)):
             from . import _fastload as fastload
             name, data = read_source(source)
             flat = fastload.read_flat(data, is_jsonl(name), path=_plain_file(source, name))
@@ -225,8 +229,9 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
                 return result
             records, errors = _parse_text(_decode_text(data, name), name, on_error)
         else:
-            records, errors = _unwrap(source), []
+            records, errors = (_unwrap(source) if run is None else run.records), []
         result = _load(records, on_error)
+        result.external = None if run is None else run.external
     result.errors[:0] = errors
     _emit(result.warnings)
     return result

@@ -30,6 +30,7 @@ from ..engine.sums import mean_over_defined
 from ..backends import backend
 from ..errors import InputWarning, RagWidgetsError
 from ..loaders import KNOWN_FIELDS
+from ..sources import is_table, read_run
 from ..model import Sample
 from ..reviews import ReviewLog, ReviewProblem, Reviews, apply_to_sample, as_reviews, gone, warn_problems
 from .aggregates import distribution, group_means, scatter_cells
@@ -37,7 +38,7 @@ from .compare import Comparison, compare_runs
 from .filtering import TextIndex, expression_mask
 from .slices import Slice, builtin_slices, check_builtin_name, load_slices, members
 from .summary import Summarizer
-from .table import COUNT_COLUMNS, DEFINED_CODE, UNDEFINED_CODE, RunTable, defined_metrics, run_table
+from .table import COUNT_COLUMNS, DEFINED_CODE, NOT_COMPUTABLE_CODE, UNDEFINED_CODE, RunTable, defined_metrics, run_table
 from .whatif import top_k_curve
 
 CAPABILITIES = {  # what a run model may do -> how the explorer names it when it cannot
@@ -148,21 +149,32 @@ def plain(v):
     return v
 
 
-def _scores_and_extras(source, reviews: Reviews | None = None) -> tuple[Scores, pd.DataFrame | None]:
-    """A run's Scores (with ``reviews`` applied) and, for a DataFrame source, its other short
-    columns (groupable, by query_id)."""
+def _scores_and_extras(source, reviews: Reviews | None = None) -> tuple[Scores, pd.DataFrame | None, list[str]]:
+    """A run's Scores (with ``reviews`` applied), for a table source (a DataFrame, Parquet, CSV,
+    ragas, Phoenix: :mod:`ragwidgets.sources`) its other short columns (groupable) and numeric
+    external ones, by query_id, and the names of the external ones (``<tool>_<name>`` where a
+    metric or a column of the run table has the name)."""
     if isinstance(source, Scores):
-        return (source if reviews is None else source.reviewed(reviews)), None
+        return (source if reviews is None else source.reviewed(reviews)), None, []
     if hasattr(source, "records") and hasattr(source, "score_columns"):  # a ScoringResult
-        return evaluate(source.records, reviews=reviews), None
-    if isinstance(source, pd.DataFrame):
-        scores = evaluate(source.to_dict("records"), reviews=reviews)
-        extra = [c for c in source.columns if c not in KNOWN_FIELDS and c not in scores.names
-                 and source[c].map(lambda v: isinstance(v, (str, int, bool, np.integer))).all()
-                 and source[c].nunique() <= MAX_GROUPS]
-        ids = [s.query_id for s in scores.batch.samples]
-        return scores, (source[extra].set_axis(ids).rename_axis("query_id") if extra else None)
-    return evaluate(source, reviews=reviews), None
+        return evaluate(source.records, reviews=reviews), None, []
+    if not is_table(source):
+        return evaluate(source, reviews=reviews), None, []
+    run = read_run(source)
+    scores = evaluate(run.records, reviews=reviews)
+    records = pd.DataFrame(run.records)
+    extra = [c for c in records.columns if c not in KNOWN_FIELDS and c not in scores.names
+             and records[c].map(lambda v: isinstance(v, (str, int, bool, np.integer))).all()
+             and records[c].nunique() <= MAX_GROUPS]
+    ids = [s.query_id for s in scores.batch.samples]
+    extras = records[extra].set_axis(records["query_id"]) if extra else pd.DataFrame(index=pd.Index(ids))
+    external: list[str] = []
+    if run.external is not None:
+        taken = {*scores.names, *extras.columns, *COUNT_COLUMNS, "run", "query_id", "query", "response", "difference"}
+        named = run.external.rename(columns={c: f"{run.tool}_{c}" for c in run.external if c in taken})
+        extras, external = extras.join(named, how="outer"), list(named.columns)
+    extras = extras.reindex(ids).rename_axis("query_id")
+    return scores, (extras if len(extras.columns) else None), external
 
 
 def _reviews_per_run(reviews, runs: list[str]) -> dict:
@@ -237,7 +249,7 @@ class InMemoryRun(HeldTable):
                 if len(sources) == 1:
                     raise
                 raise type(err)(f"run {name!r}: {err}") from None
-        self._scores: dict[str, Scores] = {name: scores for name, (scores, _) in loaded.items()}
+        self._scores: dict[str, Scores] = {name: scores for name, (scores, _, _) in loaded.items()}
         self._judge = {name: scores.judge_scores or scores for name, scores in self._scores.items()}
         self._reviews = {name: scores.reviews or Reviews() for name, scores in self._scores.items()}
         self._problems = {name: list(scores.review_problems) for name, scores in self._scores.items()}
@@ -246,7 +258,8 @@ class InMemoryRun(HeldTable):
         self.tables: dict[str, RunTable] = {}
         frames, statuses = [], []
         judge_frames = []
-        for name, (scores, extras) in loaded.items():
+        self.external = list(dict.fromkeys(c for _, _, names in loaded.values() for c in names))
+        for name, (scores, extras, _) in loaded.items():
             table = self.tables[name] = run_table(scores, self.metrics)
             judge_frames.append(run_table(self._judge[name], self.metrics).frame[self.metrics])
             f = table.frame.reset_index()
@@ -269,11 +282,14 @@ class InMemoryRun(HeldTable):
                                         for name in self.runs], ignore_index=True)
         self._values = {m: self._frame[m].to_numpy(dtype=float) for m in self.metrics}
         self._codes = {m: self._status[m].to_numpy() for m in self.metrics}
+        for c in self.external:  # other tools' numbers: charted and filtered like a metric, NaN = missing
+            self._values[c] = self._frame[c].to_numpy(dtype=float)
+            self._codes[c] = np.where(np.isnan(self._values[c]), NOT_COMPUTABLE_CODE, DEFINED_CODE).astype(np.int8)
         self._text_index = TextIndex(self._frame.set_index("query_id"))
         self._numeric = self._frame.drop(columns=["query", "response", "run", "query_id"])
         self.group_columns = ["run"] * (len(self.runs) > 1) + [
             c for c in self._frame.columns if c not in ("run", "query_id", "query", "response", *self.metrics)
-            and self._frame[c].nunique() <= MAX_GROUPS and c not in COUNT_COLUMNS] + ["n_passages"]
+            and self._frame[c].nunique() <= MAX_GROUPS and c not in COUNT_COLUMNS and c not in self.external] + ["n_passages"]
         self.comparison = compare_runs(self.tables) if len(self.runs) > 1 else None
         self.slices: list[Slice] = []
         self._slice_rows: dict[str, np.ndarray] = {}
@@ -449,20 +465,21 @@ class InMemoryRun(HeldTable):
         cols = [("query_id", "text"), ("query", "text")]
         if self.comparison is not None:
             cols = [("run", "text"), *cols, ("difference", "difference")]
-        return cols + [(c, "count") for c in COUNT_COLUMNS] + [(m, "metric") for m in self.metrics]
+        return cols + [(c, "count") for c in COUNT_COLUMNS] + [(m, "metric") for m in self.metrics] + [
+            (c, "external") for c in self.external]
 
     def window(self, start: int, count: int) -> dict:
         """Rows ``start`` ... ``start + count`` of the order: their positions in ``frame``, text
         columns and numeric ones (the item counts, the metrics and, comparing runs, the difference)."""
         rows = self._order[start:start + count]
-        numeric = [*COUNT_COLUMNS, *self.metrics] + (["difference"] if self.comparison is not None else [])
+        numeric = [*COUNT_COLUMNS, *self.metrics, *self.external] + (["difference"] if self.comparison is not None else [])
         diff = self.difference(self.controls.compare_metric) if self.comparison is not None else None
         column = self._frame.take(rows)  # only the window's rows leave pandas
         return {"positions": rows, "run": column["run"].tolist(), "query_id": column["query_id"].tolist(),
                 "query": [q[:QUERY_CHARS] for q in column["query"].tolist()],
                 "numeric": {name: diff[rows] if name == "difference" else column[name].to_numpy(dtype=float)
                             for name in numeric},
-                "status": {m: self._codes[m][rows] for m in self.metrics}}
+                "status": {m: self._codes[m][rows] for m in (*self.metrics, *self.external)}}
 
     def top_k(self, run: str) -> pd.DataFrame:
         """What-if for ``run``: every passage-reading metric if the retriever kept only its top k

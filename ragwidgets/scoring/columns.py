@@ -8,17 +8,16 @@ Every bad cell is a ``ScoringInputError`` naming the row and the column.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-import numpy as np
 import pandas as pd
 
 from ..errors import InputError, RagWidgetsError
 from ..judges import JUDGE_NEEDS
 from ..judges.claims import TRIPLE_KEYS, claim_dict, claim_triple
 from ..loaders import parse_sample, read_records
+from ..sources import is_missing, is_table, plain, read_run
 from .requirements import RESPONSE, SIDE_CLAIMS, SIDE_LABELS, TARGET
 from .template import StrOrTemplate, TemplateValue
 
@@ -37,24 +36,6 @@ class ScoringInputError(RagWidgetsError):
         self.row, self.column, self.detail = row, column, message
         where = ", ".join(p for p in (row, f"column {column!r}" if column else None) if p)
         super().__init__(f"{where}: {message}" if where else message)
-
-
-def is_missing(value: Any) -> bool:
-    """None, NaN or pd.NA: a cell with nothing in it."""
-    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
-
-
-def plain(value: Any) -> Any:
-    """The cell as plain Python: numpy arrays (e.g. read back from parquet) as lists, NaN as None."""
-    if isinstance(value, np.ndarray):
-        value = value.tolist()
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, Mapping):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, np.generic):
-        value = value.item()
-    return None if is_missing(value) else value
 
 
 class _Row:
@@ -250,6 +231,30 @@ def records_to_frame(config: "RagChecker", data: Any) -> pd.DataFrame:
                                     row=f"record {index}")
         rows.append({rename.get(k, k): v for k, v in record.items() if k != "metrics"})
     return pd.DataFrame(rows)
+
+
+def source_frame(config: "RagChecker", data: Any) -> pd.DataFrame:
+    """``data`` as the scorer's DataFrame. A DataFrame holding the configured query, response and
+    context columns is used as it is; another table (ragas, Phoenix spans, a Parquet or CSV file,
+    an Arrow table, ``to_pandas()``: :func:`ragwidgets.sources.read_run`) is mapped to the configured
+    columns, its numeric columns kept beside (``<tool>_<name>`` where a score would take the name);
+    anything else is RAGChecker records (:func:`records_to_frame`)."""
+    needed = [c for c in (config.query_column, config.response_column, config.context_column) if isinstance(c, str)]
+    if isinstance(data, pd.DataFrame) and all(c in data.columns for c in needed):
+        return data
+    if not is_table(data):
+        return records_to_frame(config, data)
+    try:
+        run = read_run(data)
+    except InputError as err:
+        raise ScoringInputError(str(err)) from None
+    rename = {k: v for k, v in configured_columns(config).items() if isinstance(v, str)}
+    frame = pd.DataFrame([{rename.get(k, k): v for k, v in r.items()} for r in run.records])
+    if run.external is not None:
+        taken = set(frame.columns) | set(config.score_columns)
+        external = run.external.reset_index(drop=True)
+        frame = frame.join(external.rename(columns={c: f"{run.tool}_{c}" for c in external if c in taken}))
+    return frame
 
 
 def write_back(frame: pd.DataFrame, records: list[dict], fields: list[str]) -> pd.DataFrame:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 import pandas as pd
 
 from ..judges import DryRun, FillInputError, Judge, JudgeRunStopped, Usage, fill_labels, get_judge, plan_fill
-from .columns import as_scoring_error, frame_to_records, records_to_frame, row_texts, source_columns
+from .columns import as_scoring_error, frame_to_records, row_texts, source_columns, source_frame
 from .result import ScoringResult, build_result
 
 if TYPE_CHECKING:
@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 
 
 def as_frame(config: "RagChecker", data: Any) -> pd.DataFrame:
-    """``data`` itself if it is a DataFrame, else RAGChecker-format records as one."""
-    return data if isinstance(data, pd.DataFrame) else records_to_frame(config, data)
+    """``data`` as a DataFrame under the configured columns: :func:`~.columns.source_frame`."""
+    return source_frame(config, data)
 
 
 def missing_work(records: list[dict], needs: set[str]) -> int:

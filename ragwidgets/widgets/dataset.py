@@ -422,7 +422,9 @@ class DatasetExplorer(Widget):
         kinds = dict(sorted(self.model.columns(), key=lambda c: c[1] == "count"))  # the metrics before the counts
         for key, kind in (kinds.items() if every or not self.table_columns
                           else ((k, kinds[k]) for k in self.table_columns if k in kinds)):
-            if kind == "metric":
+            if kind == "external":  # another tool's number: drawn like a metric (NaN: missing, n/c), named as external
+                cols.append({"key": key, "label": f"{key} (external)", "kind": "metric", "external": True})
+            elif kind == "metric":
                 cols.append({"key": key, "label": LABELS.get(key.removeprefix(REQUIRED_PREFIX), key), "kind": kind,
                              "lower_is_better": key.removeprefix(REQUIRED_PREFIX) in LOWER_IS_BETTER})
             else:
