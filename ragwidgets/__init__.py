@@ -12,10 +12,11 @@ from .errors import InputError, InputWarning
 from .loaders import LoadResult, load_samples, parse_sample, read_records
 from .model import Claim, Passage, Sample
 from .scenario import Scenario
+from .sources import read_run
 
 __version__ = "0.1.0"
 
-__all__ = ["evaluate", "Scores", "Scenario", "RagChecker", "Explorer", "SampleExplorer", "DatasetExplorer",
+__all__ = ["evaluate", "read_run", "Scores", "Scenario", "RagChecker", "Explorer", "SampleExplorer", "DatasetExplorer",
            "analysis", "datasets", "InputError", "InputWarning", "METRICS", "RAGCHECKER_METRICS",
            "CITATION_METRICS"]
 """The entry points. The data model (``Sample``, ``Claim``, ``Passage``), the loaders

@@ -235,7 +235,7 @@ def _shape(name: str, frame) -> str:
                          "'my_answer': 'response', 'my_passages': 'retrieved_context'})")
     said = "; ".join(f"{SHAPES[s][0]} ({', '.join(cols)})" for s, cols in found.items())
     raise InputError(f"{name} has the columns of more than one shape: {said}. Say which: "
-                     f"rw.read_run(source, shape={next(iter(found))!r}) (shapes: {options}; the CLI: --shape)")
+                     f"rw.read_run(source, shape={next(iter(found))!r}) (shapes: {options})")
 
 
 def _ids(frame) -> tuple[list[str], str | None, str]:
