@@ -68,6 +68,7 @@ class BaseJudge:
     check_batch_size: int = 256  # offline judges: a "call" costs nothing, so one per job
     max_jobs_in_flight: int = 64
     sends_requests = False  # True for judges whose calls are HTTP requests (their attempts are counted)
+    repeat = 0  # which asking of a check / label this judge makes (see ``repeats.repeat_of``); 0: the first
 
     def __init__(self, *, cache: CacheSetting = None, progress: bool = True, max_failures: Optional[int] = None,
                  keep_traces: bool = True):
@@ -149,6 +150,8 @@ class BaseJudge:
 
     def _check_key(self, claim: ClaimLike, reference: Reference) -> str:
         inputs = {"claim": self.claim_input(claim), "reference": self.reference_input(reference)}
+        if self.repeat:  # repeat 0 keeps the keys of a judge asked once
+            inputs["repeat"] = self.repeat
         return self._key("check", inputs)
 
     def _label_key(self, job: LabelJob) -> Optional[str]:
@@ -160,6 +163,8 @@ class BaseJudge:
             "question": job.question or "",
             "instructions": job.instructions or "",
         }
+        if self.repeat:
+            inputs["repeat"] = self.repeat
         return self._key("label", inputs)
 
     def _cached(self, key: str) -> Any:

@@ -204,7 +204,8 @@ class OpenAICompatibleJudge(BaseJudge):
     ``JudgeCache``, or None for none. ``price_per_input_token`` / ``price_per_output_token``: what
     the server charges, to price a dry run's token estimate. ``keep_traces``: keep each validated
     call's messages and reply in the cache beside its answers (``judges.trace_of``; about 1.4 kB a
-    call), or, False, the answers only.
+    call), or, False, the answers only. ``seed``: sent as the request's ``seed`` (plus the repeat
+    index, see ``judges.repeats``) where the endpoint takes one; None: no seed is sent.
     """
 
     sends_requests = True
@@ -224,6 +225,7 @@ class OpenAICompatibleJudge(BaseJudge):
         max_failures: Optional[int] = None,
         check_batch_size: int = 8,
         temperature: float = 0.0,
+        seed: Optional[int] = None,
         max_tokens: Optional[int] = None,
         max_reply_bytes: int = MAX_REPLY_BYTES,
         price_per_input_token: Optional[float] = None,
@@ -275,6 +277,7 @@ class OpenAICompatibleJudge(BaseJudge):
         self.backoff_max = float(backoff_max)
         self.check_batch_size = check_batch_size
         self.temperature = temperature
+        self.seed = seed
         self.max_tokens = max_tokens
         self.max_reply_bytes = max_reply_bytes
         self.price_per_input_token = price_per_input_token
@@ -444,6 +447,8 @@ class OpenAICompatibleJudge(BaseJudge):
         body: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.temperature}
         if self.max_tokens is not None:
             body["max_tokens"] = self.max_tokens
+        if self.seed is not None:  # each repeat its own seed, so repeats are distinct requests
+            body["seed"] = self.seed + self.repeat
         outcome = CallOutcome(None, attempts=0)
         error, retry_after, unreachable = "", None, ""
         async with self.session():

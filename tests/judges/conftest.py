@@ -28,6 +28,7 @@ are refused).
 from __future__ import annotations
 
 import json
+import random
 import re
 import socket
 import threading
@@ -117,6 +118,8 @@ class ServerScript:
     refuse_with: int = 0
     down_after: int = 0
     bomb_bytes: int = 32 << 20
+    flip: float = 0.0  # each Entailment / Neutral / Contradiction label swapped with this probability
+    flip_rng: random.Random = field(default_factory=lambda: random.Random(0))
     requests: int = 0
     in_flight: int = 0
     max_in_flight: int = 0
@@ -233,6 +236,11 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(400, json.dumps({"error": error}).encode())
                 return
             answer = fake_answer(messages["system"], messages["user"])
+            if script.flip and messages["user"].startswith("Reference:\n"):
+                with script.lock:
+                    answer = json.dumps([("Neutral" if label == "Entailment" else "Entailment")
+                                         if script.flip_rng.random() < script.flip else label
+                                         for label in json.loads(answer)])
             if fault == "malformed" or script.always_malformed:
                 answer = "Sure! Here are the labels: [Entailment, Neutral"
             elif fault == "think":
