@@ -18,6 +18,7 @@ instead, with its messages.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -310,7 +311,19 @@ def read_flat(data: bytes, jsonl: bool, path: str | None = None) -> FlatRecords 
                     return None
     except (msgspec.DecodeError, RecursionError):
         return None
-    return built.finish(source)
+    flat = built.finish(source)
+    del built  # its per-chunk parts, concatenated by finish
+    _trim()
+    return flat
+
+
+def _trim() -> None:
+    """Hand the memory the dropped chunks' records freed back to the system (glibc's
+    ``malloc_trim``; where there is none, nothing)."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def _line_chunks(data: bytes, skip: int):
