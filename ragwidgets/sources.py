@@ -121,7 +121,7 @@ def read_run(source: Any, *, shape: str | None = None, columns: Mapping[str, str
         return source
     if shape is not None and shape not in SHAPES:
         raise ValueError(f"shape must be one of {', '.join(map(repr, SHAPES))}, not {shape!r}")
-    name, frame = _frame(source)
+    name, frame, given = *_frame(source), shape is not None
     if columns:
         missing = [c for c in columns if c not in frame.columns]
         if missing:
@@ -135,7 +135,8 @@ def read_run(source: Any, *, shape: str | None = None, columns: Mapping[str, str
     label, mapping = SHAPES[shape]
     mapping = {c: f for c, f in mapping.items() if c in frame.columns and shape != "phoenix"}
     ids, id_column, id_note = _ids(frame)
-    numeric = [c for c in frame.columns if c not in mapping and c != id_column and _is_number_column(frame[c])]
+    numeric = [] if shape == "ragchecker" else [  # RAGChecker frames keep their extra columns (group columns) as before
+        c for c in frame.columns if c not in mapping and c != id_column and _is_number_column(frame[c])]
     kept = [c for c in frame.columns if c not in numeric and c != id_column]
     records = []
     for position, row in enumerate(frame[kept].itertuples(index=False, name=None)):
@@ -158,7 +159,7 @@ def read_run(source: Any, *, shape: str | None = None, columns: Mapping[str, str
     note = f"{name} read as {label} columns: {', '.join(said + [id_note] if shape != 'phoenix' else said)}"
     if numeric:
         note += f"; kept apart as {TOOLS[shape]} columns (not scored): {', '.join(numeric)}"
-    if shape != "ragchecker" or numeric:
+    if shape != "ragchecker" or numeric or given:
         warnings.warn(note, InputWarning, stacklevel=2)
     return SourceRun(records, external, shape, TOOLS[shape], note)
 
