@@ -62,6 +62,7 @@ class LoadResult:
     unnamed: int = 0  # samples with no query_id, named by their position
     first_unnamed: int | None = None
     external: Any = None  # a table source's numeric columns by query_id (ragwidgets.sources), not scored
+    external_tool: str = ""  # the tool that named them (SourceRun.tool)
 
 
 def read_records(source: str | Path | bytes | dict | list) -> list:
@@ -231,7 +232,8 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
         else:
             records, errors = (_unwrap(source) if run is None else run.records), []
         result = _load(records, on_error)
-        result.external = None if run is None else run.external
+        if run is not None:
+            result.external, result.external_tool = run.external, run.tool
     result.errors[:0] = errors
     _emit(result.warnings)
     return result

@@ -101,3 +101,55 @@ def test_real_ragas_evaluation_dataset():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", InputWarning)
         assert read_run(data).records[0]["query"] == "Q"
+
+
+def four_answers(theirs) -> pd.DataFrame:
+    """Four ragas rows whose ragwidgets faithfulness is 1, 0.5, 0 and Undefined (no claims), ragas' ``theirs``."""
+    labels = [[["Entailment"]], [["Entailment"], ["Neutral"]], [["Neutral"]], []]
+    claims = [[["a", "b", "c"]], [["a", "b", "c"], ["d", "e", "f"]], [["a", "b", "c"]], []]
+    return pd.DataFrame({"user_input": ["q1", "q2", "q3", "q4"], "response": ["r"] * 4,
+                         "retrieved_contexts": [["p"]] * 4, "reference": ["g"] * 4,
+                         "response_claims": claims, "retrieved2response": [[[x[0]] for x in row] for row in labels],
+                         "faithfulness": theirs})
+
+
+def test_ragas_faithfulness_against_ours_by_hand():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)
+        scores = rw.evaluate(four_answers([0.0, 0.5, np.nan, 0.9]))
+    assert scores.external_tool == "ragas" and scores.external.columns.tolist() == ["faithfulness"]
+    assert scores.frame["faithfulness"].tolist()[:3] == [1.0, 0.5, 0.0]  # ours, from the labels
+    c = rw.analysis.against_external(scores)  # ragas' faithfulness is paired with ours by COUNTERPARTS
+    assert (c.column, c.metric) == ("faithfulness", "faithfulness")
+    assert c.frame["status"].tolist() == ["both", "both", "theirs missing", "ours undefined"]
+    assert c.frame["difference"].tolist()[:2] == [-1.0, 0.0]
+    s = c.stats
+    assert (s["n_both"], s["n_ours_undefined"], s["n_theirs_missing"]) == (2, 1, 1)
+    assert s["mean_ours"] == 0.75 and s["mean_theirs"] == 0.25 and s["mean_abs_difference"] == 0.5
+    assert s["pearson"] is None  # two pairs: no correlation is claimed
+    assert c.disagreeing() == [scores.batch.query_ids[0]]
+    assert c.most_disagreeing(1).index.tolist() == [scores.batch.query_ids[0]]
+    with pytest.raises(ValueError, match="carry no other tool"):
+        rw.analysis.against_external(rw.evaluate(scores.samples))
+
+
+def test_explorer_opens_on_ragas_against_ours_with_the_disagreement_slice():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)
+        explorer = rw.DatasetExplorer(four_answers([0.0, 0.5, np.nan, 0.9]))
+    assert (explorer.scatter_x, explorer.scatter_y) == ("ragas_faithfulness", "faithfulness")
+    name = "ragas_faithfulness disagrees with faithfulness"
+    assert name in [s["name"] for s in explorer.view_state["slices"]]
+    explorer.slice = name
+    kept = explorer.model.frame["query_id"].to_numpy()[explorer.model.order].tolist()
+    assert kept == [explorer.model.frame["query_id"].iloc[0]]  # only the answer where they differ by 0.5 or more
+    assert {"key": "ragas_faithfulness", "label": "ragas_faithfulness (external)"} in explorer.view_state["chartable"]
+
+
+def test_external_columns_are_compared_across_runs():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)
+        run = InMemoryRun({"a": four_answers([0.0, 0.5, np.nan, 0.9]), "b": four_answers([0.5, 0.5, 0.2, np.nan])})
+    rows = run.comparison.summary.set_index("metric").loc["ragas_faithfulness"]
+    assert rows["paired"] == 2 and rows["difference"] == pytest.approx(0.25)  # q1 +0.5, q2 0; q3, q4 missing once
+    assert "ragas_faithfulness" not in run.metrics

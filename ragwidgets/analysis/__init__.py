@@ -7,16 +7,20 @@ Pure pandas / numpy over the engine's Scores; imports no widget library.
 
 from .agreement import Agreement, AgreementStats, agreement, agreement_stats
 from .compare import Comparison, compare_runs
+from .external import COUNTERPARTS, ExternalComparison, against_external, compare_values
 from .corrected import Estimate, Estimates, corrected, corrected_view, prediction_powered
 from .filtering import TextIndex, expression_mask, filter_rows
 from .review_queue import ReviewQueue, progress, review_queue
 from .slices import BUILTIN_SLICES, Slice, builtin_slices, load_slices, members, save_slices, slice_table
 from .summary import Summarizer, summarize
 from .table import RunTable, defined_metrics, run_table
+from .two_judges import TwoJudges, paired_difference, two_judges
 from .whatif import Dropped, drop_passages, passage_metrics, passage_rule, top_k_curve
 
 __all__ = ["RunTable", "run_table", "defined_metrics", "summarize", "Summarizer", "TextIndex", "expression_mask", "filter_rows", "Slice",
            "BUILTIN_SLICES", "builtin_slices", "members", "slice_table", "save_slices", "load_slices",
            "Comparison", "compare_runs", "top_k_curve", "drop_passages", "passage_rule", "passage_metrics",
            "Dropped", "agreement", "agreement_stats", "Agreement", "AgreementStats", "corrected",
-           "prediction_powered", "corrected_view", "Estimate", "Estimates", "review_queue", "progress", "ReviewQueue"]
+           "prediction_powered", "corrected_view", "Estimate", "Estimates", "review_queue", "progress", "ReviewQueue",
+           "against_external", "compare_values", "ExternalComparison", "COUNTERPARTS",
+           "two_judges", "TwoJudges", "paired_difference"]

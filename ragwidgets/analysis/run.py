@@ -35,6 +35,7 @@ from ..model import Sample
 from ..reviews import ReviewLog, ReviewProblem, Reviews, apply_to_sample, as_reviews, gone, warn_problems
 from .aggregates import distribution, group_means, scatter_cells
 from .compare import Comparison, compare_runs
+from .external import DISAGREE, counterparts
 from .filtering import TextIndex, expression_mask
 from .slices import Slice, builtin_slices, check_builtin_name, load_slices, members
 from .summary import Summarizer
@@ -97,6 +98,7 @@ class RunModel(Protocol):
     runs: list[str]
     metrics: list[str]
     group_columns: list[str]
+    external: list[str]  # other tools' numeric columns (shown, filtered, charted, compared; never scored)
     slices: list[Slice]
     comparison: Comparison | None
     scores: dict[str, Scores]  # the runs' Scores held in the kernel (none on a cluster)
@@ -149,32 +151,52 @@ def plain(v):
     return v
 
 
-def _scores_and_extras(source, reviews: Reviews | None = None) -> tuple[Scores, pd.DataFrame | None, list[str]]:
+def _scores_and_extras(source, reviews: Reviews | None = None) -> tuple[Scores, pd.DataFrame | None, dict]:
     """A run's Scores (with ``reviews`` applied), for a table source (a DataFrame, Parquet, CSV,
     ragas, Phoenix: :mod:`ragwidgets.sources`) its other short columns (groupable) and numeric
-    external ones, by query_id, and the names of the external ones (``<tool>_<name>`` where a
-    metric or a column of the run table has the name)."""
+    external ones, by query_id, and the external ones' names (``<tool>_<name>`` where a metric or a
+    column of the run table has the name) -> the ragwidgets metric each measures the same as
+    (:data:`ragwidgets.analysis.external.COUNTERPARTS`; None for most)."""
+    records = None
     if isinstance(source, Scores):
-        return (source if reviews is None else source.reviewed(reviews)), None, []
-    if hasattr(source, "records") and hasattr(source, "score_columns"):  # a ScoringResult
-        return evaluate(source.records, reviews=reviews), None, []
-    if not is_table(source):
-        return evaluate(source, reviews=reviews), None, []
-    run = read_run(source)
-    scores = evaluate(run.records, reviews=reviews)
-    records = pd.DataFrame(run.records)
-    extra = [c for c in records.columns if c not in KNOWN_FIELDS and c not in scores.names
-             and records[c].map(lambda v: isinstance(v, (str, int, bool, np.integer))).all()
-             and records[c].nunique() <= MAX_GROUPS]
+        scores = source if reviews is None else source.reviewed(reviews)
+    elif hasattr(source, "records") and hasattr(source, "score_columns"):  # a ScoringResult
+        scores = evaluate(source.records, reviews=reviews)
+    elif not is_table(source):
+        scores = evaluate(source, reviews=reviews)
+    else:
+        run = read_run(source)
+        scores = evaluate(run.records, reviews=reviews)
+        scores.external, scores.external_tool = run.external, run.tool
+        records = pd.DataFrame(run.records)
     ids = [s.query_id for s in scores.batch.samples]
-    extras = records[extra].set_axis(records["query_id"]) if extra else pd.DataFrame(index=pd.Index(ids))
-    external: list[str] = []
-    if run.external is not None:
+    extras = pd.DataFrame(index=pd.Index(ids))
+    if records is not None:
+        extra = [c for c in records.columns if c not in KNOWN_FIELDS and c not in scores.names
+                 and records[c].map(lambda v: isinstance(v, (str, int, bool, np.integer))).all()
+                 and records[c].nunique() <= MAX_GROUPS]
+        if extra:
+            extras = records[extra].set_axis(records["query_id"])
+    external: dict[str, str | None] = {}
+    if scores.external is not None and len(scores.external.columns):
         taken = {*scores.names, *extras.columns, *COUNT_COLUMNS, "run", "query_id", "query", "response", "difference"}
-        named = run.external.rename(columns={c: f"{run.tool}_{c}" for c in run.external if c in taken})
-        extras, external = extras.join(named, how="outer"), list(named.columns)
+        tool = scores.external_tool or "external"
+        names = {c: f"{tool}_{c}" if c in taken else c for c in scores.external}
+        pairs = counterparts(tool, scores.external.columns)
+        extras = extras.join(scores.external.rename(columns=names), how="outer")
+        external = {names[c]: pairs.get(c) for c in scores.external}
     extras = extras.reindex(ids).rename_axis("query_id")
     return scores, (extras if len(extras.columns) else None), external
+
+
+def _with_external(table: RunTable, extras: pd.DataFrame | None, external: list[str]) -> RunTable:
+    """``table`` with the ``external`` columns of ``extras`` beside its metrics (NaN: not computable)."""
+    if not external:
+        return table
+    values = extras[external].reindex(table.frame.index)
+    status = pd.DataFrame({c: np.where(values[c].isna(), NOT_COMPUTABLE_CODE, DEFINED_CODE).astype(np.int8)
+                           for c in external}, index=table.status.index)
+    return RunTable(scores=table.scores, frame=table.frame.join(values), status=table.status.join(status))
 
 
 def _reviews_per_run(reviews, runs: list[str]) -> dict:
@@ -259,8 +281,12 @@ class InMemoryRun(HeldTable):
         frames, statuses = [], []
         judge_frames = []
         self.external = list(dict.fromkeys(c for _, _, names in loaded.values() for c in names))
-        for name, (scores, extras, _) in loaded.items():
+        self.counterparts = {c: m for _, _, names in loaded.values() for c, m in names.items()
+                             if m in self.metrics}  # an external column -> the metric it measures the same as
+        compared: dict[str, RunTable] = {}  # the run tables with their external columns, compared like metrics
+        for name, (scores, extras, names) in loaded.items():
             table = self.tables[name] = run_table(scores, self.metrics)
+            compared[name] = _with_external(table, extras, list(names))
             judge_frames.append(run_table(self._judge[name], self.metrics).frame[self.metrics])
             f = table.frame.reset_index()
             if extras is not None:
@@ -290,7 +316,7 @@ class InMemoryRun(HeldTable):
         self.group_columns = ["run"] * (len(self.runs) > 1) + [
             c for c in self._frame.columns if c not in ("run", "query_id", "query", "response", *self.metrics)
             and self._frame[c].nunique() <= MAX_GROUPS and c not in COUNT_COLUMNS and c not in self.external] + ["n_passages"]
-        self.comparison = compare_runs(self.tables) if len(self.runs) > 1 else None
+        self.comparison = compare_runs(compared) if len(self.runs) > 1 else None
         self.slices: list[Slice] = []
         self._slice_rows: dict[str, np.ndarray] = {}
         self._text_cache: tuple[str, np.ndarray] | None = None
@@ -303,7 +329,10 @@ class InMemoryRun(HeldTable):
         self._summarizer = Summarizer(self._whole_table())
         self._cache: dict[str, tuple] = {}  # part of the view -> (inputs, value)
         self._ranks: dict[str, np.ndarray] = {}  # text column -> each row's rank, for sorting
-        self.add_slices(builtin_slices(self._whole_table()))
+        self.add_slices(builtin_slices(self._whole_table()) + [
+            Slice(f"{c} disagrees with {m}", f"abs({c} - {m}) >= {DISAGREE}",
+                  f"another tool's {c} and ragwidgets' {m} differ by {DISAGREE} or more on the same answer", (m,))
+            for c, m in self.counterparts.items()])
         if slices is not None:
             self.add_slices(load_slices(slices) if isinstance(slices, (str, Path)) else slices)
 
@@ -313,7 +342,9 @@ class InMemoryRun(HeldTable):
 
     @property
     def defaults(self) -> dict:
-        return default_controls(self.metrics, self.group_columns)
+        out = default_controls(self.metrics, self.group_columns)
+        pair = next(iter(self.counterparts.items()), None)  # another tool's score against ours opens the scatter
+        return out if pair is None else {**out, "scatter_x": pair[0], "scatter_y": pair[1]}
 
     def add_slices(self, slices) -> None:
         """Add (or replace, by name) slices; each must evaluate on this data, and a built-in slice's

@@ -50,6 +50,7 @@ class ClusterRun(HeldTable):
 
     capabilities = frozenset()
     where = "a Dask-scored run"
+    external: tuple[str, ...] = ()  # other tools' columns: none on a cluster yet
 
     def __init__(self, source: DaskScores, *, rows: int = ROWS):
         if not isinstance(rows, int) or rows < 1:

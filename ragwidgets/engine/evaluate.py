@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -126,6 +127,8 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
             raise InputError(f"no sample could be scored; the first error: {errors[0]}")
         batch = batch_of(loaded)
     judged = _scores(batch, names, mode, undefined, passage_active, errors)
+    if not isinstance(data, Batch):
+        judged.external, judged.external_tool = loaded.external, loaded.external_tool
     if reviews is None:
         return judged
     reviews = as_reviews(reviews)
@@ -134,6 +137,7 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
     out = _scores(reviewed.batch, names, mode, undefined, passage_active, errors)
     out.reviews, out.review_problems, out.judge_scores, out.review_cells = (
         reviews, reviewed.problems, judged, reviewed.cells)
+    out.external, out.external_tool = judged.external, judged.external_tool
     return out
 
 
@@ -166,6 +170,8 @@ class Scores:
     review_problems: list[ReviewProblem] = field(default_factory=list)  # reviews that did not match
     judge_scores: Scores | None = None  # the same scoring of the judge's labels, when reviewed
     review_cells: dict | None = None  # label matrix -> mask over the batch's flat array: True where reviewed
+    external: Any = None  # other tools' numbers read with a table run (a DataFrame by query_id): never scored
+    external_tool: str = ""  # the tool that named them ("ragas", "phoenix", "external")
 
     @property
     def samples(self):
@@ -272,6 +278,7 @@ class Scores:
                        passage_active=part.derived.psg_active, reviews=reviews)
         out.errors = self.errors
         out.judge_scores.errors = self.errors
+        out.external, out.external_tool = base.external, base.external_tool
         return out
 
     def explore(self, **controls):

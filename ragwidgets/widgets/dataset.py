@@ -205,7 +205,7 @@ class DatasetExplorer(Widget):
             return ["", *self.frame.columns, *(["difference"] if self.comparison is not None else [])]
         if control == "group_by":
             return self.group_columns
-        return self.metrics or [""]
+        return [*self.metrics, *self.model.external] or [""]  # another tool's numbers chart and compare too
 
     def set_state(self, sync_data):
         """A message from the front end: each value is checked as it enters; one that is not valid
@@ -407,6 +407,8 @@ class DatasetExplorer(Widget):
             "runs": self.runs, "run": view["run"], "total": view["total"], "count": view["count"],
             "version": self.model.version, "error": "; ".join(e for e in (self._rejected, self._error) if e),
             "metrics": [{"key": k, "label": LABELS.get(k.removeprefix(REQUIRED_PREFIX), k)} for k in self.metrics],
+            "chartable": [{"key": k, "label": LABELS.get(k.removeprefix(REQUIRED_PREFIX), k)} for k in self.metrics]
+            + [{"key": k, "label": f"{k} (external)"} for k in self.model.external],
             "columns": self._columns(), "all_columns": self._columns(every=True), "group_columns": self.group_columns,
             "controls": controls, "refused": self._refused, **view}
         state["reviews"] = self._review_state()
