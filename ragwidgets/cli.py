@@ -23,6 +23,7 @@ from pathlib import Path
 from . import __version__
 from .atomic import atomic_write
 from .engine import evaluate
+from .engine.claims import SUFFIXES as CLAIM_SUFFIXES
 from .engine.evaluate import batch_of
 from .engine.explain import format_number
 from .engine.metrics import resolve
@@ -102,6 +103,11 @@ def _evaluate(args, loaded):
 def cmd_score(args) -> int:
     from .output import write_json, write_jsonl
 
+    if args.claims and (args.workers is not None or args.scheduler):
+        raise RagWidgetsError("--claims writes the per-claim table in one process; it is not available with "
+                              "--workers/--scheduler yet")
+    if args.claims and not str(args.claims).lower().endswith(CLAIM_SUFFIXES):
+        raise RagWidgetsError(f"--claims writes {', '.join(CLAIM_SUFFIXES)} (by the file's suffix), not {args.claims!r}")
     if args.workers is not None or args.scheduler:
         if args.reviews:
             raise RagWidgetsError("--reviews is not available with --workers/--scheduler yet: reviews are applied "
@@ -117,6 +123,8 @@ def cmd_score(args) -> int:
     loaded = _load(args)
     scores = _evaluate(args, loaded)
     args.run = (loaded, scores)  # kept until the process exits (see run)
+    if args.claims:
+        print(f"ragwidgets: wrote {scores.to_claims(args.claims):,} claims to {args.claims}", file=sys.stderr)
     out = sys.stdout.buffer
     if args.format == "jsonl":
         write_jsonl(scores, out)
@@ -335,6 +343,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="with --output: jsonl.gz (default): the lines of --format jsonl; parquet: one row per "
                             "sample: query_id, partition, each metric (null unless defined) and <metric>_status "
                             "(0 defined, 1 Undefined, 2 not computable)")
+    score.add_argument("--claims", metavar="FILE",
+                       help="also write the per-claim table (one row per claim: every label and its source, the "
+                            "passages that entail / contradict it, hallucinated, self-knowledge, noise-led) as "
+                            "CSV, Parquet or JSONL, by FILE's suffix")
     score.set_defaults(func=cmd_score)
 
     sweep = sub.add_parser("sweep", help="score every state of a scenario")

@@ -153,3 +153,34 @@ def test_external_columns_are_compared_across_runs():
     rows = run.comparison.summary.set_index("metric").loc["ragas_faithfulness"]
     assert rows["paired"] == 2 and rows["difference"] == pytest.approx(0.25)  # q1 +0.5, q2 0; q3, q4 missing once
     assert "ragas_faithfulness" not in run.metrics
+
+
+def test_explorer_claims_follow_the_filter_and_order(tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)
+        explorer = rw.DatasetExplorer({"a": four_answers([0.0, 0.5, np.nan, 0.9]),
+                                       "b": four_answers([0.5, 0.5, 0.2, np.nan])})
+    explorer.sort_by, explorer.descending = "faithfulness", False
+    explorer.expression = "faithfulness < 1"
+    claims = explorer.claims()
+    # samples kept, by faithfulness up: (a, q3) 0, (b, q3) 0, (a, q2) 0.5, (b, q2) 0.5; their claims in that order
+    assert list(zip(claims["run"], claims["claim"])) == [("a", 0), ("b", 0), ("a", 0), ("a", 1), ("b", 0), ("b", 1)]
+    assert claims["faithful"].tolist() == [False, False, True, False, True, False]
+    for suffix in (".parquet", ".csv", ".jsonl"):
+        explorer.export_claims(tmp_path / f"claims{suffix}")
+    back = pd.read_parquet(tmp_path / "claims.parquet")
+    assert back["run"].tolist() == claims["run"].tolist() and len(pd.read_json(tmp_path / "claims.jsonl", lines=True)) == 6
+
+
+def test_cli_score_writes_the_claims_table(tmp_path, capsys):
+    from ragwidgets.cli import main
+    path = tmp_path / "run.parquet"
+    four_answers([0.0, 0.5, np.nan, 0.9]).to_parquet(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)
+        assert main(["score", str(path), "--claims", str(tmp_path / "claims.parquet")]) == 0
+    assert "wrote 4 claims" in capsys.readouterr().err
+    claims = pd.read_parquet(tmp_path / "claims.parquet")
+    assert claims["query_id"].tolist() == ["0", "1", "1", "2"] and claims["faithful"].tolist() == [True, True, False, False]
+    assert main(["score", str(path), "--claims", str(tmp_path / "claims.txt")]) == 2
+    assert "--claims writes .csv, .parquet, .jsonl" in capsys.readouterr().err

@@ -34,7 +34,7 @@ from ..sources import is_table, read_run
 from ..model import Sample
 from ..reviews import ReviewLog, ReviewProblem, Reviews, apply_to_sample, as_reviews, gone, warn_problems
 from .aggregates import distribution, group_means, scatter_cells
-from .compare import Comparison, compare_runs
+from .compare import Comparison, compare_runs, judge_info
 from .external import DISAGREE, counterparts
 from .filtering import TextIndex, expression_mask
 from .slices import Slice, builtin_slices, check_builtin_name, load_slices, members
@@ -45,7 +45,7 @@ from .whatif import top_k_curve
 CAPABILITIES = {  # what a run model may do -> how the explorer names it when it cannot
     "text_search": "full-text search", "slices": "failure slices", "compare": "comparing runs",
     "whatif": "what-ifs", "bootstrap": "bootstrap intervals", "report": "the HTML report",
-    "sort_any": "sorting by anything but a metric", "reviews": "reviewing labels"}
+    "sort_any": "sorting by anything but a metric", "reviews": "reviewing labels", "claims": "the per-claim table"}
 QUERY_CHARS = 160  # query text sent per row
 SUMMARY_BOOT = 200  # resamples behind the live intervals (analysis.summarize: 2000); the Monte Carlo
 # error of a percentile from 200 resamples is about a tenth of the half-width, below the 3 decimals shown
@@ -272,6 +272,7 @@ class InMemoryRun(HeldTable):
                     raise
                 raise type(err)(f"run {name!r}: {err}") from None
         self._scores: dict[str, Scores] = {name: scores for name, (scores, _, _) in loaded.items()}
+        self.judges = {str(name): judge_info(src) for name, src in sources.items()}  # who labelled each run
         self._judge = {name: scores.judge_scores or scores for name, scores in self._scores.items()}
         self._reviews = {name: scores.reviews or Reviews() for name, scores in self._scores.items()}
         self._problems = {name: list(scores.review_problems) for name, scores in self._scores.items()}
@@ -316,7 +317,7 @@ class InMemoryRun(HeldTable):
         self.group_columns = ["run"] * (len(self.runs) > 1) + [
             c for c in self._frame.columns if c not in ("run", "query_id", "query", "response", *self.metrics)
             and self._frame[c].nunique() <= MAX_GROUPS and c not in COUNT_COLUMNS and c not in self.external] + ["n_passages"]
-        self.comparison = compare_runs(compared) if len(self.runs) > 1 else None
+        self.comparison = compare_runs(compared, judges=self.judges) if len(self.runs) > 1 else None
         self.slices: list[Slice] = []
         self._slice_rows: dict[str, np.ndarray] = {}
         self._text_cache: tuple[str, np.ndarray] | None = None
@@ -489,7 +490,8 @@ class InMemoryRun(HeldTable):
         if c is None:
             return None
         return {"baseline": c.baseline, "shared": len(c.shared), "left_out": c.left_out,
-                "query_mismatch": c.query_mismatch, "rows": [{k: plain(v) for k, v in r.items()} for r in c.summary.to_dict("records")]}
+                "query_mismatch": c.query_mismatch, "judge_notes": c.judge_notes,
+                "rows": [{k: plain(v) for k, v in r.items()} for r in c.summary.to_dict("records")]}
 
     def columns(self) -> list[tuple[str, str]]:
         """The table's columns, as (key, kind: text, count, metric or difference)."""
@@ -553,6 +555,28 @@ class InMemoryRun(HeldTable):
                 self._scores[name] = self._judge[name].reviewed(self._reviews[name])
         self._stale.clear()
         return self._scores
+
+    def claims(self, rows: np.ndarray | None = None) -> pd.DataFrame:
+        """One row per claim of the samples at ``rows`` (positions in ``frame``; default: the last
+        update's order), in that order: ``run``, then :meth:`Scores.claims`' columns."""
+        rows = self._order if rows is None else np.asarray(rows, dtype=np.int64)
+        parts, keys = [], []
+        for code, name in enumerate(self.runs):
+            mine = np.flatnonzero(self._run_code[rows] == code)
+            if not len(mine):
+                continue
+            rank = np.full(self.tables[name].n, -1, dtype=np.int64)
+            rank[self._row_in_run[rows[mine]]] = mine  # a sample of this run -> its place in rows
+            table = self.scores[name].claims()
+            at = rank[table["query_id"].cat.codes.to_numpy()]  # the codes are the samples' positions
+            part = table[at >= 0].reset_index(drop=True)
+            part.insert(0, "run", pd.Categorical.from_codes(np.full(len(part), code), categories=self.runs))
+            parts.append(part)
+            keys.append(at[at >= 0])
+        if not parts:
+            return self.scores[self.runs[0]].claims().iloc[:0].assign(run=pd.Categorical([], categories=self.runs))
+        out = pd.concat(parts, ignore_index=True)
+        return out.iloc[np.argsort(np.concatenate(keys), kind="stable")].reset_index(drop=True)
 
     @property
     def reviews(self) -> Reviews | dict[str, Reviews]:
@@ -679,7 +703,7 @@ class InMemoryRun(HeldTable):
             kept = np.setdiff1d(self._slice_rows[s.name], rows, assume_unique=True)
             self._slice_rows[s.name] = np.union1d(kept, rows[members(part, s)])
         if len(self.runs) > 1:
-            self.comparison = compare_runs(self.tables)
+            self.comparison = compare_runs(self.tables, judges=self.judges)
         self._mask = None
         self.update(self.controls)
 

@@ -254,9 +254,11 @@ class Scores:
         judge = self.judge_scores.batch if self.judge_scores is not None else self.batch
         return claims_frame(self.batch, part.derived, flags.code, judge, self.review_cells)
 
-    def to_claims(self, path) -> None:
-        """Write :meth:`claims` whole as CSV, Parquet or JSONL, by ``path``'s suffix."""
-        write_claims(self.claims(), path)
+    def to_claims(self, path) -> int:
+        """Write :meth:`claims` whole as CSV, Parquet or JSONL, by ``path``'s suffix; the rows written."""
+        frame = self.claims()
+        write_claims(frame, path)
+        return len(frame)
 
     def to_ragchecker(self) -> dict:
         """``{"results": [...], "metrics": ...}``: every sample in RAGChecker's format (its reviewed

@@ -36,6 +36,7 @@ from ..analysis.agreement import agreement
 from ..analysis.corrected import corrected
 from ..analysis.run import CAPABILITIES, Controls, open_run
 from ..analysis.slices import Slice, load_slices, save_slices
+from ..engine.claims import write_claims
 from ..engine.metrics import REQUIRED_PREFIX
 from ..errors import InputWarning, RagWidgetsError
 from ..judges.traces import Trace, find_trace
@@ -337,6 +338,19 @@ class DatasetExplorer(Widget):
             with atomic_write(path, "wb") as f:
                 out.to_parquet(f, index=False)
         return path
+
+    def claims(self) -> pd.DataFrame:
+        """One row per claim of the filtered samples, in the table's order (``run`` first, then
+        the columns of :meth:`ragwidgets.Scores.claims`: every label, its source, the passages
+        that entail / contradict it, whether it counts as hallucinated, self-knowledge, noise-led)."""
+        self._require("claims", " (the claims are held in the kernel)")
+        return self.model.claims()
+
+    def export_claims(self, path) -> Path:
+        """Write :meth:`claims` to ``path`` as CSV, Parquet or JSONL, by its suffix (list columns as
+        JSON text in CSV)."""
+        write_claims(self.claims(), path)
+        return Path(path)
 
     def sample(self, row: int):
         """The Sample of ``frame`` row ``row``."""
