@@ -1,6 +1,7 @@
 """Error analysis over a whole run: per-sample table, summary with bootstrap intervals, filters,
 failure slices, paired comparison of runs, run-level what-ifs, and how far the judge can be
-trusted: judge–reviewer agreement, corrected scores from a reviewed sample, the review queue.
+trusted: judge–reviewer agreement, corrected scores from a reviewed sample, the review queue;
+how much of a metric is the judge's noise over repeats (judge_variance).
 
 Pure pandas / numpy over the engine's Scores; imports no widget library.
 """
@@ -10,6 +11,8 @@ from .compare import Comparison, compare_runs
 from .external import COUNTERPARTS, ExternalComparison, against_external, compare_values
 from .corrected import Estimate, Estimates, corrected, corrected_view, prediction_powered
 from .filtering import TextIndex, expression_mask, filter_rows
+from .judge_variance import (Flakiness, JudgeVariance, MetricVariance, Repeats, combined_interval, flakiness,
+                             judge_variance, label_flips, repeat_scores)
 from .review_queue import ReviewQueue, progress, review_queue
 from .slices import BUILTIN_SLICES, Slice, builtin_slices, load_slices, members, save_slices, slice_table
 from .summary import Summarizer, summarize

@@ -14,7 +14,9 @@ Each filled record keeps ``label_repeats``: per label field, that field as each 
   a tie goes to the tied label given in the earliest repeat ("first repeat among the tied");
 - an integer ``r``: repeat ``r``'s labels, one repeat at a time.
 
-A jury of several judges is the same policy over their label sets (``combine``).
+A jury of several judges is the same policy over their label sets (``combine``); ``pick``
+re-picks filled records' labels by another policy (one repeat's records: ``pick(records, r)``).
+How often labels flip across repeats: :mod:`ragwidgets.analysis.judge_variance`.
 """
 
 from __future__ import annotations
@@ -93,9 +95,12 @@ def combine(label_sets: Sequence[Sequence[Mapping[str, Any]]], policy: Policy = 
     return out
 
 
-def _check_repeats(repeats: int) -> None:
+def check_repeats(repeats: int, policy: Optional[Policy] = None) -> None:
+    """A ValueError unless ``repeats`` is a whole number of at least 1 (and ``policy``, if given, fits it)."""
     if not isinstance(repeats, int) or isinstance(repeats, bool) or repeats < 1:
         raise ValueError(f"repeats must be a whole number of at least 1, got {repeats!r}")
+    if policy is not None:
+        check_policy(policy, repeats)
 
 
 def fill_repeats(records: Iterable[Mapping[str, Any]], judge: Judge, needs: Collection[str] = JUDGE_NEEDS, *,
@@ -103,8 +108,7 @@ def fill_repeats(records: Iterable[Mapping[str, Any]], judge: Judge, needs: Coll
                  labeling_instructions: Instructions = None, progress: Optional[bool] = None) -> FilledRecords:
     """``fill_labels`` asking each check ``repeats`` times (see the module docstring); labels given
     in ``records`` are kept in every repeat."""
-    _check_repeats(repeats)
-    check_policy(policy, repeats)
+    check_repeats(repeats, policy)
     given = [dict(r) for r in records]
     first = fill_labels(given, judge, needs, extraction_instructions=extraction_instructions,
                         labeling_instructions=labeling_instructions, progress=progress)
@@ -122,7 +126,7 @@ def plan_repeats(records: Iterable[Mapping[str, Any]], judge: Judge, needs: Coll
                  repeats: int = 3, extraction_instructions: Instructions = None,
                  labeling_instructions: Instructions = None) -> DryRun:
     """What ``fill_repeats`` would send: ``plan_fill`` per repeat, extraction counted once."""
-    _check_repeats(repeats)
+    check_repeats(repeats)
     records = [dict(r) for r in records]
     total = DryRun()
     for r in range(repeats):
@@ -135,22 +139,28 @@ def plan_repeats(records: Iterable[Mapping[str, Any]], judge: Judge, needs: Coll
     return total
 
 
-def flip_rates(records: Iterable[Mapping[str, Any]]) -> dict[str, tuple[int, int]]:
-    """Per label field: (labels whose judged repeats disagree, labels with at least two judged
-    repeats), from each record's ``label_repeats``; a field with none is left out."""
-    out: dict[str, list[int]] = {}
-    for record in records:
+def repeats_of(records: Sequence[Mapping[str, Any]]) -> int:
+    """How many repeats filled ``records`` hold (the length of each ``label_repeats`` list; 1 when
+    none has any); records holding different numbers raise a ValueError naming the sample."""
+    seen = None
+    for i, record in enumerate(records):
         for name, copies in (record.get(REPEATS_FIELD) or {}).items():
-            if not copies or copies[0] is None:
-                continue
-            rows = copies[0]
-            cells = ([(j, k) for j, row in enumerate(rows) for k in range(len(row))]
-                     if rows and isinstance(rows[0], list) else [(j, None) for j in range(len(rows))])
-            tally = out.setdefault(name, [0, 0])
-            for j, k in cells:
-                answers = {c[j] if k is None else c[j][k] for c in copies if c is not None} - {None}
-                got = sum((c[j] if k is None else c[j][k]) is not None for c in copies if c is not None)
-                if got >= 2:
-                    tally[1] += 1
-                    tally[0] += len(answers) > 1
-    return {name: (flipped, n) for name, (flipped, n) in out.items() if n}
+            if seen is None:
+                seen = (len(copies), i)
+            elif len(copies) != seen[0]:
+                raise ValueError(f"sample {i} (query_id {record.get('query_id')!r}): {REPEATS_FIELD}[{name!r}] holds "
+                                 f"{len(copies)} repeats, sample {seen[1]} holds {seen[0]}")
+    return 1 if seen is None else seen[0]
+
+
+def pick(records: Sequence[Mapping[str, Any]], policy: Policy) -> list[dict]:
+    """Copies of filled ``records`` whose label fields are picked again by ``policy`` from their
+    ``label_repeats`` (a record without them is copied as it is)."""
+    check_policy(policy, repeats_of(records))
+    out = []
+    for record in records:
+        record = dict(record)
+        for name, copies in (record.get(REPEATS_FIELD) or {}).items():
+            record[name] = _pick(copies, policy)
+        out.append(record)
+    return out

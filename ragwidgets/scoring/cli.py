@@ -4,7 +4,8 @@ The judge is an ``OpenAICompatibleJudge`` on ``--base-url`` / ``--model``; its k
 environment variable only (``--api-key-env NAME``; without it ``$OPENAI_API_KEY`` is sent to
 api.openai.com and nowhere else). Answers are cached (the user's cache dir, ``--cache``), so an
 interrupted or stopped run resumes where it stopped. ``--dry-run`` prints what the run would send
-and cost, and sends nothing. Exit status: 0 done, 2 bad input or configuration, 3 stopped by
+and cost, and sends nothing. ``--repeats K`` asks each check K times and prints the share of
+labels that flip; ``--policy`` says which label the scores use. Exit status: 0 done, 2 bad input or configuration, 3 stopped by
 ``--max-failures``, 70 a bug of ragwidgets (with its traceback), 130 interrupted.
 """
 
@@ -22,6 +23,7 @@ import pandas as pd
 
 from ..engine.values import MODES
 from ..errors import InputWarning, RagWidgetsError
+from ..judges.repeats import REPEATS_FIELD, check_repeats
 from ..loaders import read_records
 from ..output import without_surrogates
 from .config import RagChecker
@@ -75,8 +77,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-failures", type=int, help="stop once more calls than this failed")
     parser.add_argument("--price-input", type=float, metavar="PER_TOKEN", help="price of an input token")
     parser.add_argument("--price-output", type=float, metavar="PER_TOKEN", help="price of an output token")
+    parser.add_argument("--repeats", type=int, default=1, metavar="K",
+                        help="ask the judge each check and label K times (claims extracted once); every answer is "
+                             "kept (label_repeats in --output) and the share of labels that flip is printed")
+    parser.add_argument("--policy", type=_policy, default="majority", metavar="majority|N",
+                        help="which repeat's label the scores use: the majority (ties: the earliest repeat's), or "
+                             "repeat N (0-based)")
     parser.add_argument("--no-progress", action="store_true")
     return parser
+
+
+def _policy(text: str):
+    """``--policy``: "majority" or a repeat's index."""
+    if text == "majority":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'majority' or a repeat index, not {text!r}") from None
 
 
 def read_rows(path: Path, scorer: RagChecker) -> pd.DataFrame:
@@ -109,6 +127,15 @@ def _json_cell(value):
     return value
 
 
+def _label_flips(records: list[dict], scorer: RagChecker) -> pd.DataFrame:
+    """Per label kind, the labels whose repeats disagree (:func:`ragwidgets.analysis.label_flips`)."""
+    from ..analysis import label_flips, repeat_scores
+
+    if not any(record.get(REPEATS_FIELD) for record in records):  # nothing was judged: every label was given
+        return label_flips([])
+    return label_flips([s.batch for s in repeat_scores(records, list(scorer.scores)).runs])
+
+
 def _number(value) -> Optional[float]:
     return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
 
@@ -129,15 +156,19 @@ def main(argv: list[str]) -> int:
             progress=not args.no_progress, keep_traces=not args.no_traces)
     except ValueError as err:
         raise RagWidgetsError(str(err)) from None
+    try:
+        check_repeats(args.repeats, args.policy)
+    except ValueError as err:
+        raise RagWidgetsError(f"--repeats / --policy: {err}") from None
     frame = read_rows(args.input, scorer)
     if args.dry_run:
-        plan = scorer.dry_run(frame, judge)
+        plan = scorer.dry_run(frame, judge, repeats=args.repeats)
         with pd.option_context("display.width", 200, "display.max_columns", 20):
             print(plan.table().to_string())
         print(f"\n{plan}. Nothing was sent.")
         return 0
     try:
-        result = scorer.score(frame, judge)
+        result = scorer.score(frame, judge, repeats=args.repeats, policy=args.policy)
         if args.reviews is not None:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", InputWarning)  # printed below, one line each
@@ -159,6 +190,7 @@ def main(argv: list[str]) -> int:
     if args.output:
         result.to_ragchecker_json(args.output)
     usage = result.usage
+    flips = _label_flips(result.records, scorer) if args.repeats > 1 else None
     if args.format == "json":
         out = result.to_ragchecker()
         for record, reasons in zip(out["results"], result.frame[REASONS_COLUMN]):
@@ -166,12 +198,18 @@ def main(argv: list[str]) -> int:
         out["metrics"] = {k: {"value": _number(m.value), "defined": m.defined, "undefined": m.undefined}
                           for k, m in result.metrics.items()}
         out["usage"] = vars(usage)
+        if flips is not None:
+            out["label_flips"] = {kind: {"flipped": int(row.flipped), "labels": int(row.labels)}
+                                  for kind, row in flips.iterrows()}
         print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         with pd.option_context("display.width", 200, "display.max_columns", 20):
             print(result.metrics_frame().to_string())
         print("\nUndefined: the score's denominator is 0, or the judge could not judge what it needs "
               "(never counted as 0; reasons in the json output).")
+    if flips is not None:
+        shown = ", ".join(f"{kind} {row.flipped}/{row.labels} ({row.share:.1%})" for kind, row in flips.iterrows())
+        print(f"labels that flip across the {args.repeats} repeats: {shown or 'none judged twice'}", file=sys.stderr)
     print(f"judge: {usage.calls} calls, {usage.requests} requests ({usage.retries} retries), {usage.cache_hits} cache "
           f"hits, {usage.failures} failures, {usage.prompt_tokens} + {usage.completion_tokens} tokens", file=sys.stderr)
     return 0

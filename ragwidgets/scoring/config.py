@@ -165,7 +165,8 @@ class RagChecker:
 
     def score(self, data: Union["pd.DataFrame", Sequence[Mapping[str, Any]], Mapping[str, Any]],
               judge: Optional["Judge"] = None, *, progress: Optional[bool] = None,
-              max_in_flight: Optional[int] = None, reviews=None) -> Union["ScoringResult", "DaskScoringResult"]:
+              max_in_flight: Optional[int] = None, reviews=None, repeats: int = 1,
+              policy: Union[str, int] = "majority") -> Union["ScoringResult", "DaskScoringResult"]:
         """Score a DataFrame (or RAGChecker-format records / ``{"results": [...]}``).
 
         Judges only the claims and labels that the scores need and that are not already there;
@@ -174,8 +175,15 @@ class RagChecker:
         ``max_in_flight`` judge requests in flight in all: see :mod:`ragwidgets.dask.judging`.
         ``reviews`` (a reviews file's path or an in-memory object) replace the labels they name
         after judging: :meth:`ScoringResult.reviewed`.
+        ``repeats``: ask the judge each check and label that many times (claims are extracted once);
+        every answer is kept in each record's ``label_repeats`` and the scores use the label
+        ``policy`` picks: "majority" (ties: the earliest repeat's) or one repeat's index
+        (:mod:`ragwidgets.judges.repeats`; the judge's variance: :mod:`ragwidgets.analysis.judge_variance`).
         """
         if _is_dask(data):
+            if repeats != 1:
+                raise ValueError("repeats are not available on a Dask cluster yet: score a pandas DataFrame "
+                                 "to repeat the judge")
             if reviews is not None:
                 raise ValueError("reviews are not available on a Dask cluster yet: score a pandas DataFrame "
                                  "to apply them")
@@ -185,17 +193,19 @@ class RagChecker:
                             "Dask DataFrame only (a judge's own bound is its max_concurrency)")
         from .runner import score
 
-        result = score(self, data, judge, progress=progress)
+        result = score(self, data, judge, progress=progress, repeats=repeats, policy=policy)
         return result if reviews is None else result.reviewed(reviews)
 
-    def dry_run(self, data, judge: Optional["Judge"] = None) -> "DryRun":
-        """How many judge calls ``score(data)`` would make, and how many the cache answers (of a Dask
-        DataFrame: summed over its partitions, planned on the workers)."""
+    def dry_run(self, data, judge: Optional["Judge"] = None, *, repeats: int = 1) -> "DryRun":
+        """How many judge calls ``score(data, repeats=repeats)`` would make, and how many the cache
+        answers (of a Dask DataFrame: summed over its partitions, planned on the workers)."""
         if _is_dask(data):
+            if repeats != 1:
+                raise ValueError("repeats are not available on a Dask cluster yet")
             return backend("cluster_scoring").dry_run(self, data, judge)
         from .runner import dry_run
 
-        return dry_run(self, data, judge)
+        return dry_run(self, data, judge, repeats=repeats)
 
     # -- repr ---------------------------------------------------------------------------------
 

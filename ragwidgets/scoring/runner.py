@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 import pandas as pd
 
 from ..judges import DryRun, FillInputError, Judge, JudgeRunStopped, Usage, fill_labels, get_judge, plan_fill
+from ..judges.repeats import Policy, check_repeats, fill_repeats, plan_repeats
 from .columns import as_scoring_error, frame_to_records, row_texts, source_columns, source_frame
 from .result import ScoringResult, build_result
 
@@ -65,8 +66,9 @@ def check_metric_columns(config: "RagChecker", frame: pd.DataFrame) -> None:
 
 
 def score(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None, *,
-          progress: Optional[bool] = None) -> ScoringResult:
+          progress: Optional[bool] = None, repeats: int = 1, policy: Policy = "majority") -> ScoringResult:
     """See ``RagChecker.score``."""
+    check_repeats(repeats, policy)
     frame = as_frame(config, data)
     check_metric_columns(config, frame)
     records = frame_to_records(config, frame)
@@ -75,10 +77,14 @@ def score(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None
         return build_result(config, frame, records, Usage())
     judge = resolve_judge(config, judge, work)
     try:
+        instructions = dict(extraction_instructions=row_texts(frame, config.claim_extraction_instructions),
+                            labeling_instructions=row_texts(frame, config.claim_labeling_instructions))
         with _rows_named(config, frame):
-            records = fill_labels(records, judge, config.needs, progress=progress,
-                                  extraction_instructions=row_texts(frame, config.claim_extraction_instructions),
-                                  labeling_instructions=row_texts(frame, config.claim_labeling_instructions))
+            if repeats == 1:
+                records = fill_labels(records, judge, config.needs, progress=progress, **instructions)
+            else:
+                records = fill_repeats(records, judge, config.needs, repeats=repeats, policy=policy,
+                                       progress=progress, **instructions)
     except JudgeRunStopped as stop:
         stop.result = build_result(config, frame, stop.records, stop.records.usage)
         stop.args = (f"{stop} The scores of what finished: the error's .result.",)
@@ -86,15 +92,19 @@ def score(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None
     return build_result(config, frame, records, records.usage)
 
 
-def dry_run(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None) -> DryRun:
+def dry_run(config: "RagChecker", data: Any, judge: Union[Judge, str, None] = None, *, repeats: int = 1) -> DryRun:
     """See ``RagChecker.dry_run``."""
+    check_repeats(repeats)
     frame = as_frame(config, data)
     check_metric_columns(config, frame)
     records = frame_to_records(config, frame)
     work = missing_work(records, config.needs)
     if not work:
         return DryRun()
+    instructions = dict(extraction_instructions=row_texts(frame, config.claim_extraction_instructions),
+                        labeling_instructions=row_texts(frame, config.claim_labeling_instructions))
     with _rows_named(config, frame):
-        return plan_fill(records, resolve_judge(config, judge, work), config.needs,
-                         extraction_instructions=row_texts(frame, config.claim_extraction_instructions),
-                         labeling_instructions=row_texts(frame, config.claim_labeling_instructions))
+        judge = resolve_judge(config, judge, work)
+        if repeats == 1:
+            return plan_fill(records, judge, config.needs, **instructions)
+        return plan_repeats(records, judge, config.needs, repeats=repeats, **instructions)

@@ -1,9 +1,15 @@
 """Repeated judging against the loopback judge server: distinct requests per repeat, every answer
-kept, the policy's label, flip rates, the cache and the dry run."""
+kept, the policy's label, flip rates, the cache and the dry run; through the scorer and the CLI."""
 
+import json
+
+import pandas as pd
 import pytest
 
-from ragwidgets.judges.repeats import combine, fill_repeats, flip_rates, majority, plan_repeats, repeat_of
+from ragwidgets.analysis import label_flips, repeat_scores
+from ragwidgets.cli import main
+from ragwidgets.judges.repeats import combine, fill_repeats, majority, pick, plan_repeats, repeat_of
+from ragwidgets.scoring import RagChecker
 
 E, N, C = "Entailment", "Neutral", "Contradiction"
 
@@ -23,8 +29,8 @@ def test_majority_by_hand_ties_go_to_the_earliest_repeat():
     assert combine(sets, policy=1)[0]["answer2response"] == [N, N, E]
     with pytest.raises(ValueError, match="repeat index 0..2"):
         combine(sets, policy=3)
-    # every judged label above differs in at least one repeat; the None cell has no judged answers
-    assert flip_rates(combine(sets)) == {"answer2response": (3, 3), "retrieved2response": (3, 3)}
+    assert pick(combine(sets), 2)[0]["retrieved2response"] == [[N, E], [E, None]]
+    assert pick(combine(sets, policy=1), "majority")[0]["answer2response"] == [E, N, C]
 
 
 def test_repeat_index_is_in_the_cache_key_and_repeat_0_keeps_todays_key(make_judge):
@@ -55,7 +61,8 @@ def test_flip_rate_measured_within_a_few_points_of_the_servers(make_judge, chat_
     p, k = 0.2, 3
     chat_server.script.flip = p
     filled = fill_repeats(_records(60), make_judge(), {"retrieved2response"}, repeats=k, progress=False)
-    flipped, n = flip_rates(filled)["retrieved2response"]
+    flips = label_flips([s.batch for s in repeat_scores(filled, ["faithfulness"]).runs])
+    flipped, n = flips.loc["retrieved2response", ["flipped", "labels"]]
     assert n == 60 * 5 * 5 >= 1000
     expected = 1 - (1 - p) ** k - p**k  # a label flips unless all k answers kept, or all swapped, it
     assert abs(flipped / n - expected) < 0.05, (flipped / n, expected)
@@ -91,3 +98,69 @@ def test_bad_repeats_and_policies_are_refused(make_judge):
         fill_repeats([], make_judge(), repeats=0)
     with pytest.raises(ValueError, match="policy must be"):
         fill_repeats([], make_judge(), repeats=2, policy="mean")
+
+
+def _frame(n=2):
+    rows = [{"query": "What is the capital of France?", "target": "Paris is the capital of France. Paris has the Louvre.",
+             "response": "Paris is the capital of France. Lyon never hosted the Olympics.",
+             "context": [{"doc_id": "d1", "text": "Paris is the capital of France."},
+                         {"doc_id": "d2", "text": "The Louvre is in Paris. Paris has the Louvre."}]},
+            {"query": "Which river flows through Paris?", "target": "The Seine flows through Paris.",
+             "response": "Seine flows through Paris.", "context": ["The Seine flows through Paris in France."]}]
+    return pd.DataFrame(rows[:n], index=pd.Index([f"q{i + 1}" for i in range(n)], name="qid"))
+
+
+def test_the_scorer_repeats_the_judge_dry_run_counts_repeats_and_a_rerun_sends_none(make_judge, chat_server):
+    chat_server.script.flip = 0.3
+    scorer, frame = RagChecker(), _frame()
+    judge = make_judge(check_batch_size=1)
+    once = scorer.dry_run(frame, judge)
+    plan = scorer.dry_run(frame, judge, repeats=3)
+    extract = once.by_operation["extract"].calls
+    assert plan.calls == extract + 3 * (once.calls - extract)  # claims extracted once, every check asked 3 times
+    result = scorer.score(frame, judge, repeats=3)
+    assert chat_server.script.requests == plan.calls
+    copies = result.records[0]["label_repeats"]["answer2response"]
+    assert len(copies) == 3 and result.records[0]["answer2response"] == [majority(c) for c in zip(*copies)]
+    assert result.frame["answer2response"].iloc[0] == result.records[0]["answer2response"]
+    again = scorer.score(frame, judge, repeats=3)
+    assert chat_server.script.requests == plan.calls and again.usage.requests == 0  # the cache answered all
+    assert again.scores.equals(result.scores)
+    second = scorer.score(frame, judge, repeats=3, policy=1)  # one repeat's labels: repeat 1's, from the cache
+    assert chat_server.script.requests == plan.calls
+    assert second.records[0]["answer2response"] == copies[1]
+    plain = repeat_scores(result.records, list(scorer.scores), policy=1).policy.frame
+    assert plain["precision"].tolist() == second.frame["precision"].tolist()
+    assert scorer.score(frame, judge).records[0]["answer2response"] == copies[0]  # repeats=1: today's key
+    assert chat_server.script.requests == plan.calls
+    with pytest.raises(ValueError, match="policy must be 'majority' or a repeat index 0..1"):
+        scorer.score(frame, judge, repeats=2, policy=2)
+    with pytest.raises(ValueError, match="repeats must be"):
+        scorer.dry_run(frame, judge, repeats=0)
+
+
+def test_the_judge_cli_takes_repeats_and_a_policy(chat_server, tmp_path, capsys):
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text("\n".join(json.dumps(r) for r in _frame().reset_index().rename(columns={"qid": "query_id"})
+                              .to_dict("records")))
+
+    def judge(*extra):
+        return main(["judge", str(rows), "--base-url", chat_server.base_url, "--model", "m", "--cache",
+                     str(tmp_path / "c.sqlite"), "--no-progress", *extra])
+
+    assert judge("--dry-run", "--repeats", "3", "--scores", "precision,faithfulness") == 0
+    total = capsys.readouterr().out.splitlines()[4].split()
+    assert total[0] == "total" and chat_server.script.requests == 0
+    chat_server.script.flip = 0.3
+    assert judge("--repeats", "3", "--format", "json", "--scores", "precision,faithfulness") == 0
+    captured = capsys.readouterr()
+    assert chat_server.script.requests == int(total[1])  # the dry run counted every repeat
+    out = json.loads(captured.out)
+    assert len(out["results"][0]["label_repeats"]["retrieved2response"]) == 3
+    flips = out["label_flips"]
+    assert set(flips) == {"answer2response", "retrieved2response"} and flips["answer2response"]["labels"] == 3
+    assert "labels that flip across the 3 repeats: answer2response" in captured.err
+    assert judge("--repeats", "3", "--policy", "2", "--scores", "precision,faithfulness") == 0
+    assert chat_server.script.requests == int(total[1]) and "0 calls" in capsys.readouterr().err
+    assert judge("--repeats", "2", "--policy", "2") == 2
+    assert "--repeats / --policy: policy must be" in capsys.readouterr().err

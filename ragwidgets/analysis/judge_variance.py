@@ -1,0 +1,275 @@
+"""How much of a metric is the judge's noise: one run scored once per repeat of the judge.
+
+Records filled with repeats (each holds ``label_repeats``: :mod:`ragwidgets.judges.repeats`) give
+``repeat_scores``: one Scores per repeat ``r`` (every record with repeat ``r``'s labels) and the
+policy's Scores (the labels the metrics use). Over those:
+
+- ``label_flips``: per label kind, flipped / labels: the labels whose judged repeats disagree,
+  over the labels with at least two judged repeats (unjudged answers not counted; a kind with
+  no such label is left out);
+- ``flakiness``: the label flips and, per sample and metric, whether the metric's value differs
+  across repeats (defined in one repeat and Undefined in another counts as differing);
+- ``judge_variance``: per metric, the mean per repeat, their spread, today's interval over
+  questions and an interval that also resamples the judge's repeat.
+
+The metrics looked at are those computable on some sample in some repeat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Optional
+
+import numpy as np
+import pandas as pd
+
+from ..engine import Batch, Scores, evaluate
+from ..engine.sums import mean_over_defined
+from ..judges.repeats import REPEATS_FIELD, Policy, pick, repeats_of
+from .bootstrap import CONFIDENCE, N_BOOT, interval, percentile_interval
+from .table import DEFINED_CODE, NOT_COMPUTABLE_CODE
+
+UNJUDGED = -1  # an unjudged entailment label, or a claim without a REQUIRED/OPTIONAL label, in a Batch
+_LABEL_ARRAYS = {  # label kind -> (the Batch's labels of that kind, which of them the samples hold)
+    "answer2response": lambda b: (b.answer2response, b.has["answer2response"][b.resp_sample]),
+    "response2answer": lambda b: (b.response2answer, b.has["response2answer"][b.gt_sample]),
+    "retrieved2response": lambda b: (b.r2r_label, None),
+    "retrieved2answer": lambda b: (b.r2a_label, None),
+    "response_claim_labels": lambda b: (b.resp_required, None),
+    "gt_answer_claim_labels": lambda b: (b.gt_required, None),
+}
+_SHAPE = ("resp_offset", "gt_offset", "psg_offset", "r2r_claim", "r2r_psg", "r2a_claim", "r2a_psg")
+
+
+@dataclass(frozen=True, eq=False)
+class Repeats:
+    """One Scores per repeat of the judge (the same samples, claims and passages) and the Scores
+    of the labels ``policy_name`` picks ("majority" or a repeat's index)."""
+
+    runs: tuple[Scores, ...]
+    policy: Scores
+    policy_name: Policy = "majority"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "runs", tuple(self.runs))
+        if not self.runs:
+            raise ValueError("Repeats needs the Scores of at least one repeat")
+        first = self.runs[0]
+        for r, other in enumerate((*self.runs, self.policy)):
+            where = "the policy's scores" if r == len(self.runs) else f"repeat {r}"
+            if list(other.batch.query_ids) != list(first.batch.query_ids):
+                raise ValueError(f"{where} scores other samples (query_ids) than repeat 0")
+            if other.names != first.names:
+                raise ValueError(f"{where} has other metrics ({', '.join(other.names)}) than repeat 0 "
+                                 f"({', '.join(first.names)})")
+            for name in _SHAPE:
+                if not np.array_equal(getattr(other.batch, name), getattr(first.batch, name)):
+                    raise ValueError(f"{where} labels other claims or passages than repeat 0 ({name} differs): "
+                                     "repeats label the same claims")
+
+    @property
+    def n_repeats(self) -> int:
+        return len(self.runs)
+
+    @cached_property
+    def metrics(self) -> list[str]:
+        """The metrics computable on some sample in some repeat, in the engine's order."""
+        codes = [_columns(s) for s in (*self.runs, self.policy)]
+        return [m for m in codes[0] if any((c[m][1] != NOT_COMPUTABLE_CODE).any() for c in codes)]
+
+    def stacked(self, metric: str) -> tuple[np.ndarray, np.ndarray]:
+        """(values, defined) of ``metric``: arrays of repeats x samples."""
+        columns = [_columns(s)[metric] for s in self.runs]
+        return (np.stack([v for v, _ in columns]), np.stack([c == DEFINED_CODE for _, c in columns]))
+
+
+def _columns(scores: Scores) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Reported metric name -> (per-sample values, status codes)."""
+    return {shown: (value, part.code[name]) for part in scores.parts for shown, value, _, name in part.columns()}
+
+
+def repeat_scores(records: Sequence[Mapping[str, Any]], scores=None, *, mode: str = "all_claims",
+                  undefined: str = "null", policy: Policy = "majority") -> Repeats:
+    """The Scores of each repeat of filled ``records`` and of ``policy``'s labels
+    (``evaluate``'s ``scores``, ``mode`` and ``undefined``)."""
+    records = list(records)
+    if not any(record.get(REPEATS_FIELD) for record in records):
+        raise ValueError(f"no record holds {REPEATS_FIELD}: fill the labels with repeats "
+                         "(RagChecker.score(..., repeats=k) or ragwidgets.judges.repeats.fill_repeats)")
+    k = repeats_of(records)
+
+    def scored(chosen: Policy) -> Scores:
+        plain = [{key: v for key, v in record.items() if key != REPEATS_FIELD} for record in pick(records, chosen)]
+        return evaluate(plain, scores, mode=mode, undefined=undefined)
+
+    return Repeats(tuple(scored(r) for r in range(k)), scored(policy), policy)
+
+
+def label_flips(batches: Sequence[Batch]) -> pd.DataFrame:
+    """Per label kind (rows): ``flipped`` (labels whose judged repeats disagree), ``labels`` (labels
+    with at least two judged repeats) and ``share`` = flipped / labels; the batches are the
+    repeats' (the same claims and passages); a kind with no label judged twice is left out."""
+    rows = {}
+    for kind, arrays in _LABEL_ARRAYS.items() if batches else ():
+        got = [arrays(b) for b in batches]
+        if len({len(labels) for labels, _ in got}) > 1:
+            raise ValueError(f"the repeats hold different numbers of {kind} labels: repeats label the same claims")
+        labels = np.stack([np.asarray(v, dtype=np.int8) for v, _ in got])
+        judged = labels != UNJUDGED
+        present = got[0][1]
+        if present is not None:
+            judged &= np.stack([p for _, p in got])
+        twice = judged.sum(axis=0) >= 2
+        low = np.where(judged, labels, np.int8(127)).min(axis=0)
+        high = np.where(judged, labels, np.int8(-128)).max(axis=0)
+        n = int(np.count_nonzero(twice))
+        if n:
+            flipped = int(np.count_nonzero(twice & (low != high)))
+            rows[kind] = (flipped, n, flipped / n)
+    return pd.DataFrame(list(rows.values()), index=pd.Index(list(rows), name="label"),
+                        columns=["flipped", "labels", "share"]).astype({"flipped": int, "labels": int})
+
+
+@dataclass(frozen=True, eq=False)
+class Flakiness:
+    """``labels``: :func:`label_flips` of the repeats. ``by_metric``: samples (query_id) x metrics,
+    True where the metric's value differs across repeats. ``flaky``: per sample, True where some
+    metric's does. ``summary``: per metric, how many samples are flaky, of how many."""
+
+    labels: pd.DataFrame
+    by_metric: pd.DataFrame
+    flaky: pd.Series
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        n = len(self.by_metric)
+        flaky = self.by_metric.sum().astype(int)
+        return pd.DataFrame({"flaky_samples": flaky, "samples": n, "share": flaky / n if n else np.nan})
+
+
+def flakiness(repeats: Repeats) -> Flakiness:
+    """The label flips and the flaky samples of ``repeats`` (see :class:`Flakiness`); a sample's
+    metric differs across repeats when its status (defined, Undefined, not computable) or, defined
+    in every repeat, its value does."""
+    index = pd.Index(list(repeats.runs[0].batch.query_ids), name="query_id")
+    by_metric = {}
+    for metric in repeats.metrics:
+        columns = [_columns(s)[metric] for s in repeats.runs]
+        values, codes = np.stack([v for v, _ in columns]), np.stack([c for _, c in columns])
+        all_defined = (codes == DEFINED_CODE).all(axis=0)
+        by_metric[metric] = (codes != codes[0]).any(axis=0) | (all_defined & (values != values[0]).any(axis=0))
+    frame = pd.DataFrame(by_metric, index=index, columns=repeats.metrics, dtype=bool)
+    return Flakiness(label_flips([s.batch for s in repeats.runs]), frame, frame.any(axis=1).rename("flaky"))
+
+
+@dataclass(frozen=True)
+class MetricVariance:
+    """One metric over the judge's repeats (None: Undefined; ``reason`` says why).
+
+    ``mean``, ``ci_low`` / ``ci_high``: the policy's mean over defined samples and today's
+    bootstrap interval over questions. ``repeat_means``: each repeat's mean over defined samples;
+    ``repeat_min`` / ``repeat_max`` / ``repeat_sd`` (sample sd, ddof=1) over the defined ones
+    (sd: at least two). ``pooled_mean``: mean over every defined (sample, repeat) pair.
+    ``judge_ci_low`` / ``judge_ci_high``: the interval over questions and repeats
+    (:func:`judge_variance`).
+    """
+
+    metric: str
+    mean: Optional[float]
+    ci_low: Optional[float]
+    ci_high: Optional[float]
+    repeat_means: tuple[Optional[float], ...]
+    repeat_min: Optional[float]
+    repeat_max: Optional[float]
+    repeat_sd: Optional[float]
+    pooled_mean: Optional[float]
+    judge_ci_low: Optional[float]
+    judge_ci_high: Optional[float]
+    reason: Optional[str] = None
+
+    @property
+    def widening(self) -> Optional[float]:
+        """Judge-inclusive interval width / today's width (None when either is Undefined or today's is 0)."""
+        if None in (self.ci_low, self.ci_high, self.judge_ci_low, self.judge_ci_high) or self.ci_high == self.ci_low:
+            return None
+        return (self.judge_ci_high - self.judge_ci_low) / (self.ci_high - self.ci_low)
+
+
+@dataclass(frozen=True)
+class JudgeVariance:
+    """Per metric a :class:`MetricVariance`; ``frame``: one row per metric, NaN for Undefined."""
+
+    metrics: dict[str, MetricVariance]
+    n_repeats: int
+    policy: Policy
+    confidence: float
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        rows = []
+        for m in self.metrics.values():
+            row = {"mean": m.mean, "ci_low": m.ci_low, "ci_high": m.ci_high, "judge_ci_low": m.judge_ci_low,
+                   "judge_ci_high": m.judge_ci_high, "widening": m.widening, "pooled_mean": m.pooled_mean,
+                   "repeat_min": m.repeat_min, "repeat_max": m.repeat_max, "repeat_sd": m.repeat_sd}
+            row.update({f"repeat_{r}": v for r, v in enumerate(m.repeat_means)})
+            rows.append({k: np.nan if v is None else v for k, v in row.items()} | {"reason": m.reason})
+        return pd.DataFrame(rows, index=pd.Index(list(self.metrics), name="metric"))
+
+
+def combined_interval(values: np.ndarray, defined: np.ndarray, n_boot: int = N_BOOT, seed: int = 0,
+                      confidence: float = CONFIDENCE) -> tuple[Optional[float], Optional[float], Optional[str]]:
+    """Percentile bootstrap over questions and repeats of a mean over defined samples: (low, high,
+    None), or (None, None, why) when Undefined. ``values`` / ``defined``: repeats x samples.
+
+    Each of the n drawn samples also draws one of the k repeats uniformly and takes its value
+    from that repeat; the draw's mean is over its defined samples, as the engine's aggregate
+    (mean over defined) is. That is n draws from the n x k (sample, repeat) pairs, so it is
+    computed as a multinomial over their distinct values (:mod:`.bootstrap`): n_boot x distinct
+    work. A draw with no defined sample is left out (its mean is Undefined).
+    """
+    values, defined = np.asarray(values, dtype=float), np.asarray(defined, dtype=bool)
+    kept = values[defined]
+    if not kept.size:
+        return None, None, "no sample is defined in any repeat"
+    distinct, counts = np.unique(kept, return_counts=True)
+    total, n = values.size, values.shape[1]
+    draws = np.random.default_rng(seed).multinomial(n, np.append(counts, total - kept.size) / total, size=n_boot)
+    got = draws[:, :-1].sum(axis=1)
+    ok = got > 0
+    if not ok.any():
+        return None, None, "no bootstrap draw has a defined sample"
+    lo, hi = percentile_interval(draws[ok, :-1] @ distinct / got[ok], confidence)
+    return lo, hi, None
+
+
+def judge_variance(repeats: Repeats, *, n_boot: int = N_BOOT, seed: int = 0,
+                   confidence: float = CONFIDENCE) -> JudgeVariance:
+    """Per metric: the mean per repeat and their spread, today's interval over questions (of the
+    policy's labels) and the interval that also resamples the judge (:func:`combined_interval`).
+
+    Repeats are resampled per sample, not per label: a sample's labels come from one judge call
+    batch of that repeat and are correlated, and resampling each label's repeat would mean
+    rescoring every sample in every draw. The judge's noise is taken as independent across
+    samples; a shift shared by a whole repeat shows in the spread of the repeat means, not in
+    this interval.
+    """
+    policy = _columns(repeats.policy)
+    out = {}
+    for metric in repeats.metrics:
+        values, defined = repeats.stacked(metric)
+        p_value, p_code = policy[metric]
+        p_defined = p_code == DEFINED_CODE
+        mean = mean_over_defined(p_value, p_defined)[0]
+        lo, hi = interval(p_value[p_defined], n_boot, seed, confidence)
+        means = tuple(mean_over_defined(v, d)[0] for v, d in zip(values, defined))
+        known = [m for m in means if m is not None]
+        judge_lo, judge_hi, reason = combined_interval(values, defined, n_boot, seed, confidence)
+        if mean is None:
+            reason = "no sample is defined under the policy's labels" + (f"; {reason}" if reason else "")
+        out[metric] = MetricVariance(
+            metric, mean, lo, hi, means, min(known) if known else None, max(known) if known else None,
+            float(np.std(known, ddof=1)) if len(known) >= 2 else None, mean_over_defined(values, defined)[0],
+            judge_lo, judge_hi, reason)
+    return JudgeVariance(out, repeats.n_repeats, repeats.policy_name, confidence)
