@@ -7,18 +7,80 @@ per-sample difference (resampling queries, so each pair stays together). A pair 
 its query text too: shared query_ids whose question differs from the baseline's are counted per
 run (``query_mismatch``, with the ids in ``mismatched``) and warned about once per comparison,
 but still paired (the ids say they are the same query; the count says how far to trust that).
+
+A difference between runs judged differently is partly the judge's: each run's
+:class:`JudgeInfo` (the judge's name and how many repeats each label was asked, as far as the
+run says: :func:`judge_info`) is compared with the baseline's, and where a field known on both
+sides differs the run's rows carry a ``judge_note`` saying so (a field the run does not say is
+spelt "unknown" there; an unknown identity alone is never called a difference).
 """
 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from ..judges.repeats import REPEATS_FIELD
 from .bootstrap import N_BOOT, interval
 from .table import DEFINED_CODE, RunTable
+
+
+@dataclass(frozen=True)
+class JudgeInfo:
+    """Who labelled a run, as far as the run says: ``judge`` (a model or registry key) and
+    ``repeats`` (how many times each label was asked); None where the run does not say."""
+
+    judge: str | None = None
+    repeats: int | None = None
+
+    def said(self) -> str:
+        judge = "judge unknown" if self.judge is None else f"judge {self.judge!r}"
+        repeats = "repeats unknown" if self.repeats is None else \
+            f"{self.repeats} repeat{'' if self.repeats == 1 else 's'} per label"
+        return f"{judge}, {repeats}"
+
+
+def _repeats_in(records) -> int | None:
+    """The number of repeats records' ``label_repeats`` hold; None when none holds any or they differ."""
+    counts = {len(copies) for r in records if isinstance(r, Mapping)
+              for copies in (r.get(REPEATS_FIELD) or {}).values()}
+    return counts.pop() if len(counts) == 1 else None
+
+
+def judge_info(source) -> JudgeInfo:
+    """A run's :class:`JudgeInfo` from what its source carries: a JudgeInfo or a mapping with
+    ``judge`` / ``repeats`` as it is; a ScoringResult whose judge worked (calls or cache hits):
+    its scorer's ``judge_model_key`` (None when the judge object was passed in) and the repeats
+    its records' ``label_repeats`` hold (1 without them); in-memory records or
+    ``{"results": [...]}``: the repeats their ``label_repeats`` hold. Anything else (a path,
+    Scores, a DataFrame, labels given in the input): unknown."""
+    if isinstance(source, JudgeInfo):
+        return source
+    if isinstance(source, Mapping) and set(source) <= {"judge", "repeats"} and source:
+        return JudgeInfo(source.get("judge"), source.get("repeats"))
+    if hasattr(source, "records") and hasattr(source, "score_columns"):  # a ScoringResult
+        usage = source.usage
+        if not (usage.calls or usage.cache_hits):
+            return JudgeInfo(None, _repeats_in(source.records))
+        repeats = _repeats_in(source.records)
+        return JudgeInfo(source.config.judge_model_key, 1 if repeats is None else repeats)
+    if isinstance(source, Mapping) and isinstance(source.get("results"), list):
+        source = source["results"]
+    if isinstance(source, list):
+        return JudgeInfo(None, _repeats_in(source))
+    return JudgeInfo()
+
+
+def judge_note(run: JudgeInfo, baseline: JudgeInfo, baseline_name: str) -> str:
+    """Why a difference against the baseline may be partly the judge's: '' unless the judge or
+    the repeats are known for both and differ."""
+    differs = any(getattr(run, f) is not None and getattr(baseline, f) is not None
+                  and getattr(run, f) != getattr(baseline, f) for f in ("judge", "repeats"))
+    return f"judged differently: {run.said()}; {baseline_name}: {baseline.said()}" if differs else ""
 
 
 @dataclass(eq=False)
@@ -33,6 +95,8 @@ class Comparison:
     summary: pd.DataFrame
     query_mismatch: dict[str, int] = field(default_factory=dict)  # per run: shared ids asking another question
     mismatched: dict[str, list[str]] = field(default_factory=dict)  # those query_ids, per run
+    judges: dict[str, JudgeInfo] = field(default_factory=dict)  # per run: who labelled it, as far as known
+    judge_notes: dict[str, str] = field(default_factory=dict)  # per run after the first: judge_note ('' none)
 
     @property
     def baseline(self) -> str:
@@ -56,11 +120,21 @@ class Comparison:
         return out.sort_values("spread", ascending=False, kind="stable")
 
 
-def compare_runs(tables: dict[str, RunTable], *, n_boot: int = N_BOOT, seed: int = 0) -> Comparison:
-    """Compare runs (the first is the baseline) on their shared query_ids and common metrics."""
+def compare_runs(tables: dict[str, RunTable], *, n_boot: int = N_BOOT, seed: int = 0,
+                 judges: Mapping[str, object] | None = None) -> Comparison:
+    """Compare runs (the first is the baseline) on their shared query_ids and common metrics.
+    ``judges``: per run, who labelled it (:func:`judge_info` of a JudgeInfo, ``{"judge",
+    "repeats"}`` or the run's source; a run left out: unknown); each summary row's
+    ``judge_note`` says where the run was judged differently from the baseline."""
     if len(tables) < 2:
         raise ValueError(f"comparing needs at least two runs, got {len(tables)}")
     runs = list(tables)
+    unknown = [str(r) for r in (judges or {}) if r not in tables]
+    if unknown:
+        raise ValueError(f"judges for run(s) {', '.join(map(repr, unknown))}, which are not compared; "
+                         f"the runs: {', '.join(map(repr, runs))}")
+    info = {r: judge_info((judges or {}).get(r)) for r in runs}
+    notes = {r: judge_note(info[r], info[runs[0]], runs[0]) for r in runs[1:]}
     shared = tables[runs[0]].frame.index
     for run in runs[1:]:
         shared = shared.intersection(tables[run].frame.index, sort=False)
@@ -80,7 +154,7 @@ def compare_runs(tables: dict[str, RunTable], *, n_boot: int = N_BOOT, seed: int
                          "mean": b.mean() if len(b) else np.nan,
                          "difference": (b - a).mean() if len(a) else np.nan,
                          "ci_low": np.nan if lo is None else lo, "ci_high": np.nan if hi is None else hi,
-                         "includes_zero": None if lo is None else bool(lo <= 0 <= hi)})
+                         "includes_zero": None if lo is None else bool(lo <= 0 <= hi), "judge_note": notes[run]})
     summary = pd.DataFrame(rows)
     left_out = {r: int(len(tables[r].frame.index.difference(shared))) for r in runs}
     mismatched = query_mismatches(tables, shared)
@@ -89,7 +163,7 @@ def compare_runs(tables: dict[str, RunTable], *, n_boot: int = N_BOOT, seed: int
         warnings.warn(f"comparing runs: shared query_ids ask a different question than in {runs[0]!r} "
                       f"({said}); they are still paired by query_id", stacklevel=2)
     return Comparison(runs, shared, left_out, values, defined, summary,
-                      {r: len(ids) for r, ids in mismatched.items()}, mismatched)
+                      {r: len(ids) for r, ids in mismatched.items()}, mismatched, info, notes)
 
 
 def query_mismatches(tables: dict[str, RunTable], shared: pd.Index) -> dict[str, list[str]]:

@@ -167,6 +167,8 @@ def report_html(explorer, *, worst: int = 20) -> str:
                      + "".join(f"<p class=no>{n} shared query_id(s) of {_id(k)} ask a different question than "
                                f"in {_id(c['baseline'])} (still paired by query_id)</p>"
                                for k, n in c.get("query_mismatch", {}).items() if n)
+                     + "".join(f"<p class=no>{_id(k)}: {_e(note)}; part of its difference may be the judge's</p>"
+                               for k, note in c.get("judge_notes", {}).items() if note)
                      + "<table><tr>"
                      "<th class=t>run</th><th class=t>metric</th><th>baseline</th><th>run</th><th>difference</th>"
                      "<th>paired 95% interval</th><th class=t>includes 0</th></tr>")
