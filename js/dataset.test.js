@@ -438,4 +438,23 @@ describe("data from elsewhere, said", () => {
     expect(notes).toEqual(["⚠ b: 3 shared query_ids ask another question than in a (still paired by query_id)"]);
     cleanup();
   });
+
+  it("says beside the difference when a run was judged differently, and nothing where it was not", async () => {
+    const note = "judged differently: judge 'lexical', 1 repeat per label; a: judge 'gpt-4o', 1 repeat per label";
+    const row = (run, judge_note) => ({ run, metric: "precision", baseline_mean: 0.5, mean: 0.4, difference: -0.1,
+      ci_low: -0.2, ci_high: 0, includes_zero: true, paired: 2, judge_note });
+    const compare = { baseline: "a", shared: 2, left_out: {}, query_mismatch: {}, judge_notes: { b: note, c: "" },
+      rows: [row("b", note), row("c", "")] };
+    const controls = { ...baseView().controls, compare_metric: "precision" };
+    const { el, cleanup } = mountWith({ _view: viewTrait(baseView({ runs: ["a", "b", "c"], compare, controls })) });
+    await tick();
+    el.querySelector('[data-tab="compare"]').click();
+    await tick();
+    const notes = [...el.querySelectorAll("[data-testid=judge-note]")].map((n) => n.textContent.trim());
+    expect(notes).toEqual([`⚠ b: ${note}; part of its difference may be the judge's`]);
+    const badges = [...el.querySelectorAll("[data-testid=judged-differently]")];
+    expect(badges.map((b) => b.closest("tr").firstElementChild.textContent)).toEqual(["b"]);
+    expect(badges[0].getAttribute("title")).toBe(note);
+    cleanup();
+  });
 });

@@ -269,12 +269,15 @@ function Compare({ model, view }) {
       <span class="rw-hint">(left out: ${Object.entries(cmp.left_out).map(([k, n]) => `${k} ${n}`).join(", ")})</span></h4>
     ${Object.entries(cmp.query_mismatch || {}).filter(([, n]) => n).map(([run, n]) => html`<p class="rw-ds-notice" role="note" data-testid="query-mismatch">
       ⚠ ${run}: ${n} shared query_id${n === 1 ? "" : "s"} ask${n === 1 ? "s" : ""} another question than in ${cmp.baseline} (still paired by query_id)</p>`)}
+    ${Object.entries(cmp.judge_notes || {}).filter(([, note]) => note).map(([run, note]) => html`<p class="rw-ds-notice" role="note" data-testid="judge-note">
+      ⚠ ${run}: ${note}; part of its difference may be the judge's</p>`)}
     <label>metric <select value=${c.compare_metric} onChange=${(e) => setTraits(model, { compare_metric: e.target.value })}>
       ${view.metrics.map((m) => html`<option value=${m.key}>${m.label}</option>`)}</select></label>
     <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>
     <div class="rw-ds-wide"><table class="rw-table"><thead><tr><th>run</th><th>baseline</th><th>run</th><th>difference</th><th>paired 95% interval</th><th>paired</th></tr></thead>
       <tbody>${rows.map((r) => html`<tr><td>${r.run}</td><td class="rw-num">${fmt(r.baseline_mean)}</td><td class="rw-num">${fmt(r.mean)}</td>
-        <td class="rw-num">${r.difference === null ? "" : (r.difference > 0 ? "+" : "") + fmt(r.difference)}</td>
+        <td class="rw-num">${r.difference === null ? "" : (r.difference > 0 ? "+" : "") + fmt(r.difference)}
+          ${r.judge_note ? html` <span class="rw-ds-badge" title=${r.judge_note} data-testid="judged-differently">judged differently</span>` : ""}</td>
         <td class="rw-num">${r.ci_low === null ? "" : `${fmt(r.ci_low)} – ${fmt(r.ci_high)}`}
           ${r.includes_zero ? html` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r.paired}</td></tr>`)}</tbody></table></div>
   </div>`;

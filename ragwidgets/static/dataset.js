@@ -3869,12 +3869,15 @@ function Compare({ model, view }) {
       <span class="rw-hint">(left out: ${Object.entries(cmp.left_out).map(([k3, n3]) => `${k3} ${n3}`).join(", ")})</span></h4>
     ${Object.entries(cmp.query_mismatch || {}).filter(([, n3]) => n3).map(([run, n3]) => html`<p class="rw-ds-notice" role="note" data-testid="query-mismatch">
       ⚠ ${run}: ${n3} shared query_id${n3 === 1 ? "" : "s"} ask${n3 === 1 ? "s" : ""} another question than in ${cmp.baseline} (still paired by query_id)</p>`)}
+    ${Object.entries(cmp.judge_notes || {}).filter(([, note]) => note).map(([run, note]) => html`<p class="rw-ds-notice" role="note" data-testid="judge-note">
+      ⚠ ${run}: ${note}; part of its difference may be the judge's</p>`)}
     <label>metric <select value=${c3.compare_metric} onChange=${(e3) => setTraits(model, { compare_metric: e3.target.value })}>
       ${view.metrics.map((m3) => html`<option value=${m3.key}>${m3.label}</option>`)}</select></label>
     <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>
     <div class="rw-ds-wide"><table class="rw-table"><thead><tr><th>run</th><th>baseline</th><th>run</th><th>difference</th><th>paired 95% interval</th><th>paired</th></tr></thead>
       <tbody>${rows.map((r3) => html`<tr><td>${r3.run}</td><td class="rw-num">${fmt2(r3.baseline_mean)}</td><td class="rw-num">${fmt2(r3.mean)}</td>
-        <td class="rw-num">${r3.difference === null ? "" : (r3.difference > 0 ? "+" : "") + fmt2(r3.difference)}</td>
+        <td class="rw-num">${r3.difference === null ? "" : (r3.difference > 0 ? "+" : "") + fmt2(r3.difference)}
+          ${r3.judge_note ? html` <span class="rw-ds-badge" title=${r3.judge_note} data-testid="judged-differently">judged differently</span>` : ""}</td>
         <td class="rw-num">${r3.ci_low === null ? "" : `${fmt2(r3.ci_low)} – ${fmt2(r3.ci_high)}`}
           ${r3.includes_zero ? html` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r3.paired}</td></tr>`)}</tbody></table></div>
   </div>`;
