@@ -37,6 +37,7 @@ KNOWN_FIELDS = {  # every record field the loaders read or pass over knowingly (
     "query_id", "query", "gt_answer", "response", "response_claim_labels", "gt_answer_claim_labels",
     "metrics",  # RAGChecker's own per-sample results
     "unjudged",  # the judge fill's notes on the labels it left unjudged
+    "label_repeats",  # each label field as each repeat of the judge gave it (ragwidgets.judges.repeats)
     *_SCORED_FIELDS,
 }
 _OTHER_FORMATS = {  # keys of other tools' records (ragas, TruLens, ...) -> the RAGChecker field
