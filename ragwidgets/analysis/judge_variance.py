@@ -101,8 +101,7 @@ def repeat_scores(records: Sequence[Mapping[str, Any]], scores=None, *, mode: st
     k = repeats_of(records)
 
     def scored(chosen: Policy) -> Scores:
-        plain = [{key: v for key, v in record.items() if key != REPEATS_FIELD} for record in pick(records, chosen)]
-        return evaluate(plain, scores, mode=mode, undefined=undefined)
+        return evaluate(pick(records, chosen), scores, mode=mode, undefined=undefined)
 
     return Repeats(tuple(scored(r) for r in range(k)), scored(policy), policy)
 

@@ -5,8 +5,9 @@ environment variable only (``--api-key-env NAME``; without it ``$OPENAI_API_KEY`
 api.openai.com and nowhere else). Answers are cached (the user's cache dir, ``--cache``), so an
 interrupted or stopped run resumes where it stopped. ``--dry-run`` prints what the run would send
 and cost, and sends nothing. ``--repeats K`` asks each check K times and prints the share of
-labels that flip; ``--policy`` says which label the scores use. Exit status: 0 done, 2 bad input or configuration, 3 stopped by
-``--max-failures``, 70 a bug of ragwidgets (with its traceback), 130 interrupted.
+labels that flip; ``--policy`` says which label the scores use. Exit status: 0 done, 2 bad input
+or configuration, 3 stopped by ``--max-failures``, 70 a bug of ragwidgets (with its traceback),
+130 interrupted.
 """
 
 from __future__ import annotations

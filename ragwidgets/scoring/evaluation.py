@@ -15,19 +15,17 @@ import pandas as pd
 
 from ..engine import evaluate
 from ..engine.metrics import REQUIRED_PREFIX
-from ..judges.repeats import REPEATS_FIELD
 from .requirements import SIDE_CLAIMS, SIDE_LABELS, SIDE_MATRICES, score_columns, sides_of
 
 _FIELDS_OF_SIDE = {side: (SIDE_CLAIMS[side], *SIDE_MATRICES[side], SIDE_LABELS[side]) for side in SIDE_CLAIMS}
 
 
 def engine_record(record: dict, sides: set[str], labels: bool) -> dict:
-    """The record with only the given sides' claims and labels (importance labels if ``labels``),
-    without the judge's notes and the labels of each repeat."""
+    """The record with only the given sides' claims and labels (importance labels if ``labels``)."""
     dropped = {f for side, names in _FIELDS_OF_SIDE.items() if side not in sides for f in names}
     if not labels:
         dropped |= set(SIDE_LABELS.values())
-    return {k: v for k, v in record.items() if k not in dropped and k not in ("unjudged", REPEATS_FIELD)}
+    return {k: v for k, v in record.items() if k not in dropped and k != "unjudged"}
 
 
 def _unlabelled(record: dict, side: str) -> int | None:

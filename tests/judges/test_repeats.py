@@ -2,12 +2,15 @@
 kept, the policy's label, flip rates, the cache and the dry run; through the scorer and the CLI."""
 
 import json
+import warnings
 
 import pandas as pd
 import pytest
 
 from ragwidgets.analysis import label_flips, repeat_scores
 from ragwidgets.cli import main
+from ragwidgets.engine import evaluate
+from ragwidgets.errors import InputWarning
 from ragwidgets.judges.repeats import combine, fill_repeats, majority, pick, plan_repeats, repeat_of
 from ragwidgets.scoring import RagChecker
 
@@ -101,7 +104,8 @@ def test_bad_repeats_and_policies_are_refused(make_judge):
 
 
 def _frame(n=2):
-    rows = [{"query": "What is the capital of France?", "target": "Paris is the capital of France. Paris has the Louvre.",
+    rows = [{"query": "What is the capital of France?",
+             "target": "Paris is the capital of France. Paris has the Louvre.",
              "response": "Paris is the capital of France. Lyon never hosted the Olympics.",
              "context": [{"doc_id": "d1", "text": "Paris is the capital of France."},
                          {"doc_id": "d2", "text": "The Louvre is in Paris. Paris has the Louvre."}]},
@@ -160,7 +164,13 @@ def test_the_judge_cli_takes_repeats_and_a_policy(chat_server, tmp_path, capsys)
     flips = out["label_flips"]
     assert set(flips) == {"answer2response", "retrieved2response"} and flips["answer2response"]["labels"] == 3
     assert "labels that flip across the 3 repeats: answer2response" in captured.err
-    assert judge("--repeats", "3", "--policy", "2", "--scores", "precision,faithfulness") == 0
+    saved = tmp_path / "scored.json"
+    assert judge("--repeats", "3", "--policy", "2", "--scores", "precision,faithfulness", "--output", str(saved)) == 0
     assert chat_server.script.requests == int(total[1]) and "0 calls" in capsys.readouterr().err
+    record = json.loads(saved.read_text())["results"][0]
+    assert record["answer2response"] == record["label_repeats"]["answer2response"][2]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InputWarning)  # label_repeats is a known field
+        assert evaluate(saved, ["precision"]).metrics(0)["precision"] == record["metrics"]["precision"]
     assert judge("--repeats", "2", "--policy", "2") == 2
     assert "--repeats / --policy: policy must be" in capsys.readouterr().err
