@@ -107,7 +107,7 @@ def timed_reviews(messages, widget, repeats: int) -> np.ndarray:
     for i in range(repeats):
         before = widget._view
         t0 = time.perf_counter()
-        widget._on_message(widget, messages[i % len(messages)], [])
+        widget._handle_custom_msg(messages[i % len(messages)], [])
         out.append((time.perf_counter() - t0) * 1e3)
         assert widget._view is not before and not widget.view["review"]["error"]
     return np.array(out)

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { decodeRows, RowStore, WINDOW } from "./src/dataset_rows.js";
+import { TIMEOUT_MS } from "./src/request.js";
 import { brushedBins, scatterCondition } from "./src/dataset_charts.js";
 import widget, { copyText, groupCondition, metricCell, ROW_H, scrollFor, sortFor, stickyLeft } from "./src/dataset.js";
 import { fakeModel, viewTrait } from "./fake_model.js";
@@ -20,6 +21,7 @@ const header = (version, start) => ({
   type: "rows", version, start, positions: [7, 3], run: ["run", "run"], query_id: ["a", "b"],
   query: ["<img src=x onerror=alert(1)>", "q"], numeric: ["n_passages", "precision"], status: ["precision"],
 });
+const settled = () => new Promise((r) => setTimeout(r, 0)); // the replies' promise callbacks ran
 const buffers = () => [view(new Float64Array([2, 0])), view(new Float64Array([0, NaN])), view(new Int8Array([0, 1]))];
 
 describe("row windows", () => {
@@ -30,45 +32,75 @@ describe("row windows", () => {
     expect(rows[1].status.precision).toBe(1);
   });
 
-  it("asks for each window once per order and drops replies to an old order", () => {
+  it("asks for each window once per order and drops replies to an old order", async () => {
     const model = fakeModel();
     let updates = 0;
     const store = new RowStore(model, () => { updates += 1; });
     store.reset(1);
     store.ensure(0, 30, 1000);
     store.ensure(5, 40, 1000);
-    expect(model.messages).toEqual([{ type: "rows", start: 0, count: WINDOW, request: 1 }]);
+    const [first] = model.messages;
+    expect(model.messages).toEqual([{ type: "rows", start: 0, count: WINDOW, request: first.request }]);
     store.ensure(WINDOW - 1, WINDOW + 1, 1000);
     expect(model.messages.map((m) => m.start)).toEqual([0, WINDOW]);
+    expect(model.messages[1].request).toBe(first.request + 1);
     store.reset(2);
     store.ensure(0, 30, 1000);
-    expect(model.messages[2]).toEqual({ type: "rows", start: 0, count: WINDOW, request: 3 });
-    model.emit("msg:custom", { ...header(1, 0), request: 1 }, buffers()); // the old order's
+    expect(model.messages[2]).toEqual({ type: "rows", start: 0, count: WINDOW, request: first.request + 2 });
+    model.emit("msg:custom", { ...header(1, 0), request: first.request }, buffers()); // the old order's
+    await settled();
     expect(store.get(0)).toBeUndefined();
-    model.emit("msg:custom", { ...header(2, 0), request: 3 }, buffers());
+    model.emit("msg:custom", { ...header(2, 0), request: first.request + 2 }, buffers());
+    await settled();
     expect(store.get(1).query_id).toBe("b");
-    expect(updates).toBe(2);
+    expect(updates).toBe(4); // after each reply, and after its rows were taken
     store.reset(3);
     expect(store.get(1)).toBeUndefined();
     store.destroy();
   });
 
-  it("shows a refused window's error and does not ask for it again", () => {
+  it("shows a refused window's error in its rows and does not ask for it again", async () => {
     const model = fakeModel();
     const store = new RowStore(model, () => {});
     store.reset(1);
     store.ensure(0, 30, 1000);
-    model.emit("msg:custom", { type: "rows", request: 1, error: "start must be a whole number ≥ 0, not -1" }, []);
-    expect(store.requests.error).toBe("start must be a whole number ≥ 0, not -1");
+    model.emit("msg:custom", { type: "rows", request: model.messages[0].request, error: "ValueError: start must be a whole number ≥ 0, not -1" }, []);
+    await settled();
+    expect(store.requests.error).toBe("ValueError: start must be a whole number ≥ 0, not -1");
+    expect(store.failedAt(5)).toBe("ValueError: start must be a whole number ≥ 0, not -1");
+    expect(store.failedAt(WINDOW)).toBe("");
     expect(store.requests.waiting.size).toBe(0); // answered: nothing left waiting
     store.ensure(0, 30, 1000);
     expect(model.messages.length).toBe(1);
     store.reset(2);
+    expect(store.failedAt(5)).toBe("");
     store.ensure(0, 30, 1000);
-    model.emit("msg:custom", { ...header(2, 0), request: 2 }, buffers());
+    model.emit("msg:custom", { ...header(2, 0), request: model.messages[1].request }, buffers());
+    await settled();
     expect(store.requests.error).toBe("");
     expect(store.get(0).query_id).toBe("a");
     store.destroy();
+  });
+
+  it("asks again for a window that got no reply in time, and says so meanwhile", async () => {
+    vi.useFakeTimers();
+    const model = fakeModel();
+    const store = new RowStore(model, () => {});
+    store.reset(1);
+    store.ensure(0, 30, 1000);
+    await vi.advanceTimersByTimeAsync(TIMEOUT_MS);
+    expect(store.requests.error).toBe('no reply to "rows" from the kernel in 20 s');
+    expect(store.requests.waiting.size).toBe(0);
+    expect(store.failedAt(0)).toBe(""); // not refused: asked again at the next draw
+    store.ensure(0, 30, 1000);
+    expect(model.messages.length).toBe(2);
+    model.emit("msg:custom", { ...header(1, 0), request: model.messages[0].request }, buffers()); // too late: dropped
+    model.emit("msg:custom", { ...header(1, 0), request: model.messages[1].request }, buffers());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.requests.error).toBe("");
+    expect(store.get(0).query_id).toBe("a");
+    store.destroy();
+    vi.useRealTimers();
   });
 });
 
@@ -154,6 +186,17 @@ describe("the drill-down", () => {
     const row = main.querySelector('[data-key="claim:R3"]');
     row.dispatchEvent(new KeyboardEvent("keydown", { key: "c", bubbles: true })); // a review, through the run's widget
     expect(model.messages.at(-1)).toMatchObject({ type: "review", which: "main", kind: "answer2response", claim: 2, label: "Contradiction" });
+    // a drill-down request the kernel fails: its error in the detail pane (not a silent no-op)
+    model.emit("msg:custom", { type: "reply", request: model.messages.at(-1).request, error: "KeyError: 'claim'" }, []);
+    await tick();
+    // the sample view stays mounted while the errors show (the banner above does not remount the pane)
+    expect(el.querySelector("[data-testid=drill-main]")).toBe(main);
+    expect(main.querySelectorAll(".rw-matrix tbody tr").length).toBe(33);
+    expect(el.querySelector("[data-testid=drill-error]").textContent).toBe("review failed: KeyError: 'claim'");
+    main.querySelector('[data-key="claim:R1"]').click();
+    model.emit("msg:custom", { type: "reply", request: model.messages.at(-1).request }, []);
+    await tick();
+    expect(el.querySelector("[data-testid=drill-error]")).toBeNull(); // the next one worked
     cleanup();
     expect(Object.values(model.listeners).every((l) => l.length === 0)).toBe(true);
     delete HTMLElement.prototype.clientHeight;
@@ -186,6 +229,25 @@ function mountWith(state) {
 const rowsAsked = (model) => model.messages.filter((m) => m.type === "rows");
 const cellTexts = (el, i) => [...el.querySelectorAll(`[data-index="${i}"] > span`)].map((s) => s.textContent);
 
+describe("a failed row window", () => {
+  it("shows the kernel's error in its rows and in the alert instead of waiting", async () => {
+    const { model, el, cleanup } = mountWith({ _view: viewTrait(baseView()) });
+    await tick();
+    const [asked] = rowsAsked(model);
+    expect(el.querySelectorAll("[data-index] .rw-ds-loading").length).toBeGreaterThan(0); // waiting: "…"
+    model.emit("msg:custom", { type: "rows", request: asked.request, error: "RuntimeError: disk gone" }, []);
+    await tick();
+    const errors = [...el.querySelectorAll("[data-testid=row-error]")];
+    expect(errors.length).toBe(2); // each row of the refused window says why it is empty
+    expect(errors[0].textContent).toBe("Rows not loaded: RuntimeError: disk gone");
+    expect(el.querySelector("[data-index] .rw-ds-loading")).toBeNull();
+    expect(el.querySelector("[data-testid=error]").textContent).toBe("RuntimeError: disk gone");
+    expect(rowsAsked(model).length).toBe(1); // refused: not asked again for this order
+    cleanup();
+    expect(Object.values(model.listeners).every((l) => l.length === 0)).toBe(true);
+  });
+});
+
 describe("defect 1: a trait change just after the first render (Run All: display, then set e.expression)", () => {
   it("is not missed: the view of the new order shows and its rows come, whatever the order of the events", async () => {
     for (let trial = 0; trial < 20; trial++) {
@@ -214,12 +276,13 @@ describe("defect 1: a trait change just after the first render (Run All: display
     }
   });
 
-  it("keeps a reply for a newer order than the view shown and uses it when that view comes", () => {
+  it("keeps a reply for a newer order than the view shown and uses it when that view comes", async () => {
     const model = fakeModel();
     const store = new RowStore(model, () => {});
     store.reset(1);
     store.ensure(0, 10, 100);
-    model.emit("msg:custom", { ...header(2, 0), request: 1 }, buffers()); // the kernel is one order ahead
+    model.emit("msg:custom", { ...header(2, 0), request: model.messages[0].request }, buffers()); // the kernel is one order ahead
+    await settled();
     expect(store.get(0)).toBeUndefined();
     store.ensure(0, 10, 100);
     expect(rowsAsked(model).length).toBe(1); // not asked again while that view is on its way

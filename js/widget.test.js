@@ -149,13 +149,14 @@ describe("the sample picker", () => {
     await vi.advanceTimersByTimeAsync(200);
     type("river hallucination>0");
     await vi.advanceTimersByTimeAsync(200);
+    const first = messages[0].request;
     expect(messages).toEqual([
-      { type: "search", text: "river", request: 1 },
-      { type: "search", text: "river hallucination>0", request: 2 },
+      { type: "search", text: "river", request: first },
+      { type: "search", text: "river hallucination>0", request: first + 1 },
     ]);
     const row = { index: 1, query_id: "1", query: "Which river?", metrics: { faithfulness: 0.5, hallucination: null } };
-    answer({ type: "results", request: 2, matches: 120, rows: [row] });
-    answer({ type: "results", request: 1, matches: 7, rows: [] }); // late: dropped
+    answer({ type: "results", request: first + 1, matches: 120, rows: [row] });
+    answer({ type: "results", request: first, matches: 7, rows: [] }); // late: dropped
     await vi.advanceTimersByTimeAsync(0);
     expect(text(el.querySelector('[data-testid="matches"]'))).toBe("120 matching samples (first 1 shown)");
     expect(text(el.querySelector(".rw-picker-row"))).toBe("2 1 Which river? faithfulness 0.5 · hallucination Undefined");
@@ -166,9 +167,13 @@ describe("the sample picker", () => {
     box.value = "faithfulness<bad";
     box.dispatchEvent(new Event("input"));
     await vi.advanceTimersByTimeAsync(200);
-    answer({ type: "results", request: 3, error: "unknown metric 'x'" });
+    answer({ type: "results", request: first + 2, error: "ValueError: unknown metric 'x'" });
     await vi.advanceTimersByTimeAsync(0);
-    expect(text(el.querySelector('[role="alert"]'))).toBe("unknown metric 'x'");
+    expect(text(el.querySelector('[role="alert"]'))).toBe("search failed: ValueError: unknown metric 'x'");
+    box.value = "river";
+    box.dispatchEvent(new Event("input"));
+    await vi.advanceTimersByTimeAsync(200 + 20000); // no reply at all: the search says so, it does not spin
+    expect(text(el.querySelector('[role="alert"]'))).toBe('search failed: no reply to "search" from the kernel in 20 s');
     vi.useRealTimers();
   });
 });

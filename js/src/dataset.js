@@ -155,13 +155,16 @@ function Table({ model, view, store, labelOf }) {
       <div style=${`height:${v.getTotalSize()}px;width:${width}px;position:relative`}>
         ${items.map((it) => {
           const row = store.get(it.index);
+          const failed = row ? "" : store.failedAt(it.index);
           const sel = row && row.position === view.selected.row;
           return html`<div key=${it.index} role="row" data-index=${it.index} aria-selected=${sel ? "true" : "false"}
               class=${`rw-ds-row${sel ? " rw-ds-selected" : ""}`}
               style=${`grid-template-columns:${template};position:absolute;top:0;left:0;width:${width}px;height:${ROW_H}px;transform:translateY(${it.start - ROW_H}px)`}
               onClick=${() => row && setTraits(model, { selected: row.position })}>
             ${cols.map((col, k) => {
-              if (!row) return html`<span class=${stick(k, "rw-ds-loading")} style=${at(k)}>…</span>`;
+              if (!row) return failed ? (k === 0 ? html`<span class="rw-ds-row-error" data-testid="row-error"
+                title=${failed}>Rows not loaded: ${failed}</span>` : "")
+                : html`<span class=${stick(k, "rw-ds-loading")} style=${at(k)}>…</span>`;
               if (col.kind === "text") {
                 if (col.key === "query" && !row.query) // a dataset without questions (RefChecker's): say so, never blank
                   return html`<span class=${stick(k, "rw-ds-text rw-hint")} style=${at(k)} title="this sample has no question">no question</span>`;
@@ -223,7 +226,7 @@ function Actions({ view, ask }) {
   const [said, setSaid] = useState("");
   const act = (msg, fallback) => {
     setSaid("…");
-    ask({ ...msg, path: path.trim() || fallback }, (reply) => setSaid(reply.error ? "" : reply.said));
+    ask({ ...msg, path: path.trim() || fallback }).then((reply) => setSaid(reply ? reply.said : ""));
   };
   const n = view.count.toLocaleString("en-US");
   return html`<div class="rw-ds-panel rw-ds-actions" data-testid="actions">
@@ -272,7 +275,7 @@ function Compare({ model, view }) {
     ${Object.entries(cmp.judge_notes || {}).filter(([, note]) => note).map(([run, note]) => html`<p class="rw-ds-notice" role="note" data-testid="judge-note">
       ⚠ ${run}: ${note}; part of its difference may be the judge's</p>`)}
     <label>metric <select value=${c.compare_metric} onChange=${(e) => setTraits(model, { compare_metric: e.target.value })}>
-      ${view.metrics.map((m) => html`<option value=${m.key}>${m.label}</option>`)}</select></label>
+      ${(view.chartable || view.metrics).map((m) => html`<option value=${m.key}>${m.label}</option>`)}</select></label>
     <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>
     <div class="rw-ds-wide"><table class="rw-table"><thead><tr><th>run</th><th>baseline</th><th>run</th><th>difference</th><th>paired 95% interval</th><th>paired</th></tr></thead>
       <tbody>${rows.map((r) => html`<tr><td>${r.run}</td><td class="rw-num">${fmt(r.baseline_mean)}</td><td class="rw-num">${fmt(r.mean)}</td>
@@ -327,10 +330,13 @@ export async function copyText(text, input) {
   }
 }
 
-function Drill({ views, view, ask }) {
+function Drill({ views, view, ask, request }) {
   const main = useRef(null);
   const other = useRef(null);
   const mounted = useRef({});
+  const [failed, setFailed] = useState(""); // why the drill-down's last request failed
+  const drillAsk = (msg) => request(msg).then((reply) => { setFailed(""); return reply; },
+    (err) => { setFailed(`${msg.type === "drill" ? "the drill-down" : msg.type} failed: ${err.message}`); return null; });
   const sync = (which, ref, next) => {
     const m = mounted.current[which];
     if (!next) {
@@ -340,9 +346,10 @@ function Drill({ views, view, ask }) {
     if (m) m.update(next);
     else if (ref.current) {
       mounted.current[which] = mountSampleView(ref.current, {
-        view: next, send: (patch) => ask({ type: "drill", which, patch }),
-        review: (action) => ask({ type: "review", which, ...action }),
-        trace: (target) => new Promise((resolve) => ask({ type: "trace", which, ...target }, resolve)),
+        view: next, send: (patch) => drillAsk({ type: "drill", which, patch }),
+        review: (action) => drillAsk({ type: "review", which, ...action }),
+        trace: (target) => request({ type: "trace", which, ...target })
+          .catch((err) => ({ trace: null, reason: `the trace request failed: ${err.message}` })),
       });
     }
   };
@@ -354,7 +361,7 @@ function Drill({ views, view, ask }) {
   const sel = view.selected;
   const copyBox = useRef(null);
   const [copied, setCopied] = useState("");
-  useEffect(() => setCopied(""), [sel.row]);
+  useEffect(() => { setCopied(""); setFailed(""); }, [sel.row]);
   return html`<div class="rw-ds-drill" data-testid="drill">
     <div class="rw-ds-drill-bar">
       <button onClick=${() => ask({ type: "step", delta: -1 })} title="Previous row (↑ or k)">◀</button>
@@ -366,7 +373,8 @@ function Drill({ views, view, ask }) {
         <input ref=${copyBox} class="rw-ds-copy" readonly hidden data-testid="copy-box" aria-label="query_id" />
         ${copied ? html`<span class="rw-hint" role="status">${copied}</span>` : ""}` : ""}
     </div>
-    <div class="rw-ds-drill-views">
+    ${failed ? html`<div class="rw-ds-error" role="alert" data-testid="drill-error">${failed}</div>` : ""}
+    <div class="rw-ds-drill-views" key="views">
       <div class="rw-ds-drill-view" ref=${main} data-testid="drill-main" />
       ${views._other ? html`<div class="rw-ds-drill-view" ref=${other} data-testid="drill-other" />` : ""}
     </div>
@@ -436,13 +444,15 @@ function App({ model, store }) {
   if (!view) return html`<div class="rw-hint">Loading…</div>`;
   store.reset(view.version, model.get("_rows"));
   const labelOf = Object.fromEntries(view.metrics.map((m) => [m.key, m.label]));
-  const ask = (msg, done) => store.requests.send(msg, done);
+  const request = (msg) => store.requests.ask(msg); // rejects when it fails
+  const ask = (msg) => store.requests.send(msg); // null when it fails: the error shows in the alert
   const error = [view.error, store.requests.error].filter(Boolean).join("; ");
   const select = (trait, options, labels = options) => html`<select value=${c[trait]} data-testid=${trait}
       onChange=${(e) => setTraits(model, { [trait]: e.target.value })}>
     ${options.map((o, i) => html`<option value=${o}>${labels[i]}</option>`)}</select>`;
-  const metricKeys = view.metrics.map((m) => m.key);
-  const metricLabels = view.metrics.map((m) => m.label);
+  const chartable = view.chartable || view.metrics; // the metrics, then other tools' columns
+  const metricKeys = chartable.map((m) => m.key);
+  const metricLabels = chartable.map((m) => m.label);
   const onKey = (e) => {
     if (e.target.closest("input, select, textarea")) return;
     if (e.key === "ArrowDown" || e.key === "j") { e.preventDefault(); ask({ type: "step", delta: 1 }); }
@@ -509,12 +519,12 @@ function App({ model, store }) {
         onClick=${() => setTab(open === k ? "" : k)}>${title}${open === k ? " ▴" : " ▾"}</button>`)}
     </div>
     ${open ? html`<div class="rw-ds-drawer" role="tabpanel" data-testid=${`drawer-${open}`}>${drawer[open]()}</div>` : ""}
-    <div class="rw-ds-work" data-testid="workspace" ref=${work}>
+    <div class="rw-ds-work" data-testid="workspace" ref=${work} key="work">
       <div class="rw-ds-master">
         ${view.cluster ? "" : html`<${Slices} model=${model} view=${view} ask=${ask} />`}
         <${Table} model=${model} view=${view} store=${store} labelOf=${labelOf} />
       </div>
-      <${Drill} views=${views} view=${view} ask=${ask} />
+      <${Drill} views=${views} view=${view} ask=${ask} request=${request} />
     </div>
   </div>`;
 }

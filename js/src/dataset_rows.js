@@ -4,6 +4,7 @@
 // numeric and status columns) with one binary buffer per numeric column (float64, NaN = not
 // defined) then one per metric status (int8: 0 defined, 1 Undefined, 2 not computable).
 
+import { requester } from "./request.js";
 import { typed } from "./view_trait.js";
 
 export const WINDOW = 200;
@@ -22,36 +23,29 @@ export function decodeRows(header, buffers) {
   }));
 }
 
-/** Requests to the kernel: each message carries a `request` number, and the kernel answers every
- * one with a message carrying it back (with `error` when it failed). `error` is the last failed
- * request's message, until a later one succeeds; `onReply` runs after each reply. */
+/** Requests to the kernel (request.js): `ask(msg)` a promise of the reply, rejected with an Error
+ * when the kernel's reply has one or none comes in time. `error` is the last failed request's
+ * message, until a later one succeeds; `onReply(reply)` runs after each request settles (null:
+ * no reply came). */
 export class Requests {
-  constructor(model, onReply) {
-    this.model = model;
+  constructor(model, onReply, options) {
     this.onReply = onReply;
-    this.next = 0;
-    this.waiting = new Map();
     this.error = "";
-    this.listener = (msg, buffers) => {
-      const done = msg && this.waiting.get(msg.request);
-      if (!done) return;
-      this.waiting.delete(msg.request);
-      this.error = msg.error || "";
-      done(msg, buffers || []);
-      this.onReply();
-    };
-    model.on("msg:custom", this.listener);
+    const { ask, stop, waiting } = requester(model, options);
+    this.waiting = waiting;
+    this.stop = stop;
+    this.ask = (msg) => ask(msg).then(
+      (reply) => { this.error = ""; this.onReply(reply); return reply; },
+      (err) => { this.error = err.message; this.onReply(err.reply); throw err; });
   }
 
-  /** Send `msg`; `done(reply, buffers)` runs when its reply comes. */
-  send(msg, done = () => {}) {
-    this.next += 1;
-    this.waiting.set(this.next, done);
-    this.model.send({ ...msg, request: this.next });
+  /** `ask(msg)` whose failure only shows as `error`: a promise of the reply, or null when it failed. */
+  send(msg) {
+    return this.ask(msg).catch(() => null);
   }
 
   destroy() {
-    this.model.off("msg:custom", this.listener);
+    this.stop();
   }
 }
 
@@ -70,13 +64,14 @@ export function decodeSeed(seed) {
 export class RowStore {
   constructor(model, onRows) {
     this.onRows = onRows;
-    this.requests = new Requests(model, () => { this.answered = true; this.onRows(); });
+    this.requests = new Requests(model, (reply) => { if (reply) this.answered = true; this.onRows(); });
     this.answered = false; // any reply from a kernel yet
     this.version = -1;
     this.rows = new Map();
     this.seeded = 0; // rows here from the saved state, not (yet) from a reply
     this.loaded = new Set(); // windows that came back in this version
     this.pending = new Set(); // windows asked for (or refused) in this version
+    this.failed = new Map(); // window start -> why the kernel refused it, in this version
     this.later = new Map(); // a newer version -> Map(window start -> rows)
   }
 
@@ -88,6 +83,7 @@ export class RowStore {
     this.rows.clear();
     this.loaded.clear();
     this.pending.clear();
+    this.failed.clear();
     this.seeded = 0;
     if (seed && seed.version === version) {
       decodeSeed(seed).forEach((row, i) => this.rows.set(i, row));
@@ -105,26 +101,39 @@ export class RowStore {
     rows.forEach((row, i) => this.rows.set(start + i, row));
     this.loaded.add(start);
     this.pending.delete(start);
+    this.failed.delete(start);
   }
 
   get(index) {
     return this.rows.get(index);
   }
 
-  /** Ask for the windows that hold rows first..last that have not come yet (a refused window is
-   * not asked again in this version: its error shows instead). */
+  /** Why the window holding row `index` was refused in this version ("" when it was not). */
+  failedAt(index) {
+    return this.failed.get(Math.floor(index / WINDOW) * WINDOW) || "";
+  }
+
+  /** Ask for the windows that hold rows first..last that have not come yet. A window the kernel
+   * refused is not asked again in this version (its error shows in its rows instead); one that got
+   * no reply in time is asked again at the next draw. */
   ensure(first, last, count) {
     if (count <= 0) return;
     for (let start = Math.floor(first / WINDOW) * WINDOW; start <= last && start < count; start += WINDOW) {
       if (this.pending.has(start) || this.loaded.has(start)) continue;
       this.pending.add(start);
-      this.requests.send({ type: "rows", start, count: WINDOW }, (msg, buffers) => {
-        if (msg.error) return; // stays pending: refused in this version
-        if (msg.version === this.version) this.take(msg.start, decodeRows(msg, buffers));
+      const version = this.version;
+      this.requests.ask({ type: "rows", start, count: WINDOW }).then((msg) => {
+        if (msg.version === this.version) this.take(msg.start, decodeRows(msg, msg.buffers));
         else if (msg.version > this.version) {
           if (!this.later.has(msg.version)) this.later.set(msg.version, new Map());
-          this.later.get(msg.version).set(msg.start, decodeRows(msg, buffers));
+          this.later.get(msg.version).set(msg.start, decodeRows(msg, msg.buffers));
         } // else: an older order's rows, dropped (this order's window was asked again at its reset)
+        this.onRows();
+      }, (err) => {
+        if (version !== this.version) return; // the order it was asked for is gone
+        if (err.reply) this.failed.set(start, err.message); // refused: stays pending in this version
+        else this.pending.delete(start);
+        this.onRows();
       });
     }
   }

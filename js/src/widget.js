@@ -4,27 +4,7 @@
 // metrics are recomputed in Python.
 import { mountSampleView } from "./sample_view.js";
 import { viewOf } from "./view_trait.js";
-
-/** ask(msg): a custom message to Python, answered by one with the same request number (a
- * search's "results", a trace's "trace"). */
-function asker(model) {
-  let request = 0;
-  const waiting = new Map();
-  const answer = (msg) => {
-    if (msg && (msg.type === "results" || msg.type === "trace") && waiting.has(msg.request)) {
-      waiting.get(msg.request)(msg);
-      waiting.delete(msg.request);
-    }
-  };
-  model.on("msg:custom", answer);
-  const ask = (msg) =>
-    new Promise((resolve) => {
-      request += 1;
-      waiting.set(request, resolve);
-      model.send({ ...msg, request });
-    });
-  return { ask, stop: () => model.off("msg:custom", answer) };
-}
+import { requester } from "./request.js";
 
 function render({ model, el }) {
   const send = (patch) => {
@@ -32,18 +12,20 @@ function render({ model, el }) {
     model.save_changes();
   };
   el.classList.add("rw-widget");
-  const { ask, stop } = asker(model);
-  const search = (text) => ask({ type: "search", text });
+  const { ask, stop } = requester(model);
+  // a failed request shows where its answer would have: the picker's alert, the trace panel
+  const search = (text) => ask({ type: "search", text }).catch((err) => ({ error: `search failed: ${err.message}` }));
   const review = (action) => model.send({ type: "review", ...action });
-  const trace = (target) => ask({ type: "trace", ...target });
+  const trace = (target) => ask({ type: "trace", ...target })
+    .catch((err) => ({ trace: null, reason: `the trace request failed: ${err.message}` }));
   const queue = (step) => model.send({ type: "queue", step });
   const sv = mountSampleView(el, { view: viewOf(model, "_view"), send, search, review, trace, queue });
   const redraw = () => sv.update(viewOf(model, "_view"));
   model.on("change:_view", redraw);
   return () => {
     model.off("change:_view", redraw);
-    stop();
     sv.destroy();
+    stop();
   };
 }
 

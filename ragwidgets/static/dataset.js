@@ -2352,6 +2352,53 @@ function calculateRangeImpl(measurements, outerSize, scrollOffset, lanes, flat) 
   return { startIndex, endIndex };
 }
 
+// src/request.js
+var TIMEOUT_MS = 2e4;
+var counter = 0;
+var RequestError = class extends Error {
+  constructor(message, reply = null) {
+    super(message);
+    this.name = "RequestError";
+    this.reply = reply;
+  }
+};
+function requester(model, { timeoutMs = TIMEOUT_MS } = {}) {
+  const waiting = /* @__PURE__ */ new Map();
+  const settle = (request) => {
+    const w3 = waiting.get(request);
+    waiting.delete(request);
+    clearTimeout(w3.timer);
+    return w3;
+  };
+  const listener = (msg, buffers) => {
+    if (!msg || !waiting.has(msg.request)) return;
+    const w3 = settle(msg.request);
+    if (msg.error) w3.reject(new RequestError(String(msg.error), msg));
+    else w3.resolve({ ...msg, buffers: buffers || [] });
+  };
+  model.on("msg:custom", listener);
+  const ask = (msg, { timeoutMs: limit = timeoutMs } = {}) => new Promise((resolve, reject) => {
+    counter += 1;
+    const request = counter;
+    const timer = setTimeout(() => {
+      settle(request);
+      reject(new RequestError(`no reply to "${msg.type}" from the kernel in ${limit / 1e3} s`));
+    }, limit);
+    waiting.set(request, { resolve, reject, timer });
+    try {
+      model.send({ ...msg, request });
+    } catch (err) {
+      settle(request);
+      reject(new RequestError(`could not send "${msg.type}": ${err.message}`));
+    }
+  });
+  const stop = () => {
+    model.off("msg:custom", listener);
+    for (const request of [...waiting.keys()]) settle(request).reject(new RequestError("the widget was closed"));
+  };
+  return { ask, stop, waiting };
+}
+
 // src/view_trait.js
 function typed(data, Type = Int8Array) {
   if (data instanceof Type) return data;
@@ -2388,31 +2435,31 @@ function decodeRows(header, buffers) {
   }));
 }
 var Requests = class {
-  constructor(model, onReply) {
-    this.model = model;
+  constructor(model, onReply, options) {
     this.onReply = onReply;
-    this.next = 0;
-    this.waiting = /* @__PURE__ */ new Map();
     this.error = "";
-    this.listener = (msg, buffers) => {
-      const done = msg && this.waiting.get(msg.request);
-      if (!done) return;
-      this.waiting.delete(msg.request);
-      this.error = msg.error || "";
-      done(msg, buffers || []);
-      this.onReply();
-    };
-    model.on("msg:custom", this.listener);
+    const { ask, stop, waiting } = requester(model, options);
+    this.waiting = waiting;
+    this.stop = stop;
+    this.ask = (msg) => ask(msg).then(
+      (reply) => {
+        this.error = "";
+        this.onReply(reply);
+        return reply;
+      },
+      (err) => {
+        this.error = err.message;
+        this.onReply(err.reply);
+        throw err;
+      }
+    );
   }
-  /** Send `msg`; `done(reply, buffers)` runs when its reply comes. */
-  send(msg, done = () => {
-  }) {
-    this.next += 1;
-    this.waiting.set(this.next, done);
-    this.model.send({ ...msg, request: this.next });
+  /** `ask(msg)` whose failure only shows as `error`: a promise of the reply, or null when it failed. */
+  send(msg) {
+    return this.ask(msg).catch(() => null);
   }
   destroy() {
-    this.model.off("msg:custom", this.listener);
+    this.stop();
   }
 };
 function decodeSeed(seed) {
@@ -2423,8 +2470,8 @@ function decodeSeed(seed) {
 var RowStore = class {
   constructor(model, onRows) {
     this.onRows = onRows;
-    this.requests = new Requests(model, () => {
-      this.answered = true;
+    this.requests = new Requests(model, (reply) => {
+      if (reply) this.answered = true;
       this.onRows();
     });
     this.answered = false;
@@ -2433,6 +2480,7 @@ var RowStore = class {
     this.seeded = 0;
     this.loaded = /* @__PURE__ */ new Set();
     this.pending = /* @__PURE__ */ new Set();
+    this.failed = /* @__PURE__ */ new Map();
     this.later = /* @__PURE__ */ new Map();
   }
   /** A new order (filter, sort): forget the rows of the old one, take those a reply already
@@ -2443,6 +2491,7 @@ var RowStore = class {
     this.rows.clear();
     this.loaded.clear();
     this.pending.clear();
+    this.failed.clear();
     this.seeded = 0;
     if (seed && seed.version === version) {
       decodeSeed(seed).forEach((row, i3) => this.rows.set(i3, row));
@@ -2459,24 +2508,36 @@ var RowStore = class {
     rows.forEach((row, i3) => this.rows.set(start + i3, row));
     this.loaded.add(start);
     this.pending.delete(start);
+    this.failed.delete(start);
   }
   get(index) {
     return this.rows.get(index);
   }
-  /** Ask for the windows that hold rows first..last that have not come yet (a refused window is
-   * not asked again in this version: its error shows instead). */
+  /** Why the window holding row `index` was refused in this version ("" when it was not). */
+  failedAt(index) {
+    return this.failed.get(Math.floor(index / WINDOW) * WINDOW) || "";
+  }
+  /** Ask for the windows that hold rows first..last that have not come yet. A window the kernel
+   * refused is not asked again in this version (its error shows in its rows instead); one that got
+   * no reply in time is asked again at the next draw. */
   ensure(first, last, count) {
     if (count <= 0) return;
     for (let start = Math.floor(first / WINDOW) * WINDOW; start <= last && start < count; start += WINDOW) {
       if (this.pending.has(start) || this.loaded.has(start)) continue;
       this.pending.add(start);
-      this.requests.send({ type: "rows", start, count: WINDOW }, (msg, buffers) => {
-        if (msg.error) return;
-        if (msg.version === this.version) this.take(msg.start, decodeRows(msg, buffers));
+      const version = this.version;
+      this.requests.ask({ type: "rows", start, count: WINDOW }).then((msg) => {
+        if (msg.version === this.version) this.take(msg.start, decodeRows(msg, msg.buffers));
         else if (msg.version > this.version) {
           if (!this.later.has(msg.version)) this.later.set(msg.version, /* @__PURE__ */ new Map());
-          this.later.get(msg.version).set(msg.start, decodeRows(msg, buffers));
+          this.later.get(msg.version).set(msg.start, decodeRows(msg, msg.buffers));
         }
+        this.onRows();
+      }, (err) => {
+        if (version !== this.version) return;
+        if (err.reply) this.failed.set(start, err.message);
+        else this.pending.delete(start);
+        this.onRows();
       });
     }
   }
@@ -3764,13 +3825,15 @@ function Table2({ model, view, store, labelOf }) {
       <div style=${`height:${v3.getTotalSize()}px;width:${width}px;position:relative`}>
         ${items.map((it) => {
     const row = store.get(it.index);
+    const failed = row ? "" : store.failedAt(it.index);
     const sel = row && row.position === view.selected.row;
     return html`<div key=${it.index} role="row" data-index=${it.index} aria-selected=${sel ? "true" : "false"}
               class=${`rw-ds-row${sel ? " rw-ds-selected" : ""}`}
               style=${`grid-template-columns:${template};position:absolute;top:0;left:0;width:${width}px;height:${ROW_H}px;transform:translateY(${it.start - ROW_H}px)`}
               onClick=${() => row && setTraits(model, { selected: row.position })}>
             ${cols.map((col, k3) => {
-      if (!row) return html`<span class=${stick(k3, "rw-ds-loading")} style=${at(k3)}>…</span>`;
+      if (!row) return failed ? k3 === 0 ? html`<span class="rw-ds-row-error" data-testid="row-error"
+                title=${failed}>Rows not loaded: ${failed}</span>` : "" : html`<span class=${stick(k3, "rw-ds-loading")} style=${at(k3)}>…</span>`;
       if (col.kind === "text") {
         if (col.key === "query" && !row.query)
           return html`<span class=${stick(k3, "rw-ds-text rw-hint")} style=${at(k3)} title="this sample has no question">no question</span>`;
@@ -3827,7 +3890,7 @@ function Actions({ view, ask }) {
   const [said2, setSaid] = d2("");
   const act = (msg, fallback) => {
     setSaid("…");
-    ask({ ...msg, path: path.trim() || fallback }, (reply) => setSaid(reply.error ? "" : reply.said));
+    ask({ ...msg, path: path.trim() || fallback }).then((reply) => setSaid(reply ? reply.said : ""));
   };
   const n3 = view.count.toLocaleString("en-US");
   return html`<div class="rw-ds-panel rw-ds-actions" data-testid="actions">
@@ -3872,7 +3935,7 @@ function Compare({ model, view }) {
     ${Object.entries(cmp.judge_notes || {}).filter(([, note]) => note).map(([run, note]) => html`<p class="rw-ds-notice" role="note" data-testid="judge-note">
       ⚠ ${run}: ${note}; part of its difference may be the judge's</p>`)}
     <label>metric <select value=${c3.compare_metric} onChange=${(e3) => setTraits(model, { compare_metric: e3.target.value })}>
-      ${view.metrics.map((m3) => html`<option value=${m3.key}>${m3.label}</option>`)}</select></label>
+      ${(view.chartable || view.metrics).map((m3) => html`<option value=${m3.key}>${m3.label}</option>`)}</select></label>
     <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>
     <div class="rw-ds-wide"><table class="rw-table"><thead><tr><th>run</th><th>baseline</th><th>run</th><th>difference</th><th>paired 95% interval</th><th>paired</th></tr></thead>
       <tbody>${rows.map((r3) => html`<tr><td>${r3.run}</td><td class="rw-num">${fmt2(r3.baseline_mean)}</td><td class="rw-num">${fmt2(r3.mean)}</td>
@@ -3921,10 +3984,21 @@ async function copyText(text, input) {
     return "selected: press Ctrl+C (⌘C) to copy";
   }
 }
-function Drill({ views, view, ask }) {
+function Drill({ views, view, ask, request }) {
   const main = A2(null);
   const other = A2(null);
   const mounted = A2({});
+  const [failed, setFailed] = d2("");
+  const drillAsk = (msg) => request(msg).then(
+    (reply) => {
+      setFailed("");
+      return reply;
+    },
+    (err) => {
+      setFailed(`${msg.type === "drill" ? "the drill-down" : msg.type} failed: ${err.message}`);
+      return null;
+    }
+  );
   const sync = (which, ref, next) => {
     const m3 = mounted.current[which];
     if (!next) {
@@ -3938,9 +4012,9 @@ function Drill({ views, view, ask }) {
     else if (ref.current) {
       mounted.current[which] = mountSampleView(ref.current, {
         view: next,
-        send: (patch) => ask({ type: "drill", which, patch }),
-        review: (action) => ask({ type: "review", which, ...action }),
-        trace: (target) => new Promise((resolve) => ask({ type: "trace", which, ...target }, resolve))
+        send: (patch) => drillAsk({ type: "drill", which, patch }),
+        review: (action) => drillAsk({ type: "review", which, ...action }),
+        trace: (target) => request({ type: "trace", which, ...target }).catch((err) => ({ trace: null, reason: `the trace request failed: ${err.message}` }))
       });
     }
   };
@@ -3952,7 +4026,10 @@ function Drill({ views, view, ask }) {
   const sel = view.selected;
   const copyBox = A2(null);
   const [copied, setCopied] = d2("");
-  h2(() => setCopied(""), [sel.row]);
+  h2(() => {
+    setCopied("");
+    setFailed("");
+  }, [sel.row]);
   return html`<div class="rw-ds-drill" data-testid="drill">
     <div class="rw-ds-drill-bar">
       <button onClick=${() => ask({ type: "step", delta: -1 })} title="Previous row (↑ or k)">◀</button>
@@ -3963,7 +4040,8 @@ function Drill({ views, view, ask }) {
         <input ref=${copyBox} class="rw-ds-copy" readonly hidden data-testid="copy-box" aria-label="query_id" />
         ${copied ? html`<span class="rw-hint" role="status">${copied}</span>` : ""}` : ""}
     </div>
-    <div class="rw-ds-drill-views">
+    ${failed ? html`<div class="rw-ds-error" role="alert" data-testid="drill-error">${failed}</div>` : ""}
+    <div class="rw-ds-drill-views" key="views">
       <div class="rw-ds-drill-view" ref=${main} data-testid="drill-main" />
       ${views._other ? html`<div class="rw-ds-drill-view" ref=${other} data-testid="drill-other" />` : ""}
     </div>
@@ -4024,13 +4102,15 @@ function App({ model, store }) {
   if (!view) return html`<div class="rw-hint">Loading…</div>`;
   store.reset(view.version, model.get("_rows"));
   const labelOf = Object.fromEntries(view.metrics.map((m3) => [m3.key, m3.label]));
-  const ask = (msg, done) => store.requests.send(msg, done);
+  const request = (msg) => store.requests.ask(msg);
+  const ask = (msg) => store.requests.send(msg);
   const error = [view.error, store.requests.error].filter(Boolean).join("; ");
   const select = (trait, options, labels = options) => html`<select value=${c3[trait]} data-testid=${trait}
       onChange=${(e3) => setTraits(model, { [trait]: e3.target.value })}>
     ${options.map((o3, i3) => html`<option value=${o3}>${labels[i3]}</option>`)}</select>`;
-  const metricKeys = view.metrics.map((m3) => m3.key);
-  const metricLabels = view.metrics.map((m3) => m3.label);
+  const chartable = view.chartable || view.metrics;
+  const metricKeys = chartable.map((m3) => m3.key);
+  const metricLabels = chartable.map((m3) => m3.label);
   const onKey = (e3) => {
     if (e3.target.closest("input, select, textarea")) return;
     if (e3.key === "ArrowDown" || e3.key === "j") {
@@ -4109,12 +4189,12 @@ function App({ model, store }) {
         onClick=${() => setTab(open === k3 ? "" : k3)}>${title}${open === k3 ? " ▴" : " ▾"}</button>`)}
     </div>
     ${open ? html`<div class="rw-ds-drawer" role="tabpanel" data-testid=${`drawer-${open}`}>${drawer[open]()}</div>` : ""}
-    <div class="rw-ds-work" data-testid="workspace" ref=${work}>
+    <div class="rw-ds-work" data-testid="workspace" ref=${work} key="work">
       <div class="rw-ds-master">
         ${view.cluster ? "" : html`<${Slices} model=${model} view=${view} ask=${ask} />`}
         <${Table2} model=${model} view=${view} store=${store} labelOf=${labelOf} />
       </div>
-      <${Drill} views=${views} view=${view} ask=${ask} />
+      <${Drill} views=${views} view=${view} ask=${ask} request=${request} />
     </div>
   </div>`;
 }

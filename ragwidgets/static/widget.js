@@ -1439,42 +1439,72 @@ function mountSampleView(el, { view, send, search = null, review = null, trace =
   };
 }
 
-// src/widget.js
-function asker(model) {
-  let request = 0;
+// src/request.js
+var TIMEOUT_MS = 2e4;
+var counter = 0;
+var RequestError = class extends Error {
+  constructor(message, reply = null) {
+    super(message);
+    this.name = "RequestError";
+    this.reply = reply;
+  }
+};
+function requester(model, { timeoutMs = TIMEOUT_MS } = {}) {
   const waiting = /* @__PURE__ */ new Map();
-  const answer = (msg) => {
-    if (msg && (msg.type === "results" || msg.type === "trace") && waiting.has(msg.request)) {
-      waiting.get(msg.request)(msg);
-      waiting.delete(msg.request);
-    }
+  const settle = (request) => {
+    const w3 = waiting.get(request);
+    waiting.delete(request);
+    clearTimeout(w3.timer);
+    return w3;
   };
-  model.on("msg:custom", answer);
-  const ask = (msg) => new Promise((resolve) => {
-    request += 1;
-    waiting.set(request, resolve);
-    model.send({ ...msg, request });
+  const listener = (msg, buffers) => {
+    if (!msg || !waiting.has(msg.request)) return;
+    const w3 = settle(msg.request);
+    if (msg.error) w3.reject(new RequestError(String(msg.error), msg));
+    else w3.resolve({ ...msg, buffers: buffers || [] });
+  };
+  model.on("msg:custom", listener);
+  const ask = (msg, { timeoutMs: limit = timeoutMs } = {}) => new Promise((resolve, reject) => {
+    counter += 1;
+    const request = counter;
+    const timer = setTimeout(() => {
+      settle(request);
+      reject(new RequestError(`no reply to "${msg.type}" from the kernel in ${limit / 1e3} s`));
+    }, limit);
+    waiting.set(request, { resolve, reject, timer });
+    try {
+      model.send({ ...msg, request });
+    } catch (err) {
+      settle(request);
+      reject(new RequestError(`could not send "${msg.type}": ${err.message}`));
+    }
   });
-  return { ask, stop: () => model.off("msg:custom", answer) };
+  const stop = () => {
+    model.off("msg:custom", listener);
+    for (const request of [...waiting.keys()]) settle(request).reject(new RequestError("the widget was closed"));
+  };
+  return { ask, stop, waiting };
 }
+
+// src/widget.js
 function render({ model, el }) {
   const send = (patch) => {
     for (const [name, value] of Object.entries(patch)) model.set(name, value);
     model.save_changes();
   };
   el.classList.add("rw-widget");
-  const { ask, stop } = asker(model);
-  const search = (text) => ask({ type: "search", text });
+  const { ask, stop } = requester(model);
+  const search = (text) => ask({ type: "search", text }).catch((err) => ({ error: `search failed: ${err.message}` }));
   const review = (action) => model.send({ type: "review", ...action });
-  const trace = (target) => ask({ type: "trace", ...target });
+  const trace = (target) => ask({ type: "trace", ...target }).catch((err) => ({ trace: null, reason: `the trace request failed: ${err.message}` }));
   const queue = (step) => model.send({ type: "queue", step });
   const sv = mountSampleView(el, { view: viewOf(model, "_view"), send, search, review, trace, queue });
   const redraw = () => sv.update(viewOf(model, "_view"));
   model.on("change:_view", redraw);
   return () => {
     model.off("change:_view", redraw);
-    stop();
     sv.destroy();
+    stop();
   };
 }
 var widget_default = { render };

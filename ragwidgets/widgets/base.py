@@ -1,17 +1,20 @@
 """What every widget of the package shares: its bundle read from ``static/``, a constructor
 that refuses a keyword it does not know (a typo in a control's name fails loudly instead of
 being dropped with a hidden warning), and the one kind of trait a view travels in
-(:func:`view_trait`: the view's JSON and its binary cells in one value, one message), the answer
-to the front end's liveness ping, and the text / HTML a host shows where it cannot draw the
-widget (no kernel, no widget manager)."""
+(:func:`view_trait`: the view's JSON and its binary cells in one value, one message), the one
+request / reply channel from the front end (:meth:`Widget._handle_custom_msg`), the answer to its
+liveness ping, and the text / HTML a host shows where it cannot draw the widget (no kernel, no
+widget manager)."""
 
 from __future__ import annotations
 
 import difflib
 import html
 import json
+import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import anywidget
 import numpy as np
@@ -20,6 +23,10 @@ import traitlets
 from ..analysis.run import plain
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[dict, list], Any]  # (message, buffers) -> None | reply fields | (fields, buffers)
 
 
 def bundled(name: str) -> str:
@@ -107,10 +114,33 @@ def view_summary(state: dict | None) -> tuple[str, list[tuple[str, str]]]:
     return state.get("title", ""), []
 
 
+def _request_number(content) -> int | str | None:
+    request = content.get("request") if isinstance(content, dict) else None
+    return None if isinstance(request, bool) or not isinstance(request, (int, str)) else request
+
+
+def _failure(exc: BaseException) -> str:
+    """A handler's exception as a reply's ``error``: ``"<ExceptionClass>: message"``."""
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
 class Widget(anywidget.AnyWidget):
     """An anywidget whose keyword arguments must each name one of its traits. It answers the
-    front end's ``{"type": "ping"}`` with ``{"type": "pong"}`` itself (no widget's own message
-    handler sees it): a view that gets no answer is a saved snapshot without a kernel."""
+    front end's ``{"type": "ping"}`` with ``{"type": "pong"}`` itself: a view that gets no answer
+    is a saved snapshot without a kernel.
+
+    Its other custom messages go to one dispatcher: ``_handlers()`` maps a message's ``type`` to
+    a handler ``(content, buffers)``. A request (any type not in ``_notices``, and any message
+    that is not an object) always gets exactly one reply carrying its ``request`` back:
+    ``{"type": _reply_types.get(type, "reply"), "request", **fields}`` with the handler's result
+    (a dict of fields, or (dict, buffers); any other value, e.g. an action's None, no fields), or ``{"type", "request", "error":
+    "<ExceptionClass>: message"}`` when the handler raised anything or its reply could not be
+    sent. A notice gets no reply. An exception is logged with its traceback (``logging``, logger
+    ``ragwidgets.widgets.base``: a ValueError, an input refused with its reason, at DEBUG; any
+    other at ERROR), never raised into the comm."""
+
+    _reply_types: dict[str, str] = {}  # a request type -> its reply's type (default "reply")
+    _notices: tuple[str, ...] = ()  # fire-and-forget types: handled, logged on failure, no reply
 
     def __init__(self, **kwargs):
         known = type(self).class_trait_names()
@@ -122,11 +152,51 @@ class Widget(anywidget.AnyWidget):
             raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument {unknown[0]!r}{hint}")
         super().__init__(**kwargs)
 
+    def _handlers(self) -> dict[str, Handler]:
+        """The front end's message types this widget answers, each with its handler (none here:
+        messages go to ``on_msg`` callbacks)."""
+        return {}
+
     def _handle_custom_msg(self, content, buffers):
-        if isinstance(content, dict) and content.get("type") == "ping":
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "ping":
             self.send({"type": "pong"})
             return
-        super()._handle_custom_msg(content, buffers)
+        handlers = self._handlers()
+        if not handlers:
+            super()._handle_custom_msg(content, buffers)
+            return
+        handler = handlers.get(kind) if isinstance(kind, str) else None
+        notice = handler is not None and kind in self._notices
+        reply = {"type": self._reply_types.get(kind, "reply") if isinstance(kind, str) else "reply",
+                 "request": _request_number(content)}
+        try:
+            if not isinstance(content, dict):
+                raise ValueError(f"a request must be an object with a 'type', not {content!r:.80}")
+            if handler is None:
+                raise ValueError(f"unknown request {kind!r:.80}; known: {', '.join(handlers)}")
+            result = handler(content, list(buffers or []))
+        except Exception as exc:  # noqa: BLE001 - every request gets a reply; a failure is its error
+            self._log_failure(kind, exc)
+            if not notice:
+                self.send({**reply, "error": _failure(exc)})
+            return
+        if notice:
+            return
+        fields, data = result if isinstance(result, tuple) else (result if isinstance(result, dict) else {}, [])
+        try:
+            message = {**reply, **fields, "request": reply["request"]}
+            if data:
+                self.send(message, data)
+            else:
+                self.send(message)
+        except Exception as exc:  # noqa: BLE001 - e.g. a reply that is not JSON: said instead
+            self._log_failure(kind, exc)
+            self.send({**reply, "error": _failure(exc)})
+
+    def _log_failure(self, kind, exc: Exception) -> None:
+        level = logging.DEBUG if isinstance(exc, ValueError) else logging.ERROR
+        log.log(level, "%s: the front end's %r message failed", type(self).__name__, kind, exc_info=exc)
 
     def describe(self) -> tuple[str, list[tuple[str, str]]]:
         """What the widget shows, for its text / HTML fallback: a title and (label, value) lines

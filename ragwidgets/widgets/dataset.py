@@ -125,7 +125,6 @@ class DatasetExplorer(Widget):
         super().__init__(**{**self.model.defaults, **controls})
         self.observe(self._changed, names=list(self._controls))
         self.observe(self._on_view_only, names=list(self._view_only))
-        self.on_msg(self._message)
         self._refresh()
 
     @traitlets.validate("selected")
@@ -469,49 +468,41 @@ class DatasetExplorer(Widget):
         i = 0 if not len(where) else min(max(int(where[0]) + delta, 0), len(order) - 1)
         self.selected = int(order[i])
 
-    def _message(self, _, content, buffers) -> None:
-        """A request from the front end, ``{"type", "request", ...}`` (type one of REQUESTS). Each
-        gets one reply carrying its ``request``: a window of rows (type "rows") or ``{"type":
-        "reply"}``, with ``error`` when it failed (the widget's state is then as it was)."""
-        content = content if isinstance(content, dict) else {}
-        request = content.get("request")
-        if isinstance(request, bool) or not isinstance(request, (int, str)):
-            request = None
-        kind = content.get("type")
-        reply, data = {"type": "rows" if kind == "rows" else "reply"}, []
-        try:
-            if kind == "rows":
-                reply, data = self.window(content.get("start"), content.get("count"))
-            elif kind == "step":
-                self.step(content.get("delta"))
-            elif kind == "add_slice":
-                self.add_slices([Slice(_text(content, "name").strip(), _text(content, "expression"))])
-            elif kind == "drill":
-                self._drill_patch(content.get("which"), content.get("patch"))
-            elif kind == "review":
-                self.review(content.get("kind"), content.get("claim"), content.get("label"), content.get("doc_id"),
-                            which=content.get("which", "main"))
-            elif kind == "trace":
-                found, why = self._find_trace(content.get("which", "main"), content.get("kind"), content.get("claim"),
-                                              content.get("doc_id"))
-                reply.update(trace=None if found is None else found.to_json(), reason=why)
-            elif kind == "trust":
-                self.trust_open = bool(content.get("open", True))
-            elif kind == "save_slices":
-                path = Path(_text(content, "path"))
-                self.save_slices(path)
-                reply["said"] = f"Saved {len(self.slices)} slices to {path.resolve()}"
-            elif kind == "load_slices":
-                path = Path(_text(content, "path"))
-                reply["said"] = f"Loaded {len(self.load_slices(path))} slices from {path.resolve()}"
-            elif kind == "export":
-                path = self.export_rows(_text(content, "path"), content.get("format"))
-                reply["said"] = f"Wrote {len(self.order):,} rows to {path.resolve()}"
-            else:
-                raise ValueError(f"unknown request {kind!r:.80}; known: {', '.join(REQUESTS)}")
-        except Exception as err:  # noqa: BLE001 - every request gets a reply; a failure is its error
-            reply, data = {**reply, "error": str(err) or type(err).__name__}, []
-        self.send({**reply, "request": request}, data)
+    _reply_types = {"rows": "rows"}
+
+    def _handlers(self) -> dict:
+        """The front end's requests, ``{"type", "request", ...}`` (type one of REQUESTS). Each gets
+        one reply carrying its ``request`` (base.Widget): a window of rows (type "rows") or
+        ``{"type": "reply"}``, with ``error`` when it failed (the widget's state is then as it was)."""
+        return {
+            "rows": lambda m, _: self.window(m.get("start"), m.get("count")),
+            "step": lambda m, _: self.step(m.get("delta")),
+            "add_slice": lambda m, _: self.add_slices([Slice(_text(m, "name").strip(), _text(m, "expression"))]),
+            "drill": lambda m, _: self._drill_patch(m.get("which"), m.get("patch")),
+            "review": lambda m, _: self.review(m.get("kind"), m.get("claim"), m.get("label"), m.get("doc_id"),
+                                               which=m.get("which", "main")),
+            "trace": lambda m, _: self._trace_reply(m.get("which", "main"), m.get("kind"), m.get("claim"),
+                                                    m.get("doc_id")),
+            "trust": lambda m, _: setattr(self, "trust_open", bool(m.get("open", True))),
+            "save_slices": lambda m, _: self._slices_file(m, save=True),
+            "load_slices": lambda m, _: self._slices_file(m, save=False),
+            "export": lambda m, _: self._export_reply(_text(m, "path"), m.get("format")),
+        }
+
+    def _trace_reply(self, which, kind, claim, doc_id) -> dict:
+        found, why = self._find_trace(which, kind, claim, doc_id)
+        return {"trace": None if found is None else found.to_json(), "reason": why}
+
+    def _slices_file(self, content, *, save: bool) -> dict:
+        path = Path(_text(content, "path"))
+        if save:
+            self.save_slices(path)
+            return {"said": f"Saved {len(self.slices)} slices to {path.resolve()}"}
+        return {"said": f"Loaded {len(self.load_slices(path))} slices from {path.resolve()}"}
+
+    def _export_reply(self, path, fmt) -> dict:
+        written = self.export_rows(path, fmt)
+        return {"said": f"Wrote {len(self.order):,} rows to {written.resolve()}"}
 
     def _drill_patch(self, which, patch) -> None:
         """Apply a drill-down view's action (``which``: "main" or "other") and redraw it."""

@@ -408,7 +408,6 @@ class SampleExplorer(_Linked):
             kwargs["sample_index"] = self._position(query_id)
         kwargs.setdefault("retrieved", self._all_passages(kwargs.get("sample_index", 0)))
         super().__init__(**kwargs)
-        self.on_msg(self._on_message)
 
     def _position(self, query_id: str) -> int:
         if self._scores is not None:
@@ -439,45 +438,38 @@ class SampleExplorer(_Linked):
         :mod:`ragwidgets.widgets._picker`."""
         return self.picker.search(text, limit)
 
-    def _on_message(self, _widget, content, _buffers) -> None:
-        """The front end's requests. A search: {"type": "search", "text", "request"} ->
-        {"type": "results", "request", "matches", "rows"} or {..., "error"}. A review: {"type":
-        "review", "kind", "claim", "label" (None: confirm the judge's), "doc_id"}: the view is
-        the answer (a refused one says why in ``view["review"]["error"]``). A trace: {"type":
-        "trace", "kind", "claim", "doc_id", "request"} -> {"type": "trace", "request", "trace"
-        (None: none kept), "reason"}."""
-        if not isinstance(content, dict):
-            return
-        kind = content.get("type")
-        if kind == "search":
-            reply = {"type": "results", "request": content.get("request")}
-            try:
-                reply.update(self.search(str(content.get("text", ""))))
-            except ValueError as exc:
-                reply["error"] = str(exc)
-            self.send(reply)
-        elif kind == "review":
-            try:
-                self.review(content.get("kind"), content.get("claim"), content.get("label"), content.get("doc_id"))
-            except ValueError as exc:
-                self._review_error = str(exc)
-                self._signature = None
-                self._refresh()
-        elif kind == "queue":
-            try:
-                self.next_in_queue(content.get("step", 1))
-            except ValueError as exc:
-                self._review_error = str(exc)
-                self._signature = None
-                self._refresh()
-        elif kind == "trace":
-            reply = {"type": "trace", "request": content.get("request"), "trace": None}
-            try:
-                found, reason = self._find_trace(content.get("kind"), content.get("claim"), content.get("doc_id"))
-                reply.update(trace=None if found is None else found.to_json(), reason=reason)
-            except (ValueError, TypeError) as exc:
-                reply["reason"] = str(exc)
-            self.send(reply)
+    _reply_types = {"search": "results", "trace": "trace"}
+    _notices = ("review", "queue")
+
+    def _handlers(self) -> dict:
+        """The front end's messages (base.Widget answers each request, with ``error`` when its
+        handler raises). A search: {"type": "search", "text", "request"} -> {"type": "results",
+        "request", "matches", "rows"}. A trace: {"type": "trace", "kind", "claim", "doc_id",
+        "request"} -> {"type": "trace", "request", "trace" (None: none kept), "reason"}. Notices,
+        no reply: a review {"type": "review", "kind", "claim", "label" (None: confirm the
+        judge's), "doc_id"} and a queue step {"type": "queue", "step"}: the view is the answer (a
+        refused one says why in ``view["review"]["error"]``)."""
+        return {"search": lambda m, _: self.search(str(m.get("text", ""))),
+                "trace": lambda m, _: self._trace_reply(m.get("kind"), m.get("claim"), m.get("doc_id")),
+                "review": lambda m, _: self._refused_in_view(
+                    self.review, m.get("kind"), m.get("claim"), m.get("label"), m.get("doc_id")),
+                "queue": lambda m, _: self._refused_in_view(self.next_in_queue, m.get("step", 1))}
+
+    def _trace_reply(self, kind, claim, doc_id) -> dict:
+        try:
+            found, reason = self._find_trace(kind, claim, doc_id)
+        except (ValueError, TypeError) as exc:  # a label not in this sample: no trace, and why
+            return {"trace": None, "reason": str(exc)}
+        return {"trace": None if found is None else found.to_json(), "reason": reason}
+
+    def _refused_in_view(self, action, *args) -> None:
+        """Run a review action; a ValueError's reason shows in ``view["review"]["error"]``."""
+        try:
+            action(*args)
+        except ValueError as exc:
+            self._review_error = str(exc)
+            self._signature = None
+            self._refresh()
 
     # -- reviews ------------------------------------------------------------------------------
     @property

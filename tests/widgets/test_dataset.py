@@ -128,7 +128,7 @@ def test_selection_steps_through_filtered_rows_and_drills_down(explorer):
 
 
 def test_slices_from_the_front_end_and_saved(explorer, tmp_path):
-    explorer._message(explorer, {"type": "add_slice", "name": "long", "expression": "n_response_claims >= 10"}, [])
+    explorer._handle_custom_msg({"type": "add_slice", "name": "long", "expression": "n_response_claims >= 10"}, [])
     assert explorer.view_state["slices"][-1] == {"name": "long", "expression": "n_response_claims >= 10",
                                                  "description": "", "size": int((explorer.frame.n_response_claims >= 10).sum())}
     explorer.save_slices(tmp_path / "s.json")

@@ -81,7 +81,7 @@ def test_every_request_gets_one_reply(explorer, messages, garbage):
         if isinstance(message, dict):
             message = {**message, "request": k}
         explorer.replies.clear()
-        explorer._message(explorer, message, [])  # what the comm's custom message calls: it must not raise
+        explorer._handle_custom_msg(message, [])  # what the comm's custom message calls: it must not raise
         assert len(explorer.replies) == 1, message
         reply, buffers = explorer.replies[0]
         assert reply["request"] == (k if isinstance(message, dict) else None)
@@ -91,7 +91,7 @@ def test_every_request_gets_one_reply(explorer, messages, garbage):
             assert isinstance(reply["error"], str) and reply["error"] and not buffers
         json.dumps(reply, allow_nan=False)
     still_works(explorer)
-    explorer._message(explorer, {"type": "rows", "start": 0, "count": 10, "request": "last"}, [])
+    explorer._handle_custom_msg({"type": "rows", "start": 0, "count": 10, "request": "last"}, [])
     reply, buffers = explorer.replies[-1]
     assert reply["request"] == "last" and "error" not in reply and len(reply["positions"]) == 10 and buffers
 
@@ -117,6 +117,6 @@ def test_the_audit_cases(explorer):
                            ({"type": "add_slice", "name": "x", "expression": "precison > 1"}, "precison"),
                            ({"type": "drill", "which": "key", "patch": {}}, "no drill-down view 'key'"),
                            ({"type": "sql"}, "unknown request 'sql'")]:
-        explorer._message(explorer, {**message, "request": 1}, [])
+        explorer._handle_custom_msg({**message, "request": 1}, [])
         assert error in explorer.replies[-1][0]["error"]
     assert sorted(explorer.order) == list(range(60))  # no request changed the filter

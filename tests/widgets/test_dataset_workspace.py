@@ -29,7 +29,7 @@ def explorer(records):
 
 def ask(x, **message):
     x.replies.clear()
-    x._message(x, {**message, "request": 1}, [])
+    x._handle_custom_msg({**message, "request": 1}, [])
     (reply, _), = x.replies
     return reply
 

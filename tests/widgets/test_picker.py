@@ -60,9 +60,9 @@ def test_the_search_message_round_trip(samples, monkeypatch):
     e = SampleExplorer(samples)
     sent = []
     monkeypatch.setattr(e, "send", sent.append)
-    e._on_message(e, {"type": "search", "text": "river", "request": 7}, [])
+    e._handle_custom_msg({"type": "search", "text": "river", "request": 7}, [])
     assert sent[-1]["type"] == "results" and sent[-1]["request"] == 7 and sent[-1]["matches"] == 100
-    e._on_message(e, {"type": "search", "text": "nope<1", "request": 8}, [])
+    e._handle_custom_msg({"type": "search", "text": "nope<1", "request": 8}, [])
     assert sent[-1] == {"type": "results", "request": 8, "error": sent[-1]["error"]}
     assert "unknown metric 'nope'" in sent[-1]["error"]
 

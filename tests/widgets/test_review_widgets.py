@@ -80,9 +80,9 @@ def test_a_bad_review_names_sample_and_field_and_changes_nothing(example_samples
         x.review("answer2response", 0, "Maybe")
     with pytest.raises(InputError, match="field 'doc_id'.*'nope'"):
         x.review("retrieved2response", 0, "Neutral", doc_id="nope")
-    x._on_message(x, {"type": "review", "kind": "answer2response", "claim": 0, "label": "<b>x</b>"}, [])
+    x._handle_custom_msg({"type": "review", "kind": "answer2response", "claim": 0, "label": "<b>x</b>"}, [])
     assert "field 'label'" in x.view["review"]["error"] and x.metrics == before and not len(x.reviews)
-    x._on_message(x, {"type": "review", "kind": "answer2response", "claim": 0, "label": "neutral"}, [])
+    x._handle_custom_msg({"type": "review", "kind": "answer2response", "claim": 0, "label": "neutral"}, [])
     assert x.view["review"]["error"] == "" and len(x.reviews) == 1
 
 
@@ -108,7 +108,7 @@ def test_the_review_queue_steps_through_its_samples_and_counts_the_fully_reviewe
         for j in range(len(claims)):
             x.review(kind, j, None)  # confirm every label (a passage kind: the whole row)
     assert x.review_progress == (1, 2)
-    x._on_message(x, {"type": "queue", "step": 1}, [])
+    x._handle_custom_msg({"type": "queue", "step": 1}, [])
     assert x.sample.query_id == queue.query_ids[1] and x.view["review"]["queue"]["position"] == 1
     x.next_in_queue(5)  # kept within the queue
     assert x.view["review"]["queue"]["position"] == 1
@@ -122,12 +122,12 @@ def test_why_the_judge_said_it(example_samples):
     x.send = sent.append
     trace = x.trace("retrieved2response", 0, doc_id="001")
     assert trace is not None and trace.kind == "retrieved2response" and trace.note
-    x._on_message(x, {"type": "trace", "kind": "answer2response", "claim": 1, "doc_id": None, "request": 4}, [])
+    x._handle_custom_msg({"type": "trace", "kind": "answer2response", "claim": 1, "doc_id": None, "request": 4}, [])
     assert sent[-1]["request"] == 4 and sent[-1]["trace"]["kind"] == "answer2response"
     json.dumps(sent[-1], allow_nan=False)
     bare = SampleExplorer(example_samples)
     bare.send = sent.append
-    bare._on_message(bare, {"type": "trace", "kind": "answer2response", "claim": 1, "request": 5}, [])
+    bare._handle_custom_msg({"type": "trace", "kind": "answer2response", "claim": 1, "request": 5}, [])
     assert sent[-1]["trace"] is None and sent[-1]["reason"].startswith("no trace kept")
     assert bare.view["review"]["traces"] is False and x.view["review"]["traces"] is True
 
@@ -153,13 +153,13 @@ def test_the_drill_down_reviews_through_the_run_model(tmp_path):
     assert any(judge_row[m] != x.frame[m].iat[row] for m in want if not np.isnan(judge_row[m]))
     assert len(path.read_text().splitlines()) == len(x.reviews)
     assert all(json.loads(line)["reviewer"] == "bo" for line in path.read_text().splitlines())
-    x._message(x, {"type": "review", "which": "main", "kind": "bogus", "claim": 0, "request": 1}, [])
+    x._handle_custom_msg({"type": "review", "which": "main", "kind": "bogus", "claim": 0, "request": 1}, [])
 
 
 def test_the_trust_panel_opens_with_agreement_and_corrected_scores():
     x = rw.DatasetExplorer(rw.datasets.synthetic_run(40, seed=2), selected=0)
     assert x.view_state["reviews"]["trust"] is None
-    x._message(x, {"type": "trust", "open": True, "request": 1}, [])
+    x._handle_custom_msg({"type": "trust", "open": True, "request": 1}, [])
     trust = x.view_state["reviews"]["trust"]
     assert trust["n_reviews"] == 0 and "kappa" in trust["agreement"]["columns"]
     first = dict(zip(trust["agreement"]["columns"], trust["agreement"]["rows"][0]))
@@ -195,12 +195,15 @@ def test_the_drill_down_opens_the_judges_trace_and_answers_every_request():
     replies = []
     x.send = lambda content, buffers=None: replies.append(content)
     doc = records[row]["retrieved_context"][0]["doc_id"]
-    x._message(x, {"type": "trace", "which": "main", "kind": "retrieved2response", "claim": 0, "doc_id": doc,
-                   "request": 7}, [])
+    x._handle_custom_msg({"type": "trace", "which": "main", "kind": "retrieved2response", "claim": 0, "doc_id": doc,
+                          "request": 7}, [])
     assert replies[-1]["request"] == 7 and replies[-1]["trace"]["doc_id"] == doc and "error" not in replies[-1]
-    x._message(x, {"type": "review", "which": "other", "kind": "answer2response", "claim": 0, "label": "Neutral",
-                   "request": 8}, [])
+    x._handle_custom_msg({"type": "review", "which": "other", "kind": "answer2response", "claim": 0, "label": "Neutral",
+                          "request": 8}, [])
     assert replies[-1]["request"] == 8 and "no drill-down view 'other'" in replies[-1]["error"]
-    x._message(x, {"type": "review", "which": "main", "kind": "answer2response", "claim": 99, "label": "Neutral",
-                   "request": 9}, [])
+    x._handle_custom_msg({"type": "review", "which": "main", "kind": "answer2response", "claim": 99, "label": "Neutral",
+                          "request": 9}, [])
     assert "field 'claim'" in replies[-1]["error"] and not len(x.reviews)
+    x._handle_custom_msg({"type": "review", "which": "main", "kind": "answer2response", "claim": 0, "label": "Neutral",
+                          "request": 10}, [])  # done: an empty reply (the action's return value is not sent)
+    assert replies[-1] == {"type": "reply", "request": 10} and len(x.reviews) == 1

@@ -62,3 +62,59 @@ def test_each_view_is_one_trait_whose_json_and_cells_travel_in_one_message(examp
     explorer.observe(lambda change: seen.append(change["name"]), names=["_view"])
     explorer.retrieved = ["000"]
     assert seen == ["_view"] and np.frombuffer(explorer._view.cells, np.int8).size == m["cells"].__len__()
+
+
+def _replies(widget) -> list:
+    sent = []
+    widget.send = lambda content, buffers=None: sent.append((content, buffers or []))
+    return sent
+
+
+def test_a_request_whose_handler_raises_anything_is_answered_with_its_error(example_samples, monkeypatch, caplog):
+    """One dispatcher (base.Widget): every request gets one reply carrying its number back, and an
+    exception of any class is that reply's error, logged with its traceback, never raised."""
+    from ragwidgets.widgets.dataset import REQUESTS
+    x = rw.DatasetExplorer(rw.datasets.synthetic_run(20, seed=1))
+    assert tuple(x._handlers()) == REQUESTS
+    sent = _replies(x)
+
+    def broken(start, count):
+        raise RuntimeError("disk gone")
+    monkeypatch.setattr(x, "window", broken)
+    with caplog.at_level("ERROR", logger="ragwidgets.widgets.base"):
+        x._handle_custom_msg({"type": "rows", "start": 0, "count": 10, "request": 3}, [])
+    assert sent == [({"type": "rows", "request": 3, "error": "RuntimeError: disk gone"}, [])]
+    assert "Traceback" in caplog.text and "disk gone" in caplog.text
+    x._handle_custom_msg({"type": "step", "delta": "x", "request": 4}, [])  # a refused input: its reason
+    assert sent[-1][0]["request"] == 4 and sent[-1][0]["error"].startswith("ValueError: delta must be a whole number")
+    monkeypatch.undo()
+    x._handle_custom_msg({"type": "rows", "start": 0, "count": 2, "request": 5}, [])
+    assert sent[-1][0]["request"] == 5 and "error" not in sent[-1][0] and len(sent[-1][1]) > 0
+
+    e = rw.SampleExplorer(example_samples)
+    sent = _replies(e)
+    monkeypatch.setattr(e, "search", lambda text, limit=50: 1 / 0)
+    e._handle_custom_msg({"type": "search", "text": "river", "request": 9}, [])
+    assert sent == [({"type": "results", "request": 9, "error": "ZeroDivisionError: division by zero"}, [])]
+    e._handle_custom_msg({"type": "nope", "request": 10}, [])
+    assert sent[-1][0] == {"type": "reply", "request": 10, "error": sent[-1][0]["error"]}
+    assert "unknown request 'nope'" in sent[-1][0]["error"]
+
+
+def test_a_notice_that_raises_is_logged_not_answered_and_a_reply_that_cannot_be_sent_says_so(
+        example_samples, monkeypatch, caplog):
+    import json
+    e = rw.SampleExplorer(example_samples)
+    sent = _replies(e)
+    monkeypatch.setattr(e, "next_in_queue", lambda step=1: {}["missing"])
+    with caplog.at_level("ERROR", logger="ragwidgets.widgets.base"):
+        e._handle_custom_msg({"type": "queue", "step": 1}, [])  # fire-and-forget: no reply
+    assert sent == [] and "KeyError" in caplog.text and "'queue' message failed" in caplog.text
+    monkeypatch.setattr(e, "search", lambda text, limit=50: {"matches": {1, 2}})  # not JSON
+
+    def send(content, buffers=None):
+        json.dumps(content)
+        sent.append(content)
+    e.send = send
+    e._handle_custom_msg({"type": "search", "text": "x", "request": 2}, [])
+    assert sent == [{"type": "results", "request": 2, "error": "TypeError: Object of type set is not JSON serializable"}]
