@@ -25,7 +25,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .errors import InputError, InputWarning
-from .sources import is_table, read_run
+from .sources import is_table, is_table_path, read_run
 from .model import (ENTAILED, IMPORTANCE_LABELS, LABEL_CODES, LABEL_MATRICES, LABEL_SPELLINGS, UNJUDGED, Claim,
                     Passage, Sample, fact_labels, label_code, required_flag)
 
@@ -218,6 +218,9 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
     """
     check_on_error(on_error)
     with gc_paused():
+        flat = _plain_table(source)
+        if flat is not None:
+            return LoadResult(samples=flat.samples, flat=flat)
         run = read_run(source) if is_table(source) else None  # Parquet, CSV, a DataFrame, ragas, Phoenix
         if run is None and isinstance(source, (bytes, str, Path)):
             from . import _fastload as fastload
@@ -238,6 +241,30 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
     result.errors[:0] = errors
     _emit(result.warnings)
     return result
+
+
+def _plain_table(source):
+    """The fast path's read (FlatRecords) of a Parquet file or an Arrow table whose columns are all
+    of RAGChecker's plain format, ``query_id`` among them: its rows as JSON lines, made by Arrow
+    (:mod:`ragwidgets.arrow_json`). None for anything else, read by :func:`read_run` instead."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from . import _fastload as fastload
+    from .arrow_json import jsonl_bytes
+
+    try:
+        if isinstance(source, pa.Table):
+            names, read = source.schema.names, lambda: source
+        elif is_table_path(source) and Path(source).suffix.lower() == ".parquet" and Path(source).is_file():
+            names, read = pq.read_schema(source).names, lambda: pq.read_table(source)
+        else:
+            return None
+        if "query_id" not in names or not set(names) <= set(fastload.PlainRecord.__struct_fields__):
+            return None
+        return fastload.read_flat(jsonl_bytes(read()), True)
+    except (OSError, TypeError, pa.ArrowException):  # not readable, or a column JSON cannot hold: the slow path says why
+        return None
 
 
 def _plain_file(source, name: str) -> str | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..arrow_json import json_text, jsonl_bytes
 from ..atomic import atomic_write
 from ..loaders import gc_paused
 from ..model import CONTRADICTED, ENTAILED, UNJUDGED
@@ -155,44 +156,6 @@ def _claims_frame(batch, derived, code, judge, cells):
     return out
 
 
-def _json_strings(values):
-    """Each string of an Arrow string array as JSON text (quoted, escaped); null stays null."""
-    import json
-
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    escaped = pc.replace_substring(pc.replace_substring(values, "\\", "\\\\"), '"', '\\"')
-    control = pc.fill_null(pc.match_substring_regex(values, "[\\x00-\\x1f\u2028\u2029]"), False)
-    if pc.any(control).as_py():  # rare: escaped by json.dumps, one by one
-        at = np.flatnonzero(control.to_numpy(zero_copy_only=False))
-        fixed = escaped.to_pylist()
-        for i, v in zip(at.tolist(), values.take(at).to_pylist()):
-            fixed[i] = json.dumps(v)[1:-1]
-        escaped = pa.array(fixed, type=pa.string())
-    return pc.binary_join_element_wise('"', escaped, '"', "")
-
-
-def _json_column(column):
-    """An Arrow column as JSON text per row ("null" for a missing value)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    column = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    if pa.types.is_dictionary(column.type):
-        column = column.dictionary_decode()
-    if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
-        items = pa.ListArray.from_arrays(column.offsets, _json_strings(column.flatten()), mask=column.is_null())
-        text = pc.binary_join_element_wise("[", pc.binary_join(items, ","), "]", "")
-    elif pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-        text = _json_strings(column.cast(pa.string()))
-    elif pa.types.is_boolean(column.type):
-        text = pc.if_else(column, "true", "false")
-    else:
-        text = column.cast(pa.string())
-    return pc.fill_null(text, "null")
-
-
 def write_claims(frame, path) -> None:
     """Write the per-claim table whole (atomically) as CSV, Parquet or JSONL, by ``path``'s suffix
     (Arrow does the writing, no Python loop per row); in CSV the list columns are JSON text."""
@@ -220,25 +183,11 @@ def write_claims(frame, path) -> None:
             if pa.types.is_dictionary(column.type):
                 column = column.dictionary_decode()
             if name in LIST_COLUMNS:
-                column = pc.if_else(column.is_null(), None, _json_column(column))
+                column = pc.if_else(column.is_null(), pa.scalar(None, pa.large_string()), json_text(column))
             columns.append(column)
         with atomic_write(path, "wb") as out:
             pacsv.write_csv(pa.table(columns, names=table.column_names), out)
         return
     with atomic_write(path, "wb") as out:
         for start in range(0, table.num_rows, CHUNK):
-            out.write(_json_lines(table.slice(start, CHUNK)))
-
-
-def _json_lines(table) -> memoryview:
-    """The rows of an Arrow table as JSON lines, one object each (the bytes of one string array)."""
-    import json
-
-    import pyarrow.compute as pc
-
-    pieces = []
-    for k, name in enumerate(table.column_names):
-        pieces += [("{" if k == 0 else ",") + json.dumps(name) + ":", _json_column(table[name])]
-    lines = pc.binary_join_element_wise(*pieces, "}\n", "")
-    ends = np.frombuffer(lines.buffers()[1], dtype=np.int32)[lines.offset:lines.offset + len(lines) + 1]
-    return memoryview(lines.buffers()[2])[ends[0]:ends[-1]]
+            out.write(jsonl_bytes(table.slice(start, CHUNK)))
