@@ -54,8 +54,8 @@ def _repeats_in(records) -> int | None:
 def judge_info(source) -> JudgeInfo:
     """A run's :class:`JudgeInfo` from what its source carries: a JudgeInfo or a mapping with
     ``judge`` / ``repeats`` as it is; a ScoringResult whose judge worked (calls or cache hits):
-    its scorer's ``judge_model_key`` (None when the judge object was passed in) and the repeats
-    its records' ``label_repeats`` hold (1 without them); in-memory records or
+    its scorer's ``judge_model_key`` (None when the judge object was passed in, or the key is a
+    per-row template) and the repeats its records' ``label_repeats`` hold (1 without them); in-memory records or
     ``{"results": [...]}``: the repeats their ``label_repeats`` hold. Anything else (a path,
     Scores, a DataFrame, labels given in the input): unknown."""
     if isinstance(source, JudgeInfo):
@@ -66,8 +66,8 @@ def judge_info(source) -> JudgeInfo:
         usage = source.usage
         if not (usage.calls or usage.cache_hits):
             return JudgeInfo(None, _repeats_in(source.records))
-        repeats = _repeats_in(source.records)
-        return JudgeInfo(source.config.judge_model_key, 1 if repeats is None else repeats)
+        repeats, key = _repeats_in(source.records), source.config.judge_model_key
+        return JudgeInfo(key if isinstance(key, str) else None, 1 if repeats is None else repeats)
     if isinstance(source, Mapping) and isinstance(source.get("results"), list):
         source = source["results"]
     if isinstance(source, list):
