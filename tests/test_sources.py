@@ -184,3 +184,14 @@ def test_cli_score_writes_the_claims_table(tmp_path, capsys):
     assert claims["query_id"].tolist() == ["0", "1", "1", "2"] and claims["faithful"].tolist() == [True, True, False, False]
     assert main(["score", str(path), "--claims", str(tmp_path / "claims.txt")]) == 2
     assert "--claims writes .csv, .parquet, .jsonl" in capsys.readouterr().err
+
+
+def test_a_scored_ragas_frame_keeps_ragas_scores_into_the_explorer():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)
+        result = rw.RagChecker(scores_to_compute=("faithfulness",), target_column=None).score(
+            four_answers([0.0, 0.5, np.nan, 0.9]))
+        explorer = rw.DatasetExplorer(result)
+    assert explorer.model.external == ["ragas_faithfulness"]
+    assert explorer.model.counterparts == {"ragas_faithfulness": "faithfulness"}
+    assert "ragas_faithfulness disagrees with faithfulness" in [s.name for s in explorer.model.slices]

@@ -162,6 +162,11 @@ def _scores_and_extras(source, reviews: Reviews | None = None) -> tuple[Scores, 
         scores = source if reviews is None else source.reviewed(reviews)
     elif hasattr(source, "records") and hasattr(source, "score_columns"):  # a ScoringResult
         scores = evaluate(source.records, reviews=reviews)
+        named = {c: name for c, name in source.frame.attrs.get("external", {}).items() if c in source.frame.columns}
+        if named:  # another tool's numbers the scorer kept beside its rows, under the tool's own names
+            scores.external = source.frame[list(named)].rename(columns=named).set_axis(
+                pd.Index(scores.batch.query_ids, name="query_id"))
+            scores.external_tool = source.frame.attrs.get("external_tool", "external")
     elif not is_table(source):
         scores = evaluate(source, reviews=reviews)
     else:

@@ -253,7 +253,9 @@ def source_frame(config: "RagChecker", data: Any) -> pd.DataFrame:
     if run.external is not None:
         taken = set(frame.columns) | set(config.score_columns)
         external = run.external.reset_index(drop=True)
-        frame = frame.join(external.rename(columns={c: f"{run.tool}_{c}" for c in external if c in taken}))
+        names = {c: f"{run.tool}_{c}" if c in taken else c for c in external}
+        frame = frame.join(external.rename(columns=names))
+        frame.attrs.update(external={v: k for k, v in names.items()}, external_tool=run.tool)  # column -> the tool's name
     return frame
 
 
