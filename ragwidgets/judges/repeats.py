@@ -24,9 +24,11 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Optional, Union
 
+from .errors import JudgeRunStopped
 from .fill import JUDGE_NEEDS, FilledRecords, Instructions, fill_labels, plan_fill
 from .jobs import DryRun
 from .protocol import Judge
+from .results import Usage
 
 LABEL_FIELDS = ("answer2response", "response2answer", "retrieved2response", "retrieved2answer",
                 "response_claim_labels", "gt_answer_claim_labels")
@@ -107,19 +109,37 @@ def fill_repeats(records: Iterable[Mapping[str, Any]], judge: Judge, needs: Coll
                  repeats: int = 3, policy: Policy = "majority", extraction_instructions: Instructions = None,
                  labeling_instructions: Instructions = None, progress: Optional[bool] = None) -> FilledRecords:
     """``fill_labels`` asking each check ``repeats`` times (see the module docstring); labels given
-    in ``records`` are kept in every repeat."""
+    in ``records`` are kept in every repeat. A run stopped by ``max_failures`` raises
+    ``JudgeRunStopped`` whose ``records`` hold every repeat (the labels not answered unjudged,
+    the repeats not reached all unjudged) with the policy's pick."""
     check_repeats(repeats, policy)
     given = [dict(r) for r in records]
-    first = fill_labels(given, judge, needs, extraction_instructions=extraction_instructions,
-                        labeling_instructions=labeling_instructions, progress=progress)
-    sets, usage = [list(first)], first.usage
-    for r in range(1, repeats):
-        again = [dict(f, **{n: g.get(n) for n in LABEL_FIELDS if n in f}) for f, g in zip(first, given)]
-        filled = fill_labels(again, repeat_of(judge, r), needs, extraction_instructions=extraction_instructions,
-                             labeling_instructions=labeling_instructions, progress=progress)
+    sets: list[list[dict]] = []
+    usage = Usage()
+    for r in range(repeats):
+        asked = given if r == 0 else [dict(f, **{n: g.get(n) for n in LABEL_FIELDS if n in f})
+                                      for f, g in zip(sets[0], given)]
+        try:
+            filled = fill_labels(asked, repeat_of(judge, r), needs, extraction_instructions=extraction_instructions,
+                                 labeling_instructions=labeling_instructions, progress=progress)
+        except JudgeRunStopped as stop:
+            done = sets + [list(stop.records)]
+            unasked = [dict(f, **{n: g[n] if n in g else _unjudged(f[n]) for n in LABEL_FIELDS if n in f})
+                       for f, g in zip(done[0], given)]
+            stop.records = FilledRecords(combine(done + [unasked] * (repeats - len(done)), policy),
+                                         usage + stop.records.usage)
+            stop.args = (f"{stop} (stopped in repeat {r} of 0..{repeats - 1})",)
+            raise
         sets.append(list(filled))
         usage = usage + filled.usage
     return FilledRecords(combine(sets, policy), usage)
+
+
+def _unjudged(labels: Any) -> Any:
+    """A label field of the same shape with every label unjudged (None)."""
+    if labels is None:
+        return None
+    return [[None] * len(row) if isinstance(row, list) else None for row in labels]
 
 
 def plan_repeats(records: Iterable[Mapping[str, Any]], judge: Judge, needs: Collection[str] = JUDGE_NEEDS, *,

@@ -11,6 +11,7 @@ from ragwidgets.analysis import label_flips, repeat_scores
 from ragwidgets.cli import main
 from ragwidgets.engine import evaluate
 from ragwidgets.errors import InputWarning
+from ragwidgets.judges import JudgeRunStopped
 from ragwidgets.judges.repeats import combine, fill_repeats, majority, pick, plan_repeats, repeat_of
 from ragwidgets.scoring import RagChecker
 
@@ -96,6 +97,19 @@ def test_dry_run_equals_the_requests_sent_and_a_rerun_sends_none(make_judge, cha
     assert more.calls == 6  # only the new repeat is asked
 
 
+def test_a_stopped_run_keeps_every_repeat_the_unasked_ones_unjudged(make_judge, chat_server):
+    records = _records(1, claims=2, passages=2)
+    chat_server.script.fault_next(None, None, None, None, None, "bad-request")  # claims given: 4 checks a repeat
+    judge = make_judge(check_batch_size=1, max_failures=0, max_concurrency=1)
+    with pytest.raises(JudgeRunStopped, match=r"stopped in repeat 1 of 0..2") as stopped:
+        fill_repeats(records, judge, {"retrieved2response"}, repeats=3, policy=2, progress=False)
+    record = stopped.value.records[0]
+    first, second, third = record["label_repeats"]["retrieved2response"]
+    assert None not in first[0] + first[1] and None in second[0] + second[1]
+    assert third == [[None, None], [None, None]] == record["retrieved2response"]  # policy 2: not reached
+    assert stopped.value.records.usage.calls >= 4
+
+
 def test_bad_repeats_and_policies_are_refused(make_judge):
     with pytest.raises(ValueError, match="repeats must be"):
         fill_repeats([], make_judge(), repeats=0)
@@ -129,7 +143,12 @@ def test_the_scorer_repeats_the_judge_dry_run_counts_repeats_and_a_rerun_sends_n
     assert result.frame["answer2response"].iloc[0] == result.records[0]["answer2response"]
     again = scorer.score(frame, judge, repeats=3)
     assert chat_server.script.requests == plan.calls and again.usage.requests == 0  # the cache answered all
-    assert again.scores.equals(result.scores)
+    # one cache entry per distinct (claim, reference) of a repeat: q1's "Paris is the capital of France"
+    # is checked against d1 as a response claim and as a ground-truth claim, and a flipping server may
+    # have answered those two requests differently; every other label reads back as it was answered
+    copies = again.records[0]["label_repeats"]["answer2response"]
+    assert copies == result.records[0]["label_repeats"]["answer2response"]
+    assert scorer.score(frame, judge, repeats=3).scores.equals(again.scores)
     second = scorer.score(frame, judge, repeats=3, policy=1)  # one repeat's labels: repeat 1's, from the cache
     assert chat_server.script.requests == plan.calls
     assert second.records[0]["answer2response"] == copies[1]
