@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 _CONTROL = "[\\x00-\\x1f\u2028\u2029]"  # escaped one by one, by json.dumps: rare in text
+_ESCAPED = '["\\\\\\x00-\\x1f\u2028\u2029]'  # a character JSON escapes
 ROWS = 100_000  # rows turned into JSON text at a time
 
 
@@ -29,17 +30,20 @@ def _join(*parts) -> pa.Array:
 
 
 def _strings(values: pa.Array) -> pa.Array:
-    """Each string quoted and escaped as JSON; null stays null."""
+    """Each string quoted and escaped as JSON; null stays null (strings with nothing to escape,
+    most of them, are only quoted)."""
     values = values.cast(pa.large_string())
-    escaped = pc.replace_substring(pc.replace_substring(values, "\\", "\\\\"), '"', '\\"')
-    control = pc.fill_null(pc.match_substring_regex(values, _CONTROL), False)
-    if pc.any(control).as_py():
-        at = np.flatnonzero(control.to_numpy(zero_copy_only=False))
-        fixed = escaped.to_pylist()
-        for i, v in zip(at.tolist(), values.take(at).to_pylist()):
-            fixed[i] = json.dumps(v)[1:-1]
-        escaped = pa.array(fixed, type=pa.large_string())
-    return _join('"', escaped, '"')
+    if pc.any(pc.match_substring_regex(values, _ESCAPED)).as_py():
+        escaped = pc.replace_substring(pc.replace_substring(values, "\\", "\\\\"), '"', '\\"')
+        control = pc.fill_null(pc.match_substring_regex(values, _CONTROL), False)
+        if pc.any(control).as_py():
+            at = np.flatnonzero(control.to_numpy(zero_copy_only=False))
+            fixed = escaped.to_pylist()
+            for i, v in zip(at.tolist(), values.take(at).to_pylist()):
+                fixed[i] = json.dumps(v)[1:-1]
+            escaped = pa.array(fixed, type=pa.large_string())
+        values = escaped
+    return _join('"', values, '"')
 
 
 def _nested(values: pa.Array) -> pa.Array | None:
@@ -52,10 +56,16 @@ def _nested(values: pa.Array) -> pa.Array | None:
     if pa.types.is_struct(kind):
         if kind.num_fields == 0:
             return pc.if_else(values.is_null(), _s(None), _s("{}"))
-        parts = [_join(json.dumps(kind.field(k).name) + ":", json_text(child)) for k, child in enumerate(values.flatten())]
-        text = _join("{", pc.binary_join_element_wise(*parts, _s(",")), "}")
-        return pc.if_else(values.is_null(), _s(None), text)
+        return pc.if_else(values.is_null(), _s(None), _object(kind, values.flatten(), "}"))
     return None
+
+
+def _object(kind: pa.StructType, children, end: str) -> pa.Array:
+    """Per row, the JSON object of the struct's ``children`` (one join, no copy per field), then ``end``."""
+    parts = []
+    for k, child in enumerate(children):
+        parts += [("{" if k == 0 else ",") + json.dumps(kind.field(k).name) + ":", json_text(child)]
+    return _join(*parts, end)
 
 
 def json_text(values: pa.Array | pa.ChunkedArray) -> pa.Array:
@@ -87,8 +97,8 @@ def jsonl_bytes(table: pa.Table) -> bytes:
     """The rows of ``table`` as JSON lines (UTF-8), one object per row keyed by column name."""
     out = []
     for batch in table.to_batches(max_chunksize=ROWS):
-        rows = json_text(pa.StructArray.from_arrays(batch.columns, names=batch.schema.names))
-        lines = _join(rows, "\n")
+        lines = _object(pa.struct(batch.schema), batch.columns, "}\n") if batch.num_columns else \
+            pa.array(["{}\n"] * batch.num_rows, type=pa.large_string())
         offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)[lines.offset:lines.offset + len(lines) + 1]
         out.append(lines.buffers()[2].to_pybytes()[offsets[0]:offsets[-1]] if len(lines) else b"")
     return b"".join(out)
