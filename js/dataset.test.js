@@ -476,6 +476,8 @@ describe("acting on a finding", () => {
     expect(el.querySelector("[data-testid=act-said]").textContent).toBe("Wrote 2 rows to /k/out/worst.parquet");
     el.querySelector("[data-testid=save-slices]").click();
     expect(model.messages.at(-1)).toMatchObject({ type: "save_slices", path: "out/worst.parquet" });
+    el.querySelector("[data-testid=export-claims]").click();
+    expect(model.messages.at(-1)).toMatchObject({ type: "export_claims", path: "out/worst.parquet" });
     cleanup();
   });
 });

@@ -231,12 +231,14 @@ function Actions({ view, ask }) {
   const n = view.count.toLocaleString("en-US");
   return html`<div class="rw-ds-panel rw-ds-actions" data-testid="actions">
     <label>file (in the kernel's folder unless absolute) <input type="text" value=${path} data-testid="path"
-      placeholder="slices.json · rows.csv · rows.parquet" onInput=${(e) => setPath(e.target.value)} /></label>
+      placeholder="slices.json · rows.csv · rows.parquet · claims.parquet" onInput=${(e) => setPath(e.target.value)} /></label>
     <div class="rw-ds-act-buttons">
       ${view.cluster ? "" : html`<button data-testid="save-slices" onClick=${() => act({ type: "save_slices" }, "slices.json")}>Save the slices</button>
       <button data-testid="load-slices" onClick=${() => act({ type: "load_slices" }, "slices.json")}>Load slices</button>`}
       <button data-testid="export-csv" onClick=${() => act({ type: "export", format: "csv" }, "rows.csv")}>Write the ${n} rows as CSV</button>
       <button data-testid="export-parquet" onClick=${() => act({ type: "export", format: "parquet" }, "rows.parquet")}>… as Parquet</button>
+      ${view.cluster ? "" : html`<button data-testid="export-claims" title="one row per claim: every label, the passages behind it, hallucinated / noise-led (.csv, .parquet or .jsonl by the file's suffix)"
+        onClick=${() => act({ type: "export_claims" }, "claims.parquet")}>… their claims</button>`}
     </div>
     ${said ? html`<p class="rw-hint" role="status" data-testid="act-said">${said}</p>` : ""}
   </div>`;

@@ -47,7 +47,8 @@ from ._view import LABELS, LOWER_IS_BETTER, show_id
 
 MAX_WINDOW = 2000  # rows per window
 SEED_ROWS = 50  # the first rows of the order, kept in the saved state (`_rows`)
-REQUESTS = ("rows", "step", "add_slice", "drill", "review", "trace", "trust", "save_slices", "load_slices", "export")
+REQUESTS = ("rows", "step", "add_slice", "drill", "review", "trace", "trust", "save_slices", "load_slices", "export",
+            "export_claims")
 STATUS_WORDS = {0: "defined", 1: "Undefined", 2: "not computable"}
 BRUSH_KEYS = ("metric", "lo", "hi", "undefined")
 
@@ -487,6 +488,7 @@ class DatasetExplorer(Widget):
             "save_slices": lambda m, _: self._slices_file(m, save=True),
             "load_slices": lambda m, _: self._slices_file(m, save=False),
             "export": lambda m, _: self._export_reply(_text(m, "path"), m.get("format")),
+            "export_claims": lambda m, _: self._claims_reply(_text(m, "path")),
         }
 
     def _trace_reply(self, which, kind, claim, doc_id) -> dict:
@@ -503,6 +505,11 @@ class DatasetExplorer(Widget):
     def _export_reply(self, path, fmt) -> dict:
         written = self.export_rows(path, fmt)
         return {"said": f"Wrote {len(self.order):,} rows to {written.resolve()}"}
+
+    def _claims_reply(self, path) -> dict:
+        claims = self.claims()
+        write_claims(claims, path)
+        return {"said": f"Wrote the {len(claims):,} claims of {len(self.order):,} samples to {Path(path).resolve()}"}
 
     def _drill_patch(self, which, patch) -> None:
         """Apply a drill-down view's action (``which``: "main" or "other") and redraw it."""

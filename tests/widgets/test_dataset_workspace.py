@@ -122,6 +122,18 @@ def test_rows_written_from_the_front_end_with_undefined_left_empty(explorer, tmp
     assert "csv or parquet" in reply["error"] and not (tmp_path / "worst.xlsx").exists()
 
 
+def test_claims_of_the_filtered_samples_written_from_the_front_end(explorer, tmp_path):
+    explorer.expression = "recall < 0.6"
+    reply = ask(explorer, type="export_claims", path=str(tmp_path / "claims.jsonl"))
+    claims = explorer.claims()
+    assert "error" not in reply and reply["said"].startswith(f"Wrote the {len(claims):,} claims of {len(explorer.order):,} samples")
+    back = pd.read_json(tmp_path / "claims.jsonl", lines=True, dtype={"query_id": str})
+    assert back["query_id"].tolist() == claims["query_id"].astype(str).tolist()
+    assert set(back["query_id"]) == set(explorer.filtered.query_id)
+    reply = ask(explorer, type="export_claims", path=str(tmp_path / "claims.xlsx"))
+    assert ".parquet" in reply["error"] and not (tmp_path / "claims.xlsx").exists()
+
+
 def test_slices_saved_and_loaded_from_the_front_end(explorer, records, tmp_path):
     explorer.add_slices([rw.analysis.Slice("long answers", "n_response_claims >= 8")])
     reply = ask(explorer, type="save_slices", path=str(tmp_path / "s.json"))
