@@ -195,3 +195,23 @@ def test_a_scored_ragas_frame_keeps_ragas_scores_into_the_explorer():
     assert explorer.model.external == ["ragas_faithfulness"]
     assert explorer.model.counterparts == {"ragas_faithfulness": "faithfulness"}
     assert "ragas_faithfulness disagrees with faithfulness" in [s.name for s in explorer.model.slices]
+
+
+class FakeHFDataset:
+    """What ragwidgets asks of a Hugging Face datasets.Dataset (duck-typed): its to_pandas()."""
+
+    def __init__(self, frame):
+        self.frame = frame
+
+    def to_pandas(self):
+        return self.frame
+
+
+def test_a_dataset_with_to_pandas_is_read_and_its_external_scores_grouped():
+    data = FakeHFDataset(four_answers([0.0, 0.5, np.nan, 0.9]).assign(model=["a", "a", "b", "b"]))
+    with pytest.warns(InputWarning, match="the FakeHFDataset read as ragas >= 0.2"):
+        explorer = rw.DatasetExplorer(data)
+    explorer.group_by, explorer.chart_metric = "model", "ragas_faithfulness"
+    rows = explorer.view_state["charts"]["groups"]["rows"]
+    # by group: the mean over the rows that have ragas' number (b's missing one is not a 0)
+    assert [(r["group"], r["mean"], r["defined"], r["size"]) for r in rows] == [("a", 0.25, 2, 2), ("b", 0.9, 1, 2)]
