@@ -13,9 +13,11 @@ whose Python observer echoes a click counter back (the round trip's floor on the
 with no view to build or draw). Prints p50 / p95 / max per case.
 
 Then the front end alone: the bundle in a bare page with a stand-in model is handed, one after
-another, view states Python built for a cycle of claim selections and passage toggles on the same
-60 x 80 sample, and each update is timed from the `change:_view` event to the DOM laid out again
-(parse, diff, render, forced layout).
+another, view states Python built for a cycle of passage toggles on the same 60 x 80 sample, and
+each update is timed from the `change:_view` event to the DOM laid out again (parse, diff,
+render, forced layout). A selection is no such update any more: the front end draws it itself
+(js/src/selection.js) and Python sends no view for it, so "select a claim" above is the click to
+the DOM drawn in the browser, the kernel told after.
 The servers and browser are the ones the e2e tests start (tests/e2e/conftest.py).
 """
 
@@ -137,7 +139,7 @@ RENDER = """async ([bundle, css, views]) => {
 
 
 def render_views(record: dict, n: int) -> list[tuple[str, str]]:
-    """``n`` successive (view JSON, cells base64) of the sample under selections and toggles."""
+    """``n`` successive (view JSON, cells base64) of the sample under passage toggles."""
     import base64
 
     import ragwidgets as rw
@@ -146,10 +148,7 @@ def render_views(record: dict, n: int) -> list[tuple[str, str]]:
     ids = [p["doc_id"] for p in record["retrieved_context"]]
     out = []
     for i in range(n):
-        if i % 3 == 2:
-            e.retrieved = ids if len(e.retrieved) < len(ids) else [d for d in ids if d != ids[i % len(ids)]]
-        else:
-            e.selected = f"claim:R{(i * 7) % 80 + 1}"
+        e.retrieved = ids if len(e.retrieved) < len(ids) else [d for d in ids if d != ids[i % len(ids)]]
         out.append((e._view.json, base64.b64encode(e._view.cells).decode()))
     return out
 
@@ -187,7 +186,7 @@ def main() -> None:
         static = ROOT / "ragwidgets" / "static"
         ms = bare.page.evaluate(RENDER, [(static / "widget.js").read_text(), (static / "widget.css").read_text(),
                                          render_views(record, args.clicks + 1)])
-        rows.append(("Front end alone, 60 x 80 sample: one update (select / toggle)", np.array(ms)))
+        rows.append(("Front end alone, 60 x 80 sample: one new view (passage toggle)", np.array(ms)))
         browser.close()
         assert not page.blocked and not page.errors and not bare.errors, (page.blocked, page.errors, bare.errors)
     print(f"load average after: {os.getloadavg()}\n")

@@ -1,13 +1,26 @@
 // The anywidget module shared by Explorer and SampleExplorer: it draws the `_view` trait (the
 // view state as JSON with the entailment matrix's cells as a binary buffer, view_trait.js)
 // through the mountable sample view, and writes each user action back as trait changes. All
-// metrics are recomputed in Python.
+// metrics are recomputed in Python. A selection changes none: it is drawn here at once, on the
+// last view, from what that view carries (selection.js), then set as the `selected` trait, which
+// Python keeps without rebuilding the view; a selection Python makes (`select()`) arrives as
+// change:selected and is drawn the same way.
 import { mountSampleView } from "./sample_view.js";
 import { viewOf } from "./view_trait.js";
 import { requester } from "./request.js";
+import { withSelection } from "./selection.js";
 
 function render({ model, el }) {
+  let view = viewOf(model, "_view"); // the last view from Python; the selection is drawn on it
+  const trait = () => model.get("selected") ?? (view && view.selected) ?? ""; // the view's own where no trait
+  let drawn = { view: null, selected: null }; // what the sample view shows
+  const shown = (selected = trait()) => {
+    drawn = { view, selected };
+    return withSelection(view, selected);
+  };
+  let sv = null;
   const send = (patch) => {
+    if ("selected" in patch) sv.update(shown(patch.selected)); // drawn before Python hears of it
     for (const [name, value] of Object.entries(patch)) model.set(name, value);
     model.save_changes();
   };
@@ -19,11 +32,19 @@ function render({ model, el }) {
   const trace = (target) => ask({ type: "trace", ...target })
     .catch((err) => ({ trace: null, reason: `the trace request failed: ${err.message}` }));
   const queue = (step) => model.send({ type: "queue", step });
-  const sv = mountSampleView(el, { view: viewOf(model, "_view"), send, search, review, trace, queue });
-  const redraw = () => sv.update(viewOf(model, "_view"));
+  sv = mountSampleView(el, { view: shown(), send, search, review, trace, queue });
+  const redraw = () => {
+    view = viewOf(model, "_view");
+    sv.update(shown());
+  };
+  const reselect = () => { // a selection from Python, or the echo of the one drawn
+    if (drawn.view !== view || drawn.selected !== trait()) sv.update(shown());
+  };
   model.on("change:_view", redraw);
+  model.on("change:selected", reselect);
   return () => {
     model.off("change:_view", redraw);
+    model.off("change:selected", reselect);
     sv.destroy();
     stop();
   };

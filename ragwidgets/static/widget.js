@@ -442,22 +442,22 @@ function share(prev, next) {
   }
   if (Array.isArray(next) !== Array.isArray(prev)) return next;
   if (Array.isArray(next)) {
-    let same2 = prev.length === next.length;
+    let same3 = prev.length === next.length;
     const out2 = next.map((x2, i3) => {
       const y3 = share(prev[i3], x2);
-      if (y3 !== prev[i3]) same2 = false;
+      if (y3 !== prev[i3]) same3 = false;
       return y3;
     });
-    return same2 ? prev : out2;
+    return same3 ? prev : out2;
   }
   const keys = Object.keys(next);
-  let same = keys.length === Object.keys(prev).length;
+  let same2 = keys.length === Object.keys(prev).length;
   const out = {};
   for (const k3 of keys) {
     out[k3] = share(prev[k3], next[k3]);
-    if (out[k3] !== prev[k3]) same = false;
+    if (out[k3] !== prev[k3]) same2 = false;
   }
-  return same ? prev : out;
+  return same2 ? prev : out;
 }
 function shallowEqual(a3, b2) {
   const ka = Object.keys(a3);
@@ -1486,9 +1486,66 @@ function requester(model, { timeoutMs = TIMEOUT_MS } = {}) {
   return { ask, stop, waiting };
 }
 
+// src/selection.js
+function highlights(view, selected) {
+  const out = {};
+  const mark = (key, role) => (out[key] || (out[key] = [])).push(role);
+  if (!selected) return out;
+  const at = selected.indexOf(":");
+  const kind = at < 0 ? selected : selected.slice(0, at);
+  const ident = at < 0 ? "" : selected.slice(at + 1);
+  mark(selected, "selected");
+  if (kind === "claim" || kind === "gt") {
+    for (const c3 of kind === "claim" ? view.claims : view.gt_claims) {
+      if (c3.id !== ident) continue;
+      for (const d3 of c3.supported_by) mark(`source:${d3}`, "supports");
+      for (const d3 of c3.contradicted_by) mark(`source:${d3}`, "contradicts");
+      if (kind === "claim") for (const cit of c3.citations || []) mark(`source:${cit.doc_id}`, "cited");
+    }
+  } else if (kind === "source") {
+    for (const p3 of view.sources) {
+      if (p3.doc_id !== ident) continue;
+      for (const r3 of p3.entails_response) mark(`claim:${r3}`, "entailed");
+      for (const g2 of p3.entails_gt) mark(`gt:${g2}`, "entailed");
+      for (const r3 of p3.contradicts_response) mark(`claim:${r3}`, "contradicted");
+      for (const g2 of p3.contradicts_gt) mark(`gt:${g2}`, "contradicted");
+    }
+    for (const c3 of view.claims) {
+      if ((c3.citations || []).some((cit) => cit.doc_id === ident)) mark(`claim:${c3.id}`, "cites");
+    }
+  }
+  return out;
+}
+var same = (a3, b2) => a3.length === b2.length && a3.every((x2, i3) => x2 === b2[i3]);
+function withSelection(view, selected) {
+  if (!view || !view.sources || !view.claims || !view.gt_claims) return view;
+  if (view.selected === selected) return view;
+  const lit = highlights(view, selected);
+  const relit = (items) => {
+    let changed = false;
+    const out = items.map((x2) => {
+      const roles = lit[x2.key] || [];
+      if (same(roles, x2.roles)) return x2;
+      changed = true;
+      return { ...x2, roles };
+    });
+    return changed ? out : items;
+  };
+  return { ...view, selected, sources: relit(view.sources), claims: relit(view.claims), gt_claims: relit(view.gt_claims) };
+}
+
 // src/widget.js
 function render({ model, el }) {
+  let view = viewOf(model, "_view");
+  const trait = () => model.get("selected") ?? (view && view.selected) ?? "";
+  let drawn = { view: null, selected: null };
+  const shown = (selected = trait()) => {
+    drawn = { view, selected };
+    return withSelection(view, selected);
+  };
+  let sv = null;
   const send = (patch) => {
+    if ("selected" in patch) sv.update(shown(patch.selected));
     for (const [name, value] of Object.entries(patch)) model.set(name, value);
     model.save_changes();
   };
@@ -1498,11 +1555,19 @@ function render({ model, el }) {
   const review = (action) => model.send({ type: "review", ...action });
   const trace = (target) => ask({ type: "trace", ...target }).catch((err) => ({ trace: null, reason: `the trace request failed: ${err.message}` }));
   const queue = (step) => model.send({ type: "queue", step });
-  const sv = mountSampleView(el, { view: viewOf(model, "_view"), send, search, review, trace, queue });
-  const redraw = () => sv.update(viewOf(model, "_view"));
+  sv = mountSampleView(el, { view: shown(), send, search, review, trace, queue });
+  const redraw = () => {
+    view = viewOf(model, "_view");
+    sv.update(shown());
+  };
+  const reselect = () => {
+    if (drawn.view !== view || drawn.selected !== trait()) sv.update(shown());
+  };
   model.on("change:_view", redraw);
+  model.on("change:selected", reselect);
   return () => {
     model.off("change:_view", redraw);
+    model.off("change:selected", reselect);
     sv.destroy();
     stop();
   };

@@ -119,55 +119,59 @@ def _yes_no(x: bool | None) -> str | None:
     return None if x is None else ("yes" if x else "no")
 
 
-def highlights(ex: SampleExplanation, selected: str) -> dict[str, dict[str, list[str]]]:
-    """What the selection lights up: {"claim:R1": {"roles": [...]}, "source:D1": ...}.
+def highlights(view: dict, selected: str) -> dict[str, list[str]]:
+    """What the selection lights up, from what the view carries: {"claim:R1": [roles], ...}.
 
-    A selected answer claim lights its supporting passages ("supports") and its cited sources
-    ("cited"); a selected ground-truth claim its supporting passages; a selected source the
-    claims it entails ("entailed") and the claims that cite it ("cites"). A passage that
-    contradicts the selected claim is "contradicts"; a claim the selected source contradicts,
-    "contradicted".
+    A selected answer claim lights its supporting passages ("supports"), contradicting ones
+    ("contradicts") and cited sources ("cited"); a selected ground-truth claim its supporting
+    and contradicting passages; a selected source the claims it entails ("entailed"), contradicts
+    ("contradicted") and the claims that cite it ("cites"). "" lights nothing. js/src/selection.js
+    is its port: the front end draws a selection without asking Python.
     """
-    out: dict[str, dict[str, list[str]]] = {}
+    out: dict[str, list[str]] = {}
 
     def mark(key: str, role: str) -> None:
-        out.setdefault(key, {"roles": []})["roles"].append(role)
+        out.setdefault(key, []).append(role)
 
     if not selected:
         return out
     kind, _, ident = selected.partition(":")
     mark(selected, "selected")
-    if kind == "claim":
-        for c in ex.claims:
-            if c.id == ident:
-                for d in c.supported_by:
+    if kind in ("claim", "gt"):
+        for c in view["claims" if kind == "claim" else "gt_claims"]:
+            if c["id"] == ident:
+                for d in c["supported_by"]:
                     mark(f"source:{d}", "supports")
-                for d in c.contradicted_by:
+                for d in c["contradicted_by"]:
                     mark(f"source:{d}", "contradicts")
-                for cit in c.citations or ():
-                    mark(f"source:{cit.doc_id}", "cited")
-    elif kind == "gt":
-        for g in ex.gt_claims:
-            if g.id == ident:
-                for d in g.supported_by:
-                    mark(f"source:{d}", "supports")
-                for d in g.contradicted_by:
-                    mark(f"source:{d}", "contradicts")
+                for cit in (c["citations"] or ()) if kind == "claim" else ():
+                    mark(f"source:{cit['doc_id']}", "cited")
     elif kind == "source":
-        for p in ex.passages:
-            if p.doc_id == ident:
-                for r in p.entails_response:
+        for p in view["sources"]:
+            if p["doc_id"] == ident:
+                for r in p["entails_response"]:
                     mark(f"claim:{r}", "entailed")
-                for g in p.entails_gt:
+                for g in p["entails_gt"]:
                     mark(f"gt:{g}", "entailed")
-                for r in p.contradicts_response:
+                for r in p["contradicts_response"]:
                     mark(f"claim:{r}", "contradicted")
-                for g in p.contradicts_gt:
+                for g in p["contradicts_gt"]:
                     mark(f"gt:{g}", "contradicted")
-        for c in ex.claims:
-            if any(cit.doc_id == ident for cit in c.citations or ()):
-                mark(f"claim:{c.id}", "cites")
+        for c in view["claims"]:
+            if any(cit["doc_id"] == ident for cit in c["citations"] or ()):
+                mark(f"claim:{c['id']}", "cites")
     return out
+
+
+def with_selection(view: dict, selected: str) -> dict:
+    """``view`` with ``selected`` and each source's, claim's and ground-truth claim's roles for it
+    (:func:`highlights`); the view itself when it already shows that selection."""
+    if view.get("selected") == selected:
+        return view
+    lit = highlights(view, selected)
+    return {**view, "selected": selected,
+            **{part: [{**x, "roles": lit.get(x["key"], [])} for x in view[part]]
+               for part in ("sources", "claims", "gt_claims")}}
 
 
 def selectable(ex: SampleExplanation) -> set[str]:
@@ -237,8 +241,6 @@ def build_view(ex: SampleExplanation, sample: Sample, *, kind: str, title: str, 
     caller keeps it fixed while passages are toggled, so rows never move under the pointer. A
     passage can be toggled when it is a retrieved passage of the sample, not a corpus source.
     """
-    lit = highlights(ex, selected)
-    roles = lambda key: lit.get(key, {}).get("roles", [])  # noqa: E731
     cited_by: dict[str, list[str]] = {}
     for c in ex.claims:
         for cit in c.citations or ():
@@ -254,7 +256,7 @@ def build_view(ex: SampleExplanation, sample: Sample, *, kind: str, title: str, 
             "entails_response": list(p.entails_response), "entails_gt": list(p.entails_gt),
             "contradicts_response": list(p.contradicts_response), "contradicts_gt": list(p.contradicts_gt),
             "cited_by": cited_by.get(p.doc_id, []),
-            "toggleable": p.rank is not None, "roles": roles(key),
+            "toggleable": p.rank is not None, "roles": [],
         })
     if order is None:
         sources.sort(key=lambda s: (s["rank"] is None, s["rank"] or 0))
@@ -274,18 +276,18 @@ def build_view(ex: SampleExplanation, sample: Sample, *, kind: str, title: str, 
             "citations": None if c.citations is None else [
                 {"doc_id": x.doc_id, "retrieved": x.retrieved, "entails": x.entails, "valid": x.valid,
                  "why": x.why, "contradicts": x.contradicts} for x in c.citations],
-            "roles": roles(key),
+            "roles": [],
         })
     gt_claims = [{"key": f"gt:{g.id}", "id": g.id, "text": g.text, "covered": g.covered,
                   "supported_by": list(g.supported_by), "contradicted_by": list(g.contradicted_by),
-                  "contradicted": g.contradicted, "roles": roles(f"gt:{g.id}")} for g in ex.gt_claims]
+                  "contradicted": g.contradicted, "roles": []} for g in ex.gt_claims]
     facts = [{"fact_id": f.fact_id, "text": fact_texts.get(f.fact_id, ""), "present": f.present,
               "stated_by": list(f.stated_by)} for f in ex.reference_facts]
     groups, missing = card_groups(ex, citation_first)
     # In a lesson world the citation family leads and RAGChecker's groups are secondary (folded).
     cards = [{"group": g, "title": GROUP_TITLES[g], "secondary": citation_first and g != "citation",
               "cards": [card(ex, n, predict, predictions.get(n)) for n in names]} for g, names in groups]
-    return {
+    return with_selection({
         "kind": kind,
         "title": title,
         "question": question,
@@ -303,7 +305,7 @@ def build_view(ex: SampleExplanation, sample: Sample, *, kind: str, title: str, 
         "facts": facts,
         "card_groups": cards,
         "not_computable": missing,
-        "selected": selected,
+        "selected": "",
         "predict": predict,
         "predictions": dict(predictions),
-    }
+    }, selected)

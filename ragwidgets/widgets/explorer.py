@@ -36,7 +36,7 @@ from .base import Widget, bundled, encode_view, view_trait
 from .lessons import HARBOR_PRESETS, Preset
 from ._picker import SampleIndex
 from ._sample_view import SampleView
-from ._view import LABELS, build_view, selectable
+from ._view import LABELS, build_view, selectable, with_selection
 
 VIEWS = 32  # SampleExplorer keeps the views (and explanations) of this many samples last shown
 
@@ -115,7 +115,9 @@ class _Linked(Widget):
 
     def _refresh(self) -> None:
         """Rebuild every view's data for the current traits: the engine runs once per state and
-        labels (a new state clears stale predictions); a selection that no longer exists is cleared."""
+        labels (a new state clears stale predictions); a selection that no longer exists is cleared.
+        A selection alone rebuilds and sends nothing: the front end draws it from the view it has
+        (js/src/selection.js), and :attr:`view` applies it here (:func:`~._view.with_selection`)."""
         if self._busy:
             return
         with self._quiet():
@@ -127,7 +129,7 @@ class _Linked(Widget):
                 self._explained = (key, labels)
             if self.selected and self.selected not in selectable(self._explanation):
                 self.selected = ""
-            signature = (key, labels, self.selected, self.predict, tuple(sorted(self.predictions.items())))
+            signature = (key, labels, self.predict, tuple(sorted(self.predictions.items())))
             if signature == self._signature:
                 return
             self._signature = signature
@@ -147,7 +149,9 @@ class _Linked(Widget):
     # -- Python API ---------------------------------------------------------------------------
     @property
     def view(self) -> dict:
-        """Everything the front end draws, as built for the current traits."""
+        """Everything the front end draws, as built for the current traits (the selection's roles
+        applied as the front end applies them)."""
+        self._view_state = with_selection(self._view_state, self.selected)
         return self._view_state
 
     @property

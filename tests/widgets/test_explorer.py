@@ -162,6 +162,53 @@ def test_selecting_a_passage_lights_the_claims_it_entails(harbor, front_end):
     assert harbor.selected == "source:D2"
 
 
+def test_a_selection_rebuilds_and_sends_no_view(harbor, front_end, sample_explorer):
+    """Selecting changes no metric: the front end draws it (js/src/selection.js); Python keeps
+    the trait, sends no ``_view``, and ``view`` shows the selection as the front end does."""
+    front_end(harbor, citation="Mixed")
+    for x in (harbor, sample_explorer):
+        sent = []
+        x.observe(lambda ch: sent.append(ch["name"]), names="_view")
+        before = x._view
+        keys = [item["key"] for part in ("claims", "gt_claims", "sources") for item in x.view[part]]
+        for key in keys:
+            front_end(x, selected=key)
+            x.select("")
+            x.select(key)
+        assert sent == [] and x._view is before
+        assert x.selected == keys[-1] == x.view["selected"]
+        front_end(x, predict=True)  # another change rebuilds the view, with the selection
+        assert sent == ["_view"] and x._view.state["selected"] == keys[-1]
+
+
+def _expected(links: dict[str, list]) -> dict[str, list[str]]:
+    """{item: [role, ...]} from {role: [items]}, roles in the order given."""
+    return {x: [r for r, items in links.items() if x in items] for items in links.values() for x in items}
+
+
+def test_every_selection_lights_what_the_explanation_links(sample_explorer, harbor, front_end):
+    """The roles a selection gives, item by item, against the engine's explanation itself."""
+    front_end(harbor, citation="Mixed")
+
+    def lit(part: str, key: str = "doc_id") -> dict:
+        return {s[key]: s["roles"] for s in x.view[part] if s["roles"]}
+    for x in (harbor, sample_explorer):
+        ex = x.explanation
+        for c in ex.claims:
+            x.select(f"claim:{c.id}")
+            assert lit("sources") == _expected({"supports": c.supported_by, "contradicts": c.contradicted_by,
+                                                "cited": [cit.doc_id for cit in c.citations or ()]})
+        for g in ex.gt_claims:
+            x.select(f"gt:{g.id}")
+            assert lit("sources") == _expected({"supports": g.supported_by, "contradicts": g.contradicted_by})
+        for p in ex.passages:
+            x.select(f"source:{p.doc_id}")
+            cites = [c.id for c in ex.claims if any(cit.doc_id == p.doc_id for cit in c.citations or ())]
+            assert lit("claims", "id") == _expected({"entailed": p.entails_response,
+                                                     "contradicted": p.contradicts_response, "cites": cites})
+            assert lit("gt_claims", "id") == _expected({"entailed": p.entails_gt, "contradicted": p.contradicts_gt})
+
+
 def test_selection_of_a_vanished_item_is_cleared(harbor, front_end):
     front_end(harbor, selected="claim:R3")
     view = front_end(harbor, answer="Faithful fragment")
