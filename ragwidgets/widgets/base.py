@@ -183,7 +183,9 @@ class Widget(anywidget.AnyWidget):
             return
         if notice:
             return
-        fields, data = result if isinstance(result, tuple) else (result if isinstance(result, dict) else {}, [])
+        if not isinstance(result, tuple):
+            result = (result if isinstance(result, dict) else {}, [])
+        fields, data = result
         try:
             message = {**reply, **fields, "request": reply["request"]}
             if data:

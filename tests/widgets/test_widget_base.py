@@ -117,4 +117,5 @@ def test_a_notice_that_raises_is_logged_not_answered_and_a_reply_that_cannot_be_
         sent.append(content)
     e.send = send
     e._handle_custom_msg({"type": "search", "text": "x", "request": 2}, [])
-    assert sent == [{"type": "results", "request": 2, "error": "TypeError: Object of type set is not JSON serializable"}]
+    assert sent == [{"type": "results", "request": 2,
+                     "error": "TypeError: Object of type set is not JSON serializable"}]
