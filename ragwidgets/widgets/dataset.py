@@ -36,6 +36,7 @@ from ..analysis.agreement import agreement
 from ..analysis.corrected import corrected
 from ..analysis.run import CAPABILITIES, Controls, open_run
 from ..analysis.slices import Slice, load_slices, save_slices
+from ..analysis.whatif import drop_passages, top_k_curve
 from ..engine.claims import write_claims
 from ..engine.metrics import REQUIRED_PREFIX
 from ..errors import InputWarning, RagWidgetsError
@@ -48,7 +49,7 @@ from ._view import LABELS, LOWER_IS_BETTER, show_id
 MAX_WINDOW = 2000  # rows per window
 SEED_ROWS = 50  # the first rows of the order, kept in the saved state (`_rows`)
 REQUESTS = ("rows", "step", "add_slice", "drill", "review", "trace", "trust", "save_slices", "load_slices", "export",
-            "export_claims")
+            "export_claims", "whatif")
 STATUS_WORDS = {0: "defined", 1: "Undefined", 2: "not computable"}
 BRUSH_KEYS = ("metric", "lo", "hi", "undefined")
 
@@ -426,6 +427,7 @@ class DatasetExplorer(Widget):
             "columns": self._columns(), "all_columns": self._columns(every=True), "group_columns": self.group_columns,
             "controls": controls, "refused": self._refused, **view}
         state["reviews"] = self._review_state()
+        state["whatif"] = "whatif" in self.model.capabilities  # the what-if panel is offered
         unavailable = [name for key, name in CAPABILITIES.items() if key not in self.model.capabilities]
         if unavailable:
             state["cluster"] = {**state.get("cluster", {}), "unavailable": unavailable}
@@ -489,6 +491,7 @@ class DatasetExplorer(Widget):
             "load_slices": lambda m, _: self._slices_file(m, save=False),
             "export": lambda m, _: self._export_reply(_text(m, "path"), m.get("format")),
             "export_claims": lambda m, _: self._claims_reply(_text(m, "path")),
+            "whatif": lambda m, _: self._what_if_reply(m.get("doc_id"), m.get("text")),
         }
 
     def _trace_reply(self, which, kind, claim, doc_id) -> dict:
@@ -700,6 +703,46 @@ class DatasetExplorer(Widget):
         metric if the retriever kept only its top k passages, k = 1 ... the longest retrieval."""
         self._require("whatif", " (they rescore every sample in the kernel)")
         return self.model.top_k(run or self.run or self.runs[0])
+
+    def _what_if_rows(self, run: str | None) -> tuple[str, np.ndarray]:
+        """The run a what-if is for (``run``, else the run shown, else the first) and the positions
+        in its Scores of its rows the controls keep (a run's rows are one block of ``frame``, in
+        its samples' order)."""
+        run = run or self.run or self.runs[0]
+        if run not in self.runs:
+            raise ValueError(f"run must be one of {', '.join(map(repr, self.runs))[:300]}, not {run!r:.80}")
+        mine = self.frame["run"].to_numpy() == run
+        order = self.order
+        return run, order[mine[order]] - int(np.argmax(mine))
+
+    def what_if(self, doc_id: str | None = None, text: str | None = None, *, run: str | None = None) -> dict:
+        """The what-if panel's numbers, no judge call, for one run (``run``, else the run shown,
+        else the first) over its rows the controls keep (``filtered``): ``top_k`` is
+        :func:`~ragwidgets.analysis.top_k_curve` on those rows; given a ``doc_id`` and/or a
+        ``text`` pattern (regular expressions, RE2 syntax; blank: none), ``dropped`` is
+        :func:`~ragwidgets.analysis.drop_passages`' before / after table on them (None without a
+        pattern), with ``n_dropped`` passages in ``samples_touched`` samples; ``run`` and
+        ``samples`` (how many rows) say what was counted."""
+        self._require("whatif", " (they rescore every sample in the kernel)")
+        run, rows = self._what_if_rows(run)
+        scores = self.scores[run]
+        out = {"run": run, "samples": len(rows), "top_k": top_k_curve(scores, rows=rows), "dropped": None,
+               "n_dropped": 0, "samples_touched": 0}
+        doc_id, text = doc_id or None, text or None
+        if doc_id is not None or text is not None:
+            dropped = drop_passages(scores, doc_id=doc_id, text=text, rows=rows)
+            out.update(dropped=dropped.table, n_dropped=dropped.n_dropped, samples_touched=dropped.samples_touched)
+        return out
+
+    def _what_if_reply(self, doc_id, text) -> dict:
+        """:meth:`what_if` as the panel draws it: each table's columns and rows (None: no defined
+        sample), the metrics' labels, and the view version it was computed for."""
+        w = self.what_if(doc_id, text)
+        names = set(w["top_k"]["metric"]) | (set() if w["dropped"] is None else set(w["dropped"]["metric"]))
+        return {"version": self.model.version, "run": w["run"], "samples": w["samples"],
+                "labels": {m: LABELS.get(m.removeprefix(REQUIRED_PREFIX), m) for m in sorted(names)},
+                "top_k": frame_view(w["top_k"]), "dropped": None if w["dropped"] is None else frame_view(w["dropped"]),
+                "n_dropped": w["n_dropped"], "samples_touched": w["samples_touched"]}
 
     def to_html(self, path, *, worst: int = 20) -> Path:
         """Write a self-contained static report (summary, charts as inline SVG, slices, comparison,
