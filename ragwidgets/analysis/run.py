@@ -33,7 +33,8 @@ from ..loaders import KNOWN_FIELDS
 from ..sources import is_table, read_run
 from ..model import Sample
 from ..reviews import ReviewLog, ReviewProblem, Reviews, apply_to_sample, as_reviews, gone, warn_problems
-from .aggregates import distribution, group_means, scatter_cells
+from .aggregates import (distribution, distribution_of_slots, group_means, group_means_of_slots, scatter_cells,
+                         scatter_of_slots)
 from .compare import Comparison, compare_runs, judge_info
 from .external import DISAGREE, counterparts
 from .filtering import TextIndex, expression_mask
@@ -333,6 +334,7 @@ class InMemoryRun(HeldTable):
         self.errors: list[str] = []
         self.controls = Controls()  # as the last update set them
         self._summarizer = Summarizer(self._whole_table())
+        self._groups: dict[str, tuple[np.ndarray, pd.Index]] = {}  # group column -> codes, names (_group_codes)
         self._cache: dict[str, tuple] = {}  # part of the view -> (inputs, value)
         self._ranks: dict[str, np.ndarray] = {}  # text column -> each row's rank, for sorting
         self.add_slices(builtin_slices(self._whole_table()) + [
@@ -475,20 +477,42 @@ class InMemoryRun(HeldTable):
         return out
 
     def _charts(self, c: Controls) -> dict:
+        """The charts' data over the kept rows (the distribution: before the brush). A metric's
+        come from its slots (one ``bincount`` each, :class:`Summarizer`); another tool's column's
+        from its values."""
         rows = np.flatnonzero(self._mask)
         chart_rows = np.flatnonzero(self._unbrushed)
         charts = {}
         m = c.chart_metric
-        if m in self._values:
+        slots = {name: self._summarizer.slots(name) for name in {m, c.scatter_x, c.scatter_y}
+                 if name in self._summarizer.metrics}
+        if m in slots:
+            charts["distribution"] = {"metric": m, **distribution_of_slots(slots[m][0][chart_rows], slots[m][1])}
+        elif m in self._values:
             charts["distribution"] = {"metric": m, **distribution(self._values[m][chart_rows], self._codes[m][chart_rows])}
         x, y = c.scatter_x, c.scatter_y
-        if x in self._values and y in self._values:
+        if x in slots and y in slots:
+            charts["scatter"] = {"x": x, "y": y, **scatter_of_slots((slots[x][0][rows], slots[x][1]),
+                                                                    (slots[y][0][rows], slots[y][1]))}
+        elif x in self._values and y in self._values:
             charts["scatter"] = {"x": x, "y": y, **scatter_cells(self._values[x][rows], self._codes[x][rows],
                                                                    self._values[y][rows], self._codes[y][rows])}
         if c.group_by in self._frame and m in self._values:
-            charts["groups"] = {"by": c.group_by, "metric": m, "rows": group_means(
-                self._frame[c.group_by].iloc[rows], self._values[m][rows], self._codes[m][rows])}
+            codes, names = self._group_codes(c.group_by)
+            if m in slots:
+                means = group_means_of_slots(codes[rows], names, slots[m][0][rows], slots[m][2])
+            else:
+                means = group_means(self._frame[c.group_by].iloc[rows], self._values[m][rows], self._codes[m][rows])
+            charts["groups"] = {"by": c.group_by, "metric": m, "rows": means}
         return charts
+
+    def _group_codes(self, column: str) -> tuple[np.ndarray, pd.Index]:
+        """Each row's group in ``column`` (codes into its sorted distinct values; a missing value is
+        a group of its own), found once per column."""
+        if column not in self._groups:
+            codes, names = pd.factorize(self._frame[column], sort=True, use_na_sentinel=False)
+            self._groups[column] = (codes.astype(np.int32), names)
+        return self._groups[column]
 
     def _compare_view(self) -> dict | None:
         c = self.comparison

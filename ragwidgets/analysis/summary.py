@@ -14,42 +14,58 @@ SUMMARY_COLUMNS = ["mean", "ci_low", "ci_high", "defined", "undefined", "not_com
 
 
 class Summarizer:
-    """Summaries of any subset of a table's rows; each metric's distinct values are found once,
-    so a subset costs one ``bincount`` per metric plus the resampling."""
+    """Summaries of any subset of a table's rows. Each metric's distinct values are found once and
+    every row holds, per metric, a slot: its value's place among them, or one slot for Undefined
+    and one for not computable, offset so that the slots of all metrics are distinct. A subset
+    then costs one gather and one ``bincount`` for every metric at once, plus the resampling."""
 
     def __init__(self, table: RunTable):
-        self.metrics = table.metrics
-        self._status, self._distinct = {}, {}
+        self.metrics = list(table.metrics)
+        self._slots: dict[str, np.ndarray] = {}
+        self._distinct: dict[str, tuple[np.ndarray, list]] = {}
         self.update(table, self.metrics)
 
     def update(self, table: RunTable, metrics) -> None:
         """Find the distinct values of ``metrics`` again from ``table`` (all the rows; after a
         live review changed them), keeping the other metrics' as they are."""
         for m in metrics:
-            self._status[m] = table.status[m].to_numpy()
+            status = table.status[m].to_numpy()
             value = table.frame[m].to_numpy(dtype=float)
-            defined = self._status[m] == DEFINED_CODE
+            defined = status == DEFINED_CODE
             distinct, inverse = np.unique(value[defined], return_inverse=True)
-            code = np.full(len(value), -1, dtype=np.int64)
-            code[defined] = inverse
-            self._distinct[m] = (distinct, code, exact_units(distinct))
+            slot = np.where(status == UNDEFINED_CODE, len(distinct), len(distinct) + 1).astype(np.int32)
+            slot[defined] = inverse
+            self._slots[m] = slot
+            self._distinct[m] = (distinct, exact_units(distinct))
+        sizes = [len(self._distinct[m][0]) + 2 for m in self.metrics]
+        self._bounds = np.r_[0, np.cumsum(sizes)]
+        self._table = np.stack([self._slots[m] + np.int32(self._bounds[k]) for k, m in enumerate(self.metrics)],
+                               axis=1) if self.metrics else np.zeros((len(table.frame), 0), dtype=np.int32)
+
+    def slots(self, metric: str) -> tuple[np.ndarray, np.ndarray, list]:
+        """``metric``'s slot per row (0 ... k-1: its value's place among the ``distinct`` values;
+        k: Undefined, k + 1: not computable), its distinct values and their exact units."""
+        return self._slots[metric], *self._distinct[metric]
+
+    def counts(self, rows: np.ndarray | None = None) -> dict[str, np.ndarray]:
+        """Per metric, over the rows at ``rows`` (all when None): how many hold each distinct value,
+        then how many are Undefined and not computable (the last two entries)."""
+        picked = self._table if rows is None else self._table[rows]
+        every = np.bincount(picked.ravel(), minlength=int(self._bounds[-1]))
+        return {m: every[self._bounds[k]:self._bounds[k + 1]] for k, m in enumerate(self.metrics)}
 
     def summarize(self, rows: np.ndarray | None = None, *, n_boot: int = N_BOOT, seed: int = 0,
                   percent: bool = False) -> pd.DataFrame:
         """One row per metric over the samples at positions ``rows`` (all when None); see :func:`summarize`."""
         out = []
-        for m in self.metrics:
-            status = self._status[m] if rows is None else self._status[m][rows]
-            distinct, code, units = self._distinct[m]
-            code = code if rows is None else code[rows]
-            counts = np.bincount(code[code >= 0], minlength=len(distinct))
+        for m, found in self.counts(rows).items():
+            distinct, units = self._distinct[m]
+            counts = found[:-2]
             n = int(counts.sum())
             lo, hi = percentile_interval(means_from_counts(distinct, counts, n_boot, seed))
             mean = mean_of_counts(units, counts)
             out.append([np.nan if mean is None else mean,
-                        np.nan if lo is None else lo, np.nan if hi is None else hi, n,
-                        int(np.count_nonzero(status == UNDEFINED_CODE)),
-                        int(np.count_nonzero(status == NOT_COMPUTABLE_CODE))])
+                        np.nan if lo is None else lo, np.nan if hi is None else hi, n, int(found[-2]), int(found[-1])])
         frame = pd.DataFrame(out, index=pd.Index(self.metrics, name="metric"), columns=SUMMARY_COLUMNS)
         if percent:
             frame[["mean", "ci_low", "ci_high"]] *= 100
