@@ -16,6 +16,7 @@ import { html } from "./incremental.js";
 import { mountSampleView } from "./sample_view.js";
 import { showId } from "./text.js";
 import { viewOf } from "./view_trait.js";
+import { WhatIf } from "./whatif.js";
 export const ROW_H = 26;
 const WIDTHS = { run: 100, query_id: 84, query: 150, count: 64, metric: 84, difference: 100 };
 const HOST_CHROME = 140; // a notebook host's bars above and below its cells (JupyterLab's menu, tabs, toolbar, status bar)
@@ -421,7 +422,7 @@ function Reviews({ r, ask }) {
  * panel stay above them, the trust panel one click away). */
 function tabsOf(view) {
   return [["charts", "Charts"], ["summary", "Summary"], ...(view.compare ? [["compare", "Comparison"]] : []),
-    ["columns", "Columns"], ["act", "Save · export"]];
+    ...(view.whatif ? [["whatif", "What if"]] : []), ["columns", "Columns"], ["act", "Save · export"]];
 }
 
 function App({ model, store }) {
@@ -489,6 +490,7 @@ function App({ model, store }) {
     compare: () => html`<${Compare} model=${model} view=${view} />`,
     columns: () => html`<${Columns} model=${model} view=${view} />`,
     act: () => html`<${Actions} view=${view} ask=${ask} />`,
+    whatif: () => html`<${WhatIf} view=${view} request=${request} />`,
   };
   return html`<div class="rw-ds" tabindex="0" onKeyDown=${onKey} ref=${root}>
     <div class="rw-ds-toolbar">
@@ -520,7 +522,7 @@ function App({ model, store }) {
       ${tabs.map(([k, title]) => html`<button role="tab" aria-selected=${open === k ? "true" : "false"} data-tab=${k}
         onClick=${() => setTab(open === k ? "" : k)}>${title}${open === k ? " ▴" : " ▾"}</button>`)}
     </div>
-    ${open ? html`<div class="rw-ds-drawer" role="tabpanel" data-testid=${`drawer-${open}`}>${drawer[open]()}</div>` : ""}
+    ${open ? html`<div class="rw-ds-drawer" role="tabpanel" data-testid=${`drawer-${open}`} key="drawer">${drawer[open]()}</div>` : ""}
     <div class="rw-ds-work" data-testid="workspace" ref=${work} key="work">
       <div class="rw-ds-master">
         ${view.cluster ? "" : html`<${Slices} model=${model} view=${view} ask=${ask} />`}

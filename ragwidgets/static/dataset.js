@@ -1,4 +1,4 @@
-// node_modules/preact/dist/preact.module.js
+// ../../../work/main/js/node_modules/preact/dist/preact.module.js
 var n;
 var l;
 var u;
@@ -19,12 +19,12 @@ var d = {};
 var w = [];
 var _ = /acit|ex(?:s|g|n|p|$)|rph|grid|ows|mnc|ntw|ine[ch]|zoo|^ord|itera/i;
 var g = Array.isArray;
-function m(n3, l3) {
-  for (var u3 in l3) n3[u3] = l3[u3];
-  return n3;
+function m(n4, l3) {
+  for (var u3 in l3) n4[u3] = l3[u3];
+  return n4;
 }
-function b(n3) {
-  n3 && n3.parentNode && n3.parentNode.removeChild(n3);
+function b(n4) {
+  n4 && n4.parentNode && n4.parentNode.removeChild(n4);
 }
 function k(l3, u3, t4) {
   var i3, r3, o3, e3 = {};
@@ -32,106 +32,106 @@ function k(l3, u3, t4) {
   if (arguments.length > 2 && (e3.children = arguments.length > 3 ? n.call(arguments, 2) : t4), "function" == typeof l3 && null != l3.defaultProps) for (o3 in l3.defaultProps) void 0 === e3[o3] && (e3[o3] = l3.defaultProps[o3]);
   return x(l3, e3, i3, r3, null);
 }
-function x(n3, t4, i3, r3, o3) {
-  var e3 = { type: n3, props: t4, key: i3, ref: r3, __k: null, __: null, __b: 0, __e: null, __c: null, constructor: void 0, __v: null == o3 ? ++u : o3, __i: -1, __u: 0 };
+function x(n4, t4, i3, r3, o3) {
+  var e3 = { type: n4, props: t4, key: i3, ref: r3, __k: null, __: null, __b: 0, __e: null, __c: null, constructor: void 0, __v: null == o3 ? ++u : o3, __i: -1, __u: 0 };
   return null == o3 && null != l.vnode && l.vnode(e3), e3;
 }
-function S(n3) {
-  return n3.children;
+function S(n4) {
+  return n4.children;
 }
-function C(n3, l3) {
-  this.props = n3, this.context = l3;
+function C(n4, l3) {
+  this.props = n4, this.context = l3;
 }
-function $(n3, l3) {
-  if (null == l3) return n3.__ ? $(n3.__, n3.__i + 1) : null;
-  for (var u3; l3 < n3.__k.length; l3++) if (null != (u3 = n3.__k[l3]) && null != u3.__e) return u3.__e;
-  return "function" == typeof n3.type ? $(n3) : null;
+function $(n4, l3) {
+  if (null == l3) return n4.__ ? $(n4.__, n4.__i + 1) : null;
+  for (var u3; l3 < n4.__k.length; l3++) if (null != (u3 = n4.__k[l3]) && null != u3.__e) return u3.__e;
+  return "function" == typeof n4.type ? $(n4) : null;
 }
-function I(n3) {
-  if (n3.__P && n3.__d) {
-    var u3 = n3.__v, t4 = u3.__e, i3 = [], r3 = [], o3 = m({}, u3);
-    o3.__v = u3.__v + 1, l.vnode && l.vnode(o3), q(n3.__P, o3, u3, n3.__n, n3.__P.namespaceURI, 32 & u3.__u ? [t4] : null, i3, null == t4 ? $(u3) : t4, !!(32 & u3.__u), r3), o3.__v = u3.__v, o3.__.__k[o3.__i] = o3, D(i3, o3, r3), u3.__e = u3.__ = null, o3.__e != t4 && P(o3);
+function I(n4) {
+  if (n4.__P && n4.__d) {
+    var u3 = n4.__v, t4 = u3.__e, i3 = [], r3 = [], o3 = m({}, u3);
+    o3.__v = u3.__v + 1, l.vnode && l.vnode(o3), q(n4.__P, o3, u3, n4.__n, n4.__P.namespaceURI, 32 & u3.__u ? [t4] : null, i3, null == t4 ? $(u3) : t4, !!(32 & u3.__u), r3), o3.__v = u3.__v, o3.__.__k[o3.__i] = o3, D(i3, o3, r3), u3.__e = u3.__ = null, o3.__e != t4 && P(o3);
   }
 }
-function P(n3) {
-  if (null != (n3 = n3.__) && null != n3.__c) return n3.__e = n3.__c.base = null, n3.__k.some(function(l3) {
-    if (null != l3 && null != l3.__e) return n3.__e = n3.__c.base = l3.__e;
-  }), P(n3);
+function P(n4) {
+  if (null != (n4 = n4.__) && null != n4.__c) return n4.__e = n4.__c.base = null, n4.__k.some(function(l3) {
+    if (null != l3 && null != l3.__e) return n4.__e = n4.__c.base = l3.__e;
+  }), P(n4);
 }
-function A(n3) {
-  (!n3.__d && (n3.__d = true) && i.push(n3) && !H.__r++ || r != l.debounceRendering) && ((r = l.debounceRendering) || o)(H);
+function A(n4) {
+  (!n4.__d && (n4.__d = true) && i.push(n4) && !H.__r++ || r != l.debounceRendering) && ((r = l.debounceRendering) || o)(H);
 }
 function H() {
   try {
-    for (var n3, l3 = 1; i.length; ) i.length > l3 && i.sort(e), n3 = i.shift(), l3 = i.length, I(n3);
+    for (var n4, l3 = 1; i.length; ) i.length > l3 && i.sort(e), n4 = i.shift(), l3 = i.length, I(n4);
   } finally {
     i.length = H.__r = 0;
   }
 }
-function L(n3, l3, u3, t4, i3, r3, o3, e3, f3, c3, a3) {
+function L(n4, l3, u3, t4, i3, r3, o3, e3, f3, c3, a3) {
   var s3, h3, p3, v3, y3, _3, g2 = t4 && t4.__k || w, m3 = l3.length;
-  for (f3 = T(u3, l3, g2, f3, m3), s3 = 0; s3 < m3; s3++) null != (p3 = u3.__k[s3]) && (h3 = -1 != p3.__i && g2[p3.__i] || d, p3.__i = s3, _3 = q(n3, p3, h3, i3, r3, o3, e3, f3, c3, a3), v3 = p3.__e, p3.ref && h3.ref != p3.ref && (h3.ref && J(h3.ref, null, p3), a3.push(p3.ref, p3.__c || v3, p3)), null == y3 && null != v3 && (y3 = v3), 4 & p3.__u ? (f3 = j(p3, f3, n3), h3.__e && (h3.__e = null)) : "function" == typeof p3.type && void 0 !== _3 ? f3 = _3 : v3 && (f3 = v3.nextSibling), p3.__u &= -7);
+  for (f3 = T(u3, l3, g2, f3, m3), s3 = 0; s3 < m3; s3++) null != (p3 = u3.__k[s3]) && (h3 = -1 != p3.__i && g2[p3.__i] || d, p3.__i = s3, _3 = q(n4, p3, h3, i3, r3, o3, e3, f3, c3, a3), v3 = p3.__e, p3.ref && h3.ref != p3.ref && (h3.ref && J(h3.ref, null, p3), a3.push(p3.ref, p3.__c || v3, p3)), null == y3 && null != v3 && (y3 = v3), 4 & p3.__u ? (f3 = j(p3, f3, n4), h3.__e && (h3.__e = null)) : "function" == typeof p3.type && void 0 !== _3 ? f3 = _3 : v3 && (f3 = v3.nextSibling), p3.__u &= -7);
   return u3.__e = y3, f3;
 }
-function T(n3, l3, u3, t4, i3) {
+function T(n4, l3, u3, t4, i3) {
   var r3, o3, e3, f3, c3, a3 = u3.length, s3 = a3, h3 = 0;
-  for (n3.__k = new Array(i3), r3 = 0; r3 < i3; r3++) null != (o3 = l3[r3]) && "boolean" != typeof o3 && "function" != typeof o3 ? ("string" == typeof o3 || "number" == typeof o3 || "bigint" == typeof o3 || o3.constructor == String ? o3 = n3.__k[r3] = x(null, o3, null, null, null) : g(o3) ? o3 = n3.__k[r3] = x(S, { children: o3 }, null, null, null) : void 0 === o3.constructor && o3.__b > 0 ? o3 = n3.__k[r3] = x(o3.type, o3.props, o3.key, o3.ref ? o3.ref : null, o3.__v) : n3.__k[r3] = o3, f3 = r3 + h3, o3.__ = n3, o3.__b = n3.__b + 1, e3 = null, -1 != (c3 = o3.__i = O(o3, u3, f3, s3)) && (s3--, (e3 = u3[c3]) && (e3.__u |= 2)), null == e3 || null == e3.__v ? (-1 == c3 && (i3 > a3 ? h3-- : i3 < a3 && h3++), "function" != typeof o3.type && (o3.__u |= 4)) : c3 != f3 && (c3 == f3 - 1 ? h3-- : c3 == f3 + 1 ? h3++ : (c3 > f3 ? h3-- : h3++, o3.__u |= 4))) : n3.__k[r3] = null;
+  for (n4.__k = new Array(i3), r3 = 0; r3 < i3; r3++) null != (o3 = l3[r3]) && "boolean" != typeof o3 && "function" != typeof o3 ? ("string" == typeof o3 || "number" == typeof o3 || "bigint" == typeof o3 || o3.constructor == String ? o3 = n4.__k[r3] = x(null, o3, null, null, null) : g(o3) ? o3 = n4.__k[r3] = x(S, { children: o3 }, null, null, null) : void 0 === o3.constructor && o3.__b > 0 ? o3 = n4.__k[r3] = x(o3.type, o3.props, o3.key, o3.ref ? o3.ref : null, o3.__v) : n4.__k[r3] = o3, f3 = r3 + h3, o3.__ = n4, o3.__b = n4.__b + 1, e3 = null, -1 != (c3 = o3.__i = O(o3, u3, f3, s3)) && (s3--, (e3 = u3[c3]) && (e3.__u |= 2)), null == e3 || null == e3.__v ? (-1 == c3 && (i3 > a3 ? h3-- : i3 < a3 && h3++), "function" != typeof o3.type && (o3.__u |= 4)) : c3 != f3 && (c3 == f3 - 1 ? h3-- : c3 == f3 + 1 ? h3++ : (c3 > f3 ? h3-- : h3++, o3.__u |= 4))) : n4.__k[r3] = null;
   if (s3) for (r3 = 0; r3 < a3; r3++) null != (e3 = u3[r3]) && 0 == (2 & e3.__u) && (e3.__e == t4 && (t4 = $(e3)), K(e3, e3));
   return t4;
 }
-function j(n3, l3, u3) {
+function j(n4, l3, u3) {
   var t4, i3;
-  if ("function" == typeof n3.type) {
-    for (t4 = n3.__k, i3 = 0; t4 && i3 < t4.length; i3++) t4[i3] && (t4[i3].__ = n3, l3 = j(t4[i3], l3, u3));
+  if ("function" == typeof n4.type) {
+    for (t4 = n4.__k, i3 = 0; t4 && i3 < t4.length; i3++) t4[i3] && (t4[i3].__ = n4, l3 = j(t4[i3], l3, u3));
     return l3;
   }
-  n3.__e != l3 && (l3 && n3.type && !l3.parentNode && (l3 = $(n3)), l3 = u3.insertBefore(n3.__e, l3 || null));
+  n4.__e != l3 && (l3 && n4.type && !l3.parentNode && (l3 = $(n4)), l3 = u3.insertBefore(n4.__e, l3 || null));
   do {
     l3 = l3 && l3.nextSibling;
   } while (null != l3 && 8 == l3.nodeType);
   return l3;
 }
-function O(n3, l3, u3, t4) {
-  var i3, r3, o3, e3 = n3.key, f3 = n3.type, c3 = l3[u3], a3 = null != c3 && 0 == (2 & c3.__u);
+function O(n4, l3, u3, t4) {
+  var i3, r3, o3, e3 = n4.key, f3 = n4.type, c3 = l3[u3], a3 = null != c3 && 0 == (2 & c3.__u);
   if (null === c3 && null == e3 || a3 && e3 == c3.key && f3 == c3.type) return u3;
   if (t4 > (a3 ? 1 : 0)) {
     for (i3 = u3 - 1, r3 = u3 + 1; i3 >= 0 || r3 < l3.length; ) if (null != (c3 = l3[o3 = i3 >= 0 ? i3-- : r3++]) && 0 == (2 & c3.__u) && e3 == c3.key && f3 == c3.type) return o3;
   }
   return -1;
 }
-function z(n3, l3, u3) {
-  "-" == l3[0] ? n3.setProperty(l3, null == u3 ? "" : u3) : n3[l3] = null == u3 ? "" : "number" != typeof u3 || _.test(l3) ? u3 : u3 + "px";
+function z(n4, l3, u3) {
+  "-" == l3[0] ? n4.setProperty(l3, null == u3 ? "" : u3) : n4[l3] = null == u3 ? "" : "number" != typeof u3 || _.test(l3) ? u3 : u3 + "px";
 }
-function N(n3, l3, u3, t4, i3) {
+function N(n4, l3, u3, t4, i3) {
   var r3, o3;
-  n: if ("style" == l3) if ("string" == typeof u3) n3.style.cssText = u3;
+  n: if ("style" == l3) if ("string" == typeof u3) n4.style.cssText = u3;
   else {
-    if ("string" == typeof t4 && (n3.style.cssText = t4 = ""), t4) for (l3 in t4) u3 && l3 in u3 || z(n3.style, l3, "");
-    if (u3) for (l3 in u3) t4 && u3[l3] == t4[l3] || z(n3.style, l3, u3[l3]);
+    if ("string" == typeof t4 && (n4.style.cssText = t4 = ""), t4) for (l3 in t4) u3 && l3 in u3 || z(n4.style, l3, "");
+    if (u3) for (l3 in u3) t4 && u3[l3] == t4[l3] || z(n4.style, l3, u3[l3]);
   }
-  else if ("o" == l3[0] && "n" == l3[1]) r3 = l3 != (l3 = l3.replace(s, "$1")), o3 = l3.toLowerCase(), l3 = o3 in n3 || "onFocusOut" == l3 || "onFocusIn" == l3 ? o3.slice(2) : l3.slice(2), n3.l || (n3.l = {}), n3.l[l3 + r3] = u3, u3 ? t4 ? u3[a] = t4[a] : (u3[a] = h, n3.addEventListener(l3, r3 ? v : p, r3)) : n3.removeEventListener(l3, r3 ? v : p, r3);
+  else if ("o" == l3[0] && "n" == l3[1]) r3 = l3 != (l3 = l3.replace(s, "$1")), o3 = l3.toLowerCase(), l3 = o3 in n4 || "onFocusOut" == l3 || "onFocusIn" == l3 ? o3.slice(2) : l3.slice(2), n4.l || (n4.l = {}), n4.l[l3 + r3] = u3, u3 ? t4 ? u3[a] = t4[a] : (u3[a] = h, n4.addEventListener(l3, r3 ? v : p, r3)) : n4.removeEventListener(l3, r3 ? v : p, r3);
   else {
     if ("http://www.w3.org/2000/svg" == i3) l3 = l3.replace(/xlink(H|:h)/, "h").replace(/sName$/, "s");
-    else if ("width" != l3 && "height" != l3 && "href" != l3 && "list" != l3 && "form" != l3 && "tabIndex" != l3 && "download" != l3 && "rowSpan" != l3 && "colSpan" != l3 && "role" != l3 && "popover" != l3 && l3 in n3) try {
-      n3[l3] = null == u3 ? "" : u3;
+    else if ("width" != l3 && "height" != l3 && "href" != l3 && "list" != l3 && "form" != l3 && "tabIndex" != l3 && "download" != l3 && "rowSpan" != l3 && "colSpan" != l3 && "role" != l3 && "popover" != l3 && l3 in n4) try {
+      n4[l3] = null == u3 ? "" : u3;
       break n;
-    } catch (n4) {
+    } catch (n5) {
     }
-    "function" == typeof u3 || (null == u3 || false === u3 && "-" != l3[4] ? n3.removeAttribute(l3) : n3.setAttribute(l3, "popover" == l3 && 1 == u3 ? "" : u3));
+    "function" == typeof u3 || (null == u3 || false === u3 && "-" != l3[4] ? n4.removeAttribute(l3) : n4.setAttribute(l3, "popover" == l3 && 1 == u3 ? "" : u3));
   }
 }
-function V(n3) {
+function V(n4) {
   return function(u3) {
     if (this.l) {
-      var t4 = this.l[u3.type + n3];
+      var t4 = this.l[u3.type + n4];
       if (null == u3[c]) u3[c] = h++;
       else if (u3[c] < t4[a]) return;
       return t4(l.event ? l.event(u3) : u3);
     }
   };
 }
-function q(n3, u3, t4, i3, r3, o3, e3, f3, c3, a3) {
-  var s3, h3, p3, v3, y3, d3, _3, k3, x2, M, I2, P2, A3, H3, T3, j3, F = u3.type;
+function q(n4, u3, t4, i3, r3, o3, e3, f3, c3, a3) {
+  var s3, h3, p3, v3, y3, d3, _3, k3, x2, M, I2, P2, A3, H4, T3, j3, F = u3.type;
   if (void 0 !== u3.constructor) return null;
   128 & t4.__u && (c3 = !!(32 & t4.__u), o3 = [f3 = u3.__e = t4.__e]), (s3 = l.__b) && s3(u3);
   n: if ("function" == typeof F) {
@@ -140,8 +140,8 @@ function q(n3, u3, t4, i3, r3, o3, e3, f3, c3, a3) {
       if (x2 = u3.props, M = F.prototype && F.prototype.render, I2 = (s3 = F.contextType) && i3[s3.__c], P2 = s3 ? I2 ? I2.props.value : s3.__ : i3, t4.__c ? k3 = (p3 = u3.__c = t4.__c).__ = p3.__E : (M ? u3.__c = p3 = new F(x2, P2) : (u3.__c = p3 = new C(x2, P2), p3.constructor = F, p3.render = Q), I2 && I2.sub(p3), p3.state || (p3.state = {}), p3.__n = i3, v3 = p3.__d = true, p3.__h = [], p3._sb = []), M && null == p3.__s && (p3.__s = p3.state), M && null != F.getDerivedStateFromProps && (p3.__s == p3.state && (p3.__s = m({}, p3.__s)), m(p3.__s, F.getDerivedStateFromProps(x2, p3.__s))), y3 = p3.props, d3 = p3.state, p3.__v = u3, v3) M && null == F.getDerivedStateFromProps && null != p3.componentWillMount && p3.componentWillMount(), M && null != p3.componentDidMount && p3.__h.push(p3.componentDidMount);
       else {
         if (M && null == F.getDerivedStateFromProps && x2 !== y3 && null != p3.componentWillReceiveProps && p3.componentWillReceiveProps(x2, P2), u3.__v == t4.__v || !p3.__e && null != p3.shouldComponentUpdate && false === p3.shouldComponentUpdate(x2, p3.__s, P2)) {
-          u3.__v != t4.__v && (p3.props = x2, p3.state = p3.__s, p3.__d = false), u3.__e = t4.__e, u3.__k = t4.__k, u3.__k.some(function(n4) {
-            n4 && (n4.__ = u3);
+          u3.__v != t4.__v && (p3.props = x2, p3.state = p3.__s, p3.__d = false), u3.__e = t4.__e, u3.__k = t4.__k, u3.__k.some(function(n5) {
+            n5 && (n5.__ = u3);
           }), w.push.apply(p3.__h, p3._sb), p3._sb = [], p3.__h.length && e3.push(p3), f3 = $(t4);
           break n;
         }
@@ -149,40 +149,40 @@ function q(n3, u3, t4, i3, r3, o3, e3, f3, c3, a3) {
           p3.componentDidUpdate(y3, d3, _3);
         });
       }
-      if (p3.context = P2, p3.props = x2, p3.__P = n3, p3.__e = false, A3 = l.__r, H3 = 0, M) p3.state = p3.__s, p3.__d = false, A3 && A3(u3), s3 = p3.render(p3.props, p3.state, p3.context), w.push.apply(p3.__h, p3._sb), p3._sb = [];
+      if (p3.context = P2, p3.props = x2, p3.__P = n4, p3.__e = false, A3 = l.__r, H4 = 0, M) p3.state = p3.__s, p3.__d = false, A3 && A3(u3), s3 = p3.render(p3.props, p3.state, p3.context), w.push.apply(p3.__h, p3._sb), p3._sb = [];
       else do {
         p3.__d = false, A3 && A3(u3), s3 = p3.render(p3.props, p3.state, p3.context), p3.state = p3.__s;
-      } while (p3.__d && ++H3 < 25);
-      p3.state = p3.__s, null != p3.getChildContext && (i3 = m(m({}, i3), p3.getChildContext())), M && !v3 && null != p3.getSnapshotBeforeUpdate && (_3 = p3.getSnapshotBeforeUpdate(y3, d3)), T3 = null != s3 && s3.type === S && null == s3.key ? E(s3.props.children) : s3, f3 = L(n3, g(T3) ? T3 : [T3], u3, t4, i3, r3, o3, e3, f3, c3, a3), p3.base = u3.__e, u3.__u &= -161, p3.__h.length && e3.push(p3), k3 && (p3.__E = p3.__ = null);
-    } catch (n4) {
+      } while (p3.__d && ++H4 < 25);
+      p3.state = p3.__s, null != p3.getChildContext && (i3 = m(m({}, i3), p3.getChildContext())), M && !v3 && null != p3.getSnapshotBeforeUpdate && (_3 = p3.getSnapshotBeforeUpdate(y3, d3)), T3 = null != s3 && s3.type === S && null == s3.key ? E(s3.props.children) : s3, f3 = L(n4, g(T3) ? T3 : [T3], u3, t4, i3, r3, o3, e3, f3, c3, a3), p3.base = u3.__e, u3.__u &= -161, p3.__h.length && e3.push(p3), k3 && (p3.__E = p3.__ = null);
+    } catch (n5) {
       if (e3.length = h3, u3.__v = null, c3 || null != o3) {
-        if (n4.then) {
+        if (n5.then) {
           for (u3.__u |= c3 ? 160 : 128; f3 && 8 == f3.nodeType && f3.nextSibling; ) f3 = f3.nextSibling;
           null != o3 && (o3[o3.indexOf(f3)] = null), u3.__e = f3;
         } else if (null != o3) for (j3 = o3.length; j3--; ) b(o3[j3]);
       } else u3.__e = t4.__e;
-      null == u3.__k && (u3.__k = t4.__k || []), n4.then || B(u3), l.__e(n4, u3, t4);
+      null == u3.__k && (u3.__k = t4.__k || []), n5.then || B(u3), l.__e(n5, u3, t4);
     }
   } else null == o3 && u3.__v == t4.__v ? (u3.__k = t4.__k, u3.__e = t4.__e) : f3 = u3.__e = G(t4.__e, u3, t4, i3, r3, o3, e3, c3, a3);
   return (s3 = l.diffed) && s3(u3), 128 & u3.__u ? void 0 : f3;
 }
-function B(n3) {
-  n3 && (n3.__c && (n3.__c.__e = true), n3.__k && n3.__k.some(B));
+function B(n4) {
+  n4 && (n4.__c && (n4.__c.__e = true), n4.__k && n4.__k.some(B));
 }
-function D(n3, u3, t4) {
+function D(n4, u3, t4) {
   for (var i3 = 0; i3 < t4.length; i3++) J(t4[i3], t4[++i3], t4[++i3]);
-  l.__c && l.__c(u3, n3), n3.some(function(u4) {
+  l.__c && l.__c(u3, n4), n4.some(function(u4) {
     try {
-      n3 = u4.__h, u4.__h = [], n3.some(function(n4) {
-        n4.call(u4);
+      n4 = u4.__h, u4.__h = [], n4.some(function(n5) {
+        n5.call(u4);
       });
-    } catch (n4) {
-      l.__e(n4, u4.__v);
+    } catch (n5) {
+      l.__e(n5, u4.__v);
     }
   });
 }
-function E(n3) {
-  return "object" != typeof n3 || null == n3 || n3.__b > 0 ? n3 : g(n3) ? n3.map(E) : void 0 !== n3.constructor ? null : m({}, n3);
+function E(n4) {
+  return "object" != typeof n4 || null == n4 || n4.__b > 0 ? n4 : g(n4) ? n4.map(E) : void 0 !== n4.constructor ? null : m({}, n4);
 }
 function G(u3, t4, i3, r3, o3, e3, f3, c3, a3) {
   var s3, h3, p3, v3, y3, w3, _3, m3 = i3.props || d, k3 = t4.props, x2 = t4.type;
@@ -207,55 +207,55 @@ function G(u3, t4, i3, r3, o3, e3, f3, c3, a3) {
   }
   return u3;
 }
-function J(n3, u3, t4) {
+function J(n4, u3, t4) {
   try {
-    if ("function" == typeof n3) {
-      var i3 = "function" == typeof n3.__u;
-      i3 && n3.__u(), i3 && null == u3 || (n3.__u = n3(u3));
-    } else n3.current = u3;
-  } catch (n4) {
-    l.__e(n4, t4);
+    if ("function" == typeof n4) {
+      var i3 = "function" == typeof n4.__u;
+      i3 && n4.__u(), i3 && null == u3 || (n4.__u = n4(u3));
+    } else n4.current = u3;
+  } catch (n5) {
+    l.__e(n5, t4);
   }
 }
-function K(n3, u3, t4) {
+function K(n4, u3, t4) {
   var i3, r3;
-  if (l.unmount && l.unmount(n3), (i3 = n3.ref) && (i3.current && i3.current != n3.__e || J(i3, null, u3)), null != (i3 = n3.__c)) {
+  if (l.unmount && l.unmount(n4), (i3 = n4.ref) && (i3.current && i3.current != n4.__e || J(i3, null, u3)), null != (i3 = n4.__c)) {
     if (i3.componentWillUnmount) try {
       i3.componentWillUnmount();
-    } catch (n4) {
-      l.__e(n4, u3);
+    } catch (n5) {
+      l.__e(n5, u3);
     }
     i3.base = i3.__P = i3.__n = null;
   }
-  if (i3 = n3.__k) for (r3 = 0; r3 < i3.length; r3++) i3[r3] && K(i3[r3], u3, t4 || "function" != typeof n3.type);
-  t4 || b(n3.__e), n3.__c = n3.__ = n3.__e = void 0;
+  if (i3 = n4.__k) for (r3 = 0; r3 < i3.length; r3++) i3[r3] && K(i3[r3], u3, t4 || "function" != typeof n4.type);
+  t4 || b(n4.__e), n4.__c = n4.__ = n4.__e = void 0;
 }
-function Q(n3, l3, u3) {
-  return this.constructor(n3, u3);
+function Q(n4, l3, u3) {
+  return this.constructor(n4, u3);
 }
 function R(u3, t4, i3) {
   var r3, o3, e3, f3;
   t4 == document && (t4 = document.documentElement), l.__ && l.__(u3, t4), o3 = (r3 = "function" == typeof i3) ? null : i3 && i3.__k || t4.__k, e3 = [], f3 = [], q(t4, u3 = (!r3 && i3 || t4).__k = k(S, null, [u3]), o3 || d, d, t4.namespaceURI, !r3 && i3 ? [i3] : o3 ? null : t4.firstChild ? n.call(t4.childNodes) : null, e3, !r3 && i3 ? i3 : o3 ? o3.__e : t4.firstChild, r3, f3), D(e3, u3, f3), u3.props.children = null;
 }
-n = w.slice, l = { __e: function(n3, l3, u3, t4) {
+n = w.slice, l = { __e: function(n4, l3, u3, t4) {
   for (var i3, r3, o3; l3 = l3.__; ) if ((i3 = l3.__c) && !i3.__) try {
-    if ((r3 = i3.constructor) && null != r3.getDerivedStateFromError && (i3.setState(r3.getDerivedStateFromError(n3)), o3 = i3.__d), null != i3.componentDidCatch && (i3.componentDidCatch(n3, t4 || {}), o3 = i3.__d), o3) return i3.__E = i3;
+    if ((r3 = i3.constructor) && null != r3.getDerivedStateFromError && (i3.setState(r3.getDerivedStateFromError(n4)), o3 = i3.__d), null != i3.componentDidCatch && (i3.componentDidCatch(n4, t4 || {}), o3 = i3.__d), o3) return i3.__E = i3;
   } catch (l4) {
-    n3 = l4;
+    n4 = l4;
   }
-  throw n3;
-} }, u = 0, t = function(n3) {
-  return null != n3 && void 0 === n3.constructor;
-}, C.prototype.setState = function(n3, l3) {
+  throw n4;
+} }, u = 0, t = function(n4) {
+  return null != n4 && void 0 === n4.constructor;
+}, C.prototype.setState = function(n4, l3) {
   var u3;
-  u3 = null != this.__s && this.__s != this.state ? this.__s : this.__s = m({}, this.state), "function" == typeof n3 && (n3 = n3(m({}, u3), this.props)), n3 && m(u3, n3), null != n3 && this.__v && (l3 && this._sb.push(l3), A(this));
-}, C.prototype.forceUpdate = function(n3) {
-  this.__v && (this.__e = true, n3 && this.__h.push(n3), A(this));
-}, C.prototype.render = S, i = [], o = "function" == typeof Promise ? Promise.prototype.then.bind(Promise.resolve()) : setTimeout, e = function(n3, l3) {
-  return n3.__v.__b - l3.__v.__b;
+  u3 = null != this.__s && this.__s != this.state ? this.__s : this.__s = m({}, this.state), "function" == typeof n4 && (n4 = n4(m({}, u3), this.props)), n4 && m(u3, n4), null != n4 && this.__v && (l3 && this._sb.push(l3), A(this));
+}, C.prototype.forceUpdate = function(n4) {
+  this.__v && (this.__e = true, n4 && this.__h.push(n4), A(this));
+}, C.prototype.render = S, i = [], o = "function" == typeof Promise ? Promise.prototype.then.bind(Promise.resolve()) : setTimeout, e = function(n4, l3) {
+  return n4.__v.__b - l3.__v.__b;
 }, H.__r = 0, f = Math.random().toString(8), c = "__d" + f, a = "__a" + f, s = /(PointerCapture)$|Capture$/i, h = 0, p = V(false), v = V(true), y = 0;
 
-// node_modules/preact/hooks/dist/hooks.module.js
+// ../../../work/main/js/node_modules/preact/hooks/dist/hooks.module.js
 var t2;
 var r2;
 var u2;
@@ -269,143 +269,143 @@ var v2 = c2.diffed;
 var l2 = c2.__c;
 var m2 = c2.unmount;
 var p2 = c2.__;
-function s2(n3, t4) {
-  c2.__h && c2.__h(r2, n3, o2 || t4), o2 = 0;
+function s2(n4, t4) {
+  c2.__h && c2.__h(r2, n4, o2 || t4), o2 = 0;
   var u3 = r2.__H || (r2.__H = { __: [], __h: [] });
-  return n3 >= u3.__.length && u3.__.push({}), u3.__[n3];
+  return n4 >= u3.__.length && u3.__.push({}), u3.__[n4];
 }
-function d2(n3) {
-  return o2 = 1, y2(D2, n3);
+function d2(n4) {
+  return o2 = 1, y2(D2, n4);
 }
-function y2(n3, u3, i3) {
+function y2(n4, u3, i3) {
   var o3 = s2(t2++, 2);
-  if (o3.t = n3, !o3.__c && (o3.__ = [i3 ? i3(u3) : D2(void 0, u3), function(n4) {
-    var t4 = o3.__N ? o3.__N[0] : o3.__[0], r3 = o3.t(t4, n4);
+  if (o3.t = n4, !o3.__c && (o3.__ = [i3 ? i3(u3) : D2(void 0, u3), function(n5) {
+    var t4 = o3.__N ? o3.__N[0] : o3.__[0], r3 = o3.t(t4, n5);
     t4 !== r3 && (o3.__N = [r3, o3.__[1]], o3.__c.setState({}));
   }], o3.__c = r2, !r2.__f)) {
-    var f3 = function(n4, t4, r3) {
+    var f3 = function(n5, t4, r3) {
       if (!o3.__c.__H) return true;
-      var u4 = false, i4 = o3.__c.props !== n4;
-      if (o3.__c.__H.__.some(function(n5) {
-        if (n5.__N) {
+      var u4 = false, i4 = o3.__c.props !== n5;
+      if (o3.__c.__H.__.some(function(n6) {
+        if (n6.__N) {
           u4 = true;
-          var t5 = n5.__[0];
-          n5.__ = n5.__N, n5.__N = void 0, t5 !== n5.__[0] && (i4 = true);
+          var t5 = n6.__[0];
+          n6.__ = n6.__N, n6.__N = void 0, t5 !== n6.__[0] && (i4 = true);
         }
       }), c3) {
-        var f4 = c3.call(this, n4, t4, r3);
+        var f4 = c3.call(this, n5, t4, r3);
         return u4 ? f4 || i4 : f4;
       }
       return !u4 || i4;
     };
     r2.__f = true;
     var c3 = r2.shouldComponentUpdate, e3 = r2.componentWillUpdate;
-    r2.componentWillUpdate = function(n4, t4, r3) {
+    r2.componentWillUpdate = function(n5, t4, r3) {
       if (this.__e) {
         var u4 = c3;
-        c3 = void 0, f3(n4, t4, r3), c3 = u4;
+        c3 = void 0, f3(n5, t4, r3), c3 = u4;
       }
-      e3 && e3.call(this, n4, t4, r3);
+      e3 && e3.call(this, n5, t4, r3);
     }, r2.shouldComponentUpdate = f3;
   }
   return o3.__N || o3.__;
 }
-function h2(n3, u3) {
+function h2(n4, u3) {
   var i3 = s2(t2++, 3);
-  !c2.__s && C2(i3.__H, u3) && (i3.__ = n3, i3.u = u3, r2.__H.__h.push(i3));
+  !c2.__s && C2(i3.__H, u3) && (i3.__ = n4, i3.u = u3, r2.__H.__h.push(i3));
 }
-function _2(n3, u3) {
+function _2(n4, u3) {
   var i3 = s2(t2++, 4);
-  !c2.__s && C2(i3.__H, u3) && (i3.__ = n3, i3.u = u3, r2.__h.push(i3));
+  !c2.__s && C2(i3.__H, u3) && (i3.__ = n4, i3.u = u3, r2.__h.push(i3));
 }
-function A2(n3) {
+function A2(n4) {
   return o2 = 5, T2(function() {
-    return { current: n3 };
+    return { current: n4 };
   }, []);
 }
-function T2(n3, r3) {
+function T2(n4, r3) {
   var u3 = s2(t2++, 7);
-  return C2(u3.__H, r3) && (u3.__ = n3(), u3.__H = r3, u3.__h = n3), u3.__;
+  return C2(u3.__H, r3) && (u3.__ = n4(), u3.__H = r3, u3.__h = n4), u3.__;
 }
-function q2(n3, t4) {
+function q2(n4, t4) {
   return o2 = 8, T2(function() {
-    return n3;
+    return n4;
   }, t4);
 }
 function j2() {
-  for (var n3; n3 = f2.shift(); ) {
-    var t4 = n3.__H;
-    if (n3.__P && t4) try {
+  for (var n4; n4 = f2.shift(); ) {
+    var t4 = n4.__H;
+    if (n4.__P && t4) try {
       t4.__h.some(z2), t4.__h.some(B2), t4.__h = [];
     } catch (r3) {
-      t4.__h = [], c2.__e(r3, n3.__v);
+      t4.__h = [], c2.__e(r3, n4.__v);
     }
   }
 }
-c2.__b = function(n3) {
-  r2 = null, e2 && e2(n3);
-}, c2.__ = function(n3, t4) {
-  n3 && t4.__k && t4.__k.__m && (n3.__m = t4.__k.__m), p2 && p2(n3, t4);
-}, c2.__r = function(n3) {
-  a2 && a2(n3), t2 = 0;
-  var i3 = (r2 = n3.__c).__H;
-  i3 && (u2 === r2 ? (i3.__h = [], r2.__h = [], i3.__.some(function(n4) {
-    n4.__N && (n4.__ = n4.__N), n4.u = n4.__N = void 0;
+c2.__b = function(n4) {
+  r2 = null, e2 && e2(n4);
+}, c2.__ = function(n4, t4) {
+  n4 && t4.__k && t4.__k.__m && (n4.__m = t4.__k.__m), p2 && p2(n4, t4);
+}, c2.__r = function(n4) {
+  a2 && a2(n4), t2 = 0;
+  var i3 = (r2 = n4.__c).__H;
+  i3 && (u2 === r2 ? (i3.__h = [], r2.__h = [], i3.__.some(function(n5) {
+    n5.__N && (n5.__ = n5.__N), n5.u = n5.__N = void 0;
   })) : (i3.__h.some(z2), i3.__h.some(B2), i3.__h = [], t2 = 0)), u2 = r2;
-}, c2.diffed = function(n3) {
-  v2 && v2(n3);
-  var t4 = n3.__c;
-  t4 && t4.__H && (t4.__H.__h.length && (1 !== f2.push(t4) && i2 === c2.requestAnimationFrame || ((i2 = c2.requestAnimationFrame) || w2)(j2)), t4.__H.__.some(function(n4) {
-    n4.u && (n4.__H = n4.u, n4.u = void 0);
+}, c2.diffed = function(n4) {
+  v2 && v2(n4);
+  var t4 = n4.__c;
+  t4 && t4.__H && (t4.__H.__h.length && (1 !== f2.push(t4) && i2 === c2.requestAnimationFrame || ((i2 = c2.requestAnimationFrame) || w2)(j2)), t4.__H.__.some(function(n5) {
+    n5.u && (n5.__H = n5.u, n5.u = void 0);
   })), u2 = r2 = null;
-}, c2.__c = function(n3, t4) {
-  t4.some(function(n4) {
+}, c2.__c = function(n4, t4) {
+  t4.some(function(n5) {
     try {
-      n4.__h.some(z2), n4.__h = n4.__h.filter(function(n5) {
-        return !n5.__ || B2(n5);
+      n5.__h.some(z2), n5.__h = n5.__h.filter(function(n6) {
+        return !n6.__ || B2(n6);
       });
     } catch (r3) {
-      t4.some(function(n5) {
-        n5.__h && (n5.__h = []);
-      }), t4 = [], c2.__e(r3, n4.__v);
+      t4.some(function(n6) {
+        n6.__h && (n6.__h = []);
+      }), t4 = [], c2.__e(r3, n5.__v);
     }
-  }), l2 && l2(n3, t4);
-}, c2.unmount = function(n3) {
-  m2 && m2(n3);
-  var t4, r3 = n3.__c;
-  r3 && r3.__H && (r3.__H.__.some(function(n4) {
+  }), l2 && l2(n4, t4);
+}, c2.unmount = function(n4) {
+  m2 && m2(n4);
+  var t4, r3 = n4.__c;
+  r3 && r3.__H && (r3.__H.__.some(function(n5) {
     try {
-      z2(n4);
-    } catch (n5) {
-      t4 = n5;
+      z2(n5);
+    } catch (n6) {
+      t4 = n6;
     }
   }), r3.__H = void 0, t4 && c2.__e(t4, r3.__v));
 };
 var k2 = "function" == typeof requestAnimationFrame;
-function w2(n3) {
+function w2(n4) {
   var t4, r3 = function() {
-    clearTimeout(u3), k2 && cancelAnimationFrame(t4), setTimeout(n3);
+    clearTimeout(u3), k2 && cancelAnimationFrame(t4), setTimeout(n4);
   }, u3 = setTimeout(r3, 35);
   k2 && (t4 = requestAnimationFrame(r3));
 }
-function z2(n3) {
-  var t4 = r2, u3 = n3.__c;
-  "function" == typeof u3 && (n3.__c = void 0, u3()), r2 = t4;
+function z2(n4) {
+  var t4 = r2, u3 = n4.__c;
+  "function" == typeof u3 && (n4.__c = void 0, u3()), r2 = t4;
 }
-function B2(n3) {
+function B2(n4) {
   var t4 = r2;
-  n3.__c = n3.__(), r2 = t4;
+  n4.__c = n4.__(), r2 = t4;
 }
-function C2(n3, t4) {
-  return !n3 || n3.length !== t4.length || t4.some(function(t5, r3) {
-    return t5 !== n3[r3];
+function C2(n4, t4) {
+  return !n4 || n4.length !== t4.length || t4.some(function(t5, r3) {
+    return t5 !== n4[r3];
   });
 }
-function D2(n3, t4) {
-  return "function" == typeof t4 ? t4(n3) : t4;
+function D2(n4, t4) {
+  return "function" == typeof t4 ? t4(n4) : t4;
 }
 
-// node_modules/@tanstack/virtual-core/dist/esm/lazy-measurements.js
+// ../../../work/main/js/node_modules/@tanstack/virtual-core/dist/esm/lazy-measurements.js
 function getMeasurementKey(item) {
   return typeof item === "object" ? item.key : item;
 }
@@ -440,7 +440,7 @@ function createLazyMeasurementsView(cache, flat) {
   });
 }
 
-// node_modules/@tanstack/virtual-core/dist/esm/utils.js
+// ../../../work/main/js/node_modules/@tanstack/virtual-core/dist/esm/utils.js
 function memo(getDeps, fn, opts) {
   let deps = opts.initialDeps ?? [];
   let result;
@@ -519,7 +519,7 @@ var debounce = (targetWindow, fn, ms) => {
   );
 };
 
-// node_modules/@tanstack/virtual-core/dist/esm/scroll-classifier.js
+// ../../../work/main/js/node_modules/@tanstack/virtual-core/dist/esm/scroll-classifier.js
 function classifyScrollEvent({
   offset,
   isScrolling,
@@ -598,7 +598,7 @@ function flingCaught(samples) {
   return Math.abs(last.offset - from.offset) / (last.t - from.t) >= 0.05;
 }
 
-// node_modules/@tanstack/virtual-core/dist/esm/ios-gesture.js
+// ../../../work/main/js/node_modules/@tanstack/virtual-core/dist/esm/ios-gesture.js
 var _isIOSResult;
 var isIOSWebKit = () => {
   if (_isIOSResult !== void 0) return _isIOSResult;
@@ -719,7 +719,7 @@ var IosGesture = class {
   }
 };
 
-// node_modules/@tanstack/virtual-core/dist/esm/index.js
+// ../../../work/main/js/node_modules/@tanstack/virtual-core/dist/esm/index.js
 var getRect = (element) => {
   const { clientWidth, clientHeight } = element;
   return { width: clientWidth, height: clientHeight };
@@ -2546,7 +2546,7 @@ var RowStore = class {
   }
 };
 
-// node_modules/htm/dist/htm.module.js
+// ../../../work/main/js/node_modules/htm/dist/htm.module.js
 var n2 = function(t4, s3, r3, e3) {
   var u3;
   s3[0] = 0;
@@ -2559,12 +2559,12 @@ var n2 = function(t4, s3, r3, e3) {
 var t3 = /* @__PURE__ */ new Map();
 function htm_module_default(s3) {
   var r3 = t3.get(this);
-  return r3 || (r3 = /* @__PURE__ */ new Map(), t3.set(this, r3)), (r3 = n2(this, r3.get(s3) || (r3.set(s3, r3 = (function(n3) {
-    for (var t4, s4, r4 = 1, e3 = "", u3 = "", h3 = [0], p3 = function(n4) {
-      1 === r4 && (n4 || (e3 = e3.replace(/^\s*\n\s*|\s*\n\s*$/g, ""))) ? h3.push(0, n4, e3) : 3 === r4 && (n4 || e3) ? (h3.push(3, n4, e3), r4 = 2) : 2 === r4 && "..." === e3 && n4 ? h3.push(4, n4, 0) : 2 === r4 && e3 && !n4 ? h3.push(5, 0, true, e3) : r4 >= 5 && ((e3 || !n4 && 5 === r4) && (h3.push(r4, 0, e3, s4), r4 = 6), n4 && (h3.push(r4, n4, 0, s4), r4 = 6)), e3 = "";
-    }, a3 = 0; a3 < n3.length; a3++) {
+  return r3 || (r3 = /* @__PURE__ */ new Map(), t3.set(this, r3)), (r3 = n2(this, r3.get(s3) || (r3.set(s3, r3 = (function(n4) {
+    for (var t4, s4, r4 = 1, e3 = "", u3 = "", h3 = [0], p3 = function(n5) {
+      1 === r4 && (n5 || (e3 = e3.replace(/^\s*\n\s*|\s*\n\s*$/g, ""))) ? h3.push(0, n5, e3) : 3 === r4 && (n5 || e3) ? (h3.push(3, n5, e3), r4 = 2) : 2 === r4 && "..." === e3 && n5 ? h3.push(4, n5, 0) : 2 === r4 && e3 && !n5 ? h3.push(5, 0, true, e3) : r4 >= 5 && ((e3 || !n5 && 5 === r4) && (h3.push(r4, 0, e3, s4), r4 = 6), n5 && (h3.push(r4, n5, 0, s4), r4 = 6)), e3 = "";
+    }, a3 = 0; a3 < n4.length; a3++) {
       a3 && (1 === r4 && p3(), p3(a3));
-      for (var l3 = 0; l3 < n3[a3].length; l3++) t4 = n3[a3][l3], 1 === r4 ? "<" === t4 ? (p3(), h3 = [h3], r4 = 3) : e3 += t4 : 4 === r4 ? "--" === e3 && ">" === t4 ? (r4 = 1, e3 = "") : e3 = t4 + e3[0] : u3 ? t4 === u3 ? u3 = "" : e3 += t4 : '"' === t4 || "'" === t4 ? u3 = t4 : ">" === t4 ? (p3(), r4 = 1) : r4 && ("=" === t4 ? (r4 = 5, s4 = e3, e3 = "") : "/" === t4 && (r4 < 5 || ">" === n3[a3][l3 + 1]) ? (p3(), 3 === r4 && (h3 = h3[0]), r4 = h3, (h3 = h3[0]).push(2, 0, r4), r4 = 0) : " " === t4 || "	" === t4 || "\n" === t4 || "\r" === t4 ? (p3(), r4 = 2) : e3 += t4), 3 === r4 && "!--" === e3 && (r4 = 4, h3 = h3[0]);
+      for (var l3 = 0; l3 < n4[a3].length; l3++) t4 = n4[a3][l3], 1 === r4 ? "<" === t4 ? (p3(), h3 = [h3], r4 = 3) : e3 += t4 : 4 === r4 ? "--" === e3 && ">" === t4 ? (r4 = 1, e3 = "") : e3 = t4 + e3[0] : u3 ? t4 === u3 ? u3 = "" : e3 += t4 : '"' === t4 || "'" === t4 ? u3 = t4 : ">" === t4 ? (p3(), r4 = 1) : r4 && ("=" === t4 ? (r4 = 5, s4 = e3, e3 = "") : "/" === t4 && (r4 < 5 || ">" === n4[a3][l3 + 1]) ? (p3(), 3 === r4 && (h3 = h3[0]), r4 = h3, (h3 = h3[0]).push(2, 0, r4), r4 = 0) : " " === t4 || "	" === t4 || "\n" === t4 || "\r" === t4 ? (p3(), r4 = 2) : e3 += t4), 3 === r4 && "!--" === e3 && (r4 = 4, h3 = h3[0]);
     }
     return p3(), h3;
   })(s3)), r3), arguments, [])).length > 1 ? r3 : r3[0];
@@ -2819,11 +2819,11 @@ function Group({ g: g2, predict, predictions, send }) {
 var Cards = memo2(function Cards2({ groups, missing, predict, predictions, send }) {
   const primary = groups.filter((g2) => !g2.secondary);
   const secondary = groups.filter((g2) => g2.secondary);
-  const n3 = secondary.reduce((k3, g2) => k3 + g2.cards.length, 0);
+  const n4 = secondary.reduce((k3, g2) => k3 + g2.cards.length, 0);
   const group = (g2) => html`<${Group} key=${g2.group} g=${g2} predict=${predict} predictions=${predictions} send=${send} />`;
   return html`<section class="rw-cards" data-testid="cards">
     ${primary.map(group)}
-    ${secondary.length ? html`<details class="rw-more"><summary>RAGChecker metrics on the same state (${n3})</summary>${secondary.map(group)}</details>` : null}
+    ${secondary.length ? html`<details class="rw-more"><summary>RAGChecker metrics on the same state (${n4})</summary>${secondary.map(group)}</details>` : null}
     ${missing.length ? html`<p class="rw-note">Not computable for this data: ${missing.map(
     (m3, i3) => html`${i3 ? "; " : ""}<b>${m3.label}</b> (${m3.reason})`
   )}</p>` : null}
@@ -2986,7 +2986,7 @@ function Picker({ p: p3, send, search }) {
                 class=${k3 === active ? "rw-picker-row rw-active" : "rw-picker-row"} data-index=${r3.index}
                 onClick=${() => pick(r3.index)}>
               <span class="rw-num">${r3.index + 1}</span>${" "}<bdi class="rw-idtext">${showId(r3.query_id)}</bdi>${" "}<span
-                class="rw-picker-query">${r3.query}</span>${" "}<span class="rw-picker-metrics">${Object.entries(r3.metrics).map(([n3, v3]) => `${n3} ${number(v3)}`).join(" · ")}</span>
+                class="rw-picker-query">${r3.query}</span>${" "}<span class="rw-picker-metrics">${Object.entries(r3.metrics).map(([n4, v3]) => `${n4} ${number(v3)}`).join(" · ")}</span>
             </li>`)}
           </ul>
         </div>` : null}
@@ -3295,8 +3295,8 @@ function Matrix({ m: m3, selected, ctx, reviewable = false }) {
   const grid = { cursor, reviewable, setCursor, act };
   const docIds = T2(() => m3.columns.map((c3) => c3.doc_id), [m3.columns]);
   const cells = typed(m3.cells, Int8Array);
-  const entailed = cells.reduce((n3, v3) => n3 + (v3 === LABEL_CODES.Entailment), 0);
-  const contradicted = cells.reduce((n3, v3) => n3 + (v3 === LABEL_CODES.Contradiction), 0);
+  const entailed = cells.reduce((n4, v3) => n4 + (v3 === LABEL_CODES.Entailment), 0);
+  const contradicted = cells.reduce((n4, v3) => n4 + (v3 === LABEL_CODES.Contradiction), 0);
   const size = `${m3.response.length} response + ${m3.gt.length} ground-truth claims × ${m3.columns.length} passages`;
   return html`<section class="rw-section" data-testid="matrix">
     <h4>Entailment: claims × passages</h4>
@@ -3335,7 +3335,7 @@ function rowKeys(e3, pick, more) {
     e3.preventDefault();
     pick();
   } else if (e3.key === "ArrowDown" || e3.key === "ArrowUp") {
-    const step = (n3) => e3.key === "ArrowDown" ? n3.nextElementSibling : n3.previousElementSibling;
+    const step = (n4) => e3.key === "ArrowDown" ? n4.nextElementSibling : n4.previousElementSibling;
     let next = step(e3.currentTarget);
     while (next && !next.classList.contains("rw-row")) next = step(next);
     if (next) {
@@ -3386,9 +3386,9 @@ var WIDTHS = {
   "Review (against the response)": 12
 };
 var TEXT_WIDTH = 14;
-var minWidth = (heads) => heads.reduce((n3, t4) => n3 + (WIDTHS[t4] || TEXT_WIDTH), 0);
-function Table({ heads, groupRow, cls, n: n3, children, label }) {
-  const tall = n3 > 12;
+var minWidth = (heads) => heads.reduce((n4, t4) => n4 + (WIDTHS[t4] || TEXT_WIDTH), 0);
+function Table({ heads, groupRow, cls, n: n4, children, label }) {
+  const tall = n4 > 12;
   return html`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
       role=${tall ? "region" : null} aria-label=${tall ? label : null}>
     <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`} style=${tall ? `min-width: ${minWidth(heads)}em` : null}>
@@ -3448,10 +3448,10 @@ function SourceTable({ view, ctx, showGt }) {
   </section>`;
 }
 function below(c3) {
-  const n3 = c3.supported_by.length;
+  const n4 = c3.supported_by.length;
   const k3 = c3.contradicted_by.length;
-  if (!n3 && !k3) return "none";
-  return html`<span class="rw-below">${n3 ? `${n3} passage${n3 === 1 ? "" : "s"}` : "none"}${k3 ? html`; <span class="rw-contradicts">⊗ ${k3} contradict${k3 === 1 ? "s" : ""}</span>` : null} <span class="rw-hint">(listed below ↓)</span></span>`;
+  if (!n4 && !k3) return "none";
+  return html`<span class="rw-below">${n4 ? `${n4} passage${n4 === 1 ? "" : "s"}` : "none"}${k3 ? html`; <span class="rw-contradicts">⊗ ${k3} contradict${k3 === 1 ? "s" : ""}</span>` : null} <span class="rw-hint">(listed below ↓)</span></span>`;
 }
 function against(groups, words, send) {
   const all = groups.flatMap(([prefix, items]) => (items || []).map((id) => [prefix, id]));
@@ -3697,6 +3697,150 @@ function mountSampleView(el, { view, send, search = null, review = null, trace =
   };
 }
 
+// src/whatif.js
+var H3 = 128;
+var PAD2 = { left: 30, right: 10, top: 10, bottom: 40 };
+var STEP = 22;
+var MIN_W = 230;
+var n3 = (x2) => x2.toLocaleString("en-US");
+var fmt2 = (v3) => v3 === null || v3 === void 0 ? "Undefined" : Number(v3).toFixed(3);
+function records(table) {
+  if (!table) return [];
+  return table.rows.map((row) => Object.fromEntries(table.columns.map((c3, i3) => [c3, row[i3]])));
+}
+function curveByMetric(table, labels = {}) {
+  const by = /* @__PURE__ */ new Map();
+  for (const r3 of records(table)) {
+    if (!by.has(r3.metric)) by.set(r3.metric, { key: r3.metric, label: labels[r3.metric] || r3.metric, points: [] });
+    by.get(r3.metric).points.push({ k: r3.k, mean: r3.mean, defined: r3.defined, undefined: r3.undefined, not_computable: r3.not_computable });
+  }
+  for (const m3 of by.values()) m3.points.sort((a3, b2) => a3.k - b2.k);
+  return [...by.values()];
+}
+function linePath(points, x2, y3) {
+  let d3 = "";
+  let pen = false;
+  for (const p3 of points) {
+    if (p3.mean === null || p3.mean === void 0) {
+      pen = false;
+      continue;
+    }
+    d3 += `${pen ? "L" : "M"}${x2(p3.k).toFixed(1)},${y3(p3.mean).toFixed(1)}`;
+    pen = true;
+  }
+  return d3;
+}
+function signed(v3) {
+  if (v3 === null || v3 === void 0 || Number.isNaN(v3)) return "";
+  const s3 = Number(v3).toFixed(3);
+  return v3 > 0 ? `+${s3}` : v3 < 0 ? `−${s3.slice(1)}` : s3;
+}
+function Curve({ metric }) {
+  const pts = metric.points;
+  const ks = pts.map((p3) => p3.k);
+  const lo = Math.min(...ks);
+  const hi = Math.max(...ks);
+  const W2 = Math.max(MIN_W, PAD2.left + PAD2.right + STEP * pts.length);
+  const x2 = (k3) => PAD2.left + (hi === lo ? (W2 - PAD2.left - PAD2.right) / 2 : (k3 - lo) / (hi - lo) * (W2 - PAD2.left - PAD2.right));
+  const y3 = (v3) => PAD2.top + (H3 - PAD2.top - PAD2.bottom) * (1 - Math.min(1, Math.max(0, v3)));
+  const base = H3 - PAD2.bottom;
+  const tip = (p3) => `k = ${p3.k}: ${p3.mean === null ? "Undefined (no defined sample)" : `mean ${fmt2(p3.mean)} over ${p3.defined} defined`} · ${p3.undefined} Undefined${p3.not_computable ? ` · ${p3.not_computable} not computable` : ""}`;
+  return html`<figure class="rw-wi-fig" data-testid="wi-curve" data-metric=${metric.key}>
+    <figcaption>${metric.label}</figcaption>
+    <svg class="rw-ds-chart" width=${W2} height=${H3} role="img"
+        aria-label=${`${metric.label} if only the top k passages were kept, k = ${lo} to ${hi}`}>
+      <rect class="rw-ds-frame" x=${PAD2.left} y=${PAD2.top} width=${W2 - PAD2.left - PAD2.right} height=${base - PAD2.top} />
+      <text x=${4} y=${PAD2.top + 8} class="rw-ds-axis">1</text>
+      <text x=${4} y=${base} class="rw-ds-axis">0</text>
+      <path class="rw-wi-line" d=${linePath(pts, x2, y3)} />
+      ${pts.map((p3) => html`<g key=${p3.k} data-k=${p3.k} data-mean=${p3.mean === null ? "" : p3.mean} data-undefined=${p3.undefined}>
+        ${p3.mean === null ? html`<text class="rw-wi-none" x=${x2(p3.k)} y=${PAD2.top + 14} text-anchor="middle">U<title>${tip(p3)}</title></text>` : html`<circle class="rw-wi-dot" cx=${x2(p3.k)} cy=${y3(p3.mean)} r="3"><title>${tip(p3)}</title></circle>`}
+        <text class="rw-ds-axis" x=${x2(p3.k)} y=${base + 12} text-anchor="middle">${p3.k}</text>
+        <text class=${`rw-wi-undef${p3.undefined ? "" : " rw-wi-zero"}`} x=${x2(p3.k)} y=${base + 25} text-anchor="middle"
+          data-testid="wi-undef">${p3.undefined}<title>${tip(p3)}</title></text>
+      </g>`)}
+      <text class="rw-ds-axis" x=${PAD2.left - 4} y=${base + 12} text-anchor="end">k</text>
+      <text class="rw-wi-undef" x=${PAD2.left - 4} y=${base + 25} text-anchor="end">Undef</text>
+    </svg>
+  </figure>`;
+}
+function DropTable({ result }) {
+  const rows = records(result.dropped);
+  const labels = result.labels || {};
+  const cell = (v3) => v3 === null || v3 === void 0 ? html`<span class="rw-ds-undef">Undefined</span>` : fmt2(v3);
+  return html`<div class="rw-ds-wide">
+    <p class="rw-hint" data-testid="wi-dropped">${`Without the ${n3(result.n_dropped)} matching passage${result.n_dropped === 1 ? "" : "s"} (in ${n3(result.samples_touched)} of the ${n3(result.samples)} samples):`}</p>
+    <table class="rw-table rw-wi-table" data-testid="wi-table">
+      <thead><tr><th scope="col">metric</th><th scope="col">before</th><th scope="col">after</th><th scope="col">change</th>
+        <th scope="col">Undefined before</th><th scope="col">Undefined after</th></tr></thead>
+      <tbody>${rows.map((r3) => html`<tr key=${r3.metric} data-metric=${r3.metric}>
+        <th scope="row">${labels[r3.metric] || r3.metric}</th><td class="rw-num">${cell(r3.before)}</td><td class="rw-num">${cell(r3.after)}</td>
+        <td class="rw-num">${signed(r3.change)}</td>
+        <td class="rw-num">${r3.undefined_before}</td><td class="rw-num">${r3.undefined_after}</td></tr>`)}</tbody>
+    </table></div>`;
+}
+function WhatIf({ view, request }) {
+  const [rule, setRule] = d2({ doc_id: "", text: "" });
+  const [draft, setDraft] = d2({ doc_id: "", text: "" });
+  const [result, setResult] = d2(null);
+  const [error, setError] = d2("");
+  const [busy, setBusy] = d2(false);
+  const latest = A2(0);
+  const ask = (wanted) => {
+    latest.current += 1;
+    const mine = latest.current;
+    setBusy(true);
+    return request({ type: "whatif", doc_id: wanted.doc_id, text: wanted.text }).then((reply) => {
+      if (mine !== latest.current) return;
+      setResult(reply);
+      setRule(wanted);
+      setError("");
+      setBusy(false);
+    }, (err) => {
+      if (mine !== latest.current) return;
+      setError(`The what-if failed: ${err.message}`);
+      setBusy(false);
+    });
+  };
+  h2(() => {
+    ask(rule);
+  }, [view.version, view.run]);
+  const apply = () => ask({ doc_id: draft.doc_id, text: draft.text });
+  const clear = () => {
+    setDraft({ doc_id: "", text: "" });
+    ask({ doc_id: "", text: "" });
+  };
+  const onKey = (e3) => {
+    if (e3.key === "Enter") apply();
+  };
+  const metrics = result ? curveByMetric(result.top_k, result.labels) : [];
+  const edited = draft.doc_id !== rule.doc_id || draft.text !== rule.text;
+  return html`<div class="rw-ds-panel rw-wi" data-testid="whatif" aria-busy=${busy ? "true" : "false"}>
+    <p class="rw-hint" data-testid="wi-over">${result ? `Over the ${n3(result.samples)} samples the filters keep${view.runs.length > 1 ? ` of run ${result.run}` : ""}: the labels already judged, rescored without some passages (no judge call).` : busy ? "Computing the what-ifs…" : ""}</p>
+    ${error ? html`<div class="rw-ds-error" role="alert" data-testid="wi-error">${error}</div>` : ""}
+    ${result ? html`<h4>If the retriever kept only its top k passages
+        <span class="rw-hint">each metric that reads passages; under each k, how many samples are Undefined there (never averaged as 0)</span></h4>
+      ${metrics.length ? html`<div class="rw-wi-curves">${metrics.map((m3) => html`<${Curve} key=${m3.key} metric=${m3} />`)}</div>` : html`<p class="rw-hint" data-testid="wi-no-curve">No retrieved passage among these samples: no top-k curve.</p>`}` : ""}
+    <h4>If passages matching a rule were dropped</h4>
+    <div class="rw-wi-rule">
+      <label>doc_id matches <input type="text" data-testid="wi-doc-id" value=${draft.doc_id} placeholder="^wiki-|-0$" spellcheck="false"
+        onInput=${(e3) => {
+    const doc_id = e3.target.value;
+    setDraft((d3) => ({ ...d3, doc_id }));
+  }} onKeyDown=${onKey} /></label>
+      <label>or text matches <input type="text" data-testid="wi-text" value=${draft.text} placeholder="(?i)cookie policy" spellcheck="false"
+        onInput=${(e3) => {
+    const text = e3.target.value;
+    setDraft((d3) => ({ ...d3, text }));
+  }} onKeyDown=${onKey} /></label>
+      <button data-testid="wi-apply" class=${edited ? "rw-ds-edited" : ""} onClick=${apply}>Drop them</button>
+      ${rule.doc_id || rule.text ? html`<button data-testid="wi-clear" onClick=${clear}>Keep every passage</button>` : ""}
+      <span class="rw-hint">regular expressions (RE2: no lookaround or backreference), found anywhere in the field</span>
+    </div>
+    ${result && result.dropped ? html`<${DropTable} result=${result} />` : ""}
+  </div>`;
+}
+
 // src/dataset.js
 var ROW_H = 26;
 var WIDTHS2 = { run: 100, query_id: 84, query: 150, count: 64, metric: 84, difference: 100 };
@@ -3725,21 +3869,21 @@ function scrollFor(index, scrollTop, clientHeight) {
   if (top + ROW_H > scrollTop + clientHeight) return top + ROW_H - clientHeight;
   return null;
 }
-var fmt2 = (v3, digits = 3) => v3 === null || v3 === void 0 || Number.isNaN(v3) ? "" : Number(v3).toFixed(digits);
+var fmt3 = (v3, digits = 3) => v3 === null || v3 === void 0 || Number.isNaN(v3) ? "" : Number(v3).toFixed(digits);
 function metricCell(value, status) {
   if (status === 1) return { text: "Undef", cls: "rw-ds-undef" };
   if (status === 2) return { text: "n/c", cls: "rw-ds-nc" };
-  return { text: fmt2(value), cls: "rw-num" };
+  return { text: fmt3(value), cls: "rw-num" };
 }
 function useViews(model, names) {
   const [, bump] = y2((x2) => x2 + 1, 0);
   const on = A2(false);
   if (!on.current) {
     on.current = true;
-    for (const n3 of names) model.on(`change:${n3}`, bump);
+    for (const n4 of names) model.on(`change:${n4}`, bump);
   }
-  h2(() => () => names.forEach((n3) => model.off(`change:${n3}`, bump)), []);
-  return Object.fromEntries(names.map((n3) => [n3, viewOf(model, n3)]));
+  h2(() => () => names.forEach((n4) => model.off(`change:${n4}`, bump)), []);
+  return Object.fromEntries(names.map((n4) => [n4, viewOf(model, n4)]));
 }
 function useDraft(value) {
   const [draft, setDraft] = d2(null);
@@ -3845,7 +3989,7 @@ function Table2({ model, view, store, labelOf }) {
         return html`<span class=${m3.cls}>${m3.text}</span>`;
       }
       const value = row.values[col.key];
-      return html`<span class="rw-num">${col.kind === "count" ? value : Number.isNaN(value) ? "" : (value > 0 ? "+" : "") + fmt2(value)}</span>`;
+      return html`<span class="rw-num">${col.kind === "count" ? value : Number.isNaN(value) ? "" : (value > 0 ? "+" : "") + fmt3(value)}</span>`;
     })}
           </div>`;
   })}
@@ -3892,14 +4036,14 @@ function Actions({ view, ask }) {
     setSaid("…");
     ask({ ...msg, path: path.trim() || fallback }).then((reply) => setSaid(reply ? reply.said : ""));
   };
-  const n3 = view.count.toLocaleString("en-US");
+  const n4 = view.count.toLocaleString("en-US");
   return html`<div class="rw-ds-panel rw-ds-actions" data-testid="actions">
     <label>file (in the kernel's folder unless absolute) <input type="text" value=${path} data-testid="path"
       placeholder="slices.json · rows.csv · rows.parquet · claims.parquet" onInput=${(e3) => setPath(e3.target.value)} /></label>
     <div class="rw-ds-act-buttons">
       ${view.cluster ? "" : html`<button data-testid="save-slices" onClick=${() => act({ type: "save_slices" }, "slices.json")}>Save the slices</button>
       <button data-testid="load-slices" onClick=${() => act({ type: "load_slices" }, "slices.json")}>Load slices</button>`}
-      <button data-testid="export-csv" onClick=${() => act({ type: "export", format: "csv" }, "rows.csv")}>Write the ${n3} rows as CSV</button>
+      <button data-testid="export-csv" onClick=${() => act({ type: "export", format: "csv" }, "rows.csv")}>Write the ${n4} rows as CSV</button>
       <button data-testid="export-parquet" onClick=${() => act({ type: "export", format: "parquet" }, "rows.parquet")}>… as Parquet</button>
       ${view.cluster ? "" : html`<button data-testid="export-claims" title="one row per claim: every label, the passages behind it, hallucinated / noise-led (.csv, .parquet or .jsonl by the file's suffix)"
         onClick=${() => act({ type: "export_claims" }, "claims.parquet")}>… their claims</button>`}
@@ -3912,8 +4056,8 @@ function Summary({ view }) {
   const pct = view.controls.percent;
   const cell = (r3) => {
     if (!r3) return html`<td />`;
-    const mean = r3.mean === null ? html`<span class="rw-ds-undef">Undefined</span>` : fmt2(r3.mean, pct ? 1 : 3);
-    const ci = r3.ci_low === null ? "" : ` [${fmt2(r3.ci_low, pct ? 1 : 3)}–${fmt2(r3.ci_high, pct ? 1 : 3)}]`;
+    const mean = r3.mean === null ? html`<span class="rw-ds-undef">Undefined</span>` : fmt3(r3.mean, pct ? 1 : 3);
+    const ci = r3.ci_low === null ? "" : ` [${fmt3(r3.ci_low, pct ? 1 : 3)}–${fmt3(r3.ci_high, pct ? 1 : 3)}]`;
     return html`<td class="rw-num" title=${`${r3.defined} defined, ${r3.undefined} Undefined, ${r3.not_computable} not computable`}>
       ${mean}<span class="rw-ds-ci">${ci}</span>${r3.undefined ? html`<span class="rw-ds-count"> · ${r3.undefined} Undef</span>` : ""}</td>`;
   };
@@ -3931,19 +4075,19 @@ function Compare({ model, view }) {
   const rows = cmp.rows.filter((r3) => r3.metric === c3.compare_metric);
   return html`<div class="rw-ds-panel" data-testid="compare">
     <h4>Compared with ${cmp.baseline} on ${cmp.shared} shared queries
-      <span class="rw-hint">(left out: ${Object.entries(cmp.left_out).map(([k3, n3]) => `${k3} ${n3}`).join(", ")})</span></h4>
-    ${Object.entries(cmp.query_mismatch || {}).filter(([, n3]) => n3).map(([run, n3]) => html`<p class="rw-ds-notice" role="note" data-testid="query-mismatch">
-      ⚠ ${run}: ${n3} shared query_id${n3 === 1 ? "" : "s"} ask${n3 === 1 ? "s" : ""} another question than in ${cmp.baseline} (still paired by query_id)</p>`)}
+      <span class="rw-hint">(left out: ${Object.entries(cmp.left_out).map(([k3, n4]) => `${k3} ${n4}`).join(", ")})</span></h4>
+    ${Object.entries(cmp.query_mismatch || {}).filter(([, n4]) => n4).map(([run, n4]) => html`<p class="rw-ds-notice" role="note" data-testid="query-mismatch">
+      ⚠ ${run}: ${n4} shared query_id${n4 === 1 ? "" : "s"} ask${n4 === 1 ? "s" : ""} another question than in ${cmp.baseline} (still paired by query_id)</p>`)}
     ${Object.entries(cmp.judge_notes || {}).filter(([, note]) => note).map(([run, note]) => html`<p class="rw-ds-notice" role="note" data-testid="judge-note">
       ⚠ ${run}: ${note}; part of its difference may be the judge's</p>`)}
     <label>metric <select value=${c3.compare_metric} onChange=${(e3) => setTraits(model, { compare_metric: e3.target.value })}>
       ${(view.chartable || view.metrics).map((m3) => html`<option value=${m3.key}>${m3.label}</option>`)}</select></label>
     <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>
     <div class="rw-ds-wide"><table class="rw-table"><thead><tr><th>run</th><th>baseline</th><th>run</th><th>difference</th><th>paired 95% interval</th><th>paired</th></tr></thead>
-      <tbody>${rows.map((r3) => html`<tr><td>${r3.run}</td><td class="rw-num">${fmt2(r3.baseline_mean)}</td><td class="rw-num">${fmt2(r3.mean)}</td>
-        <td class="rw-num">${r3.difference === null ? "" : (r3.difference > 0 ? "+" : "") + fmt2(r3.difference)}
+      <tbody>${rows.map((r3) => html`<tr><td>${r3.run}</td><td class="rw-num">${fmt3(r3.baseline_mean)}</td><td class="rw-num">${fmt3(r3.mean)}</td>
+        <td class="rw-num">${r3.difference === null ? "" : (r3.difference > 0 ? "+" : "") + fmt3(r3.difference)}
           ${r3.judge_note ? html` <span class="rw-ds-badge" title=${r3.judge_note} data-testid="judged-differently">judged differently</span>` : ""}</td>
-        <td class="rw-num">${r3.ci_low === null ? "" : `${fmt2(r3.ci_low)} – ${fmt2(r3.ci_high)}`}
+        <td class="rw-num">${r3.ci_low === null ? "" : `${fmt3(r3.ci_low)} – ${fmt3(r3.ci_high)}`}
           ${r3.includes_zero ? html` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r3.paired}</td></tr>`)}</tbody></table></div>
   </div>`;
 }
@@ -3963,12 +4107,12 @@ ${s3.expression}`}
 }
 function ClusterNotice({ view, labelOf }) {
   const cl = view.cluster;
-  const n3 = (x2) => x2.toLocaleString("en-US");
+  const n4 = (x2) => x2.toLocaleString("en-US");
   const which = cl.descending ? "highest" : "lowest";
   return html`<div class="rw-ds-notice" role="note" data-testid="cluster-notice">
-    <b>Dask-scored run, explored on the cluster.</b> The table shows the ${n3(view.count)} samples with the ${which}
-    ${" "}${labelOf[cl.sort_by] || cl.sort_by} of ${n3(cl.matching)} matching (${n3(cl.defined)} with it defined), not all rows;
-    the summary and charts cover all ${n3(cl.matching)}. Sort by another metric's header; filter with an expression or the
+    <b>Dask-scored run, explored on the cluster.</b> The table shows the ${n4(view.count)} samples with the ${which}
+    ${" "}${labelOf[cl.sort_by] || cl.sort_by} of ${n4(cl.matching)} matching (${n4(cl.defined)} with it defined), not all rows;
+    the summary and charts cover all ${n4(cl.matching)}. Sort by another metric's header; filter with an expression or the
     distribution. Not available on a cluster run: ${cl.unavailable.join(", ")}.
   </div>`;
 }
@@ -4080,6 +4224,7 @@ function tabsOf(view) {
     ["charts", "Charts"],
     ["summary", "Summary"],
     ...view.compare ? [["compare", "Comparison"]] : [],
+    ...view.whatif ? [["whatif", "What if"]] : [],
     ["columns", "Columns"],
     ["act", "Save · export"]
   ];
@@ -4152,7 +4297,8 @@ function App({ model, store }) {
     summary: () => html`<${Summary} view=${view} />`,
     compare: () => html`<${Compare} model=${model} view=${view} />`,
     columns: () => html`<${Columns} model=${model} view=${view} />`,
-    act: () => html`<${Actions} view=${view} ask=${ask} />`
+    act: () => html`<${Actions} view=${view} ask=${ask} />`,
+    whatif: () => html`<${WhatIf} view=${view} request=${request} />`
   };
   return html`<div class="rw-ds" tabindex="0" onKeyDown=${onKey} ref=${root}>
     <div class="rw-ds-toolbar">
@@ -4190,7 +4336,7 @@ function App({ model, store }) {
       ${tabs.map(([k3, title]) => html`<button role="tab" aria-selected=${open === k3 ? "true" : "false"} data-tab=${k3}
         onClick=${() => setTab(open === k3 ? "" : k3)}>${title}${open === k3 ? " ▴" : " ▾"}</button>`)}
     </div>
-    ${open ? html`<div class="rw-ds-drawer" role="tabpanel" data-testid=${`drawer-${open}`}>${drawer[open]()}</div>` : ""}
+    ${open ? html`<div class="rw-ds-drawer" role="tabpanel" data-testid=${`drawer-${open}`} key="drawer">${drawer[open]()}</div>` : ""}
     <div class="rw-ds-work" data-testid="workspace" ref=${work} key="work">
       <div class="rw-ds-master">
         ${view.cluster ? "" : html`<${Slices} model=${model} view=${view} ask=${ask} />`}
