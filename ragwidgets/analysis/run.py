@@ -32,11 +32,13 @@ from ..errors import InputWarning, RagWidgetsError
 from ..loaders import KNOWN_FIELDS
 from ..sources import is_table, read_run
 from ..model import Sample
+from ..judges.repeats import REPEATS_FIELD
 from ..reviews import ReviewLog, ReviewProblem, Reviews, apply_to_sample, as_reviews, gone, warn_problems
 from .aggregates import (distribution, distribution_of_slots, group_means, group_means_of_slots, scatter_cells,
                          scatter_of_slots)
 from .compare import Comparison, compare_runs, judge_info
 from .external import DISAGREE, counterparts
+from .judge_variance import JudgeVariance, Repeats, flakiness, judge_variance, repeat_scores
 from .filtering import TextIndex, expression_mask
 from .slices import Slice, builtin_slices, check_builtin_name, load_slices, members
 from .summary import Summarizer
@@ -51,6 +53,8 @@ QUERY_CHARS = 160  # query text sent per row
 SUMMARY_BOOT = 200  # resamples behind the live intervals (analysis.summarize: 2000); the Monte Carlo
 # error of a percentile from 200 resamples is about a tenth of the half-width, below the 3 decimals shown
 MAX_GROUPS = 50  # a column with more distinct values is not offered for "mean by group"
+FLAKY = "flaky_labels"  # the run table's column for a run judged several times (1: flaky, 0: steady)
+FLAKY_SLICE = Slice("flaky labels", f"{FLAKY} == 1", "a metric of the sample changes across the judge's repeats")
 
 
 @dataclass(frozen=True)
@@ -195,6 +199,16 @@ def _scores_and_extras(source, reviews: Reviews | None = None) -> tuple[Scores, 
     return scores, (extras if len(extras.columns) else None), external
 
 
+def _judge_repeats(source) -> Repeats | None:
+    """The Scores of each repeat of a run whose records keep every repeat's labels (records, or a
+    ScoringResult, filled with ``repeats=k``), else None."""
+    records = source.records if hasattr(source, "records") and hasattr(source, "score_columns") else source
+    if not isinstance(records, (list, tuple)) or not any(isinstance(r, Mapping) and r.get(REPEATS_FIELD)
+                                                         for r in records):
+        return None
+    return repeat_scores(records)
+
+
 def _with_external(table: RunTable, extras: pd.DataFrame | None, external: list[str]) -> RunTable:
     """``table`` with the ``external`` columns of ``extras`` beside its metrics (NaN: not computable)."""
     if not external:
@@ -279,6 +293,10 @@ class InMemoryRun(HeldTable):
                 raise type(err)(f"run {name!r}: {err}") from None
         self._scores: dict[str, Scores] = {name: scores for name, (scores, _, _) in loaded.items()}
         self.judges = {str(name): judge_info(src) for name, src in sources.items()}  # who labelled each run
+        self.repeats: dict[str, Repeats] = {  # runs judged several times: each repeat's Scores
+            str(name): r for name, src in sources.items() if (r := _judge_repeats(src)) is not None}
+        self.flakiness = {name: flakiness(r) for name, r in self.repeats.items()}
+        self._variance: dict[str, JudgeVariance] = {}
         self._judge = {name: scores.judge_scores or scores for name, scores in self._scores.items()}
         self._reviews = {name: scores.reviews or Reviews() for name, scores in self._scores.items()}
         self._problems = {name: list(scores.review_problems) for name, scores in self._scores.items()}
@@ -298,6 +316,8 @@ class InMemoryRun(HeldTable):
             f = table.frame.reset_index()
             if extras is not None:
                 f = f.join(extras.drop(columns=[c for c in extras if c in f]), on="query_id")
+            if name in self.flakiness:  # 1: some metric of the sample changes across the judge's repeats
+                f[FLAKY] = f["query_id"].map(self.flakiness[name].flaky).astype(float)
             f.insert(0, "run", name)
             frames.append(f)
             statuses.append(table.status.reset_index(drop=True))
@@ -337,7 +357,7 @@ class InMemoryRun(HeldTable):
         self._groups: dict[str, tuple[np.ndarray, pd.Index]] = {}  # group column -> codes, names (_group_codes)
         self._cache: dict[str, tuple] = {}  # part of the view -> (inputs, value)
         self._ranks: dict[str, np.ndarray] = {}  # text column -> each row's rank, for sorting
-        self.add_slices(builtin_slices(self._whole_table()) + [
+        self.add_slices(builtin_slices(self._whole_table()) + [FLAKY_SLICE] * bool(self.repeats) + [
             Slice(f"{c} disagrees with {m}", f"abs({c} - {m}) >= {DISAGREE}",
                   f"another tool's {c} and ragwidgets' {m} differ by {DISAGREE} or more on the same answer", (m,))
             for c, m in self.counterparts.items()])
@@ -452,6 +472,7 @@ class InMemoryRun(HeldTable):
             "slices": [{"name": s.name, "expression": s.expression, "description": s.description,
                         "size": len(self._slice_rows[s.name])} for s in self.slices],
             "compare": self._compare_view(),
+            "repeats": self._cached("repeats", (), self._repeats_view),
             "selected": {"row": selected, "index": int(index[0]) if len(index) else -1,
                          "run": self.runs[self._run_code[selected]] if selected >= 0 else "",
                          "query_id": self._frame["query_id"].iat[selected] if selected >= 0 else ""},
@@ -626,6 +647,28 @@ class InMemoryRun(HeldTable):
     def judge_status(self) -> pd.DataFrame:
         """The status codes of ``judge_frame``'s metrics (as ``status`` for ``frame``)."""
         return self._judge_status
+
+    def judge_variance(self, run: str) -> JudgeVariance:
+        """For a run judged several times: per metric the mean per repeat, their spread, today's
+        interval and the one that also resamples the judge's repeat (all the run's samples)."""
+        if run not in self.repeats:
+            raise ValueError(f"run {run!r} was judged once: no repeats to compare (score with repeats=k)")
+        if run not in self._variance:
+            self._variance[run] = judge_variance(self.repeats[run], n_boot=SUMMARY_BOOT * 5)
+        return self._variance[run]
+
+    def _repeats_view(self) -> dict:
+        """Per run judged several times: the labels that flip per kind and each metric's intervals."""
+        out = {}
+        for run, repeats in self.repeats.items():
+            flips = self.flakiness[run]
+            out[run] = {"n_repeats": repeats.n_repeats, "policy": str(repeats.policy_name),
+                        "flaky": int(flips.flaky.sum()), "samples": len(flips.flaky),
+                        "labels": [{"kind": k, **{c: plain(v) for c, v in row.items()}}
+                                   for k, row in flips.labels.to_dict("index").items()],
+                        "metrics": [{"metric": m, **{c: plain(v) for c, v in row.items()}}
+                                    for m, row in self.judge_variance(run).frame.to_dict("index").items()]}
+        return out
 
     def review_summary(self, run: str | None = None) -> pd.DataFrame:
         """Per metric of ``run`` (the only run by default): the mean over defined samples under the

@@ -347,6 +347,15 @@ class DatasetExplorer(Widget):
         self._require("claims", " (the claims are held in the kernel)")
         return self.model.claims()
 
+    def judge_variance(self, run: str | None = None) -> pd.DataFrame:
+        """For a run judged several times (records filled with ``repeats=k``): per metric the mean
+        under the policy's labels, today's interval, the interval that also resamples the judge's
+        repeat (``judge_ci_low`` / ``judge_ci_high``), the mean per repeat and their spread
+        (:func:`ragwidgets.analysis.judge_variance`, over all the run's samples)."""
+        if not getattr(self.model, "repeats", None):
+            raise ValueError("no run here was judged several times (score with repeats=k)")
+        return self.model.judge_variance(run or self.run or next(iter(self.model.repeats))).frame
+
     def export_claims(self, path) -> Path:
         """Write :meth:`claims` to ``path`` as CSV, Parquet or JSONL, by its suffix (list columns as
         JSON text in CSV)."""
