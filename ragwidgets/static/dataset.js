@@ -1,4 +1,4 @@
-// ../../../work/main/js/node_modules/preact/dist/preact.module.js
+// node_modules/preact/dist/preact.module.js
 var n;
 var l;
 var u;
@@ -255,7 +255,7 @@ n = w.slice, l = { __e: function(n4, l3, u3, t4) {
   return n4.__v.__b - l3.__v.__b;
 }, H.__r = 0, f = Math.random().toString(8), c = "__d" + f, a = "__a" + f, s = /(PointerCapture)$|Capture$/i, h = 0, p = V(false), v = V(true), y = 0;
 
-// ../../../work/main/js/node_modules/preact/hooks/dist/hooks.module.js
+// node_modules/preact/hooks/dist/hooks.module.js
 var t2;
 var r2;
 var u2;
@@ -405,7 +405,7 @@ function D2(n4, t4) {
   return "function" == typeof t4 ? t4(n4) : t4;
 }
 
-// ../../../work/main/js/node_modules/@tanstack/virtual-core/dist/esm/lazy-measurements.js
+// node_modules/@tanstack/virtual-core/dist/esm/lazy-measurements.js
 function getMeasurementKey(item) {
   return typeof item === "object" ? item.key : item;
 }
@@ -440,7 +440,7 @@ function createLazyMeasurementsView(cache, flat) {
   });
 }
 
-// ../../../work/main/js/node_modules/@tanstack/virtual-core/dist/esm/utils.js
+// node_modules/@tanstack/virtual-core/dist/esm/utils.js
 function memo(getDeps, fn, opts) {
   let deps = opts.initialDeps ?? [];
   let result;
@@ -519,7 +519,7 @@ var debounce = (targetWindow, fn, ms) => {
   );
 };
 
-// ../../../work/main/js/node_modules/@tanstack/virtual-core/dist/esm/scroll-classifier.js
+// node_modules/@tanstack/virtual-core/dist/esm/scroll-classifier.js
 function classifyScrollEvent({
   offset,
   isScrolling,
@@ -598,7 +598,7 @@ function flingCaught(samples) {
   return Math.abs(last.offset - from.offset) / (last.t - from.t) >= 0.05;
 }
 
-// ../../../work/main/js/node_modules/@tanstack/virtual-core/dist/esm/ios-gesture.js
+// node_modules/@tanstack/virtual-core/dist/esm/ios-gesture.js
 var _isIOSResult;
 var isIOSWebKit = () => {
   if (_isIOSResult !== void 0) return _isIOSResult;
@@ -719,7 +719,7 @@ var IosGesture = class {
   }
 };
 
-// ../../../work/main/js/node_modules/@tanstack/virtual-core/dist/esm/index.js
+// node_modules/@tanstack/virtual-core/dist/esm/index.js
 var getRect = (element) => {
   const { clientWidth, clientHeight } = element;
   return { width: clientWidth, height: clientHeight };
@@ -2546,7 +2546,7 @@ var RowStore = class {
   }
 };
 
-// ../../../work/main/js/node_modules/htm/dist/htm.module.js
+// node_modules/htm/dist/htm.module.js
 var n2 = function(t4, s3, r3, e3) {
   var u3;
   s3[0] = 0;
@@ -4051,6 +4051,20 @@ function Actions({ view, ask }) {
     ${said2 ? html`<p class="rw-hint" role="status" data-testid="act-said">${said2}</p>` : ""}
   </div>`;
 }
+function Repeats({ view }) {
+  const runs = Object.entries(view.repeats || {});
+  if (!runs.length) return "";
+  const range = (lo, hi) => lo === null || lo === void 0 ? "Undefined" : `${fmt3(lo, 3)}–${fmt3(hi, 3)}`;
+  return html`<div class="rw-ds-wide" data-testid="repeats">${runs.map(([run, r3]) => html`<table class="rw-table">
+    <caption>${run}: judged ${r3.n_repeats} times (labels by ${r3.policy}); ${r3.flaky.toLocaleString("en-US")} of
+      ${r3.samples.toLocaleString("en-US")} samples flaky (a metric changes across repeats; slice "flaky labels");
+      labels that flip: ${r3.labels.map((l3) => `${l3.kind} ${fmt3(100 * l3.share, 1)}% of ${l3.labels.toLocaleString("en-US")}`).join(", ") || "none"}</caption>
+    <thead><tr><th>metric</th><th>mean</th><th>95% interval (questions)</th><th>with the judge's repeats</th><th>mean per repeat</th></tr></thead>
+    <tbody>${r3.metrics.map((m3) => html`<tr><th>${m3.metric}</th>
+      <td class="rw-num">${m3.mean === null ? html`<span class="rw-ds-undef">Undefined</span>` : fmt3(m3.mean, 3)}</td>
+      <td class="rw-num">${range(m3.ci_low, m3.ci_high)}</td><td class="rw-num">${range(m3.judge_ci_low, m3.judge_ci_high)}</td>
+      <td class="rw-num">${range(m3.repeat_min, m3.repeat_max)}</td></tr>`)}</tbody></table>`)}</div>`;
+}
 function Summary({ view }) {
   const runs = [...new Set(view.summary.map((r3) => r3.run))];
   const pct = view.controls.percent;
@@ -4294,7 +4308,7 @@ function App({ model, store }) {
     </div>`;
   const drawer = {
     charts: () => charts,
-    summary: () => html`<${Summary} view=${view} />`,
+    summary: () => html`<${Summary} view=${view} /><${Repeats} view=${view} />`,
     compare: () => html`<${Compare} model=${model} view=${view} />`,
     columns: () => html`<${Columns} model=${model} view=${view} />`,
     act: () => html`<${Actions} view=${view} ask=${ask} />`,
