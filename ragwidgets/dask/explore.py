@@ -1,35 +1,34 @@
 """The run explorer's questions about a Dask-scored run, answered on the cluster.
 
-A view is one pass over the (persisted) score frame: each partition keeps the rows the filter
-keeps (an expression evaluated with pandas, then the brush) and answers with small things only,
-for the pieces of the view asked for: its ``n`` rows first by the sort metric (``nlargest`` /
-``nsmallest``, defined values only: the table), its totals (:mod:`.totals`: the summary), the
-chart metric's histogram over the rows kept without the brush
-(:func:`~ragwidgets.analysis.aggregates.distribution`, so bins equal the in-process explorer's),
-per-group totals of the chart metric, and the scatter's cells. The answers merge by the tree
-reduction of :func:`.evaluate.tree_reduce`; the kernel receives at most ``n`` rows. A
+Each partition's scores are indexed once on its worker (:mod:`.index`, kept there by
+``ClusterRun``). A view is then one small task per partition: it keeps the rows the filter keeps
+(an expression in the project's language on the partition's columns, then the brush) and
+answers with small things only, for the pieces of the view asked for: its ``n`` rows first by
+the sort metric (from the metric's sorted order; defined values only: the table), its totals
+(:mod:`.totals`: the summary), the chart metric's histogram over the rows kept without the brush
+(the bins of :func:`~ragwidgets.analysis.aggregates.distribution`, so they equal the in-process
+explorer's), per-group totals of the chart metric, and the scatter's cells. The answers merge by
+the tree reduction of :func:`.evaluate.tree_reduce`; the kernel receives at most ``n`` rows. A
 drill-down reads one partition again on a worker and sends back the one sample.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 from collections import Counter
 from dataclasses import dataclass, field
 
 import dask
+import distributed
 import numpy as np
 import pandas as pd
 
-from ..analysis.aggregates import distribution, scatter_cells
-from ..analysis.filtering import expression_mask
-from ..analysis.table import DEFINED_CODE, UNDEFINED_CODE
 from ..errors import InputError
 from ..loaders import is_jsonl, read_source, load_samples
 from ..model import Sample
-from .evaluate import DaskScores, record_of, tree_reduce
-from .totals import finish, merge, totals_of
+from .evaluate import DaskScores, Part, record_of
+from .index import PartIndex
+from .totals import finish, merge
 
 PARTITION = "partition"  # the frame's column of each row's partition number
 
@@ -59,65 +58,64 @@ class ViewSpec:
     pieces: frozenset[str] = frozenset(PIECES)
 
 
-def keep_masks(part: pd.DataFrame, spec: ViewSpec) -> tuple[np.ndarray, np.ndarray]:
-    """(rows the expression keeps, rows the expression and the brush keep) of one partition."""
-    kept = np.ones(len(part), dtype=bool)
-    if spec.expression.strip():
-        kept &= expression_mask(part, spec.expression)
-    b = spec.brush
-    if not b.get("metric"):
-        return kept, kept
-    codes = part[b["metric"] + "_status"].to_numpy()
-    if b.get("undefined"):
-        return kept, kept & (codes == UNDEFINED_CODE)
-    values = part[b["metric"]].to_numpy(dtype=float)
-    with np.errstate(invalid="ignore"):
-        inside = (codes == DEFINED_CODE) & (values >= float(b.get("lo", 0))) & (values <= float(b.get("hi", 1)))
-    return kept, kept & inside
+def index_of(part: Part, metrics, group_columns) -> PartIndex:
+    """The index of one scored partition (kept on its worker by ``ClusterRun``)."""
+    return PartIndex.of(part.frame, metrics, group_columns)
 
 
-def _first(values: pd.Series, spec: ViewSpec) -> np.ndarray:
-    """Positions (``values`` has a RangeIndex) of the first ``spec.n`` values, highest first when
-    ``spec.descending`` (``nlargest`` / ``nsmallest``; ties: ``keep="first"``, the run's order)."""
-    pick = values.nlargest if spec.descending else values.nsmallest
-    return pick(spec.n, keep="first").index.to_numpy()
-
-
-def partition_view(part: pd.DataFrame, spec: ViewSpec) -> dict:
-    """One partition's answer to ``spec`` (see the module docstring); columns are read as arrays
-    under the filter's mask, so only the table's rows are ever copied whole."""
-    unbrushed, kept = keep_masks(part, spec)
-
-    def column(name: str, mask: np.ndarray = kept) -> tuple[np.ndarray, np.ndarray]:
-        return part[name].to_numpy(dtype=float)[mask], part[name + "_status"].to_numpy()[mask]
-
+def partition_view(index: PartIndex, spec: ViewSpec) -> dict:
+    """One partition's answer to ``spec`` (see the module docstring), from its index; the
+    table's piece is its candidate rows' positions (``rows``), copied later only if chosen."""
+    unbrushed, kept = index.masks(spec.expression, spec.brush)
     out = {}
     m = spec.chart_metric
     if "table" in spec.pieces:
-        defined = np.flatnonzero(kept & (part[spec.sort_by + "_status"].to_numpy() == DEFINED_CODE))
-        rows = defined[_first(pd.Series(part[spec.sort_by].to_numpy()[defined]), spec)]
-        out["table"] = {"defined": len(defined), "top": part.iloc[rows].assign(_row=rows)}
+        rows, defined = index.first(spec.sort_by, spec.descending, spec.n, kept)
+        out["table"] = {"defined": defined, "rows": rows}
     if "summary" in spec.pieces:
-        out["summary"] = totals_of((name, *column(name)) for name in spec.metrics)
+        out["summary"] = {name: index.columns[name].total(kept) for name in spec.metrics}
     if "distribution" in spec.pieces:
-        out["distribution"] = distribution(*column(m, unbrushed))
+        out["distribution"] = index.distribution(m, unbrushed)
     if "groups" in spec.pieces:
-        rows = part.loc[kept, [spec.group_by, m, m + "_status"]]
-        out["groups"] = {group: totals_of([(m, g[m].to_numpy(), g[m + "_status"].to_numpy())])[m]
-                         for group, g in rows.groupby(spec.group_by, sort=False)}
+        out["groups"] = index.group_totals(m, spec.group_by, kept)
     if "scatter" in spec.pieces:
-        cells = scatter_cells(*column(spec.scatter[0]), *column(spec.scatter[1]))
-        out["scatter"] = {**cells, "cells": Counter({(i, j): c for i, j, c in cells["cells"]})}
+        out["scatter"] = index.scatter(*spec.scatter, kept)
     return out
 
 
+def _order(values: np.ndarray, partitions: np.ndarray, rows: np.ndarray, spec: ViewSpec) -> np.ndarray:
+    """Positions of the first ``spec.n`` rows by the sort value (highest first when
+    ``spec.descending``), ties by partition and then row: the run's order."""
+    return np.lexsort((rows, partitions, -values if spec.descending else values))[:spec.n]
+
+
+def worker_view(spec: ViewSpec, *indexes: PartIndex) -> dict:
+    """The answer of the partitions ``indexes`` (those one worker holds), merged there: the
+    table's rows are chosen by their keys among every partition's candidates, and only the
+    chosen ``spec.n`` are copied from the frames (with ``_row``, their position in the partition)."""
+    views = [partition_view(index, spec) for index in indexes]
+    if "table" in spec.pieces:
+        rows = [v["table"]["rows"] for v in views]
+        keys = [np.concatenate(k) for k in zip(*((index.columns[spec.sort_by].values[r],
+                                                  index.frame[PARTITION].to_numpy()[r], r)
+                                                 for index, r in zip(indexes, rows)))]
+        chosen = np.zeros(len(keys[0]), dtype=bool)
+        chosen[_order(*keys, spec)] = True
+        start = 0
+        for index, view, r in zip(indexes, views, rows):
+            mine = r[chosen[start:start + len(r)]]
+            start += len(r)
+            view["table"] = {"defined": view["table"]["defined"], "top": index.frame.iloc[mine].assign(_row=mine)}
+    return merge_views(*views, spec=spec)
+
+
 def merge_views(*views: dict, spec: ViewSpec) -> dict:
-    """The answer of the union of the partitions that gave ``views`` (in the run's order)."""
+    """The answer of the union of the partitions that gave ``views`` (in any order)."""
     out = {}
     if "table" in spec.pieces:
         top = pd.concat([v["table"]["top"] for v in views], ignore_index=True)
-        out["table"] = {"defined": sum(v["table"]["defined"] for v in views),
-                        "top": top.iloc[_first(top[spec.sort_by], spec)]}
+        order = _order(top[spec.sort_by].to_numpy(), top[PARTITION].to_numpy(), top["_row"].to_numpy(), spec)
+        out["table"] = {"defined": sum(v["table"]["defined"] for v in views), "top": top.iloc[order]}
     if "summary" in spec.pieces:
         out["summary"] = merge(*(v["summary"] for v in views))
     if "distribution" in spec.pieces:
@@ -140,21 +138,33 @@ def group_rows(groups: dict) -> list[dict]:
             for g in pd.Index(list(groups)).sort_values()]
 
 
-def ask(partitions: list, spec: ViewSpec) -> dict:
-    """Compute ``spec`` over every partition on the cluster (one pass); ``partitions``: the score
-    frame's partitions as Dask delayed objects (``DaskScores.frame.to_delayed()``).
+def place(futures: list) -> dict:
+    """The partitions' index futures by a worker holding each (``{address: [futures]}``, in the
+    run's order; None: not held, for the scheduler to place), once they are computed."""
+    distributed.wait(futures)
+    where = distributed.default_client().who_has(futures)
+    out: dict = {}
+    for future in futures:
+        held = where.get(future.key) or (None,)
+        out.setdefault(held[0], []).append(future)
+    return out
+
+
+def ask(placed: dict, spec: ViewSpec) -> dict:
+    """Compute ``spec`` over every partition on the cluster: one task per worker (:func:`worker_view`
+    over the indexes it holds, ``placed`` as :func:`place` gives; run elsewhere if they moved),
+    merged in the kernel.
 
     Returns the pieces asked for, in the in-process explorer's shapes: ``table`` (``defined``:
     rows with the sort metric defined; ``top``: the first ``n`` of them, in order), ``summary``
     (Scores.aggregate's shape), ``distribution``, ``groups``, ``scatter``.
     """
-    parts = [dask.delayed(partition_view)(p, spec) for p in partitions]
-    answer = tree_reduce(parts, functools.partial(merge_views, spec=spec)).compute()
+    client = distributed.default_client()
+    tasks = [client.submit(worker_view, spec, *futures, workers=None if worker is None else [worker],
+                           allow_other_workers=True, pure=False) for worker, futures in placed.items()]
+    answer = merge_views(*client.gather(tasks), spec=spec)
     if "table" in answer:
-        top = answer["table"]["top"]
-        values = top[spec.sort_by].to_numpy()
-        order = np.lexsort((top["_row"].to_numpy(), top[PARTITION].to_numpy(), -values if spec.descending else values))
-        answer["table"]["top"] = top.iloc[order].drop(columns="_row").reset_index(drop=True)
+        answer["table"]["top"] = answer["table"]["top"].drop(columns="_row").reset_index(drop=True)
     if "summary" in answer:
         answer["summary"] = finish(answer["summary"])
     if "distribution" in answer:

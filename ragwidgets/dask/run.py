@@ -1,7 +1,8 @@
 """A Dask-scored run as the DatasetExplorer's run model (:class:`ragwidgets.analysis.run.RunModel`):
 ``rw.DatasetExplorer(dask_scores)`` finds it as the ``"cluster_run"`` back end.
 
-The run stays on the cluster (its scores persisted there). Each update asks the cluster one
+The run stays on the cluster (its scores persisted there, and beside them each partition's index,
+:mod:`ragwidgets.dask.index`, built when the explorer opens). Each update asks the cluster one
 question (:func:`ragwidgets.dask.explore.ask`) for the pieces of the view whose controls changed:
 the summary (exact means with the Undefined and not-computable counts), the charts' bins, cells
 and group means, how many samples match, and the first ``rows`` of them by the sort metric;
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 
 import dask
+import distributed
 import numpy as np
 import pandas as pd
 
@@ -22,7 +24,7 @@ from ..analysis.run import Controls, Drill, HeldTable, default_controls
 from ..errors import RagWidgetsError
 from ..model import Sample
 from .evaluate import DaskScores
-from .explore import PARTITION, ViewSpec, ask, fetch_sample
+from .explore import PARTITION, ViewSpec, ask, fetch_sample, index_of, place
 
 ROWS = 500  # the table's rows: the first ROWS matching samples by the sort metric
 NOT_CONNECTED = ("no Dask client is connected: a Dask-scored run is explored on the cluster that holds it; "
@@ -30,7 +32,6 @@ NOT_CONNECTED = ("no Dask client is connected: a Dask-scored run is explored on 
 
 
 def _connected() -> bool:
-    import distributed
     try:
         return distributed.default_client().status == "running"
     except ValueError:
@@ -60,8 +61,6 @@ class ClusterRun(HeldTable):
         try:
             self.dask_scores = source.persist()
             aggregate = source.aggregate()
-            with dask.config.set({"dataframe.convert-string": False}):  # query_ids as they are: no conversion
-                self._partitions = source.frame.to_delayed()  # per question; built once, reused
         except (OSError, TimeoutError) as err:
             raise RagWidgetsError(_cluster_error(err)) from None
         self.rows = rows
@@ -71,6 +70,8 @@ class ClusterRun(HeldTable):
         self.total = source.samples
         self.runs = ["run"]
         self.group_columns = [*source.by, PARTITION]
+        self._indexes = place(distributed.default_client().compute(  # each partition's index, on its worker
+            [dask.delayed(index_of)(p, self.metrics, self.group_columns) for p in self.dask_scores.parts]))
         self.slices, self.comparison, self.scores, self.tables = [], None, {}, {}
         self._meta = source.meta
         self._pieces: dict[str, tuple] = {}  # piece of the view -> (the controls it was asked with, its value)
@@ -141,7 +142,7 @@ class ClusterRun(HeldTable):
             self.errors.append(NOT_CONNECTED)
             return None
         try:
-            return ask(self._partitions, spec)
+            return ask(self._indexes, spec)
         except Exception as err:  # noqa: BLE001 - a lost cluster raises many kinds; the view names it
             self.errors.append(_cluster_error(err))
             return None

@@ -1,0 +1,181 @@
+"""What the run explorer's questions need of one partition, built once and kept on its worker.
+
+A :class:`PartIndex` holds, per metric, compact columns of the partition's scores (float64
+values, int8 status codes), the positions of its defined rows sorted by value (ascending and
+descending, ties in the run's order: a sort is ``order[kept[order]][:n]``), each row's chart bin
+and scatter bin (-1 where not defined or outside [0, 1]) and each row's distinct value, so that
+a view's pieces are bincounts under the filter's mask rather than passes over pandas columns.
+
+Totals are :mod:`.totals`' ``[defined, undefined, not_computable, sum]``; ``sum`` is the exact
+sum of the defined values (units of ``2**-SHIFT``, :mod:`ragwidgets.engine.sums`) computed as
+each distinct value's exact units times how many kept rows hold it, equal to ``exact_sum`` of
+those values; a metric with more than ``DISTINCT`` distinct values in a partition (or a
+non-finite value) is summed by ``exact_sum`` of the kept values. numpy and pandas: nothing of
+Dask here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..analysis.aggregates import BINS
+from ..analysis.filtering import expression_mask
+from ..analysis.table import DEFINED_CODE, NOT_COMPUTABLE_CODE, UNDEFINED_CODE
+from ..engine.sums import exact_sum, exact_units
+
+DISTINCT = 4096  # distinct values of a metric in a partition summed by counts (RAGChecker's: ratios of counts)
+SCATTER_BINS = 20  # analysis.aggregates.scatter_cells' grid
+EDGES = np.histogram([], bins=BINS, range=(0.0, 1.0))[1].round(6).tolist()  # distribution()'s edges
+
+
+def bins_of(values: np.ndarray, codes: np.ndarray, bins: int) -> np.ndarray:
+    """Each row's bin of ``np.histogram(defined values, bins, range=(0, 1))`` (edges[i] <= v <
+    edges[i + 1], the last bin including 1; as histogram2d's per axis); -1 where the row is not
+    defined or its value lies outside [0, 1]."""
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    out = np.searchsorted(edges, values, side="right") - 1
+    out[values == 1.0] = bins - 1
+    with np.errstate(invalid="ignore"):
+        out[(codes != DEFINED_CODE) | ~((values >= 0.0) & (values <= 1.0))] = -1
+    return out.astype(np.int8)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One metric of one partition (see the module docstring); ``whole``: the totals of all rows."""
+
+    values: np.ndarray  # float64, NaN unless defined
+    codes: np.ndarray  # int8 status codes
+    ascending: np.ndarray  # int32 positions of the defined rows, by value (ties: by position)
+    descending: np.ndarray  # the same, highest first (ties: by position)
+    chart: np.ndarray  # int8 bin of the distribution (BINS), -1 none
+    cell: np.ndarray  # int8 bin of the scatter's axis (SCATTER_BINS), -1 none
+    key: np.ndarray | None  # int16 index in ``units`` of each row's value (-1 unless defined)
+    units: list[int] | None  # the distinct defined values' exact units; None: summed by exact_sum
+    whole: tuple[int, int, int, int]
+
+    @classmethod
+    def of(cls, values, codes) -> Column:
+        values = np.asarray(values, dtype=float)
+        codes = np.asarray(codes, dtype=np.int8)
+        defined = np.flatnonzero(codes == DEFINED_CODE)
+        held = values[defined]
+        ascending = defined[np.argsort(held, kind="stable")].astype(np.int32)
+        descending = defined[np.argsort(-held, kind="stable")].astype(np.int32)
+        key = units = None
+        distinct, inverse = np.unique(held, return_inverse=True)
+        if len(distinct) <= DISTINCT and np.isfinite(distinct).all():
+            key = np.full(len(values), -1, dtype=np.int16)
+            key[defined] = inverse.reshape(-1)
+            units = exact_units(distinct)
+        column = cls(values, codes, ascending, descending, bins_of(values, codes, BINS),
+                     bins_of(values, codes, SCATTER_BINS), key, units, (0, 0, 0, 0))
+        object.__setattr__(column, "whole", tuple(column.total(slice(None))))
+        return column
+
+    def total(self, rows) -> list[int]:
+        """Totals of the rows ``rows`` selects (a bool mask, positions, or None for all)."""
+        if rows is None:
+            return list(self.whole)
+        codes = self.codes[rows]
+        counts = np.bincount(codes, minlength=3).tolist()
+        if self.units is None:
+            return counts + [exact_sum(self.values[rows][codes == DEFINED_CODE])]
+        seen = np.bincount(self.key[rows].astype(np.intp) + 1, minlength=len(self.units) + 1)[1:]
+        held = np.flatnonzero(seen)
+        return counts + [sum(self.units[k] * c for k, c in zip(held.tolist(), seen[held].tolist()))]
+
+
+@dataclass(frozen=True)
+class Groups:
+    """A group column of one partition: its distinct values (``names``; NaN left out, as pandas'
+    groupby does) and the positions of each one's rows."""
+
+    names: list
+    members: list[np.ndarray]
+
+    @classmethod
+    def of(cls, values: pd.Series) -> Groups:
+        codes, names = pd.factorize(values, sort=False)
+        order = np.argsort(codes, kind="stable")
+        bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
+        return cls(list(names), [order[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:])])
+
+
+@dataclass(frozen=True)
+class PartIndex:
+    """One partition's scores, indexed (see the module docstring); ``frame`` is the partition's
+    score frame (filter expressions read it; the table's rows are taken from it)."""
+
+    frame: pd.DataFrame
+    columns: dict[str, Column]
+    groups: dict[str, Groups]
+
+    @classmethod
+    def of(cls, frame: pd.DataFrame, metrics, group_columns) -> PartIndex:
+        frame = frame.reset_index(drop=True)
+        return cls(frame, {m: Column.of(frame[m].to_numpy(), frame[m + "_status"].to_numpy()) for m in metrics},
+                   {g: Groups.of(frame[g]) for g in group_columns})
+
+    def masks(self, expression: str, brush: dict) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """(rows the expression keeps, rows the expression and the brush keep) as bool masks; None
+        for every row. ``brush``: ``{}``, ``{"metric", "lo", "hi"}`` (defined values in [lo, hi])
+        or ``{"metric", "undefined": True}``."""
+        unbrushed = expression_mask(self.frame, expression) if expression.strip() else None
+        if not brush.get("metric"):
+            return unbrushed, unbrushed
+        column = self.columns[brush["metric"]]
+        if brush.get("undefined"):
+            inside = column.codes == UNDEFINED_CODE
+        else:
+            values = column.values
+            with np.errstate(invalid="ignore"):
+                inside = ((column.codes == DEFINED_CODE) & (values >= float(brush.get("lo", 0)))
+                          & (values <= float(brush.get("hi", 1))))
+        return unbrushed, inside if unbrushed is None else unbrushed & inside
+
+    def first(self, metric: str, descending: bool, n: int, kept: np.ndarray | None) -> tuple[np.ndarray, int]:
+        """Positions of the first ``n`` kept rows with ``metric`` defined, by its value (highest
+        first when ``descending``; ties in the run's order), and how many kept rows have it defined."""
+        column = self.columns[metric]
+        order = column.descending if descending else column.ascending
+        chosen = order if kept is None else order[kept[order]]
+        return chosen[:n], len(chosen)
+
+    def distribution(self, metric: str, kept: np.ndarray | None) -> dict:
+        """analysis.aggregates.distribution of ``metric`` over the kept rows."""
+        column = self.columns[metric]
+        rows = slice(None) if kept is None else kept
+        counts = np.bincount(column.chart[rows].astype(np.intp) + 1, minlength=BINS + 1)[1:]
+        status = np.bincount(column.codes[rows], minlength=3)
+        return {"edges": EDGES, "counts": counts.tolist(), "undefined": int(status[UNDEFINED_CODE]),
+                "not_computable": int(status[NOT_COMPUTABLE_CODE])}
+
+    def group_totals(self, metric: str, by: str, kept: np.ndarray | None) -> dict:
+        """Totals of ``metric`` per value of group column ``by`` over the kept rows (groups with
+        no kept row left out)."""
+        column, groups = self.columns[metric], self.groups[by]
+        out = {}
+        for name, rows in zip(groups.names, groups.members):
+            rows = rows if kept is None else rows[kept[rows]]
+            if len(rows):
+                out[name] = column.total(rows)
+        return out
+
+    def scatter(self, x: str, y: str, kept: np.ndarray | None) -> dict:
+        """analysis.aggregates.scatter_cells of ``x`` against ``y`` over the kept rows, its cells
+        counted (``{(ix, iy): count}``)."""
+        rows = slice(None) if kept is None else kept
+        cx, cy = self.columns[x], self.columns[y]
+        both = np.count_nonzero((cx.codes[rows] == DEFINED_CODE) & (cy.codes[rows] == DEFINED_CODE))
+        bx, by = cx.cell[rows].astype(np.intp), cy.cell[rows].astype(np.intp)
+        inside = (bx >= 0) & (by >= 0)
+        counts = np.bincount(bx[inside] * SCATTER_BINS + by[inside], minlength=SCATTER_BINS ** 2)
+        cells = np.flatnonzero(counts)
+        kept_rows = len(self.frame) if kept is None else int(np.count_nonzero(kept))
+        return {"bins": SCATTER_BINS, "left_out": kept_rows - both,
+                "cells": Counter({divmod(k, SCATTER_BINS): c for k, c in zip(cells.tolist(), counts[cells].tolist())})}
