@@ -179,7 +179,7 @@ def _scores_and_extras(source, reviews: Reviews | None = None) -> tuple[Scores, 
         scores = evaluate(run.records, reviews=reviews)
         scores.external, scores.external_tool = run.external, run.tool
         records = pd.DataFrame(run.records)
-    ids = [s.query_id for s in scores.batch.samples]
+    ids = list(scores.batch.query_ids)
     extras = pd.DataFrame(index=pd.Index(ids))
     if records is not None:
         extra = [c for c in records.columns if c not in KNOWN_FIELDS and c not in scores.names
