@@ -4,7 +4,7 @@
 // never a 0), sends a rule, shows its before / after table, and shows a refused rule's error.
 import { describe, expect, it } from "vitest";
 import widget from "./src/dataset.js";
-import { curveByMetric, linePath, records, signed } from "./src/whatif.js";
+import { curveByMetric, linePath, records, shortCount, signed } from "./src/whatif.js";
 import { fakeModel, viewTrait } from "./fake_model.js";
 
 const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
@@ -56,6 +56,10 @@ describe("drawing", () => {
     const pts = [{ k: 1, mean: 0.5 }, { k: 2, mean: null }, { k: 3, mean: 0 }, { k: 4, mean: 1 }];
     expect(linePath(pts, (k) => k * 10, (v) => 100 - v * 100)).toBe("M10.0,50.0M30.0,100.0L40.0,0.0");
     expect(linePath([{ k: 1, mean: null }], (k) => k, (v) => v)).toBe("");
+  });
+
+  it("shortens a k's Undefined count to fit its column", () => {
+    expect([0, 999, 1000, 1560, 9999, 10500, 999999].map(shortCount)).toEqual(["0", "999", "1k", "1.5k", "9.9k", "10k", "999k"]);
   });
 
   it("signs a change, blank where a side is Undefined", () => {
@@ -137,7 +141,7 @@ describe("the tab", () => {
     model.emit("msg:custom", reply(good.request, { dropped: DROPPED, n_dropped: 4, samples_touched: 2 }), []);
     await tick();
     expect(el.querySelector("[data-testid=wi-error]")).toBeNull();
-    expect(el.querySelector("[data-testid=wi-dropped]").textContent).toContain("Without the 4 matching passages (in 2 of the 3 samples)");
+    expect(el.querySelector("[data-testid=wi-dropped]").textContent).toContain("Without the 4 passages matching doc_id ~ /-1$/ or text ~ /cookie/ (in 2 of the 3 samples)");
     const rows = [...el.querySelectorAll("[data-testid=wi-table] tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent));
     expect(rows).toEqual([["Claim recall", "0.500", "0.250", "−0.250", "0", "0"],
       ["Context precision", "1.000", "Undefined", "", "1", "3"]]);

@@ -8,10 +8,10 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./incremental.js";
 
-const H = 128;
-const PAD = { left: 30, right: 10, top: 10, bottom: 40 };
-const STEP = 22; // horizontal room per k, at least
-const MIN_W = 230;
+const H = 104;
+const PAD = { left: 38, right: 6, top: 8, bottom: 34 }; // the row labels (k, Undef) sit in the left margin
+const STEP = 19; // horizontal room per k, at least
+const MIN_W = 150;
 
 const n = (x) => x.toLocaleString("en-US");
 const fmt = (v) => (v === null || v === undefined ? "Undefined" : Number(v).toFixed(3));
@@ -54,14 +54,23 @@ export function signed(v) {
   return v > 0 ? `+${s}` : v < 0 ? `−${s.slice(1)}` : s;
 }
 
+/** A count in a k's narrow column: as it is below 1,000, else in thousands ("12k", "1.5k"); the tooltip has it whole. */
+export function shortCount(c) {
+  if (c < 1000) return String(c);
+  return c < 10000 ? `${(Math.floor(c / 100) / 10).toString()}k` : `${Math.floor(c / 1000)}k`;
+}
+
 /** One metric's curve over k, with the Undefined count under each k. */
 export function Curve({ metric }) {
   const pts = metric.points;
   const ks = pts.map((p) => p.k);
   const lo = Math.min(...ks);
   const hi = Math.max(...ks);
-  const W = Math.max(MIN_W, PAD.left + PAD.right + STEP * pts.length);
-  const x = (k) => PAD.left + (hi === lo ? (W - PAD.left - PAD.right) / 2 : ((k - lo) / (hi - lo)) * (W - PAD.left - PAD.right));
+  const digits = Math.max(...pts.map((p) => shortCount(p.undefined).length));
+  const W = Math.max(MIN_W, PAD.left + PAD.right + Math.max(STEP, 6 * digits + 6) * pts.length);
+  const inner = W - PAD.left - PAD.right;
+  const slot = inner / pts.length; // each k at the middle of its slot
+  const x = (k) => PAD.left + slot / 2 + (hi === lo ? 0 : ((k - lo) / (hi - lo)) * (inner - slot));
   const y = (v) => PAD.top + (H - PAD.top - PAD.bottom) * (1 - Math.min(1, Math.max(0, v)));
   const base = H - PAD.bottom;
   const tip = (p) => `k = ${p.k}: ${p.mean === null ? "Undefined (no defined sample)" : `mean ${fmt(p.mean)} over ${p.defined} defined`}` +
@@ -71,16 +80,16 @@ export function Curve({ metric }) {
     <svg class="rw-ds-chart" width=${W} height=${H} role="img"
         aria-label=${`${metric.label} if only the top k passages were kept, k = ${lo} to ${hi}`}>
       <rect class="rw-ds-frame" x=${PAD.left} y=${PAD.top} width=${W - PAD.left - PAD.right} height=${base - PAD.top} />
-      <text x=${4} y=${PAD.top + 8} class="rw-ds-axis">1</text>
-      <text x=${4} y=${base} class="rw-ds-axis">0</text>
+      <text x=${PAD.left - 4} y=${PAD.top + 8} class="rw-ds-axis" text-anchor="end">1</text>
+      <text x=${PAD.left - 4} y=${base} class="rw-ds-axis" text-anchor="end">0</text>
       <path class="rw-wi-line" d=${linePath(pts, x, y)} />
       ${pts.map((p) => html`<g key=${p.k} data-k=${p.k} data-mean=${p.mean === null ? "" : p.mean} data-undefined=${p.undefined}>
         ${p.mean === null
-          ? html`<text class="rw-wi-none" x=${x(p.k)} y=${PAD.top + 14} text-anchor="middle">U<title>${tip(p)}</title></text>`
+          ? html`<text class="rw-wi-none" x=${x(p.k)} y=${PAD.top + 12} text-anchor="middle">U<title>${tip(p)}</title></text>`
           : html`<circle class="rw-wi-dot" cx=${x(p.k)} cy=${y(p.mean)} r="3"><title>${tip(p)}</title></circle>`}
         <text class="rw-ds-axis" x=${x(p.k)} y=${base + 12} text-anchor="middle">${p.k}</text>
         <text class=${`rw-wi-undef${p.undefined ? "" : " rw-wi-zero"}`} x=${x(p.k)} y=${base + 25} text-anchor="middle"
-          data-testid="wi-undef">${p.undefined}<title>${tip(p)}</title></text>
+          data-testid="wi-undef">${shortCount(p.undefined)}<title>${tip(p)}</title></text>
       </g>`)}
       <text class="rw-ds-axis" x=${PAD.left - 4} y=${base + 12} text-anchor="end">k</text>
       <text class="rw-wi-undef" x=${PAD.left - 4} y=${base + 25} text-anchor="end">Undef</text>
@@ -88,13 +97,18 @@ export function Curve({ metric }) {
   </figure>`;
 }
 
-function DropTable({ result }) {
+/** The rule in force, in words: "doc_id ~ /-0$/ or text ~ /cookie/". */
+export function ruleWords(rule) {
+  return [rule.doc_id ? `doc_id ~ /${rule.doc_id}/` : "", rule.text ? `text ~ /${rule.text}/` : ""].filter(Boolean).join(" or ");
+}
+
+function DropTable({ result, rule }) {
   const rows = records(result.dropped);
   const labels = result.labels || {};
   const cell = (v) => (v === null || v === undefined ? html`<span class="rw-ds-undef">Undefined</span>` : fmt(v));
   return html`<div class="rw-ds-wide">
-    <p class="rw-hint" data-testid="wi-dropped">${`Without the ${n(result.n_dropped)} matching passage${result.n_dropped === 1 ? "" : "s"}` +
-      ` (in ${n(result.samples_touched)} of the ${n(result.samples)} samples):`}</p>
+    <p class="rw-hint" data-testid="wi-dropped">${`Without the ${n(result.n_dropped)} passage${result.n_dropped === 1 ? "" : "s"} matching ` +
+      `${ruleWords(rule)} (in ${n(result.samples_touched)} of the ${n(result.samples)} samples):`}</p>
     <table class="rw-table rw-wi-table" data-testid="wi-table">
       <thead><tr><th scope="col">metric</th><th scope="col">before</th><th scope="col">after</th><th scope="col">change</th>
         <th scope="col">Undefined before</th><th scope="col">Undefined after</th></tr></thead>
@@ -139,7 +153,6 @@ export function WhatIf({ view, request }) {
     <p class="rw-hint" data-testid="wi-over">${result
       ? `Over the ${n(result.samples)} samples the filters keep${view.runs.length > 1 ? ` of run ${result.run}` : ""}: the labels already judged, rescored without some passages (no judge call).`
       : busy ? "Computing the what-ifs…" : ""}</p>
-    ${error ? html`<div class="rw-ds-error" role="alert" data-testid="wi-error">${error}</div>` : ""}
     ${result ? html`<h4>If the retriever kept only its top k passages
         <span class="rw-hint">each metric that reads passages; under each k, how many samples are Undefined there (never averaged as 0)</span></h4>
       ${metrics.length ? html`<div class="rw-wi-curves">${metrics.map((m) => html`<${Curve} key=${m.key} metric=${m} />`)}</div>`
@@ -154,6 +167,7 @@ export function WhatIf({ view, request }) {
       ${rule.doc_id || rule.text ? html`<button data-testid="wi-clear" onClick=${clear}>Keep every passage</button>` : ""}
       <span class="rw-hint">regular expressions (RE2: no lookaround or backreference), found anywhere in the field</span>
     </div>
-    ${result && result.dropped ? html`<${DropTable} result=${result} />` : ""}
+    ${error ? html`<div class="rw-ds-error" role="alert" data-testid="wi-error">${error}</div>` : ""}
+    ${result && result.dropped ? html`<${DropTable} result=${result} rule=${rule} />` : ""}
   </div>`;
 }

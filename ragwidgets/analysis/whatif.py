@@ -180,7 +180,8 @@ def drop_passages(scores: Scores, rule: Callable[[Passage], bool] | None = None,
     ``doc_id`` / ``text`` regular expressions, over the samples at ``rows`` (None: all; only
     their passages are tried and dropped). ``table``: per passage-dependent metric, its mean over
     defined samples before and after, ``change`` = after − before (NaN where either has no
-    defined sample), and the Undefined counts before and after."""
+    defined sample), and the Undefined counts before and after; metrics not computable on any of
+    the samples counted are left out."""
     rule = rule or passage_rule(doc_id, text)
     rows = sample_rows(scores, rows)
     batch = scores.batch
@@ -194,9 +195,10 @@ def drop_passages(scores: Scores, rule: Callable[[Passage], bool] | None = None,
         dropped[at] = np.fromiter((rule(p) for p in passages), dtype=bool, count=len(passages))
     after = _rescore(scores, ~dropped)
     before = aggregate_over(scores, rows)
+    n = batch.n_samples if rows is None else len(rows)
     table = pd.DataFrame([{"metric": name, "before": before[name]["mean"], "after": agg["mean"],
                            "undefined_before": before[name]["undefined"], "undefined_after": agg["undefined"]}
-                          for name, agg in aggregate_over(after, rows).items()],
+                          for name, agg in aggregate_over(after, rows).items() if agg["not_computable"] < n],
                          columns=["metric", "before", "after", "undefined_before", "undefined_after"])
     table.insert(3, "change", table["after"].astype(float) - table["before"].astype(float))
     return Dropped(after, dropped, table)

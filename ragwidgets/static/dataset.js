@@ -3698,10 +3698,10 @@ function mountSampleView(el, { view, send, search = null, review = null, trace =
 }
 
 // src/whatif.js
-var H3 = 128;
-var PAD2 = { left: 30, right: 10, top: 10, bottom: 40 };
-var STEP = 22;
-var MIN_W = 230;
+var H3 = 104;
+var PAD2 = { left: 38, right: 6, top: 8, bottom: 34 };
+var STEP = 19;
+var MIN_W = 150;
 var n3 = (x2) => x2.toLocaleString("en-US");
 var fmt2 = (v3) => v3 === null || v3 === void 0 ? "Undefined" : Number(v3).toFixed(3);
 function records(table) {
@@ -3735,13 +3735,20 @@ function signed(v3) {
   const s3 = Number(v3).toFixed(3);
   return v3 > 0 ? `+${s3}` : v3 < 0 ? `−${s3.slice(1)}` : s3;
 }
+function shortCount(c3) {
+  if (c3 < 1e3) return String(c3);
+  return c3 < 1e4 ? `${(Math.floor(c3 / 100) / 10).toString()}k` : `${Math.floor(c3 / 1e3)}k`;
+}
 function Curve({ metric }) {
   const pts = metric.points;
   const ks = pts.map((p3) => p3.k);
   const lo = Math.min(...ks);
   const hi = Math.max(...ks);
-  const W2 = Math.max(MIN_W, PAD2.left + PAD2.right + STEP * pts.length);
-  const x2 = (k3) => PAD2.left + (hi === lo ? (W2 - PAD2.left - PAD2.right) / 2 : (k3 - lo) / (hi - lo) * (W2 - PAD2.left - PAD2.right));
+  const digits = Math.max(...pts.map((p3) => shortCount(p3.undefined).length));
+  const W2 = Math.max(MIN_W, PAD2.left + PAD2.right + Math.max(STEP, 6 * digits + 6) * pts.length);
+  const inner = W2 - PAD2.left - PAD2.right;
+  const slot = inner / pts.length;
+  const x2 = (k3) => PAD2.left + slot / 2 + (hi === lo ? 0 : (k3 - lo) / (hi - lo) * (inner - slot));
   const y3 = (v3) => PAD2.top + (H3 - PAD2.top - PAD2.bottom) * (1 - Math.min(1, Math.max(0, v3)));
   const base = H3 - PAD2.bottom;
   const tip = (p3) => `k = ${p3.k}: ${p3.mean === null ? "Undefined (no defined sample)" : `mean ${fmt2(p3.mean)} over ${p3.defined} defined`} · ${p3.undefined} Undefined${p3.not_computable ? ` · ${p3.not_computable} not computable` : ""}`;
@@ -3750,26 +3757,29 @@ function Curve({ metric }) {
     <svg class="rw-ds-chart" width=${W2} height=${H3} role="img"
         aria-label=${`${metric.label} if only the top k passages were kept, k = ${lo} to ${hi}`}>
       <rect class="rw-ds-frame" x=${PAD2.left} y=${PAD2.top} width=${W2 - PAD2.left - PAD2.right} height=${base - PAD2.top} />
-      <text x=${4} y=${PAD2.top + 8} class="rw-ds-axis">1</text>
-      <text x=${4} y=${base} class="rw-ds-axis">0</text>
+      <text x=${PAD2.left - 4} y=${PAD2.top + 8} class="rw-ds-axis" text-anchor="end">1</text>
+      <text x=${PAD2.left - 4} y=${base} class="rw-ds-axis" text-anchor="end">0</text>
       <path class="rw-wi-line" d=${linePath(pts, x2, y3)} />
       ${pts.map((p3) => html`<g key=${p3.k} data-k=${p3.k} data-mean=${p3.mean === null ? "" : p3.mean} data-undefined=${p3.undefined}>
-        ${p3.mean === null ? html`<text class="rw-wi-none" x=${x2(p3.k)} y=${PAD2.top + 14} text-anchor="middle">U<title>${tip(p3)}</title></text>` : html`<circle class="rw-wi-dot" cx=${x2(p3.k)} cy=${y3(p3.mean)} r="3"><title>${tip(p3)}</title></circle>`}
+        ${p3.mean === null ? html`<text class="rw-wi-none" x=${x2(p3.k)} y=${PAD2.top + 12} text-anchor="middle">U<title>${tip(p3)}</title></text>` : html`<circle class="rw-wi-dot" cx=${x2(p3.k)} cy=${y3(p3.mean)} r="3"><title>${tip(p3)}</title></circle>`}
         <text class="rw-ds-axis" x=${x2(p3.k)} y=${base + 12} text-anchor="middle">${p3.k}</text>
         <text class=${`rw-wi-undef${p3.undefined ? "" : " rw-wi-zero"}`} x=${x2(p3.k)} y=${base + 25} text-anchor="middle"
-          data-testid="wi-undef">${p3.undefined}<title>${tip(p3)}</title></text>
+          data-testid="wi-undef">${shortCount(p3.undefined)}<title>${tip(p3)}</title></text>
       </g>`)}
       <text class="rw-ds-axis" x=${PAD2.left - 4} y=${base + 12} text-anchor="end">k</text>
       <text class="rw-wi-undef" x=${PAD2.left - 4} y=${base + 25} text-anchor="end">Undef</text>
     </svg>
   </figure>`;
 }
-function DropTable({ result }) {
+function ruleWords(rule) {
+  return [rule.doc_id ? `doc_id ~ /${rule.doc_id}/` : "", rule.text ? `text ~ /${rule.text}/` : ""].filter(Boolean).join(" or ");
+}
+function DropTable({ result, rule }) {
   const rows = records(result.dropped);
   const labels = result.labels || {};
   const cell = (v3) => v3 === null || v3 === void 0 ? html`<span class="rw-ds-undef">Undefined</span>` : fmt2(v3);
   return html`<div class="rw-ds-wide">
-    <p class="rw-hint" data-testid="wi-dropped">${`Without the ${n3(result.n_dropped)} matching passage${result.n_dropped === 1 ? "" : "s"} (in ${n3(result.samples_touched)} of the ${n3(result.samples)} samples):`}</p>
+    <p class="rw-hint" data-testid="wi-dropped">${`Without the ${n3(result.n_dropped)} passage${result.n_dropped === 1 ? "" : "s"} matching ${ruleWords(rule)} (in ${n3(result.samples_touched)} of the ${n3(result.samples)} samples):`}</p>
     <table class="rw-table rw-wi-table" data-testid="wi-table">
       <thead><tr><th scope="col">metric</th><th scope="col">before</th><th scope="col">after</th><th scope="col">change</th>
         <th scope="col">Undefined before</th><th scope="col">Undefined after</th></tr></thead>
@@ -3817,7 +3827,6 @@ function WhatIf({ view, request }) {
   const edited = draft.doc_id !== rule.doc_id || draft.text !== rule.text;
   return html`<div class="rw-ds-panel rw-wi" data-testid="whatif" aria-busy=${busy ? "true" : "false"}>
     <p class="rw-hint" data-testid="wi-over">${result ? `Over the ${n3(result.samples)} samples the filters keep${view.runs.length > 1 ? ` of run ${result.run}` : ""}: the labels already judged, rescored without some passages (no judge call).` : busy ? "Computing the what-ifs…" : ""}</p>
-    ${error ? html`<div class="rw-ds-error" role="alert" data-testid="wi-error">${error}</div>` : ""}
     ${result ? html`<h4>If the retriever kept only its top k passages
         <span class="rw-hint">each metric that reads passages; under each k, how many samples are Undefined there (never averaged as 0)</span></h4>
       ${metrics.length ? html`<div class="rw-wi-curves">${metrics.map((m3) => html`<${Curve} key=${m3.key} metric=${m3} />`)}</div>` : html`<p class="rw-hint" data-testid="wi-no-curve">No retrieved passage among these samples: no top-k curve.</p>`}` : ""}
@@ -3837,7 +3846,8 @@ function WhatIf({ view, request }) {
       ${rule.doc_id || rule.text ? html`<button data-testid="wi-clear" onClick=${clear}>Keep every passage</button>` : ""}
       <span class="rw-hint">regular expressions (RE2: no lookaround or backreference), found anywhere in the field</span>
     </div>
-    ${result && result.dropped ? html`<${DropTable} result=${result} />` : ""}
+    ${error ? html`<div class="rw-ds-error" role="alert" data-testid="wi-error">${error}</div>` : ""}
+    ${result && result.dropped ? html`<${DropTable} result=${result} rule=${rule} />` : ""}
   </div>`;
 }
 

@@ -52,6 +52,7 @@ def test_rows_without_passages_or_no_rows_give_no_curve():
 def test_drop_over_some_rows_by_hand():
     scores = rw.evaluate(HAND)
     d = A.drop_passages(scores, doc_id=r"^a1$", rows=[0, 2])
+    assert list(d.table["metric"]) == ["claim_recall", "context_precision"]  # the others: not computable here
     t = d.table.set_index("metric")
     assert t.loc["claim_recall", ["before", "after", "change"]].tolist() == [0.5, 0.25, -0.25]
     assert t.loc["context_precision", ["before", "after", "undefined_before", "undefined_after"]].tolist() == [1.0, 1.0, 1, 1]
