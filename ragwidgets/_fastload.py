@@ -278,6 +278,12 @@ def _claims(triples) -> tuple[Claim, ...]:
 _SPACE = re.compile(rb"[ \t\n\r\x0b\x0c]*")  # what bytes.lstrip() strips, found without copying the file
 
 
+PARTS: int | None = None  # parts a JSONL file is read in (None: one per usable core, at most MAX_PARTS)
+MAX_PARTS = 4
+PART_MIN = 50 * 2**20  # a smaller file is read by this process alone (a worker takes ~0.5 s to start)
+BLOCK = 32 * 2**20  # bytes of a file read at a time
+
+
 def read_flat(data: bytes, jsonl: bool, path: str | None = None) -> FlatRecords | None:
     """The plain records of a file's bytes as columns, or None when they are not all plain.
 
@@ -286,33 +292,67 @@ def read_flat(data: bytes, jsonl: bool, path: str | None = None) -> FlatRecords 
     again from it on demand rather than the file's bytes kept (a drill-down reads one line).
     """
     skip = len(BOM) if data[:len(BOM)] == BOM else 0
-    built = _Columns()
     try:
         if jsonl:
-            starts, ends = [], []
-            for records, at, to in _line_chunks(data, skip):
-                if not built.add(records):
-                    return None
-                starts += at
-                ends += to
             stamp = _stamp(path) if path is not None else None
             keep = path is None or stamp[0] != len(data)  # not the bytes read: keep them
-            source = Lines(np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64),
-                           path=None if keep else str(path), stamp=None if keep else stamp,
+            reader = _LineReader(CHUNK)
+            part = reader.part() if reader.feed(data, skip, len(data)) else None
+            if part is None:
+                return None
+            source = Lines(part.starts, part.ends, path=None if keep else str(path), stamp=None if keep else stamp,
                            data=data if keep else None)
         else:
             view = memoryview(data)[skip:]
             first = _SPACE.match(data, skip).end()
             source = (_DECODERS["list"].decode(view) if data[first:first + 1] == b"["
                       else _DECODERS["object"].decode(view).results)
-            decode = _DECODERS["record"].decode
+            decode, built = _DECODERS["record"].decode, _Columns()
             for k in range(0, len(source), CHUNK):
                 if not built.add([decode(raw) for raw in source[k:k + CHUNK]]):
                     return None
+            part = built.part(None, None)
     except (msgspec.DecodeError, RecursionError):
         return None
-    flat = built.finish(source)
-    del built  # its per-chunk parts, concatenated by finish
+    return _finish(part, source)
+
+
+def read_jsonl_file(path: str, *, parts: int | None = None) -> FlatRecords | None:
+    """:func:`read_flat` of a (not gzipped) JSONL file, read from the file a block at a time (never
+    all its bytes at once), its lines split at line ends into ``parts`` parts of about equal size:
+    the first read by this process, each other one by a worker process at the same time, merged in
+    order (a part whose worker fails is read here). ``parts``: default :data:`PARTS`, else one per
+    usable core up to MAX_PARTS for a file of at least PART_MIN bytes, else 1; any number of parts
+    gives the same FlatRecords. None also when the file changed while it was read."""
+    path = str(path)
+    stamp = _stamp(path)
+    with open(path, "rb") as f:
+        bounds = _bounds(f, stamp[0], _part_count(stamp[0], parts))
+    workers = [_start_worker(path, start, stop) for start, stop in bounds[1:]]
+    try:
+        read = [_read_range(path, *bounds[0], CHUNK, BLOCK)]
+        for worker, (start, stop) in zip(workers, bounds[1:]):
+            if read[0] is None:
+                return None
+            done, part = _finish_worker(worker)
+            read.append(part if done else _read_range(path, start, stop, CHUNK, BLOCK))
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    finally:
+        for worker in workers:
+            if worker is not None and worker.poll() is None:
+                worker.kill()
+                worker.wait()
+    if any(part is None for part in read) or _stamp(path) != stamp:
+        return None
+    part = _concat(read)
+    del read
+    return _finish(part, Lines(part.starts, part.ends, path=path, stamp=stamp))
+
+
+def _finish(part: "_Part", source: Sequence) -> FlatRecords | None:
+    flat = _merge(part, source)
+    del part  # its per-chunk parts, concatenated by _merge
     _trim()
     return flat
 
@@ -326,35 +366,166 @@ def _trim() -> None:
         pass
 
 
-def _line_chunks(data: bytes, skip: int):
-    """(records, line starts, line ends) of up to CHUNK lines at a time, each line decoded on its own
-    (``decode_lines`` would also take a value over two lines, or two values on one)."""
-    decode, view, size = _DECODERS["record"].decode, memoryview(data), len(data)
-    records, starts, ends, start = [], [], [], skip
-    while start <= size:
-        end = data.find(b"\n", start)
-        end = size if end < 0 else end
-        try:
-            records.append(decode(view[start:end]))
-            starts.append(start)
-            ends.append(end)
-        except msgspec.DecodeError:
-            if data[start:end].strip():
-                raise
-        start = end + 1
-        if len(records) == CHUNK:
-            yield records, starts, ends
-            records, starts, ends = [], [], []
-    yield records, starts, ends
+def _part_count(size: int, parts: int | None) -> int:
+    parts = PARTS if parts is None else parts
+    if parts is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        parts = min(cores, MAX_PARTS) if size >= PART_MIN else 1
+    return max(1, parts)
+
+
+def _bounds(f, size: int, parts: int) -> list[tuple[int, int]]:
+    """(start, stop) of up to ``parts`` byte ranges of whole lines covering the file ``f`` (of
+    ``size`` bytes; after its byte order mark), each but the last stopping at the first ``\\n`` from an
+    equal share of the bytes (fewer ranges where lines are long)."""
+    skip = len(BOM) if f.read(len(BOM)) == BOM else 0
+    bounds, start = [], skip
+    for j in range(1, parts):
+        f.seek(max(start, skip + (size - skip) * j // parts))
+        line = f.readline()
+        if not line.endswith(b"\n"):
+            break
+        cut = f.tell() - 1
+        bounds.append((start, cut))
+        start = cut + 1
+    bounds.append((start, size))
+    return bounds
+
+
+@dataclass(eq=False)
+class _Part:
+    """The columns of consecutive records (see :class:`FlatRecords`); ``query_ids`` "" where a
+    record has none (``unnamed``: their positions in the part, named by :func:`_merge`)."""
+
+    n: int
+    starts: np.ndarray | None  # JSONL: each record's line, as byte offsets in the file
+    ends: np.ndarray | None
+    query_ids: pa.ChunkedArray
+    unnamed: np.ndarray
+    counts: np.ndarray  # (n_resp, n_gt, n_psg) rows
+    has: dict[str, np.ndarray]
+    labels: dict[str, np.ndarray]
+    texts: dict[str, pa.ChunkedArray]
+
+
+_WORKER = ("import pickle, sys; task = pickle.load(sys.stdin.buffer); sys.path.insert(0, task['root']); "
+           "from ragwidgets._fastload import _work; _work(task)")
+
+
+def _start_worker(path: str, start: int, stop: int):
+    """A process reading the lines of ``path`` from byte ``start`` to ``stop`` (:func:`_work`), or
+    None where none can be started."""
+    import pickle
+    import subprocess
+    import sys
+
+    task = {"root": os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "path": path,
+            "start": start, "stop": stop, "chunk": CHUNK, "block": BLOCK}
+    try:
+        worker = subprocess.Popen([sys.executable, "-c", _WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        worker.stdin.write(pickle.dumps(task))
+        worker.stdin.close()
+    except OSError:
+        return None
+    return worker
+
+
+def _finish_worker(worker) -> tuple[bool, "_Part | None"]:
+    """(True, its _Part or None) when ``worker`` read its lines; (False, None) when it did not (it
+    could not start, or failed)."""
+    import pickle
+
+    if worker is None:
+        return False, None
+    out = worker.stdout.read()
+    if worker.wait() != 0 or not out:
+        return False, None
+    return True, pickle.loads(out)
+
+
+def _work(task: dict) -> None:
+    """A worker process's work: the _Part (None: not plain) of its lines of the file, pickled to stdout."""
+    import gc
+    import pickle
+    import sys
+
+    gc.disable()  # as the caller's load_samples does: many small objects, none cyclic
+    try:
+        part = _read_range(task["path"], task["start"], task["stop"], task["chunk"], task["block"])
+    except (msgspec.DecodeError, RecursionError):
+        part = None
+    pickle.dump(part, sys.stdout.buffer, protocol=5)
+    sys.stdout.buffer.flush()
+
+
+def _read_range(path: str, start: int, stop: int, chunk: int, block_size: int) -> "_Part | None":
+    """The _Part of the lines of the file ``path`` from byte ``start`` to ``stop``, read a block at a
+    time (a line over two blocks is read whole with the next); None at the first one that is not plain."""
+    reader = _LineReader(chunk)
+    with open(path, "rb") as f:
+        f.seek(start)
+        at, tail = start, b""  # at: where tail begins in the file
+        while True:
+            more = f.read(max(0, min(block_size, stop - at - len(tail))))
+            block = tail + more if tail else more
+            last = not more or at + len(block) >= stop
+            cut = len(block) if last else block.rfind(b"\n")
+            if cut >= 0:
+                if not reader.feed(block, 0, cut, at):
+                    return None
+                if last:
+                    break
+                tail, at = block[cut + 1:], at + cut + 1
+            else:
+                tail = block
+    return reader.part()
+
+
+class _LineReader:
+    """The records of lines fed a block at a time (:meth:`feed`), kept a chunk at a time as columns."""
+
+    def __init__(self, chunk: int):
+        self.chunk, self.built = chunk, _Columns()
+        self.records, self.starts, self.ends = [], [], []
+
+    def feed(self, data: bytes, start: int, stop: int, at: int = 0) -> bool:
+        """Read the lines of ``data[start:stop]`` (``data[0]`` is byte ``at`` of the file), each decoded
+        on its own (``decode_lines`` would also take a value over two lines, or two values on one), a
+        blank one skipped; False at a chunk with a record that is not plain; a line that is not JSON
+        raises DecodeError."""
+        decode, view, records = _DECODERS["record"].decode, memoryview(data), self.records
+        while start <= stop:
+            end = data.find(b"\n", start, stop)
+            end = stop if end < 0 else end
+            try:
+                records.append(decode(view[start:end]))
+                self.starts.append(start + at)
+                self.ends.append(end + at)
+            except msgspec.DecodeError:
+                if data[start:end].strip():
+                    raise
+            start = end + 1
+            if len(records) == self.chunk:
+                if not self.built.add(records):
+                    return False
+                records = self.records = []
+        return True
+
+    def part(self) -> "_Part | None":
+        """The _Part of every line fed (None: the last chunk has a record that is not plain)."""
+        if not self.built.add(self.records):
+            return None
+        self.records = []
+        return self.built.part(np.array(self.starts, dtype=np.int64), np.array(self.ends, dtype=np.int64))
 
 
 class _Columns:
-    """The columns of records added a chunk at a time (:meth:`add`), then :meth:`finish`."""
+    """The columns of records added a chunk at a time (:meth:`add`), then :meth:`part`."""
 
     def __init__(self):
         self.n = 0
         self.query_ids: list[pa.Array] = []  # per chunk (Python strings made per chunk would pin its freed memory)
-        self.unnamed: list[int] = []
+        self.unnamed: list[np.ndarray] = []
         self.counts: list[np.ndarray] = []  # per chunk: (n_resp, n_gt, n_psg) rows
         self.has = {name: [] for name in (*LABEL_VECTORS, *LABEL_GRIDS)}
         self.labels = {name: [] for name in self.has}
@@ -365,7 +536,7 @@ class _Columns:
         the precise validator refuses (a wrong shape, a duplicate doc_id, nothing to score). Absent
         label arrays that are complete by shape alone count as given (see
         :func:`ragwidgets.loaders.vacuous_labels`)."""
-        query_ids, n_resp, n_gt, n_psg = [], [], [], []
+        query_ids, unnamed, n_resp, n_gt, n_psg = [], [], [], [], []
         has = {name: [] for name in self.has}
         has_a2r, has_r2a, has_r2r, has_ret2a = (has[name].append for name in has)
         flat = {name: [] for name in has}
@@ -418,8 +589,8 @@ class _Columns:
                 ret2a(joined(rows))
             qid = r.query_id
             if qid is msgspec.UNSET:
-                self.unnamed.append(i)
-                qid = i
+                unnamed.append(i)
+                qid = ""  # named by its position in the whole file, by _merge
             query_ids.append(str(qid))
             n_resp.append(nr)
             n_gt.append(ng)
@@ -441,18 +612,47 @@ class _Columns:
         for name in TEXTS:
             self.texts[name].append(pa.array([getattr(r, name) or "" for r in records], type=pa.large_string()))
         self.query_ids.append(pa.array(query_ids, type=pa.large_string()))
+        self.unnamed.append(np.array(unnamed, dtype=np.int64))
         return True
 
-    def finish(self, source: Sequence) -> FlatRecords | None:
-        """The FlatRecords of every record added (None when two share a query_id)."""
-        query_ids = pa.chunked_array(self.query_ids, type=pa.large_string()).to_pylist()
-        if len(set(query_ids)) != self.n:
-            return None
-        counts = np.concatenate(self.counts, axis=1) if self.counts else np.zeros((3, 0), dtype=np.int64)
+    def part(self, starts: np.ndarray | None, ends: np.ndarray | None) -> _Part:
+        """The records added, as one _Part (``starts``/``ends``: their lines, for a JSONL file)."""
         has, labels = ({name: np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
                         for name, parts in kind.items()} for kind, dtype in ((self.has, bool), (self.labels, np.int8)))
-        texts = {name: pa.chunked_array(parts, type=pa.large_string()) for name, parts in self.texts.items()}
-        return FlatRecords(
-            source=source, query_ids=query_ids, n_resp=counts[0], n_gt=counts[1], n_psg=counts[2],
-            labels=labels, has=has, texts=texts, n_unnamed=len(self.unnamed),
-            first_unnamed=self.unnamed[0] if self.unnamed else None)
+        return _Part(
+            n=self.n, starts=starts, ends=ends, query_ids=pa.chunked_array(self.query_ids, type=pa.large_string()),
+            unnamed=np.concatenate(self.unnamed) if self.unnamed else np.zeros(0, dtype=np.int64),
+            counts=np.concatenate(self.counts, axis=1) if self.counts else np.zeros((3, 0), dtype=np.int64),
+            has=has, labels=labels,
+            texts={name: pa.chunked_array(parts, type=pa.large_string()) for name, parts in self.texts.items()})
+
+
+def _concat(parts: list[_Part]) -> _Part:
+    """Consecutive parts as one (their texts' chunks kept, not copied into one)."""
+    if len(parts) == 1:
+        return parts[0]
+    offsets = np.cumsum([0] + [p.n for p in parts])
+    return _Part(
+        n=int(offsets[-1]), starts=np.concatenate([p.starts for p in parts]), ends=np.concatenate([p.ends for p in parts]),
+        query_ids=pa.chunked_array([c for p in parts for c in p.query_ids.chunks], type=pa.large_string()),
+        unnamed=np.concatenate([p.unnamed + offset for p, offset in zip(parts, offsets)]),
+        counts=np.concatenate([p.counts for p in parts], axis=1),
+        has={name: np.concatenate([p.has[name] for p in parts]) for name in parts[0].has},
+        labels={name: np.concatenate([p.labels[name] for p in parts]) for name in parts[0].labels},
+        texts={name: pa.chunked_array([c for p in parts for c in p.texts[name].chunks], type=pa.large_string())
+               for name in TEXTS})
+
+
+def _merge(part: _Part, source: Sequence) -> FlatRecords | None:
+    """The FlatRecords of ``part`` (None when two records share a query_id; a record without one is
+    named by its position)."""
+    query_ids = part.query_ids.to_pylist()
+    unnamed = part.unnamed.tolist()
+    for i in unnamed:
+        query_ids[i] = str(i)
+    if len(set(query_ids)) != part.n:
+        return None
+    return FlatRecords(
+        source=source, query_ids=query_ids, n_resp=part.counts[0], n_gt=part.counts[1], n_psg=part.counts[2],
+        labels=part.labels, has=part.has, texts=part.texts, n_unnamed=len(unnamed),
+        first_unnamed=unnamed[0] if unnamed else None)

@@ -224,8 +224,11 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
         run = read_run(source) if is_table(source) else None  # Parquet, CSV, a DataFrame, ragas, Phoenix
         if run is None and isinstance(source, (bytes, str, Path)):
             from . import _fastload as fastload
-            name, data = read_source(source)
-            flat = fastload.read_flat(data, is_jsonl(name), path=_plain_file(source, name))
+            jsonl_file = _plain_jsonl_file(source)  # read from the file in parts, never all its bytes at once
+            flat = fastload.read_jsonl_file(jsonl_file) if jsonl_file else None
+            if flat is None:
+                name, data = read_source(source)
+                flat = fastload.read_flat(data, is_jsonl(name), path=_plain_file(source, name))
             if flat is not None:
                 result = LoadResult(samples=flat.samples, flat=flat, unnamed=flat.n_unnamed,
                                     first_unnamed=flat.first_unnamed)
@@ -277,6 +280,14 @@ def _plain_file(source, name: str) -> str | None:
             return None if f.read(2) == b"\x1f\x8b" else name
     except OSError:
         return None
+
+
+def _plain_jsonl_file(source) -> str | None:
+    """The path of a JSONL file source that is not gzipped, else None."""
+    if not isinstance(source, (str, Path)) or (isinstance(source, str) and source.lstrip()[:1] in ("{", "[")):
+        return None
+    name = str(Path(source))
+    return _plain_file(source, name) if is_jsonl(name) else None
 
 
 def _emit(messages: list[str]) -> None:
