@@ -160,8 +160,9 @@ def ask(placed: dict, spec: ViewSpec) -> dict:
     (Scores.aggregate's shape), ``distribution``, ``groups``, ``scatter``.
     """
     client = distributed.default_client()
-    tasks = [client.submit(worker_view, spec, *futures, workers=None if worker is None else [worker],
-                           allow_other_workers=True, pure=False) for worker, futures in placed.items()]
+    tasks = [client.submit(worker_view, spec, *futures, pure=False,
+                           **({} if worker is None else {"workers": [worker], "allow_other_workers": True}))
+             for worker, futures in placed.items()]
     answer = merge_views(*client.gather(tasks), spec=spec)
     if "table" in answer:
         answer["table"]["top"] = answer["table"]["top"].drop(columns="_row").reset_index(drop=True)

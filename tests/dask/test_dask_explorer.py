@@ -259,3 +259,60 @@ def test_drill_down_from_files_and_a_file_changed_since(client, records, tmp_pat
     error = explorer.view_state["error"]
     assert error == f"query_id {query_id!r}: not in file {paths[partition]} any more (was it changed after scoring?)"
     assert error in explorer._view.state["error"] and not explorer._drill
+
+
+CONTROLS = [  # sort, direction, filter and brush together: the table, summary and charts of each
+    {"sort_by": "faithfulness", "descending": True},
+    {"sort_by": "hallucination", "expression": "partition == 1 or precision < 0.3"},
+    {"sort_by": "recall", "descending": True, "brush": {"metric": "precision", "lo": 0.0, "hi": 0.5},
+     "chart_metric": "recall"},
+    {"sort_by": "f1", "expression": "isna(claim_recall) or hallucination > 0",
+     "brush": {"metric": "faithfulness", "undefined": True}},
+    {"sort_by": "precision", "descending": True, "expression": "abs(precision - recall) > 0.25",
+     "brush": {"metric": "recall", "lo": 0.2, "hi": 1}, "chart_metric": "precision", "group_by": "partition"},
+    {"sort_by": "context_utilization", "expression": "partition != 0 and f1 <= 0.6"},
+]
+
+
+@pytest.mark.parametrize("controls", CONTROLS)
+def test_the_same_controls_give_the_same_rows_and_summary_as_in_process(dask_scores, memory, controls):
+    explorer = rw.DatasetExplorer(dask_scores, chart_metric="hallucination", group_by="partition", rows=ROWS)
+    controls = {"chart_metric": "hallucination", "group_by": "partition", "descending": False, **controls}
+    set_controls(explorer, controls)
+    set_controls(memory, controls)
+    metric = controls["sort_by"]
+    ours, theirs = explorer.view_state, memory.view_state
+    assert ours["error"] == theirs["error"] == ""
+    defined = memory.status[metric].to_numpy()[memory.order] == 0  # the cluster's table: the defined rows
+    expected = memory.filtered[defined]
+    assert ours["cluster"]["matching"] == theirs["count"] > 0 and ours["cluster"]["defined"] == len(expected)
+    assert explorer.frame["query_id"].tolist() == expected["query_id"].tolist()[:ROWS]
+    np.testing.assert_array_equal(explorer.frame[metric], expected[metric][:ROWS])
+    for mine, other in zip(ours["summary"], theirs["summary"], strict=True):
+        assert {k: mine[k] for k in ("metric", "defined", "undefined", "not_computable")} == \
+               {k: other[k] for k in ("metric", "defined", "undefined", "not_computable")}
+        assert mine["mean"] == close_to(other["mean"])
+    for chart in ("distribution", "scatter"):
+        assert ours["charts"][chart] == theirs["charts"][chart]
+    assert [(g["group"], g["defined"], g["size"]) for g in ours["charts"]["groups"]["rows"]] == \
+           [(g["group"], g["defined"], g["size"]) for g in theirs["charts"]["groups"]["rows"]]
+
+
+def test_a_view_is_one_task_per_worker_and_answers_wherever_the_indexes_are(dask_scores, client):
+    from ragwidgets.dask import explore
+    explorer = rw.DatasetExplorer(dask_scores, rows=ROWS, sort_by="recall", expression="precision > 0.2")
+    placed = explorer.model._indexes
+    futures = [f for held in placed.values() for f in held]
+    held = client.who_has(futures)
+    assert len(futures) == len(SIZES) and all(w in held[f.key] for w, fs in placed.items() for f in fs)
+    spec = explore.ViewSpec(tuple(explorer.metrics), "recall", True, ROWS, "precision > 0.2",
+                            {"metric": "f1", "lo": 0.1, "hi": 0.9}, "precision", ("recall", "f1"), "partition")
+    answer = explore.ask(placed, spec)
+    elsewhere: dict = {}  # each index said to be on a worker that does not hold it
+    for f in futures:
+        elsewhere.setdefault(next(w for w in sorted(client.scheduler_info()["workers"]) if w not in held[f.key]),
+                             []).append(f)
+    for moved in (elsewhere, {None: futures[::-1]}):  # told the wrong worker; one task, partitions in any order
+        again = explore.ask(moved, spec)
+        pd.testing.assert_frame_equal(again.pop("table")["top"], answer["table"]["top"])
+        assert again == {k: v for k, v in answer.items() if k != "table"}
