@@ -1,11 +1,12 @@
 """The linked widgets: Explorer (a lesson world's states) and SampleExplorer (RAGChecker samples).
 
 State lives in traits, so everything the controls do is also a trait assignment from Python
-(``explorer.retrieval = "No retrieval"``). Any change rebuilds the whole view state in one step
-(:func:`ragwidgets.widgets._view.build_view`) into one trait, ``_view``
+(``explorer.retrieval = "No retrieval"``). Any change but a selection rebuilds the whole view
+state in one step (:func:`ragwidgets.widgets._view.build_view`) into one trait, ``_view``
 (:func:`~ragwidgets.widgets.base.view_trait`: the state as JSON text, serialised once, and the
 entailment matrix's cells as a binary buffer of the same message), which the front end only
-draws; ``view`` is the same state as a dict. SampleExplorer keeps a :class:`~ragwidgets.widgets._sample_view.SampleView`
+draws; ``view`` is the same state as a dict. A selection (``selected``) changes no metric: the
+front end draws it from the view it has (js/src/selection.js) and Python sends nothing back. SampleExplorer keeps a :class:`~ragwidgets.widgets._sample_view.SampleView`
 for each of the last VIEWS samples shown. Passages switched on or off are a ``passage_active`` mask over a Batch built once: no
 re-parsing and no judge call.
 """
