@@ -248,11 +248,14 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
 
 def _plain_table(source):
     """The fast path's read (FlatRecords) of a Parquet file or an Arrow table whose columns are all
-    of RAGChecker's plain format, ``query_id`` among them: its rows as JSON lines, made by Arrow
-    (:mod:`ragwidgets.arrow_json`). None for anything else, read by :func:`read_run` instead."""
+    of RAGChecker's plain format, ``query_id`` among them: its list columns straight into label
+    arrays (:mod:`ragwidgets._arrowload`), or, for a column type that path does not read, its rows
+    as JSON lines made by Arrow (:mod:`ragwidgets.arrow_json`). None for anything else, read by
+    :func:`read_run` instead."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from . import _arrowload as arrowload
     from . import _fastload as fastload
     from .arrow_json import jsonl_bytes
 
@@ -265,7 +268,11 @@ def _plain_table(source):
             return None
         if "query_id" not in names or not set(names) <= set(fastload.PlainRecord.__struct_fields__):
             return None
-        return fastload.read_flat(jsonl_bytes(read()), True)
+        table = read()
+        try:
+            return arrowload.flat_from_arrow(table)
+        except arrowload.Unsupported:  # a column type read through its JSON lines instead
+            return fastload.read_flat(jsonl_bytes(table), True)
     except (OSError, TypeError, pa.ArrowException):  # not readable, or a column JSON cannot hold: the slow path says why
         return None
 

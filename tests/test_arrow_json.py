@@ -13,6 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ragwidgets as rw
+import msgspec
+import numpy as np
+
+from ragwidgets._arrowload import Unsupported, flat_from_arrow
+from ragwidgets._fastload import read_flat
 from ragwidgets.arrow_json import json_text, jsonl_bytes
 from ragwidgets.datasets import synthetic_run
 from ragwidgets.loaders import load_samples
@@ -86,3 +91,52 @@ def test_a_parquet_run_with_other_columns_is_read_by_its_shape(tmp_path):
         other = load_samples(tmp_path / "x.parquet")  # a column besides RAGChecker's: read_run's path
     assert other.flat is None
     assert all(same_sample(a, b) for a, b in zip(other.samples, load_samples(records).samples))
+
+
+def same_flat(a, b) -> bool:
+    """Whether two FlatRecords hold the same columns (the sources differ: JSON lines either way)."""
+    if a is None or b is None:
+        return a is b
+    arrays = all(np.array_equal(getattr(a, f), getattr(b, f)) for f in ("n_resp", "n_gt", "n_psg"))
+    labels = all(np.array_equal(a.labels[k], b.labels[k]) and np.array_equal(a.has[k], b.has[k]) for k in a.labels)
+    texts = all(a.texts[k].to_pylist() == b.texts[k].to_pylist() for k in a.texts)
+    rows = [msgspec.structs.asdict(r) for r in a.records] == [msgspec.structs.asdict(r) for r in b.records]
+    return arrays and labels and texts and rows and a.query_ids == b.query_ids and a.n_unnamed == b.n_unnamed
+
+
+@pytest.mark.filterwarnings("ignore::ragwidgets.InputWarning")
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records=st.lists(ragchecker_records(max_claims=3, max_passages=3), min_size=1, max_size=5),
+       broken=st.sampled_from([None, "duplicate doc_id", "short label row", "odd spelling", "duplicate id", "no claims"]))
+def test_the_arrow_columns_give_what_their_json_lines_give(records, broken):
+    for k, r in enumerate(records):
+        r["query_id"] = f"q{k}"
+    first = records[0]
+    if broken == "duplicate doc_id" and len(first.get("retrieved_context") or ()) > 1:
+        first["retrieved_context"][1]["doc_id"] = first["retrieved_context"][0]["doc_id"]
+    elif broken == "short label row" and first.get("retrieved2response") and first["retrieved2response"][0]:
+        first["retrieved2response"][0] = first["retrieved2response"][0][:-1]
+    elif broken == "odd spelling" and first.get("answer2response"):
+        first["answer2response"][0] = "entailment"
+    elif broken == "duplicate id" and len(records) > 1:
+        records[1]["query_id"] = "q0"
+    elif broken == "no claims":
+        for key in ("retrieved_context", "response_claims", "gt_answer_claims"):
+            first[key] = None
+    table = pa.Table.from_pylist(records)
+    try:
+        arrow = flat_from_arrow(table)
+    except Unsupported:
+        return  # a column type the Arrow path leaves to the JSON lines
+    assert same_flat(arrow, read_flat(jsonl_bytes(table), True))
+
+
+def test_a_generated_run_takes_the_arrow_path():
+    records = synthetic_run(300, seed=4)
+    for k, r in enumerate(records):
+        r["query_id"] = k  # integers: read as their text, as the JSON path reads them
+    table = pa.Table.from_pylist(records)
+    flat = flat_from_arrow(table)
+    assert flat is not None and same_flat(flat, read_flat(jsonl_bytes(table), True))
+    assert flat.query_ids[:2] == ["0", "1"] and len(flat.source) == 300
+    assert json.loads(flat.source[7])["query_id"] == 7
