@@ -7,9 +7,8 @@ hide the next one's) by ``rw.load_samples(path)`` with ``ragwidgets._fastload.PA
 part count (1: the single-process path; 2: the file's lines split in two, the second half read by a
 worker process). Printed per load: wall seconds, CPU seconds of this process and of its worker
 (``RUSAGE_CHILDREN``), resident set growth from before the load to after it (what the loaded run
-holds), this process's peak resident set (``VmHWM``, which includes the file's bytes that
-``load_samples`` reads) and the worker's peak (``ru_maxrss`` of the children), and the load
-average before and after (the machine is shared). ``--repeat``: loads per setting, each in its own
+holds), this process's peak resident set (``VmHWM``) and the worker's peak (``ru_maxrss`` of the
+children), and the load average before and after (the machine is shared). ``--repeat``: loads per setting, each in its own
 process. Write a run with ``benchmarks/dataset_explorer.py --n N`` (``rw.datasets.synthetic_run``).
 """
 
