@@ -50,8 +50,10 @@ def _nested(values: pa.Array) -> pa.Array | None:
     """JSON text of a list or struct array's values (null where the value is null); None otherwise."""
     kind = values.type
     if pa.types.is_list(kind) or pa.types.is_large_list(kind):
-        items = json_text(values.values)
-        lists = pa.LargeListArray.from_arrays(values.offsets.cast(pa.int64()), items, mask=values.is_null())
+        offsets = values.offsets.cast(pa.int64())  # of a sliced array: into its child's whole values
+        first, last = offsets[0].as_py(), offsets[-1].as_py()
+        items = json_text(values.values.slice(first, last - first))
+        lists = pa.LargeListArray.from_arrays(pc.subtract(offsets, first), items, mask=values.is_null())
         return _join("[", pc.binary_join(lists, _s(",")), "]")
     if pa.types.is_struct(kind):
         if kind.num_fields == 0:
