@@ -4,11 +4,11 @@
 // never a 0), sends a rule, shows its before / after table, and shows a refused rule's error.
 import { describe, expect, it } from "vitest";
 import widget from "./src/dataset.js";
-import { curveByMetric, linePath, records, shortCount, signed } from "./src/whatif.js";
+import { curveByMetric, linePath, records, rowsKey, shortCount, signed } from "./src/whatif.js";
 import { fakeModel, viewTrait } from "./fake_model.js";
 
 const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
-const until = async (done) => { for (let i = 0; i < 50 && !done(); i++) await tick(); }; // Preact's effects run after a paint
+const until = async (done) => { for (let i = 0; i < 250 && !done(); i++) await tick(); }; // Preact's effects run after a paint
 const baseView = (over = {}) => ({
   runs: ["run"], run: "", total: 5, count: 3, version: 1, error: "", metrics: [{ key: "precision", label: "Precision" }],
   columns: [{ key: "query_id", label: "query_id", kind: "text" }], all_columns: [{ key: "query_id", label: "query_id", kind: "text" }],
@@ -62,6 +62,16 @@ describe("drawing", () => {
     expect([0, 999, 1000, 1560, 9999, 10500, 999999].map(shortCount)).toEqual(["0", "999", "1k", "1.5k", "9.9k", "10k", "999k"]);
   });
 
+  it("asks again for new rows or labels, not for a new sort or chart", () => {
+    const v = baseView();
+    const same = (over) => rowsKey(baseView(over)) === rowsKey(v);
+    expect(same({ version: 7, controls: { ...v.controls, sort_by: "precision", descending: true, chart_metric: "recall" } })).toBe(true);
+    expect(same({ controls: { ...v.controls, expression: "precision > 0" } })).toBe(false);
+    expect(same({ controls: { ...v.controls, brush: { metric: "precision", lo: 0, hi: 0.5 } } })).toBe(false);
+    expect(same({ count: 2 })).toBe(false);
+    expect(same({ reviews: { runs: [{ run: "run", reviews: 1 }] } })).toBe(false);
+  });
+
   it("signs a change, blank where a side is Undefined", () => {
     expect(signed(-0.25)).toBe("−0.250");
     expect(signed(0.1)).toBe("+0.100");
@@ -100,13 +110,17 @@ describe("the tab", () => {
     expect(cp.querySelector('[data-k="2"] title').textContent).toContain("Undefined (no defined sample) · 3 Undefined");
     expect(cp.querySelector("path").getAttribute("d").match(/M/g).length).toBe(2); // the line breaks there
     expect(el.querySelector("[data-testid=wi-table]")).toBeNull(); // no rule yet
-    model.state._view = viewTrait(baseView({ version: 2, count: 1 })); // the filters changed
+    model.state._view = viewTrait(baseView({ version: 2, count: 1, controls: { ...baseView().controls, expression: "precision > 0" } })); // the filters changed
     model.emit("change:_view");
     await until(() => asks(model).length > 1);
     expect(asks(model).length).toBe(2);
     model.emit("msg:custom", reply(asks(model)[1].request, { samples: 1, top_k: { columns: CURVE.columns, rows: [] } }), []);
     await tick();
     expect(el.querySelector("[data-testid=wi-no-curve]").textContent).toContain("no top-k curve");
+    model.state._view = viewTrait(baseView({ version: 3, count: 1, controls: { ...baseView().controls, expression: "precision > 0", sort_by: "precision" } }));
+    model.emit("change:_view"); // only the sort changed: the rows are the same, nothing asked
+    await tick(100);
+    expect(asks(model).length).toBe(2);
     cleanup();
   });
 
@@ -146,7 +160,7 @@ describe("the tab", () => {
     expect(rows).toEqual([["Claim recall", "0.500", "0.250", "−0.250", "0", "0"],
       ["Context precision", "1.000", "Undefined", "", "1", "3"]]);
     const before = asks(model).length;
-    model.state._view = viewTrait(baseView({ version: 3 })); // new rows: asked again with the rule in force
+    model.state._view = viewTrait(baseView({ version: 3, count: 2 })); // new rows: asked again with the rule in force
     model.emit("change:_view");
     await until(() => asks(model).length > before);
     expect(asks(model).at(-1)).toMatchObject({ doc_id: "-1$", text: "cookie" });
@@ -159,7 +173,7 @@ describe("the tab", () => {
     const { model, el, cleanup } = mount();
     el.querySelector('[data-tab="whatif"]').click();
     await until(() => asks(model).length);
-    model.state._view = viewTrait(baseView({ version: 2 }));
+    model.state._view = viewTrait(baseView({ version: 2, controls: { ...baseView().controls, text: "harbor" } }));
     model.emit("change:_view");
     await until(() => asks(model).length > 1);
     const [old, fresh] = asks(model);

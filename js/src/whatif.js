@@ -3,8 +3,8 @@
 // analysis.top_k_curve and analysis.drop_passages); here they are drawn: one small SVG per
 // passage-dependent metric, its mean at k = 1 … the longest retrieval with the Undefined count
 // under each k (a k where no sample is defined breaks the line: never drawn as 0), and a rule's
-// before / after table. The panel asks again when the rows change (the view's version), the run
-// shown changes, or a rule is applied; a reply to an older question is dropped.
+// before / after table. The panel asks again when the rows change (the filters, the run shown, a
+// review; not a sort or a chart's choice) or a rule is applied; a reply to an older question is dropped.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./incremental.js";
 
@@ -119,6 +119,15 @@ function DropTable({ result, rule }) {
     </table></div>`;
 }
 
+/** What the what-ifs depend on, as one string: the controls that choose the rows (not the sort or
+ * the charts' choices), how many rows there are, and the reviews (they change the labels). */
+export function rowsKey(view) {
+  const c = view.controls || {};
+  const reviews = view.reviews ? view.reviews.runs.map((r) => [r.run, r.reviews]) : [];
+  return JSON.stringify([c.run || "", c.text || "", c.expression || "", c.conditions || [], c.slice || "", c.brush || {},
+    view.count, reviews]);
+}
+
 /** The panel. `request(msg)` is the widget's request channel (a promise; rejects with the kernel's error). */
 export function WhatIf({ view, request }) {
   const [rule, setRule] = useState({ doc_id: "", text: "" }); // the rule in force
@@ -143,7 +152,7 @@ export function WhatIf({ view, request }) {
       setBusy(false);
     });
   };
-  useEffect(() => { ask(rule); }, [view.version, view.run]);
+  useEffect(() => { ask(rule); }, [rowsKey(view)]); // asked again only when the rows (or their labels) change
   const apply = () => ask({ doc_id: draft.doc_id, text: draft.text });
   const clear = () => { setDraft({ doc_id: "", text: "" }); ask({ doc_id: "", text: "" }); };
   const onKey = (e) => { if (e.key === "Enter") apply(); };

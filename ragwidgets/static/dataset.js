@@ -3789,6 +3789,20 @@ function DropTable({ result, rule }) {
         <td class="rw-num">${r3.undefined_before}</td><td class="rw-num">${r3.undefined_after}</td></tr>`)}</tbody>
     </table></div>`;
 }
+function rowsKey(view) {
+  const c3 = view.controls || {};
+  const reviews = view.reviews ? view.reviews.runs.map((r3) => [r3.run, r3.reviews]) : [];
+  return JSON.stringify([
+    c3.run || "",
+    c3.text || "",
+    c3.expression || "",
+    c3.conditions || [],
+    c3.slice || "",
+    c3.brush || {},
+    view.count,
+    reviews
+  ]);
+}
 function WhatIf({ view, request }) {
   const [rule, setRule] = d2({ doc_id: "", text: "" });
   const [draft, setDraft] = d2({ doc_id: "", text: "" });
@@ -3814,7 +3828,7 @@ function WhatIf({ view, request }) {
   };
   h2(() => {
     ask(rule);
-  }, [view.version, view.run]);
+  }, [rowsKey(view)]);
   const apply = () => ask({ doc_id: draft.doc_id, text: draft.text });
   const clear = () => {
     setDraft({ doc_id: "", text: "" });
