@@ -361,3 +361,22 @@ describe("a sample without a question", () => {
     expect(asked.querySelector(".rw-question").textContent).not.toContain("none in this sample");
   });
 });
+
+describe("a sample judged several times", () => {
+  it("lists each label whose repeats disagree with its distribution, and says when they all agree", () => {
+    const view = fixture("ragchecker_sample");
+    const claim = view.claims[0];
+    const doc = view.sources[0].doc_id;
+    const { el } = mount({ ...view, repeats: { n: 3, labels: [
+      { kind: "retrieved2response", side: "response", claim: 0, doc_id: doc, counts: { Entailment: 2, Neutral: 1 }, said: "2 of 3 Entailment, 1 Neutral" },
+      { kind: "answer2response", side: "response", claim: 0, doc_id: null, counts: { Neutral: 2, Entailment: 1 }, said: "2 of 3 Neutral, 1 Entailment" }] } });
+    const shown = el.querySelector("[data-testid=repeated-labels]");
+    expect(text(shown.querySelector("summary"))).toBe("2 labels the judge gave differently across its 3 repeats");
+    const items = [...shown.querySelectorAll("li")].map(text);
+    expect(items[0]).toBe(`${claim.id} “${claim.text}” × ${doc}: 2 of 3 Entailment, 1 Neutral`);
+    expect(items[1]).toBe(`${claim.id} “${claim.text}” against the reference answer: 2 of 3 Neutral, 1 Entailment`);
+    const steady = mount({ ...view, repeats: { n: 3, labels: [] } });
+    expect(text(steady.el.querySelector("[data-testid=repeated-labels]"))).toBe("The judge's 3 repeats agree on every label of this sample.");
+    expect(mount(view).el.querySelector("[data-testid=repeated-labels]")).toBeNull();
+  });
+});

@@ -60,6 +60,7 @@ export function SampleView({ view, ctx }) {
     ${review ? html`<${ReviewLine} review=${review} queue=${ctx.queue} />` : null}
     ${view.review_note ? html`<p class="rw-note" data-testid="review-note">${view.review_note}</p>` : null}
     <${TracePanel} answer=${trace} onClose=${closeTrace} />
+    ${view.repeats ? html`<${RepeatedLabels} view=${view} />` : null}
     ${strip
       ? html`<${Strip} groups=${view.card_groups} missing=${view.not_computable} send=${ctx.send} />`
       : html`<${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
@@ -135,6 +136,20 @@ function showOnPage(el, top, bottom, region) {
 function keepKeys(e) {
   const host = e.ctrlKey || e.metaKey || e.altKey || e.key === "Escape" || (e.shiftKey && e.key === "Enter");
   if (!host) e.stopPropagation();
+}
+
+/** A sample judged several times: each label whose repeats disagree, with how often each word came. */
+function RepeatedLabels({ view }) {
+  const { n, labels } = view.repeats;
+  const claims = { response: view.claims, ground_truth: view.gt_claims };
+  if (!labels.length) return html`<p class="rw-note" data-testid="repeated-labels">The judge's ${n} repeats agree on every label of this sample.</p>`;
+  return html`<details class="rw-note" open data-testid="repeated-labels">
+    <summary>${labels.length} label${labels.length === 1 ? "" : "s"} the judge gave differently across its ${n} repeats</summary>
+    <ul>${labels.map((l) => {
+      const claim = (claims[l.side] || [])[l.claim];
+      return html`<li><span class="rw-id">${claim ? claim.id : `claim ${l.claim + 1}`}</span> ${claim ? `“${claim.text}”` : ""}
+        ${l.doc_id === null ? (l.side === "response" ? " against the reference answer" : " against the response") : html` × <span class="rw-id">${l.doc_id}</span>`}: ${l.said}</li>`;
+    })}</ul></details>`;
 }
 
 export function mountSampleView(el, { view, send, search = null, review = null, trace = null, queue = null }) {

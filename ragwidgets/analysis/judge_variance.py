@@ -10,13 +10,15 @@ policy's Scores (the labels the metrics use). Over those:
 - ``flakiness``: the label flips and, per sample and metric, whether the metric's value differs
   across repeats (defined in one repeat and Undefined in another counts as differing);
 - ``judge_variance``: per metric, the mean per repeat, their spread, today's interval over
-  questions and an interval that also resamples the judge's repeat.
+  questions and an interval that also resamples the judge's repeat;
+- ``label_distributions``: one sample's labels whose repeats disagree, each with its distribution.
 
 The metrics looked at are those computable on some sample in some repeat.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -28,6 +30,7 @@ import pandas as pd
 from ..engine import Batch, Scores, evaluate
 from ..engine.sums import mean_over_defined
 from ..judges.repeats import REPEATS_FIELD, Policy, pick, repeats_of
+from ..reviews import SPELLING
 from .bootstrap import CONFIDENCE, N_BOOT, interval, percentile_interval
 from .table import DEFINED_CODE, NOT_COMPUTABLE_CODE
 
@@ -272,3 +275,38 @@ def judge_variance(repeats: Repeats, *, n_boot: int = N_BOOT, seed: int = 0,
             float(np.std(known, ddof=1)) if len(known) >= 2 else None, mean_over_defined(values, defined)[0],
             judge_lo, judge_hi, reason)
     return JudgeVariance(out, repeats.n_repeats, repeats.policy_name, confidence)
+
+
+_SAMPLE_LABELS = {  # label kind -> (the Sample's array, over response or gt claims, by passage too)
+    "answer2response": ("answer2response", "response", False),
+    "response2answer": ("response2answer", "ground_truth", False),
+    "retrieved2response": ("retrieved2response", "response", True),
+    "retrieved2answer": ("retrieved2answer", "ground_truth", True),
+}
+
+
+def label_distributions(repeats: Repeats, query_id) -> list[dict]:
+    """The labels of one sample whose judged repeats disagree, each with its distribution: ``kind``,
+    ``side`` ("response" / "ground_truth"), ``claim`` (index), ``doc_id`` (None for a label
+    against the other answer), ``counts`` (label word -> repeats, most first; unjudged answers
+    as "unjudged") and ``said``: "2 of 3 Entailment, 1 Neutral"."""
+    i = repeats.runs[0].sample_index(query_id)
+    samples = [s.samples[i] for s in repeats.runs]
+    out = []
+    for kind, (field, side, by_passage) in _SAMPLE_LABELS.items():
+        arrays = [getattr(s, field) for s in samples]
+        if any(a is None for a in arrays) or not arrays[0].size:
+            continue
+        stacked = np.stack([np.asarray(a) for a in arrays])  # repeats x claims (x passages)
+        judged = stacked != UNJUDGED
+        low = np.where(judged, stacked, 127).min(axis=0)
+        high = np.where(judged, stacked, -128).max(axis=0)
+        for at in zip(*np.nonzero((judged.sum(axis=0) >= 2) & (low != high))):
+            words = [SPELLING[int(c)] if c != UNJUDGED else "unjudged" for c in stacked[(slice(None), *at)]]
+            counts = dict(sorted(Counter(words).items(), key=lambda kv: -kv[1]))
+            first, *rest = counts.items()
+            said = ", ".join([f"{first[1]} of {len(words)} {first[0]}"] + [f"{n} {w}" for w, n in rest])
+            out.append({"kind": kind, "side": side, "claim": int(at[0]),
+                        "doc_id": samples[0].passages[int(at[1])].doc_id if by_passage else None,
+                        "counts": counts, "said": said})
+    return out

@@ -1358,6 +1358,7 @@ function SampleView({ view, ctx }) {
     ${review ? html`<${ReviewLine} review=${review} queue=${ctx.queue} />` : null}
     ${view.review_note ? html`<p class="rw-note" data-testid="review-note">${view.review_note}</p>` : null}
     <${TracePanel} answer=${trace} onClose=${closeTrace} />
+    ${view.repeats ? html`<${RepeatedLabels} view=${view} />` : null}
     ${strip ? html`<${Strip} groups=${view.card_groups} missing=${view.not_computable} send=${ctx.send} />` : html`<${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
           predictions=${view.predictions || {}} send=${ctx.send} />`}
     ${view.kind === "sample" ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />` : null}
@@ -1416,6 +1417,18 @@ function showOnPage(el, top, bottom, region) {
 function keepKeys(e3) {
   const host = e3.ctrlKey || e3.metaKey || e3.altKey || e3.key === "Escape" || e3.shiftKey && e3.key === "Enter";
   if (!host) e3.stopPropagation();
+}
+function RepeatedLabels({ view }) {
+  const { n: n3, labels } = view.repeats;
+  const claims = { response: view.claims, ground_truth: view.gt_claims };
+  if (!labels.length) return html`<p class="rw-note" data-testid="repeated-labels">The judge's ${n3} repeats agree on every label of this sample.</p>`;
+  return html`<details class="rw-note" open data-testid="repeated-labels">
+    <summary>${labels.length} label${labels.length === 1 ? "" : "s"} the judge gave differently across its ${n3} repeats</summary>
+    <ul>${labels.map((l3) => {
+    const claim = (claims[l3.side] || [])[l3.claim];
+    return html`<li><span class="rw-id">${claim ? claim.id : `claim ${l3.claim + 1}`}</span> ${claim ? `“${claim.text}”` : ""}
+        ${l3.doc_id === null ? l3.side === "response" ? " against the reference answer" : " against the response" : html` × <span class="rw-id">${l3.doc_id}</span>`}: ${l3.said}</li>`;
+  })}</ul></details>`;
 }
 function mountSampleView(el, { view, send, search = null, review = null, trace = null, queue = null }) {
   let current = null;

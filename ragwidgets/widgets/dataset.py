@@ -34,6 +34,7 @@ import traitlets
 
 from ..analysis.agreement import agreement
 from ..analysis.corrected import corrected
+from ..analysis.judge_variance import label_distributions
 from ..analysis.run import CAPABILITIES, Controls, open_run
 from ..analysis.slices import Slice, load_slices, save_slices
 from ..analysis.whatif import drop_passages, top_k_curve
@@ -684,6 +685,10 @@ class DatasetExplorer(Widget):
 
     def _drill_payload(self, which: str, title: str | None) -> View:
         view = self._sample_views[which].view(title=title)
+        run = self._sample_views["run"] if which == "main" else self.runs[0]
+        repeats = getattr(self.model, "repeats", {}).get(run)
+        if repeats is not None:  # judged several times: the labels whose repeats disagree, with their counts
+            view["repeats"] = {"n": repeats.n_repeats, "labels": label_distributions(repeats, view["query_id"])}
         if "review" in view:
             view["review"].update(traces=self.judge is not None, error="", queue=None, file=None)
         else:

@@ -60,3 +60,21 @@ def test_the_view_carries_the_judges_interval_beside_todays():
     faith = next(m for m in view["metrics"] if m["metric"] == "faithfulness")
     assert faith["judge_ci_low"] == table.loc["faithfulness", "judge_ci_low"]
     assert faith["repeat_min"] <= faith["mean"] <= faith["repeat_max"]
+
+
+def test_the_drill_down_lists_the_labels_whose_repeats_disagree():
+    records = repeated()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        explorer = rw.DatasetExplorer(records)
+    flaky = flakiness(repeat_scores(records)).flaky
+    explorer.selected = int(explorer.frame.index[explorer.frame["query_id"] == flaky.index[flaky][0]][0])
+    view = explorer._sample_views["main"].view(title=None)
+    shown = explorer._drill_payload("main", None).state["repeats"]
+    assert shown["n"] == 3 and shown["labels"]
+    first = shown["labels"][0]
+    assert first["kind"] == "retrieved2response" and first["claim"] == 0 and first["said"].endswith("1 Neutral")
+    assert first["doc_id"] in [s["doc_id"] for s in view["sources"]]
+    steady = flaky.index[~flaky][0]
+    explorer.selected = int(explorer.frame.index[explorer.frame["query_id"] == steady][0])
+    assert explorer._drill_payload("main", None).state["repeats"]["labels"] == []
