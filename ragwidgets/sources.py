@@ -44,6 +44,7 @@ from .errors import InputError, InputWarning
 from .model import LABEL_MATRICES
 
 TABLE_SUFFIXES = (".parquet", ".csv")
+MAX_LITERAL = 1_000_000  # characters of a CSV cell read as a Python literal (ragas writes lists so); JSON has no limit
 SHAPES = {  # shape -> (how the note names it, frame column -> RAGChecker field)
     "ragchecker": ("RAGChecker", {}),
     "ragas": ("ragas >= 0.2", {"user_input": "query", "response": "response",
@@ -210,6 +211,9 @@ def _structured(value: Any, column: str, row: int) -> Any:
         return json.loads(value)
     except json.JSONDecodeError:
         pass
+    if len(value) > MAX_LITERAL:
+        raise InputError(f"holds {len(value):,} characters that are not JSON; a Python literal is read up to "
+                         f"{MAX_LITERAL:,} (write the column as JSON)", sample=f"CSV row {row}", field=column)
     try:
         return ast.literal_eval(value)
     except (ValueError, SyntaxError, MemoryError, RecursionError):

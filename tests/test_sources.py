@@ -215,3 +215,12 @@ def test_a_dataset_with_to_pandas_is_read_and_its_external_scores_grouped():
     rows = explorer.view_state["charts"]["groups"]["rows"]
     # by group: the mean over the rows that have ragas' number (b's missing one is not a 0)
     assert [(r["group"], r["mean"], r["defined"], r["size"]) for r in rows] == [("a", 0.25, 2, 2), ("b", 0.9, 1, 2)]
+
+
+def test_a_huge_python_literal_in_a_csv_cell_is_refused_by_name(tmp_path, monkeypatch):
+    import ragwidgets.sources as sources
+    monkeypatch.setattr(sources, "MAX_LITERAL", 50)
+    frame = ragas().assign(retrieved_contexts=["['" + "x" * 60 + "']", "['short']"])
+    frame.drop(columns=list(CLAIMS)).to_csv(tmp_path / "run.csv", index=False)
+    with pytest.raises(InputError, match=r"CSV row 0.*retrieved_contexts|retrieved_contexts.*CSV row 0"):
+        read_run(tmp_path / "run.csv")
