@@ -408,8 +408,10 @@ class _Part:
     texts: dict[str, pa.ChunkedArray]
 
 
-_WORKER = ("import pickle, sys; task = pickle.load(sys.stdin.buffer); sys.path.insert(0, task['root']); "
-           "from ragwidgets._fastload import _work; _work(task)")
+# the worker's stdout is kept for its result alone (anything printed goes to its stderr)
+_WORKER = ("import os, pickle, sys; out = os.fdopen(os.dup(1), 'wb'); os.dup2(2, 1); "
+           "task = pickle.load(sys.stdin.buffer); sys.path.insert(0, task['root']); "
+           "from ragwidgets._fastload import _work; _work(task, out)")
 
 
 def _start_worker(path: str, start: int, stop: int):
@@ -423,9 +425,14 @@ def _start_worker(path: str, start: int, stop: int):
             "start": start, "stop": stop, "chunk": CHUNK, "block": BLOCK}
     try:
         worker = subprocess.Popen([sys.executable, "-c", _WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    except OSError:
+        return None
+    try:
         worker.stdin.write(pickle.dumps(task))
         worker.stdin.close()
-    except OSError:
+    except OSError:  # it exited at once
+        worker.kill()
+        worker.wait()
         return None
     return worker
 
@@ -443,19 +450,18 @@ def _finish_worker(worker) -> tuple[bool, "_Part | None"]:
     return True, pickle.loads(out)
 
 
-def _work(task: dict) -> None:
-    """A worker process's work: the _Part (None: not plain) of its lines of the file, pickled to stdout."""
+def _work(task: dict, out) -> None:
+    """A worker process's work: the _Part (None: not plain) of its lines of the file, pickled to ``out``."""
     import gc
     import pickle
-    import sys
 
     gc.disable()  # as the caller's load_samples does: many small objects, none cyclic
     try:
         part = _read_range(task["path"], task["start"], task["stop"], task["chunk"], task["block"])
     except (msgspec.DecodeError, RecursionError):
         part = None
-    pickle.dump(part, sys.stdout.buffer, protocol=5)
-    sys.stdout.buffer.flush()
+    pickle.dump(part, out, protocol=5)
+    out.flush()
 
 
 def _read_range(path: str, start: int, stop: int, chunk: int, block_size: int) -> "_Part | None":

@@ -107,3 +107,13 @@ def test_a_file_changed_while_it_is_read_is_not_taken(tmp_path, small_chunks, mo
     stamps = iter([(1, 1), (1, 2)])  # (size, time) before and after the read
     monkeypatch.setattr(fastload, "_stamp", lambda path: next(stamps))
     assert read_jsonl_file(tmp_path / "run.jsonl", parts=2) is None
+
+
+def test_what_a_worker_prints_does_not_reach_its_result(tmp_path, small_chunks, monkeypatch):
+    data = write_run(tmp_path / "run.jsonl", synthetic_run(30, seed=5))
+    monkeypatch.setattr(fastload, "_WORKER", fastload._WORKER.replace("task = ", "print('noise'); task = "))
+    finished, finish = [], fastload._finish_worker
+    monkeypatch.setattr(fastload, "_finish_worker", lambda worker: finished.append(finish(worker)) or finished[-1])
+    two = read_jsonl_file(tmp_path / "run.jsonl", parts=2)
+    assert [done for done, _ in finished] == [True]
+    assert_same_flat(two, read_flat(data, True, path=str(tmp_path / "run.jsonl")))
