@@ -30,7 +30,7 @@ from ..engine.sums import mean_over_defined
 from ..backends import backend
 from ..errors import InputWarning, RagWidgetsError
 from ..loaders import KNOWN_FIELDS
-from ..sources import is_table, read_run
+from ..sources import is_table, plain, read_run
 from ..model import Sample
 from ..judges.repeats import REPEATS_FIELD
 from ..reviews import ReviewLog, ReviewProblem, Reviews, apply_to_sample, as_reviews, gone, warn_problems
@@ -141,19 +141,6 @@ def default_controls(metrics: list[str], group_columns: list[str]) -> dict:
 def is_runs(source) -> bool:
     """Whether ``source`` is ``{run_name: source}`` (not one run's records or results)."""
     return isinstance(source, dict) and "results" not in source and "query_id" not in source and bool(source)
-
-
-def plain(v):
-    """A JSON-safe number: NaN -> None, numpy scalars -> Python."""
-    if v is None:
-        return None
-    if isinstance(v, (np.bool_, bool)):
-        return bool(v)
-    if isinstance(v, (np.integer, int)):
-        return int(v)
-    if isinstance(v, (np.floating, float)):
-        return None if v != v else float(v)
-    return v
 
 
 def _scores_and_extras(source, reviews: Reviews | None = None) -> tuple[Scores, pd.DataFrame | None, dict]:
