@@ -7,12 +7,14 @@ repeat the generated ones under new query_ids), starts a LocalCluster (processes
 each), then times:
 
 1. scoring: ``rw.evaluate(glob, engine="dask").persist()`` until ``aggregate()`` is back;
-2. opening: ``rw.DatasetExplorer(scores, ...)`` on the persisted run (its first view: one pass);
-3. each kind of change (expression, sort, brush, chart metric, group by) applied 5 times: time
-   until the view state is ready in Python (p50 / max);
+2. opening: ``rw.DatasetExplorer(scores, ...)`` on the persisted run (each partition indexed on its
+   worker, then its first view);
+3. each kind of change (expression, sort, brush, chart metric, group by) applied 5 times (each
+   list ``--rounds`` times over): time until the view state is ready in Python (p50 / max);
 4. drill-down: selecting a row until its sample view is built (its partition re-read on a worker).
 
-The kernel's resident memory growth over opening and the changes is reported beside. Prints one
+The kernel's resident memory growth over opening and the changes is reported beside, and the
+workers' (their indexes: opening only). Prints one
 JSON object; the figures go to benchmarks/README.md ("DatasetExplorer on a Dask-scored run").
 """
 
@@ -43,16 +45,21 @@ CHANGES = {
 }
 
 
+def _rss() -> int:
+    return psutil.Process().memory_info().rss
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=1_000_000)
     parser.add_argument("--part", type=int, default=50_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--generate", type=int, default=100_000)
+    parser.add_argument("--rounds", type=int, default=1, help="times each kind's list of changes is applied")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="rw-dask-explorer-"))
     write_run(folder, args.n, args.part, args.generate).unlink()
-    out = {"n": args.n, "part": args.part, "workers": args.workers}
+    out = {"n": args.n, "part": args.part, "workers": args.workers, "rounds": args.rounds}
 
     import distributed
 
@@ -67,15 +74,16 @@ def main() -> None:
         scores = rw.evaluate(str(folder / "part-*.jsonl.gz"), engine="dask", by="file").persist()
         scores.aggregate()
         out["score_s"] = time.perf_counter() - start
-        rss = kernel.memory_info().rss
+        rss, workers = kernel.memory_info().rss, sum(client.run(_rss).values())
         start = time.perf_counter()
         explorer = rw.DatasetExplorer(scores, chart_metric="hallucination")
         out["open_s"] = time.perf_counter() - start
+        out["workers_rss_growth_mib"] = (sum(client.run(_rss).values()) - workers) / 2**20
         out["table_rows"] = len(explorer.frame)
         out["changes_s"] = {}
         for kind, changes in CHANGES.items():
             times = []
-            for name, value in changes:
+            for name, value in changes * args.rounds:
                 start = time.perf_counter()
                 setattr(explorer, name, value)
                 times.append(time.perf_counter() - start)

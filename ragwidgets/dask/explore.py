@@ -7,9 +7,10 @@ answers with small things only, for the pieces of the view asked for: its ``n`` 
 the sort metric (from the metric's sorted order; defined values only: the table), its totals
 (:mod:`.totals`: the summary), the chart metric's histogram over the rows kept without the brush
 (the bins of :func:`~ragwidgets.analysis.aggregates.distribution`, so they equal the in-process
-explorer's), per-group totals of the chart metric, and the scatter's cells. The answers merge by
-the tree reduction of :func:`.evaluate.tree_reduce`; the kernel receives at most ``n`` rows. A
-drill-down reads one partition again on a worker and sends back the one sample.
+explorer's), per-group totals of the chart metric, and the scatter's cells. One task per worker
+answers for the partitions it holds and merges their answers there (the table's rows chosen by
+key before any is copied); the kernel merges the workers' answers, receiving at most ``n`` rows
+from each. A drill-down reads one partition again on a worker and sends back the one sample.
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ def partition_view(index: PartIndex, spec: ViewSpec) -> dict:
         rows, defined = index.first(spec.sort_by, spec.descending, spec.n, kept)
         out["table"] = {"defined": defined, "rows": rows}
     if "summary" in spec.pieces:
-        out["summary"] = {name: index.columns[name].total(kept) for name in spec.metrics}
+        totals = index.totals(kept)
+        out["summary"] = {name: totals[name] for name in spec.metrics}
     if "distribution" in spec.pieces:
         out["distribution"] = index.distribution(m, unbrushed)
     if "groups" in spec.pieces:

@@ -9,8 +9,10 @@ a view's pieces are bincounts under the filter's mask rather than passes over pa
 Totals are :mod:`.totals`' ``[defined, undefined, not_computable, sum]``; ``sum`` is the exact
 sum of the defined values (units of ``2**-SHIFT``, :mod:`ragwidgets.engine.sums`) computed as
 each distinct value's exact units times how many kept rows hold it, equal to ``exact_sum`` of
-those values; a metric with more than ``DISTINCT`` distinct values in a partition (or a
-non-finite value) is summed by ``exact_sum`` of the kept values. numpy and pandas: nothing of
+those values: each row of a metric has a slot (its distinct value's place, or Undefined, or not
+computable), and one bincount of the kept rows' slots counts every metric at once. A metric with
+more than ``DISTINCT`` distinct values in a partition (or a non-finite value) has one slot for
+its defined rows and is summed by ``exact_sum`` of the kept values. numpy and pandas: nothing of
 Dask here.
 """
 
@@ -44,7 +46,7 @@ def bins_of(values: np.ndarray, codes: np.ndarray, bins: int) -> np.ndarray:
     return out.astype(np.int8)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Column:
     """One metric of one partition (see the module docstring); ``whole``: the totals of all rows."""
 
@@ -54,9 +56,9 @@ class Column:
     descending: np.ndarray  # the same, highest first (ties: by position)
     chart: np.ndarray  # int8 bin of the distribution (BINS), -1 none
     cell: np.ndarray  # int8 bin of the scatter's axis (SCATTER_BINS), -1 none
-    key: np.ndarray | None  # int16 index in ``units`` of each row's value (-1 unless defined)
-    units: list[int] | None  # the distinct defined values' exact units; None: summed by exact_sum
-    whole: tuple[int, int, int, int]
+    slot: np.ndarray  # int32 per row: its value's place in ``units`` if defined, else width - 2 (Undefined) or width - 1
+    units: list[int] | None  # the distinct defined values' exact units; None: one slot, summed by exact_sum
+    whole: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, values, codes) -> Column:
@@ -66,28 +68,35 @@ class Column:
         held = values[defined]
         ascending = defined[np.argsort(held, kind="stable")].astype(np.int32)
         descending = defined[np.argsort(-held, kind="stable")].astype(np.int32)
-        key = units = None
         distinct, inverse = np.unique(held, return_inverse=True)
-        if len(distinct) <= DISTINCT and np.isfinite(distinct).all():
-            key = np.full(len(values), -1, dtype=np.int16)
-            key[defined] = inverse.reshape(-1)
-            units = exact_units(distinct)
+        units = exact_units(distinct) if len(distinct) <= DISTINCT and np.isfinite(distinct).all() else None
+        width = (1 if units is None else len(units)) + 2
+        slot = np.where(codes == UNDEFINED_CODE, width - 2, width - 1).astype(np.int32)
+        slot[defined] = 0 if units is None else inverse.reshape(-1)
         column = cls(values, codes, ascending, descending, bins_of(values, codes, BINS),
-                     bins_of(values, codes, SCATTER_BINS), key, units, (0, 0, 0, 0))
-        object.__setattr__(column, "whole", tuple(column.total(slice(None))))
+                     bins_of(values, codes, SCATTER_BINS), slot, units)
+        column.whole = tuple(column.total(slice(None)))
         return column
 
+    @property
+    def width(self) -> int:
+        """How many slots a row of this metric can be in."""
+        return (1 if self.units is None else len(self.units)) + 2
+
     def total(self, rows) -> list[int]:
-        """Totals of the rows ``rows`` selects (a bool mask, positions, or None for all)."""
+        """Totals of the rows ``rows`` selects (a bool mask or positions; None: all, kept from the start)."""
         if rows is None:
             return list(self.whole)
-        codes = self.codes[rows]
-        counts = np.bincount(codes, minlength=3).tolist()
+        return self.of_slots(np.bincount(self.slot[rows], minlength=self.width), rows)
+
+    def of_slots(self, seen: np.ndarray, rows) -> list[int]:
+        """Totals of the rows ``rows`` whose slots were counted ``seen``."""
+        defined = seen[:-2]
+        counts = [int(defined.sum()), int(seen[-2]), int(seen[-1])]
         if self.units is None:
-            return counts + [exact_sum(self.values[rows][codes == DEFINED_CODE])]
-        seen = np.bincount(self.key[rows].astype(np.intp) + 1, minlength=len(self.units) + 1)[1:]
-        held = np.flatnonzero(seen)
-        return counts + [sum(self.units[k] * c for k, c in zip(held.tolist(), seen[held].tolist()))]
+            return counts + [exact_sum(self.values[rows][self.codes[rows] == DEFINED_CODE])]
+        held = np.flatnonzero(defined)
+        return counts + [sum(self.units[k] * c for k, c in zip(held.tolist(), defined[held].tolist()))]
 
 
 @dataclass(frozen=True)
@@ -114,12 +123,27 @@ class PartIndex:
     frame: pd.DataFrame
     columns: dict[str, Column]
     groups: dict[str, Groups]
+    slots: np.ndarray  # every metric's slots, one row each, offset so that they never share a number
 
     @classmethod
     def of(cls, frame: pd.DataFrame, metrics, group_columns) -> PartIndex:
         frame = frame.reset_index(drop=True)
-        return cls(frame, {m: Column.of(frame[m].to_numpy(), frame[m + "_status"].to_numpy()) for m in metrics},
-                   {g: Groups.of(frame[g]) for g in group_columns})
+        columns = {m: Column.of(frame[m].to_numpy(), frame[m + "_status"].to_numpy()) for m in metrics}
+        starts = np.cumsum([0] + [c.width for c in columns.values()])
+        slots = np.stack([c.slot + start for c, start in zip(columns.values(), starts)]) if columns else \
+            np.zeros((0, len(frame)), dtype=np.int32)
+        return cls(frame, columns, {g: Groups.of(frame[g]) for g in group_columns}, slots)
+
+    def totals(self, kept: np.ndarray | None) -> dict[str, list[int]]:
+        """Every metric's totals over the kept rows: one gather and one bincount for all of them."""
+        if kept is None:
+            return {m: list(c.whole) for m, c in self.columns.items()}
+        seen = np.bincount(self.slots[:, kept].ravel(), minlength=sum(c.width for c in self.columns.values()))
+        out, start = {}, 0
+        for m, column in self.columns.items():
+            out[m] = column.of_slots(seen[start:start + column.width], kept)
+            start += column.width
+        return out
 
     def masks(self, expression: str, brush: dict) -> tuple[np.ndarray | None, np.ndarray | None]:
         """(rows the expression keeps, rows the expression and the brush keep) as bool masks; None

@@ -61,17 +61,17 @@ class ClusterRun(HeldTable):
         try:
             self.dask_scores = source.persist()
             aggregate = source.aggregate()
+            self.metrics = [m for m in source.names if aggregate[m]["defined"]]
+            if not self.metrics:
+                raise RagWidgetsError("no metric is defined on any sample of this run: nothing to explore")
+            self.group_columns = [*source.by, PARTITION]
+            self._indexes = place(distributed.default_client().compute(  # each partition's index, on its worker
+                [dask.delayed(index_of)(p, self.metrics, self.group_columns) for p in self.dask_scores.parts]))
         except (OSError, TimeoutError) as err:
             raise RagWidgetsError(_cluster_error(err)) from None
         self.rows = rows
-        self.metrics = [m for m in source.names if aggregate[m]["defined"]]
-        if not self.metrics:
-            raise RagWidgetsError("no metric is defined on any sample of this run: nothing to explore")
         self.total = source.samples
         self.runs = ["run"]
-        self.group_columns = [*source.by, PARTITION]
-        self._indexes = place(distributed.default_client().compute(  # each partition's index, on its worker
-            [dask.delayed(index_of)(p, self.metrics, self.group_columns) for p in self.dask_scores.parts]))
         self.slices, self.comparison, self.scores, self.tables = [], None, {}, {}
         self._meta = source.meta
         self._pieces: dict[str, tuple] = {}  # piece of the view -> (the controls it was asked with, its value)

@@ -59,8 +59,10 @@ def test_totals_equal_totals_of(indexed):
     frame, index = indexed
     for mask in masks(len(frame)):
         rows = frame if mask is None else frame[mask]
+        expected = totals_of([(m, rows[m].to_numpy(), rows[m + "_status"].to_numpy()) for m in METRICS])
+        assert index.totals(mask) == expected  # every metric at once
         for m in METRICS:
-            assert index.columns[m].total(mask) == totals_of([(m, rows[m].to_numpy(), rows[m + "_status"].to_numpy())])[m]
+            assert index.columns[m].total(mask) == expected[m]
             if mask is not None:  # positions select as a mask does
                 assert index.columns[m].total(np.flatnonzero(mask)) == index.columns[m].total(mask)
 
@@ -137,6 +139,7 @@ def test_an_empty_partition():
     frame = scores_frame(2).iloc[:0]
     index = PartIndex.of(frame, METRICS, ["system", "partition"])
     assert index.columns["ratio"].total(None) == [0, 0, 0, 0]
+    assert index.totals(np.zeros(0, dtype=bool)) == {m: [0, 0, 0, 0] for m in METRICS}
     assert index.first("ratio", True, 10, None)[1] == 0
     assert index.group_totals("ratio", "system", None) == {}
     assert index.distribution("ratio", None)["counts"] == [0] * 10
