@@ -12,7 +12,7 @@ from .external import COUNTERPARTS, ExternalComparison, against_external, compar
 from .corrected import Estimate, Estimates, corrected, corrected_view, prediction_powered
 from .filtering import TextIndex, expression_mask, filter_rows
 from .judge_variance import (Flakiness, JudgeVariance, MetricVariance, Repeats, combined_interval, flakiness,
-                             judge_variance, label_flips, repeat_scores)
+                             judge_variance, label_distributions, label_flips, repeat_scores)
 from .review_queue import ReviewQueue, progress, review_queue
 from .slices import BUILTIN_SLICES, Slice, builtin_slices, load_slices, members, save_slices, slice_table
 from .summary import Summarizer, summarize
@@ -26,4 +26,6 @@ __all__ = ["RunTable", "run_table", "defined_metrics", "summarize", "Summarizer"
            "Dropped", "agreement", "agreement_stats", "Agreement", "AgreementStats", "corrected",
            "prediction_powered", "corrected_view", "Estimate", "Estimates", "review_queue", "progress", "ReviewQueue",
            "against_external", "compare_values", "ExternalComparison", "COUNTERPARTS",
-           "two_judges", "TwoJudges", "paired_difference"]
+           "two_judges", "TwoJudges", "paired_difference", "Repeats", "repeat_scores", "flakiness", "Flakiness",
+           "label_flips", "label_distributions", "judge_variance", "JudgeVariance", "MetricVariance",
+           "combined_interval"]
