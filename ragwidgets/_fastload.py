@@ -7,7 +7,9 @@ the texts the run table and its search read (query, gt_answer, response) as Arro
 columns, and where each sample's JSON lies (a JSONL file's :class:`Lines`, read again from the
 file; a JSON file's results as views of its bytes), so that a Sample
 (:class:`~ragwidgets.model.Sample`) is built when one is asked for by decoding that one sample
-again: never one Python object per claim or passage for the whole run.
+again: never one Python object per claim or passage for the whole run. A JSONL file is read from
+disk a block at a time, a large one in parts read at once by this process and worker processes
+(:func:`read_jsonl_file`).
 
 This path takes a file only when the precise validator in :mod:`ragwidgets.loaders` would
 accept it, giving identical Samples; anything else (another label spelling, claim objects,
