@@ -56,9 +56,11 @@ class Column:
     descending: np.ndarray  # the same, highest first (ties: by position)
     chart: np.ndarray  # int8 bin of the distribution (BINS), -1 none
     cell: np.ndarray  # int8 bin of the scatter's axis (SCATTER_BINS), -1 none
-    slot: np.ndarray  # int32 per row: its value's place in ``units`` if defined, else width - 2 (Undefined) or width - 1
+    slot: np.ndarray  # per row: start + its value's place in ``units`` if defined, else start + width - 2
+    # (Undefined) or start + width - 1 (not computable)
     units: list[int] | None  # the distinct defined values' exact units; None: one slot, summed by exact_sum
     whole: tuple[int, ...] = ()
+    start: int = 0  # the first of this metric's slots in its partition's slot table
 
     @classmethod
     def of(cls, values, codes) -> Column:
@@ -87,7 +89,7 @@ class Column:
         """Totals of the rows ``rows`` selects (a bool mask or positions; None: all, kept from the start)."""
         if rows is None:
             return list(self.whole)
-        return self.of_slots(np.bincount(self.slot[rows], minlength=self.width), rows)
+        return self.of_slots(np.bincount(self.slot[rows], minlength=self.start + self.width)[self.start:], rows)
 
     def of_slots(self, seen: np.ndarray, rows) -> list[int]:
         """Totals of the rows ``rows`` whose slots were counted ``seen``."""
@@ -123,15 +125,17 @@ class PartIndex:
     frame: pd.DataFrame
     columns: dict[str, Column]
     groups: dict[str, Groups]
-    slots: np.ndarray  # every metric's slots, one row each, offset so that they never share a number
+    slots: np.ndarray  # every metric's slots (Column.slot), one row each
 
     @classmethod
     def of(cls, frame: pd.DataFrame, metrics, group_columns) -> PartIndex:
         frame = frame.reset_index(drop=True)
         columns = {m: Column.of(frame[m].to_numpy(), frame[m + "_status"].to_numpy()) for m in metrics}
-        starts = np.cumsum([0] + [c.width for c in columns.values()])
-        slots = np.stack([c.slot + start for c, start in zip(columns.values(), starts)]) if columns else \
-            np.zeros((0, len(frame)), dtype=np.int32)
+        starts = np.cumsum([0] + [c.width for c in columns.values()]).tolist()
+        slots = np.zeros((len(columns), len(frame)), dtype=np.int16 if starts[-1] <= 2 ** 15 else np.int32)
+        for k, (column, start) in enumerate(zip(columns.values(), starts)):
+            slots[k] = column.slot + start
+            column.slot, column.start = slots[k], start  # a view of the table: the slots held once
         return cls(frame, columns, {g: Groups.of(frame[g]) for g in group_columns}, slots)
 
     def totals(self, kept: np.ndarray | None) -> dict[str, list[int]]:
