@@ -48,35 +48,42 @@ SUFFIXES = (".csv", ".parquet", ".jsonl")
 CHUNK = 200_000  # rows turned into JSON lines at a time
 
 
-def _records(samples):
-    """The decoded plain records behind a fast load's samples (reviewed or not), else None."""
-    flat = getattr(getattr(samples, "base", samples), "flat", None)
-    return None if flat is None else flat.records
+def _flat(samples):
+    """The fast load's columns behind its samples (reviewed or not), else None."""
+    return getattr(getattr(samples, "base", samples), "flat", None)
 
 
-def _items(batch: Batch) -> tuple[dict[str, tuple[list[str], list]], object]:
-    """Every claim's text and triple (None for a free-text claim) per side, and every passage's
-    doc_id (an Arrow array), in the Batch's order: one pass over the samples (a fast load's records
-    are read again from the file, so they are read once)."""
+def _items(batch: Batch) -> tuple[dict[str, tuple[object, np.ndarray, object]], object]:
+    """Per side, every claim's text (an Arrow array), whether it has a triple, and the triples'
+    words in order (an Arrow array, 3 a triple); and every passage's doc_id (an Arrow array), in
+    the Batch's order. A fast load's records are read again from the file, once, their words
+    gathered without a Python step per claim."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
-    triples = {side: [] for side in SIDES}
+    flat = _flat(batch.samples)
+    if flat is not None:
+        words, doc_ids = flat.claim_words()
+        claims = {}
+        for side in SIDES:
+            parts = words[SIDES[side][3]]
+            n = len(parts) // 3
+            triples = pa.LargeListArray.from_arrays(pa.array(np.arange(0, 3 * n + 1, 3, dtype=np.int64)), parts)
+            text = pc.binary_join(triples, pa.scalar(" ", pa.large_string()))
+            claims[side] = (text, np.ones(n, dtype=bool), parts.cast(pa.string()))
+        return claims, doc_ids.cast(pa.string())
+    found = {side: [] for side in SIDES}
     doc_ids = []
-    records = _records(batch.samples)
-    if records is not None:
-        fields = [(triples[side].extend, SIDES[side][3]) for side in SIDES]
-        for r in records:
-            for add, field in fields:
-                add((t.subject, t.predicate, t.object) for t in (getattr(r, field) or ()))
-            doc_ids.extend(p.doc_id for p in r.retrieved_context or ())
-        claims = {side: ([" ".join(t) for t in triples[side]], triples[side]) for side in SIDES}
-    else:
-        found = {side: [] for side in SIDES}
-        for s in batch.samples:
-            for side in SIDES:
-                found[side].extend(getattr(s, SIDES[side][2]))
-            doc_ids.extend(p.doc_id for p in s.passages)
-        claims = {side: ([c.text for c in found[side]], [c.triple for c in found[side]]) for side in SIDES}
+    for s in batch.samples:
+        for side in SIDES:
+            found[side].extend(getattr(s, SIDES[side][2]))
+        doc_ids.extend(p.doc_id for p in s.passages)
+    claims = {}
+    for side in SIDES:
+        triples = [c.triple for c in found[side]]
+        claims[side] = (pa.array([c.text for c in found[side]], type=pa.large_string()),
+                        np.array([t is not None for t in triples], dtype=bool),
+                        pa.array([x for t in triples if t is not None for x in t], type=pa.string()))
     return claims, pa.array(doc_ids, type=pa.string())
 
 
@@ -131,13 +138,11 @@ def _claims_frame(batch, derived, code, judge, cells):
         labels = getattr(batch, vector)
         reviewed = np.zeros(n, dtype=bool) if cells is None else cells[vector]
         source = np.where(has_label & (labels != UNJUDGED), reviewed.astype(np.int8), -1)
-        texts, triples = claim_items[side]
-        has_triple = np.array([t is not None for t in triples], dtype=bool)
-        parts = pa.array([x for t in triples if t is not None for x in t], type=pa.string())
+        texts, has_triple, parts = claim_items[side]
         columns = {
             "query_id": pd.Categorical.from_codes(owner, categories=qids),
             "side": pd.Categorical.from_codes(np.full(n, number), categories=list(SIDES)),
-            "claim": np.arange(n, dtype=np.int64) - offset[owner], "text": texts,
+            "claim": np.arange(n, dtype=np.int64) - offset[owner], "text": pd.arrays.ArrowStringArray(texts),
             "triple": _lists(np.repeat(np.arange(n), np.where(has_triple, 3, 0)), parts, n, has_triple),
             "label": _words(labels, has_label), "judge_label": _words(getattr(judge, vector), has_label),
             "label_source": pd.Categorical.from_codes(source, categories=SOURCES),
