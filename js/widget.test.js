@@ -114,6 +114,12 @@ describe("controls write traits", () => {
     k.dispatchEvent(new Event("change"));
     expect(model.sent.at(-1)).toEqual({ retrieved: ["000", "001"] });
   });
+
+  it("a sample's passage switched on is sent in rank order, as Python keeps it (no list sent back)", () => {
+    const { el, model } = mount(fixture("ragchecker_sample")); // 000, 001, 003 in play
+    el.querySelector('[data-toggle="002"]').click();
+    expect(model.sent.at(-1)).toEqual({ retrieved: ["000", "001", "002", "003"] });
+  });
 });
 
 describe("many options", () => {

@@ -19,8 +19,16 @@ function render({ model, el }) {
     return withSelection(view, selected);
   };
   let sv = null;
+  // A sample's `retrieved` goes in rank order (its Reset lists every passage by rank), the order
+  // Python keeps: in any other it would send the list straight back, a second message per toggle.
+  const ranked = (ids) => {
+    const all = view && view.controls && view.controls.kind === "sample" ? view.controls.reset.retrieved : null;
+    const set = new Set(ids);
+    return all && ids.every((d) => all.includes(d)) ? all.filter((d) => set.has(d)) : ids;
+  };
   const send = (patch) => {
     if ("selected" in patch) sv.update(shown(patch.selected)); // drawn before Python hears of it
+    if ("retrieved" in patch) patch = { ...patch, retrieved: ranked(patch.retrieved) };
     for (const [name, value] of Object.entries(patch)) model.set(name, value);
     model.save_changes();
   };

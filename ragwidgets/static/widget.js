@@ -1557,8 +1557,14 @@ function render({ model, el }) {
     return withSelection(view, selected);
   };
   let sv = null;
+  const ranked = (ids) => {
+    const all = view && view.controls && view.controls.kind === "sample" ? view.controls.reset.retrieved : null;
+    const set = new Set(ids);
+    return all && ids.every((d3) => all.includes(d3)) ? all.filter((d3) => set.has(d3)) : ids;
+  };
   const send = (patch) => {
     if ("selected" in patch) sv.update(shown(patch.selected));
+    if ("retrieved" in patch) patch = { ...patch, retrieved: ranked(patch.retrieved) };
     for (const [name, value] of Object.entries(patch)) model.set(name, value);
     model.save_changes();
   };
