@@ -285,7 +285,7 @@ def legs(clicks: list, sent: list, recv: list, server: list, kernel: list, reply
             "kernel: our handler (Widget._handle_msg, perf_counter)": k["ms"],
             "kernel: reply created → server has it (iopub thread, ZMQ)": 1000 * srv_out[reply["id"]]["t_in"] - _iso_ms(reply["date"]),
             "server: ZMQ → websocket write": 1000 * (srv_out[reply["id"]]["t_out"] - srv_out[reply["id"]]["t_in"]),
-            "server wrote → page has the frame (loopback TCP)": reply["t"] - 1000 * srv_out[reply["id"]]["t_out"],
+            "server wrote → page has the frame (TCP, Chromium IPC, main thread queue)": reply["t"] - 1000 * srv_out[reply["id"]]["t_out"],
             "page: frame → DOM updated (JupyterLab, ipywidgets, the view)": t_dom - reply["t"],
             "total: click → DOM": t_dom - t0,
             "kernel: handler entered → idle status's date": _iso_ms(idle["date"]) - 1000 * k["t_in"],
@@ -293,6 +293,34 @@ def legs(clicks: list, sent: list, recv: list, server: list, kernel: list, reply
             "order": " ".join(e["execution_state"] or e["method"] or e["type"] for e in ordered),
         })
     return out
+
+
+def trace_summary(path: str) -> list[str]:
+    """Per echo round trip in a Chromium trace: the wall time from the page's WebSocketSend to the
+    last WebSocketReceive, and how long the renderer's main thread and the browser process's
+    threads (network, IPC) were busy in it (sums of their top-level tasks)."""
+    events = json.loads(Path(path).read_text())
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    thread = {(e["pid"], e["tid"]): e["args"]["name"] for e in events if e.get("ph") == "M" and e["name"] == "thread_name"}
+    tasks = [(thread.get((e["pid"], e["tid"]), "?"), e["ts"], e["ts"] + e.get("dur", 0)) for e in events
+             if e.get("ph") == "X" and e["name"] == "ThreadControllerImpl::RunTask"]
+    ws = sorted((e["ts"], e["name"]) for e in events if e["name"] in ("WebSocketSend", "WebSocketReceive"))
+    lines = []
+    for i, (ts, name) in enumerate(ws):
+        if name != "WebSocketSend":
+            continue
+        frames = [t for t, n in ws[i + 1:i + 5] if n == "WebSocketReceive"]
+        if len(frames) < 4:
+            continue
+        end = frames[-1]
+        busy = {}
+        for th, a, b in tasks:
+            if b > ts and a < end:
+                busy[th] = busy.get(th, 0) + (min(b, end) - max(a, ts)) / 1000
+        top = ", ".join(f"{th} {ms:.1f}" for th, ms in sorted(busy.items(), key=lambda x: -x[1])[:4])
+        gaps = " / ".join(f"{(t - ts) / 1000:.1f}" for t in frames)
+        lines.append(f"send → frames at {gaps} ms; busy (ms): {top}")
+    return lines
 
 
 def floor(args) -> None:
@@ -367,6 +395,10 @@ def floor(args) -> None:
         for r in tables[n]:
             orders[r["order"]] = orders.get(r["order"], 0) + 1
         print(f"\n{n}: frames back, in arrival order: {orders}")
+    if args.trace:
+        print(f"\nChromium trace ({args.trace}), echo round trips:")
+        for line in trace_summary(args.trace):
+            print("  " + line)
 
 
 def main() -> None:
