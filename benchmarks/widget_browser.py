@@ -28,7 +28,7 @@ frame's arrival before JupyterLab's handler), the Jupyter Server is patched thro
 socket), the kernel wraps ``Widget._handle_msg`` (time.perf_counter around the handler) and the
 kernel's own messages carry ``header.date`` (its busy status: the shell message dispatched).
 ``--nodelay`` sets TCP_NODELAY on the server's kernel websockets (Tornado leaves Nagle on);
-``--trace`` writes a Chromium trace of one echo round trip.
+``--trace`` writes a Chromium trace of four round trips of each case.
 """
 
 from __future__ import annotations
@@ -296,8 +296,8 @@ def legs(clicks: list, sent: list, recv: list, server: list, kernel: list, reply
 
 
 def trace_summary(path: str) -> list[str]:
-    """Per echo round trip in a Chromium trace: the wall time from the page's WebSocketSend to the
-    last WebSocketReceive, and how long the renderer's main thread and the browser process's
+    """Per round trip in a Chromium trace (a send and its four frames back): the wall time from the
+    page's WebSocketSend to each WebSocketReceive, and how long the renderer's main thread and the browser process's
     threads (network, IPC) were busy in it (sums of their top-level tasks)."""
     events = json.loads(Path(path).read_text())
     events = events["traceEvents"] if isinstance(events, dict) else events
@@ -365,9 +365,10 @@ def floor(args) -> None:
             if args.trace:
                 browser.start_tracing(page=page.page, path=args.trace, screenshots=False,
                                       categories=["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "blink", "toplevel", "netlog", "disabled-by-default-network"])
-                for i in range(4):
-                    page.page.evaluate(CLICK_AT, [1, *plan[0][2][i % 2]])
-                    page.page.wait_for_timeout(30)
+                for _, widget, clicks, _ in plan:
+                    for i in range(4):
+                        page.page.evaluate(CLICK_AT, [widget, *clicks[i % 2]])
+                        page.page.wait_for_timeout(30)
                 browser.stop_tracing()
             page.page.wait_for_timeout(300)
             log = page.page.evaluate("window.__floor")
@@ -396,9 +397,9 @@ def floor(args) -> None:
             orders[r["order"]] = orders.get(r["order"], 0) + 1
         print(f"\n{n}: frames back, in arrival order: {orders}")
     if args.trace:
-        print(f"\nChromium trace ({args.trace}), echo round trips:")
-        for line in trace_summary(args.trace):
-            print("  " + line)
+        print(f"\nChromium trace ({args.trace}), four round trips of each case:")
+        for i, line in enumerate(trace_summary(args.trace)):
+            print(f"  {plan[min(i // 4, len(plan) - 1)][0]}: {line}")
 
 
 def main() -> None:
@@ -406,7 +407,7 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=60)
     parser.add_argument("--floor", action="store_true", help="stamp each leg of a round trip (see above)")
     parser.add_argument("--nodelay", action="store_true", help="with --floor: TCP_NODELAY on the kernel websockets")
-    parser.add_argument("--trace", help="with --floor: write a Chromium trace of echo round trips here")
+    parser.add_argument("--trace", help="with --floor: write a Chromium trace of round trips of each case here")
     parser.add_argument("--raw", help="with --floor: write every stamp (page, server, kernel) here as JSON")
     args = parser.parse_args()
     if CHROMIUM is None:
