@@ -173,12 +173,13 @@ _log = open(os.environ["RW_FLOOR_SERVER_LOG"], "a", buffering=1)
 _conn = channels.ZMQChannelsWebsocketConnection
 _incoming, _outgoing = _conn.handle_incoming_message, _conn.handle_outgoing_message
 
-def handle_incoming_message(self, ws_msg):
+def handle_incoming_message(self, ws_msg):  # JupyterLab 4 speaks the v1 protocol; others are not stamped
     t_in = time.time()
-    _, parts = deserialize_msg_from_ws_v1(ws_msg)
     _incoming(self, ws_msg)
-    h = json.loads(parts[0])
-    _log.write(json.dumps({"dir": "in", "id": h["msg_id"], "type": h["msg_type"], "t_in": t_in, "t_out": time.time()}) + "\\n")
+    t_out = time.time()
+    if self.subprotocol == "v1.kernel.websocket.jupyter.org":
+        h = json.loads(deserialize_msg_from_ws_v1(ws_msg)[1][0])
+        _log.write(json.dumps({"dir": "in", "id": h["msg_id"], "type": h["msg_type"], "t_in": t_in, "t_out": t_out}) + "\\n")
 
 def handle_outgoing_message(self, stream, msg_list):
     t_in = time.time()
