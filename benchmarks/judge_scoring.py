@@ -10,7 +10,9 @@ run (every request sent; requests per second is the client's and the server's wo
 one machine); the dry run once all is cached; the rerun answered by the cache. The dry run's
 request count is checked against the requests the server received. The baseline: bare httpx
 posting the same number of check requests to the same server, 16 at a time (what the judge's
-requests would cost without its retries, validation, cache and bookkeeping).
+requests would cost without its retries, validation, cache and bookkeeping). Besides the rates,
+this process's CPU milliseconds a request for both (the server runs here too, in both): on a
+shared machine the CPU per request moves less with the load than the rates do.
 """
 
 from __future__ import annotations
@@ -56,22 +58,26 @@ def rows(n: int) -> pd.DataFrame:
     })
 
 
-def bare_httpx_rate(base_url: str, count: int) -> float:
-    """Requests per second of bare httpx posting ``count`` small check prompts, 16 in flight."""
+def bare_httpx_rate(base_url: str, count: int) -> tuple[float, float]:
+    """Requests per second of bare httpx posting ``count`` small check prompts, 16 in flight, and
+    this process's CPU milliseconds a request (the server's included: it runs here too). A
+    connection dropped by the loopback server under load is retried, as the judge retries it."""
     body = {"model": "bench", "messages": [{"role": "system", "content": "Check."},
                                            {"role": "user", "content": "Reference:\nMuseum holds maps.\n\nClaims:\n1. x"}]}
 
     async def post_all() -> None:
         slots = asyncio.Semaphore(16)
-        async with httpx.AsyncClient(limits=httpx.Limits(max_connections=16)) as client:
+        async with httpx.AsyncClient(limits=httpx.Limits(max_connections=16),
+                                     transport=httpx.AsyncHTTPTransport(retries=3)) as client:
             async def one() -> None:
                 async with slots:
                     (await client.post(f"{base_url}/chat/completions", json=body)).raise_for_status()
 
             await asyncio.gather(*(one() for _ in range(count)))
 
+    cpu = time.process_time()
     _, seconds = timed(lambda: asyncio.run(post_all()))
-    return count / seconds
+    return count / seconds, 1000 * (time.process_time() - cpu) / count
 
 
 def timed(fn):
@@ -86,9 +92,9 @@ def main() -> None:
     args = parser.parse_args()
     base_url, script, stop = loopback_server()
     print(f"python {platform.python_version()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
-    print("| rows | dry run (fresh) | requests | run | requests/s | bare httpx requests/s | dry run (cached) "
-          "| rerun (cached) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| rows | dry run (fresh) | requests | run | requests/s | bare httpx requests/s | CPU a request "
+          "| bare httpx CPU a request | dry run (cached) | rerun (cached) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     try:
         for n in args.n:
             frame = rows(n)
@@ -98,16 +104,21 @@ def main() -> None:
                                               max_concurrency=16, check_batch_size=8, progress=False)
                 plan, fresh = timed(lambda: scorer.dry_run(frame, judge))
                 before = script.requests
+                cpu = time.process_time()
                 result, run = timed(lambda: scorer.score(frame, judge))
                 sent = script.requests - before
-                assert sent == plan.calls == result.usage.requests, (sent, plan.calls, result.usage.requests)
+                cpu_each = 1000 * (time.process_time() - cpu) / sent
+                # every call the dry run counted reached the server once; a retry (a connection dropped
+                # under load) is a request more on the client's side, which the server may not have seen
+                assert sent == plan.calls == result.usage.requests - result.usage.retries, (
+                    sent, plan.calls, result.usage.requests, result.usage.retries)
                 cached_plan, cached = timed(lambda: scorer.dry_run(frame, judge))
                 assert cached_plan.calls == 0
                 again, rerun = timed(lambda: scorer.score(frame, judge))
                 assert again.usage.requests == 0 and script.requests - before == sent
-                bare = bare_httpx_rate(base_url, sent)
+                bare, bare_cpu = bare_httpx_rate(base_url, sent)
                 print(f"| {n:,} | {fresh:.2f} s | {sent:,} | {run:.2f} s | {sent / run:,.0f} | {bare:,.0f} "
-                      f"| {cached:.2f} s | {rerun:.2f} s |")
+                      f"| {cpu_each:.2f} ms | {bare_cpu:.2f} ms | {cached:.2f} s | {rerun:.2f} s |")
     finally:
         stop()
     print(f"load average after: {os.getloadavg()[0]:.2f}")
