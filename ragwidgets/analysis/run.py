@@ -492,23 +492,24 @@ class InMemoryRun(HeldTable):
         chart_rows = np.flatnonzero(self._unbrushed)
         charts = {}
         m = c.chart_metric
-        slots = {name: self._summarizer.slots(name) for name in {m, c.scatter_x, c.scatter_y}
-                 if name in self._summarizer.metrics}
-        if m in slots:
-            charts["distribution"] = {"metric": m, **distribution_of_slots(slots[m][0][chart_rows], slots[m][1])}
+        slotted = set(self._summarizer.metrics)
+        if m in slotted:
+            slot, distinct, _ = self._summarizer.slots(m, chart_rows)
+            charts["distribution"] = {"metric": m, **distribution_of_slots(slot, distinct)}
         elif m in self._values:
             charts["distribution"] = {"metric": m, **distribution(self._values[m][chart_rows], self._codes[m][chart_rows])}
         x, y = c.scatter_x, c.scatter_y
-        if x in slots and y in slots:
-            charts["scatter"] = {"x": x, "y": y, **scatter_of_slots((slots[x][0][rows], slots[x][1]),
-                                                                    (slots[y][0][rows], slots[y][1]))}
+        if x in slotted and y in slotted:
+            charts["scatter"] = {"x": x, "y": y, **scatter_of_slots(self._summarizer.slots(x, rows)[:2],
+                                                                    self._summarizer.slots(y, rows)[:2])}
         elif x in self._values and y in self._values:
             charts["scatter"] = {"x": x, "y": y, **scatter_cells(self._values[x][rows], self._codes[x][rows],
                                                                    self._values[y][rows], self._codes[y][rows])}
         if c.group_by in self._frame and m in self._values:
             codes, names = self._group_codes(c.group_by)
-            if m in slots:
-                means = group_means_of_slots(codes[rows], names, slots[m][0][rows], slots[m][2])
+            if m in slotted:
+                slot, _, units = self._summarizer.slots(m, rows)
+                means = group_means_of_slots(codes[rows], names, slot, units)
             else:
                 means = group_means(self._frame[c.group_by].iloc[rows], self._values[m][rows], self._codes[m][rows])
             charts["groups"] = {"by": c.group_by, "metric": m, "rows": means}

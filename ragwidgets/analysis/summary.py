@@ -21,13 +21,16 @@ class Summarizer:
 
     def __init__(self, table: RunTable):
         self.metrics = list(table.metrics)
-        self._slots: dict[str, np.ndarray] = {}
         self._distinct: dict[str, tuple[np.ndarray, list]] = {}
+        self._bounds = np.zeros(len(self.metrics) + 1, dtype=np.int64)
+        self._table = np.zeros((len(table.frame), len(self.metrics)), dtype=np.int32)
         self.update(table, self.metrics)
 
     def update(self, table: RunTable, metrics) -> None:
         """Find the distinct values of ``metrics`` again from ``table`` (all the rows; after a
         live review changed them), keeping the other metrics' as they are."""
+        slots = {m: self._table[:, k] - np.int32(self._bounds[k]) for k, m in enumerate(self.metrics)
+                 if m not in metrics}
         for m in metrics:
             status = table.status[m].to_numpy()
             value = table.frame[m].to_numpy(dtype=float)
@@ -35,17 +38,18 @@ class Summarizer:
             distinct, inverse = np.unique(value[defined], return_inverse=True)
             slot = np.where(status == UNDEFINED_CODE, len(distinct), len(distinct) + 1).astype(np.int32)
             slot[defined] = inverse
-            self._slots[m] = slot
+            slots[m] = slot
             self._distinct[m] = (distinct, exact_units(distinct))
-        sizes = [len(self._distinct[m][0]) + 2 for m in self.metrics]
-        self._bounds = np.r_[0, np.cumsum(sizes)]
-        self._table = np.stack([self._slots[m] + np.int32(self._bounds[k]) for k, m in enumerate(self.metrics)],
-                               axis=1) if self.metrics else np.zeros((len(table.frame), 0), dtype=np.int32)
+        self._bounds = np.r_[0, np.cumsum([len(self._distinct[m][0]) + 2 for m in self.metrics])].astype(np.int64)
+        for k, m in enumerate(self.metrics):  # the one copy of the slots: a column of the table each
+            self._table[:, k] = slots.pop(m) + np.int32(self._bounds[k])
 
-    def slots(self, metric: str) -> tuple[np.ndarray, np.ndarray, list]:
-        """``metric``'s slot per row (0 ... k-1: its value's place among the ``distinct`` values;
-        k: Undefined, k + 1: not computable), its distinct values and their exact units."""
-        return self._slots[metric], *self._distinct[metric]
+    def slots(self, metric: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, list]:
+        """``metric``'s slot at each of ``rows`` (0 ... k-1: its value's place among the
+        ``distinct`` values; k: Undefined, k + 1: not computable), its distinct values and their
+        exact units."""
+        k = self.metrics.index(metric)
+        return self._table[rows, k] - np.int32(self._bounds[k]), *self._distinct[metric]
 
     def counts(self, rows: np.ndarray | None = None) -> dict[str, np.ndarray]:
         """Per metric, over the rows at ``rows`` (all when None): how many hold each distinct value,
