@@ -535,7 +535,7 @@ describe("a run judged several times", () => {
     el.querySelector('[data-tab="summary"]').click();
     await tick();
     const table = el.querySelector("[data-testid=repeats]");
-    expect(table.querySelector("caption").textContent).toContain("judged 3 times");
+    expect(table.querySelector("caption").textContent).toContain("run: judged 3 times (labels by majority); 12 of 40 samples flaky");
     expect(table.querySelector("caption").textContent).toContain("retrieved2response 2.0% of 400");
     const rows = [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent));
     expect(rows[0]).toEqual(["faithfulness", "0.500", "0.400–0.600", "0.380–0.630", "0.480–0.520"]);

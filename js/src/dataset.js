@@ -251,12 +251,13 @@ function Repeats({ view }) {
   const runs = Object.entries(view.repeats || {});
   if (!runs.length) return "";
   const range = (lo, hi) => (lo === null || lo === undefined ? "Undefined" : `${fmt(lo, 3)}–${fmt(hi, 3)}`);
+  const label = Object.fromEntries(view.metrics.map((m) => [m.key, m.label]));
   return html`<div class="rw-ds-wide" data-testid="repeats">${runs.map(([run, r]) => html`<table class="rw-table">
-    <caption>${run}: judged ${r.n_repeats} times (labels by ${r.policy}); ${r.flaky.toLocaleString("en-US")} of
-      ${r.samples.toLocaleString("en-US")} samples flaky (a metric changes across repeats; slice "flaky labels");
-      labels that flip: ${r.labels.map((l) => `${l.kind} ${fmt(100 * l.share, 1)}% of ${l.labels.toLocaleString("en-US")}`).join(", ") || "none"}</caption>
+    <caption>${`${run}: judged ${r.n_repeats} times (labels by ${r.policy}); ${r.flaky.toLocaleString("en-US")} of `
+      + `${r.samples.toLocaleString("en-US")} samples flaky (a metric changes across repeats; slice "flaky labels"); `
+      + `labels that flip: ${r.labels.map((l) => `${l.kind} ${fmt(100 * l.share, 1)}% of ${l.labels.toLocaleString("en-US")}`).join(", ") || "none"}`}</caption>
     <thead><tr><th>metric</th><th>mean</th><th>95% interval (questions)</th><th>with the judge's repeats</th><th>mean per repeat</th></tr></thead>
-    <tbody>${r.metrics.map((m) => html`<tr><th>${m.metric}</th>
+    <tbody>${r.metrics.map((m) => html`<tr><th>${label[m.metric] || m.metric}</th>
       <td class="rw-num">${m.mean === null ? html`<span class="rw-ds-undef">Undefined</span>` : fmt(m.mean, 3)}</td>
       <td class="rw-num">${range(m.ci_low, m.ci_high)}</td><td class="rw-num">${range(m.judge_ci_low, m.judge_ci_high)}</td>
       <td class="rw-num">${range(m.repeat_min, m.repeat_max)}</td></tr>`)}</tbody></table>`)}</div>`;
