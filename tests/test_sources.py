@@ -224,3 +224,10 @@ def test_a_huge_python_literal_in_a_csv_cell_is_refused_by_name(tmp_path, monkey
     frame.drop(columns=list(CLAIMS)).to_csv(tmp_path / "run.csv", index=False)
     with pytest.raises(InputError, match=r"CSV row 0.*retrieved_contexts|retrieved_contexts.*CSV row 0"):
         read_run(tmp_path / "run.csv")
+
+
+def test_raw_rows_in_the_explorer_say_they_need_a_judge_first():
+    rows = pd.DataFrame({"user_input": ["q"], "response": ["r"], "retrieved_contexts": [["p"]], "reference": ["g"]})
+    with pytest.warns(InputWarning, match=r"no metric is computable.*RagChecker"):
+        explorer = rw.DatasetExplorer(rows)
+    assert explorer.metrics == []

@@ -289,6 +289,10 @@ class InMemoryRun(HeldTable):
         self._problems = {name: list(scores.review_problems) for name, scores in self._scores.items()}
         self._stale: set[str] = set()  # runs whose Scores are rebuilt when next asked for (after a review)
         self.metrics = list(dict.fromkeys(m for scores in self.scores.values() for m in defined_metrics(scores)))
+        if not self.metrics and any(scores.batch.n_samples for scores in self._scores.values()):
+            warnings.warn("no metric is computable on this run: its samples carry no claims or labels (raw rows: "
+                          "score them with a judge first, rw.RagChecker(target_column=None).score(rows, judge), "
+                          "then explore the result)", InputWarning, stacklevel=3)
         self.tables: dict[str, RunTable] = {}
         frames, statuses = [], []
         judge_frames = []
