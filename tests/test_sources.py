@@ -231,3 +231,16 @@ def test_raw_rows_in_the_explorer_say_they_need_a_judge_first():
     with pytest.warns(InputWarning, match=r"no metric is computable.*RagChecker"):
         explorer = rw.DatasetExplorer(rows)
     assert explorer.metrics == []
+
+
+def test_another_tools_score_grouped_by_a_column_one_run_lacks():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)
+        run = InMemoryRun({"a": four_answers([0.0, 0.5, np.nan, 0.9]).assign(model=["x", "x", "y", "y"]),
+                           "b": four_answers([0.5, 0.5, 0.2, np.nan])})
+    c = Controls(chart_metric="ragas_faithfulness", scatter_x="faithfulness", scatter_y="faithfulness", group_by="model")
+    run.update(c)
+    rows = run._charts(c)["groups"]["rows"]
+    # run b has no model: its rows are a group of their own (not an error), its missing score not averaged
+    assert [(r["group"], r["mean"], r["defined"], r["size"]) for r in rows] == [
+        ("x", 0.25, 2, 2), ("y", 0.9, 1, 2), ("nan", 0.4, 3, 4)]

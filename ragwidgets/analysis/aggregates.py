@@ -73,10 +73,10 @@ def scatter_cells(x: np.ndarray, x_status: np.ndarray, y: np.ndarray, y_status: 
 
 
 def group_means(groups: pd.Series, values: np.ndarray, status: np.ndarray) -> list[dict]:
-    """Per group (sorted by the group's value): mean over its defined samples (None if none),
-    defined count and size."""
+    """Per group (sorted by the group's value; a missing value is a group of its own, last): mean
+    over its defined samples (None if none), defined count and size."""
     defined = status == DEFINED_CODE
-    codes, names = pd.factorize(groups, sort=True)
+    codes, names = pd.factorize(groups, sort=True, use_na_sentinel=False)
     size = np.bincount(codes, minlength=len(names))
     order = np.argsort(codes, kind="stable")
     bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
