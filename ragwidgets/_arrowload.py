@@ -50,14 +50,16 @@ class ArrowRows(Sequence):
             yield from jsonl_bytes(self.table.slice(start, BATCH)).split(b"\n")[:-1]
 
 
-def _column(table: pa.Table, name: str) -> pa.Array | None:
-    """The column as one array, None where the table lacks it or it is all null (null type)."""
-    if name not in table.column_names:
-        return None
-    column = table[name].combine_chunks()
-    if pa.types.is_dictionary(column.type):
-        column = column.dictionary_decode()
-    return None if pa.types.is_null(column.type) else column
+def _columns(table: pa.Table) -> dict[str, pa.Array]:
+    """Each column as one array (dictionaries decoded), all-null (null type) ones left out."""
+    out = {}
+    for name in table.column_names:
+        column = table[name].combine_chunks()
+        if pa.types.is_dictionary(column.type):
+            column = column.dictionary_decode()
+        if not pa.types.is_null(column.type):
+            out[name] = column
+    return out
 
 
 def _lists(column: pa.Array | None, n: int) -> tuple[np.ndarray, np.ndarray, pa.Array | None]:
@@ -69,10 +71,6 @@ def _lists(column: pa.Array | None, n: int) -> tuple[np.ndarray, np.ndarray, pa.
         raise Unsupported(f"a {column.type} column")
     length = pc.fill_null(pc.list_value_length(column), -1).to_numpy(zero_copy_only=False).astype(np.int64)
     return length >= 0, length, column.flatten()
-
-
-def _no_nulls(values: pa.Array) -> bool:
-    return values.null_count == 0
 
 
 def _strings(values: pa.Array | None) -> bool:
@@ -92,10 +90,10 @@ def _codes(values: pa.Array) -> np.ndarray | None:
                     CODES[pc.fill_null(at, 0).to_numpy(zero_copy_only=False)]).astype(np.int8)
 
 
-def _claims(table: pa.Table, name: str, n: int) -> tuple[np.ndarray, np.ndarray] | None:
+def _claims(column: pa.Array | None, n: int) -> tuple[np.ndarray, np.ndarray] | None:
     """(given, count) of a claims column of [subject, predicate, object] triples; None when a
     triple is not exactly three strings (then the validator reads it)."""
-    given, count, triples = _lists(_column(table, name), n)
+    given, count, triples = _lists(column, n)
     if triples is None or not len(triples):
         return given, count
     if pa.types.is_null(triples.type) or triples.null_count:
@@ -112,18 +110,18 @@ def flat_from_arrow(table: pa.Table) -> FlatRecords | None:
     """The FlatRecords of ``table`` (see the module docstring): None where the validator must read
     it; :class:`Unsupported` for a column type this path does not read."""
     n = table.num_rows
-    qid = _column(table, "query_id")
+    if "metrics" in table.column_names:
+        raise Unsupported("ragchecker's own metrics column")
+    columns = _columns(table)
+    qid = columns.get("query_id")
     if qid is None or qid.null_count or not (_strings(qid) or pa.types.is_integer(qid.type)):
         raise Unsupported("query_id must be strings or integers, none missing")
     for name in TEXTS:
-        column = _column(table, name)
-        if column is not None and not _strings(column):
-            raise Unsupported(f"{name} of type {column.type}")
-    has_psg, k, passages = _lists(_column(table, "retrieved_context"), n)
-    if "metrics" in table.column_names:
-        raise Unsupported("ragchecker's own metrics column")
-    resp = _claims(table, "response_claims", n)
-    gt = _claims(table, "gt_answer_claims", n)
+        if name in columns and not _strings(columns[name]):
+            raise Unsupported(f"{name} of type {columns[name].type}")
+    has_psg, k, passages = _lists(columns.get("retrieved_context"), n)
+    resp = _claims(columns.get("response_claims"), n)
+    gt = _claims(columns.get("gt_answer_claims"), n)
     if resp is None or gt is None:
         return None
     (has_resp, nr), (has_gt, ng) = resp, gt
@@ -132,11 +130,12 @@ def flat_from_arrow(table: pa.Table) -> FlatRecords | None:
     k = np.where(has_psg, k, 0)
     if passages is not None and len(passages):
         kind = passages.type
-        if not pa.types.is_struct(kind) or sorted(kind.field(i).name for i in range(kind.num_fields)) != ["doc_id", "text"]:
+        names = [kind.field(i).name for i in range(kind.num_fields)] if pa.types.is_struct(kind) else []
+        if sorted(names) != ["doc_id", "text"]:
             raise Unsupported(f"passages of type {kind}")
-        fields = dict(zip((kind.field(i).name for i in range(kind.num_fields)), passages.flatten()))
+        fields = dict(zip(names, passages.flatten()))
         doc_id, text = fields["doc_id"], fields["text"]
-        if passages.null_count or not (_strings(doc_id) and _strings(text) and _no_nulls(doc_id) and _no_nulls(text)):
+        if passages.null_count or not (_strings(doc_id) and _strings(text)) or doc_id.null_count or text.null_count:
             return None
         owner = np.repeat(np.arange(n), k)
         codes = pc.dictionary_encode(doc_id).indices.to_numpy(zero_copy_only=False).astype(np.int64)
@@ -145,7 +144,7 @@ def flat_from_arrow(table: pa.Table) -> FlatRecords | None:
     no_psg = has_psg & (k == 0)
     has, labels = {}, {}
     for name, rows in (("answer2response", nr), ("response2answer", ng)):
-        given, length, values = _lists(_column(table, name), n)
+        given, length, values = _lists(columns.get(name), n)
         if (given & (length != rows)).any():
             return None
         codes = np.zeros(0, dtype=np.int8) if values is None else _codes(values)
@@ -156,7 +155,7 @@ def flat_from_arrow(table: pa.Table) -> FlatRecords | None:
         per_claim[np.repeat(given, np.maximum(rows, 0))] = codes
         labels[name] = per_claim
     for name, rows in (("retrieved2response", nr), ("retrieved2answer", ng)):
-        given, length, grid_rows = _lists(_column(table, name), n)
+        given, length, grid_rows = _lists(columns.get(name), n)
         if (given & (length != rows)).any():
             return None
         codes = np.zeros(0, dtype=np.int8)
@@ -174,9 +173,8 @@ def flat_from_arrow(table: pa.Table) -> FlatRecords | None:
     query_ids = qid.cast(pa.large_string()).to_pylist()
     if len(set(query_ids)) != n:
         return None
-    texts = {name: pa.chunked_array([pc.fill_null(column.cast(pa.large_string()), "") if (column := _column(table, name))
-                                     is not None else pa.array([""] * n, type=pa.large_string())])
-             for name in TEXTS}
+    texts = {name: pa.chunked_array([pc.fill_null(columns[name].cast(pa.large_string()), "") if name in columns
+                                     else pa.array([""] * n, type=pa.large_string())]) for name in TEXTS}
     return FlatRecords(source=ArrowRows(table), query_ids=query_ids, n_resp=np.maximum(nr, 0), n_gt=np.maximum(ng, 0),
                        n_psg=k, labels={name: labels[name] for name in (*LABEL_VECTORS, *LABEL_GRIDS)},
                        has={name: has[name] for name in (*LABEL_VECTORS, *LABEL_GRIDS)}, texts=texts,
