@@ -428,12 +428,11 @@ class DatasetExplorer(Widget):
 
     def _build(self, controls: dict) -> dict:
         view = self.model.view(self._model_controls(controls), self.selected)
+        metrics = [{"key": k, "label": LABELS.get(k.removeprefix(REQUIRED_PREFIX), k)} for k in self.metrics]
         state = {
             "runs": self.runs, "run": view["run"], "total": view["total"], "count": view["count"],
             "version": self.model.version, "error": "; ".join(e for e in (self._rejected, self._error) if e),
-            "metrics": [{"key": k, "label": LABELS.get(k.removeprefix(REQUIRED_PREFIX), k)} for k in self.metrics],
-            "chartable": [{"key": k, "label": LABELS.get(k.removeprefix(REQUIRED_PREFIX), k)} for k in self.metrics]
-            + [{"key": k, "label": f"{k} (external)"} for k in self.model.external],
+            "metrics": metrics, "chartable": metrics + [{"key": k, "label": f"{k} (external)"} for k in self.model.external],
             "columns": self._columns(), "all_columns": self._columns(every=True), "group_columns": self.group_columns,
             "controls": controls, "refused": self._refused, **view}
         state["reviews"] = self._review_state()
