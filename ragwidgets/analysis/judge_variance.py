@@ -109,6 +109,15 @@ def repeat_scores(records: Sequence[Mapping[str, Any]], scores=None, *, mode: st
     return Repeats(tuple(scored(r) for r in range(k)), scored(policy), policy)
 
 
+def _flipped(labels: np.ndarray, judged: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of labels given as repeats x items (``judged``: which answers count): the items judged at
+    least twice, and of those the ones whose judged answers disagree."""
+    twice = judged.sum(axis=0) >= 2
+    low = np.where(judged, labels, np.int8(127)).min(axis=0)
+    high = np.where(judged, labels, np.int8(-128)).max(axis=0)
+    return twice, twice & (low != high)
+
+
 def label_flips(batches: Sequence[Batch]) -> pd.DataFrame:
     """Per label kind (rows): ``flipped`` (labels whose judged repeats disagree), ``labels`` (labels
     with at least two judged repeats) and ``share`` = flipped / labels; the batches are the
@@ -123,12 +132,10 @@ def label_flips(batches: Sequence[Batch]) -> pd.DataFrame:
         present = got[0][1]
         if present is not None:
             judged &= np.stack([p for _, p in got])
-        twice = judged.sum(axis=0) >= 2
-        low = np.where(judged, labels, np.int8(127)).min(axis=0)
-        high = np.where(judged, labels, np.int8(-128)).max(axis=0)
+        twice, flips = _flipped(labels, judged)
         n = int(np.count_nonzero(twice))
         if n:
-            flipped = int(np.count_nonzero(twice & (low != high)))
+            flipped = int(np.count_nonzero(flips))
             rows[kind] = (flipped, n, flipped / n)
     return pd.DataFrame(list(rows.values()), index=pd.Index(list(rows), name="label"),
                         columns=["flipped", "labels", "share"]).astype({"flipped": int, "labels": int})
@@ -297,11 +304,8 @@ def label_distributions(repeats: Repeats, query_id) -> list[dict]:
         arrays = [getattr(s, field) for s in samples]
         if any(a is None for a in arrays) or not arrays[0].size:
             continue
-        stacked = np.stack([np.asarray(a) for a in arrays])  # repeats x claims (x passages)
-        judged = stacked != UNJUDGED
-        low = np.where(judged, stacked, 127).min(axis=0)
-        high = np.where(judged, stacked, -128).max(axis=0)
-        for at in zip(*np.nonzero((judged.sum(axis=0) >= 2) & (low != high))):
+        stacked = np.stack([np.asarray(a, dtype=np.int8) for a in arrays])  # repeats x claims (x passages)
+        for at in zip(*np.nonzero(_flipped(stacked, stacked != UNJUDGED)[1])):
             words = [SPELLING[int(c)] if c != UNJUDGED else "unjudged" for c in stacked[(slice(None), *at)]]
             counts = dict(sorted(Counter(words).items(), key=lambda kv: -kv[1]))
             first, *rest = counts.items()
