@@ -225,8 +225,9 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
         if run is None and isinstance(source, (bytes, str, Path)):
             from . import _fastload as fastload
             jsonl_file = _plain_jsonl_file(source)  # read from the file in parts, never all its bytes at once
-            flat = fastload.read_jsonl_file(jsonl_file) if jsonl_file else None
-            if flat is None:
+            if jsonl_file:  # not plain (or changed while read): the validator reads it, the fast path is not tried again
+                flat = fastload.read_jsonl_file(jsonl_file)
+            else:
                 name, data = read_source(source)
                 flat = fastload.read_flat(data, is_jsonl(name), path=_plain_file(source, name))
             if flat is not None:
@@ -235,6 +236,8 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
                 result.warnings = _query_id_warnings(flat.n_unnamed, flat.first_unnamed)
                 _emit(result.warnings)
                 return result
+            if jsonl_file:
+                name, data = read_source(source)
             records, errors = _parse_text(_decode_text(data, name), name, on_error)
         else:
             records, errors = (_unwrap(source) if run is None else run.records), []
