@@ -14,11 +14,24 @@ sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/strategies.py, as th
 distributed = pytest.importorskip("distributed")
 
 
+WORKERS = 2
+WORKER_START_S = 300  # a worker process (re)started on a loaded 2-core machine can take minutes
+
+
 @pytest.fixture(scope="session")
 def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    with distributed.LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True, dashboard_address=None,
                                   silence_logs=40) as cluster, distributed.Client(cluster) as c:
+        c.wait_for_workers(WORKERS, timeout=WORKER_START_S)
         yield c
+
+
+@pytest.fixture(autouse=True)
+def _both_workers(request):
+    """Both workers there before each test that uses the cluster (a test that kills a worker leaves
+    its nanny to start a new one, which under load may still be starting)."""
+    if "client" in request.fixturenames:
+        request.getfixturevalue("client").wait_for_workers(WORKERS, timeout=WORKER_START_S)
 
 
 @pytest.fixture(scope="session")
