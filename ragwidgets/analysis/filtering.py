@@ -9,8 +9,6 @@ accident.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -34,10 +32,11 @@ class TextIndex:
 
     Each row is its three texts joined and ended by NUL (``id\\0query\\0response\\0``),
     lowercased once (as ``str.lower`` does: Arrow's lowercasing for ASCII rows, Python's for the
-    others), in one Arrow column whose bytes are scanned at once by a compiled literal pattern;
-    each hit's row is found by ``np.searchsorted`` over the row offsets (a text without NUL cannot
-    match across rows; one with NUL, or under SCAN_BYTES, is searched row by row by
-    ``pyarrow.compute``). A text holding the last one searched is looked for only in the rows that
+    others), in one Arrow column whose bytes are scanned at once: Arrow splits them (one binary
+    value viewing the column's data, not a copy) at every occurrence, the pieces' lengths give each
+    hit's offset and ``np.searchsorted`` over the row offsets its row, with no Python step per hit
+    (a text without NUL cannot match across rows; one with NUL, or under SCAN_BYTES, is searched
+    row by row by ``pyarrow.compute``). A text holding the last one searched is looked for only in the rows that
     held that one (typing), when they are few.
     """
 
@@ -58,7 +57,9 @@ class TextIndex:
         offsets = np.frombuffer(lowered.buffers()[1], dtype=np.int64)[lowered.offset:lowered.offset + len(lowered) + 1]
         self._starts = offsets - offsets[0]
         data = lowered.buffers()[2]
-        self._bytes = memoryview(data)[offsets[0]:offsets[-1]] if data is not None else memoryview(b"")
+        whole = data.slice(offsets[0], offsets[-1] - offsets[0]) if data is not None else pa.py_buffer(b"")
+        self._whole = pa.Array.from_buffers(pa.large_binary(), 1,
+                                            [None, pa.py_buffer(np.array([0, whole.size], dtype=np.int64)), whole])
         self._last: tuple[str, np.ndarray] | None = None
 
     def mask(self, text: str) -> np.ndarray:
@@ -76,8 +77,9 @@ class TextIndex:
         elif "\x00" in text or len(text.encode("utf-8")) < SCAN_BYTES:
             found = self._search(self._text, text)
         else:
-            hits = np.fromiter((m.start() for m in re.finditer(re.escape(text.encode("utf-8")), self._bytes)),
-                               dtype=np.int64)
+            pattern = text.encode("utf-8")
+            pieces = pc.binary_length(pc.list_flatten(pc.split_pattern(self._whole, pattern))).to_numpy()
+            hits = np.cumsum(pieces[:-1] + len(pattern)) - len(pattern)  # where each occurrence starts
             found = np.zeros(n, dtype=bool)
             found[np.searchsorted(self._starts, hits, side="right") - 1] = True
         self._last = (text, found)
