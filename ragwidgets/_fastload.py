@@ -107,9 +107,15 @@ class PlainFile(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     metrics: Optional[dict[str, dict[str, Optional[float]]]] = None
 
 
+class PassageRecord(msgspec.Struct, gc=False):
+    """What a what-if rule reads again of a plain record: its passages."""
+
+    retrieved_context: Optional[list[PlainPassage]] = None
+
+
 _DECODERS = {"object": msgspec.json.Decoder(PlainFile), "list": msgspec.json.Decoder(list[msgspec.Raw]),
              "record": msgspec.json.Decoder(PlainRecord), "text": msgspec.json.Decoder(TextRecord),
-             "claims": msgspec.json.Decoder(ClaimRecord)}
+             "claims": msgspec.json.Decoder(ClaimRecord), "passages": msgspec.json.Decoder(PassageRecord)}
 CHUNK = 8192  # samples decoded at a time: their records are dropped once their labels are codes
 TEXTS = ("query", "gt_answer", "response")  # the texts kept as columns
 
@@ -152,11 +158,16 @@ class Lines(Sequence):
             return f.read(end - start)
 
     def __iter__(self) -> Iterator[bytes]:
+        return self.take(None)
+
+    def take(self, rows: Sequence[int] | None) -> Iterator[bytes]:
+        """The lines at ``rows`` (None: all), in that order, the file opened once."""
+        starts, ends = (self.starts, self.ends) if rows is None else (self.starts[rows], self.ends[rows])
         if self.data is not None:
-            yield from map(self.__getitem__, range(len(self)))
+            yield from (self.data[start:end] for start, end in zip(starts.tolist(), ends.tolist()))
             return
         with self._open() as f:
-            for start, end in zip(self.starts.tolist(), self.ends.tolist()):
+            for start, end in zip(starts.tolist(), ends.tolist()):
                 f.seek(start)
                 yield f.read(end - start)
 
@@ -271,6 +282,26 @@ class LazySamples(Sequence):
     def text_column(self, field: str) -> pa.ChunkedArray:
         """Every record's ``field`` as an Arrow string column (no Python string per sample)."""
         return self.flat.texts[field]
+
+    def passage_columns(self, rows: Sequence[int] | None = None) -> tuple[pa.Array, pa.Array]:
+        """The doc_id and text of every passage of the samples at ``rows`` (None: all), in sample
+        then rank order, as Arrow strings: each record's passages decoded again, nothing else."""
+        source = self.flat.source
+        raws = (source.take(rows) if isinstance(source, Lines)
+                else iter(source) if rows is None else (source[i] for i in rows))
+        doc_ids, texts = [], []
+        try:
+            for r in map(_DECODERS["passages"].decode, raws):
+                if r.retrieved_context:
+                    doc_ids.extend(p.doc_id for p in r.retrieved_context)
+                    texts.extend(p.text for p in r.retrieved_context)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            doc_ids = None
+        n_psg = self.flat.n_psg if rows is None else self.flat.n_psg[rows]
+        if doc_ids is None or len(doc_ids) != int(n_psg.sum()):  # rewritten keeping its size and time
+            raise InputError("the file's passages read back differently: it has changed since it was loaded; "
+                             "load it again")
+        return pa.array(doc_ids, type=pa.large_string()), pa.array(texts, type=pa.large_string())
 
     def _sample(self, i: int) -> Sample:
         f = self.flat

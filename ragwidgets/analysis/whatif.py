@@ -156,13 +156,14 @@ class PassageRule:
         _compiled(self.doc_id, "doc_id")
         _compiled(self.text, "text")
 
-    def matches(self, doc_ids: list[str], texts: list[str]) -> np.ndarray:
-        """One flag per passage (its doc_id and text at the same place): the rule matches it."""
+    def matches(self, doc_ids, texts) -> np.ndarray:
+        """One flag per passage (its doc_id and text at the same place; lists or Arrow strings):
+        the rule matches it."""
         out = np.zeros(len(doc_ids), dtype=bool)
         for pattern, values in ((self.doc_id, doc_ids), (self.text, texts)):
             if pattern is not None and len(values):
-                out |= pc.match_substring_regex(pa.array(values, type=pa.large_string()),
-                                                pattern).to_numpy(zero_copy_only=False)
+                values = values if isinstance(values, pa.Array) else pa.array(values, type=pa.large_string())
+                out |= pc.match_substring_regex(values, pattern).to_numpy(zero_copy_only=False)
         return out
 
     def __call__(self, passage: Passage) -> bool:
@@ -185,14 +186,17 @@ def drop_passages(scores: Scores, rule: Callable[[Passage], bool] | None = None,
     rule = rule or passage_rule(doc_id, text)
     rows = sample_rows(scores, rows)
     batch = scores.batch
-    taken = range(batch.n_samples) if rows is None else rows.tolist()
-    passages = [p for i in taken for p in batch.samples[i].passages]
     dropped = np.zeros(len(batch.psg_sample), dtype=bool)
     at = np.arange(len(batch.psg_sample)) if rows is None else np.flatnonzero(np.isin(batch.psg_sample, rows))
-    if isinstance(rule, PassageRule):
-        dropped[at] = rule.matches([p.doc_id for p in passages], [p.text for p in passages])
+    columns = getattr(batch.samples, "passage_columns", None)  # a fast load's: no Sample built
+    if isinstance(rule, PassageRule) and columns is not None:
+        dropped[at] = rule.matches(*columns(rows))
     else:
-        dropped[at] = np.fromiter((rule(p) for p in passages), dtype=bool, count=len(passages))
+        taken = range(batch.n_samples) if rows is None else rows.tolist()
+        passages = [p for i in taken for p in batch.samples[i].passages]
+        dropped[at] = (rule.matches([p.doc_id for p in passages], [p.text for p in passages])
+                       if isinstance(rule, PassageRule)
+                       else np.fromiter((rule(p) for p in passages), dtype=bool, count=len(passages)))
     after = _rescore(scores, ~dropped)
     before = aggregate_over(scores, rows)
     n = batch.n_samples if rows is None else len(rows)

@@ -1,6 +1,9 @@
 """Run-level what-ifs over some samples only (``rows=``: the rows an explorer's filters keep), and
 rules whose patterns are untrusted input (RE2, a length limit, a clear error)."""
 
+import json
+import os
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -119,3 +122,34 @@ def test_a_function_rule_still_works_on_rows():
     scores = rw.evaluate(HAND)
     d = A.drop_passages(scores, lambda p: p.text == "second", rows=[0, 1])
     assert d.dropped.tolist() == [False, True, False, True]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".json"])
+def test_a_rule_on_a_fast_load_reads_only_passages_and_equals_the_records(tmp_path, suffix):
+    records = synthetic_run(120, seed=5)
+    path = tmp_path / f"run{suffix}"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records) if suffix == ".jsonl"
+                    else json.dumps({"results": records}))
+    loaded = rw.evaluate(path)
+    assert hasattr(loaded.batch.samples, "passage_columns")  # the fast path's samples: no Sample built
+    scores = rw.evaluate(records)
+    for rows in (None, [3, 0, 77, 119, 40], []):
+        for rule in ({"doc_id": r"-[01]$"}, {"text": "Passage 3"}, {"doc_id": "-2$", "text": "(?i)passage 1"}):
+            d, expected = A.drop_passages(loaded, rows=rows, **rule), A.drop_passages(scores, rows=rows, **rule)
+            assert d.dropped.tolist() == expected.dropped.tolist(), (rows, rule)
+            pd.testing.assert_frame_equal(d.table, expected.table)
+    assert A.drop_passages(loaded, doc_id="-0$").n_dropped > 0
+
+
+def test_a_rule_on_a_file_rewritten_since_it_was_loaded_is_refused(tmp_path):
+    records = synthetic_run(20, seed=2)
+    path = tmp_path / "run.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    loaded = rw.evaluate(path)
+    stat = os.stat(path)
+    fewer = [{**r, "retrieved_context": r["retrieved_context"][:-1] or r["retrieved_context"]} for r in records]
+    text = "".join(json.dumps(r) + "\n" for r in fewer)
+    path.write_text(text + " " * (stat.st_size - len(text.encode())))  # the same size and time: not seen by them
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    with pytest.raises(rw.errors.InputError, match="changed since it was loaded"):
+        A.drop_passages(loaded, doc_id="-0$")
