@@ -410,6 +410,7 @@ def main() -> None:
     parser.add_argument("--nodelay", action="store_true", help="with --floor: TCP_NODELAY on the kernel websockets")
     parser.add_argument("--trace", help="with --floor: write a Chromium trace of round trips of each case here")
     parser.add_argument("--raw", help="with --floor: write every stamp (page, server, kernel) here as JSON")
+    parser.add_argument("--only", help="run only the cases whose name contains this text (e.g. 'select a claim')")
     args = parser.parse_args()
     if CHROMIUM is None:
         sys.exit("Chromium is not installed (apt-get install -y chromium)")
@@ -433,16 +434,20 @@ def main() -> None:
                                                return r && !r.textContent.includes('…'); }""", timeout=120_000)
         rows = []
         for name, widget, clicks in plan:
+            if args.only and args.only not in name:
+                continue
             page.page.locator(".rw-widget, .echo-widget").nth(widget).locator(clicks[0][0]).scroll_into_view_if_needed()
             for selector, done in clicks[:2]:  # warm
                 page.page.evaluate(CLICK, [widget, selector, done])
             ms = np.array([page.page.evaluate(CLICK, [widget, *clicks[i % len(clicks)]]) for i in range(args.clicks)])
             rows.append((name, ms))
         bare = OfflinePage(browser.new_context(viewport={"width": 1280, "height": 800}).new_page())
-        static = ROOT / "ragwidgets" / "static"
-        ms = bare.page.evaluate(RENDER, [(static / "widget.js").read_text(), (static / "widget.css").read_text(),
-                                         render_views(record, args.clicks + 1)])
-        rows.append(("Front end alone, 60 x 80 sample: one new view (passage toggle)", np.array(ms)))
+        name = "Front end alone, 60 x 80 sample: one new view (passage toggle)"
+        if not args.only or args.only in name:
+            static = ROOT / "ragwidgets" / "static"
+            ms = bare.page.evaluate(RENDER, [(static / "widget.js").read_text(), (static / "widget.css").read_text(),
+                                             render_views(record, args.clicks + 1)])
+            rows.append((name, np.array(ms)))
         browser.close()
         assert not page.blocked and not page.errors and not bare.errors, (page.blocked, page.errors, bare.errors)
     print(f"load average after: {os.getloadavg()}\n")
