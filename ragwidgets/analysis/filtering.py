@@ -36,8 +36,8 @@ class TextIndex:
     value viewing the column's data, not a copy) at every occurrence, the pieces' lengths give each
     hit's offset and ``np.searchsorted`` over the row offsets its row, with no Python step per hit
     (a text without NUL cannot match across rows; one with NUL, or under SCAN_BYTES, is searched
-    row by row by ``pyarrow.compute``). A text holding the last one searched is looked for only in the rows that
-    held that one (typing), when they are few.
+    row by row by ``pyarrow.compute``). A text holding the last one searched is looked for only in
+    the rows that held that one (typing), when they are few.
     """
 
     def __init__(self, frame: pd.DataFrame):
