@@ -205,6 +205,20 @@ const ClaimRow = memo(function ClaimRow({ c, index, selected, hasFacts, hasCorre
 /** The view's passages by doc_id. */
 const byDoc = (view) => new Map(view.sources.map((s) => [s.doc_id, s]));
 
+/** Whether each clamped box cuts its text, measured together: every box is read before any
+ * button is shown, so the list costs one layout, not one per passage. */
+const clampChecks = new Map();
+function checkClamp(box, more) {
+  clampChecks.set(box, more);
+  if (clampChecks.size > 1) return;
+  queueMicrotask(() => {
+    const jobs = [...clampChecks];
+    clampChecks.clear();
+    const cut = jobs.map(([b]) => b.isConnected && b.scrollHeight > b.clientHeight + 1);
+    jobs.forEach(([, m], i) => { if (m.isConnected) m.hidden = !cut[i]; });
+  });
+}
+
 /** A passage's text in the evidence list: a few lines, and a button that shows it whole. The
  * button is shown, after the paint, only where the text is cut: set on the DOM node itself (its
  * `hidden` prop stays the same, so Preact leaves it), which re-renders nothing. */
@@ -213,8 +227,7 @@ function EvidenceText({ text }) {
   const more = useRef(null);
   const [whole, setWhole] = useState(false);
   useEffect(() => {
-    const el = box.current;
-    if (el && more.current && !whole) more.current.hidden = !(el.scrollHeight > el.clientHeight + 1);
+    if (box.current && more.current && !whole) checkClamp(box.current, more.current);
   }, [text, whole]);
   return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text"><${LongText} text=${text} /></span>${whole
     ? html`<button type="button" class="rw-whole" aria-expanded="true" onClick=${() => setWhole(false)}>less</button>`

@@ -52,16 +52,18 @@ def _entries(labels: np.ndarray, present: np.ndarray, row_offset: np.ndarray, ps
     """(row, passage, label) entry arrays of per-sample (rows x passages) matrices, given as the
     matrices of the samples where ``present`` holds, concatenated row by row.
 
-    Entries are laid out row by row, so every index comes from ``np.repeat`` (no division).
+    Entries are laid out row by row, so every index comes from ``np.repeat`` (no division): an
+    entry's passage is its position less its row's start plus its sample's first passage, one
+    shift per row repeated over the row.
     """
     rows_each = np.diff(row_offset)
     row_width = np.repeat(np.where(present, np.diff(psg_offset), 0), rows_each)  # entries in each row
     index = _index_type(max(len(row_width), int(psg_offset[-1]), len(labels)))
     row = np.repeat(np.arange(len(row_width), dtype=index), row_width)
-    row_sample = np.repeat(np.arange(len(present)), rows_each)
-    first_psg = np.repeat(psg_offset[:-1][row_sample].astype(index), row_width)
-    column = np.arange(len(labels), dtype=index) - np.repeat(_offsets(row_width)[:-1].astype(index), row_width)
-    return row, first_psg + column, labels
+    shift = np.repeat(psg_offset[:-1], rows_each) - _offsets(row_width)[:-1]
+    psg = np.repeat(shift.astype(index), row_width)
+    psg += np.arange(len(labels), dtype=index)
+    return row, psg, labels
 
 
 def _matrix_entries(matrices: list[np.ndarray | None], row_offset: np.ndarray, psg_offset: np.ndarray):

@@ -1226,13 +1226,25 @@ var ClaimRow = memo(function ClaimRow2({ c: c3, index, selected, hasFacts, hasCo
   <//>`;
 });
 var byDoc = (view) => new Map(view.sources.map((s3) => [s3.doc_id, s3]));
+var clampChecks = /* @__PURE__ */ new Map();
+function checkClamp(box, more) {
+  clampChecks.set(box, more);
+  if (clampChecks.size > 1) return;
+  queueMicrotask(() => {
+    const jobs = [...clampChecks];
+    clampChecks.clear();
+    const cut = jobs.map(([b2]) => b2.isConnected && b2.scrollHeight > b2.clientHeight + 1);
+    jobs.forEach(([, m3], i3) => {
+      if (m3.isConnected) m3.hidden = !cut[i3];
+    });
+  });
+}
 function EvidenceText({ text }) {
   const box = A2(null);
   const more = A2(null);
   const [whole, setWhole] = d2(false);
   h2(() => {
-    const el = box.current;
-    if (el && more.current && !whole) more.current.hidden = !(el.scrollHeight > el.clientHeight + 1);
+    if (box.current && more.current && !whole) checkClamp(box.current, more.current);
   }, [text, whole]);
   return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text"><${LongText} text=${text} /></span>${whole ? html`<button type="button" class="rw-whole" aria-expanded="true" onClick=${() => setWhole(false)}>less</button>` : html`<button type="button" class="rw-whole" ref=${more} hidden=${true} aria-expanded="false" onClick=${() => setWhole(true)}>more</button>`}`;
 }
