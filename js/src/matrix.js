@@ -113,9 +113,12 @@ export function Matrix({ m, selected, ctx, reviewable = false }) {
   }, [ctx]);
   const grid = { cursor, reviewable, setCursor, act };
   const docIds = useMemo(() => m.columns.map((c) => c.doc_id), [m.columns]); // one array while the columns stay
-  const cells = typed(m.cells, Int8Array);
-  const entailed = cells.reduce((n, v) => n + (v === LABEL_CODES.Entailment), 0);
-  const contradicted = cells.reduce((n, v) => n + (v === LABEL_CODES.Contradiction), 0);
+  const [entailed, contradicted] = useMemo(() => { // counted once per buffer, not on every selection
+    const cells = typed(m.cells, Int8Array);
+    let e = 0, c = 0;
+    for (const v of cells) { e += v === LABEL_CODES.Entailment; c += v === LABEL_CODES.Contradiction; }
+    return [e, c];
+  }, [m.cells]);
   const size = `${m.response.length} response + ${m.gt.length} ground-truth claims × ${m.columns.length} passages`;
   return html`<section class="rw-section" data-testid="matrix">
     <h4>Entailment: claims × passages</h4>

@@ -18,6 +18,7 @@
 // nodes, focus, scroll positions and open sections survive. Plain keys pressed in the view stay
 // in it (JupyterLab's command-mode shortcuts never see them).
 import { render } from "preact";
+import { useRef } from "preact/hooks";
 import { Cards, Strip } from "./cards.js";
 import { Controls, Header } from "./controls.js";
 import { Failing } from "./failing.js";
@@ -36,12 +37,20 @@ function Answer({ view }) {
   </section>`;
 }
 
+/** `list`, or the one last returned while its items are the same (a selection relights the
+ * passages, which are new objects then, but switches none: the controls are not redrawn). */
+function useSame(list) {
+  const last = useRef(list);
+  if (list.length !== last.current.length || list.some((x, i) => x !== last.current[i])) last.current = list;
+  return last.current;
+}
+
 export function SampleView({ view, ctx }) {
   const [trace, why, closeTrace] = useTrace(ctx);
+  const toggleable = useSame(view && view.sources ? view.sources.filter((s) => s.toggleable).map((s) => s.doc_id) : []);
   ctx.why = why; // read when a key or button asks (the rows keep their props: ctx is one object)
   if (!view || !view.controls) return html`<div class="rw-root">Loading…</div>`;
   const review = ctx.review && view.review ? view.review : null;
-  const toggleable = view.sources.filter((s) => s.toggleable).map((s) => s.doc_id);
   const inPlay = view.sources.filter((s) => s.retrieved).length;
   const gtTable = view.gt_claims.length > 0 && !view.facts.length;
   const queueKeys = review && review.queue && ctx.queue ? (e) => {

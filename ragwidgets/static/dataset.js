@@ -3294,9 +3294,15 @@ function Matrix({ m: m3, selected, ctx, reviewable = false }) {
   }, [ctx]);
   const grid = { cursor, reviewable, setCursor, act };
   const docIds = T2(() => m3.columns.map((c3) => c3.doc_id), [m3.columns]);
-  const cells = typed(m3.cells, Int8Array);
-  const entailed = cells.reduce((n4, v3) => n4 + (v3 === LABEL_CODES.Entailment), 0);
-  const contradicted = cells.reduce((n4, v3) => n4 + (v3 === LABEL_CODES.Contradiction), 0);
+  const [entailed, contradicted] = T2(() => {
+    const cells = typed(m3.cells, Int8Array);
+    let e3 = 0, c3 = 0;
+    for (const v3 of cells) {
+      e3 += v3 === LABEL_CODES.Entailment;
+      c3 += v3 === LABEL_CODES.Contradiction;
+    }
+    return [e3, c3];
+  }, [m3.cells]);
   const size = `${m3.response.length} response + ${m3.gt.length} ground-truth claims × ${m3.columns.length} passages`;
   return html`<section class="rw-section" data-testid="matrix">
     <h4>Entailment: claims × passages</h4>
@@ -3606,12 +3612,17 @@ function Answer({ view }) {
     ${view.kind === "sample" && view.gt_answer ? html`<details class="rw-gt-answer"><summary>Ground-truth answer</summary><p><${LongText} text=${view.gt_answer} /></p></details>` : null}
   </section>`;
 }
+function useSame(list) {
+  const last = A2(list);
+  if (list.length !== last.current.length || list.some((x2, i3) => x2 !== last.current[i3])) last.current = list;
+  return last.current;
+}
 function SampleView({ view, ctx }) {
   const [trace, why, closeTrace] = useTrace(ctx);
+  const toggleable = useSame(view && view.sources ? view.sources.filter((s3) => s3.toggleable).map((s3) => s3.doc_id) : []);
   ctx.why = why;
   if (!view || !view.controls) return html`<div class="rw-root">Loading…</div>`;
   const review = ctx.review && view.review ? view.review : null;
-  const toggleable = view.sources.filter((s3) => s3.toggleable).map((s3) => s3.doc_id);
   const inPlay = view.sources.filter((s3) => s3.retrieved).length;
   const gtTable = view.gt_claims.length > 0 && !view.facts.length;
   const queueKeys = review && review.queue && ctx.queue ? (e3) => {
