@@ -169,9 +169,13 @@ def explain_sample(ev: Evaluation, i: int) -> SampleExplanation:
     resp_play = d.resp_active[r0:r0 + len(s.response_claims)]
     gt_play = d.gt_active[g0:g0 + len(s.gt_claims)]
 
-    def labelled(matrix, in_play, code: int) -> list[list[bool]] | None:
-        """Claims x passages: labelled ``code``, with both the claim and the passage in play."""
-        return None if matrix is None else ((matrix == code) & active[None, :] & in_play[:, None]).tolist()
+    def labelled(matrix, in_play, code: int) -> tuple[list[list[bool]], list[list[bool]]] | None:
+        """Claims x passages labelled ``code``, with both the claim and the passage in play: by
+        claim and by passage (the transpose)."""
+        if matrix is None:
+            return None
+        hit = (matrix == code) & active[None, :] & in_play[:, None]
+        return hit.tolist(), hit.T.tolist()
 
     resp_entails = labelled(s.retrieved2response, resp_play, ENTAILED)
     gt_entails = labelled(s.retrieved2answer, gt_play, ENTAILED)
@@ -181,10 +185,10 @@ def explain_sample(ev: Evaluation, i: int) -> SampleExplanation:
     gt_ids = [f"G{j + 1}" for j in range(len(s.gt_claims))]
 
     def entailing(grid, row: int) -> tuple[str, ...]:
-        return () if grid is None else tuple(compress(doc_ids, grid[row]))
+        return () if grid is None else tuple(compress(doc_ids, grid[0][row]))
 
     def entailed_rows(grid, k: int, ids: list[str]) -> tuple[str, ...]:
-        return () if grid is None else tuple(compress(ids, (row[k] for row in grid)))
+        return () if grid is None else tuple(compress(ids, grid[1][k]))
 
     claims = []
     for j, c in enumerate(s.response_claims):
