@@ -16,8 +16,22 @@ from .batch import Batch
 
 
 def _any(index: np.ndarray, mask: np.ndarray, size: int) -> np.ndarray:
-    """For each of ``size`` items: is it the ``index`` of at least one entry where ``mask`` holds?"""
-    return np.bincount(index[mask], minlength=size) > 0
+    """For each of ``size`` items: is it the ``index`` of at least one entry where ``mask`` holds?
+    (The entries are taken by position, ``np.flatnonzero``: about twice as fast as a boolean index.)"""
+    out = np.zeros(size, dtype=bool)
+    out[index[np.flatnonzero(mask)]] = True
+    return out
+
+
+def _in_play(flags: np.ndarray, index: np.ndarray):
+    """``flags[index]``: whether each entry's item is in play; True (for all) when every item is,
+    as on a fresh run: then nothing is gathered."""
+    return True if flags.all() else flags[index]
+
+
+def count_where(index: np.ndarray, mask: np.ndarray, size: int) -> np.ndarray:
+    """For each of ``size`` items: of how many entries where ``mask`` holds is it the ``index``?"""
+    return np.bincount(index[np.flatnonzero(mask)], minlength=size)
 
 
 def _gather(values: np.ndarray, index: np.ndarray) -> np.ndarray:
@@ -53,7 +67,7 @@ class Derived:
     def r2r_on(self) -> np.ndarray:
         """retrieved2response entries that entail, from passages in play."""
         b = self.batch
-        return (b.r2r_label == ENTAILED) & self.psg_active[b.r2r_psg]
+        return (b.r2r_label == ENTAILED) & _in_play(self.psg_active, b.r2r_psg)
 
     @cached_property
     def resp_faithful(self) -> np.ndarray:
@@ -92,7 +106,7 @@ class Derived:
     def gt_retrieved(self) -> np.ndarray:
         """Entailed by at least one retrieved passage."""
         b = self.batch
-        on = (b.r2a_label == ENTAILED) & self.psg_active[b.r2a_psg]
+        on = (b.r2a_label == ENTAILED) & _in_play(self.psg_active, b.r2a_psg)
         return _any(b.r2a_claim, on, len(b.gt_sample))
 
     # -- passages -------------------------------------------------------------------------
@@ -100,7 +114,7 @@ class Derived:
     def psg_useful(self) -> np.ndarray:
         """Entails at least one gt claim (RAGChecker's 'relevant' passage)."""
         b = self.batch
-        on = (b.r2a_label == ENTAILED) & self.gt_active[b.r2a_claim]
+        on = (b.r2a_label == ENTAILED) & _in_play(self.gt_active, b.r2a_claim)
         return _any(b.r2a_psg, on, len(b.psg_sample))
 
     @cached_property
@@ -142,14 +156,16 @@ class Derived:
         n = b.n_samples
         if matrix == "answer2response":
             bad = (b.answer2response == UNJUDGED) & self.resp_active
-            return np.bincount(b.resp_sample[bad], minlength=n)
+            return count_where(b.resp_sample, bad, n)
         if matrix == "response2answer":
             bad = (b.response2answer == UNJUDGED) & self.gt_active
-            return np.bincount(b.gt_sample[bad], minlength=n)
+            return count_where(b.gt_sample, bad, n)
         if matrix == "retrieved2response":
-            bad = (b.r2r_label == UNJUDGED) & self.resp_active[b.r2r_claim] & self.psg_active[b.r2r_psg]
-            return np.bincount(b.resp_sample[b.r2r_claim[bad]], minlength=n)
+            bad = ((b.r2r_label == UNJUDGED) & _in_play(self.resp_active, b.r2r_claim)
+                   & _in_play(self.psg_active, b.r2r_psg))
+            return np.bincount(b.resp_sample[b.r2r_claim[np.flatnonzero(bad)]], minlength=n)
         if matrix == "retrieved2answer":
-            bad = (b.r2a_label == UNJUDGED) & self.gt_active[b.r2a_claim] & self.psg_active[b.r2a_psg]
-            return np.bincount(b.gt_sample[b.r2a_claim[bad]], minlength=n)
+            bad = ((b.r2a_label == UNJUDGED) & _in_play(self.gt_active, b.r2a_claim)
+                   & _in_play(self.psg_active, b.r2a_psg))
+            return np.bincount(b.gt_sample[b.r2a_claim[np.flatnonzero(bad)]], minlength=n)
         return np.zeros(n, dtype=np.int64)

@@ -16,7 +16,7 @@ from ..model import LABEL_MATRICES
 from ..reviews import ReviewProblem, Reviews, as_reviews, warn_problems
 from .batch import Batch
 from .claims import FLAG_METRICS, claims_frame, write_claims
-from .derived import Derived
+from .derived import Derived, count_where
 from .explain import explain_sample
 from .metrics import METRICS, REQUIRED_PREFIX, ragchecker_summary
 from .records import ragchecker_record, write_ragchecker
@@ -27,7 +27,7 @@ from .values import DEFINED, NOT_COMPUTABLE, STATUS_CODES, STATUSES, UNDEFINED, 
 
 def _items_in_play(d: Derived, over: str) -> np.ndarray:
     sample, active = item_space(d, over)
-    return np.bincount(sample[active], minlength=d.batch.n_samples)
+    return count_where(sample, active, d.batch.n_samples)
 
 
 def _score(d: Derived, names: tuple[str, ...], undefined: str) -> Evaluation:
@@ -57,8 +57,8 @@ def _score(d: Derived, names: tuple[str, ...], undefined: str) -> Evaluation:
             sample, active = item_space(d, m.over)
             den_mask = active if m.denominator is None else active & m.denominator(d)
             num_mask = den_mask & m.numerator(d)
-            den = np.bincount(sample[den_mask], minlength=n)
-            num = np.bincount(sample[num_mask], minlength=n)
+            den = count_where(sample, den_mask, n)
+            num = count_where(sample, num_mask, n)
             with np.errstate(invalid="ignore", divide="ignore"):
                 value = num / den
             value[den == 0] = np.nan
