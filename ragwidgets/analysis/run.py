@@ -296,6 +296,7 @@ class InMemoryRun(HeldTable):
         self.tables: dict[str, RunTable] = {}
         frames, statuses = [], []
         judge_frames = []
+        judge_tables: dict[str, RunTable] = {}  # the judge's own labels' tables: the run's where nothing is reviewed
         self.external = list(dict.fromkeys(c for _, _, names in loaded.values() for c in names))
         self.counterparts = {c: m for _, _, names in loaded.values() for c, m in names.items()
                              if m in self.metrics}  # an external column -> the metric it measures the same as
@@ -303,7 +304,8 @@ class InMemoryRun(HeldTable):
         for name, (scores, extras, names) in loaded.items():
             table = self.tables[name] = run_table(scores, self.metrics)
             compared[name] = _with_external(table, extras, list(names))
-            judge_frames.append(run_table(self._judge[name], self.metrics).frame[self.metrics])
+            judge_tables[name] = table if self._judge[name] is scores else run_table(self._judge[name], self.metrics)
+            judge_frames.append(judge_tables[name].frame[self.metrics])
             f = table.frame.reset_index()
             if extras is not None:
                 f = f.join(extras.drop(columns=[c for c in extras if c in f]), on="query_id")
@@ -322,8 +324,8 @@ class InMemoryRun(HeldTable):
         self._judge_frame = pd.concat(judge_frames, ignore_index=True)
         self._judge_frame.insert(0, "query_id", self._frame["query_id"].to_numpy())
         self._judge_frame.insert(0, "run", self._frame["run"].to_numpy())
-        self._judge_status = pd.concat([run_table(self._judge[name], self.metrics).status.reset_index(drop=True)
-                                        for name in self.runs], ignore_index=True)
+        self._judge_status = pd.concat([judge_tables[name].status.reset_index(drop=True) for name in self.runs],
+                                       ignore_index=True)
         self._values = {m: self._frame[m].to_numpy(dtype=float) for m in self.metrics}
         self._codes = {m: self._status[m].to_numpy() for m in self.metrics}
         for c in self.external:  # other tools' numbers: charted and filtered like a metric, NaN = missing
