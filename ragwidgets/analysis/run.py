@@ -252,6 +252,13 @@ class HeldTable:
         return self._order
 
 
+def _order_by(values: np.ndarray, descending: bool) -> np.ndarray:
+    """Positions of ``values`` in ascending (or descending) order, ties in position order, NaN last."""
+    order = np.argsort(-values if descending else values, kind="stable")
+    missing = np.isnan(values[order])
+    return np.concatenate([order[~missing], order[missing]])
+
+
 class InMemoryRun(HeldTable):
     """One run or several runs of the same queries, held in this process: a path, records, Scores,
     ScoringResult, DataFrame, or ``{run_name: source}`` (the first run is the baseline).
@@ -349,7 +356,8 @@ class InMemoryRun(HeldTable):
         self._summarizer = Summarizer(self._whole_table())
         self._groups: dict[str, tuple[np.ndarray, pd.Index]] = {}  # group column -> codes, names (_group_codes)
         self._cache: dict[str, tuple] = {}  # part of the view -> (inputs, value)
-        self._ranks: dict[str, np.ndarray] = {}  # text column -> each row's rank, for sorting
+        self._ranks: dict[str, np.ndarray] = {}  # other column -> each row's value or rank, for sorting
+        self._orders: dict[tuple[str, bool], tuple[np.ndarray, np.ndarray]] = {}  # (key, descending) -> (values, order)
         self.add_slices(builtin_slices(self._whole_table()) + [FLAKY_SLICE] * bool(self.repeats) + [
             Slice(f"{c} disagrees with {m}", f"abs({c} - {m}) >= {DISAGREE}",
                   f"another tool's {c} and ragwidgets' {m} differ by {DISAGREE} or more on the same answer", (m,))
@@ -425,20 +433,34 @@ class InMemoryRun(HeldTable):
         return mask
 
     def _sort(self, rows: np.ndarray, c: Controls) -> np.ndarray:
+        """``rows`` (positions, ascending) in the order of ``c.sort_by``, Undefined last either way,
+        ties in row order: every row's order is found once per key and direction (again when a
+        review changed the key's values), then the kept rows are read off it."""
         key = c.sort_by
         if not key:
             return rows
         if key == "difference":
-            values = self.difference(c.compare_metric)[rows]
-        elif key in self._frame and pd.api.types.is_numeric_dtype(self._frame[key]):
-            values = self._frame[key].to_numpy(dtype=float)[rows]
-        else:  # text: each row's rank, found once
-            if key not in self._ranks:
-                self._ranks[key] = pd.factorize(self._frame[key], sort=True)[0].astype(float)
-            values = self._ranks[key][rows]
-        order = np.argsort(-values if c.descending else values, kind="stable")
-        missing = np.isnan(values[order])
-        return rows[np.concatenate([order[~missing], order[missing]])]  # Undefined last either way
+            order = _order_by(self.difference(c.compare_metric), c.descending)
+        else:
+            values = self._sort_key(key)
+            last = self._orders.get((key, c.descending))
+            if last is None or last[0] is not values:
+                last = self._orders[(key, c.descending)] = (values, _order_by(values, c.descending))
+            order = last[1]
+        kept = np.zeros(len(self._frame), dtype=bool)
+        kept[rows] = True
+        return order[kept[order]]
+
+    def _sort_key(self, key: str) -> np.ndarray:
+        """Every row's value to sort ``key`` by: a metric's (the array a review replaces), a numeric
+        column's, else a text's rank; the last two found once."""
+        if key in self._values:
+            return self._values[key]
+        if key not in self._ranks:
+            column = self._frame[key]
+            self._ranks[key] = (column.to_numpy(dtype=float) if pd.api.types.is_numeric_dtype(column)
+                                else pd.factorize(column, sort=True)[0].astype(float))
+        return self._ranks[key]
 
     def difference(self, metric: str) -> np.ndarray:
         """Per row: its ``metric`` minus the baseline run's on the same query (NaN where either is
@@ -551,11 +573,14 @@ class InMemoryRun(HeldTable):
         rows = self._order[start:start + count]
         numeric = [*COUNT_COLUMNS, *self.metrics, *self.external] + (["difference"] if self.comparison is not None else [])
         diff = self.difference(self.controls.compare_metric) if self.comparison is not None else None
-        column = self._frame.take(rows)  # only the window's rows leave pandas
-        return {"positions": rows, "run": column["run"].tolist(), "query_id": column["query_id"].tolist(),
-                "query": [q[:QUERY_CHARS] for q in column["query"].tolist()],
-                "numeric": {name: diff[rows] if name == "difference" else column[name].to_numpy(dtype=float)
-                            for name in numeric},
+        at = rows.tolist()
+        # Only the window's rows leave pandas, a text one cell at a time: a take from an Arrow
+        # column of many chunks joins them all first (~17 ms for 200 rows of a 1M-sample run).
+        texts = {c: [self._frame[c].iat[i] for i in at] for c in ("run", "query_id", "query")}
+        return {"positions": rows, "run": texts["run"], "query_id": texts["query_id"],
+                "query": [q[:QUERY_CHARS] for q in texts["query"]],
+                "numeric": {name: diff[rows] if name == "difference"
+                            else self._frame[name].to_numpy(dtype=float)[rows] for name in numeric},
                 "status": {m: self._codes[m][rows] for m in (*self.metrics, *self.external)}}
 
     def top_k(self, run: str) -> pd.DataFrame:

@@ -24,6 +24,7 @@ class Summarizer:
         self._distinct: dict[str, tuple[np.ndarray, list]] = {}
         self._bounds = np.zeros(len(self.metrics) + 1, dtype=np.int64)
         self._table = np.zeros((len(table.frame), len(self.metrics)), dtype=np.int32)
+        self._every: np.ndarray | None = None
         self.update(table, self.metrics)
 
     def update(self, table: RunTable, metrics) -> None:
@@ -43,6 +44,7 @@ class Summarizer:
         self._bounds = np.r_[0, np.cumsum([len(self._distinct[m][0]) + 2 for m in self.metrics])].astype(np.int64)
         for k, m in enumerate(self.metrics):  # the one copy of the slots: a column of the table each
             self._table[:, k] = slots.pop(m) + np.int32(self._bounds[k])
+        self._every = None
 
     def slots(self, metric: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, list]:
         """``metric``'s slot at each of ``rows`` (0 ... k-1: its value's place among the
@@ -53,10 +55,29 @@ class Summarizer:
 
     def counts(self, rows: np.ndarray | None = None) -> dict[str, np.ndarray]:
         """Per metric, over the rows at ``rows`` (all when None): how many hold each distinct value,
-        then how many are Undefined and not computable (the last two entries)."""
-        picked = self._table if rows is None else self._table[rows]
-        every = np.bincount(picked.ravel(), minlength=int(self._bounds[-1]))
+        then how many are Undefined and not computable (the last two entries). More than half
+        of the rows, each once and in order (a filter's), are counted as all the rows' counts
+        less those of the rows left out."""
+        n = len(self._table)
+        if rows is None:
+            every = self._all()
+        elif 2 * len(rows) > n and rows[0] >= 0 and np.all(rows[1:] > rows[:-1]):
+            out = np.ones(n, dtype=bool)
+            out[rows] = False
+            every = self._all() if len(rows) == n else self._all() - self._count(np.flatnonzero(out))
+        else:
+            every = self._count(rows)
         return {m: every[self._bounds[k]:self._bounds[k + 1]] for k, m in enumerate(self.metrics)}
+
+    def _count(self, rows: np.ndarray | None) -> np.ndarray:
+        picked = self._table if rows is None else self._table[rows]
+        return np.bincount(picked.ravel(), minlength=int(self._bounds[-1]))
+
+    def _all(self) -> np.ndarray:
+        """Every row's counts, found once (again after an update)."""
+        if self._every is None:
+            self._every = self._count(None)
+        return self._every
 
     def summarize(self, rows: np.ndarray | None = None, *, n_boot: int = N_BOOT, seed: int = 0,
                   percent: bool = False) -> pd.DataFrame:

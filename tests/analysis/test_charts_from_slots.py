@@ -38,3 +38,65 @@ def test_charts_and_summary_from_slots_equal_those_from_values(seed):
             assert (got["defined"], got["undefined"], got["not_computable"]) == (
                 defined, int((s[metric][rows] == 1).sum()), int((s[metric][rows] == 2).sum()))
             assert (np.isnan(got["mean"]) and mean is None) or got["mean"] == mean
+
+
+def test_counts_of_most_rows_from_the_total_equal_those_counted_directly():
+    """A subset of more than half the rows is counted as all rows less those left out; any other
+    (fewer rows, rows out of order or repeated) directly: the same counts either way, and again
+    after a live update changed the slots."""
+    from ragwidgets.analysis.summary import Summarizer
+    from ragwidgets.analysis.table import run_table
+    table = run_table(rw.evaluate(rw.datasets.synthetic_run(1500, seed=9)))
+    summarizer = Summarizer(table)
+    rng = np.random.default_rng(9)
+
+    def direct(rows):
+        every = np.bincount(summarizer._table[rows].ravel(), minlength=int(summarizer._bounds[-1]))
+        return {m: every[summarizer._bounds[k]:summarizer._bounds[k + 1]] for k, m in enumerate(summarizer.metrics)}
+
+    def same(a, b):
+        return a.keys() == b.keys() and all(np.array_equal(a[m], b[m]) for m in a)
+
+    for frac in (0.0, 0.2, 0.5, 0.51, 0.8, 0.999, 1.0):
+        rows = np.flatnonzero(rng.random(table.n) < frac) if frac < 1 else np.arange(table.n)
+        assert same(summarizer.counts(rows), direct(rows)), frac
+        for odd in (np.r_[rows, rows[:3]], rows[::-1].copy()):  # repeated, out of order
+            assert same(summarizer.counts(odd), direct(odd)), frac
+    assert same(summarizer.counts(None), direct(np.arange(table.n)))
+    metric = summarizer.metrics[0]
+    status = table.status[metric].to_numpy().copy()
+    status[:300] = 1  # Undefined now (a review's doing): the total is counted again
+    table.status[metric] = status
+    summarizer.update(table, [metric])
+    assert summarizer.counts(None)[metric][-2] == np.count_nonzero(status == 1)
+    rows = np.flatnonzero(rng.random(table.n) < 0.7)
+    assert same(summarizer.counts(rows), direct(rows))
+    assert same(summarizer.counts(None), direct(np.arange(table.n)))
+
+
+def test_sorted_rows_read_off_each_keys_order_equal_a_sort_of_the_kept_rows():
+    """The run model orders every row once per sort key and direction and reads the kept rows off
+    it; against sorting just the kept rows (stable, Undefined last either way) under random
+    filters, for metrics, counts and text keys, and again after a review replaced a metric's values."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = InMemoryRun(rw.datasets.synthetic_run(1200, seed=4))
+    rng = np.random.default_rng(4)
+
+    def by_sorting(rows, key, descending):
+        values = (run._values[key] if key in run._values else run.frame[key].to_numpy(dtype=float)
+                  if key != "query" else np.unique(run.frame[key].to_numpy(dtype=object), return_inverse=True)[1]
+                  .astype(float))[rows]
+        order = np.argsort(-values if descending else values, kind="stable")
+        missing = np.isnan(values[order])
+        return rows[np.concatenate([order[~missing], order[missing]])]
+
+    keys = [*run.metrics[:4], "n_passages", "query"]
+    for trial in range(30):
+        key, descending = keys[trial % len(keys)], bool(rng.integers(2))
+        c = Controls(expression=str(rng.choice(EXPRESSIONS)), sort_by=key, descending=descending)
+        run.update(c)
+        assert np.array_equal(run.order, by_sorting(np.flatnonzero(run._mask), key, descending)), (key, descending)
+        if trial == 12:  # a review's new values for a metric: its order is found again
+            m = run.metrics[0]
+            run._values[m] = rng.permutation(run._values[m])
