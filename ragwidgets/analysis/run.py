@@ -442,7 +442,7 @@ class InMemoryRun(HeldTable):
         if key == "difference":
             order = _order_by(self.difference(c.compare_metric), c.descending)
         else:
-            values = self._sort_key(key)
+            values = self._column_values(key)
             last = self._orders.get((key, c.descending))
             if last is None or last[0] is not values:
                 last = self._orders[(key, c.descending)] = (values, _order_by(values, c.descending))
@@ -451,9 +451,9 @@ class InMemoryRun(HeldTable):
         kept[rows] = True
         return order[kept[order]]
 
-    def _sort_key(self, key: str) -> np.ndarray:
-        """Every row's value to sort ``key`` by: a metric's (the array a review replaces), a numeric
-        column's, else a text's rank; the last two found once."""
+    def _column_values(self, key: str) -> np.ndarray:
+        """Every row's value of ``key`` as floats: a metric's (the array a review replaces), a
+        numeric column's, else (to sort by) a text's rank; the last two found once."""
         if key in self._values:
             return self._values[key]
         if key not in self._ranks:
@@ -579,8 +579,8 @@ class InMemoryRun(HeldTable):
         texts = {c: [self._frame[c].iat[i] for i in at] for c in ("run", "query_id", "query")}
         return {"positions": rows, "run": texts["run"], "query_id": texts["query_id"],
                 "query": [q[:QUERY_CHARS] for q in texts["query"]],
-                "numeric": {name: diff[rows] if name == "difference"
-                            else self._frame[name].to_numpy(dtype=float)[rows] for name in numeric},
+                "numeric": {name: (diff if name == "difference" else self._column_values(name))[rows]
+                            for name in numeric},
                 "status": {m: self._codes[m][rows] for m in (*self.metrics, *self.external)}}
 
     def top_k(self, run: str) -> pd.DataFrame:
