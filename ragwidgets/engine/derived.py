@@ -30,8 +30,9 @@ def _in_play(flags: np.ndarray, index: np.ndarray):
 
 
 def count_where(index: np.ndarray, mask: np.ndarray, size: int) -> np.ndarray:
-    """For each of ``size`` items: of how many entries where ``mask`` holds is it the ``index``?"""
-    return np.bincount(index[np.flatnonzero(mask)], minlength=size)
+    """For each of ``size`` items: of how many entries where ``mask`` holds is it the ``index``?
+    (int32: a sample's items number far fewer than 2**31; half the memory of a run's counts.)"""
+    return np.bincount(index[np.flatnonzero(mask)], minlength=size).astype(np.int32)
 
 
 def _gather(values: np.ndarray, index: np.ndarray) -> np.ndarray:
@@ -163,9 +164,9 @@ class Derived:
         if matrix == "retrieved2response":
             bad = ((b.r2r_label == UNJUDGED) & _in_play(self.resp_active, b.r2r_claim)
                    & _in_play(self.psg_active, b.r2r_psg))
-            return np.bincount(b.resp_sample[b.r2r_claim[np.flatnonzero(bad)]], minlength=n)
+            return np.bincount(b.resp_sample[b.r2r_claim[np.flatnonzero(bad)]], minlength=n).astype(np.int32)
         if matrix == "retrieved2answer":
             bad = ((b.r2a_label == UNJUDGED) & _in_play(self.gt_active, b.r2a_claim)
                    & _in_play(self.psg_active, b.r2a_psg))
-            return np.bincount(b.gt_sample[b.r2a_claim[np.flatnonzero(bad)]], minlength=n)
-        return np.zeros(n, dtype=np.int64)
+            return np.bincount(b.gt_sample[b.r2a_claim[np.flatnonzero(bad)]], minlength=n).astype(np.int32)
+        return np.zeros(n, dtype=np.int32)

@@ -52,7 +52,7 @@ def _score(d: Derived, names: tuple[str, ...], undefined: str) -> Evaluation:
             with np.errstate(invalid="ignore", divide="ignore"):
                 value = np.where(p + r > 0, 2 * p * r / (p + r), 0.0)
             value[np.isnan(p) | np.isnan(r)] = np.nan
-            num = den = np.zeros(n, dtype=np.int64)
+            num = den = np.zeros(n, dtype=np.int32)
         else:
             sample, active = item_space(d, m.over)
             den_mask = active if m.denominator is None else active & m.denominator(d)
