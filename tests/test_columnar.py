@@ -128,6 +128,22 @@ def test_the_vectorised_search_finds_what_a_python_loop_finds(rows, pick, cut, e
         assert (TextIndex(frame).mask(text) == reference_mask(frame, text)).all(), text
 
 
+@pytest.mark.parametrize("parts", [2, 3, 7])
+def test_a_search_in_parts_cut_at_row_starts_finds_what_a_python_loop_finds(monkeypatch, parts):
+    """A large column is scanned in parts, one thread each: forced into 2, 3 or 7 parts over rows
+    of a three-letter alphabet (an occurrence at every cut, and across rows were one allowed)."""
+    from ragwidgets.analysis import filtering
+    monkeypatch.setattr(filtering, "_parts", lambda size: parts)
+    rng = np.random.default_rng(parts)
+    words = ["".join(rng.choice(list("abé"), rng.integers(0, 9))) for _ in range(3 * 60)]
+    frame = pd.DataFrame({"query": pd.array(words[60:120], dtype="str"), "response": words[120:]},
+                         index=pd.Index(words[:60], name="query_id"))
+    index = TextIndex(frame)
+    assert len(index._pieces) == min(parts, 60)
+    for text in ("abc", "aba", "bab", "aaa", "éa", "bé", "abab", "ébé", "zzz"):
+        assert (index.mask(text) == reference_mask(frame, text)).all(), text
+
+
 def test_the_explorers_filter_sort_and_drill_down_on_a_columnar_run(tmp_path):
     path = tmp_path / "run.jsonl"
     records = [dict(r, query_id=f"q{i}") for i, r in enumerate(rw.datasets.synthetic_run(40, seed=3))]

@@ -9,6 +9,10 @@ accident.
 
 from __future__ import annotations
 
+import functools
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -19,6 +23,8 @@ from .expression import parse
 TEXT_COLUMNS = ("query", "response")
 SCAN_BYTES = 3  # a shorter text hits most rows, many times each: searched row by row instead
 NARROW = 4  # a text holding the last one is looked for in its rows when they are at most 1/NARROW of all
+MAX_PARTS = 4  # threads a large column is scanned in, at most
+PART_BYTES = 8 * 2**20  # a column is scanned in one more part for each this many bytes
 
 
 def expression_mask(frame: pd.DataFrame, expression: str) -> np.ndarray:
@@ -36,8 +42,9 @@ class TextIndex:
     value viewing the column's data, not a copy) at every occurrence, the pieces' lengths give each
     hit's offset and ``np.searchsorted`` over the row offsets its row, with no Python step per hit
     (a text without NUL cannot match across rows; one with NUL, or under SCAN_BYTES, is searched
-    row by row by ``pyarrow.compute``). A text holding the last one searched is looked for only in
-    the rows that held that one (typing), when they are few.
+    row by row by ``pyarrow.compute``). A large column is scanned in parts cut at row starts, one
+    thread each (Arrow releases the GIL), at most one per usable core. A text holding the last one
+    searched is looked for only in the rows that held that one (typing), when they are few.
     """
 
     def __init__(self, frame: pd.DataFrame):
@@ -58,8 +65,8 @@ class TextIndex:
         self._starts = offsets - offsets[0]
         data = lowered.buffers()[2]
         whole = data.slice(offsets[0], offsets[-1] - offsets[0]) if data is not None else pa.py_buffer(b"")
-        self._whole = pa.Array.from_buffers(pa.large_binary(), 1,
-                                            [None, pa.py_buffer(np.array([0, whole.size], dtype=np.int64)), whole])
+        cuts = _cuts(self._starts, _parts(whole.size))
+        self._pieces = [(int(a), _one_value(whole.slice(a, b - a))) for a, b in zip(cuts[:-1], cuts[1:])]
         self._last: tuple[str, np.ndarray] | None = None
 
     def mask(self, text: str) -> np.ndarray:
@@ -78,10 +85,10 @@ class TextIndex:
             found = self._search(self._text, text)
         else:
             pattern = text.encode("utf-8")
-            pieces = pc.binary_length(pc.list_flatten(pc.split_pattern(self._whole, pattern))).to_numpy()
-            hits = np.cumsum(pieces[:-1] + len(pattern)) - len(pattern)  # where each occurrence starts
             found = np.zeros(n, dtype=bool)
-            found[np.searchsorted(self._starts, hits, side="right") - 1] = True
+            scans = _pool(len(self._pieces)).map(lambda piece: _occurrences(piece, pattern), self._pieces)
+            for hits in scans:
+                found[np.searchsorted(self._starts, hits, side="right") - 1] = True
         self._last = (text, found)
         return found.copy()
 
@@ -91,6 +98,40 @@ class TextIndex:
         if "\x00" in text:
             rows = pc.utf8_slice_codeunits(rows, 0, -1)
         return pc.match_substring(rows, text).to_numpy(zero_copy_only=False)
+
+
+def _parts(size: int) -> int:
+    """Parts to scan ``size`` bytes in: one per usable core (at most MAX_PARTS), one per PART_BYTES."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(cores, MAX_PARTS, size // PART_BYTES))
+
+
+def _cuts(starts: np.ndarray, parts: int) -> np.ndarray:
+    """Byte offsets cutting the rows (``starts``: each row's first byte, then the end) into
+    ``parts`` runs of whole rows of about equal size: 0, ..., the end."""
+    end = int(starts[-1])
+    inner = starts[np.searchsorted(starts, [end * k // parts for k in range(1, parts)])]
+    return np.unique(np.r_[0, inner, end])
+
+
+def _one_value(data: pa.Buffer) -> pa.Array:
+    """A large_binary array of one value viewing ``data`` (not a copy)."""
+    offsets = pa.py_buffer(np.array([0, data.size], dtype=np.int64))
+    return pa.Array.from_buffers(pa.large_binary(), 1, [None, offsets, data])
+
+
+def _occurrences(piece: tuple[int, pa.Array], pattern: bytes) -> np.ndarray:
+    """Where each occurrence of ``pattern`` starts, in the whole column's bytes, within the
+    ``piece`` (its first byte's offset, its bytes): Arrow splits it there, the pieces' lengths
+    give the places."""
+    first, data = piece
+    lengths = pc.binary_length(pc.list_flatten(pc.split_pattern(data, pattern))).to_numpy()
+    return first + np.cumsum(lengths[:-1] + len(pattern)) - len(pattern)
+
+
+@functools.cache
+def _pool(threads: int) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(threads, thread_name_prefix="ragwidgets-search")
 
 
 def _strings(values) -> pa.Array:
