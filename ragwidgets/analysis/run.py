@@ -576,7 +576,10 @@ class InMemoryRun(HeldTable):
         at = rows.tolist()
         # Only the window's rows leave pandas, a text one cell at a time: a take from an Arrow
         # column of many chunks joins them all first (~17 ms for 200 rows of a 1M-sample run).
-        texts = {c: [self._frame[c].iat[i] for i in at] for c in ("run", "query_id", "query")}
+        texts = {}
+        for c in ("run", "query_id", "query"):
+            column = self._frame[c]
+            texts[c] = [column.iat[i] for i in at]
         return {"positions": rows, "run": texts["run"], "query_id": texts["query_id"],
                 "query": [q[:QUERY_CHARS] for q in texts["query"]],
                 "numeric": {name: (diff if name == "difference" else self._column_values(name))[rows]
