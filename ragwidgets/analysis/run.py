@@ -166,6 +166,8 @@ def _scores_and_extras(source, reviews: Reviews | None = None) -> tuple[Scores, 
         scores = evaluate(run.records, reviews=reviews)
         scores.external, scores.external_tool = run.external, run.tool
         records = pd.DataFrame(run.records)
+    if records is None and (scores.external is None or not len(scores.external.columns)):
+        return scores, None, {}  # nothing beside the metrics: no frame of a million empty rows
     ids = list(scores.batch.query_ids)
     extras = pd.DataFrame(index=pd.Index(ids))
     if records is not None:

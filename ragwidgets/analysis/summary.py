@@ -36,7 +36,7 @@ class Summarizer:
             status = table.status[m].to_numpy()
             value = table.frame[m].to_numpy(dtype=float)
             defined = status == DEFINED_CODE
-            distinct, inverse = np.unique(value[defined], return_inverse=True)
+            inverse, distinct = pd.factorize(value[defined], sort=True)  # as np.unique, by hashing: no sort of n
             slot = np.where(status == UNDEFINED_CODE, len(distinct), len(distinct) + 1).astype(np.int32)
             slot[defined] = inverse
             slots[m] = slot
