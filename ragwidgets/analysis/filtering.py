@@ -136,7 +136,10 @@ def _pool(threads: int) -> ThreadPoolExecutor:
 
 def _strings(values) -> pa.Array:
     """``values`` (a pandas column or index) as one Arrow large_string array (Arrow-backed: not copied)."""
-    array = pa.array(values) if isinstance(values.dtype, pd.StringDtype) else pa.array(values.astype(str).to_numpy())
+    # the column's own array: pyarrow's look for its protocols on a Series would each fall to pandas'
+    # attribute lookup, which searches the (million-row) index for the name
+    array = (pa.array(values.array) if isinstance(values.dtype, pd.StringDtype)
+             else pa.array(values.astype(str).to_numpy()))
     return array.cast(pa.large_string()) if array.type != pa.large_string() else array
 
 
