@@ -331,8 +331,8 @@ class InMemoryRun(HeldTable):
         self._row_in_run = np.concatenate([np.arange(t.n) for t in self.tables.values()])
         self._run_start = dict(zip(self.runs, np.r_[0, np.cumsum([t.n for t in self.tables.values()])].tolist()))
         self._judge_frame = pd.concat(judge_frames, ignore_index=True)
-        self._judge_frame.insert(0, "query_id", self._frame["query_id"].to_numpy())
-        self._judge_frame.insert(0, "run", self._frame["run"].to_numpy())
+        self._judge_frame.insert(0, "query_id", self._frame["query_id"].array)  # shared, not made Python strings
+        self._judge_frame.insert(0, "run", self._frame["run"].array)
         self._judge_status = pd.concat([judge_tables[name].status.reset_index(drop=True) for name in self.runs],
                                        ignore_index=True)
         self._values = {m: self._frame[m].to_numpy(dtype=float) for m in self.metrics}
