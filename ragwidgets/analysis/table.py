@@ -64,5 +64,8 @@ def run_table(scores: Scores, metrics: list[str] | None = None) -> RunTable:
                                       np.full(b.n_samples, NOT_COMPUTABLE_CODE, dtype=np.int8)))
         columns[name] = value
         status[name] = code
-    return RunTable(scores=scores, frame=pd.DataFrame(columns, index=index),
-                    status=pd.DataFrame(status, index=index))
+    # copy=False: the columns are the engine's arrays, shared, not copied into one block (nothing
+    # writes into a table's columns in place: a changed metric is a new column; pandas 3's
+    # copy-on-write would copy on such a write anyway)
+    return RunTable(scores=scores, frame=pd.DataFrame(columns, index=index, copy=False),
+                    status=pd.DataFrame(status, index=index, copy=False))
