@@ -35,6 +35,7 @@ def _score(d: Derived, names: tuple[str, ...], undefined: str) -> Evaluation:
     n = b.n_samples
     ev = Evaluation(batch=b, names=names, derived=d)
     work = list(names)
+    in_play: dict[str, np.ndarray] = {}  # item kind -> items in play per sample
     if "f1" in names:  # f1 is computed from its parts, so after them
         work = [m for m in ("precision", "recall") if m not in names] + [m for m in names if m != "f1"] + ["f1"]
     for name in work:
@@ -57,7 +58,12 @@ def _score(d: Derived, names: tuple[str, ...], undefined: str) -> Evaluation:
             sample, active = item_space(d, m.over)
             den_mask = active if m.denominator is None else active & m.denominator(d)
             num_mask = den_mask & m.numerator(d)
-            den = count_where(sample, den_mask, n)
+            if m.denominator is None:  # the items in play: counted once per kind, shared (read only)
+                den = in_play.get(m.over)
+                if den is None:
+                    den = in_play[m.over] = count_where(sample, den_mask, n)
+            else:
+                den = count_where(sample, den_mask, n)
             num = count_where(sample, num_mask, n)
             with np.errstate(invalid="ignore", divide="ignore"):
                 value = num / den
