@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -254,6 +255,9 @@ class HeldTable:
         return self._order
 
 
+_INDEXER = ThreadPoolExecutor(1, thread_name_prefix="ragwidgets-text-index")  # its thread starts on first use
+
+
 def _order_by(values: np.ndarray, descending: bool) -> np.ndarray:
     """Positions of ``values`` in ascending (or descending) order, ties in position order, NaN last."""
     order = np.argsort(-values if descending else values, kind="stable")
@@ -340,7 +344,8 @@ class InMemoryRun(HeldTable):
         for c in self.external:  # other tools' numbers: charted and filtered like a metric, NaN = missing
             self._values[c] = self._frame[c].to_numpy(dtype=float)
             self._codes[c] = np.where(np.isnan(self._values[c]), NOT_COMPUTABLE_CODE, DEFINED_CODE).astype(np.int8)
-        self._text_index = TextIndex(self._frame.set_index("query_id"))
+        # built beside the rest of the opening (Arrow works without the GIL); a search waits for it
+        self._text_index = _INDEXER.submit(TextIndex, self._frame.set_index("query_id"))
         self._numeric = self._frame.drop(columns=["query", "response", "run", "query_id"])
         self.group_columns = ["run"] * (len(self.runs) > 1) + [
             c for c in self._frame.columns if c not in ("run", "query_id", "query", "response", *self.metrics)
@@ -406,7 +411,7 @@ class InMemoryRun(HeldTable):
 
     def _text_mask(self, text: str) -> np.ndarray:
         if self._text_cache is None or self._text_cache[0] != text:
-            self._text_cache = (text, self._text_index.mask(text))
+            self._text_cache = (text, self._text_index.result().mask(text))
         return self._text_cache[1]
 
     def _filter(self, c: Controls, with_brush: bool = True) -> np.ndarray:
