@@ -157,3 +157,29 @@ def test_the_explorers_filter_sort_and_drill_down_on_a_columnar_run(tmp_path):
         assert len(run.order) and np.array_equal(run.order, slow.order)
     row = int(run.order[0])
     assert same_sample(run.drill(row).sample, slow.drill(row).sample)
+
+
+def test_a_search_of_an_empty_run_finds_nothing():
+    frame = pd.DataFrame({"query": pd.array([], dtype="str"), "response": pd.array([], dtype="str")},
+                         index=pd.Index([], dtype="str", name="query_id"))
+    assert TextIndex(frame).mask("abc").tolist() == []
+
+
+def test_the_text_index_is_built_in_a_forked_child_too():
+    """The index is built on a background thread: a child forked after the parent used it (the
+    parent's thread is not in the child) builds its own."""
+    import os
+    import signal
+    records = [dict(r, query_id=f"q{i}") for i, r in enumerate(rw.datasets.synthetic_run(20, seed=1))]
+    InMemoryRun(records).update(Controls(text="q1"))  # the parent's executor has a thread now
+    pid = os.fork()
+    if pid == 0:  # the child: a hang would be the bug, so an alarm ends it
+        signal.alarm(60)
+        try:
+            run = InMemoryRun(records)
+            run.update(Controls(text="q1"))
+            os._exit(0 if len(run.order) else 3)
+        except BaseException:
+            os._exit(4)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status

@@ -72,7 +72,7 @@ class TextIndex:
     def mask(self, text: str) -> np.ndarray:
         """Rows whose query_id, query or response contains ``text`` (all rows for an empty text)."""
         n = len(self._text)
-        if not text:
+        if not text or not n:
             return np.ones(n, dtype=bool)
         text = text.lower()
         last = self._last
@@ -132,6 +132,10 @@ def _occurrences(piece: tuple[int, pa.Array], pattern: bytes) -> np.ndarray:
 @functools.cache
 def _pool(threads: int) -> ThreadPoolExecutor:
     return ThreadPoolExecutor(threads, thread_name_prefix="ragwidgets-search")
+
+
+if hasattr(os, "register_at_fork"):  # a forked child has none of the parent's threads: new pools there
+    os.register_at_fork(after_in_child=_pool.cache_clear)
 
 
 def _strings(values) -> pa.Array:

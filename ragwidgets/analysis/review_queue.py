@@ -91,7 +91,7 @@ def _moves(scores: Scores, metric: str) -> np.ndarray:
         den = part.denominator[name]
     out = np.zeros(len(den))
     ok = defined & (den > 0)
-    out[ok] = 1 / (den[ok] * max(int(defined.sum()), 1))
+    out[ok] = 1 / (den[ok].astype(float) * max(int(defined.sum()), 1))  # the counts are int32: no product in them
     return out
 
 

@@ -258,6 +258,15 @@ class HeldTable:
 _INDEXER = ThreadPoolExecutor(1, thread_name_prefix="ragwidgets-text-index")  # its thread starts on first use
 
 
+def _new_indexer() -> None:
+    global _INDEXER
+    _INDEXER = ThreadPoolExecutor(1, thread_name_prefix="ragwidgets-text-index")
+
+
+if hasattr(os, "register_at_fork"):  # a forked child has none of the parent's threads: a new executor there
+    os.register_at_fork(after_in_child=_new_indexer)
+
+
 def _order_by(values: np.ndarray, descending: bool) -> np.ndarray:
     """Positions of ``values`` in ascending (or descending) order, ties in position order, NaN last."""
     order = np.argsort(-values if descending else values, kind="stable")
@@ -315,9 +324,10 @@ class InMemoryRun(HeldTable):
                              if m in self.metrics}  # an external column -> the metric it measures the same as
         compared: dict[str, RunTable] = {}  # the run tables with their external columns, compared like metrics
         for name, (scores, extras, names) in loaded.items():
-            table = self.tables[name] = run_table(scores, self.metrics)
+            table = self.tables[name] = run_table(scores, self.metrics, share=True)
             compared[name] = _with_external(table, extras, list(names))
-            judge_tables[name] = table if self._judge[name] is scores else run_table(self._judge[name], self.metrics)
+            judge_tables[name] = (table if self._judge[name] is scores
+                                  else run_table(self._judge[name], self.metrics, share=True))
             judge_frames.append(judge_tables[name].frame[self.metrics])
             f = table.frame.reset_index()
             if extras is not None:

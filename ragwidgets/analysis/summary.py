@@ -36,7 +36,8 @@ class Summarizer:
             status = table.status[m].to_numpy()
             value = table.frame[m].to_numpy(dtype=float)
             defined = status == DEFINED_CODE
-            inverse, distinct = pd.factorize(value[defined], sort=True)  # as np.unique, by hashing: no sort of n
+            # as np.unique (a NaN one more value, last), by hashing: no sort of n
+            inverse, distinct = pd.factorize(value[defined], sort=True, use_na_sentinel=False)
             slot = np.where(status == UNDEFINED_CODE, len(distinct), len(distinct) + 1).astype(np.int32)
             slot[defined] = inverse
             slots[m] = slot
@@ -59,12 +60,14 @@ class Summarizer:
         of the rows, each once and in order (a filter's), are counted as all the rows' counts
         less those of the rows left out."""
         n = len(self._table)
+        rows = None if rows is None else np.asarray(rows)
         if rows is None:
-            every = self._all()
-        elif 2 * len(rows) > n and rows[0] >= 0 and np.all(rows[1:] > rows[:-1]):
+            every = self._all().copy()
+        elif (rows.dtype.kind in "iu" and rows.ndim == 1 and 2 * len(rows) > n and rows[0] >= 0
+              and np.all(rows[1:] > rows[:-1])):
             out = np.ones(n, dtype=bool)
             out[rows] = False
-            every = self._all() if len(rows) == n else self._all() - self._count(np.flatnonzero(out))
+            every = self._all().copy() if len(rows) == n else self._all() - self._count(np.flatnonzero(out))
         else:
             every = self._count(rows)
         return {m: every[self._bounds[k]:self._bounds[k + 1]] for k, m in enumerate(self.metrics)}

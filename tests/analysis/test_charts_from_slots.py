@@ -100,3 +100,43 @@ def test_sorted_rows_read_off_each_keys_order_equal_a_sort_of_the_kept_rows():
         if trial == 12:  # a review's new values for a metric: its order is found again
             m = run.metrics[0]
             run._values[m] = rng.permutation(run._values[m])
+
+
+def test_counts_take_any_positions_and_a_defined_nan_as_the_summary_did():
+    """The counts' shortcut is for positions only: a list, a boolean mask or repeated positions
+    are counted directly; a NaN among the defined values is one more value (as np.unique made it)."""
+    import pandas as pd
+    from ragwidgets.analysis.summary import Summarizer
+    from ragwidgets.analysis.table import RunTable
+    frame = pd.DataFrame({"a": [0.5, 1.0, 0.5], "b": [np.nan, 1.0, 1.0]})
+    status = pd.DataFrame({"a": np.zeros(3, dtype=np.int8), "b": np.zeros(3, dtype=np.int8)})
+    summarizer = Summarizer(RunTable(scores=None, frame=frame, status=status))
+    counts = summarizer.counts(None)
+    assert counts["a"].tolist() == [2, 1, 0, 0] and counts["b"].tolist() == [2, 1, 0, 0]  # 1.0 twice, then NaN
+    assert summarizer.counts([0, 0, 1])["a"].tolist() == [2, 1, 0, 0]
+    assert summarizer.counts(np.array([False, True, True]))["a"].tolist() == [1, 1, 0, 0]
+    assert summarizer.counts(pd.Series([2, 1, 0]))["a"].tolist() == [2, 1, 0, 0]
+    summarizer.counts(None)["a"][:] = 0  # what a caller does to its counts does not reach the next ones
+    assert summarizer.counts(None)["a"].tolist() == [2, 1, 0, 0]
+
+
+def test_a_run_models_tables_share_the_scores_arrays_read_only():
+    """The run model's tables hold the engine's arrays (no copy); a write into them raises and the
+    Scores keep their values. A table made on its own owns its columns."""
+    from ragwidgets.analysis.table import run_table
+    scores = rw.evaluate(rw.datasets.synthetic_run(50, seed=2))
+    before = scores.frame["precision"].to_numpy().copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = InMemoryRun(scores)
+    shared = run.tables["run"].frame
+    try:  # pandas copies first where the frame has other references (copy-on-write), else refuses
+        shared.iloc[0, shared.columns.get_loc("precision")] = 0.123
+    except ValueError as err:
+        assert "read-only" in str(err)
+    alone = run_table(scores, share=True).frame
+    with pytest.raises(ValueError, match="read-only"):
+        alone.iloc[0, alone.columns.get_loc("precision")] = 0.123
+    own = run_table(scores)
+    own.frame.iloc[0, own.frame.columns.get_loc("precision")] = 0.123
+    assert np.array_equal(scores.frame["precision"].to_numpy(), before, equal_nan=True)

@@ -82,3 +82,15 @@ def test_reviewed_samples_are_skipped_and_counted_as_progress(run):
     reviewed = rw.evaluate(records, reviews=done)
     assert set(review_queue(reviewed, 1000).query_ids) == set(review_queue(scores, 1000, reviews=done).query_ids)
     json.dumps(q.to_view(), allow_nan=False)
+
+
+def test_a_moves_size_does_not_wrap_with_large_int32_counts():
+    """The engine keeps per-sample counts as int32: a denominator times the defined samples past
+    2**31 is computed in floats, not wrapped into a negative move."""
+    from ragwidgets.analysis.review_queue import _moves
+    scores = rw.evaluate(rw.datasets.synthetic_run(8, seed=3))
+    part = scores.parts[0]
+    part.denominator["precision"] = np.full(scores.batch.n_samples, 2**30, dtype=np.int32)
+    defined = int((part.code["precision"] == 0).sum())
+    moves = _moves(scores, "precision")
+    assert defined > 2 and (moves[part.code["precision"] == 0] == 1 / (2**30 * defined)).all()
