@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -68,6 +68,12 @@ class TextIndex:
         cuts = _cuts(self._starts, _parts(whole.size))
         self._pieces = [(int(a), _one_value(whole.slice(a, b - a))) for a, b in zip(cuts[:-1], cuts[1:])]
         self._last: tuple[str, np.ndarray] | None = None
+
+    @classmethod
+    def later(cls, frame: pd.DataFrame) -> Future:
+        """The index of ``frame`` built on a thread (Arrow works without the GIL), beside whatever
+        the caller does next; ``.result()`` waits for it."""
+        return _pool(1).submit(cls, frame)
 
     def mask(self, text: str) -> np.ndarray:
         """Rows whose query_id, query or response contains ``text`` (all rows for an empty text)."""

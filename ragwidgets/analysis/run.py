@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -255,18 +254,6 @@ class HeldTable:
         return self._order
 
 
-_INDEXER = ThreadPoolExecutor(1, thread_name_prefix="ragwidgets-text-index")  # its thread starts on first use
-
-
-def _new_indexer() -> None:
-    global _INDEXER
-    _INDEXER = ThreadPoolExecutor(1, thread_name_prefix="ragwidgets-text-index")
-
-
-if hasattr(os, "register_at_fork"):  # a forked child has none of the parent's threads: a new executor there
-    os.register_at_fork(after_in_child=_new_indexer)
-
-
 def _order_by(values: np.ndarray, descending: bool) -> np.ndarray:
     """Positions of ``values`` in ascending (or descending) order, ties in position order, NaN last."""
     order = np.argsort(-values if descending else values, kind="stable")
@@ -354,8 +341,7 @@ class InMemoryRun(HeldTable):
         for c in self.external:  # other tools' numbers: charted and filtered like a metric, NaN = missing
             self._values[c] = self._frame[c].to_numpy(dtype=float)
             self._codes[c] = np.where(np.isnan(self._values[c]), NOT_COMPUTABLE_CODE, DEFINED_CODE).astype(np.int8)
-        # built beside the rest of the opening (Arrow works without the GIL); a search waits for it
-        self._text_index = _INDEXER.submit(TextIndex, self._frame.set_index("query_id"))
+        self._text_index = TextIndex.later(self._frame.set_index("query_id"))  # built beside the rest; a search waits
         self._numeric = self._frame.drop(columns=["query", "response", "run", "query_id"])
         self.group_columns = ["run"] * (len(self.runs) > 1) + [
             c for c in self._frame.columns if c not in ("run", "query_id", "query", "response", *self.metrics)

@@ -35,7 +35,13 @@ def _score(d: Derived, names: tuple[str, ...], undefined: str) -> Evaluation:
     n = b.n_samples
     ev = Evaluation(batch=b, names=names, derived=d)
     work = list(names)
-    in_play: dict[str, np.ndarray] = {}  # item kind -> items in play per sample
+    in_play: dict[str, np.ndarray] = {}  # item kind -> items in play per sample, counted once, shared (read only)
+
+    def items(kind: str) -> np.ndarray:
+        if kind not in in_play:
+            in_play[kind] = _items_in_play(d, kind)
+        return in_play[kind]
+
     if "f1" in names:  # f1 is computed from its parts, so after them
         work = [m for m in ("precision", "recall") if m not in names] + [m for m in names if m != "f1"] + ["f1"]
     for name in work:
@@ -58,12 +64,7 @@ def _score(d: Derived, names: tuple[str, ...], undefined: str) -> Evaluation:
             sample, active = item_space(d, m.over)
             den_mask = active if m.denominator is None else active & m.denominator(d)
             num_mask = den_mask & m.numerator(d)
-            if m.denominator is None:  # the items in play: counted once per kind, shared (read only)
-                den = in_play.get(m.over)
-                if den is None:
-                    den = in_play[m.over] = count_where(sample, den_mask, n)
-            else:
-                den = count_where(sample, den_mask, n)
+            den = items(m.over) if m.denominator is None else count_where(sample, den_mask, n)
             num = count_where(sample, num_mask, n)
             with np.errstate(invalid="ignore", divide="ignore"):
                 value = num / den
@@ -74,7 +75,7 @@ def _score(d: Derived, names: tuple[str, ...], undefined: str) -> Evaluation:
         if undefined == "zero" and m.in_ragchecker:
             zero = code == STATUS_CODES[UNDEFINED]
             for kind in m.zero_unless:
-                zero |= _items_in_play(d, kind) == 0
+                zero |= items(kind) == 0
             zero &= computable & ~blocked
             value[zero] = 0.0
             code[zero] = STATUS_CODES[DEFINED]
