@@ -65,18 +65,19 @@ export function metricCell(value, status) {
   return { text: fmt(value), cls: "rw-num" };
 }
 
-/** Each trait's view state (viewOf), redrawn when one changes. The listeners are added during
+/** Each trait's view state (viewOf), redrawn when one (or its base) changes. The listeners are added during
  * the first render, before anything is drawn, so no change that comes between the first render
  * and its effects is missed; one event name per `model.on` call (anywidget's contract; marimo's
  * model takes no space-separated list). */
 function useViews(model, names) {
+  const events = ["", "_base"]; // a view sent as changes is read with its base (view_trait.js)
   const [, bump] = useReducer((x) => x + 1, 0);
   const on = useRef(false);
   if (!on.current) {
     on.current = true;
-    for (const n of names) model.on(`change:${n}`, bump);
+    for (const n of names) events.forEach((e) => model.on(`change:${n}${e}`, bump));
   }
-  useEffect(() => () => names.forEach((n) => model.off(`change:${n}`, bump)), []);
+  useEffect(() => () => names.forEach((n) => events.forEach((e) => model.off(`change:${n}${e}`, bump))), []);
   return Object.fromEntries(names.map((n) => [n, viewOf(model, n)]));
 }
 

@@ -41,17 +41,21 @@ function render({ model, el }) {
     .catch((err) => ({ trace: null, reason: `the trace request failed: ${err.message}` }));
   const queue = (step) => model.send({ type: "queue", step });
   sv = mountSampleView(el, { view: shown(), send, search, review, trace, queue });
-  const redraw = () => {
-    view = viewOf(model, "_view");
+  const redraw = () => { // a new view, or its base (a view sent as changes reads both)
+    const next = viewOf(model, "_view");
+    if (next === view) return;
+    view = next;
     sv.update(shown());
   };
   const reselect = () => { // a selection from Python, or the echo of the one drawn
     if (drawn.view !== view || drawn.selected !== trait()) sv.update(shown());
   };
   model.on("change:_view", redraw);
+  model.on("change:_view_base", redraw);
   model.on("change:selected", reselect);
   return () => {
     model.off("change:_view", redraw);
+    model.off("change:_view_base", redraw);
     model.off("change:selected", reselect);
     sv.destroy();
     stop();

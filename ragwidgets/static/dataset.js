@@ -2399,6 +2399,34 @@ function requester(model, { timeoutMs = TIMEOUT_MS } = {}) {
   return { ask, stop, waiting };
 }
 
+// src/patch.js
+function put(node, key, value) {
+  Object.defineProperty(node, key, { value, writable: true, enumerable: true, configurable: true });
+}
+function patched(base, ops) {
+  const fresh = /* @__PURE__ */ new Set();
+  const own = (node) => {
+    if (fresh.has(node)) return node;
+    const copy = Array.isArray(node) ? node.slice() : { ...node };
+    fresh.add(copy);
+    return copy;
+  };
+  const change = (node, path, i3, op) => {
+    const out = own(node);
+    const key = path[i3];
+    if (i3 < path.length - 1) put(out, key, change(node[key], path, i3 + 1, op));
+    else if (op.length > 1) put(out, key, op[1]);
+    else delete out[key];
+    return out;
+  };
+  let view = base;
+  for (const op of ops) {
+    const path = op[0];
+    view = path.length ? change(view, path, 0, op) : op[1];
+  }
+  return view;
+}
+
 // src/view_trait.js
 function typed(data, Type = Int8Array) {
   if (data instanceof Type) return data;
@@ -2412,11 +2440,32 @@ function typed(data, Type = Int8Array) {
   }
   return Type.from(data || []);
 }
+var parsedBases = /* @__PURE__ */ new WeakMap();
+var lastViews = /* @__PURE__ */ new WeakMap();
+function baseState(value) {
+  let state = parsedBases.get(value);
+  if (state === void 0) {
+    state = JSON.parse(value.json);
+    parsedBases.set(value, state);
+  }
+  return state;
+}
 function viewOf(model, name = "_view") {
   const value = model.get(name);
-  if (!value || !value.json) return null;
-  const view = JSON.parse(value.json);
-  if (view.matrix) view.matrix.cells = typed(value.cells, Int8Array);
+  const base = value && value.patch ? model.get(`${name}_base`) : null;
+  let seen = lastViews.get(model);
+  if (!seen) lastViews.set(model, seen = {});
+  const last = seen[name];
+  if (last && last.value === value && last.base === base) return last.view;
+  let view = null;
+  if (value && value.json) {
+    if (value.patch) {
+      if (!base || !base.json || base.base !== value.base) return last ? last.view : null;
+      view = patched(baseState(base), JSON.parse(value.json));
+    } else view = JSON.parse(value.json);
+    if (view.matrix) view = { ...view, matrix: { ...view.matrix, cells: typed(value.cells, Int8Array) } };
+  }
+  seen[name] = { value, base, view };
   return view;
 }
 
@@ -3936,13 +3985,14 @@ function metricCell(value, status) {
   return { text: fmt3(value), cls: "rw-num" };
 }
 function useViews(model, names) {
+  const events = ["", "_base"];
   const [, bump] = y2((x2) => x2 + 1, 0);
   const on = A2(false);
   if (!on.current) {
     on.current = true;
-    for (const n4 of names) model.on(`change:${n4}`, bump);
+    for (const n4 of names) events.forEach((e3) => model.on(`change:${n4}${e3}`, bump));
   }
-  h2(() => () => names.forEach((n4) => model.off(`change:${n4}`, bump)), []);
+  h2(() => () => names.forEach((n4) => events.forEach((e3) => model.off(`change:${n4}${e3}`, bump))), []);
   return Object.fromEntries(names.map((n4) => [n4, viewOf(model, n4)]));
 }
 function useDraft(value) {

@@ -282,6 +282,34 @@ function htm_module_default(s2) {
 // src/incremental.js
 var html = htm_module_default.bind(k);
 
+// src/patch.js
+function put(node, key, value) {
+  Object.defineProperty(node, key, { value, writable: true, enumerable: true, configurable: true });
+}
+function patched(base, ops) {
+  const fresh = /* @__PURE__ */ new Set();
+  const own = (node) => {
+    if (fresh.has(node)) return node;
+    const copy = Array.isArray(node) ? node.slice() : { ...node };
+    fresh.add(copy);
+    return copy;
+  };
+  const change = (node, path, i2, op) => {
+    const out = own(node);
+    const key = path[i2];
+    if (i2 < path.length - 1) put(out, key, change(node[key], path, i2 + 1, op));
+    else if (op.length > 1) put(out, key, op[1]);
+    else delete out[key];
+    return out;
+  };
+  let view = base;
+  for (const op of ops) {
+    const path = op[0];
+    view = path.length ? change(view, path, 0, op) : op[1];
+  }
+  return view;
+}
+
 // src/view_trait.js
 function typed(data, Type = Int8Array) {
   if (data instanceof Type) return data;
@@ -295,11 +323,32 @@ function typed(data, Type = Int8Array) {
   }
   return Type.from(data || []);
 }
+var parsedBases = /* @__PURE__ */ new WeakMap();
+var lastViews = /* @__PURE__ */ new WeakMap();
+function baseState(value) {
+  let state = parsedBases.get(value);
+  if (state === void 0) {
+    state = JSON.parse(value.json);
+    parsedBases.set(value, state);
+  }
+  return state;
+}
 function viewOf(model, name = "_view") {
   const value = model.get(name);
-  if (!value || !value.json) return null;
-  const view = JSON.parse(value.json);
-  if (view.matrix) view.matrix.cells = typed(value.cells, Int8Array);
+  const base = value && value.patch ? model.get(`${name}_base`) : null;
+  let seen = lastViews.get(model);
+  if (!seen) lastViews.set(model, seen = {});
+  const last = seen[name];
+  if (last && last.value === value && last.base === base) return last.view;
+  let view = null;
+  if (value && value.json) {
+    if (value.patch) {
+      if (!base || !base.json || base.base !== value.base) return last ? last.view : null;
+      view = patched(baseState(base), JSON.parse(value.json));
+    } else view = JSON.parse(value.json);
+    if (view.matrix) view = { ...view, matrix: { ...view.matrix, cells: typed(value.cells, Int8Array) } };
+  }
+  seen[name] = { value, base, view };
   return view;
 }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import html
+import itertools
 import json
 import logging
 from collections.abc import Callable
@@ -21,12 +22,14 @@ import numpy as np
 import traitlets
 
 from ..analysis.run import plain
+from ._patch import view_patch
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[dict, list], Any]  # (message, buffers) -> None | reply fields | (fields, buffers)
+REBASE = 4  # a view whose patch would be over 1/REBASE of its JSON is sent whole, as a new base
 
 
 def bundled(name: str) -> str:
@@ -50,10 +53,14 @@ def _json_default(v):
 class View(NamedTuple):
     """A view trait's value: the view state as JSON text (:func:`view_json`) less the matrix's
     cells, and those cells as bytes (int8, row-major; b"" without a matrix). ``View()`` is no view
-    (false)."""
+    (false). A view a widget sends as changes (:meth:`Widget._show`) also carries ``patch``, the
+    JSON of :func:`~._patch.view_patch` from the view numbered ``base`` (held in the trait named
+    ``<trait>_base``); a base view carries its own number there. ``json`` is always the whole view."""
 
     json: str = ""
     cells: bytes = b""
+    patch: str = ""
+    base: int = 0
 
     def __bool__(self) -> bool:
         return bool(self.json)
@@ -64,22 +71,30 @@ class View(NamedTuple):
         return json.loads(self.json) if self.json else None
 
 
+def _without_cells(view: dict) -> tuple[dict, bytes]:
+    m = view.get("matrix")
+    if m is None:
+        return view, b""
+    return {**view, "matrix": {k: v for k, v in m.items() if k != "cells"}}, bytes(m["cells"])
+
+
 def encode_view(view: dict | None) -> View:
     """A view dict as a :class:`View`: ``view["matrix"]["cells"]`` taken out as the bytes, the
     rest as JSON (None: no view)."""
     if view is None:
         return View()
-    m = view.get("matrix")
-    if m is None:
-        return View(view_json(view))
-    return View(view_json({**view, "matrix": {k: v for k, v in m.items() if k != "cells"}}), bytes(m["cells"]))
+    state, cells = _without_cells(view)
+    return View(view_json(state), cells)
 
 
 def _view_to_json(value: View, _widget) -> dict:
-    """What the front end receives: ``{"json": text, "cells": buffer}``; ipywidgets sends the
-    memoryview as a binary buffer of the same message (and saves it with the notebook's widget
-    state), so JSON and cells always arrive together."""
-    return {"json": value.json, "cells": memoryview(value.cells)}
+    """What the front end receives: ``{"json", "cells", "patch", "base"}``: the whole view's JSON,
+    or with ``patch`` true the JSON of its changes from the base view numbered ``base``
+    (js/src/view_trait.js's ``viewOf`` applies them). ipywidgets sends the memoryview as a binary
+    buffer of the same message (and saves it with the notebook's widget state), so JSON and cells
+    always arrive together."""
+    return {"json": value.patch or value.json, "cells": memoryview(value.cells),
+            "patch": bool(value.patch), "base": value.base}
 
 
 def view_trait() -> traitlets.Instance:
@@ -150,7 +165,35 @@ class Widget(anywidget.AnyWidget):
             close = difflib.get_close_matches(unknown[0], public, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument {unknown[0]!r}{hint}")
+        self._bases: dict[str, tuple[dict, int]] = {}  # a patched view trait -> its base's state and number
+        self._numbers = itertools.count(1)  # base numbers, never reused: a patch names one base only
         super().__init__(**kwargs)
+
+    def _show(self, name: str, view: dict | None) -> None:
+        """Set view trait ``name`` (declared with its ``<name>_base`` view trait) to ``view``: as
+        its changes from the base view when they are small (a passage toggle resends a few fields,
+        not the sample's texts), else whole as a new base, both traits in one message. The base is
+        kept as the front end has it (parsed from its JSON), so a view built later and edited in
+        place never changes what the patches are computed from. None: no view, and no base."""
+        if view is None:
+            self._bases.pop(name, None)
+            with self.hold_sync():
+                setattr(self, f"{name}_base", View())
+                setattr(self, name, View())
+            return
+        state, cells = _without_cells(view)
+        whole = View(view_json(state), cells)
+        if name in self._bases:
+            base, number = self._bases[name]
+            patch = view_json(view_patch(base, state))
+            if len(patch) * REBASE <= len(whole.json):
+                setattr(self, name, whole._replace(patch=patch, base=number))
+                return
+        number = next(self._numbers)
+        self._bases[name] = (json.loads(whole.json), number)
+        with self.hold_sync():
+            setattr(self, f"{name}_base", whole._replace(base=number))
+            setattr(self, name, whole._replace(patch="[]", base=number))
 
     def _handlers(self) -> dict[str, Handler]:
         """The front end's message types this widget answers, each with its handler (none here:

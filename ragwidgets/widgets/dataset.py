@@ -99,9 +99,12 @@ class DatasetExplorer(Widget):
     conditions = traitlets.List(traitlets.Unicode()).tag(sync=True)  # expressions the charts' clicks added (and)
     table_columns = traitlets.List(traitlets.Unicode()).tag(sync=True)  # the table's columns in order; [] = all
     _rows = traitlets.Dict().tag(sync=True)  # the first SEED_ROWS rows of the order, saved with the notebook
-    _view = view_trait()
+    _view = view_trait()  # each view trait is sent as changes to its _base (Widget._show)
+    _view_base = view_trait()
     _drill = view_trait()  # the selected sample's view
+    _drill_base = view_trait()
     _other = view_trait()  # the same query in the baseline run
+    _other_base = view_trait()
 
     _controls = ("run", "text", "expression", "conditions", "slice", "brush", "sort_by", "descending",
                  "chart_metric", "scatter_x", "scatter_y", "group_by", "compare_metric", "percent")
@@ -406,7 +409,7 @@ class DatasetExplorer(Widget):
         with self.hold_sync():
             if reorder or self._rows.get("version") != self.model.version:
                 self._rows = self._seed()
-            self._view = encode_view(self.view_state)
+            self._show("_view", self.view_state)
             if self.selected != self._drilled:
                 self._update_drill()
 
@@ -644,7 +647,8 @@ class DatasetExplorer(Widget):
     # -- drill-down ---------------------------------------------------------------------------
     def _clear_drill(self) -> None:
         self._sample_views = {}
-        self._drill, self._other = View(), View()
+        self._show("_drill", None)
+        self._show("_other", None)
 
     def _update_drill(self) -> None:
         row = self._drilled = self.selected
@@ -658,7 +662,7 @@ class DatasetExplorer(Widget):
             except Exception as err:  # noqa: BLE001 - shown in the view, as every other error
                 self._error = str(err)
                 self.view_state = {**self.view_state, "error": self._error}
-                self._view = encode_view(self.view_state)
+                self._show("_view", self.view_state)
                 self._clear_drill()
                 return
             self._sample_views = {"key": key, "run": drill.run,
@@ -667,10 +671,10 @@ class DatasetExplorer(Widget):
             if drill.baseline is not None:
                 self._sample_views["other"] = self._drill_view(self.runs[0], drill.query_id, drill.baseline,
                                                                drill.undefined)
-        self._drill = self._drill_payload("main", self._drill_title if len(self.runs) > 1 else None)
+        self._show("_drill", self._drill_payload("main", self._drill_title if len(self.runs) > 1 else None))
         other = self._sample_views.get("other")
-        self._other = View() if other is None else self._drill_payload(
-            "other", f"{show_id(self.runs[0])} (baseline) · {show_id(other.sample.query_id)}")
+        self._show("_other", None if other is None else self._drill_payload(
+            "other", f"{show_id(self.runs[0])} (baseline) · {show_id(other.sample.query_id)}"))
 
     def _drill_view(self, run: str, query_id: str, sample, undefined: str) -> SampleView:
         """The drill-down's view of one sample: over the judge's labels with the run's reviews of it
@@ -682,7 +686,7 @@ class DatasetExplorer(Widget):
         return SampleView(judged.samples[judged.sample_index(query_id)], undefined=undefined,
                           reviews=reviews.for_sample(query_id), reviewable=True)
 
-    def _drill_payload(self, which: str, title: str | None) -> View:
+    def _drill_payload(self, which: str, title: str | None) -> dict:
         view = self._sample_views[which].view(title=title)
         run = self._sample_views["run"] if which == "main" else self.runs[0]
         repeats = getattr(self.model, "repeats", {}).get(run)
@@ -693,7 +697,7 @@ class DatasetExplorer(Widget):
         else:
             view["review_note"] = (f"Reviewing labels is not available on {self.model.where} "
                                    "(the labels stay on the cluster).")
-        return encode_view(view)
+        return view
 
     # -- export -------------------------------------------------------------------------------
     def chart(self, kind: str = "distribution"):

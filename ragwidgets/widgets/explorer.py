@@ -48,7 +48,8 @@ class _Linked(Widget):
     _esm = bundled("widget.js")
     _css = bundled("widget.css")
 
-    _view = view_trait()  # the whole view state: JSON and the matrix's cells
+    _view = view_trait()  # the whole view state: JSON and the matrix's cells (sent as changes to _view_base)
+    _view_base = view_trait()
     retrieved = traitlets.List(traitlets.Unicode()).tag(sync=True)
     selected = traitlets.Unicode("").tag(sync=True)
     predict = traitlets.Bool(False).tag(sync=True)
@@ -134,8 +135,8 @@ class _Linked(Widget):
             if signature == self._signature:
                 return
             self._signature = signature
-            view = self._view_state = self._build(self._explanation)
-            self._view = encode_view(view)
+            self._view_state = self._build(self._explanation)
+            self._show("_view", self._view_state)
 
     def _controls(self, kind: str, selects: list[dict], presets: list[dict], edited: str = "") -> dict:
         """The controls' view: each select with the value its trait holds now, each preset

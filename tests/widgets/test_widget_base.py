@@ -35,8 +35,9 @@ def test_one_view_encoder_refuses_nan_for_every_widget():
 
 
 def test_each_view_is_one_trait_whose_json_and_cells_travel_in_one_message(example_samples):
-    """The wire form ipywidgets sends (and saves with the notebook): {"json", "cells"} with the
-    cells taken out as a binary buffer at that path; no second trait to keep in step."""
+    """The wire form ipywidgets sends (and saves with the notebook): {"json", "cells", "patch",
+    "base"} with the cells taken out as a binary buffer at that path; a view sent as changes names
+    the base view (in ``<name>_base``) they apply to, and a change of state sends the view alone."""
     import json
 
     import numpy as np
@@ -46,11 +47,16 @@ def test_each_view_is_one_trait_whose_json_and_cells_travel_in_one_message(examp
     dataset = rw.DatasetExplorer(rw.datasets.synthetic_run(20, seed=1), selected=3)
     for widget, names in ((explorer, ["_view"]), (dataset, ["_view", "_drill", "_other"])):
         assert not {"_cells", "_drill_cells", "_other_cells"} & set(widget.keys)
-        state, paths, buffers = _remove_buffers(widget.get_state(names))
-        assert sorted(paths) == sorted([name, "cells"] for name in names)
+        traits = [t for n in names for t in (n, f"{n}_base")]
+        state, paths, buffers = _remove_buffers(widget.get_state(traits))
+        assert sorted(paths) == sorted([name, "cells"] for name in traits)
         for name in names:
-            value = getattr(widget, name)
-            assert state[name] == {"json": value.json}
+            value, base = getattr(widget, name), getattr(widget, f"{name}_base")
+            if not value:
+                assert not base and state[name] == state[f"{name}_base"] == {"json": "", "patch": False, "base": 0}
+                continue
+            assert state[f"{name}_base"] == {"json": base.json, "patch": False, "base": base.base}
+            assert state[name] == {"json": value.patch, "patch": True, "base": base.base}
             assert bytes(buffers[paths.index([name, "cells"])]) == value.cells
     m = explorer.view["matrix"]
     assert json.loads(explorer._view.json)["matrix"] == {k: v for k, v in m.items() if k != "cells"}
@@ -59,9 +65,10 @@ def test_each_view_is_one_trait_whose_json_and_cells_travel_in_one_message(examp
     assert dataset._drill.state["query_id"] == dataset.frame["query_id"].iat[3] and len(dataset._drill.cells)
     assert not dataset._other and dataset._view.cells == b""
     seen = []
-    explorer.observe(lambda change: seen.append(change["name"]), names=["_view"])
+    explorer.observe(lambda change: seen.append(change["name"]), names=["_view", "_view_base"])
     explorer.retrieved = ["000"]
     assert seen == ["_view"] and np.frombuffer(explorer._view.cells, np.int8).size == m["cells"].__len__()
+    assert explorer._view.patch != "[]" and explorer._view.base == explorer._view_base.base
 
 
 def _replies(widget) -> list:

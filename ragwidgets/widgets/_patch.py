@@ -1,0 +1,53 @@
+"""A view state as the changes from an earlier one (``js/src/patch.js`` applies them).
+
+A patch is a list of operations, applied in order: ``[path, value]`` sets the value at ``path``
+(a list of object keys and array indices; ``[]`` is the whole view), ``[path]`` deletes the key
+at ``path``, and ``[path, start, end, items]`` replaces the items ``start:end`` of the array at
+``path`` with ``items`` (an array that grew or shrank: its common head and tail stay). Equal parts produce no operation, so a passage toggle of a large sample sends
+the few fields it changes (flags, counts, cards), not its texts again. Values compare as Python
+compares them: a path keeps its JSON type from one view to the next (a field that is ``true`` is
+never ``1`` in another view), which the views built here satisfy and the tests check.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Op = list  # [path, value] sets, [path] deletes, [path, start, end, items] splices an array
+
+
+def view_patch(base: Any, new: Any) -> list[Op]:
+    """The operations that turn ``base`` into ``new`` (both JSON-ready); [] when they are equal.
+    Objects are compared key by key, arrays of the same length item by item, arrays of different
+    lengths by their common head and tail (the rest spliced in whole); anything else that differs
+    is replaced whole."""
+    ops: list[Op] = []
+    if base != new:
+        _diff(base, new, [], ops)
+    return ops
+
+
+def _diff(a, b, path: list, ops: list[Op]) -> None:
+    """Append the operations for ``a != b`` at ``path``."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k, v in b.items():
+            if k not in a:
+                ops.append([[*path, k], v])
+            elif a[k] != v:
+                _diff(a[k], v, [*path, k], ops)
+        ops.extend([[*path, k]] for k in a if k not in b)
+    elif isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        if len(a) == len(b):
+            for i, (x, y) in enumerate(zip(a, b)):
+                if x != y:
+                    _diff(x, y, [*path, i], ops)
+            return
+        head, most = 0, min(len(a), len(b))
+        while head < most and a[head] == b[head]:
+            head += 1
+        tail = 0
+        while tail < most - head and a[-1 - tail] == b[-1 - tail]:
+            tail += 1
+        ops.append([path, head, len(a) - tail, list(b[head:len(b) - tail])])
+    else:
+        ops.append([path, b])
