@@ -294,19 +294,24 @@ function patched(base, ops) {
     fresh.add(copy);
     return copy;
   };
+  const at = (node, op) => {
+    if (op.length === 4) {
+      const out = own(node);
+      out.splice(op[1], op[2] - op[1], ...op[3]);
+      return out;
+    }
+    return op[1];
+  };
   const change = (node, path, i2, op) => {
     const out = own(node);
     const key = path[i2];
-    if (i2 < path.length - 1) put(out, key, change(node[key], path, i2 + 1, op));
+    if (i2 < path.length - 1 || op.length === 4) put(out, key, i2 < path.length - 1 ? change(node[key], path, i2 + 1, op) : at(node[key], op));
     else if (op.length > 1) put(out, key, op[1]);
     else delete out[key];
     return out;
   };
   let view = base;
-  for (const op of ops) {
-    const path = op[0];
-    view = path.length ? change(view, path, 0, op) : op[1];
-  }
+  for (const op of ops) view = op[0].length ? change(view, op[0], 0, op) : at(view, op);
   return view;
 }
 
