@@ -1,4 +1,5 @@
-"""A view state as the changes from an earlier one (``js/src/patch.js`` applies them).
+"""A view state as the changes from an earlier one (``js/src/patch.js`` applies them, as
+:func:`patched` does here).
 
 A patch is a list of operations, applied in order: ``[path, value]`` sets the value at ``path``
 (a list of object keys and array indices; ``[]`` is the whole view), ``[path]`` deletes the key
@@ -51,3 +52,43 @@ def _diff(a, b, path: list, ops: list[Op]) -> None:
         ops.append([path, head, len(a) - tail, list(b[head:len(b) - tail])])
     else:
         ops.append([path, b])
+
+
+def patched(base: Any, ops: list[Op]) -> Any:
+    """``base`` with ``ops`` applied, ``base`` itself unchanged: each object or array on a changed
+    path is copied once, every other part is the base's own."""
+    fresh: set[int] = set()  # ids of the copies made here: changed again in place
+    keep: list = []  # the copies, alive while their ids are in ``fresh``
+
+    def own(node):
+        if id(node) in fresh:
+            return node
+        copy = list(node) if isinstance(node, (list, tuple)) else dict(node)
+        fresh.add(id(copy))
+        keep.append(copy)
+        return copy
+
+    def at(node, op):
+        if len(op) == 4:
+            out = own(node)
+            out[op[1]:op[2]] = op[3]
+            return out
+        return op[1]
+
+    def change(node, path, i, op):
+        out = own(node)
+        key = path[i]
+        if i < len(path) - 1:
+            out[key] = change(node[key], path, i + 1, op)
+        elif len(op) == 4:
+            out[key] = at(node[key], op)
+        elif len(op) == 2:
+            out[key] = op[1]
+        else:
+            del out[key]
+        return out
+
+    view = base
+    for op in ops:
+        view = change(view, op[0], 0, op) if op[0] else at(view, op)
+    return view

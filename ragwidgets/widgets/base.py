@@ -15,21 +15,21 @@ import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import anywidget
 import numpy as np
 import traitlets
 
 from ..analysis.run import plain
-from ._patch import view_patch
+from ._patch import patched, view_patch
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[dict, list], Any]  # (message, buffers) -> None | reply fields | (fields, buffers)
-REBASE = 4  # a view whose patch would be over 1/REBASE of its JSON is sent whole, as a new base
+REBASE = 4  # a view whose patch would be over 1/REBASE of its base's JSON is sent whole, as a new base
 
 
 def bundled(name: str) -> str:
@@ -50,25 +50,55 @@ def _json_default(v):
     return plain(v) if isinstance(v, np.generic) else str(v)
 
 
-class View(NamedTuple):
+class View:
     """A view trait's value: the view state as JSON text (:func:`view_json`) less the matrix's
     cells, and those cells as bytes (int8, row-major; b"" without a matrix). ``View()`` is no view
-    (false). A view a widget sends as changes (:meth:`Widget._show`) also carries ``patch``, the
-    JSON of :func:`~._patch.view_patch` from the view numbered ``base`` (held in the trait named
-    ``<trait>_base``); a base view carries its own number there. ``json`` is always the whole view."""
+    (false). A view a widget sends as changes (:meth:`Widget._show`) carries ``patch``, the JSON
+    of :func:`~._patch.view_patch` from the view numbered ``base`` (held in the trait named
+    ``<trait>_base``); a base view carries its own number there. ``json`` is always the whole
+    view: for a patched view it is made from the base and the patch when first read (a toggle
+    does not encode the whole view again only to send its changes)."""
 
-    json: str = ""
-    cells: bytes = b""
-    patch: str = ""
-    base: int = 0
+    __slots__ = ("_json", "_from", "cells", "patch", "base")
+
+    def __init__(self, json: str = "", cells: bytes = b"", patch: str = "", base: int = 0,
+                 *, origin: dict | None = None):
+        self._json, self._from = json, origin  # origin: the base state the patch applies to
+        self.cells, self.patch, self.base = cells, patch, base
+
+    @property
+    def json(self) -> str:
+        if self._from is not None:
+            self._json, self._from = view_json(patched(self._from, _loads(self.patch))), None
+        return self._json
+
+    def _replace(self, **fields) -> View:
+        values = {"json": self._json, "cells": self.cells, "patch": self.patch, "base": self.base, **fields}
+        return View(**values, origin=None if "json" in fields else self._from)
 
     def __bool__(self) -> bool:
-        return bool(self.json)
+        return self._from is not None or bool(self._json)
+
+    def __eq__(self, other) -> bool:
+        """Two patches of one base are the same view when their operations are; else by JSON."""
+        if not isinstance(other, View):
+            return NotImplemented
+        if self.patch and other.patch and self.base == other.base:
+            return self.patch == other.patch and self.cells == other.cells
+        return (self.json, self.cells, self.patch, self.base) == (other.json, other.cells, other.patch, other.base)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"View({len(self.json):,} characters, {len(self.cells):,} cells, patch={len(self.patch):,}, base={self.base})"
 
     @property
     def state(self) -> dict | None:
         """The view state the JSON holds (without the cells); None for no view."""
-        return json.loads(self.json) if self.json else None
+        return _loads(self.json) if self else None
+
+
+_loads = json.loads  # View's own field is called json
 
 
 def _without_cells(view: dict) -> tuple[dict, bytes]:
@@ -165,7 +195,7 @@ class Widget(anywidget.AnyWidget):
             close = difflib.get_close_matches(unknown[0], public, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument {unknown[0]!r}{hint}")
-        self._bases: dict[str, tuple[dict, int]] = {}  # a patched view trait -> its base's state and number
+        self._bases: dict[str, tuple[dict, int, int]] = {}  # a patched view trait -> its base's state, number, size
         self._numbers = itertools.count(1)  # base numbers, never reused: a patch names one base only
         super().__init__(**kwargs)
 
@@ -182,15 +212,15 @@ class Widget(anywidget.AnyWidget):
                 setattr(self, name, View())
             return
         state, cells = _without_cells(view)
-        whole = View(view_json(state), cells)
         if name in self._bases:
-            base, number = self._bases[name]
+            base, number, size = self._bases[name]
             patch = view_json(view_patch(base, state))
-            if len(patch) * REBASE <= len(whole.json):
-                setattr(self, name, whole._replace(patch=patch, base=number))
+            if len(patch) * REBASE <= size:
+                setattr(self, name, View(cells=cells, patch=patch, base=number, origin=base))
                 return
+        whole = View(view_json(state), cells)
         number = next(self._numbers)
-        self._bases[name] = (json.loads(whole.json), number)
+        self._bases[name] = (json.loads(whole.json), number, len(whole.json))
         with self.hold_sync():
             setattr(self, f"{name}_base", whole._replace(base=number))
             setattr(self, name, whole._replace(patch="[]", base=number))

@@ -25,7 +25,8 @@ def test_all_eleven_ragchecker_metrics_match_the_engine(sample_explorer, example
     assert cards(view)["precision"]["fraction"] == "8/11 = 0.727"
     assert {m["name"] for m in view["not_computable"]} == {
         "context_relevance", "citation_support", "citation_precision", "completeness"}
-    text, cells = encode_view(view)[:2]
+    encoded = encode_view(view)
+    text, cells = encoded.json, encoded.cells
     assert json.loads(text)["matrix"]["columns"] == view["matrix"]["columns"]
     assert cells == view["matrix"]["cells"] and "cells" not in json.loads(text)["matrix"]
 

@@ -20,7 +20,8 @@ def cards(view):
 
 def test_view_matches_the_engine_and_splits_the_matrix_out_as_bytes(sv, example_samples):
     assert sv.metrics == rw.evaluate(example_samples).metrics(0)
-    text, cells = sv.payload()[:2]
+    payload = sv.payload()
+    text, cells = payload.json, payload.cells
     view = json.loads(text)
     assert view["query_id"] == example_samples[0].query_id and "cells" not in view["matrix"]
     s = example_samples[0]

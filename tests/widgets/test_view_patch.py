@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ragwidgets as rw
-from ragwidgets.widgets._patch import view_patch
+from ragwidgets.widgets._patch import patched, view_patch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
 from e2e_support import big_sample_record  # noqa: E402
@@ -58,10 +58,26 @@ def wire(widget, name: str = "_view") -> dict | None:
     return apply(json.loads(base["json"]), json.loads(value["json"]))
 
 
+def recording(widget):
+    """``widget`` with each view dict it shows kept, whole as it was then (``widget.shown``)."""
+    from ragwidgets.widgets.base import encode_view
+    widget.shown = {}
+    show = widget._show
+
+    def kept(name, view):
+        widget.shown[name] = None if view is None else json.loads(encode_view(view).json)
+        show(name, view)
+    widget._show = kept
+    return widget
+
+
 def same_as_sent(widget, names=("_view",)) -> None:
+    """The wire rebuilds the view last shown, and the trait's own (lazy) JSON is that view."""
     for name in names:
         view = getattr(widget, name)
         assert exact(wire(widget, name)) == exact(view.state), name
+        if name in widget.shown:
+            assert exact(view.state) == exact(widget.shown[name]), name
 
 
 # numbers other than 0 and 1: Python's True == 1 (a path keeps its JSON type, _patch.py's docstring)
@@ -75,8 +91,10 @@ values = st.recursive(leaves, lambda inner: st.lists(inner, max_size=5)
 @settings(max_examples=300, deadline=None)
 @given(values, values)
 def test_a_patch_turns_the_base_into_the_new_value_exactly(base, new):
-    ops = view_patch(base, new)
-    assert exact(apply(base, json.loads(json.dumps(ops)))) == exact(new)
+    ops = json.loads(json.dumps(view_patch(base, new)))
+    before = exact(base)
+    assert exact(apply(base, ops)) == exact(new) == exact(patched(base, ops))
+    assert exact(base) == before  # patched leaves its base as it was
     assert (ops == []) == (exact(base) == exact(new))
 
 
@@ -104,7 +122,7 @@ def test_a_passage_toggle_sends_its_few_changes_and_python_rebuilds_nothing_else
     """60 passages x 80 claims: the whole view is ~233 KB; a toggle sends under 2 % of it, switching
     the passage back sends no change at all ([]: the base again), and the view stays exact."""
     record = big_sample_record()
-    x = rw.SampleExplorer(record)
+    x = recording(rw.SampleExplorer(record))
     doc = record["retrieved_context"][10]["doc_id"]
     base = x._view_base
     sent = []
@@ -123,6 +141,7 @@ def test_any_sequence_of_actions_rebuilds_the_view_the_kernel_holds():
     and a 60 x 80 sample: after each, the view rebuilt from the wire is the kernel's, exactly."""
     rng = random.Random(7)
     for x in (rw.SampleExplorer.ragchecker_example(), rw.SampleExplorer([big_sample_record(), {**big_sample_record(20, 30, 10), "query_id": "small"}])):
+        recording(x)
         bases = set()
         for step in range(60):
             action = rng.choice(["toggle", "toggle", "sample", "predict", "guess", "review", "reset"])
@@ -147,7 +166,7 @@ def test_any_sequence_of_actions_rebuilds_the_view_the_kernel_holds():
 
 
 def test_the_dataset_explorers_views_and_drill_downs_rebuild_exactly():
-    x = rw.DatasetExplorer(rw.datasets.synthetic_run(200, seed=3), selected=2)
+    x = recording(rw.DatasetExplorer(rw.datasets.synthetic_run(200, seed=3), selected=2))
     names = ("_view", "_drill", "_other")
     same_as_sent(x, names)
     rng = random.Random(3)
