@@ -14,9 +14,9 @@ whose Python observer echoes a click counter back (the round trip's floor on the
 with no view to build or draw). Prints p50 / p95 / max per case.
 
 Then the front end alone: the bundle in a bare page with a stand-in model is handed, one after
-another, view states Python built for a cycle of passage toggles on the same 60 x 80 sample, and
-each update is timed from the `change:_view` event to the DOM laid out again (parse, diff,
-render, forced layout). A selection is no such update any more: the front end draws it itself
+another, the views Python sent for a cycle of passage toggles on the same 60 x 80 sample (as the
+widget sends them: changes over a base view), and each update is timed from the `change:_view`
+event to the DOM laid out again (parse, patch, diff, render, forced layout). A selection is no such update any more: the front end draws it itself
 (js/src/selection.js) and Python sends no view for it, so "select a claim" above is the click to
 the DOM drawn in the browser, the kernel told after.
 The servers and browser are the ones the e2e tests start (tests/e2e/conftest.py).
@@ -130,14 +130,18 @@ RENDER = """async ([bundle, css, views]) => {
     get: (k) => state[k], set: () => {}, save_changes: () => {}, send: () => {},
     on: (e, cb) => (listeners[e] ||= []).push(cb), off: () => {}, // one event name per call
   };
-  const cells = (b64) => new DataView(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)).buffer);
-  state._view = { json: views[0][0], cells: cells(views[0][1]) };
+  const trait = (w) => ({ ...w, cells: new DataView(Uint8Array.from(atob(w.cells), (c) => c.charCodeAt(0)).buffer) });
+  const put = (v) => {
+    if (v.base) state._view_base = trait(v.base);
+    state._view = trait(v.view);
+  };
+  put(views[0]);
   const el = document.createElement('div');
   document.body.appendChild(el);
   mod.default.render({ model, el });
   const out = [];
   for (let i = 1; i < views.length; i++) {
-    state._view = { json: views[i][0], cells: cells(views[i][1]) };
+    put(views[i]);
     const t0 = performance.now();
     listeners['change:_view'].forEach((cb) => cb());
     void el.offsetHeight;
@@ -148,18 +152,24 @@ RENDER = """async ([bundle, css, views]) => {
 }"""
 
 
-def render_views(record: dict, n: int) -> list[tuple[str, str]]:
-    """``n`` successive (view JSON, cells base64) of the sample under passage toggles."""
+def render_views(record: dict, n: int) -> list[dict]:
+    """``n`` successive views of the sample under passage toggles, as the widget sends them: the
+    ``_view`` trait's wire form (its cells base64) and, where a toggle made a new base, the
+    ``_view_base`` trait's."""
     import base64
 
     import ragwidgets as rw
     from ragwidgets.widgets import SampleExplorer
     e = SampleExplorer(rw.parse_sample(record))
     ids = [p["doc_id"] for p in record["retrieved_context"]]
-    out = []
+    wire = lambda v: {"json": v.patch or v.json, "patch": bool(v.patch), "base": v.base,  # noqa: E731
+                      "cells": base64.b64encode(v.cells).decode()}
+    out, base = [], None
     for i in range(n):
         e.retrieved = ids if len(e.retrieved) < len(ids) else [d for d in ids if d != ids[i % len(ids)]]
-        out.append((e._view.json, base64.b64encode(e._view.cells).decode()))
+        new_base = e._view_base.base != base
+        base = e._view_base.base
+        out.append({"view": wire(e._view), "base": wire(e._view_base) if new_base else None})
     return out
 
 
