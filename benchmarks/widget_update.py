@@ -130,7 +130,8 @@ def large_run(n: int, repeats: int) -> list[tuple[str, np.ndarray]]:
         ids = [p.doc_id for p in explorer.sample.passages]
         toggles = [{"retrieved": ids[:k]} for k in range(len(ids) + 1)]
         rows.append((f"{n:,} samples: passage toggle", timed(toggles, explorer, repeats)))
-        rows.append((f"{n:,} samples: view sent per click (KB, not ms)", np.array([(len(explorer._view.json) + len(explorer._view.cells)) / 1e3])))
+        sent = explorer._view.patch or explorer._view.json  # a patch over the sample's base view, else the view
+        rows.append((f"{n:,} samples: view sent per click (KB, not ms)", np.array([(len(sent) + len(explorer._view.cells)) / 1e3])))
         searches = ["harbor", "museum hallucination>0", "faithfulness<0.5", "precision=undefined", "case 1"]
         t0 = time.perf_counter()
         explorer.search(searches[0])

@@ -12,6 +12,7 @@ never ``1`` in another view), which the views built here satisfy and the tests c
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 Op = list  # [path, value] sets, [path] deletes, [path, start, end, items] splices an array
@@ -28,9 +29,16 @@ def view_patch(base: Any, new: Any) -> list[Op]:
     return ops
 
 
+def _keys(d: dict) -> dict:
+    """``d`` with its keys as JSON writes them (1 -> "1", True -> "true"): a base read back from
+    JSON has only string keys, and in the front end 1 and "1" are one key."""
+    return d if all(type(k) is str for k in d) else {k if type(k) is str else json.dumps(k): v for k, v in d.items()}
+
+
 def _diff(a, b, path: list, ops: list[Op]) -> None:
     """Append the operations for ``a != b`` at ``path``."""
     if isinstance(a, dict) and isinstance(b, dict):
+        a, b = _keys(a), _keys(b)
         for k, v in b.items():
             if k not in a:
                 ops.append([[*path, k], v])

@@ -73,8 +73,9 @@ class View:
         return self._json
 
     def _replace(self, **fields) -> View:
-        values = {"json": self._json, "cells": self.cells, "patch": self.patch, "base": self.base, **fields}
-        return View(**values, origin=None if "json" in fields else self._from)
+        """This view with ``fields`` changed (its JSON made first: a new patch or base would not
+        make the same JSON from the old origin)."""
+        return View(**{"json": self.json, "cells": self.cells, "patch": self.patch, "base": self.base, **fields})
 
     def __bool__(self) -> bool:
         return self._from is not None or bool(self._json)

@@ -116,6 +116,16 @@ def test_the_smallest_operations():
     assert view_patch({"s": ["p", "q", "r", "t"]}, {"s": ["p", "r", "t"]}) == [[["s"], 1, 2, []]]
     assert view_patch({"s": [{"on": True}, {"on": False}]}, {"s": [{"on": True}, {"on": True}]}) == [[["s", 1, "on"], True]]
     assert view_patch([1], "whole") == [[[], "whole"]]
+    # keys as JSON writes them: a base read back from JSON has "1" where the new view has 1
+    assert view_patch({"counts": {"2": "a"}}, {"counts": {2: "b", True: "c"}}) == [
+        [["counts", "2"], "b"], [["counts", "true"], "c"]]
+    assert view_patch({"counts": {1: "a"}}, {"counts": {"1": "a"}}) == []
+
+
+def test_a_patched_view_replaced_keeps_its_json():
+    from ragwidgets.widgets.base import View
+    v = View(patch='[[["a"],1]]', base=3, origin={"a": 0, "b": 2})
+    assert v and v._replace(patch="").state == {"a": 1, "b": 2} == v.state
 
 
 def test_a_passage_toggle_sends_its_few_changes_and_python_rebuilds_nothing_else():
