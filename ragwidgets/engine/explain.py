@@ -7,7 +7,6 @@ citations ``R2→D3``, reference facts by fact ID.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import compress
 
 import numpy as np
 
@@ -169,26 +168,32 @@ def explain_sample(ev: Evaluation, i: int) -> SampleExplanation:
     resp_play = d.resp_active[r0:r0 + len(s.response_claims)]
     gt_play = d.gt_active[g0:g0 + len(s.gt_claims)]
 
-    def labelled(matrix, in_play, code: int) -> tuple[list[list[bool]], list[list[bool]]] | None:
-        """Claims x passages labelled ``code``, with both the claim and the passage in play: by
-        claim and by passage (the transpose)."""
-        if matrix is None:
-            return None
-        hit = (matrix == code) & active[None, :] & in_play[:, None]
-        return hit.tolist(), hit.T.tolist()
-
-    resp_entails = labelled(s.retrieved2response, resp_play, ENTAILED)
-    gt_entails = labelled(s.retrieved2answer, gt_play, ENTAILED)
-    resp_contra = labelled(s.retrieved2response, resp_play, CONTRADICTED)
-    gt_contra = labelled(s.retrieved2answer, gt_play, CONTRADICTED)
     resp_ids = [f"R{j + 1}" for j in range(len(s.response_claims))]
     gt_ids = [f"G{j + 1}" for j in range(len(s.gt_claims))]
 
-    def entailing(grid, row: int) -> tuple[str, ...]:
-        return () if grid is None else tuple(compress(doc_ids, grid[0][row]))
+    def labelled(matrix, in_play, code: int, ids: list[str]) -> tuple[list[list[str]], list[list[str]]] | None:
+        """Claims x passages labelled ``code``, with both the claim and the passage in play: each
+        claim's doc_ids and each passage's claim ids, in order (one step per label found, not
+        one per cell)."""
+        if matrix is None:
+            return None
+        rows, cols = np.nonzero((matrix == code) & active[None, :] & in_play[:, None])
+        by_claim, by_passage = [[] for _ in range(matrix.shape[0])], [[] for _ in range(n_psg)]
+        for j, k in zip(rows.tolist(), cols.tolist()):
+            by_claim[j].append(doc_ids[k])
+            by_passage[k].append(ids[j])
+        return by_claim, by_passage
 
-    def entailed_rows(grid, k: int, ids: list[str]) -> tuple[str, ...]:
-        return () if grid is None else tuple(compress(ids, grid[1][k]))
+    resp_entails = labelled(s.retrieved2response, resp_play, ENTAILED, resp_ids)
+    gt_entails = labelled(s.retrieved2answer, gt_play, ENTAILED, gt_ids)
+    resp_contra = labelled(s.retrieved2response, resp_play, CONTRADICTED, resp_ids)
+    gt_contra = labelled(s.retrieved2answer, gt_play, CONTRADICTED, gt_ids)
+
+    def entailing(grid, row: int) -> tuple[str, ...]:
+        return () if grid is None else tuple(grid[0][row])
+
+    def entailed_rows(grid, k: int) -> tuple[str, ...]:
+        return () if grid is None else tuple(grid[1][k])
 
     claims = []
     for j, c in enumerate(s.response_claims):
@@ -226,8 +231,8 @@ def explain_sample(ev: Evaluation, i: int) -> SampleExplanation:
                        s.response2answer is not None and bool(s.response2answer[j] == CONTRADICTED))
         for j, c in enumerate(s.gt_claims) if gt_play[j])
     passages = [PassageRow(p.doc_id, p.text, k + 1, bool(active[k]), p.relevant, p.outdated, p.facts,
-                           entailed_rows(resp_entails, k, resp_ids), entailed_rows(gt_entails, k, gt_ids),
-                           entailed_rows(resp_contra, k, resp_ids), entailed_rows(gt_contra, k, gt_ids))
+                           entailed_rows(resp_entails, k), entailed_rows(gt_entails, k),
+                           entailed_rows(resp_contra, k), entailed_rows(gt_contra, k))
                 for k, p in enumerate(s.passages)]
     passages += [PassageRow(p.doc_id, p.text, None, False, p.relevant, p.outdated, p.facts, (), ())
                  for p in s.corpus]
