@@ -122,3 +122,33 @@ def test_scoring_together_equals_scoring_apart(records, undefined):
     together = rw.evaluate(records, undefined=undefined)
     for i, record in enumerate(records):
         assert together.metrics(i) == rw.evaluate([record], undefined=undefined).metrics(0)
+
+
+@SETTINGS
+@given(ragchecker_records(max_claims=6, max_passages=5), st.data())
+def test_the_explanations_links_are_the_labels_cell_by_cell(record, data):
+    """Each claim's supporting / contradicting passages and each passage's entailed / contradicted
+    claims, with some passages switched off, are the labels read one cell at a time."""
+    from ragwidgets.engine.batch import Batch
+    from ragwidgets.engine.evaluate import evaluate
+
+    sample = rw.parse_sample(record)
+    on = np.array(data.draw(st.lists(st.booleans(), min_size=len(sample.passages), max_size=len(sample.passages))),
+                  dtype=bool)
+    ex = evaluate(Batch.from_samples([sample]), passage_active=on).explain(0)
+    docs = [p.doc_id for p in sample.passages]
+
+    def cells(matrix, label):
+        return [] if matrix is None else [(j, k) for j in range(matrix.shape[0]) for k in range(len(docs))
+                                           if on[k] and rw.model.LABEL_CODES[label] == matrix[j, k]]
+
+    for side, rows, matrix, prefix in (("response", ex.claims, sample.retrieved2response, "R"),
+                                       ("gt", ex.gt_claims, sample.retrieved2answer, "G")):
+        for label, claim_field, passage_field in (("Entailment", "supported_by", f"entails_{side}"),
+                                                  ("Contradiction", "contradicted_by", f"contradicts_{side}")):
+            hits = cells(matrix, label)
+            for row in rows:
+                j = int(row.id[1:]) - 1
+                assert getattr(row, claim_field) == tuple(docs[k] for jj, k in hits if jj == j), (row.id, label)
+            for k, p in enumerate(ex.passages[:len(docs)]):
+                assert getattr(p, passage_field) == tuple(f"{prefix}{j + 1}" for j, kk in hits if kk == k), (p.doc_id, label)
