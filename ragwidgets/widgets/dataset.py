@@ -158,8 +158,9 @@ class DatasetExplorer(Widget):
             value = brush.get(bound, 0.0)
             if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
                 raise ControlError(f"brush {bound} must be a finite number, not {value!r:.80}")
-        if brush.get("lo", 0.0) > brush.get("hi", 1.0):
-            raise ControlError(f"brush lo ({brush['lo']}) is above hi ({brush['hi']})")
+        lo, hi = brush.get("lo", 0.0), brush.get("hi", 1.0)  # a bound left out is the metric's end
+        if lo > hi:
+            raise ControlError(f"brush lo ({lo}) is above hi ({hi})")
         return brush
 
     @traitlets.validate("expression")

@@ -6,7 +6,7 @@ import json
 import math
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import ragwidgets as rw
@@ -59,6 +59,8 @@ def still_works(x) -> None:
 
 @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 @given(patches=st.lists(PATCHES, min_size=1, max_size=4))
+@example(patches=[{"brush": {"metric": "precision", "lo": 2.0}}])  # a bound left out: its message once raised KeyError
+@example(patches=[{"brush": {"metric": "precision", "hi": -1.0}}])
 def test_malformed_control_values_are_refused_and_shown(explorer, patches):
     for patch in patches:
         before = {k: getattr(explorer, k) for k in CONTROLS}
