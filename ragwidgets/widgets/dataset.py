@@ -43,7 +43,7 @@ from ..engine.metrics import REQUIRED_PREFIX
 from ..errors import InputWarning, RagWidgetsError
 from ..judges.traces import Trace, find_trace
 from ..reviews import Reviews
-from .base import View, Widget, bundled, encode_view, view_trait
+from .base import Widget, bundled, view_trait
 from ._sample_view import SampleView
 from ._view import LABELS, LOWER_IS_BETTER, show_id
 

@@ -33,7 +33,7 @@ from ..model import Sample
 from ..analysis.review_queue import ReviewQueue, review_queue
 from ..reviews import ReviewLog, ReviewProblem, Reviews, apply_reviews, as_reviews, reviewed_cells
 from ..scenario import Scenario, State
-from .base import Widget, bundled, encode_view, view_trait
+from .base import Widget, bundled, view_trait
 from .lessons import HARBOR_PRESETS, Preset
 from ._picker import SampleIndex
 from ._sample_view import SampleView
