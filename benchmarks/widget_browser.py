@@ -160,10 +160,10 @@ def render_views(record: dict, n: int) -> list[dict]:
 
     import ragwidgets as rw
     from ragwidgets.widgets import SampleExplorer
+    from ragwidgets.widgets.base import _view_to_json
     e = SampleExplorer(rw.parse_sample(record))
     ids = [p["doc_id"] for p in record["retrieved_context"]]
-    wire = lambda v: {"json": v.patch or v.json, "patch": bool(v.patch), "base": v.base,  # noqa: E731
-                      "cells": base64.b64encode(v.cells).decode()}
+    wire = lambda v: {**_view_to_json(v, e), "cells": base64.b64encode(v.cells).decode()}  # noqa: E731
     out, base = [], None
     for i in range(n):
         e.retrieved = ids if len(e.retrieved) < len(ids) else [d for d in ids if d != ids[i % len(ids)]]

@@ -2422,7 +2422,8 @@ function patched(base, ops) {
   const change = (node, path, i3, op) => {
     const out = own(node);
     const key = path[i3];
-    if (i3 < path.length - 1 || op.length === 4) put(out, key, i3 < path.length - 1 ? change(node[key], path, i3 + 1, op) : at(node[key], op));
+    if (i3 < path.length - 1) put(out, key, change(node[key], path, i3 + 1, op));
+    else if (op.length === 4) put(out, key, at(node[key], op));
     else if (op.length > 1) put(out, key, op[1]);
     else delete out[key];
     return out;

@@ -65,15 +65,13 @@ def _diff(a, b, path: list, ops: list[Op]) -> None:
 def patched(base: Any, ops: list[Op]) -> Any:
     """``base`` with ``ops`` applied, ``base`` itself unchanged: each object or array on a changed
     path is copied once, every other part is the base's own."""
-    fresh: set[int] = set()  # ids of the copies made here: changed again in place
-    keep: list = []  # the copies, alive while their ids are in ``fresh``
+    fresh: dict[int, Any] = {}  # the copies made here, by id (held, so no id is reused): changed again in place
 
     def own(node):
         if id(node) in fresh:
             return node
         copy = list(node) if isinstance(node, (list, tuple)) else dict(node)
-        fresh.add(id(copy))
-        keep.append(copy)
+        fresh[id(copy)] = copy
         return copy
 
     def at(node, op):

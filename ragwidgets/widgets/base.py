@@ -81,12 +81,13 @@ class View:
         return self._from is not None or bool(self._json)
 
     def __eq__(self, other) -> bool:
-        """Two patches of one base are the same view when their operations are; else by JSON."""
+        """Equal when the front end receives the same: a patched view by its patch, base and cells
+        (its JSON, made lazily, is not needed to tell); else by JSON, cells and base."""
         if not isinstance(other, View):
             return NotImplemented
-        if self.patch and other.patch and self.base == other.base:
-            return self.patch == other.patch and self.cells == other.cells
-        return (self.json, self.cells, self.patch, self.base) == (other.json, other.cells, other.patch, other.base)
+        if self.patch or other.patch:
+            return (self.patch, self.base, self.cells) == (other.patch, other.base, other.cells)
+        return (self.json, self.cells, self.base) == (other.json, other.cells, other.base)
 
     __hash__ = None
 
@@ -219,7 +220,7 @@ class Widget(anywidget.AnyWidget):
             if len(patch) * REBASE <= size:
                 setattr(self, name, View(cells=cells, patch=patch, base=number, origin=base))
                 return
-        whole = View(view_json(state), cells)
+        whole = encode_view(view)
         number = next(self._numbers)
         self._bases[name] = (json.loads(whole.json), number, len(whole.json))
         with self.hold_sync():
