@@ -1,32 +1,40 @@
-"""The fast path for an Arrow table (a Parquet file) of RAGChecker's plain columns: list columns
-straight into the fast path's label arrays, no Python object per sample.
+"""The fast path through Arrow: RAGChecker's plain columns straight into the fast path's label
+arrays, no Python object per sample, for an Arrow table (a Parquet file) and for a JSONL file.
 
-:func:`flat_from_arrow` checks the shapes :class:`ragwidgets._fastload._Columns` checks, with
-numpy over the list offsets (claims per sample, passages, each label array's length and each
-grid row's), turns labels into int8 codes through one lookup of the value column, and keeps each
-sample readable on demand as its JSON line (:class:`ArrowRows`, made by Arrow). The result is the
-FlatRecords the JSON lines would give: None where the validator must read the table (a wrong
-shape, a duplicate doc_id or query_id, another label spelling, nothing to score), and
-:class:`Unsupported` for a column type this path does not read (then the table's JSON lines go
-through ``_fastload.read_flat``).
+:func:`part_of` checks the shapes :class:`ragwidgets._fastload._Columns` checks, with numpy over
+the list offsets (claims per sample, passages, each label array's length and each grid row's), and
+turns labels into int8 codes through one lookup of the value column. :func:`flat_from_arrow` reads
+a table, each sample kept readable on demand as its JSON line (:class:`ArrowRows`, made by Arrow):
+None where the validator must read the table (a wrong shape, a duplicate doc_id or query_id,
+another label spelling, nothing to score), :class:`Unsupported` for a column type this path does
+not read (then the table's JSON lines go through ``_fastload.read_flat``). :func:`read_jsonl`
+reads a JSONL file a block at a time with Arrow's JSON reader (C++, threaded) into typed columns,
+each sample's line kept as its byte offsets; it takes only what msgspec's path
+(:mod:`ragwidgets._fastload`) takes, giving the same FlatRecords, and leaves the rest to it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
+import msgspec
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.json as pj
 
-from ._fastload import LABEL_GRIDS, LABEL_VECTORS, TEXTS, TextRecord, FlatRecords
+from ._fastload import (BOM, LABEL_GRIDS, LABEL_VECTORS, TEXTS, FlatRecords, Lines, TextRecord, _concat, _finish, _merge,
+                        _Part, _stamp)
 from .arrow_json import jsonl_bytes
 from .model import LABEL_CODES, UNJUDGED
 
-SPELLINGS = pa.array(list(LABEL_CODES), type=pa.large_string())
+SPELLINGS = {kind: pa.array(list(LABEL_CODES), type=kind) for kind in (pa.string(), pa.large_string())}
 CODES = np.array(list(LABEL_CODES.values()), dtype=np.int8)
+CODES_OR_UNJUDGED = np.append(CODES, np.int8(UNJUDGED))  # indexed by a spelling's position, or len(CODES) for null
 TEXT_FIELDS = tuple(TextRecord.__struct_fields__)  # what a Sample is built from, again, when asked for
 BATCH = 8192  # rows turned into JSON lines at a time when the samples are read in order
+_TEXT = msgspec.json.Decoder(TextRecord)
 
 
 class Unsupported(Exception):
@@ -83,11 +91,11 @@ def _codes(values: pa.Array) -> np.ndarray | None:
         return np.full(len(values), UNJUDGED, dtype=np.int8)
     if not _strings(values):
         raise Unsupported(f"labels of type {values.type}")
-    at = pc.index_in(values.cast(pa.large_string()), value_set=SPELLINGS)
+    at = pc.index_in(values, value_set=SPELLINGS[values.type])
     if at.null_count != values.null_count:
         return None  # another spelling: the validator reads (and names) it
-    return np.where(at.is_null().to_numpy(zero_copy_only=False), UNJUDGED,
-                    CODES[pc.fill_null(at, 0).to_numpy(zero_copy_only=False)]).astype(np.int8)
+    at = pc.fill_null(at, len(CODES)).to_numpy(zero_copy_only=False)
+    return CODES_OR_UNJUDGED[at]
 
 
 def _claims(column: pa.Array | None, n: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -106,16 +114,18 @@ def _claims(column: pa.Array | None, n: int) -> tuple[np.ndarray, np.ndarray] | 
     return given, count
 
 
-def flat_from_arrow(table: pa.Table) -> FlatRecords | None:
-    """The FlatRecords of ``table`` (see the module docstring): None where the validator must read
-    it; :class:`Unsupported` for a column type this path does not read."""
-    n = table.num_rows
-    if "metrics" in table.column_names:
-        raise Unsupported("ragchecker's own metrics column")
-    columns = _columns(table)
-    qid = columns.get("query_id")
-    if qid is None or qid.null_count or not (_strings(qid) or pa.types.is_integer(qid.type)):
-        raise Unsupported("query_id must be strings or integers, none missing")
+def _text(column: pa.Array | None, n: int) -> pa.Array:
+    """A text column as large strings, "" where missing."""
+    if column is None:
+        return pa.array([""] * n, type=pa.large_string())
+    return pc.fill_null(column.cast(pa.large_string()), "")
+
+
+def part_of(columns: dict[str, pa.Array], n: int, query_ids: pa.Array, unnamed: np.ndarray) -> _Part | None:
+    """The fast path's columns (a ``_Part``) of ``n`` rows of RAGChecker's plain columns (each one
+    array; ``query_ids`` as large strings, "" at the ``unnamed`` positions): None where the validator
+    must read them (a wrong shape, a duplicate doc_id, another label spelling, nothing to score);
+    :class:`Unsupported` for a column type this path does not read."""
     for name in TEXTS:
         if name in columns and not _strings(columns[name]):
             raise Unsupported(f"{name} of type {columns[name].type}")
@@ -137,9 +147,10 @@ def flat_from_arrow(table: pa.Table) -> FlatRecords | None:
         doc_id, text = fields["doc_id"], fields["text"]
         if passages.null_count or not (_strings(doc_id) and _strings(text)) or doc_id.null_count or text.null_count:
             return None
-        owner = np.repeat(np.arange(n), k)
+        owner = np.repeat(np.arange(n, dtype=np.int64), k)
         codes = pc.dictionary_encode(doc_id).indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        if len(np.unique(owner * (int(codes.max()) + 1) + codes)) != len(codes):
+        keys = np.sort(owner * (int(codes.max()) + 1) + codes)
+        if (keys[1:] == keys[:-1]).any():
             return None  # a sample names one doc_id twice
     no_psg = has_psg & (k == 0)
     has, labels = {}, {}
@@ -170,12 +181,183 @@ def flat_from_arrow(table: pa.Table) -> FlatRecords | None:
                 return None
         has[name] = given | (~given & ((rows == 0) | ((rows > 0) & no_psg)))
         labels[name] = codes
-    query_ids = qid.cast(pa.large_string()).to_pylist()
-    if len(set(query_ids)) != n:
+    return _Part(n=n, starts=None, ends=None, query_ids=pa.chunked_array([query_ids], type=pa.large_string()),
+                 unnamed=unnamed, counts=np.stack([np.maximum(nr, 0), np.maximum(ng, 0), k]).astype(np.int64),
+                 has={name: has[name] for name in (*LABEL_VECTORS, *LABEL_GRIDS)},
+                 labels={name: labels[name] for name in (*LABEL_VECTORS, *LABEL_GRIDS)},
+                 texts={name: pa.chunked_array([_text(columns.get(name), n)]) for name in TEXTS})
+
+
+def flat_from_arrow(table: pa.Table) -> FlatRecords | None:
+    """The FlatRecords of ``table`` (see the module docstring): None where the validator must read
+    it; :class:`Unsupported` for a column type this path does not read."""
+    if "metrics" in table.column_names:
+        raise Unsupported("ragchecker's own metrics column")
+    columns = _columns(table)
+    qid = columns.get("query_id")
+    if qid is None or qid.null_count or not (_strings(qid) or pa.types.is_integer(qid.type)):
+        raise Unsupported("query_id must be strings or integers, none missing")
+    part = part_of(columns, table.num_rows, qid.cast(pa.large_string()), np.zeros(0, dtype=np.int64))
+    return None if part is None else _merge(part, ArrowRows(table))
+
+
+PASSAGE = pa.struct([("doc_id", pa.string()), ("text", pa.string())])
+WORDS, GRID = pa.list_(pa.string()), pa.list_(pa.list_(pa.string()))
+LINE_FIELDS = {"query": pa.string(), "gt_answer": pa.string(), "response": pa.string(),
+               "retrieved_context": pa.list_(PASSAGE), "response_claims": GRID, "gt_answer_claims": GRID,
+               "answer2response": WORDS, "response2answer": WORDS, "retrieved2response": GRID, "retrieved2answer": GRID}
+QUERY_ID_TYPES = (pa.string(), pa.int64())  # a block's query_ids are all strings or all integers
+JSONL_BLOCK = 32 * 2**20  # bytes of a JSONL file read at a time, cut at a line end
+PARSE_BLOCK = 4 * 2**20  # bytes of a block each of Arrow's threads parses at a time
+
+
+def read_jsonl(path: str) -> FlatRecords | None:
+    """The FlatRecords of a (not gzipped) JSONL file of RAGChecker's plain records, each block of its
+    lines parsed by Arrow's JSON reader (C++, on every core, into typed columns: no Python object per
+    record) and turned into label arrays by :func:`part_of` while the next block is parsed; each
+    sample's line kept as its byte offsets. None where any line is not read here exactly as
+    :mod:`ragwidgets._fastload` reads it (a key or a type of the plain format's it does not know, a
+    line that is not one object, a key given twice, bytes that are not UTF-8, a null query_id, a
+    file changed while it was read): that path then reads the file."""
+    path = str(path)
+    stamp = _stamp(path)
+    parts: list[_Part] = []
+    with open(path, "rb") as f, ThreadPoolExecutor(1) as parser:
+        blocks = _blocks(f)
+        block = next(blocks, None)
+        parsed = block and parser.submit(_parse, *block)
+        while parsed:
+            block = next(blocks, None)  # read and parsed beside this one's parts
+            following = block and parser.submit(_parse, *block)
+            try:
+                table = parsed.result()
+                read = table and _parts(*table)
+            except pa.ArrowException:  # a value Arrow cannot hold as this path reads it
+                read = None
+            if read is None:
+                if following:
+                    following.cancel()
+                return None
+            parts.extend(read)
+            parsed = following
+    if not parts or _stamp(path) != stamp:
         return None
-    texts = {name: pa.chunked_array([pc.fill_null(columns[name].cast(pa.large_string()), "") if name in columns
-                                     else pa.array([""] * n, type=pa.large_string())]) for name in TEXTS}
-    return FlatRecords(source=ArrowRows(table), query_ids=query_ids, n_resp=np.maximum(nr, 0), n_gt=np.maximum(ng, 0),
-                       n_psg=k, labels={name: labels[name] for name in (*LABEL_VECTORS, *LABEL_GRIDS)},
-                       has={name: has[name] for name in (*LABEL_VECTORS, *LABEL_GRIDS)}, texts=texts,
-                       n_unnamed=0, first_unnamed=None)
+    part = _concat(parts)
+    del parts
+    pa.default_memory_pool().release_unused()  # the parsed blocks' memory, given back as _finish gives back its own
+    return _finish(part, Lines(part.starts, part.ends, path=path, stamp=stamp))
+
+
+def _blocks(f) -> Iterator[tuple[memoryview, int]]:
+    """(block, at) of the file ``f``: about JSONL_BLOCK bytes of whole lines at a time (more where one
+    line is longer), after a byte order mark, each with its first byte's offset in the file."""
+    at = len(BOM) if f.read(len(BOM)) == BOM else 0
+    size = JSONL_BLOCK
+    while True:
+        f.seek(at)
+        block = f.read(size)
+        if not block:
+            return
+        cut = len(block) if len(block) < size else block.rfind(b"\n") + 1
+        if not cut:  # a line longer than the block
+            size *= 2
+            continue
+        yield memoryview(block)[:cut], at
+        at, size = at + cut, JSONL_BLOCK
+
+
+def _parse(block: memoryview, at: int) -> tuple[pa.Table, memoryview, int, np.ndarray, np.ndarray] | None:
+    """A block of whole lines (its first byte the file's byte ``at``) parsed by Arrow, with its lines'
+    offsets in the file (:func:`_lines`): None where it is not read here."""
+    lines = _lines(block, at)
+    if lines is None or not _utf8(block):
+        return None
+    starts, ends = lines
+    longest = int((ends - starts).max(initial=0))  # a line over two of the reader's chunks aborts the process
+    options = pj.ReadOptions(block_size=max(PARSE_BLOCK, 2 * longest + 2))
+    for kind in QUERY_ID_TYPES:
+        schema = pa.schema([("query_id", kind), *LINE_FIELDS.items()])
+        try:
+            table = pj.read_json(pa.BufferReader(pa.py_buffer(block)), read_options=options,
+                                 parse_options=pj.ParseOptions(explicit_schema=schema, newlines_in_values=False,
+                                                               unexpected_field_behavior="infer"))
+        except pa.ArrowInvalid:
+            continue
+        if table.num_rows != len(starts) or not set(table.column_names) <= {*schema.names, "metrics"}:
+            return None  # a line holding two values, or a key the plain format does not have
+        if "metrics" in table.column_names:  # ragchecker's own per-sample scores: numbers or nulls, not read
+            kind = table.schema.field("metrics").type
+            if not (pa.types.is_null(kind) or (pa.types.is_struct(kind) and all(
+                    pa.types.is_int64(f.type) or pa.types.is_float64(f.type) or pa.types.is_null(f.type) for f in kind))):
+                return None
+            table = table.drop_columns(["metrics"])
+        return table, block, at, starts, ends
+    return None
+
+
+def _parts(table: pa.Table, block: memoryview, at: int, starts: np.ndarray, ends: np.ndarray) -> list[_Part] | None:
+    """The parts of a parsed block (:func:`_parse`), one per batch Arrow gave; None where one is not
+    read here."""
+    parts, row = [], 0
+    for batch in table.to_batches():
+        n = batch.num_rows
+        columns = dict(zip(batch.schema.names, batch.columns))
+        qid = columns.pop("query_id")
+        unnamed = np.flatnonzero(qid.is_null().to_numpy(zero_copy_only=False))
+        if len(unnamed) and not _unnamed(block, starts[row + unnamed] - at, ends[row + unnamed] - at):
+            return None
+        try:
+            part = part_of(columns, n, pc.fill_null(qid.cast(pa.large_string()), ""), unnamed)
+        except Unsupported:
+            return None
+        if part is None:
+            return None
+        part.starts, part.ends = starts[row:row + n], ends[row:row + n]
+        parts.append(part)
+        row += n
+    return parts
+
+
+def _lines(block: memoryview, at: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(starts, ends) in the file of the lines of ``block`` that are not blank (as ``bytes.strip``
+    sees them; the file's byte ``at`` first): None where one does not begin with "{" after its
+    leading spaces (not an object: not this path)."""
+    buf = np.frombuffer(block, dtype=np.uint8)
+    ends = np.flatnonzero(buf == ord("\n"))
+    starts = np.r_[0, ends + 1]
+    ends = np.r_[ends, len(buf)]
+    if starts[-1] == len(buf):  # nothing after the last line end
+        starts, ends = starts[:-1], ends[:-1]
+    full = starts < ends
+    keep = full.copy()
+    keep[full] = buf[starts[full]] == ord("{")
+    for i in np.flatnonzero(full & ~keep).tolist():  # a line with leading spaces, or only spaces: rare
+        line = bytes(block[starts[i]:ends[i]]).strip()
+        if line and not line.startswith(b"{"):
+            return None
+        keep[i] = bool(line)
+    return starts[keep] + at, ends[keep] + at
+
+
+def _utf8(block: memoryview) -> bool:
+    """Whether ``block`` is UTF-8 (checked by Arrow; its JSON reader does not check)."""
+    offsets = pa.py_buffer(np.array([0, len(block)], dtype=np.int64))
+    try:
+        pa.Array.from_buffers(pa.large_binary(), 1, [None, offsets, pa.py_buffer(block)]).cast(pa.large_string())
+    except pa.ArrowInvalid:
+        return False
+    return True
+
+
+def _unnamed(block: memoryview, starts: np.ndarray, ends: np.ndarray) -> bool:
+    """Whether the lines with no query_id read by Arrow have none: a record whose query_id is null
+    (Arrow reads it as missing) is not this path's."""
+    decode = _TEXT.decode
+    for start, end in zip(starts.tolist(), ends.tolist()):
+        line = bytes(block[start:end])
+        if b"null" in line:
+            try:
+                decode(line)
+            except msgspec.DecodeError:
+                return False
+    return True

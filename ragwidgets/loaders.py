@@ -223,10 +223,13 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
             return LoadResult(samples=flat.samples, flat=flat)
         run = read_run(source) if is_table(source) else None  # Parquet, CSV, a DataFrame, ragas, Phoenix
         if run is None and isinstance(source, (bytes, str, Path)):
+            from . import _arrowload as arrowload
             from . import _fastload as fastload
-            jsonl_file = _plain_jsonl_file(source)  # read from the file in parts, never all its bytes at once
+            jsonl_file = _plain_jsonl_file(source)  # read from the file a block at a time, never all its bytes at once
             if jsonl_file:  # not plain (or changed while read): the validator reads it, the fast path is not tried again
-                flat = fastload.read_jsonl_file(jsonl_file)
+                flat = arrowload.read_jsonl(jsonl_file)  # Arrow's JSON reader, else msgspec for what it leaves
+                if flat is None:
+                    flat = fastload.read_jsonl_file(jsonl_file)
             else:
                 name, data = read_source(source)
                 flat = fastload.read_flat(data, is_jsonl(name), path=_plain_file(source, name))
