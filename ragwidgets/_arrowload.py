@@ -216,9 +216,9 @@ def read_jsonl(path: str) -> FlatRecords | None:
     lines parsed by Arrow's JSON reader (C++, on every core, into typed columns: no Python object per
     record) and turned into label arrays by :func:`part_of` while the next block is parsed; each
     sample's line kept as its byte offsets. None where any line is not read here exactly as
-    :mod:`ragwidgets._fastload` reads it (a key or a type of the plain format's it does not know, a
-    line that is not one object, a key given twice, bytes that are not UTF-8, a null query_id, a
-    file changed while it was read): that path then reads the file."""
+    :mod:`ragwidgets._fastload` reads it (a key the schema does not have, ragchecker's per-sample
+    metrics among them, another type, a line that is not one object, a key given twice, bytes that
+    are not UTF-8, a null query_id, a file changed while it was read): that path then reads the file."""
     path = str(path)
     stamp = _stamp(path)
     parts: list[_Part] = []
@@ -280,18 +280,10 @@ def _parse(block: memoryview, at: int) -> tuple[pa.Table, memoryview, int, np.nd
         try:
             table = pj.read_json(pa.BufferReader(pa.py_buffer(block)), read_options=options,
                                  parse_options=pj.ParseOptions(explicit_schema=schema, newlines_in_values=False,
-                                                               unexpected_field_behavior="infer"))
-        except pa.ArrowInvalid:
-            continue
-        if table.num_rows != len(starts) or not set(table.column_names) <= {*schema.names, "metrics"}:
-            return None  # a line holding two values, or a key the plain format does not have
-        if "metrics" in table.column_names:  # ragchecker's own per-sample scores: numbers or nulls, not read
-            kind = table.schema.field("metrics").type
-            if not (pa.types.is_null(kind) or (pa.types.is_struct(kind) and all(
-                    pa.types.is_int64(f.type) or pa.types.is_float64(f.type) or pa.types.is_null(f.type) for f in kind))):
-                return None
-            table = table.drop_columns(["metrics"])
-        return table, block, at, starts, ends
+                                                               unexpected_field_behavior="error"))
+        except pa.ArrowInvalid:  # another type, or a key the schema does not have (ragchecker's metrics too:
+            continue             # inferring one's type recurses, and deep nesting crashes the process)
+        return (table, block, at, starts, ends) if table.num_rows == len(starts) else None  # else a line holds two values
     return None
 
 
