@@ -213,7 +213,7 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
     ``on_error="raise"`` stops at the first bad sample; ``"report"`` keeps the good ones and
     lists the errors. Duplicate ``query_id`` values and records with nothing to score are
     errors. Tables (Parquet, CSV, DataFrames, ragas, Phoenix spans) are read by their shape first:
-    :func:`ragwidgets.sources.read_run`, their numeric columns kept in ``external``. Files in RAGChecker's plain format take a fast path (:mod:`ragwidgets._fastload`);
+    :func:`ragwidgets.sources.read_run`, their numeric columns kept in ``external``. Files in RAGChecker's plain format take a fast path (a JSONL file :mod:`ragwidgets._arrowload`'s, what it leaves :mod:`ragwidgets._fastload`'s);
     anything it does not accept is read by the precise validator below, with its messages.
     """
     check_on_error(on_error)
