@@ -24,6 +24,7 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
+from .._pages import small_pages
 from ..engine import evaluate
 from ..engine.evaluate import Scores
 from ..engine.sums import mean_over_defined
@@ -273,6 +274,10 @@ class InMemoryRun(HeldTable):
     where = "a run in this process"
 
     def __init__(self, source, *, slices: list[Slice] | str | Path | None = None, reviews=None):
+        with small_pages():  # the tables, slots and charts of a large run: hundreds of MB of fresh arrays
+            self._open(source, slices, reviews)
+
+    def _open(self, source, slices, reviews) -> None:
         sources = source if is_runs(source) else {"run": source}
         given = _reviews_per_run(reviews, [str(name) for name in sources])
         self._logs = {name: ReviewLog(r) for name, r in given.items() if isinstance(r, (str, os.PathLike))}

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from .._pages import small_pages
 from ..model import LABEL_MATRICES, Sample
 
 NEEDS = {
@@ -200,8 +201,9 @@ class Batch:
         """The Batch of plain RAGChecker records decoded by :func:`ragwidgets._fastload.read_flat`
         (no citations, relevance flags, claim labels or reference facts), its Samples built on demand."""
         resp_offset, gt_offset, psg_offset = _offsets(flat.n_resp), _offsets(flat.n_gt), _offsets(flat.n_psg)
-        r2r = _entries(flat.labels["retrieved2response"], flat.has["retrieved2response"], resp_offset, psg_offset)
-        r2a = _entries(flat.labels["retrieved2answer"], flat.has["retrieved2answer"], gt_offset, psg_offset)
+        with small_pages():  # hundreds of MB of fresh index arrays at 1M samples
+            r2r = _entries(flat.labels["retrieved2response"], flat.has["retrieved2response"], resp_offset, psg_offset)
+            r2a = _entries(flat.labels["retrieved2answer"], flat.has["retrieved2answer"], gt_offset, psg_offset)
         n = len(flat.query_ids)
         none = np.zeros(0, dtype=np.int64)
         unflagged = lambda total: np.full(total, -1, dtype=np.int8)  # noqa: E731

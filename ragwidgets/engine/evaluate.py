@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .._pages import small_pages
 from ..backends import backend
 from ..errors import InputError
 from ..loaders import LoadResult, load_any
@@ -150,12 +151,13 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
 
 def _scores(batch: Batch, names: tuple[str, ...], mode: str, undefined: str, passage_active,
             errors: list[InputError]) -> Scores:
-    if mode == "required_and_optional":
-        required = _score(Derived(batch, *_masks(batch, "required_only", passage_active, mode)), names, undefined)
-        required.prefix = REQUIRED_PREFIX
-        parts = [_score(Derived(batch, *_masks(batch, "all_claims", passage_active)), names, undefined), required]
-    else:
-        parts = [_score(Derived(batch, *_masks(batch, mode, passage_active)), names, undefined)]
+    with small_pages():  # at 1M samples, hundreds of MB of fresh per-entry arrays
+        if mode == "required_and_optional":
+            required = _score(Derived(batch, *_masks(batch, "required_only", passage_active, mode)), names, undefined)
+            required.prefix = REQUIRED_PREFIX
+            parts = [_score(Derived(batch, *_masks(batch, "all_claims", passage_active)), names, undefined), required]
+        else:
+            parts = [_score(Derived(batch, *_masks(batch, mode, passage_active)), names, undefined)]
     return Scores(batch=batch, parts=parts, mode=mode, undefined=undefined, errors=errors)
 
 
