@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pj
 
-from ._fastload import (BOM, LABEL_GRIDS, LABEL_VECTORS, TEXTS, FlatRecords, Lines, TextRecord, _concat, _finish, _merge,
+from ._fastload import (_DECODERS, BOM, LABEL_GRIDS, LABEL_VECTORS, TEXTS, FlatRecords, Lines, TextRecord, _concat, _finish, _merge,
                         _Part, _stamp)
 from .arrow_json import jsonl_bytes
 from .model import LABEL_CODES, UNJUDGED
@@ -34,7 +34,6 @@ CODES = np.array(list(LABEL_CODES.values()), dtype=np.int8)
 CODES_OR_UNJUDGED = np.append(CODES, np.int8(UNJUDGED))  # indexed by a spelling's position, or len(CODES) for null
 TEXT_FIELDS = tuple(TextRecord.__struct_fields__)  # what a Sample is built from, again, when asked for
 BATCH = 8192  # rows turned into JSON lines at a time when the samples are read in order
-_TEXT = msgspec.json.Decoder(TextRecord)
 
 
 class Unsupported(Exception):
@@ -209,6 +208,7 @@ LINE_FIELDS = {"query": pa.string(), "gt_answer": pa.string(), "response": pa.st
 QUERY_ID_TYPES = (pa.string(), pa.int64())  # a block's query_ids are all strings or all integers
 JSONL_BLOCK = 32 * 2**20  # bytes of a JSONL file read at a time, cut at a line end
 PARSE_BLOCK = 4 * 2**20  # bytes of a block each of Arrow's threads parses at a time
+MAX_PARSE_BLOCK = 2**30  # the most Arrow's reader takes as one (a block size is an int32 there)
 
 
 def read_jsonl(path: str) -> FlatRecords | None:
@@ -273,8 +273,10 @@ def _parse(block: memoryview, at: int) -> tuple[pa.Table, memoryview, int, np.nd
     if lines is None or not _utf8(block):
         return None
     starts, ends = lines
-    longest = int((ends - starts).max(initial=0))  # a line over two of the reader's chunks aborts the process
-    options = pj.ReadOptions(block_size=max(PARSE_BLOCK, 2 * longest + 2))
+    chunk = max(PARSE_BLOCK, 2 * int((ends - starts).max(initial=0)) + 2)  # a line over two chunks aborts the process
+    if chunk > MAX_PARSE_BLOCK:
+        return None
+    options = pj.ReadOptions(block_size=chunk)
     for kind in QUERY_ID_TYPES:
         schema = pa.schema([("query_id", kind), *LINE_FIELDS.items()])
         try:
@@ -298,10 +300,7 @@ def _parts(table: pa.Table, block: memoryview, at: int, starts: np.ndarray, ends
         unnamed = np.flatnonzero(qid.is_null().to_numpy(zero_copy_only=False))
         if len(unnamed) and not _unnamed(block, starts[row + unnamed] - at, ends[row + unnamed] - at):
             return None
-        try:
-            part = part_of(columns, n, pc.fill_null(qid.cast(pa.large_string()), ""), unnamed)
-        except Unsupported:
-            return None
+        part = part_of(columns, n, pc.fill_null(qid.cast(pa.large_string()), ""), unnamed)  # the schema's types
         if part is None:
             return None
         part.starts, part.ends = starts[row:row + n], ends[row:row + n]
@@ -312,8 +311,10 @@ def _parts(table: pa.Table, block: memoryview, at: int, starts: np.ndarray, ends
 
 def _lines(block: memoryview, at: int) -> tuple[np.ndarray, np.ndarray] | None:
     """(starts, ends) in the file of the lines of ``block`` that are not blank (as ``bytes.strip``
-    sees them; the file's byte ``at`` first): None where one does not begin with "{" after its
-    leading spaces (not an object: not this path)."""
+    sees them; the file's byte ``at`` first): None where one does not begin with "{" and end with
+    "}" inside its spaces. So every line end falls between two whole values ("}" then "{" is
+    valid JSON only there, and a string holds no raw line end), and as many rows as lines means
+    one value a line (Arrow's reader joins a value over lines, and reads two on one)."""
     buf = np.frombuffer(block, dtype=np.uint8)
     ends = np.flatnonzero(buf == ord("\n"))
     starts = np.r_[0, ends + 1]
@@ -322,10 +323,10 @@ def _lines(block: memoryview, at: int) -> tuple[np.ndarray, np.ndarray] | None:
         starts, ends = starts[:-1], ends[:-1]
     full = starts < ends
     keep = full.copy()
-    keep[full] = buf[starts[full]] == ord("{")
-    for i in np.flatnonzero(full & ~keep).tolist():  # a line with leading spaces, or only spaces: rare
+    keep[full] = (buf[starts[full]] == ord("{")) & (buf[ends[full] - 1] == ord("}"))
+    for i in np.flatnonzero(full & ~keep).tolist():  # spaces around a line (a "\r" before its end), or only spaces
         line = bytes(block[starts[i]:ends[i]]).strip()
-        if line and not line.startswith(b"{"):
+        if line and not (line.startswith(b"{") and line.endswith(b"}")):
             return None
         keep[i] = bool(line)
     return starts[keep] + at, ends[keep] + at
@@ -344,7 +345,7 @@ def _utf8(block: memoryview) -> bool:
 def _unnamed(block: memoryview, starts: np.ndarray, ends: np.ndarray) -> bool:
     """Whether the lines with no query_id read by Arrow have none: a record whose query_id is null
     (Arrow reads it as missing) is not this path's."""
-    decode = _TEXT.decode
+    decode = _DECODERS["text"].decode
     for start, end in zip(starts.tolist(), ends.tolist()):
         line = bytes(block[start:end])
         if b"null" in line:

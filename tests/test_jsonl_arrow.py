@@ -109,6 +109,26 @@ def test_a_hostile_line_among_plain_ones_is_read_alike_or_left_to_msgspec(tmp_pa
 
 
 @pytest.mark.filterwarnings("ignore::ragwidgets.InputWarning")
+@pytest.mark.parametrize("separator", [" ", "\r", ""])
+def test_two_values_on_a_line_beside_a_value_over_two_lines_is_left_to_msgspec(tmp_path, separator):
+    # one row too many and one too few in the same block: the count alone matched (found in review)
+    lines = ['{"query_id": "a", "response_claims": []}' + separator + '{"query_id": "b", "response_claims": []}',
+             '{"query_id": "c", "retrieved_context": [', '{"doc_id": "d", "text": "t"}]}']
+    path = write(tmp_path / "run.jsonl", lines)
+    assert arrowload.read_jsonl(path) is None
+    assert read_flat(path.read_bytes(), True, path=str(path)) is None
+    with pytest.raises(rw.InputError, match="run.jsonl line 1: not valid JSON"):
+        rw.load_samples(path)
+
+
+def test_a_line_longer_than_arrow_takes_is_left_to_msgspec(tmp_path, monkeypatch):
+    monkeypatch.setattr(arrowload, "MAX_PARSE_BLOCK", 2000)  # Arrow's reader takes a chunk of 2 GiB at most
+    path = write(tmp_path / "run.jsonl", [json.dumps(r) for r in synthetic_run(5, seed=12)])
+    assert arrowload.read_jsonl(path) is None
+    assert read_flat(path.read_bytes(), True, path=str(path)) is not None
+
+
+@pytest.mark.filterwarnings("ignore::ragwidgets.InputWarning")
 @SETTINGS
 @example(records=[{"query_id": "a", "response_claims": []}], ids="int", spacing=0)
 @given(records=st.lists(st.one_of(ragchecker_records(max_claims=3, max_passages=3), broken_records()), min_size=1,
