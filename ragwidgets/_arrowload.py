@@ -15,6 +15,8 @@ each sample's line kept as its byte offsets; it takes only what msgspec's path
 
 from __future__ import annotations
 
+import gzip
+import zlib
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -208,29 +210,59 @@ LINE_FIELDS = {"query": pa.string(), "gt_answer": pa.string(), "response": pa.st
 QUERY_ID_TYPES = (pa.string(), pa.int64())  # a block's query_ids are all strings or all integers
 JSONL_BLOCK = 32 * 2**20  # bytes of a JSONL file read at a time, cut at a line end
 PARSE_BLOCK = 4 * 2**20  # bytes of a block each of Arrow's threads parses at a time
+GZIP = b"\x1f\x8b"
+CODEC = "lz4"  # a gzipped file's text, kept a block at a time for its samples' lines
 MAX_PARSE_BLOCK = 2**30  # the most Arrow's reader takes as one (a block size is an int32 there)
 
 
 def read_jsonl(path: str) -> FlatRecords | None:
-    """The FlatRecords of a (not gzipped) JSONL file of RAGChecker's plain records, each block of its
-    lines parsed by Arrow's JSON reader (C++, on every core, into typed columns: no Python object per
-    record) and turned into label arrays by :func:`part_of` while the next block is parsed; each
-    sample's line kept as its byte offsets. None where any line is not read here exactly as
-    :mod:`ragwidgets._fastload` reads it (a key the schema does not have, ragchecker's per-sample
-    metrics among them, another type, a line that is not one object, a key given twice, bytes that
-    are not UTF-8, a null query_id, a file changed while it was read): that path then reads the file."""
+    """The FlatRecords of a JSONL file of RAGChecker's plain records (gzipped or not), each block of
+    its lines parsed by Arrow's JSON reader (C++, on every core, into typed columns: no Python object
+    per record) and turned into label arrays by :func:`part_of` while the next block is parsed; each
+    sample's line kept as its offsets, read again from the file, or for a gzipped one (which cannot
+    be read again at an offset) from its text kept a block at a time compressed (:class:`PackedText`).
+    None where any line is not read here exactly as :mod:`ragwidgets._fastload` reads it (a key the
+    schema does not have, ragchecker's per-sample metrics among them, another type, a line that is
+    not one object, a key given twice, bytes that are not UTF-8, a null query_id, a damaged gzip
+    stream, a file changed while it was read): that path then reads the file."""
     path = str(path)
-    stamp = _stamp(path)
+    try:
+        stamp = _stamp(path)
+        with open(path, "rb") as f:
+            gzipped = f.read(2) == GZIP
+        with (gzip.open(path, "rb") if gzipped else open(path, "rb")) as f:
+            read = _read(_stream_blocks(f) if gzipped else _blocks(f), pack=gzipped)
+    except (OSError, EOFError, zlib.error):  # unreadable, or a damaged gzip stream: the loader says which
+        return None
+    if read is None or _stamp(path) != stamp:
+        return None
+    parts, packed = read
+    part = _concat(parts)
+    del parts
+    pa.default_memory_pool().release_unused()  # the parsed blocks' memory, given back as _finish gives back its own
+    source = (Lines(part.starts, part.ends, data=PackedText(*packed)) if gzipped
+              else Lines(part.starts, part.ends, path=path, stamp=stamp))
+    return _finish(part, source)
+
+
+def _read(blocks: Iterator[tuple[memoryview, int]], pack: bool) -> tuple[list[_Part], tuple] | None:
+    """The parts of ``blocks``, each parsed (and with ``pack``, compressed) on a thread while the one
+    before becomes parts here; and the packed blocks, their sizes and offsets (:class:`PackedText`)."""
     parts: list[_Part] = []
-    with open(path, "rb") as f, ThreadPoolExecutor(1) as parser:
-        blocks = _blocks(f)
+    packed: tuple[list, list, list] = ([], [], [])
+
+    def work(block: memoryview, at: int):
+        return _parse(block, at), (pa.compress(block, codec=CODEC, asbytes=False) if pack else None)
+
+    with ThreadPoolExecutor(1) as parser:
         block = next(blocks, None)
-        parsed = block and parser.submit(_parse, *block)
-        while parsed:
+        done = block and parser.submit(work, *block)
+        while done:
+            at, size = block[1], len(block[0])
             block = next(blocks, None)  # read and parsed beside this one's parts
-            following = block and parser.submit(_parse, *block)
+            following = block and parser.submit(work, *block)
             try:
-                table = parsed.result()
+                table, kept = done.result()
                 read = table and _parts(*table)
             except pa.ArrowException:  # a value Arrow cannot hold as this path reads it
                 read = None
@@ -239,13 +271,11 @@ def read_jsonl(path: str) -> FlatRecords | None:
                     following.cancel()
                 return None
             parts.extend(read)
-            parsed = following
-    if not parts or _stamp(path) != stamp:
-        return None
-    part = _concat(parts)
-    del parts
-    pa.default_memory_pool().release_unused()  # the parsed blocks' memory, given back as _finish gives back its own
-    return _finish(part, Lines(part.starts, part.ends, path=path, stamp=stamp))
+            if pack:
+                for held, value in zip(packed, (kept, size, at)):
+                    held.append(value)
+            done = following
+    return (parts, packed) if parts else None
 
 
 def _blocks(f) -> Iterator[tuple[memoryview, int]]:
@@ -264,6 +294,42 @@ def _blocks(f) -> Iterator[tuple[memoryview, int]]:
             continue
         yield memoryview(block)[:cut], at
         at, size = at + cut, JSONL_BLOCK
+
+
+def _stream_blocks(f) -> Iterator[tuple[memoryview, int]]:
+    """(block, at) of a stream that cannot seek (a gzipped file's text), as :func:`_blocks`: the
+    text after a line's end is carried into the next block."""
+    tail = f.read(len(BOM))
+    at = len(BOM) if tail == BOM else 0
+    tail = b"" if at else tail
+    while True:
+        more = f.read(JSONL_BLOCK)
+        block = tail + more
+        if not block:
+            return
+        cut = len(block) if not more else block.rfind(b"\n") + 1
+        if cut:
+            yield memoryview(block)[:cut], at
+        at, tail = at + cut, block[cut:]
+
+
+class PackedText:
+    """A text kept a block of whole lines at a time, each compressed (LZ4): ``text[start:end]``, a
+    range within one block (a line), unpacks that block (the last one unpacked is kept, so lines
+    read in order unpack each block once)."""
+
+    def __init__(self, blocks: list[pa.Buffer], sizes: list[int], starts: list[int]):
+        self.blocks, self.sizes, self.starts = blocks, sizes, np.asarray(starts, dtype=np.int64)
+        self._last: tuple[int, bytes] = (-1, b"")
+
+    def __getitem__(self, span: slice) -> bytes:
+        k = int(np.searchsorted(self.starts, span.start, side="right")) - 1
+        last = self._last
+        if last[0] != k:
+            last = self._last = (k, pa.decompress(self.blocks[k], decompressed_size=self.sizes[k], codec=CODEC,
+                                                  asbytes=True))
+        offset = int(self.starts[k])
+        return last[1][span.start - offset:span.stop - offset]
 
 
 def _parse(block: memoryview, at: int) -> tuple[pa.Table, memoryview, int, np.ndarray, np.ndarray] | None:

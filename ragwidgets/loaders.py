@@ -225,12 +225,12 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
         if run is None and isinstance(source, (bytes, str, Path)):
             from . import _arrowload as arrowload
             from . import _fastload as fastload
-            jsonl_file = _plain_jsonl_file(source)  # read from the file a block at a time, never all its bytes at once
-            if jsonl_file:  # not plain (or changed while read): the validator reads it, the fast path is not tried again
-                flat = arrowload.read_jsonl(jsonl_file)  # Arrow's JSON reader, else msgspec for what it leaves
-                if flat is None:
-                    flat = fastload.read_jsonl_file(jsonl_file)
-            else:
+            jsonl_file = _jsonl_file(source)  # gzipped or not: read a block at a time, never all its bytes at once
+            flat = arrowload.read_jsonl(jsonl_file) if jsonl_file else None  # Arrow's JSON reader first
+            data = None
+            if flat is None and jsonl_file and _plain_file(source, jsonl_file):  # msgspec for what Arrow leaves
+                flat = fastload.read_jsonl_file(jsonl_file)  # not plain (or changed while read): the validator's
+            elif flat is None:
                 name, data = read_source(source)
                 flat = fastload.read_flat(data, is_jsonl(name), path=_plain_file(source, name))
             if flat is not None:
@@ -239,7 +239,7 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
                 result.warnings = _query_id_warnings(flat.n_unnamed, flat.first_unnamed)
                 _emit(result.warnings)
                 return result
-            if jsonl_file:
+            if data is None:
                 name, data = read_source(source)
             records, errors = _parse_text(_decode_text(data, name), name, on_error)
         else:
@@ -295,12 +295,12 @@ def _plain_file(source, name: str) -> str | None:
         return None
 
 
-def _plain_jsonl_file(source) -> str | None:
-    """The path of a JSONL file source that is not gzipped, else None."""
+def _jsonl_file(source) -> str | None:
+    """The path of a JSONL file source (by its name; gzipped or not) that is a file, else None."""
     if not isinstance(source, (str, Path)) or (isinstance(source, str) and source.lstrip()[:1] in ("{", "[")):
         return None
     name = str(Path(source))
-    return _plain_file(source, name) if is_jsonl(name) else None
+    return name if is_jsonl(name) and Path(name).is_file() else None
 
 
 def _emit(messages: list[str]) -> None:

@@ -6,6 +6,7 @@ the msgspec path reads; plain files (integer and string ids, unnamed records, bl
 order mark, escapes, text that looks like a date) are the Arrow path's own; ragchecker's per-sample
 metrics and anything nested deeper than the format are msgspec's."""
 
+import gzip
 import json
 
 import pytest
@@ -186,3 +187,41 @@ def test_a_file_changed_while_read_is_left_to_msgspec(tmp_path, monkeypatch):
     stamps = iter([(1, 1), (2, 2)])
     monkeypatch.setattr(arrowload, "_stamp", lambda p: next(stamps))
     assert arrowload.read_jsonl(path) is None
+
+
+@pytest.mark.filterwarnings("ignore::ragwidgets.InputWarning")
+def test_a_gzipped_run_reads_alike_and_its_lines_come_from_its_packed_text(tmp_path, small_blocks):
+    records = synthetic_run(60, seed=13)
+    records[3].pop("query_id")
+    plain = write(tmp_path / "plain.jsonl", [json.dumps(r) for r in records], bom=True)
+    path = tmp_path / "run.jsonl.gz"
+    path.write_bytes(gzip.compress(plain.read_bytes()))
+    arrow = arrowload.read_jsonl(path)
+    msgspec_read = read_flat(plain.read_bytes(), True)  # what loading the gzipped file read before: its text kept whole
+    assert arrow is not None and isinstance(arrow.source.data, arrowload.PackedText)
+    assert len(arrow.source.data.blocks) > 5  # many blocks: lines read from several of them
+    assert_same_flat(arrow, msgspec_read)
+    assert [arrow.source[i] for i in (59, 0, 31)] == [msgspec_read.source[i] for i in (59, 0, 31)]  # any order
+    rows = [2, 3, 40]
+    assert [c.to_pylist() for c in arrow.samples.passage_columns(rows)] == \
+        [c.to_pylist() for c in msgspec_read.samples.passage_columns(rows)]
+    loaded = rw.load_samples(path)
+    assert loaded.flat is not None and isinstance(loaded.flat.source.data, arrowload.PackedText)
+    assert loaded.samples[3].query_id == "3"
+
+
+def test_a_damaged_gzip_file_is_named_by_the_loader(tmp_path):
+    data = gzip.compress(("\n".join(json.dumps(r) for r in synthetic_run(40, seed=14)) + "\n").encode())
+    path = tmp_path / "run.jsonl.gz"
+    path.write_bytes(data[:len(data) // 2])
+    assert arrowload.read_jsonl(path) is None
+    with pytest.raises(rw.InputError, match="damaged or truncated gzip"):
+        rw.load_samples(path)
+
+
+def test_an_unreadable_jsonl_file_is_named_by_the_loader(tmp_path):
+    path = tmp_path / "run.jsonl"
+    path.mkdir()  # a name that reads as JSONL but is no file
+    with pytest.raises(rw.InputError, match="is a directory"):
+        rw.load_samples(path)
+    assert arrowload.read_jsonl(tmp_path / "gone.jsonl") is None
