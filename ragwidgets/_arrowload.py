@@ -211,7 +211,8 @@ QUERY_ID_TYPES = (pa.string(), pa.int64())  # a block's query_ids are all string
 JSONL_BLOCK = 32 * 2**20  # bytes of a JSONL file read at a time, cut at a line end
 PARSE_BLOCK = 4 * 2**20  # bytes of a block each of Arrow's threads parses at a time
 GZIP = b"\x1f\x8b"
-CODEC = "lz4"  # a gzipped file's text, kept a block at a time for its samples' lines
+CODEC = "lz4"  # a gzipped file's text, kept a piece at a time for its samples' lines
+PACK_PIECE = 2**20  # bytes of such text compressed as one (what a line read in any order unpacks)
 MAX_PARSE_BLOCK = 2**30  # the most Arrow's reader takes as one (a block size is an int32 there)
 
 
@@ -220,7 +221,7 @@ def read_jsonl(path: str) -> FlatRecords | None:
     its lines parsed by Arrow's JSON reader (C++, on every core, into typed columns: no Python object
     per record) and turned into label arrays by :func:`part_of` while the next block is parsed; each
     sample's line kept as its offsets, read again from the file, or for a gzipped one (which cannot
-    be read again at an offset) from its text kept a block at a time compressed (:class:`PackedText`).
+    be read again at an offset) from its text kept compressed a piece at a time (:class:`PackedText`).
     None where any line is not read here exactly as :mod:`ragwidgets._fastload` reads it (a key the
     schema does not have, ragchecker's per-sample metrics among them, another type, a line that is
     not one object, a key given twice, bytes that are not UTF-8, a null query_id, a damaged gzip
@@ -246,19 +247,19 @@ def read_jsonl(path: str) -> FlatRecords | None:
 
 
 def _read(blocks: Iterator[tuple[memoryview, int]], pack: bool) -> tuple[list[_Part], tuple] | None:
-    """The parts of ``blocks``, each parsed (and with ``pack``, compressed) on a thread while the one
-    before becomes parts here; and the packed blocks, their sizes and offsets (:class:`PackedText`)."""
+    """The parts of ``blocks``, each parsed (and with ``pack``, compressed: :func:`_pack`) on a thread
+    while the one before becomes parts here; and the packed pieces, their sizes and offsets."""
     parts: list[_Part] = []
     packed: tuple[list, list, list] = ([], [], [])
 
     def work(block: memoryview, at: int):
-        return _parse(block, at), (pa.compress(block, codec=CODEC, asbytes=False) if pack else None)
+        parsed = _parse(block, at)
+        return parsed, (_pack(block, at, parsed[3]) if pack and parsed else None)
 
     with ThreadPoolExecutor(1) as parser:
         block = next(blocks, None)
         done = block and parser.submit(work, *block)
         while done:
-            at, size = block[1], len(block[0])
             block = next(blocks, None)  # read and parsed beside this one's parts
             following = block and parser.submit(work, *block)
             try:
@@ -272,8 +273,8 @@ def _read(blocks: Iterator[tuple[memoryview, int]], pack: bool) -> tuple[list[_P
                 return None
             parts.extend(read)
             if pack:
-                for held, value in zip(packed, (kept, size, at)):
-                    held.append(value)
+                for held, values in zip(packed, kept):
+                    held.extend(values)
             done = following
     return (parts, packed) if parts else None
 
@@ -313,10 +314,22 @@ def _stream_blocks(f) -> Iterator[tuple[memoryview, int]]:
         at, tail = at + cut, block[cut:]
 
 
+def _pack(block: memoryview, at: int, starts: np.ndarray) -> tuple[list[pa.Buffer], list[int], list[int]]:
+    """A block's text (its first byte the text's byte ``at``; ``starts``: its lines') as compressed
+    pieces of about PACK_PIECE bytes, each cut at a line's start: (pieces, their sizes, their offsets)."""
+    cuts = [at]
+    if len(starts):
+        wanted = np.searchsorted(starts, at + np.arange(PACK_PIECE, len(block), PACK_PIECE)).clip(max=len(starts) - 1)
+        cuts = np.unique(np.r_[at, starts[wanted]]).tolist()
+    bounds = [*cuts, at + len(block)]
+    pieces = [block[lo - at:hi - at] for lo, hi in zip(bounds, bounds[1:])]
+    return [pa.compress(piece, codec=CODEC, asbytes=False) for piece in pieces], [len(p) for p in pieces], cuts
+
+
 class PackedText:
-    """A text kept a block of whole lines at a time, each compressed (LZ4): ``text[start:end]``, a
-    range within one block (a line), unpacks that block (the last one unpacked is kept, so lines
-    read in order unpack each block once)."""
+    """A text kept a piece of whole lines at a time (about PACK_PIECE bytes), each compressed (LZ4):
+    ``text[start:end]``, a range within one piece (a line), unpacks that piece (~1 ms; the last one
+    unpacked is kept, so lines read in order unpack each piece once)."""
 
     def __init__(self, blocks: list[pa.Buffer], sizes: list[int], starts: list[int]):
         self.blocks, self.sizes, self.starts = blocks, sizes, np.asarray(starts, dtype=np.int64)

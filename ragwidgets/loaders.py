@@ -300,7 +300,10 @@ def _jsonl_file(source) -> str | None:
     if not isinstance(source, (str, Path)) or (isinstance(source, str) and source.lstrip()[:1] in ("{", "[")):
         return None
     name = str(Path(source))
-    return name if is_jsonl(name) and Path(name).is_file() else None
+    try:
+        return name if is_jsonl(name) and Path(name).is_file() else None
+    except OSError:  # a name too long, a folder it may not read: read_source says which
+        return None
 
 
 def _emit(messages: list[str]) -> None:
