@@ -263,8 +263,8 @@ def _read(blocks: Iterator[tuple[memoryview, int]], pack: bool) -> tuple[list[_P
             block = next(blocks, None)  # read and parsed beside this one's parts
             following = block and parser.submit(work, *block)
             try:
-                table, kept = done.result()
-                read = table and _parts(*table)
+                parsed, kept = done.result()
+                read = parsed and _parts(*parsed)
             except pa.ArrowException:  # a value Arrow cannot hold as this path reads it
                 read = None
             if read is None:
