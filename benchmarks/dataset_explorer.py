@@ -5,7 +5,7 @@ update latency, drill-down.
 
 Per N, in a fresh process (so that one size's freed memory does not hide the next one's): a
 generated run (``rw.datasets.synthetic_run``, written once to ``--dir/run<N>.jsonl`` and reused,
-not timed) is opened in the pieces ``rw.DatasetExplorer(path)`` runs: ``rw.load_samples(path)``
+not timed; a multiple of 100,000 is the 100,000 run's lines repeated, query_ids renumbered) is opened in the pieces ``rw.DatasetExplorer(path)`` runs: ``rw.load_samples(path)``
 (the fast path's columns), ``rw.evaluate`` on its Batch (scoring), ``rw.DatasetExplorer(scores)``
 plus the first 200-row window (the run model: table, summary, slices, charts; the widget
 libraries imported beforehand, as in a notebook session). Each piece is timed in wall seconds
@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -56,9 +57,24 @@ def load() -> str:
     return "/".join(f"{x:.1f}" for x in os.getloadavg())
 
 
+BASE = 100_000  # a larger run repeats this one's lines, renumbered (1M in seconds, not ~25 minutes)
+
+
 def write_run(n: int, path: Path, chunk: int = 50_000) -> None:
     from ragwidgets.datasets import synthetic_run
 
+    if n > BASE and n % BASE == 0:
+        base = path.with_name(f"run{BASE}.jsonl")
+        if not base.exists():
+            write_run(BASE, base)
+        lines = base.read_bytes().splitlines()
+        prefix = re.compile(rb'^\{"query_id": "(\d+)"')
+        with path.open("wb") as f:
+            for copy in range(n // BASE):
+                shift = copy * BASE
+                f.write(b"\n".join(prefix.sub(lambda m: b'{"query_id": "%d"' % (int(m.group(1)) + shift), line, count=1)
+                                   for line in lines) + b"\n")
+        return
     with path.open("w") as f:
         for start in range(0, n, chunk):
             for i, rec in enumerate(synthetic_run(min(chunk, n - start), seed=start)):
