@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any, Callable, Optional
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 import httpx
 
@@ -134,6 +134,25 @@ def _read_key(api_key: Optional[str], api_key_env: Optional[str], host: str) -> 
         raise ValueError(f"the API key in {source} has characters that an HTTP header cannot carry "
                          "(non-ASCII or control characters)")
     return Secret(key)
+
+
+def _url_parts(base_url: str) -> SplitResult:
+    """``base_url`` split, once it is an http(s) URL with a host and a port a request can use; else a
+    ValueError naming it (without its user and password)."""
+    if not isinstance(base_url, str):
+        raise ValueError(f"base_url must be an http:// or https:// URL such as http://localhost:8000/v1, "
+                         f"got {type(base_url).__name__}")
+    try:
+        parts = urlsplit(base_url)
+        parts.port  # noqa: B018 - read for its check: a port out of 0-65535, or not a number, raises
+        httpx.URL(base_url)
+    except (ValueError, httpx.InvalidURL) as err:
+        raise ValueError(f"base_url {strip_userinfo(base_url)!r} is not a URL a request can be sent to: "
+                         f"{err}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("base_url must be an http:// or https:// URL such as http://localhost:8000/v1, "
+                         f"got {strip_userinfo(base_url)!r}")
+    return parts
 
 
 def _tokens(chars: int) -> int:
@@ -235,10 +254,7 @@ class OpenAICompatibleJudge(BaseJudge):
         keep_traces: bool = True,
     ):
         arguments = {k: v for k, v in locals().items() if k not in ("self", "api_key", "__class__")}
-        parts = urlsplit(base_url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError("base_url must be an http:// or https:// URL such as http://localhost:8000/v1, "
-                             f"got {strip_userinfo(base_url)!r}")
+        parts = _url_parts(base_url)
         if parts.query or parts.fragment:
             raise ValueError("base_url must not carry a query string or fragment (pass the API key as api_key "
                              "or through the environment)")

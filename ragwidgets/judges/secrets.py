@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import logging
+import re
 import weakref
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit
 
 
 FRAGMENT = 8
@@ -55,12 +56,13 @@ class Secret:
         raise TypeError("a Secret cannot be pickled")
 
 
+_USERINFO = re.compile(r"^((?:[^:/?#]+:)?//)[^/?#]*@")
+
+
 def strip_userinfo(url: str) -> str:
-    """The URL without ``user:password@`` (credentials never go into reprs, logs or cache keys)."""
-    parts = urlsplit(url)
-    if "@" not in parts.netloc:
-        return url
-    return urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
+    """The URL without ``user:password@`` (credentials never go into reprs, logs or cache keys);
+    never raises, even for a URL ``urlsplit`` cannot read (a bracket left open)."""
+    return _USERINFO.sub(r"\1", url)
 
 
 def url_credentials(url: str) -> tuple[str, str] | None:

@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 from typing import Optional
@@ -128,6 +130,21 @@ def _json_cell(value):
     return value
 
 
+def check_output(path: Path, option: str = "--output") -> None:
+    """A RagWidgetsError naming ``option`` and ``path`` unless a file can be written there: ``path``
+    is not a folder, and its folder takes a new file (tried with an empty one, removed at once).
+    Run before the first request, so a run is never paid for and then lost."""
+    if path.is_dir():
+        raise RagWidgetsError(f"{option} {path}: is a folder; give a file's path")
+    folder = Path(os.path.realpath(path)).parent
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as err:
+        raise RagWidgetsError(f"{option} {path}: cannot be written there ({err.strerror or err})") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
 def _label_flips(records: list[dict], scorer: RagChecker) -> pd.DataFrame:
     """Per label kind, the labels whose repeats disagree (:func:`ragwidgets.analysis.label_flips`)."""
     from ..analysis import label_flips, repeat_scores
@@ -161,6 +178,8 @@ def main(argv: list[str]) -> int:
         check_repeats(args.repeats, args.policy)
     except ValueError as err:
         raise RagWidgetsError(f"--repeats / --policy: {err}") from None
+    if args.output is not None:
+        check_output(args.output)
     frame = read_rows(args.input, scorer)
     if args.dry_run:
         plan = scorer.dry_run(frame, judge, repeats=args.repeats)
