@@ -16,7 +16,8 @@ phoenix        OpenInference spans as Phoenix exports them (``get_spans_datafram
                sample per ``context.trace_id``: the root span's (else the last LLM span's)
                ``attributes.input.value`` / ``attributes.output.value`` with the
                ``attributes.retrieval.documents`` of the trace's RETRIEVER spans
-               (``document.id`` -> doc_id, ``document.content`` -> text)
+               (``document.id`` -> doc_id, ``document.content`` -> text; another chunk
+               of a document is a passage of its own, ``<id>#2``, said once)
 =============  ==========================================================================
 
 The mapping is said once (an :class:`InputWarning`: "read as ragas >= 0.2 columns: user_input ->
@@ -35,6 +36,8 @@ import math
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
+from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +133,7 @@ def read_run(source: Any, *, shape: str | None = None, columns: Mapping[str, str
                              f"{_listed(frame.columns)}")
         frame = frame.rename(columns=dict(columns))
         shape = shape or "ragchecker"
+    _check_column_names(name, frame)
     shape = shape or _shape(name, frame)
     if shape == "phoenix":
         frame = _traces(name, frame)
@@ -221,6 +225,15 @@ def _structured(value: Any, column: str, row: int) -> Any:
                          sample=f"CSV row {row}", field=column) from None
 
 
+def _check_column_names(name: str, frame) -> None:
+    """InputError naming the first column whose name is not text (a number, a tuple)."""
+    column = next((c for c in frame.columns if not isinstance(c, str)), None)
+    if column is not None:
+        raise InputError(f"{name}'s column {column!r} is named by a {type(column).__name__}, not text: rename it "
+                         f"(frame.rename(columns={{{column!r}: 'my_name'}}), or columns={{{column!r}: 'query'}})",
+                         field=str(column))
+
+
 def _listed(columns) -> str:
     names = [str(c) for c in columns]
     return ", ".join(names[:15]) + (f", ... ({len(names)} in all)" if len(names) > 15 else "")
@@ -275,11 +288,17 @@ def _traces(name: str, spans):
     if missing:
         raise InputError(f"{name} looks like Phoenix spans ({_TRACE}) but lacks {', '.join(missing)}; "
                          f"its columns: {_listed(spans.columns)}")
+    spans = spans.assign(**{c: _times(spans, c) for c in ("start_time", "end_time") if c in spans.columns})
+    traced = ~spans[_TRACE].map(is_missing).to_numpy(dtype=bool)
+    if not traced.all():
+        warnings.warn(f"{name}: {int((~traced).sum())} span(s) have no {_TRACE} (first: span row "
+                      f"{int(np.argmin(traced))}) and belong to no sample; they are left out", InputWarning, stacklevel=3)
+        spans = spans[traced]
     if "start_time" in spans.columns:
         spans = spans.sort_values("start_time", kind="stable")
     kinds = spans[kind_column].astype(str).str.upper()
     has_docs = "attributes.retrieval.documents" in spans.columns
-    rows = []
+    rows, chunks, repeats = [], [], []
     for trace, group in spans.groupby(_TRACE, sort=False):
         kind = kinds.loc[group.index]
         answers = group[(kind != "RETRIEVER") & group["attributes.output.value"].map(lambda v: not is_missing(v))]
@@ -289,18 +308,84 @@ def _traces(name: str, spans):
         if span is None:
             raise InputError("no LLM or chain span with an output (attributes.output.value) in this trace",
                              sample=f"trace {trace!r}", field="attributes.output.value")
-        passages: dict[str, dict] = {}
-        for docs in group.loc[kind == "RETRIEVER", "attributes.retrieval.documents"] if has_docs else ():
-            for k, doc in enumerate(plain(docs) or ()):
-                passage = _document(doc, trace, k)
-                passages.setdefault(passage["doc_id"] or f"P{len(passages) + 1}", passage)
+        documents = [_document(doc, trace, k)
+                     for docs in (group.loc[kind == "RETRIEVER", "attributes.retrieval.documents"] if has_docs else ())
+                     for k, doc in enumerate(plain(docs) or ())]
         row = {"query_id": str(trace), "query": _text(span["attributes.input.value"]),
                "response": _text(span["attributes.output.value"]),
-               "retrieved_context": [{"doc_id": d, "text": p["text"]} for d, p in passages.items()]}
+               "retrieved_context": _passages(documents, trace, chunks, repeats)}
         if "start_time" in span.index and "end_time" in span.index:
-            row["latency_ms"] = (pd.Timestamp(span["end_time"]) - pd.Timestamp(span["start_time"])).total_seconds() * 1e3
+            row["latency_ms"] = (span["end_time"] - span["start_time"]).total_seconds() * 1e3
         rows.append(row)
+    if chunks:
+        trace, old, new = chunks[0]
+        warnings.warn(f"{name}: {len(chunks)} document chunk(s) share their document.id with another chunk of the "
+                      f"same trace; each is kept as a passage of its own under a new doc_id (first: trace {trace!r}, "
+                      f"{old!r} -> {new!r})", InputWarning, stacklevel=3)
+    if repeats:
+        trace, doc_id = repeats[0]
+        warnings.warn(f"{name}: {len(repeats)} document(s) retrieved again in the same trace (the same document.id "
+                      f"and content) are read once (first: trace {trace!r}, {doc_id!r})", InputWarning, stacklevel=3)
     return pd.DataFrame(rows)
+
+
+def _times(spans, column: str):
+    """A span frame's ``column`` as UTC times (NaT where missing); a cell that is not a time (a
+    number, text no date reader reads) is an InputError naming its span row."""
+    import pandas as pd
+
+    values = spans[column]
+    if pd.api.types.is_datetime64_any_dtype(values):
+        return values.dt.tz_localize("UTC") if values.dt.tz is None else values.dt.tz_convert("UTC")
+    times = []
+    for row, (trace, value) in enumerate(zip(spans[_TRACE], values)):
+        if value is pd.NaT or is_missing(value):
+            times.append(pd.NaT)
+            continue
+        try:
+            if not isinstance(value, (str, datetime, np.datetime64)):
+                raise TypeError
+            time = pd.Timestamp(value)
+        except (TypeError, ValueError, OverflowError):
+            raise InputError(f"is not a time: {value!r:.60} (give datetimes or ISO 8601 text)",
+                             sample=f"span row {row} (trace {trace!r})", field=column) from None
+        times.append(time.tz_localize("UTC") if time.tzinfo is None else time.tz_convert("UTC"))
+    return pd.Series(times, index=spans.index, dtype="datetime64[ns, UTC]")
+
+
+def _passages(documents: list[dict], trace: Any, chunks: list, repeats: list) -> list[dict]:
+    """A trace's documents as passages: one retrieved again (same id and text) read once (noted in
+    ``repeats``), another chunk of a document kept under a doc_id of its own (``<id>#2``; noted in
+    ``chunks``), one with no id named ``P<position>``; a made id never takes a given one."""
+    kept, pairs = [], set()
+    for document in documents:
+        pair = (document["doc_id"], document["text"])
+        if pair[0] is not None and pair in pairs:
+            repeats.append((trace, pair[0]))
+            continue
+        pairs.add(pair)
+        kept.append(document)
+    taken = {d["doc_id"] for d in kept if d["doc_id"] is not None}
+    seen: set[str] = set()
+    out = []
+    for k, document in enumerate(kept):
+        doc_id = document["doc_id"]
+        if doc_id is None or doc_id in seen:
+            new = _free(f"P{k + 1}", taken, bare=True) if doc_id is None else _free(doc_id, taken)
+            if doc_id is not None:
+                chunks.append((trace, doc_id, new))
+            doc_id = new
+            taken.add(doc_id)
+        seen.add(doc_id)
+        out.append({"doc_id": doc_id, "text": document["text"]})
+    return out
+
+
+def _free(base: str, taken: set, *, bare: bool = False) -> str:
+    """``base`` itself (where ``bare``) or the first of ``base#2``, ``base#3``, ... not in ``taken``."""
+    if bare and base not in taken:
+        return base
+    return next(name for n in count(2) if (name := f"{base}#{n}") not in taken)
 
 
 def _text(value: Any) -> str:

@@ -1,0 +1,115 @@
+"""Tables a careless or hostile user hands over (issue 33): Phoenix chunks of one document, spans
+with no trace, unreadable times, a column named by a number, passages in other spellings, ragas
+frames in the explorer and column names that collide with the run table's own."""
+
+import json
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ragwidgets as rw
+from ragwidgets.errors import InputError, InputWarning
+from ragwidgets.sources import read_run
+
+T0 = pd.Timestamp("2026-01-01T00:00:00Z")
+
+
+def spans(docs_a, docs_b=None, **columns) -> pd.DataFrame:
+    """One trace: a root CHAIN span answering, one or two RETRIEVER spans with ``docs_a`` / ``docs_b``."""
+    retrievers = [docs_a] + ([docs_b] if docs_b is not None else [])
+    n = 1 + len(retrievers)
+    frame = pd.DataFrame({
+        "context.trace_id": ["t1"] * n, "context.span_id": [f"s{k}" for k in range(n)],
+        "parent_id": [None] + ["s0"] * (n - 1), "span_kind": ["CHAIN"] + ["RETRIEVER"] * (n - 1),
+        "start_time": [T0] * n, "end_time": [T0 + pd.Timedelta(milliseconds=5)] * n,
+        "attributes.input.value": ["Who built it?"] * n,
+        "attributes.output.value": ["Ann built it."] + [None] * (n - 1),
+        "attributes.retrieval.documents": [None] + retrievers,
+    })
+    for name, values in columns.items():
+        frame[name] = values
+    return frame
+
+
+def doc(doc_id, text):
+    return {"document.id": doc_id, "document.content": text}
+
+
+def read_said(source, **options):
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        run = read_run(source, **options)
+    return run, [str(w.message) for w in said if issubclass(w.category, InputWarning)]
+
+
+# item 4: Phoenix chunks sharing a document.id
+
+
+def test_phoenix_chunks_of_one_document_are_two_passages_said_once():
+    run, said = read_said(spans([doc("d1", "Ann built"), doc("d1", "the tower."), doc("d2", "In 1900.")]))
+    assert run.records[0]["retrieved_context"] == [
+        {"doc_id": "d1", "text": "Ann built"}, {"doc_id": "d1#2", "text": "the tower."},
+        {"doc_id": "d2", "text": "In 1900."}]
+    notes = [m for m in said if "d1#2" in m]
+    assert len(notes) == 1 and "1 document chunk" in notes[0]
+
+
+def test_a_made_id_never_takes_a_real_documents_id():
+    run, _ = read_said(spans([doc("d1", "a"), doc("d1", "b"), doc("d1#2", "c"), doc(None, "d"), doc("P4", "e")]))
+    ids = [p["doc_id"] for p in run.records[0]["retrieved_context"]]
+    assert len(set(ids)) == 5 and ids[:3] == ["d1", "d1#3", "d1#2"] and ids[4] == "P4"
+
+
+def test_one_chunk_retrieved_twice_in_a_trace_is_one_passage_counted_in_a_warning():
+    run, said = read_said(spans([doc("d1", "Ann built it.")], [doc("d1", "Ann built it."), doc("d2", "x")]))
+    assert [p["doc_id"] for p in run.records[0]["retrieved_context"]] == ["d1", "d2"]
+    assert any("1 document" in m and "read once" in m for m in said)
+
+
+def test_spans_with_no_trace_id_are_counted_not_dropped_silently():
+    frame = spans([doc("d1", "a")])
+    frame = pd.concat([frame, frame.assign(**{"context.trace_id": [None, np.nan]})], ignore_index=True)
+    run, said = read_said(frame)
+    assert [r["query_id"] for r in run.records] == ["t1"]
+    assert any("2 span(s) have no context.trace_id" in m for m in said)
+
+
+# item 16: an unreadable start_time, a column named by a number
+
+
+@pytest.mark.parametrize("bad", ["yesterday", 12.5, "2026-13-45"])
+def test_an_unreadable_phoenix_time_names_its_span_and_column(bad):
+    frame = spans([doc("d1", "a")])
+    frame["start_time"] = frame["start_time"].astype(object)
+    frame.loc[1, "start_time"] = bad
+    with pytest.raises(InputError) as err:
+        read_said(frame)
+    assert err.value.field == "start_time" and "span row 1" in err.value.sample
+    assert "\n" not in str(err.value)
+
+
+def test_times_as_text_are_read_as_times():
+    frame = spans([doc("d1", "a")])
+    frame["start_time"] = frame["start_time"].map(lambda t: t.isoformat())
+    frame["end_time"] = frame["end_time"].map(lambda t: t.isoformat())
+    run, _ = read_said(frame)
+    assert run.external["latency_ms"].tolist() == [5.0]
+
+
+def test_naive_start_times_beside_zoned_end_times_are_read_as_utc():
+    frame = spans([doc("d1", "a")])
+    frame["start_time"] = frame["start_time"].dt.tz_localize(None)
+    run, _ = read_said(frame)
+    assert run.external["latency_ms"].tolist() == [5.0]
+
+
+@pytest.mark.parametrize("shape", ["ragas", "ragchecker"])
+def test_a_column_named_by_a_number_is_an_input_error_naming_it(shape):
+    frame = pd.DataFrame({"user_input" if shape == "ragas" else "query": ["q"], "response": ["r"],
+                          "retrieved_contexts" if shape == "ragas" else "retrieved_context": [["p"]],
+                          0: [1.5]})
+    with pytest.raises(InputError, match=r"column 0 .*int.*rename") as err:
+        read_said(frame)
+    assert err.value.field == "0" and "\n" not in str(err.value)
