@@ -13,9 +13,15 @@ from .errors import AnswerParseError
 from .results import ExtractedClaim
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
-_REASONING = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
-_REASONING_END = re.compile(r"^.*</(?:think|thinking|reasoning)>", re.DOTALL | re.IGNORECASE)
-_REASONING_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.IGNORECASE)
+_TAG = r"think|thinking|reasoning|seed:think"  # <think>, <think type="…">, <seed:think> (Seed-OSS), …
+_OPENING = (rf"<(?P<tag>{_TAG})(?:\s[^>]*)?>"
+            r"|◁think▷"  # Kimi
+            r"|<\|channel\|>\s*analysis\b")  # OpenAI's harmony format, sent raw: its "analysis" channel
+_CLOSING = rf"</(?:{_TAG})\s*>|◁/think▷"
+_REASONING = re.compile(rf"<({_TAG})(?:\s[^>]*)?>.*?</\1\s*>|◁think▷.*?◁/think▷"
+                        r"|<\|channel\|>\s*analysis\b.*?<\|end\|>", re.DOTALL | re.IGNORECASE)
+_REASONING_END = re.compile(rf"^.*(?:{_CLOSING})", re.DOTALL | re.IGNORECASE)
+_REASONING_OPEN = re.compile(_OPENING, re.IGNORECASE)
 _DIGITS = re.compile(r"\s*[0-9]+\s*")
 NUMBER_KEYS = ("claim", "claim_number", "number", "id")  # where a numbered label says which claim it is
 
@@ -32,14 +38,16 @@ _MISSING = object()
 
 
 def final_answer(content: str) -> str:
-    """``content`` without reasoning: ``<think>…</think>`` (or ``thinking``/``reasoning``) blocks, and
-    everything up to the last closing tag whose opening tag the server left out. A block left open
-    (a reply that ended while reasoning) holds no answer: ``AnswerParseError``."""
+    """``content`` without reasoning: ``<think>…</think>`` blocks (or ``thinking``, ``reasoning``,
+    ``seed:think``, an opening tag with attributes, Kimi's ``◁think▷…◁/think▷``, a raw harmony
+    ``<|channel|>analysis…<|end|>``), and everything up to the last closing tag whose opening tag
+    the server left out. A block left open (a reply that ended while reasoning, whatever its
+    finish reason) holds no answer: ``AnswerParseError``."""
     text = _REASONING_END.sub("", _REASONING.sub("", content))
     opened = _REASONING_OPEN.search(text)
     if opened:
-        raise AnswerParseError(f"the <{opened.group(1).lower()}> block is not closed: the reply ended in its "
-                               "reasoning, before an answer")
+        name = f"<{opened.group('tag').lower()}>" if opened.group("tag") else " ".join(opened.group(0).split())
+        raise AnswerParseError(f"the {name} block is not closed: the reply ended in its reasoning, before an answer")
     return text.strip()
 
 

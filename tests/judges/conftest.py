@@ -15,7 +15,8 @@ the real one), "wrong-count" (one label too few; no claims for an extraction), "
 ``usage``), ``("retry-after", value)`` (429 with that ``Retry-After``), ``("html", status)`` (an
 nginx-style HTML error page), "length" (the answer cut in half, ``finish_reason: "length"``),
 "think-cut" (cut inside a ``<think>`` block holding a well-formed wrong draft, ``finish_reason:
-"length"``), "think-open" (the same with ``finish_reason: "stop"``), "numbered-reversed" (labels
+"length"``), "think-open" (the same with ``finish_reason: "stop"``; ``("think-open", opening)``:
+the block opened with another spelling, such as ``<seed:think>``), "numbered-reversed" (labels
 as ``{"claim": n, "label": ...}`` objects, last claim first; "numbered-duplicate", "-zero",
 "-beyond": numbers that are not 1..n), "gzip" / "deflate" (the reply compressed), "gzip-bomb" (a
 gzip body that inflates to ``bomb_bytes``), "endless" (a chunked body that never ends).
@@ -87,14 +88,15 @@ def numbered_labels(answer: str, fault: str) -> str:
     return json.dumps(items[::-1])
 
 
-def cut_reasoning(answer: str) -> str:
-    """A reply cut off inside its reasoning, after a well-formed draft answer that is wrong."""
+def cut_reasoning(answer: str, opening: str = "<think>") -> str:
+    """A reply cut off inside its reasoning (opened with ``opening``), after a well-formed draft
+    answer that is wrong."""
     draft = json.loads(answer)
     if draft and isinstance(draft[0], str):
         draft = ["Neutral" if label != "Neutral" else "Contradiction" for label in draft]
     else:
         draft = [{"subject": "Draft", "predicate": "is", "object": "wrong"}]
-    return f"<think>A first draft: {json.dumps(draft)}. Let me check that against the"
+    return f"{opening}A first draft: {json.dumps(draft)}. Let me check that against the"
 
 
 @lru_cache(maxsize=None)
@@ -253,6 +255,8 @@ class _Handler(BaseHTTPRequestHandler):
                 answer = answer[: len(answer) // 2]
             elif fault in ("think-cut", "think-open"):
                 answer = cut_reasoning(answer)
+            elif isinstance(fault, tuple) and fault[0] == "think-open":
+                answer = cut_reasoning(answer, fault[1])
             elif isinstance(fault, str) and fault.startswith("numbered-"):
                 answer = numbered_labels(answer, fault)
             elif script.fence:
