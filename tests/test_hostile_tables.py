@@ -113,3 +113,70 @@ def test_a_column_named_by_a_number_is_an_input_error_naming_it(shape):
     with pytest.raises(InputError, match=r"column 0 .*int.*rename") as err:
         read_said(frame)
     assert err.value.field == "0" and "\n" not in str(err.value)
+
+
+# items 9 and 13: ragas frames in the explorer, column names the run table has
+
+
+def ragas_result(v1: bool = False, n: int = 3, **columns) -> pd.DataFrame:
+    """What ragas' EvaluationResult.to_pandas() gives (>= 0.2, or < 0.2 with ``v1``): rows and ragas' scores."""
+    names = ("question", "contexts", "answer", "ground_truth") if v1 else \
+        ("user_input", "retrieved_contexts", "response", "reference")
+    frame = pd.DataFrame({names[0]: [f"q{k}" for k in range(n)], names[1]: [["Ann built it.", "It is red."]] * n,
+                          names[2]: ["Ann built it."] * n, names[3]: ["Ann"] * n,
+                          "faithfulness": np.linspace(0, 1, n), "answer_relevancy": [0.9] * n,
+                          "context_precision": [1.0] * n, "context_recall": [np.nan] + [0.5] * (n - 1)})
+    for name, values in columns.items():
+        frame[name] = values
+    return frame
+
+
+def open_explorer(frame):
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        explorer = rw.DatasetExplorer(frame)
+    return explorer, [str(w.message) for w in said if issubclass(w.category, InputWarning)]
+
+
+@pytest.mark.parametrize("v1", [False, True])
+def test_the_readmes_ragas_result_opens_with_ragas_scores_as_external_columns(v1):
+    explorer, _ = open_explorer(ragas_result(v1))
+    external = explorer.model.external
+    assert set(external) == {"ragas_faithfulness", "answer_relevancy", "ragas_context_precision", "context_recall"}
+    assert explorer.metrics == [] and explorer.chart_metric in external and explorer.scatter_y in external
+    assert explorer.model.frame["ragas_faithfulness"].tolist() == [0.0, 0.5, 1.0]
+    explorer.chart_metric = "context_recall"  # the charts and the table work on another tool's numbers alone
+    assert {"key": "context_recall", "label": "context_recall (external)"} in explorer.view_state["chartable"]
+
+
+def test_a_run_column_in_a_single_run_is_renamed_with_a_warning():
+    explorer, said = open_explorer(ragas_result(run=["x", "y", "x"]))
+    frame = explorer.model.frame
+    assert frame["run"].tolist() == ["run"] * 3 and frame["ragas_run"].tolist() == ["x", "y", "x"]
+    assert "ragas_run" in explorer.model.group_columns
+    renames = [m for m in said if "renamed" in m]
+    assert len(renames) == 1 and "run -> ragas_run" in renames[0]
+
+
+def test_a_run_column_in_several_runs_is_renamed_in_each():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)
+        explorer = rw.DatasetExplorer({"a": ragas_result(run=["x", "y", "x"]), "b": ragas_result()})
+    assert explorer.model.frame["run"].tolist() == ["a"] * 3 + ["b"] * 3
+    assert explorer.model.frame["ragas_run"].tolist()[:3] == ["x", "y", "x"]
+
+
+def test_faithfulness_beside_ragas_faithfulness_keeps_both_apart():
+    explorer, said = open_explorer(ragas_result(ragas_faithfulness=[0.25, 0.5, 0.75]))
+    frame = explorer.model.frame
+    assert frame["ragas_faithfulness"].tolist() == [0.25, 0.5, 0.75]  # the user's own column, under its name
+    assert frame["ragas_faithfulness_2"].tolist() == [0.0, 0.5, 1.0]  # ragas' faithfulness, beside it
+    renames = [m for m in said if "renamed" in m]
+    assert len(renames) == 1 and "faithfulness -> ragas_faithfulness_2" in renames[0]
+
+
+def test_a_text_column_named_as_a_metric_or_a_count_is_renamed_not_dropped():
+    explorer, said = open_explorer(ragas_result(faithfulness=["high", "low", "high"], n_passages=["a", "b", "c"]))
+    frame = explorer.model.frame
+    assert frame["ragas_faithfulness"].tolist() == ["high", "low", "high"]
+    assert frame["ragas_n_passages"].tolist() == ["a", "b", "c"] and frame["n_passages"].tolist() == [2, 2, 2]

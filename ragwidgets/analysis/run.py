@@ -18,6 +18,7 @@ import os
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import count
 from pathlib import Path
 from typing import Protocol
 
@@ -55,6 +56,7 @@ SUMMARY_BOOT = 200  # resamples behind the live intervals (analysis.summarize: 2
 # error of a percentile from 200 resamples is about a tenth of the half-width, below the 3 decimals shown
 MAX_GROUPS = 50  # a column with more distinct values is not offered for "mean by group"
 FLAKY = "flaky_labels"  # the run table's column for a run judged several times (1: flaky, 0: steady)
+RESERVED = (*COUNT_COLUMNS, "run", "query_id", "query", "response", "difference", FLAKY)  # the run table's own columns
 FLAKY_SLICE = Slice("flaky labels", f"{FLAKY} == 1", "a metric of the sample changes across the judge's repeats")
 
 
@@ -172,21 +174,41 @@ def _scores_and_extras(source, reviews: Reviews | None = None) -> tuple[Scores, 
     ids = list(scores.batch.query_ids)
     extras = pd.DataFrame(index=pd.Index(ids))
     if records is not None:
-        extra = [c for c in records.columns if c not in KNOWN_FIELDS and c not in scores.names
+        extra = [c for c in records.columns if c not in KNOWN_FIELDS
                  and records[c].map(lambda v: isinstance(v, (str, int, bool, np.integer))).all()
                  and records[c].nunique() <= MAX_GROUPS]
         if extra:
             extras = records[extra].set_axis(records["query_id"])
+    tool = scores.external_tool or "external"
+    theirs = list(scores.external.columns) if scores.external is not None else []
+    names = _unclashed([*extras.columns, *theirs], {*scores.names, *RESERVED}, tool)
+    extras = extras.rename(columns=names)
     external: dict[str, str | None] = {}
-    if scores.external is not None and len(scores.external.columns):
-        taken = {*scores.names, *extras.columns, *COUNT_COLUMNS, "run", "query_id", "query", "response", "difference"}
-        tool = scores.external_tool or "external"
-        names = {c: f"{tool}_{c}" if c in taken else c for c in scores.external}
-        pairs = counterparts(tool, scores.external.columns)
+    if theirs:
+        pairs = counterparts(tool, theirs)
         extras = extras.join(scores.external.rename(columns=names), how="outer")
-        external = {names[c]: pairs.get(c) for c in scores.external}
+        external = {names[c]: pairs.get(c) for c in theirs}
     extras = extras.reindex(ids).rename_axis("query_id")
     return scores, (extras if len(extras.columns) else None), external
+
+
+def _unclashed(columns: list[str], reserved: set[str], tool: str) -> dict[str, str]:
+    """Each of a table's ``columns`` -> the name the run table shows it under: its own, or for one
+    ``reserved`` (a metric's, a column of the run table's own) ``<tool>_<name>`` (``_2``, ``_3``, ...
+    until free); the renames said in one InputWarning."""
+    taken = reserved | set(columns)
+    names = {}
+    for column in columns:
+        name = column
+        if column in reserved:
+            name = next(n for k in count(1) if (n := f"{tool}_{column}" + (f"_{k}" if k > 1 else "")) not in taken)
+            taken.add(name)
+        names[column] = name
+    renamed = [f"{c} -> {n}" for c, n in names.items() if c != n]
+    if renamed:
+        warnings.warn(f"columns named as ragwidgets' own metrics or run-table columns are renamed: "
+                      f"{', '.join(renamed)}", InputWarning, stacklevel=4)
+    return names
 
 
 def _judge_repeats(source) -> Repeats | None:
@@ -379,7 +401,7 @@ class InMemoryRun(HeldTable):
 
     @property
     def defaults(self) -> dict:
-        out = default_controls(self.metrics, self.group_columns)
+        out = default_controls(self.metrics or self.external, self.group_columns)  # another tool's numbers alone
         pair = next(iter(self.counterparts.items()), None)  # another tool's score against ours opens the scatter
         return out if pair is None else {**out, "scatter_x": pair[0], "scatter_y": pair[1]}
 
