@@ -16,7 +16,10 @@ so does a server that cannot be reached on any attempt; either way no new reques
 The API key: ``api_key``, else the variable named by ``api_key_env``, else ``$OPENAI_API_KEY`` —
 the last only when ``base_url`` is on ``api.openai.com``, the host that key is meant for (name
 the variable to send it elsewhere). Credentials in ``base_url`` (``http://user:pass@host/v1``)
-are sent as HTTP basic auth. Keys and passwords are redacted from every message before it is cut.
+are sent as HTTP basic auth. Every text a server sends back (an answer, its reasoning, an error
+body, an echoed header, an exception's message) is redacted of every form of what was sent (the
+key, the user and password, plain and URL-encoded, and their base64 ``Authorization`` value) as it
+is read, before it can reach a reason, a trace, the cache or an output.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ from .claims import ClaimLike, Reference, claim_text, reference_text
 from .errors import AnswerParseError, JudgeError, JudgeRequestError
 from .limits import ConcurrencyLimit
 from .prompts import load_prompt, numbered
-from .secrets import Secret, keep_out_of_logs, strip_userinfo, url_credentials, url_host
+from .secrets import Secret, keep_out_of_logs, sent_secrets, strip_userinfo, url_credentials, url_host
 
 logger = logging.getLogger("ragwidgets.judges")
 
@@ -282,9 +285,7 @@ class OpenAICompatibleJudge(BaseJudge):
         self._key_given = api_key is not None
         self._api_key = key
         self._basic = None if credentials is None else (Secret(credentials[0]), Secret(credentials[1]))
-        for secret in (key, *(self._basic or ())):
-            if secret is not None:
-                keep_out_of_logs(secret)
+        self._secrets = tuple(keep_out_of_logs(Secret(s)) for s in sent_secrets(key, credentials))
         self.api_key_env = api_key_env
         self.max_concurrency = max_concurrency
         self.timeout = float(timeout)
@@ -350,10 +351,10 @@ class OpenAICompatibleJudge(BaseJudge):
                 self._session.reset(token)
 
     def _redact(self, text: str) -> str:
-        """``text`` without the key or the URL's password (then safe to cut, log or raise)."""
-        for secret in (self._api_key, *(self._basic or ())):
-            if secret is not None:
-                text = secret.redact(text)
+        """``text`` without any form of the credentials the judge sends (``secrets.sent_secrets``),
+        then safe to cut, log, raise, cache or write."""
+        for secret in self._secrets:
+            text = secret.redact(text)
         return text
 
     def _server_says(self, received: _Received) -> str:
@@ -379,10 +380,10 @@ class OpenAICompatibleJudge(BaseJudge):
             return min(self.backoff_max, self.backoff * 2**attempt) * (0.5 + random.random() / 2)
         return min(self.backoff_max, max(0.0, wait))
 
-    @staticmethod
-    def _read_reply(received: _Received) -> _Reply:
-        """The answer text, the tokens the server reports (kept even when ``choices`` is empty; none
-        when it reports none) and the finish reason."""
+    def _read_reply(self, received: _Received) -> _Reply:
+        """The answer text and a reasoning text, redacted (the only server text an answer, a trace or
+        the cache holds), the tokens the server reports (kept even when ``choices`` is empty; none when
+        it reports none) and the finish reason."""
         try:
             data = json.loads(received.text)
         except ValueError:
@@ -401,8 +402,8 @@ class OpenAICompatibleJudge(BaseJudge):
         finish = choice.get("finish_reason")
         reasoning = next((r for r in (choice["message"].get(name) for name in REASONING_FIELDS)
                           if isinstance(r, str) and r), None)
-        return _Reply(content if isinstance(content, str) else "", *tokens, finish if isinstance(finish, str) else None,
-                      reasoning)
+        return _Reply(self._redact(content) if isinstance(content, str) else "", *tokens,
+                      finish if isinstance(finish, str) else None, None if reasoning is None else self._redact(reasoning))
 
     async def _read_body(self, response: httpx.Response) -> bytes:
         """The body, inflated as its ``Content-Encoding`` says, read no further than ``max_reply_bytes``
@@ -525,11 +526,12 @@ class OpenAICompatibleJudge(BaseJudge):
 
     def _trace(self, messages: list[dict[str, str]], reply: _Reply) -> dict[str, Any]:
         """What one validated call sent and received, as plain JSON, with any key redacted: the
-        messages, the reply as the server wrote it (reasoning included), why it ended, and when (UTC)."""
+        messages, the reply as the server wrote it (reasoning included; redacted as it was read),
+        why it ended, and when (UTC)."""
         return {
             "messages": [{"role": m["role"], "content": self._redact(m["content"])} for m in messages],
-            "reply": self._redact(reply.content or ""),
-            "reasoning": None if reply.reasoning is None else self._redact(reply.reasoning),
+            "reply": reply.content or "",
+            "reasoning": reply.reasoning,
             "finish_reason": reply.finish_reason,
             "time": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         }

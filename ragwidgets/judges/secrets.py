@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import base64
 import logging
 import re
 import weakref
-from urllib.parse import unquote, urlsplit
+from typing import Optional
+from urllib.parse import quote, unquote, urlsplit
 
 
 FRAGMENT = 8
@@ -71,6 +73,18 @@ def url_credentials(url: str) -> tuple[str, str] | None:
     if parts.username is None and parts.password is None:
         return None
     return unquote(parts.username or ""), unquote(parts.password or "")
+
+
+def sent_secrets(key: Optional[Secret], credentials: Optional[tuple[str, str]]) -> list[str]:
+    """Every form in which the API ``key`` or the URL's ``(user, password)`` may come back from a
+    server that echoes a request: the key; the user and password, plain and URL-encoded; the base64
+    of ``user:password`` that HTTP basic auth sends. Empty ones left out."""
+    forms = [] if key is None else [key.reveal()]
+    if credentials is not None:
+        user, password = credentials
+        forms += [user, password, quote(user, safe=""), quote(password, safe=""),
+                  base64.b64encode(f"{user}:{password}".encode("utf-8")).decode("ascii")]
+    return [f for f in dict.fromkeys(forms) if f]
 
 
 def url_host(url: str) -> str:

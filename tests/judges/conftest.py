@@ -9,7 +9,8 @@ with malformed JSON; it counts requests and the most requests ever in flight at 
 
 Faults of real endpoints, per request (``fault_next``): "bad-request" (HTTP 400, context length),
 "echo" (a proxy's 400 that echoes the request headers, the key across character 300 of its text,
-and again in a response header; "echo-header": only in the header), "think" (a ``<think>`` block holding a wrong draft answer before
+and again in a response header; "echo-header": only in the header; "echo-answer": a valid answer
+that carries the Authorization header in its reasoning and, for an extraction, in a claim), "think" (a ``<think>`` block holding a wrong draft answer before
 the real one), "wrong-count" (one label too few; no claims for an extraction), "empty-choices"
 (``choices: []`` with usage), "trickle" (the body one byte every 0.2 s), "no-usage" (a reply without
 ``usage``), ``("retry-after", value)`` (429 with that ``Retry-After``), ``("html", status)`` (an
@@ -97,6 +98,15 @@ def cut_reasoning(answer: str, opening: str = "<think>") -> str:
     else:
         draft = [{"subject": "Draft", "predicate": "is", "object": "wrong"}]
     return f"{opening}A first draft: {json.dumps(draft)}. Let me check that against the"
+
+
+def echo_answer(answer: str, said: str) -> str:
+    """A valid answer that carries ``said`` (the request's Authorization header): in its reasoning,
+    and as the object of the first claim of an extraction."""
+    value = json.loads(answer)
+    if value and isinstance(value[0], dict):
+        value[0]["object"] = f"sent with {said}"
+    return f"<think>The request came with {said}.</think>{json.dumps(value)}"
 
 
 @lru_cache(maxsize=None)
@@ -257,6 +267,8 @@ class _Handler(BaseHTTPRequestHandler):
                 answer = cut_reasoning(answer)
             elif isinstance(fault, tuple) and fault[0] == "think-open":
                 answer = cut_reasoning(answer, fault[1])
+            elif fault == "echo-answer":
+                answer = echo_answer(answer, str(self.headers.get("Authorization")))
             elif isinstance(fault, str) and fault.startswith("numbered-"):
                 answer = numbered_labels(answer, fault)
             elif script.fence:

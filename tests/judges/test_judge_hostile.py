@@ -4,10 +4,16 @@ differently when asked again; and the traces of repeats."""
 
 from __future__ import annotations
 
+import base64
+import json
+from urllib.parse import quote
+
 import pytest
 
-from ragwidgets.judges.errors import AnswerParseError
+from ragwidgets.cli import main
+from ragwidgets.judges import CheckJob, ExtractJob
 from ragwidgets.judges.answers import final_answer, find_json
+from ragwidgets.judges.errors import AnswerParseError
 
 CLAIMS = ["Paris is the capital of France.", "Lyon never hosted the Olympics.", "Paris is in Spain."]
 REFERENCE = "Paris is the capital of France."
@@ -51,3 +57,69 @@ def test_a_reply_left_in_its_reasoning_is_retried_and_never_cached(make_judge, c
     assert labels == [None] * 3 and "not closed" in labels.reasons[0]
     assert len(judge.cache) == 0
     assert judge.check(CLAIMS, REFERENCE) == LABELS  # asked again: the server answers in full
+
+
+# -- credentials a server echoes (item 3) ------------------------------------------------------------
+
+USER, PASSWORD = "judge-user-77", "s3cr3t/p@ss:word+x"
+
+
+def basic_url(chat_server) -> str:
+    return chat_server.base_url.replace("http://", f"http://{USER}:{quote(PASSWORD, safe='')}@")
+
+
+def sent_forms(auth: str, api_secret: str) -> list[str]:
+    """Every form of the credentials the judge sends that must never come back out of it."""
+    if auth == "bearer":
+        return [api_secret]
+    token = base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+    return [USER, PASSWORD, quote(PASSWORD, safe=""), token]
+
+
+def judge_with(auth: str, make_judge, chat_server):
+    return make_judge() if auth == "bearer" else make_judge(base_url=basic_url(chat_server), api_key=None)
+
+
+def leaks(text: str, forms: list[str]) -> list[str]:
+    return [f for f in forms if f in text]
+
+
+@pytest.mark.parametrize("auth", ["bearer", "basic"])
+def test_credentials_echoed_in_a_refusal_reach_no_reason(auth, make_judge, chat_server, api_secret):
+    chat_server.script.fault_next("echo", "echo-header")
+    judge = judge_with(auth, make_judge, chat_server)
+    first, second = judge.run([CheckJob(CLAIMS, REFERENCE), CheckJob(CLAIMS[:1], "another passage")])
+    assert chat_server.script.authorization[0].split()[0].lower() == auth  # sent as it should be
+    reasons = " ".join([*first.reasons.values(), *second.reasons.values()])
+    assert "HTTP 400" in reasons and "***" in reasons  # the echo came back, redacted
+    assert leaks(reasons, sent_forms(auth, api_secret)) == []
+
+
+@pytest.mark.parametrize("auth", ["bearer", "basic"])
+def test_credentials_echoed_in_an_answer_reach_no_claim_trace_or_cache(auth, make_judge, chat_server, tmp_path,
+                                                                       api_secret):
+    chat_server.script.fault_next("echo-answer")
+    judge = judge_with(auth, make_judge, chat_server)
+    job = ExtractJob("Paris is the capital of France.", "q")
+    claims = judge.extract_claims(job.text, job.question)
+    assert claims.judged and claims[0]["object"].startswith("sent with")
+    trace, why = judge.trace_extract(job)
+    assert trace is not None and "The request came with" in trace["reply"], why
+    cached = b"".join(p.read_bytes() for p in tmp_path.glob("judge_cache.sqlite*")).decode("utf-8", "replace")
+    forms = sent_forms(auth, api_secret)
+    for where, text in {"claims": json.dumps(list(claims)), "trace": json.dumps(trace), "cache": cached}.items():
+        assert leaks(text, forms) == [], where
+
+
+def test_basic_credentials_echoed_reach_no_cli_output(chat_server, tmp_path, capsys, api_secret):
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps({"query_id": "q1", "query": "Where is Paris?", "target": REFERENCE,
+                                "response": REFERENCE, "context": [REFERENCE]}))
+    chat_server.script.fault_next("echo-answer", "echo")
+    out = tmp_path / "scored.json"
+    assert main(["judge", str(rows), "--base-url", basic_url(chat_server), "--model", "m", "--cache",
+                 str(tmp_path / "c.sqlite"), "--no-progress", "--format", "json", "--output", str(out)]) == 0
+    printed = capsys.readouterr()
+    assert "***" in printed.out and "HTTP 400" in printed.out  # the refusal's reason, redacted
+    for where, text in {"stdout": printed.out, "stderr": printed.err, "output": out.read_text()}.items():
+        assert leaks(text, sent_forms("basic", api_secret)) == [], where
