@@ -9,12 +9,21 @@ sample) restricts a what-if to some samples, e.g. the rows an explorer's filters
 they are averaged and counted.
 
 A rule's patterns are regular expressions in RE2's syntax (Arrow's ``match_substring_regex``):
-matched in time linear in the text whatever the pattern, so a pattern typed into a widget
-cannot hang the kernel; backreferences and lookarounds are not part of that syntax.
+matched in time linear in the text, with no backreferences or lookarounds. Linear is not cheap:
+the factor is the compiled program's size, and a pattern of nested counted repeats
+(``(?:[a-z][a-z ]{1,9}){100}``: RE2 allows a product up to 1000) overflows RE2's DFA cache and
+falls back to its NFA, at tens of seconds per MB of text. Arrow exposes no program size and RE2's
+cost depends on the text too, so the cost is bounded where it is paid: the passages are matched
+in pieces of about CHUNK_SECONDS each (the first piece FIRST_BYTES of text, the next ones sized
+by the rate measured so far), Ctrl-C (KeyboardInterrupt) is seen between pieces, and a time
+budget (``seconds``; the explorer's what-if panel sets one) stops the match with
+:class:`PatternTooCostly`, which says how far it got. One passage is matched in one call, so a
+single passage of many MB is the limit of that granularity.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -32,6 +41,8 @@ from ..model import Passage
 
 PASSAGE_NEEDS = {"retrieved2response", "retrieved2answer", "relevance", "citations"}
 MAX_PATTERN = 1000  # characters in a rule's pattern
+CHUNK_SECONDS = 0.05  # aimed time of one Arrow match call: Ctrl-C and the budget are checked between calls
+FIRST_BYTES = 1 << 14  # text in the first call, before the pattern's rate is known
 
 
 def passage_metrics(scores: Scores) -> list[str]:
@@ -142,6 +153,39 @@ def _compiled(pattern: str | None, field: str) -> str | None:
     return pattern
 
 
+class PatternTooCostly(ValueError):
+    """A rule's pattern that did not finish within its time budget: which pattern, and how far it got."""
+
+    def __init__(self, field: str, seconds: float, done: int, total: int, unit: str):
+        self.field, self.seconds, self.done, self.total = field, seconds, done, total
+        super().__init__(f"the {field} pattern is too costly: stopped after {seconds:g} s, having matched "
+                         f"{done:,} of {total:,} {unit}; simplify it (fewer or smaller counted repeats "
+                         "such as {n}, fewer alternatives)")
+
+
+def _match_pieces(values: pa.Array, pattern: str, out: np.ndarray, deadline: float | None) -> int:
+    """OR ``values``' matches of ``pattern`` into ``out``, a piece of rows at a time (about
+    CHUNK_SECONDS of work each, by the rate measured so far), until the end or ``deadline``
+    (time.monotonic; None: none). Returns how many rows were matched (len(values): all)."""
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks()
+    ends = np.cumsum(pc.binary_length(values).fill_null(0).to_numpy(), dtype=np.int64)  # each row's end, in bytes
+    start, budget = 0, FIRST_BYTES
+    while start < len(values):
+        begin = int(ends[start - 1]) if start else 0
+        stop = max(start + 1, int(np.searchsorted(ends, begin + budget, side="right")))
+        clock = time.monotonic()
+        found = pc.match_substring_regex(values.slice(start, stop - start), pattern).fill_null(False)
+        out[start:stop] |= found.to_numpy(zero_copy_only=False)
+        took = time.monotonic() - clock
+        size = int(ends[stop - 1]) - begin
+        budget = min(max(int(size * CHUNK_SECONDS / took) if took > 0 else budget * 4, FIRST_BYTES), 1 << 28)
+        start = stop
+        if deadline is not None and start < len(values) and time.monotonic() > deadline:
+            break
+    return start
+
+
 @dataclass(frozen=True)
 class PassageRule:
     """Matches a passage whose doc_id contains the regular expression ``doc_id`` or whose text
@@ -156,14 +200,18 @@ class PassageRule:
         _compiled(self.doc_id, "doc_id")
         _compiled(self.text, "text")
 
-    def matches(self, doc_ids, texts) -> np.ndarray:
+    def matches(self, doc_ids, texts, *, seconds: float | None = None) -> np.ndarray:
         """One flag per passage (its doc_id and text at the same place; lists or Arrow strings):
-        the rule matches it."""
+        the rule matches it. Matched in pieces (see the module's docstring): Ctrl-C stops it
+        between pieces, and past ``seconds`` (None: no budget) it stops with PatternTooCostly."""
         out = np.zeros(len(doc_ids), dtype=bool)
-        for pattern, values in ((self.doc_id, doc_ids), (self.text, texts)):
+        deadline = None if seconds is None else time.monotonic() + seconds
+        for field, pattern, values in (("doc_id", self.doc_id, doc_ids), ("text", self.text, texts)):
             if pattern is not None and len(values):
                 values = values if isinstance(values, pa.Array) else pa.array(values, type=pa.large_string())
-                out |= pc.match_substring_regex(values, pattern).to_numpy(zero_copy_only=False)
+                done = _match_pieces(values, pattern, out, deadline)
+                if done < len(values):
+                    raise PatternTooCostly(field, seconds, done, len(values), "passages")
         return out
 
     def __call__(self, passage: Passage) -> bool:
@@ -176,27 +224,35 @@ def passage_rule(doc_id: str | None = None, text: str | None = None) -> PassageR
 
 
 def drop_passages(scores: Scores, rule: Callable[[Passage], bool] | None = None, *,
-                  doc_id: str | None = None, text: str | None = None, rows=None) -> Dropped:
+                  doc_id: str | None = None, text: str | None = None, rows=None,
+                  seconds: float | None = None) -> Dropped:
     """Rescore ``scores`` without the passages matching ``rule`` (a function of a Passage) or the
     ``doc_id`` / ``text`` regular expressions, over the samples at ``rows`` (None: all; only
     their passages are tried and dropped). ``table``: per passage-dependent metric, its mean over
     defined samples before and after, ``change`` = after − before (NaN where either has no
     defined sample), and the Undefined counts before and after; metrics not computable on any of
-    the samples counted are left out."""
+    the samples counted are left out. A pattern's match that runs past ``seconds`` (None: no
+    budget) stops with PatternTooCostly, saying how many of the samples it got through."""
     rule = rule or passage_rule(doc_id, text)
     rows = sample_rows(scores, rows)
     batch = scores.batch
     dropped = np.zeros(len(batch.psg_sample), dtype=bool)
     at = np.arange(len(batch.psg_sample)) if rows is None else np.flatnonzero(np.isin(batch.psg_sample, rows))
     columns = getattr(batch.samples, "passage_columns", None)  # a fast load's: no Sample built
-    if isinstance(rule, PassageRule) and columns is not None:
-        dropped[at] = rule.matches(*columns(rows))
-    else:
-        taken = range(batch.n_samples) if rows is None else rows.tolist()
-        passages = [p for i in taken for p in batch.samples[i].passages]
-        dropped[at] = (rule.matches([p.doc_id for p in passages], [p.text for p in passages])
-                       if isinstance(rule, PassageRule)
-                       else np.fromiter((rule(p) for p in passages), dtype=bool, count=len(passages)))
+    try:
+        if isinstance(rule, PassageRule) and columns is not None:
+            dropped[at] = rule.matches(*columns(rows), seconds=seconds)
+        else:
+            taken = range(batch.n_samples) if rows is None else rows.tolist()
+            passages = [p for i in taken for p in batch.samples[i].passages]
+            dropped[at] = (rule.matches([p.doc_id for p in passages], [p.text for p in passages], seconds=seconds)
+                           if isinstance(rule, PassageRule)
+                           else np.fromiter((rule(p) for p in passages), dtype=bool, count=len(passages)))
+    except PatternTooCostly as err:
+        owner = batch.psg_sample[at]  # the sample of each passage tried
+        whole = len(np.unique(owner[:err.done])) - int(owner[err.done] == owner[err.done - 1] if err.done else 0)
+        raise PatternTooCostly(err.field, err.seconds, whole, batch.n_samples if rows is None else len(rows),
+                               "samples") from None
     after = _rescore(scores, ~dropped)
     before = aggregate_over(scores, rows)
     n = batch.n_samples if rows is None else len(rows)

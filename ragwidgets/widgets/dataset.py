@@ -49,6 +49,7 @@ from ._view import LABELS, LOWER_IS_BETTER, show_id
 
 MAX_WINDOW = 2000  # rows per window
 SEED_ROWS = 50  # the first rows of the order, kept in the saved state (`_rows`)
+WHATIF_SECONDS = 5.0  # the what-if panel's budget for matching a typed pattern (the kernel is held meanwhile)
 REQUESTS = ("rows", "step", "add_slice", "drill", "review", "trace", "trust", "save_slices", "load_slices", "export",
             "export_claims", "whatif")
 STATUS_WORDS = {0: "defined", 1: "Undefined", 2: "not computable"}
@@ -733,14 +734,17 @@ class DatasetExplorer(Widget):
         order = self.order
         return run, order[mine[order]] - int(np.argmax(mine))
 
-    def what_if(self, doc_id: str | None = None, text: str | None = None, *, run: str | None = None) -> dict:
+    def what_if(self, doc_id: str | None = None, text: str | None = None, *, run: str | None = None,
+                seconds: float | None = None) -> dict:
         """The what-if panel's numbers, no judge call, for one run (``run``, else the run shown,
         else the first) over its rows the controls keep (``filtered``): ``top_k`` is
         :func:`~ragwidgets.analysis.top_k_curve` on those rows; given a ``doc_id`` and/or a
         ``text`` pattern (regular expressions, RE2 syntax; blank: none), ``dropped`` is
         :func:`~ragwidgets.analysis.drop_passages`' before / after table on them (None without a
         pattern), with ``n_dropped`` passages in ``samples_touched`` samples; ``run`` and
-        ``samples`` (how many rows) say what was counted."""
+        ``samples`` (how many rows) say what was counted. A pattern whose match runs past
+        ``seconds`` (None: no budget; the panel's is WHATIF_SECONDS) stops with
+        :class:`~ragwidgets.analysis.whatif.PatternTooCostly`."""
         self._require("whatif", " (they rescore every sample in the kernel)")
         run, rows = self._what_if_rows(run)
         scores = self.scores[run]
@@ -748,14 +752,14 @@ class DatasetExplorer(Widget):
                "n_dropped": 0, "samples_touched": 0}
         doc_id, text = doc_id or None, text or None
         if doc_id is not None or text is not None:
-            dropped = drop_passages(scores, doc_id=doc_id, text=text, rows=rows)
+            dropped = drop_passages(scores, doc_id=doc_id, text=text, rows=rows, seconds=seconds)
             out.update(dropped=dropped.table, n_dropped=dropped.n_dropped, samples_touched=dropped.samples_touched)
         return out
 
     def _what_if_reply(self, doc_id, text) -> dict:
         """:meth:`what_if` as the panel draws it: each table's columns and rows (None: no defined
         sample), the metrics' labels, and the view version it was computed for."""
-        w = self.what_if(doc_id, text)
+        w = self.what_if(doc_id, text, seconds=WHATIF_SECONDS)
         names = set(w["top_k"]["metric"]) | (set() if w["dropped"] is None else set(w["dropped"]["metric"]))
         return {"version": self.model.version, "run": w["run"], "samples": w["samples"],
                 "labels": {m: LABELS.get(m.removeprefix(REQUIRED_PREFIX), m) for m in sorted(names)},
