@@ -5,9 +5,11 @@ One :class:`Review` is one label of one sample: ``kind`` names the label matrix
 ``answer2response`` / ``retrieved2response``, ground-truth claims for the other two) and, for
 the passage kinds, ``doc_id`` the passage. A reviews file is JSONL, one review per line, keys as
 in :class:`Review` (``doc_id`` only for the passage kinds, ``time`` ISO 8601 UTC); a later line
-for the same label wins. :class:`ReviewLog` appends one line per review with flush and fsync, so
-a crash loses at most the line being written; reading a file whose last line was cut short that
-way warns (InputWarning) and skips only that line. Applying reviews is pure
+for the same label wins. :class:`ReviewLog` appends one line per review under a file lock, each
+on a fresh line, with fsync: a review it acknowledged is never lost, and a crash or a full disk
+loses at most the line being written. Reading skips a damaged line (not UTF-8 JSON, as one cut
+short is) with an InputWarning naming the file and line, and reads every whole line around it.
+Applying reviews is pure
 (:func:`apply_reviews`: new Samples, the input untouched); a review that no longer matches its
 sample (the sample is gone, the sample carries no such labels, the claim index is out of range,
 the doc_id is not a retrieved passage, the claim's text changed, the labels come from fact IDs)
@@ -22,6 +24,7 @@ import os
 import sys
 import warnings
 from collections.abc import Iterable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from numbers import Integral
@@ -30,6 +33,11 @@ import numpy as np
 
 from .errors import InputError, InputWarning
 from .model import LABEL_CODES, LABEL_MATRICES, LABEL_SPELLINGS, Sample, label_code
+
+try:
+    import fcntl
+except ImportError:  # Windows: appends take no lock
+    fcntl = None
 
 KINDS = LABEL_MATRICES
 PASSAGE_KINDS = ("retrieved2response", "retrieved2answer")
@@ -137,12 +145,41 @@ class Review:
             raise InputError(err.detail, sample=where or None, field=err.field) from None
 
 
-def _parse_line(line: str, where: str) -> Review:
+MARK = b'{"query_id"'
+"""How every line :class:`ReviewLog` writes begins (and nowhere else in it: a ``"`` in a value is escaped)."""
+
+
+def _json(raw: bytes, where: str):
+    """The JSON value of one line; a ValueError when it is not UTF-8 JSON, an InputError naming
+    ``where`` when it is nested too deep to read."""
     try:
-        value = json.loads(line)
+        return json.loads(raw.decode("utf-8").removeprefix("\ufeff"))
+    except RecursionError:
+        raise InputError("a JSON value nested too deep: not a review", sample=where) from None
+
+
+def _parse_line(raw: bytes, where: str) -> tuple[Review | None, str | None]:
+    """The review of one line (bytes, no newline) and what was wrong with it. A line that is not
+    UTF-8 JSON, as one cut short is, gives no review, or the whole review written onto it after
+    its cut-short start (by a writer that did not end the file on a newline first); a JSON line
+    that is not a review is an InputError naming ``where`` and the field."""
+    try:
+        value = _json(raw, where)
+    except InputError:
+        raise
     except ValueError as err:
-        raise InputError(f"not a JSON object ({err})", sample=where) from None
-    return Review.from_json(value, where)
+        return _glued(raw, where) or (None, f"skipped, not a whole JSON line ({err})")
+    return Review.from_json(value, where), None
+
+
+def _glued(raw: bytes, where: str) -> tuple[Review, str] | None:
+    """The review that ends a damaged line after a cut-short start, with a note saying so; None when none does."""
+    start = raw.rfind(MARK)
+    if start > 0:
+        with suppress(ValueError):  # InputError included: then the line is just damaged
+            review = Review.from_json(_json(raw[start:], where), where)
+            return review, f"its first {start} bytes skipped (a line cut short, then a review written onto it)"
+    return None
 
 
 class Reviews:
@@ -164,31 +201,34 @@ class Reviews:
 
     @classmethod
     def read(cls, path) -> "Reviews":
-        """The reviews of a JSONL file (blank lines skipped). A bad line is an InputError naming the
-        file, line and field; a last line cut short by a crash (no newline, not JSON) is skipped
-        with an InputWarning naming it."""
+        """The reviews of a JSONL file (blank lines skipped). A damaged line (not UTF-8 JSON, as one
+        cut short by a crash is) is skipped with an InputWarning naming the file and line, and the
+        lines around it are read; a JSON line that is not a review (a key missing, unknown or bad;
+        nested too deep) is an InputError naming the file, line and field, as is a path that is
+        missing or a folder."""
         name = os.fspath(path)
+        if os.path.isdir(name):
+            raise InputError(f"{name}: a folder, not a reviews file")
         try:
-            with open(name, encoding="utf-8") as f:
-                text = f.read()
+            with open(name, "rb") as f:
+                data = f.read()
         except FileNotFoundError:
             raise InputError(f"{name}: no such reviews file") from None
-        except UnicodeDecodeError as err:
-            raise InputError(f"{name}: not UTF-8 text ({err})") from None
-        lines = text.split("\n")
+        except OSError as err:
+            raise InputError(f"{name}: cannot read the reviews file ({err.strerror or err})") from None
+        lines = data.split(b"\n")
         items = []
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
+        for number, raw in enumerate(lines, 1):
+            if not raw.strip():
                 continue
             where = f"{name} line {number}"
-            if number == len(lines):  # the last line has no newline: maybe cut short by a crash
-                try:
-                    json.loads(line)
-                except ValueError:
-                    warnings.warn(f"{where}: skipped, cut short (no newline, not JSON): the review being "
-                                  "written when the log stopped", InputWarning, stacklevel=2)
-                    continue
-            items.append(_parse_line(line, where))
+            review, damage = _parse_line(raw, where)
+            if damage and review is None and number == len(lines):  # no newline: the log stopped midway
+                damage = "skipped, cut short (no newline, not JSON): the review being written when the log stopped"
+            if damage:
+                warnings.warn(f"{where}: {damage}", InputWarning, stacklevel=2)
+            if review is not None:
+                items.append(review)
         return cls(items)
 
     @classmethod
@@ -233,34 +273,20 @@ class Reviews:
 
 
 class ReviewLog:
-    """An append-only reviews file: ``append`` writes one JSON line, then flush and fsync.
+    """An append-only reviews file: ``append`` writes one JSON line, then fsync; a review it returns
+    (acknowledges) is on disk, and every later read gives it.
 
-    Opening reads what is there (a line cut short by a crash is warned about and cut off, so the
-    next line starts clean); ``reviews`` is everything read and appended since.
+    Opening reads what is there (:meth:`Reviews.read`); ``reviews`` is everything read and appended
+    since. Each append holds an exclusive lock on the file (``fcntl.flock``; no lock where the
+    system lacks it, e.g. Windows: one writer at a time there) while it ends the file on a newline
+    (a last line cut short, never acknowledged, is cut off with an InputWarning; a whole one gets
+    its newline) and writes its line. An append that fails (a full disk) raises and cuts its part
+    line off again: the failed review is not acknowledged, and the next line starts clean.
     """
 
     def __init__(self, path):
         self.path = os.fspath(path)
-        items: tuple[Review, ...] = ()
-        if os.path.exists(self.path):
-            items = Reviews.read(self.path).history
-            self._mend()
-        self._reviews = Reviews(items)
-
-    def _mend(self) -> None:
-        """End the file on a newline: a cut-short last line is removed, a whole one gets its newline."""
-        with open(self.path, "rb+") as f:
-            data = f.read()
-            if not data or data.endswith(b"\n"):
-                return
-            start = data.rfind(b"\n") + 1
-            try:
-                json.loads(data[start:])
-                f.write(b"\n")
-            except ValueError:
-                f.truncate(start)
-            f.flush()
-            os.fsync(f.fileno())
+        self._reviews = Reviews.read(self.path) if os.path.exists(self.path) else Reviews()
 
     @property
     def reviews(self) -> Reviews:
@@ -270,13 +296,66 @@ class ReviewLog:
         """Write one review (a Review or its JSON object) as a line, durably; returns the Review."""
         if not isinstance(review, Review):
             review = Review.from_json(review, "review")
-        line = json.dumps(review.to_json(), ensure_ascii=False) + "\n"
-        with open(self.path, "a", encoding="utf-8") as f:
-            f.write(line)
-            f.flush()
-            os.fsync(f.fileno())
+        line = (json.dumps(review.to_json(), ensure_ascii=False) + "\n").encode("utf-8")
+        with open(self.path, "a+b", buffering=0) as f:
+            _lock(f)
+            end = self._mend(f)
+            try:
+                _write_all(f, line)
+                os.fsync(f.fileno())
+            except BaseException:
+                with suppress(OSError):
+                    f.truncate(end)
+                raise
         self._reviews = Reviews(self._reviews.history + (review,))
         return review
+
+    def _mend(self, f) -> int:
+        """End the open log on a newline (see the class docstring); its size then."""
+        end = f.seek(0, os.SEEK_END)
+        start = _line_start(f, end)
+        if start == end:
+            return end
+        f.seek(start)
+        try:
+            whole = _parse_line(f.read(end - start), f"{self.path}, its last line")[0] is not None
+        except InputError:  # whole JSON, not a review: a person's line, kept (reading names it)
+            whole = True
+        if not whole:
+            f.truncate(start)
+            warnings.warn(f"{self.path}: its last line, cut short (no newline, not JSON), was cut off before "
+                          "appending: a review being written when its writer stopped", InputWarning, stacklevel=3)
+            return start
+        _write_all(f, b"\n")
+        return end + 1
+
+
+def _lock(f) -> None:
+    """Hold an exclusive lock on the open file ``f`` until it is closed (waits for another holder);
+    nothing where the system has no ``fcntl`` or the file system no locks."""
+    if fcntl is not None:
+        with suppress(OSError):
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+
+
+def _line_start(f, end: int) -> int:
+    """Where the last line of the open file ``f`` (``end`` bytes) starts: ``end`` when it ends on a newline."""
+    position = end
+    while position > 0:
+        step = min(position, 1 << 16)
+        position -= step
+        f.seek(position)
+        newline = f.read(step).rfind(b"\n")
+        if newline >= 0:
+            return position + newline + 1
+    return 0
+
+
+def _write_all(f, data: bytes) -> None:
+    """Write all of ``data`` to the unbuffered file ``f`` (a write may store only part)."""
+    view = memoryview(data)
+    while view:
+        view = view[f.write(view):]
 
 
 def as_reviews(obj) -> Reviews:

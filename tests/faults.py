@@ -1,5 +1,6 @@
-"""A full disk, simulated in this process: a file opened for writing under one folder takes half of
-the first data written to it, then the write fails with ENOSPC."""
+"""Faults of a file system, simulated in this process for files opened for writing under one
+folder: a full disk (a write stores half its data, then fails with ENOSPC) and short writes (a
+write stores a few bytes and says how many, as ``write(2)`` may)."""
 
 from __future__ import annotations
 
@@ -32,8 +33,20 @@ class _HalfWriter:
         self._file.close()
 
 
-def full_disk(monkeypatch, folder) -> None:
-    """Writes to files under ``folder`` fail midway (``open`` and ``io.open``, which pathlib uses)."""
+class _ShortWriter(_HalfWriter):
+    """A file whose writes store at most ``size`` bytes each and return how many they stored."""
+
+    def __init__(self, file, size: int):
+        super().__init__(file)
+        self._size = size
+
+    def write(self, data):
+        return self._file.write(data[: self._size])
+
+
+def _faulty(monkeypatch, folder, wrap) -> None:
+    """Files opened for writing under ``folder`` are wrapped in ``wrap`` (``open`` and ``io.open``,
+    which pathlib uses)."""
     if not os.path.isdir("/proc/self/fd"):
         pytest.skip("needs /proc/self/fd to tell which file a descriptor opens")
     real = builtins.open
@@ -42,7 +55,18 @@ def full_disk(monkeypatch, folder) -> None:
     def open_(file, mode="r", *args, **kwargs):
         opened = real(file, mode, *args, **kwargs)
         name = os.readlink(f"/proc/self/fd/{file}") if isinstance(file, int) else os.path.realpath(file)
-        return _HalfWriter(opened) if set(mode) & set("wax") and name.startswith(folder) else opened
+        return wrap(opened) if set(mode) & set("wax") and name.startswith(folder) else opened
 
     monkeypatch.setattr(builtins, "open", open_)
     monkeypatch.setattr(io, "open", open_)
+
+
+def full_disk(monkeypatch, folder) -> None:
+    """Writes to files under ``folder`` fail midway."""
+    _faulty(monkeypatch, folder, _HalfWriter)
+
+
+def short_writes(monkeypatch, folder, size: int = 1) -> None:
+    """Writes to files under ``folder`` store at most ``size`` bytes each (unbuffered files only:
+    a buffered one writes the rest itself)."""
+    _faulty(monkeypatch, folder, lambda file: _ShortWriter(file, size))

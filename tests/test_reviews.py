@@ -5,6 +5,7 @@ equals evaluating a hand-edited copy of the samples without them."""
 import copy
 import json
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -13,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ragwidgets as rw
+from ragwidgets.cli import main
 from ragwidgets.engine import METRICS, evaluate
 from ragwidgets.errors import InputError, InputWarning
 from ragwidgets.loaders import parse_sample
@@ -72,8 +74,9 @@ def test_a_torn_last_line_is_warned_about_and_skipped(tmp_path):
         read = Reviews.read(path)
     assert len(read.history) == 1
     with pytest.warns(InputWarning):
-        log = ReviewLog(path)  # mends the file: the next line starts on its own
-    log.append(review(claim=0))
+        log = ReviewLog(path)
+    with pytest.warns(InputWarning, match="its last line, cut short .* was cut off"):
+        log.append(review(claim=0))  # mends the file first: the next line starts on its own
     assert path.read_text(encoding="utf-8") == whole + "\n" + json.dumps(review(claim=0).to_json()) + "\n"
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -103,7 +106,8 @@ def test_a_whole_last_line_without_its_newline_is_read(tmp_path):
     ('{"query_id": "q1", "kind": "answer2response", "claim": 1, "label": "Neutral", "judge_label": 3}',
      "judge_label"),
     ('["q1"]', None),
-    ('{"query_id": "q1", "kind": ', None),
+    pytest.param("[" * 100_000, None, id="nested too deep, open"),  # not json's RecursionError
+    pytest.param("[" * 100_000 + "]" * 100_000, None, id="nested too deep, closed"),
 ])
 def test_a_bad_line_is_named_by_file_line_and_field(tmp_path, line, field):
     path = tmp_path / "r.jsonl"
@@ -124,6 +128,19 @@ def test_as_reviews_takes_every_form(tmp_path):
         as_reviews(3)
     with pytest.raises(InputError, match="no such reviews file"):
         as_reviews(tmp_path / "missing.jsonl")
+
+
+def test_a_folder_given_as_reviews_is_named(tmp_path, capsys):
+    for read in (Reviews.read, as_reviews, ReviewLog):
+        with pytest.raises(InputError, match=f"^{tmp_path}: a folder, not a reviews file$"):
+            read(tmp_path)
+    example = Path(rw.__path__[0]) / "data" / "ragchecker_example.json"
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text("[" * 100_000 + "\n")
+    for given, named in ((tmp_path, f"{tmp_path}: a folder"), (deep, f"{deep} line 1: a JSON value nested too deep")):
+        assert main(["score", str(example), "--reviews", str(given)]) == 2
+        err = capsys.readouterr().err
+        assert named in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
 # -- matching and applying ----------------------------------------------------------------------------
