@@ -3,14 +3,20 @@
 The built-in slices are the diagnostics RAGChecker's paper reads its metrics by; a slice is
 offered only when the run has the metrics it reads. Slices are saved to and loaded from a small
 JSON file: ``{"slices": [{"name", "expression", "description"}]}``. A slices file is someone else's
-input: its expressions are checked against the expression language's whitelist when it is read,
-and it may not give a built-in slice's name to another expression.
+input: only a regular file of at most MAX_SLICES_BYTES is read (opened without blocking and
+checked on the opened descriptor, so a device or a named pipe is refused, not read until memory
+runs out or a writer comes); text that is not UTF-8 and JSON nested too deep are InputErrors
+naming it; its expressions are checked against the expression language's whitelist when it is
+read, an expression naming a column the run lacks names the slice and the file, and it may not
+give a built-in slice's name to another expression.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+import os
+import stat
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +28,7 @@ from .expression import ExpressionError, parse
 from .filtering import expression_mask
 from .table import RunTable
 
+MAX_SLICES_BYTES = 16 << 20  # a slices file holds a few expressions: a larger one is refused unread
 
 @dataclass(frozen=True)
 class Slice:
@@ -31,6 +38,7 @@ class Slice:
     expression: str
     description: str = ""
     reads: tuple[str, ...] = ()  # metrics the expression needs (built-in slices)
+    source: str = field(default="", compare=False, repr=False)  # the file it was read from ("": not read)
 
 
 BUILTIN_SLICES = (
@@ -68,8 +76,13 @@ def builtin_slices(table: RunTable) -> list[Slice]:
 
 
 def members(table: RunTable, s: Slice) -> np.ndarray:
-    """Positions of the samples in slice ``s``."""
-    return np.flatnonzero(expression_mask(table.frame.drop(columns=["query", "response"]), s.expression))
+    """Positions of the samples in slice ``s``; an InputError naming the slice (and the file it was
+    read from) when its expression does not evaluate on ``table`` (a column the run lacks)."""
+    try:
+        return np.flatnonzero(expression_mask(table.frame.drop(columns=["query", "response"]), s.expression))
+    except ExpressionError as err:
+        where = f"slice {s.name!r}" + (f" (from {s.source})" if s.source else "")
+        raise InputError(str(err), sample=where, field="expression") from None
 
 
 def slice_table(table: RunTable, slices: list[Slice]) -> pd.DataFrame:
@@ -89,18 +102,44 @@ def slice_table(table: RunTable, slices: list[Slice]) -> pd.DataFrame:
 
 def save_slices(path: str | Path, slices: list[Slice]) -> None:
     """Write ``slices`` as JSON (name, expression, description)."""
-    payload = {"slices": [{k: v for k, v in asdict(s).items() if k != "reads"} for s in slices]}
+    payload = {"slices": [{k: v for k, v in asdict(s).items() if k not in ("reads", "source")} for s in slices]}
     with atomic_write(path, encoding="utf-8") as out:  # a failed write leaves the old file as it was
         out.write(json.dumps(payload, indent=2) + "\n")
 
 
-def load_slices(path: str | Path) -> list[Slice]:
-    """Read slices written by :func:`save_slices`; an InputError names the slice and field at fault."""
-    path = Path(path)
+def _read_text(path: Path) -> str:
+    """The text of the slices file ``path``; InputError unless it is a regular file of at most
+    MAX_SLICES_BYTES of UTF-8. Opened without blocking (a named pipe with no writer) and checked
+    with fstat on the opened descriptor (no swap of the file between the check and the read)."""
     try:
-        payload = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as err:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with open(fd, "rb") as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise InputError(f"cannot read slices from {path}: not a regular file")
+            data = f.read(MAX_SLICES_BYTES + 1)
+    except OSError as err:
         raise InputError(f"cannot read slices from {path}: {err}") from None
+    if len(data) > MAX_SLICES_BYTES:
+        raise InputError(f"cannot read slices from {path}: {max(info.st_size, len(data)):,} bytes is larger than "
+                         f"{MAX_SLICES_BYTES >> 20} MiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(f"cannot read slices from {path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+
+
+def load_slices(path: str | Path) -> list[Slice]:
+    """Read slices written by :func:`save_slices` (see the module's docstring for what a file may
+    be); an InputError names the file, the slice and the field at fault."""
+    path = Path(path)
+    text = _read_text(path)
+    try:
+        payload = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"cannot read slices from {path}: {err}") from None
+    except RecursionError:
+        raise InputError(f"cannot read slices from {path}: JSON nested too deep") from None
     if not isinstance(payload, dict) or not isinstance(payload.get("slices"), list):
         raise InputError(f"{path} must hold {{\"slices\": [...]}}", field="slices")
     out = []
@@ -108,7 +147,7 @@ def load_slices(path: str | Path) -> list[Slice]:
         for key in ("name", "expression"):
             if not isinstance(item, dict) or not isinstance(item.get(key), str) or not item[key].strip():
                 raise InputError(f"{path}: needs a non-empty string", sample=f"slice {k}", field=key)
-        s = Slice(item["name"], item["expression"], str(item.get("description", "")))
+        s = Slice(item["name"], item["expression"], str(item.get("description", "")), source=str(path))
         try:
             parse(s.expression)
         except ExpressionError as err:
