@@ -125,8 +125,8 @@ def _text(column: pa.Array | None, n: int) -> pa.Array:
 def part_of(columns: dict[str, pa.Array], n: int, query_ids: pa.Array, unnamed: np.ndarray) -> _Part | None:
     """The fast path's columns (a ``_Part``) of ``n`` rows of RAGChecker's plain columns (each one
     array; ``query_ids`` as large strings, "" at the ``unnamed`` positions): None where the validator
-    must read them (a wrong shape, a duplicate doc_id, another label spelling, nothing to score);
-    :class:`Unsupported` for a column type this path does not read."""
+    must read them (a wrong shape, a duplicate doc_id, an empty passage text, another label spelling,
+    nothing to score); :class:`Unsupported` for a column type this path does not read."""
     for name in TEXTS:
         if name in columns and not _strings(columns[name]):
             raise Unsupported(f"{name} of type {columns[name].type}")
@@ -148,6 +148,8 @@ def part_of(columns: dict[str, pa.Array], n: int, query_ids: pa.Array, unnamed: 
         doc_id, text = fields["doc_id"], fields["text"]
         if passages.null_count or not (_strings(doc_id) and _strings(text)) or doc_id.null_count or text.null_count:
             return None
+        if len(text) and pc.min(pc.binary_length(text)).as_py() == 0:
+            return None  # an empty passage text: the validator says it
         owner = np.repeat(np.arange(n, dtype=np.int64), k)
         codes = pc.dictionary_encode(doc_id).indices.to_numpy(zero_copy_only=False).astype(np.int64)
         keys = np.sort(owner * (int(codes.max()) + 1) + codes)

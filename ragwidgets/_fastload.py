@@ -13,9 +13,9 @@ disk a block at a time, a large one in parts read at once by this process and wo
 
 This path takes a file only when the precise validator in :mod:`ragwidgets.loaders` would
 accept it, giving identical Samples; anything else (another label spelling, claim objects,
-citation extensions, other keys, a wrong shape, a duplicate id, bad JSON, a JSONL line that is
-not one JSON value) makes :func:`read_flat` return None, and the validator reads the file
-instead, with its messages.
+citation extensions, other keys or their spellings, an empty passage text the validator warns of,
+a wrong shape, a duplicate id, bad JSON, a JSONL line that is not one JSON value) makes
+:func:`read_flat` return None, and the validator reads the file instead, with its messages.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain
-from typing import Literal, Optional, Union
+from typing import Annotated, Literal, Optional, Union
 
 import msgspec
 import numpy as np
@@ -60,14 +60,21 @@ class PlainPassage(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     text: str
 
 
+class LoadedPassage(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """A passage as a load takes it: an empty text is not this path's (the validator says it)."""
+
+    doc_id: str
+    text: Annotated[str, msgspec.Meta(min_length=1)]
+
+
 class PlainRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    """One sample in RAGChecker's own format, nothing else (any other key: not this path)."""
+    """One sample in RAGChecker's own format, nothing else (any other key, an empty passage text: not this path)."""
 
     query_id: Union[str, int, msgspec.UnsetType] = msgspec.UNSET  # null: not this path
     query: Optional[str] = None
     gt_answer: Optional[str] = None
     response: Optional[str] = None
-    retrieved_context: Optional[list[PlainPassage]] = None
+    retrieved_context: Optional[list[LoadedPassage]] = None
     response_claims: Triples = None
     gt_answer_claims: Triples = None
     answer2response: Labels = None

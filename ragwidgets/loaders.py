@@ -40,6 +40,9 @@ KNOWN_FIELDS = {  # every record field the loaders read or pass over knowingly (
     "label_repeats",  # each label field as each repeat of the judge gave it (ragwidgets.judges.repeats)
     *_SCORED_FIELDS,
 }
+PASSAGE_SPELLINGS = {  # a passage's field -> its keys, RAGChecker's first (LangChain, LlamaIndex, Haystack, ... after)
+    "doc_id": ("doc_id", "id", "document_id"), "text": ("text", "content", "page_content")}
+PASSAGE_FLAGS = ("facts", "relevant", "outdated")  # a passage's other fields (the citation extensions)
 _OTHER_FORMATS = {  # keys of other tools' records (ragas, TruLens, ...) -> the RAGChecker field
     "question": "query", "user_input": "query", "answer": "response", "contexts": "retrieved_context",
     "retrieved_contexts": "retrieved_context", "ground_truth": "gt_answer", "ground_truths": "gt_answer",
@@ -325,6 +328,7 @@ def gc_paused():
 
 def _load(records: list, on_error: str) -> LoadResult:
     result = LoadResult(samples=[])
+    notes = Notes()
     seen: dict[str, int] = {}
     unknown: Counter = Counter()
     first_unknown: dict[str, int] = {}
@@ -339,7 +343,7 @@ def _load(records: list, on_error: str) -> LoadResult:
                     unnamed.append(index)
                 if not any(record.get(k) is not None for k in _SCORED_FIELDS):
                     raise InputError(_nothing_to_score(record), sample=_label(index, record.get("query_id")))
-            sample = parse_sample(record, index)
+            sample = parse_sample(record, index, notes=notes)
             if sample.query_id in seen:
                 other = seen[sample.query_id]
                 named = [i for i in (other, index) if i in unnamed]
@@ -354,6 +358,7 @@ def _load(records: list, on_error: str) -> LoadResult:
                 raise
             result.errors.append(err)
     result.warnings = [_unknown_warning(key, count, first_unknown[key]) for key, count in unknown.items()]
+    result.warnings += notes.messages()
     result.unnamed, result.first_unnamed = len(unnamed), unnamed[0] if unnamed else None
     result.warnings += _query_id_warnings(result.unnamed, result.first_unnamed)
     return result
@@ -406,23 +411,54 @@ def _string_triples(items: list) -> tuple[Claim, ...] | None:
 
 
 def _plain_passages(items: list) -> tuple[Passage, ...] | None:
-    """Passages from RAGChecker's own {doc_id: str, text: str} objects, else None."""
+    """Passages from RAGChecker's own {doc_id: str, text: str} objects, else None (an empty text too:
+    the parser notes it)."""
     out = []
     for item in items:
         if type(item) is not dict or len(item) != 2:
             return None
         doc_id, text = item.get("doc_id"), item.get("text")
-        if type(doc_id) is not str or type(text) is not str:
+        if type(doc_id) is not str or type(text) is not str or not text:
             return None
         out.append(_new_tuple(Passage, (doc_id, text, None, None, False)))  # Passage(doc_id, text)
     return tuple(out)
 
 
-class _Parser:
-    """Parses one record; every error names the sample and the field."""
+class Notes:
+    """What the parser read leniently over the samples of one load, said once each: passage keys of
+    another spelling, passage keys it ignores, passages with an empty text (each counted, and where first)."""
 
-    def __init__(self, record: Any, index: int):
+    def __init__(self):
+        self.counts: Counter = Counter()
+        self.first: dict[tuple, str] = {}
+
+    def add(self, what: tuple, where: str) -> None:
+        self.counts[what] += 1
+        self.first.setdefault(what, where)
+
+    def messages(self) -> list[str]:
+        """The warnings' texts (none when nothing was noted)."""
+        spelled = [(what, n) for what, n in self.counts.items() if what[0] == "spelled"]
+        out = [f"passage keys of another spelling are read as RAGChecker's: "
+               f"{', '.join(f'{old!r} -> {new!r} ({n} passage(s))' for (_, old, new), n in spelled)} "
+               f"(first: {self.first[spelled[0][0]]})"] if spelled else []
+        out += [f"unknown passage key {what[1]!r} in {n} passage(s) (first: {self.first[what]}) is ignored; a passage "
+                f"reads {', '.join(PASSAGE_SPELLINGS)} and {', '.join(PASSAGE_FLAGS)}"
+                for what, n in self.counts.items() if what[0] == "ignored"]
+        empty = ("empty",)
+        if self.counts[empty]:
+            out.append(f"{self.counts[empty]} passage(s) have an empty text (first: {self.first[empty]}); "
+                       "nothing in them can support a claim")
+        return out
+
+
+class _Parser:
+    """Parses one record; every error names the sample and the field; what it reads leniently goes
+    to ``notes``."""
+
+    def __init__(self, record: Any, index: int, notes: Notes | None = None):
         self.index = index
+        self.notes = Notes() if notes is None else notes
         qid = record.get("query_id") if isinstance(record, dict) else None
         self.where = _label(index, qid)
         if not isinstance(record, dict):
@@ -466,14 +502,21 @@ class _Parser:
                 item = {"text": item}
             if not isinstance(item, dict):
                 self.fail(where, f"must be an object with doc_id and text, got {type(item).__name__}")
+            keys, item = list(item), self.respelled(item, where)
             doc_id = item.get("doc_id")
             if doc_id is None:
                 doc_id = f"{'P' if name == 'retrieved_context' else 'C'}{k + 1}"
             elif not isinstance(doc_id, (str, int)):
                 self.fail(f"{where}.doc_id", f"must be a string, got {doc_id!r:.40}")
-            text = item.get("text", "")
-            if not isinstance(text, str):
+            text = item.get("text")
+            if text is None and item.get("facts") is None:
+                self.fail(where, f"has no text: give it as 'text' (or {', '.join(map(repr, PASSAGE_SPELLINGS['text'][1:]))})"
+                                 f"; its keys: {', '.join(map(repr, keys))[:120] or 'none'}")
+            if text is not None and not isinstance(text, str):
                 self.fail(f"{where}.text", f"must be a string, got {type(text).__name__}")
+            if text == "":
+                self.notes.add(("empty",), f"{self.where}, {where}")
+            text = text or ""
             facts = item.get("facts")
             relevant = item.get("relevant")
             out.append(Passage(
@@ -483,6 +526,27 @@ class _Parser:
                 outdated=self.flag(item.get("outdated", False), f"{where}.outdated"),
             ))
         return tuple(out)
+
+    def respelled(self, item: dict, where: str) -> dict:
+        """A passage object's fields under RAGChecker's keys (:data:`PASSAGE_SPELLINGS`; a key whose value
+        is null counts as absent, as a Parquet struct writes a key another row has); two spellings of
+        one field are an error, another key is noted and ignored."""
+        out: dict = {}
+        for field_name, spellings in PASSAGE_SPELLINGS.items():
+            given = [key for key in spellings if item.get(key) is not None]
+            if len(given) > 1:
+                self.fail(where, f"gives both {given[0]!r} and {given[1]!r} for its {field_name}; keep one")
+            if given:
+                out[field_name] = item[given[0]]
+                if given[0] != field_name:
+                    self.notes.add(("spelled", given[0], field_name), f"{self.where}, {where}")
+        spelled = {key for spellings in PASSAGE_SPELLINGS.values() for key in spellings}
+        for key, value in item.items():
+            if key in PASSAGE_FLAGS:
+                out[key] = value
+            elif key not in spelled and value is not None:
+                self.notes.add(("ignored", key), f"{self.where}, {where}")
+        return out
 
     def claims(self, name: str) -> tuple[tuple[Claim, ...], bool]:
         items = self.record.get(name)
@@ -590,9 +654,11 @@ class _Parser:
         return code
 
 
-def parse_sample(record: Any, index: int = 0) -> Sample:
-    """Validate one RAGChecker-format record (with the citation-family extensions)."""
-    p = _Parser(record, index)
+def parse_sample(record: Any, index: int = 0, *, notes: Notes | None = None) -> Sample:
+    """Validate one RAGChecker-format record (with the citation-family extensions). ``notes``: where
+    what it reads leniently (passage keys of other spellings, an empty passage text) is counted, to
+    be said once by the caller (:func:`load_samples` does)."""
+    p = _Parser(record, index, notes)
     r = p.record
     qid = r.get("query_id", index)
     if not isinstance(qid, (str, int)):

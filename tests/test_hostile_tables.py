@@ -180,3 +180,105 @@ def test_a_text_column_named_as_a_metric_or_a_count_is_renamed_not_dropped():
     frame = explorer.model.frame
     assert frame["ragas_faithfulness"].tolist() == ["high", "low", "high"]
     assert frame["ragas_n_passages"].tolist() == ["a", "b", "c"] and frame["n_passages"].tolist() == [2, 2, 2]
+
+
+# item 10: passages written as {id, content} and other spellings, read alike on every load path
+
+
+SPELLED = [
+    {"query_id": "a", "query": "Who built it?", "response": "Ann built it.",
+     "retrieved_context": [{"id": "d1", "content": "Ann built the tower."},
+                           {"doc_id": "d2", "page_content": "It is red."}],
+     "response_claims": [["Ann", "built", "it"]], "retrieved2response": [["Entailment", "Neutral"]]},
+    {"query_id": "b", "retrieved_context": [{"document_id": "d7", "text": "In 1900."}], "response_claims": []},
+]
+
+
+def every_path(records, tmp_path):
+    """name -> (LoadResult or the InputError, the passage warnings) of ``records`` read from a list, a
+    JSON file, a JSONL file (Arrow's path, msgspec's, the validator's), a gzipped one, a DataFrame, Parquet."""
+    import gzip
+
+    lines = "\n".join(json.dumps(r) for r in records) + "\n"
+    (tmp_path / "run.json").write_text(json.dumps({"results": records}))
+    (tmp_path / "run.jsonl").write_text(lines)
+    (tmp_path / "run.jsonl.gz").write_bytes(gzip.compress(lines.encode()))
+    pd.DataFrame(records).to_parquet(tmp_path / "run.parquet")
+    sources = {"records": records, "json": tmp_path / "run.json", "jsonl": tmp_path / "run.jsonl",
+               "jsonl.gz": tmp_path / "run.jsonl.gz", "frame": pd.DataFrame(records),
+               "parquet": tmp_path / "run.parquet"}
+    out = {}
+    for name, source in sources.items():
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            try:
+                result = rw.load_samples(source)
+            except InputError as err:
+                result = err
+        out[name] = result, [str(w.message) for w in said if "passage" in str(w.message)]
+    return out
+
+
+def passages_of(result):
+    return [[(p.doc_id, p.text) for p in s.passages] for s in result.samples]
+
+
+def test_common_passage_spellings_are_read_alike_on_every_path_and_said_once(tmp_path):
+    loads = every_path(SPELLED, tmp_path)
+    for name, (result, said) in loads.items():
+        assert not isinstance(result, Exception), (name, result)
+        assert passages_of(result) == [[("d1", "Ann built the tower."), ("d2", "It is red.")],
+                                       [("d7", "In 1900.")]], name
+        assert len(said) == 1, (name, said)
+        assert all(f"{old!r} -> {new!r}" in said[0] for old, new in (
+            ("id", "doc_id"), ("content", "text"), ("page_content", "text"), ("document_id", "doc_id"))), name
+    assert len({tuple(said) for _, said in loads.values()}) == 1
+    scores = rw.evaluate(SPELLED)  # the labels line up with the passages read
+    assert scores.samples[0].passages[0].text == "Ann built the tower."
+
+
+def test_an_empty_passage_text_is_said_on_every_path(tmp_path):
+    records = [{"query_id": f"q{k}", "retrieved_context": [{"doc_id": "d1", "text": "x"},
+                                                           {"doc_id": "d2", "text": "" if k in (1, 2) else "y"}],
+                "response_claims": []} for k in range(4)]
+    from ragwidgets import _arrowload
+    from ragwidgets._fastload import read_flat
+
+    (tmp_path / "plain.jsonl").write_text("\n".join(json.dumps(r) for r in records))
+    assert _arrowload.read_jsonl(str(tmp_path / "plain.jsonl")) is None  # the fast paths leave it to the validator
+    assert read_flat((tmp_path / "plain.jsonl").read_bytes(), True) is None
+    loads = every_path(records, tmp_path)
+    for name, (result, said) in loads.items():
+        assert passages_of(result)[1] == [("d1", "x"), ("d2", "")], name
+        assert said == ["2 passage(s) have an empty text (first: sample 1 (query_id 'q1'), retrieved_context[1]); "
+                        "nothing in them can support a claim"], name
+
+
+def test_unknown_passage_keys_are_counted_and_a_passage_with_no_text_is_refused(tmp_path):
+    scored = [{"query_id": "a", "retrieved_context": [{"doc_id": "d1", "text": "x", "score": 0.9, "metadata": {"source": "wiki"}},
+                                                      {"doc_id": "d2", "text": "y", "score": 0.5}],
+               "response_claims": []}]
+    for name, (result, said) in every_path(scored, tmp_path).items():
+        assert passages_of(result) == [[("d1", "x"), ("d2", "y")]], name
+        assert any("unknown passage key 'score' in 2 passage(s)" in m for m in said), (name, said)
+    untexted = [{"query_id": "a", "retrieved_context": [{"id": "d1", "body": "x"}], "response_claims": []}]
+    for name, (result, _) in every_path(untexted, tmp_path).items():
+        assert isinstance(result, InputError), name
+        assert result.field == "retrieved_context[0]" and "'text'" in result.detail and "body" in result.detail, name
+
+
+def test_two_spellings_of_one_passage_field_are_refused():
+    with pytest.raises(InputError, match=r"retrieved_context\[0\].*both 'text' and 'content'"):
+        rw.load_samples([{"query_id": "a", "retrieved_context": [{"doc_id": "d", "text": "x", "content": "y"}],
+                          "response_claims": []}])
+
+
+def test_ragas_contexts_as_objects_or_empty_strings(tmp_path):
+    frame = pd.DataFrame({"user_input": ["q"], "response": ["r"], "reference": ["g"],
+                          "retrieved_contexts": [[{"id": "d9", "page_content": "p"}, ""]]})
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        result = rw.load_samples(frame)
+    assert passages_of(result) == [[("d9", "p"), ("P2", "")]]
+    said = [str(w.message) for w in said]
+    assert any("'page_content' -> 'text'" in m for m in said) and any("1 passage(s) have an empty text" in m for m in said)
