@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import warnings
 from pathlib import Path
 
@@ -44,6 +45,7 @@ from ..errors import InputWarning, RagWidgetsError
 from ..judges.traces import Trace, find_trace
 from ..reviews import Reviews
 from .base import Widget, bundled, view_trait
+from ._paths import front_end_path
 from ._sample_view import SampleView
 from ._view import LABELS, LOWER_IS_BETTER, show_id
 
@@ -73,6 +75,12 @@ class DatasetExplorer(Widget):
     ``reviewer``: the name new reviews carry, ``judge``: the judge whose traces the drill-down
     opens. The trust panel (:meth:`trust`) holds the judge–reviewer agreement and the corrected
     scores of the reviewed run.
+
+    Files the front end names (save / load slices, export rows or claims) are confined to
+    ``files_root`` (default: the working folder when the explorer is made): a relative name, no
+    ``..``, no symbolic link out of it (``widgets._paths``); ``overwrite`` (default False) lets
+    them replace a file there. Python's own calls (``save_slices(path)``, ``export_rows(path)``)
+    write where they are told.
 
     ``model`` is the run model; ``frame`` its per-sample table (in memory: ``run``, ``query_id``,
     query, item counts, metrics, NaN = Undefined or not computable); ``status`` says which (0
@@ -112,8 +120,11 @@ class DatasetExplorer(Widget):
     _view_only = ("selected", "table_columns")  # controls that change the view, not the rows
 
     def __init__(self, source, *, slices: list[Slice] | str | Path | None = None, rows: int | None = None,
-                 reviews=None, reviewer: str = "", judge=None, **controls):
+                 reviews=None, reviewer: str = "", judge=None, files_root: str | Path | None = None,
+                 overwrite: bool = False, **controls):
         self.model = open_run(source, slices=slices, rows=rows, reviews=reviews)
+        self.files_root = Path(files_root if files_root is not None else os.getcwd())  # the front end's files
+        self.overwrite = bool(overwrite)  # whether the front end may replace a file there
         self.reviewer = str(reviewer)
         self.judge = judge
         self._reviewable = "reviews" in self.model.capabilities
@@ -503,8 +514,8 @@ class DatasetExplorer(Widget):
             "trust": lambda m, _: setattr(self, "trust_open", bool(m.get("open", True))),
             "save_slices": lambda m, _: self._slices_file(m, save=True),
             "load_slices": lambda m, _: self._slices_file(m, save=False),
-            "export": lambda m, _: self._export_reply(_text(m, "path"), m.get("format")),
-            "export_claims": lambda m, _: self._claims_reply(_text(m, "path")),
+            "export": lambda m, _: self._export_reply(self._front_end_file(m, write=True), m.get("format")),
+            "export_claims": lambda m, _: self._claims_reply(self._front_end_file(m, write=True)),
             "whatif": lambda m, _: self._what_if_reply(m.get("doc_id"), m.get("text")),
         }
 
@@ -512,8 +523,13 @@ class DatasetExplorer(Widget):
         found, why = self._find_trace(which, kind, claim, doc_id)
         return {"trace": None if found is None else found.to_json(), "reason": why}
 
+    def _front_end_file(self, content, *, write: bool) -> Path:
+        """The file a request's ``path`` names, confined to ``files_root`` (see ``_paths``): never
+        out of it, and a file to write new unless Python set ``overwrite``."""
+        return front_end_path(self.files_root, content.get("path"), write=write, overwrite=self.overwrite)
+
     def _slices_file(self, content, *, save: bool) -> dict:
-        path = Path(_text(content, "path"))
+        path = self._front_end_file(content, write=save)
         if save:
             self.save_slices(path)
             return {"said": f"Saved {len(self.slices)} slices to {path.resolve()}"}

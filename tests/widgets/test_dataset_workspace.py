@@ -106,7 +106,8 @@ def test_the_first_rows_of_the_order_are_in_the_saved_state(explorer):
 def test_rows_written_from_the_front_end_with_undefined_left_empty(explorer, tmp_path):
     explorer.expression = "recall < 0.6"
     explorer.sort_by = "recall"
-    reply = ask(explorer, type="export", path=str(tmp_path / "worst.csv"), format="csv")
+    explorer.files_root = tmp_path  # the front end's paths are relative to it
+    reply = ask(explorer, type="export", path="worst.csv", format="csv")
     assert "error" not in reply and reply["said"].startswith(f"Wrote {len(explorer.order):,} rows to ")
     out = pd.read_csv(tmp_path / "worst.csv")
     assert list(out.query_id.astype(str)) == list(explorer.filtered.query_id)
@@ -118,32 +119,34 @@ def test_rows_written_from_the_front_end_with_undefined_left_empty(explorer, tmp
     back = pd.read_parquet(tmp_path / "worst.parquet")
     assert back.precision.isna().sum() == int((status.precision != 0).sum())
     assert list(back.columns) == list(out.columns)
-    reply = ask(explorer, type="export", path=str(tmp_path / "worst.xlsx"))
+    reply = ask(explorer, type="export", path="worst.xlsx")
     assert "csv or parquet" in reply["error"] and not (tmp_path / "worst.xlsx").exists()
 
 
 def test_claims_of_the_filtered_samples_written_from_the_front_end(explorer, tmp_path):
     explorer.expression = "recall < 0.6"
-    reply = ask(explorer, type="export_claims", path=str(tmp_path / "claims.jsonl"))
+    explorer.files_root = tmp_path
+    reply = ask(explorer, type="export_claims", path="claims.jsonl")
     claims = explorer.claims()
     assert "error" not in reply and reply["said"].startswith(f"Wrote the {len(claims):,} claims of {len(explorer.order):,} samples")
     back = pd.read_json(tmp_path / "claims.jsonl", lines=True, dtype={"query_id": str})
     assert back["query_id"].tolist() == claims["query_id"].astype(str).tolist()
     assert set(back["query_id"]) == set(explorer.filtered.query_id)
-    reply = ask(explorer, type="export_claims", path=str(tmp_path / "claims.xlsx"))
+    reply = ask(explorer, type="export_claims", path="claims.xlsx")
     assert ".parquet" in reply["error"] and not (tmp_path / "claims.xlsx").exists()
 
 
 def test_slices_saved_and_loaded_from_the_front_end(explorer, records, tmp_path):
     explorer.add_slices([rw.analysis.Slice("long answers", "n_response_claims >= 8")])
-    reply = ask(explorer, type="save_slices", path=str(tmp_path / "s.json"))
+    explorer.files_root = tmp_path
+    reply = ask(explorer, type="save_slices", path="s.json")
     assert reply["said"] == f"Saved {len(explorer.slices)} slices to {tmp_path / 's.json'}"
-    other = rw.DatasetExplorer(records)
+    other = rw.DatasetExplorer(records, files_root=tmp_path)
     other.replies = []
     other.send = lambda content, buffers=None: other.replies.append((content, buffers or []))
     assert "long answers" not in {s.name for s in other.slices}
-    reply = ask(other, type="load_slices", path=str(tmp_path / "s.json"))
+    reply = ask(other, type="load_slices", path="s.json")
     assert reply["said"].startswith(f"Loaded {len(explorer.slices)} slices from ")
     assert {s["name"] for s in other.view_state["slices"]} >= {"long answers"}
-    reply = ask(other, type="load_slices", path=str(tmp_path / "missing.json"))
+    reply = ask(other, type="load_slices", path="missing.json")
     assert "cannot read slices" in reply["error"]
