@@ -3,14 +3,17 @@
 A concrete judge implements three hooks (``_extract_call``, ``_check_call``, ``_label_call``) that
 do one uncached piece of work each; ``BaseJudge`` looks every judgement up in the cache first,
 stores only answered ones, splits claim checks into batches of ``check_batch_size`` (joint
-checking), and counts calls, requests, retries, cache hits, tokens and failures in ``stats``. A run
-(``arun``) stops once more calls failed than ``max_failures``, raising ``JudgeRunStopped`` with the
-finished results; it shows retries in its progress bar and sums them up in one log line.
+checking; a claim given twice in one check is asked once), and counts calls, requests, retries,
+cache hits, tokens and failures in ``stats``. A run (``arun``) stops once more calls failed than
+``max_failures``, raising ``JudgeRunStopped`` with the finished results; it shows retries in its
+progress bar and sums them up in one log line.
 
 A call that returns a ``trace`` (what it sent and what came back: an LLM judge's validated reply)
 has it stored in the cache beside its answers, when the cache keeps traces (``put_traces``): once
-per call, each answer pointing at it (see ``cache``). Storing a trace is neither a request nor a
-cache hit. ``trace_check`` / ``trace_extract`` read one back without calling the model.
+per call, each answer pointing at it (see ``cache``). The first answer to a question wins: a new
+answer under a key the cache already holds (the same question asked at once by two jobs) is
+neither stored nor used, the cache's is, so a run and a rerun from its cache read one answer.
+Storing a trace is neither a request nor a cache hit. ``trace_check`` / ``trace_extract`` read one back without calling the model.
 """
 
 from __future__ import annotations
@@ -170,13 +173,22 @@ class BaseJudge:
     def _cached(self, key: str) -> Any:
         return MISSING if self.cache is None else self.cache.get(key)
 
-    def _store(self, key: str, operation: str, value: Any, trace: Optional[str] = None) -> None:
-        """Store an answer; ``trace``: the pointer to its call's trace (from ``_store_trace``)."""
-        if self.cache is not None and value is not None:
+    def _keep(self, operation: str, outcome: CallOutcome, answers: dict[str, tuple[Any, int]]) -> dict[str, Any]:
+        """Store the answers one call gave (``{key: (answer, its item in the call)}``) that the cache
+        does not hold yet, with the call's trace; the answer to use under each key: the cache's, where
+        it held one already. The first answer to a question wins, so every use of it in a run (two
+        samples asking the same check at once) and a rerun from the cache read one answer."""
+        if self.cache is None:
+            return {key: value for key, (value, _) in answers.items()}
+        held = self.cache.get_many(list(answers))
+        new = {key: answer for key, answer in answers.items() if key not in held}
+        trace = self._store_trace(operation, outcome) if new else None
+        for key, (value, item) in new.items():
             if trace is None:
                 self.cache.put(key, operation, value)
             else:
-                self.cache.put(key, operation, value, trace=trace)
+                self.cache.put(key, operation, value, trace=f"{trace}#{item}")
+        return {key: held.get(key, value) for key, (value, _) in answers.items()}
 
     def _store_trace(self, operation: str, outcome: CallOutcome) -> Optional[str]:
         """Store the trace of a call whose answer will be cached; its key (derived from the judge and
@@ -250,39 +262,34 @@ class BaseJudge:
         usage = self._record("extract", outcome, outcome.value is not None)
         if outcome.value is None:
             return JudgeResult([], usage, failure=outcome.reason or "unjudged")
-        trace = self._store_trace("extract", outcome)
-        self._store(key, "extract", outcome.value, None if trace is None else f"{trace}#0")
-        return JudgeResult(outcome.value, usage)
+        return JudgeResult(self._keep("extract", outcome, {key: (outcome.value, 0)})[key], usage)
 
     async def _run_check(self, job: CheckJob) -> JudgeResult:
+        """Labels of ``job``'s claims: the cache's, else asked in batches; a claim given twice (the
+        same key) is asked once, and both get its one answer."""
         claims = list(job.claims)
         keys = [self._check_key(c, job.reference) for c in claims]
-        labels: list[Optional[str]] = [None] * len(claims)
-        reasons: dict[int, str] = {}
         usage = Usage()
-        todo = []
-        held = {} if self.cache is None else self.cache.get_many(keys)
-        for i, key in enumerate(keys):
-            if key in held:
-                labels[i] = held[key]
-                usage.cache_hits += 1
-            else:
-                todo.append(i)
+        answers = {} if self.cache is None else self.cache.get_many(keys)
+        usage.cache_hits = sum(key in answers for key in keys)
         self.stats.add_hits(usage.cache_hits)
+        first: dict[str, int] = {}  # each key the cache does not hold: its first claim, the one asked
+        for i, key in enumerate(keys):
+            if key not in answers:
+                first.setdefault(key, i)
+        todo = list(first.values())
         size = max(1, int(self.check_batch_size))
         batches = [todo[s : s + size] for s in range(0, len(todo), size)]
         outcomes = await asyncio.gather(*(self._check_call([claims[i] for i in b], job.reference) for b in batches))
+        why_not: dict[str, str] = {}
         for batch, outcome in zip(batches, outcomes):
             values, why, spent = self._per_claim("check", outcome, len(batch))
             usage = usage + spent
-            trace = self._store_trace("check", outcome) if len(why) < len(batch) else None
-            for pos, i in enumerate(batch):
-                labels[i] = values[pos]
-                if pos in why:
-                    reasons[i] = why[pos]
-                else:
-                    self._store(keys[i], "check", values[pos], None if trace is None else f"{trace}#{pos}")
-        return JudgeResult(labels, usage, reasons)
+            why_not.update((keys[i], why[pos]) for pos, i in enumerate(batch) if pos in why)
+            given = {keys[i]: (values[pos], pos) for pos, i in enumerate(batch) if pos not in why}
+            answers.update(self._keep("check", outcome, given))
+        labels = [answers.get(key) for key in keys]
+        return JudgeResult(labels, usage, {i: why_not[key] for i, key in enumerate(keys) if key in why_not})
 
     async def _run_label(self, job: LabelJob) -> JudgeResult:
         key = self._label_key(job)
@@ -293,8 +300,7 @@ class BaseJudge:
         outcome = await self._label_call(list(job.claims), job.question or "", job.instructions)
         values, reasons, usage = self._per_claim("label", outcome, len(job.claims))
         if not reasons:
-            trace = self._store_trace("label", outcome)
-            self._store(key, "label", values, None if trace is None else f"{trace}#0")
+            values = self._keep("label", outcome, {key: (values, 0)})[key]
         return JudgeResult(values, usage, reasons)
 
     async def _run_job(self, job: Job) -> JudgeResult:
@@ -501,9 +507,13 @@ class BaseJudge:
                                               claims=[claim_text(c) for c in job.claims]) if miss else (0, 0)
                 plan.add("label", calls=int(miss), judgements=1, cached=int(not miss), prompt_tokens=tokens[0],
                          completion_tokens=tokens[1])
-            else:
-                todo = [c for c, k in zip(job.claims, key) if k is None or k not in held]
-                plan.add("check", judgements=len(job.claims), cached=len(job.claims) - len(todo))
+            else:  # a claim given twice is asked once (an assumed claim, not looked up, each time)
+                todo, asked = [], set()
+                for c, k in zip(job.claims, key):
+                    if k is None or (k not in held and k not in asked):
+                        todo.append(c)
+                        asked.add(k)
+                plan.add("check", judgements=len(job.claims), cached=sum(k in held for k in key))
                 for start in range(0, len(todo), size):
                     batch = [claim_text(c) for c in todo[start : start + size]]
                     tokens = self.estimate_tokens("check", claims=batch, reference=reference_text(job.reference))

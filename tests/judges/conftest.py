@@ -24,7 +24,8 @@ gzip body that inflates to ``bomb_bytes``), "endless" (a chunked body that never
 ``reject_marker``: every request whose prompt holds it is answered 400, as a server answers a row
 that is too long. ``refuse_with``: every request is answered with that status (401: a wrong key).
 ``down_after``: after answering that many requests the server stops listening (new connections
-are refused).
+are refused). ``changes_its_mind``: a claim checked against a reference it was checked against
+before (in this request or an earlier one) gets another label.
 """
 
 from __future__ import annotations
@@ -100,6 +101,20 @@ def cut_reasoning(answer: str, opening: str = "<think>") -> str:
     return f"{opening}A first draft: {json.dumps(draft)}. Let me check that against the"
 
 
+def changed_mind(answer: str, user: str, script: "ServerScript") -> str:
+    """The labels of a check prompt, each one swapped (Entailment <-> Neutral, Contradiction ->
+    Neutral) when its claim was checked against the same reference before (by any request)."""
+    head, claims_block = user.rsplit("\n\nClaims:\n", 1)
+    claims = [re.sub(r"^\d+\.\s*", "", line) for line in claims_block.splitlines() if line.strip()]
+    labels = json.loads(answer)
+    with script.lock:
+        for i, claim in enumerate(claims):
+            seen = script.asked[head, claim] = script.asked.get((head, claim), 0) + 1
+            if seen > 1:
+                labels[i] = "Neutral" if labels[i] != "Neutral" else "Entailment"
+    return json.dumps(labels)
+
+
 def echo_answer(answer: str, said: str) -> str:
     """A valid answer that carries ``said`` (the request's Authorization header): in its reasoning,
     and as the object of the first claim of an extraction."""
@@ -132,6 +147,8 @@ class ServerScript:
     bomb_bytes: int = 32 << 20
     flip: float = 0.0  # each Entailment / Neutral / Contradiction label swapped with this probability
     flip_rng: random.Random = field(default_factory=lambda: random.Random(0))
+    changes_its_mind: bool = False  # a check asked again (same claim, same reference) is answered otherwise
+    asked: dict = field(default_factory=dict)  # (reference, claim) -> times checked
     requests: int = 0
     in_flight: int = 0
     max_in_flight: int = 0
@@ -253,6 +270,8 @@ class _Handler(BaseHTTPRequestHandler):
                     answer = json.dumps([("Neutral" if label == "Entailment" else "Entailment")
                                          if script.flip_rng.random() < script.flip else label
                                          for label in json.loads(answer)])
+            if script.changes_its_mind and messages["user"].startswith("Reference:\n"):
+                answer = changed_mind(answer, messages["user"], script)
             if fault == "malformed" or script.always_malformed:
                 answer = "Sure! Here are the labels: [Entailment, Neutral"
             elif fault == "think":

@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 
 from ragwidgets.cli import main
-from ragwidgets.judges import CheckJob, ExtractJob
+from ragwidgets.judges import CheckJob, ExtractJob, fill_labels
 from ragwidgets.judges.answers import final_answer, find_json
 from ragwidgets.judges.errors import AnswerParseError
 
@@ -123,3 +123,44 @@ def test_basic_credentials_echoed_reach_no_cli_output(chat_server, tmp_path, cap
     assert "***" in printed.out and "HTTP 400" in printed.out  # the refusal's reason, redacted
     for where, text in {"stdout": printed.out, "stderr": printed.err, "output": out.read_text()}.items():
         assert leaks(text, sent_forms("basic", api_secret)) == [], where
+
+
+# -- one question asked twice (item 2) ---------------------------------------------------------------
+
+def rejudged_from_cache(make_judge, chat_server, records):
+    """``records`` filled again by a judge on the same cache that may not send anything."""
+    chat_server.script.refuse_with = 401  # a request would raise JudgeRequestError
+    return fill_labels(records, make_judge(), progress=False)
+
+
+def test_a_claim_given_twice_in_one_check_is_asked_once_and_labelled_once(make_judge, chat_server):
+    chat_server.script.changes_its_mind = True
+    judge = make_judge(check_batch_size=2)
+    plan = judge.dry_run([CheckJob([CLAIMS[0], CLAIMS[2], CLAIMS[0]], REFERENCE)]).by_operation["check"]
+    assert (plan.calls, plan.judgements, plan.cached) == (1, 3, 0)  # two claims: one batch, as the run asks
+    labels = judge.check([CLAIMS[0], CLAIMS[2], CLAIMS[0]], REFERENCE)
+    assert list(labels) == ["Entailment", "Neutral", "Entailment"]
+    asked = chat_server.script.bodies[0]["messages"][1]["content"].split("Claims:\n")[1]
+    assert asked == f"1. {CLAIMS[0]}\n2. {CLAIMS[2]}"  # the claim given twice is asked once
+    assert make_judge().check([CLAIMS[0]], REFERENCE) == ["Entailment"] and chat_server.script.requests == 1
+
+
+def test_the_same_check_in_two_samples_gets_one_answer_used_by_both_and_by_a_rerun(make_judge, chat_server):
+    chat_server.script.changes_its_mind = True
+    record = {"query": "Where is Paris?", "gt_answer": REFERENCE, "response": REFERENCE,
+              "retrieved_context": [{"doc_id": "d1", "text": REFERENCE}]}
+    records = [dict(record, query_id="q1"), dict(record, query_id="q2")]
+    filled = fill_labels(records, make_judge(max_concurrency=1), progress=False)
+    assert chat_server.script.asked and max(chat_server.script.asked.values()) > 1  # asked twice, answered otherwise
+    assert filled[0]["answer2response"] == filled[1]["answer2response"] == ["Entailment"]
+    assert filled[0]["retrieved2response"] == filled[1]["retrieved2response"]
+    again = rejudged_from_cache(make_judge, chat_server, records)
+    assert [dict(r) for r in again] == [dict(r) for r in filled]  # the rerun from the cache scores the same
+    assert evaluate_records(again) == evaluate_records(filled)
+
+
+def evaluate_records(records) -> dict:
+    from ragwidgets.scoring.evaluation import score_records
+
+    values, _ = score_records(list(records), ("precision", "faithfulness"), "all_claims")
+    return values.to_dict()
