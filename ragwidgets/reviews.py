@@ -3,7 +3,9 @@
 One :class:`Review` is one label of one sample: ``kind`` names the label matrix
 (:data:`KINDS`), ``claim`` the 0-based claim in that sample's list (response claims for
 ``answer2response`` / ``retrieved2response``, ground-truth claims for the other two) and, for
-the passage kinds, ``doc_id`` the passage. A reviews file is JSONL, one review per line, keys as
+the passage kinds, ``doc_id`` the passage and ``passage_sha`` its text's fingerprint
+(:func:`passage_sha`; absent in files written before it: then a changed passage goes unnoticed).
+A reviews file is JSONL, one review per line, keys as
 in :class:`Review` (``doc_id`` only for the passage kinds, ``time`` ISO 8601 UTC); a later line
 for the same label wins. :class:`ReviewLog` appends one line per review under a file lock, each
 on a fresh line, with fsync: a review it acknowledged is never lost, and a crash or a full disk
@@ -12,14 +14,17 @@ short is) with an InputWarning naming the file and line, and reads every whole l
 Applying reviews is pure
 (:func:`apply_reviews`: new Samples, the input untouched); a review that no longer matches its
 sample (the sample is gone, the sample carries no such labels, the claim index is out of range,
-the doc_id is not a retrieved passage, the claim's text changed, the labels come from fact IDs)
+the doc_id is not a retrieved passage, the claim's or the passage's text changed, the labels come
+from fact IDs)
 is a :class:`ReviewProblem` and is not applied.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
+import re
 import os
 import sys
 import warnings
@@ -43,7 +48,16 @@ KINDS = LABEL_MATRICES
 PASSAGE_KINDS = ("retrieved2response", "retrieved2answer")
 RESPONSE_KINDS = ("answer2response", "retrieved2response")  # rows over the response claims; the others: gt claims
 SPELLING = {code: spelling for spelling, code in LABEL_CODES.items()}
-FIELDS = ("query_id", "kind", "claim", "doc_id", "label", "judge_label", "claim_text", "reviewer", "time", "note")
+FIELDS = ("query_id", "kind", "claim", "doc_id", "label", "judge_label", "claim_text", "passage_sha", "reviewer",
+          "time", "note")
+PASSAGE_FIELDS = ("doc_id", "passage_sha")  # only in a review of a passage kind
+SHA = re.compile(r"[0-9a-f]{16}")
+
+
+def passage_sha(text: str) -> str:
+    """A passage text's fingerprint, as a review records it: the first 16 hex digits of the SHA-256
+    of its UTF-8 bytes (a reviews file does not copy whole passages)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def _spelling(value, field: str) -> str:
@@ -74,6 +88,7 @@ class Review:
     reviewer: str = ""
     time: str = ""
     note: str = ""
+    passage_sha: str | None = None
 
     def __post_init__(self):
         fix = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 (frozen)
@@ -91,9 +106,16 @@ class Review:
             if not isinstance(self.doc_id, str):
                 raise InputError(f"a {self.kind} review names its passage's doc_id (a string), not {self.doc_id!r}",
                                  field="doc_id")
-        elif self.doc_id is not None:
-            raise InputError(f"a {self.kind} review has no passage: doc_id must be absent, not {self.doc_id!r}",
-                             field="doc_id")
+            if self.passage_sha is not None:
+                if not (isinstance(self.passage_sha, str) and SHA.fullmatch(self.passage_sha.lower())):
+                    raise InputError(f"must be 16 hex digits (ragwidgets.reviews.passage_sha of the passage's "
+                                     f"text), not {self.passage_sha!r:.80}", field="passage_sha")
+                fix("passage_sha", self.passage_sha.lower())
+        else:
+            for name in PASSAGE_FIELDS:
+                if getattr(self, name) is not None:
+                    raise InputError(f"a {self.kind} review has no passage: {name} must be absent, "
+                                     f"not {getattr(self, name)!r:.80}", field=name)
         fix("label", _spelling(self.label, "label"))
         if self.judge_label is not None:
             fix("judge_label", _spelling(self.judge_label, "judge_label"))
@@ -119,11 +141,9 @@ class Review:
         return LABEL_CODES[self.label]
 
     def to_json(self) -> dict:
-        """The review as one JSON object (``doc_id`` only for the passage kinds)."""
-        out = {name: getattr(self, name) for name in FIELDS}
-        if self.kind not in PASSAGE_KINDS:
-            del out["doc_id"]
-        return out
+        """The review as one JSON object (``doc_id`` and ``passage_sha`` only for the passage kinds)."""
+        passage = self.kind in PASSAGE_KINDS
+        return {name: getattr(self, name) for name in FIELDS if passage or name not in PASSAGE_FIELDS}
 
     @classmethod
     def from_json(cls, d, where: str = "") -> "Review":
@@ -138,7 +158,8 @@ class Review:
         for name in ("query_id", "kind", "claim", "label"):
             if d.get(name) is None:
                 raise InputError("missing", sample=where or None, field=name)
-        given = {k: v for k, v in d.items() if v is not None or k in ("doc_id", "judge_label", "claim_text")}
+        given = {k: v for k, v in d.items()
+                 if v is not None or k in ("doc_id", "judge_label", "claim_text", "passage_sha")}
         try:
             return cls(**given)
         except InputError as err:
@@ -425,7 +446,10 @@ def locate(sample: Sample, review: Review, ranks: Mapping[str, int] | None = Non
         ranks = {p.doc_id: k for k, p in enumerate(sample.passages)} if ranks is None else ranks
         if review.doc_id not in ranks:
             return None, f"doc_id not among the sample's retrieved passages ({', '.join(map(repr, ranks)) or 'none'})"
-        return (review.claim, ranks[review.doc_id]), None
+        k = ranks[review.doc_id]
+        if review.passage_sha is not None and review.passage_sha != (now := passage_sha(sample.passages[k].text)):
+            return None, f"the passage's text changed: reviewed {review.passage_sha}, now {now} (passage_sha)"
+        return (review.claim, k), None
     return (review.claim,), None
 
 

@@ -3,6 +3,7 @@ named), the mismatches reported and never applied, applying is pure, and evaluat
 equals evaluating a hand-edited copy of the samples without them."""
 
 import copy
+import dataclasses
 import json
 import warnings
 from pathlib import Path
@@ -20,7 +21,7 @@ from ragwidgets.errors import InputError, InputWarning
 from ragwidgets.loaders import parse_sample
 from ragwidgets.model import LABEL_MATRICES
 from ragwidgets.reviews import (KINDS, Review, ReviewLog, Reviews, apply_reviews, apply_to_sample, as_reviews,
-                                reviewed_cells)
+                                passage_sha, reviewed_cells)
 from strategies import ragchecker_records
 
 RECORD = {
@@ -162,6 +163,34 @@ def test_every_mismatch_is_reported_and_not_applied(bad, reason):
     assert reviewed.retrieved2answer.tolist() == [[1, 1]]
     for kind in ("answer2response", "response2answer", "retrieved2response"):
         assert np.array_equal(getattr(reviewed, kind), getattr(sample, kind))
+
+
+def test_a_passage_review_is_reported_not_applied_when_the_passage_changed():
+    from ragwidgets.widgets._sample_review import SampleReview
+
+    sample = parse_sample(RECORD)
+    (made,) = SampleReview(sample).make("retrieved2response", 1, "Entailment", doc_id="d1")
+    assert made.passage_sha == passage_sha("Rome.") and len(made.passage_sha) == 16
+    assert Review.from_json(json.loads(json.dumps(made.to_json()))) == made
+    old = dataclasses.replace(made, passage_sha=None)  # a file from before the field: no check possible
+    assert apply_reviews([sample], [made]).applied == 1 and apply_reviews([sample], [old]).applied == 1
+    edited = {**RECORD, "retrieved_context": [RECORD["retrieved_context"][0], {"doc_id": "d1", "text": "Roma."}]}
+    assert apply_reviews([parse_sample(edited)], [old]).applied == 1
+    out = apply_reviews([parse_sample(edited)], [made])
+    assert out.applied == 0 and [p.review for p in out.problems] == [made]
+    assert f"the passage's text changed: reviewed {passage_sha('Rome.')}, now {passage_sha('Roma.')}" \
+        in out.problems[0].reason
+
+
+@pytest.mark.parametrize("given, message", [
+    ({"kind": "answer2response", "passage_sha": "0" * 16}, "has no passage: passage_sha must be absent"),
+    ({"kind": "retrieved2answer", "doc_id": "d0", "passage_sha": "xyz"}, "16 hex digits"),
+    ({"kind": "retrieved2answer", "doc_id": "d0", "passage_sha": "0" * 64}, "16 hex digits"),
+])
+def test_a_bad_passage_sha_is_named(given, message):
+    with pytest.raises(InputError, match=message) as err:
+        review(claim=0, **given)
+    assert err.value.field == "passage_sha"
 
 
 def test_a_kind_the_sample_does_not_carry_is_reported():

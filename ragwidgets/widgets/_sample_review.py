@@ -16,7 +16,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import LABEL_CODES, Sample
-from ..reviews import KINDS, PASSAGE_KINDS, RESPONSE_KINDS, SPELLING, Review, ReviewProblem, apply_to_sample, now
+from ..reviews import (KINDS, PASSAGE_KINDS, RESPONSE_KINDS, SPELLING, Review, ReviewProblem, apply_to_sample, now,
+                       passage_sha)
 
 ROW_PREFIX = {"answer2response": "R", "retrieved2response": "R", "response2answer": "G", "retrieved2answer": "G"}
 
@@ -77,7 +78,8 @@ class SampleReview:
                 raise self._error("label", f"{ROW_PREFIX[kind]}{claim + 1}"
                                  f"{' × ' + d if d else ''} is unjudged: there is no judge's label to confirm")
             out.append(Review(self.judged.query_id, kind, claim, given, doc_id=d, judge_label=judge,
-                              claim_text=text, reviewer=reviewer, time=time, note=note))
+                              claim_text=text, reviewer=reviewer, time=time, note=note,
+                              passage_sha=None if d is None else passage_sha(self.judged.passages[cell[1]].text)))
         return out
 
     def add(self, reviews: list[Review]) -> list[ReviewProblem]:
