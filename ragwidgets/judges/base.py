@@ -206,7 +206,10 @@ class BaseJudge:
                 stored[shared] = {"text": message["content"]}
                 message = {"role": "system", "shared": shared}
             messages.append(message)
-        key = self._key(operation, {"call": outcome.trace["messages"]})
+        call: dict[str, Any] = {"call": outcome.trace["messages"]}
+        if self.repeat:  # each repeat's reply a trace of its own (the messages are the same)
+            call["repeat"] = self.repeat
+        key = self._key(operation, call)
         stored[key] = dict(outcome.trace, messages=messages, operation=operation, model=self.model,
                            prompt_version=self.prompt_version(operation))
         self.cache.put_traces(stored)

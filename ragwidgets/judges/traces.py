@@ -1,8 +1,9 @@
 """Why a judge gave a label: the trace of the call behind it, looked up without calling the model.
 
 ``find_trace(judge, sample, kind, claim, doc_id)`` builds the cache key ``fill_labels`` built for
-that label (the same claim text and reference) and reads the trace the judge kept beside the
-answer: the messages sent, the raw reply, model, prompt version, time and finish reason. Offline
+that label (the same claim text and reference; for a run judged several times, the key of the
+repeat whose label the record shows, or of the ``repeat`` asked for: each repeat keeps the trace of
+its own reply) and reads the trace the judge kept beside the answer: the messages sent, the raw reply, model, prompt version, time and finish reason. Offline
 judges explain themselves from the inputs instead (no cache needed): the lexical judge its word
 overlap against its threshold, the fact judge the fact IDs that matched, the precomputed judge that
 the label was given in the input. ``trace_of`` is ``find_trace(...).trace``.
@@ -21,6 +22,7 @@ from ..model import Claim, Passage, Sample
 from .claims import claim_text
 from .fill import SIDES, _answer_reference
 from .jobs import ExtractJob
+from .repeats import REPEATS_FIELD, repeat_of
 
 KINDS = ("answer2response", "response2answer", "retrieved2response", "retrieved2answer", "extract")
 SIDE_OF_KIND = {"answer2response": 0, "retrieved2response": 0, "response2answer": 1, "retrieved2answer": 1}
@@ -118,11 +120,15 @@ def sample_record(sample: Sample) -> dict[str, Any]:
 
 
 def find_trace(judge: Any, sample: Any, kind: str, claim: Optional[int] = None, doc_id: Optional[str] = None, *,
-               side: str = "response", instructions: Optional[str] = None) -> TraceAnswer:
+               side: str = "response", instructions: Optional[str] = None,
+               repeat: Optional[int] = None) -> TraceAnswer:
     """The trace behind one label of ``sample`` (a ``Sample`` or a RAGChecker-format record):
     ``kind`` one of ``KINDS``, ``claim`` the 0-based index in that side's claim list, ``doc_id`` the
     passage for ``retrieved2*``. ``extract``: how ``side``'s claims ("response" or "gt_answer") were
-    extracted (``instructions``: the extraction instructions of the fill). No model call."""
+    extracted (``instructions``: the extraction instructions of the fill). ``repeat``: the trace of
+    that repeat's answer (see ``judges.repeats``); None: of ``judge``'s own repeat where it is one
+    (``repeat_of(judge, r)``), else of the earliest repeat whose label the record shows (from its
+    ``label_repeats``; a record without them: the first). No model call."""
     record = sample_record(sample) if isinstance(sample, Sample) else sample
     if not isinstance(record, Mapping):
         raise TypeError(f"sample must be a Sample or a RAGChecker-format record, got {type(sample).__name__}")
@@ -156,8 +162,31 @@ def find_trace(judge: Any, sample: Any, kind: str, claim: Optional[int] = None, 
         if against is None:
             raise InputError(f"missing: {kind} checks against it", sample=name, field=part.against)
         reference = _answer_reference(str(against), record.get(part.against_claims))
-    found, reason = judge.trace_check(claims[claim], reference)
+    column = ids.index(str(doc_id)) if kind.startswith("retrieved") else None
+    if repeat is None and not getattr(judge, "repeat", 0):
+        repeat = _shown_repeat(record, kind, claim, column)
+    asked = judge if repeat is None else repeat_of(judge, repeat)
+    found, reason = asked.trace_check(claims[claim], reference)
     return _answer(found, reason, kind, claim, None if doc_id is None else str(doc_id))
+
+
+def _shown_repeat(record: Mapping[str, Any], kind: str, claim: int, column: Optional[int]) -> Optional[int]:
+    """The earliest repeat whose label of this cell is the one ``record`` shows (the policy's pick),
+    from its ``label_repeats``; None for a record without them."""
+    copies = (record.get(REPEATS_FIELD) or {}).get(kind)
+    if not isinstance(copies, list):
+        return None
+    shown = _cell(record.get(kind), claim, column)
+    return next((r for r, labels in enumerate(copies) if _cell(labels, claim, column) == shown), None)
+
+
+def _cell(labels: Any, claim: int, column: Optional[int]) -> Any:
+    """``labels[claim]`` (``[claim][column]`` for a passage matrix); None where there is none."""
+    try:
+        row = labels[claim]
+        return row if column is None else row[column]
+    except (IndexError, KeyError, TypeError):
+        return None
 
 
 def _answer(found: Optional[dict], reason: Optional[str], kind: str, claim: Optional[int],
@@ -180,6 +209,7 @@ def _answer(found: Optional[dict], reason: Optional[str], kind: str, claim: Opti
 
 
 def trace_of(judge: Any, sample: Any, kind: str, claim: Optional[int] = None, doc_id: Optional[str] = None, *,
-             side: str = "response", instructions: Optional[str] = None) -> Optional[Trace]:
+             side: str = "response", instructions: Optional[str] = None,
+             repeat: Optional[int] = None) -> Optional[Trace]:
     """``find_trace(...).trace``: the trace behind one label, or None (``find_trace`` says why)."""
-    return find_trace(judge, sample, kind, claim, doc_id, side=side, instructions=instructions).trace
+    return find_trace(judge, sample, kind, claim, doc_id, side=side, instructions=instructions, repeat=repeat).trace

@@ -11,9 +11,10 @@ from urllib.parse import quote
 import pytest
 
 from ragwidgets.cli import main
-from ragwidgets.judges import CheckJob, ExtractJob, fill_labels
+from ragwidgets.judges import CheckJob, ExtractJob, fill_labels, find_trace, trace_of
 from ragwidgets.judges.answers import final_answer, find_json
 from ragwidgets.judges.errors import AnswerParseError
+from ragwidgets.judges.repeats import fill_repeats, repeat_of
 
 CLAIMS = ["Paris is the capital of France.", "Lyon never hosted the Olympics.", "Paris is in Spain."]
 REFERENCE = "Paris is the capital of France."
@@ -164,3 +165,25 @@ def evaluate_records(records) -> dict:
 
     values, _ = score_records(list(records), ("precision", "faithfulness"), "all_claims")
     return values.to_dict()
+
+
+# -- the trace of each repeat (item 5) ---------------------------------------------------------------
+
+def test_each_repeat_keeps_the_trace_of_its_own_reply(make_judge, chat_server):
+    chat_server.script.changes_its_mind = True  # repeat 1 is answered otherwise than repeat 0
+    judge = make_judge(seed=7)
+    record = {"query_id": "q1", "query": "Where is Paris?", "gt_answer": REFERENCE, "response": REFERENCE,
+              "retrieved_context": [{"doc_id": "d1", "text": REFERENCE}]}
+    needs = ["answer2response", "retrieved2response"]
+    filled = fill_repeats([record], judge, needs, repeats=2, progress=False)[0]
+    copies = filled["label_repeats"]["retrieved2response"]
+    assert copies == [[["Entailment"]], [["Neutral"]]]
+    for r in range(2):
+        trace = trace_of(repeat_of(judge, r), filled, "retrieved2response", 0, "d1")
+        assert trace.label == copies[r][0][0] and json.loads(trace.reply) == [copies[r][0][0]]
+        assert find_trace(judge, filled, "retrieved2response", 0, "d1", repeat=r).trace.reply == trace.reply
+    requests = chat_server.script.requests
+    shown = fill_repeats([record], judge, needs, repeats=2, policy=1, progress=False)[0]  # from the cache
+    assert chat_server.script.requests == requests and shown["retrieved2response"] == [["Neutral"]]
+    trace = trace_of(judge, shown, "retrieved2response", 0, "d1")  # the repeat whose label the record shows
+    assert trace.label == "Neutral" and json.loads(trace.reply) == ["Neutral"]
