@@ -169,3 +169,38 @@ def test_a_dask_part_on_a_full_disk_keeps_the_earlier_part(tmp_path, monkeypatch
     with pytest.raises(OSError, match="No space left"):
         write_part(str(EXAMPLE), 0, str(part), settings, fmt)
     assert part.read_bytes() == good and [p.name for p in part.parent.iterdir()] == [part.name]
+
+
+def _left_by_a_kill(folder: Path, name: str, hex16: str, age_s: float = 3600) -> Path:
+    """A temporary file as ``atomic_write`` leaves it when killed midway, unchanged for ``age_s``."""
+    left = folder / f".{name}.{hex16}.tmp"
+    left.write_text('{"half": ')
+    os.utime(left, (left.stat().st_atime - age_s, left.stat().st_mtime - age_s))
+    return left
+
+
+def test_the_next_write_removes_the_temporary_files_a_kill_left(tmp_path):
+    path = old_file(tmp_path)
+    stale = [_left_by_a_kill(tmp_path, "out.json", h) for h in ("0123456789abcdef", "fedcba9876543210")]
+    kept = [_left_by_a_kill(tmp_path, "out.json", "00112233445566aa", age_s=0),  # may be a writer's, just begun
+            _left_by_a_kill(tmp_path, "other.json", "0123456789abcdef"),  # another file's
+            _left_by_a_kill(tmp_path, "out.json", "not-hex"),  # not one of ours
+            _left_by_a_kill(tmp_path, "x.out.json", "0123456789abcdef")]
+    with atomic_write(path) as out:
+        out.write("new")
+    assert path.read_text() == "new" and not any(p.exists() for p in stale)
+    assert all(p.exists() for p in kept)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a writer's lock is an flock")
+def test_a_temporary_file_a_writer_is_writing_is_kept(tmp_path):
+    path = old_file(tmp_path)
+    with atomic_write(path) as first:
+        first.write("first, ")
+        (partial,) = [p for p in tmp_path.iterdir() if p.name != path.name]
+        os.utime(partial, (0, 0))  # old, yet its writer is at work
+        with atomic_write(path) as second:
+            second.write("second")
+        assert partial.exists()
+        first.write("slow")
+    assert path.read_text() == "first, slow" and [p.name for p in tmp_path.iterdir()] == [path.name]
