@@ -161,9 +161,27 @@ def _claims_frame(batch, derived, code, judge, cells):
     return out
 
 
+FORMULA_START = r"^[=+\-@\t\r]"  # a spreadsheet runs a cell starting so as a formula
+PLAIN_NUMBER = r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"  # read as a number, never run
+
+
+def csv_text(column):
+    """A string column (Arrow) as CSV cells a spreadsheet will not run: a value starting with
+    = + - @, a tab or a carriage return gets a leading single quote, unless it is a plain number
+    ("-5", "+1.5e3"); other values and nulls as they are."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    risky = pc.and_kleene(pc.match_substring_regex(column, FORMULA_START),
+                          pc.invert(pc.match_substring_regex(column, PLAIN_NUMBER)))
+    quote, empty = pa.scalar("'", column.type), pa.scalar("", column.type)
+    return pc.if_else(risky, pc.binary_join_element_wise(quote, column, empty), column)
+
+
 def write_claims(frame, path) -> None:
     """Write the per-claim table whole (atomically) as CSV, Parquet or JSONL, by ``path``'s suffix
-    (Arrow does the writing, no Python loop per row); in CSV the list columns are JSON text."""
+    (Arrow does the writing, no Python loop per row); in CSV the list columns are JSON text and a
+    text that a spreadsheet would run as a formula is quoted (:func:`csv_text`)."""
     import os
 
     import pyarrow as pa
@@ -189,6 +207,8 @@ def write_claims(frame, path) -> None:
                 column = column.dictionary_decode()
             if name in LIST_COLUMNS:
                 column = pc.if_else(column.is_null(), pa.scalar(None, pa.large_string()), json_text(column))
+            if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+                column = csv_text(column)
             columns.append(column)
         with atomic_write(path, "wb") as out:
             pacsv.write_csv(pa.table(columns, names=table.column_names), out)

@@ -39,7 +39,7 @@ from ..analysis.judge_variance import label_distributions
 from ..analysis.run import CAPABILITIES, Controls, open_run
 from ..analysis.slices import Slice, load_slices, save_slices
 from ..analysis.whatif import drop_passages, top_k_curve
-from ..engine.claims import write_claims
+from ..engine.claims import FORMULA_START, csv_text, write_claims
 from ..engine.metrics import REQUIRED_PREFIX
 from ..errors import InputWarning, RagWidgetsError
 from ..judges.traces import Trace, find_trace
@@ -335,7 +335,8 @@ class DatasetExplorer(Widget):
         """Write the filtered rows (``filtered``, in the table's order; on a cluster run the table's
         rows) to ``path`` as ``"csv"`` or ``"parquet"`` (``format``; None: from the suffix, .csv or
         .parquet). A metric is empty (CSV) / null (Parquet) where it is not defined, and its
-        ``<metric>_status`` column says why: defined, Undefined or not computable."""
+        ``<metric>_status`` column says why: defined, Undefined or not computable. In CSV a text a
+        spreadsheet would run as a formula is quoted (:func:`csv_cells`)."""
         from ..atomic import atomic_write
         path = Path(path)
         kind = format or {".csv": "csv", ".parquet": "parquet"}.get(path.suffix.lower())
@@ -351,7 +352,7 @@ class DatasetExplorer(Widget):
             out[f"{m}_status"] = pd.Categorical.from_codes(code.astype(int), list(STATUS_WORDS.values()))
         if kind == "csv":
             with atomic_write(path, encoding="utf-8") as f:
-                out.to_csv(f, index=False)
+                csv_cells(out).to_csv(f, index=False, lineterminator="\r\n")  # RFC 4180: a cell's \r is quoted
         else:
             with atomic_write(path, "wb") as f:
                 out.to_parquet(f, index=False)
@@ -640,7 +641,8 @@ class DatasetExplorer(Widget):
                     **{k: v for name in ("judge", "reviewed", "corrected") for k, v in (
                         (name, f[f"{name}_mean"]),
                         (f"{name} 95%", [_span(lo, hi) for lo, hi in zip(f[f"{name}_low"], f[f"{name}_high"])]))},
-                    "reviewed samples": f["n_reviewed"], "samples": f["n_samples"], "reason": f["reason"]}))
+                    "reviewed samples": f["n_reviewed"], "discordant": f["n_discordant"], "samples": f["n_samples"],
+                    "reason": f["reason"]}))
                     for run, f in tables.items()},
                 "n_reviews": sum(len(r) for r in ([self.model.reviews] if not isinstance(self.model.reviews, dict)
                                                   else self.model.reviews.values()))}
@@ -806,6 +808,28 @@ def rows_message(version: int, start: int, positions: np.ndarray, *, run: list, 
     header = {"type": "rows", "version": version, "start": start, "positions": positions.tolist(), "run": run,
               "query_id": query_id, "query": query, "numeric": list(numeric), "status": list(status)}
     return header, buffers
+
+
+def csv_cells(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its text cells and column names as :func:`~ragwidgets.engine.claims.csv_text`
+    writes them for a CSV file (one starting with = + - @, a tab or a carriage return, and not a
+    plain number, gets a leading single quote); numeric columns and text columns with no such cell
+    as they are (not copied)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    def text(values) -> pa.Array:
+        return pa.array(values.astype("string"), type=pa.large_string(), from_pandas=True)
+
+    out = frame.copy(deep=False)
+    for i, (_, column) in enumerate(frame.items()):
+        categorical = isinstance(column.dtype, pd.CategoricalDtype)
+        if column.dtype.kind in "biufcmM" or not pc.any(pc.match_substring_regex(
+                text(column.cat.categories if categorical else column), FORMULA_START)).as_py():
+            continue  # numbers, and text with no cell to quote (a category: its categories checked)
+        out.isetitem(i, pd.Series(csv_text(text(column)).to_pylist(), index=frame.index, dtype=object))
+    out.columns = csv_text(pa.array([str(c) for c in frame.columns], type=pa.large_string())).to_pylist()
+    return out
 
 
 def frame_view(frame: pd.DataFrame) -> dict:
