@@ -232,7 +232,7 @@ function Actions({ view, ask }) {
   };
   const n = view.count.toLocaleString("en-US");
   return html`<div class="rw-ds-panel rw-ds-actions" data-testid="actions">
-    <label>file (in the kernel's folder unless absolute) <input type="text" value=${path} data-testid="path"
+    <label>file (a new name in the explorer's folder) <input type="text" value=${path} data-testid="path"
       placeholder="slices.json · rows.csv · rows.parquet · claims.parquet" onInput=${(e) => setPath(e.target.value)} /></label>
     <div class="rw-ds-act-buttons">
       ${view.cluster ? "" : html`<button data-testid="save-slices" onClick=${() => act({ type: "save_slices" }, "slices.json")}>Save the slices</button>
