@@ -116,10 +116,13 @@ def _trust_html(runs: dict) -> str:
     out.append("</table><p>Each metric's mean three ways, with 95% intervals: the judge's labels only (its interval "
                "ignores the judge's errors), the reviewed samples only, and corrected (prediction-powered: the "
                "judge's mean over all samples rectified by the judge–reviewer differences on the reviewed ones). "
-               "Valid when the reviewed samples are a simple random sample (the random review queue).</p>"
+               "Valid when the reviewed samples are a simple random sample (the random review queue). "
+               "The mean estimated is that of these questions; <i>discordant</i>: reviewed samples where the "
+               "judge's value differs (few of them: the interval rests on a Wilson floor, not on them).</p>"
                "<table><tr>" + ("<th class=t>run</th>" if several else "") +
                "<th class=t>metric</th><th>judge only</th><th>95% interval</th><th>reviewed only</th>"
                "<th>95% interval</th><th>corrected</th><th>95% interval</th><th>reviewed samples</th>"
+               "<th>discordant</th>"
                "<th>samples</th><th class=t>why Undefined</th></tr>")
     for name, scores in reviewed.items():
         for metric, r in corrected(scores).iterrows():
@@ -127,7 +130,7 @@ def _trust_html(runs: dict) -> str:
             out.append(f"<tr>{head}<td class=t>{_e(LABELS.get(metric, metric))}</td>"
                        + "".join(f"<td>{_fmt(r[f'{e}_mean'])}</td><td>{_interval(r[f'{e}_low'], r[f'{e}_high'])}</td>"
                                  for e in ("judge", "reviewed", "corrected"))
-                       + f"<td>{r['n_reviewed']}</td><td>{r['n_samples']}</td><td class=t>{_e(r['reason'])}</td></tr>")
+                       + f"<td>{r['n_reviewed']}</td><td>{r['n_discordant']}</td><td>{r['n_samples']}</td><td class=t>{_e(r['reason'])}</td></tr>")
     out.append("</table>")
     return "".join(out)
 
