@@ -31,6 +31,7 @@ from .engine.values import MODES, UNDEFINED_POLICIES
 from .errors import InputWarning, RagWidgetsError
 from .loaders import ON_ERROR, gc_paused, load_samples
 from .output import REPLACE, without_surrogates
+from .reviews import read_noting
 from .scenario import EXAMPLES as SCENARIO_EXAMPLES
 
 BUG = 70  # exit status of an internal error (sysexits' EX_SOFTWARE)
@@ -90,11 +91,14 @@ def _load(args):
 
 def _evaluate(args, loaded):
     """The loaded input scored as the options say; with ``--reviews``, each review that did not
-    apply is one line on stderr."""
+    apply is one line on stderr, as is each damaged line of the reviews file."""
+    reviews, notes = read_noting(args.reviews) if args.reviews else (None, [])
+    for note in notes:
+        print(f"ragwidgets: warning: {note}", file=sys.stderr)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", InputWarning)  # printed below, one line each
         scores = evaluate(batch_of(loaded), _metric_names(args.scores), mode=args.mode, undefined=args.undefined,
-                          reviews=args.reviews)
+                          reviews=reviews)
     for problem in scores.review_problems:
         print(f"ragwidgets: review not applied: {problem}", file=sys.stderr)
     return scores

@@ -379,6 +379,15 @@ def _write_all(f, data: bytes) -> None:
         view = view[f.write(view):]
 
 
+def read_noting(path) -> tuple[Reviews, list[str]]:
+    """The reviews of a file and the warnings that reading it gave (a damaged line's each), for a
+    command line to print."""
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", InputWarning)
+        reviews = Reviews.read(path)
+    return reviews, [str(w.message) for w in seen if issubclass(w.category, InputWarning)]
+
+
 def as_reviews(obj) -> Reviews:
     """Reviews from a path of a JSONL file (str / PathLike), Reviews, a ReviewLog, a DataFrame, or an
     iterable of Review objects or dicts."""

@@ -131,6 +131,18 @@ def test_as_reviews_takes_every_form(tmp_path):
         as_reviews(tmp_path / "missing.jsonl")
 
 
+@pytest.mark.parametrize("command", ["score", "judge"])
+def test_a_damaged_line_is_a_warning_on_the_command_s_stderr(tmp_path, capsys, command):
+    example = Path(rw.__path__[0]) / "data" / "ragchecker_example.json"
+    path = tmp_path / "reviews.jsonl"
+    path.write_text(json.dumps(Review("0", "answer2response", 0, "Neutral").to_json()) + '\n{"query_id": "0", "ki\n')
+    extra = ["--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--no-cache", "--no-progress"] \
+        if command == "judge" else []  # every label is there: no request
+    assert main([command, str(example), "--reviews", str(path), *extra]) == 0
+    err = capsys.readouterr().err
+    assert f"warning: {path} line 2: skipped, not a whole JSON line" in err and "Traceback" not in err
+
+
 def test_a_folder_given_as_reviews_is_named(tmp_path, capsys):
     for read in (Reviews.read, as_reviews, ReviewLog):
         with pytest.raises(InputError, match=f"^{tmp_path}: a folder, not a reviews file$"):

@@ -29,6 +29,7 @@ from ..errors import InputWarning, RagWidgetsError
 from ..judges.repeats import REPEATS_FIELD, check_repeats
 from ..loaders import read_records
 from ..output import without_surrogates
+from ..reviews import read_noting
 from .config import RagChecker
 from .result import REASONS_COLUMN
 
@@ -187,12 +188,15 @@ def main(argv: list[str]) -> int:
             print(plan.table().to_string())
         print(f"\n{plan}. Nothing was sent.")
         return 0
+    reviews, notes = read_noting(args.reviews) if args.reviews is not None else (None, [])  # before the judge runs
+    for note in notes:
+        print(f"ragwidgets judge: warning: {note}", file=sys.stderr)
     try:
         result = scorer.score(frame, judge, repeats=args.repeats, policy=args.policy)
-        if args.reviews is not None:
+        if reviews is not None:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", InputWarning)  # printed below, one line each
-                result = result.reviewed(args.reviews)
+                result = result.reviewed(reviews)
             for problem in result.review_problems:
                 print(f"ragwidgets judge: review not applied: {problem}", file=sys.stderr)
     except JudgeInterrupted as err:
