@@ -229,7 +229,7 @@ def _check_column_names(name: str, frame) -> None:
     """InputError naming the first column whose name is not text (a number, a tuple)."""
     column = next((c for c in frame.columns if not isinstance(c, str)), None)
     if column is not None:
-        raise InputError(f"{name}'s column {column!r} is named by a {type(column).__name__}, not text: rename it "
+        raise InputError(f"{name}'s column {column!r} has a name that is not text ({type(column).__name__}): rename it "
                          f"(frame.rename(columns={{{column!r}: 'my_name'}}), or columns={{{column!r}: 'query'}})",
                          field=str(column))
 
