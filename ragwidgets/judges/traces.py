@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple, Optional
 
 from ..errors import InputError
-from ..model import Claim, Passage, Sample
+from ..model import Claim, Passage, Sample, label_code
 from .claims import claim_text
 from .fill import SIDES, _answer_reference
 from .jobs import ExtractJob
@@ -128,7 +128,8 @@ def find_trace(judge: Any, sample: Any, kind: str, claim: Optional[int] = None, 
     extracted (``instructions``: the extraction instructions of the fill). ``repeat``: the trace of
     that repeat's answer (see ``judges.repeats``); None: of ``judge``'s own repeat where it is one
     (``repeat_of(judge, r)``), else of the earliest repeat whose label the record shows (from its
-    ``label_repeats``; a record without them: the first). No model call."""
+    ``label_repeats``; a record without them, such as a ``Sample``: the earliest whose kept trace
+    gives the label shown, else the first). No model call."""
     record = sample_record(sample) if isinstance(sample, Sample) else sample
     if not isinstance(record, Mapping):
         raise TypeError(f"sample must be a Sample or a RAGChecker-format record, got {type(sample).__name__}")
@@ -165,9 +166,33 @@ def find_trace(judge: Any, sample: Any, kind: str, claim: Optional[int] = None, 
     column = ids.index(str(doc_id)) if kind.startswith("retrieved") else None
     if repeat is None and not getattr(judge, "repeat", 0):
         repeat = _shown_repeat(record, kind, claim, column)
+        if repeat is None and REPEATS_FIELD not in record and hasattr(judge, "repeat"):
+            shown = _cell(getattr(sample, kind), claim, column) if isinstance(sample, Sample) else \
+                label_code(_cell(record.get(kind), claim, column))
+            return _traced_repeat(judge, claims[claim], reference, shown, kind, claim,
+                                  None if doc_id is None else str(doc_id))
     asked = judge if repeat is None else repeat_of(judge, repeat)
     found, reason = asked.trace_check(claims[claim], reference)
     return _answer(found, reason, kind, claim, None if doc_id is None else str(doc_id))
+
+
+MAX_REPEATS_PROBED = 64
+
+
+def _traced_repeat(judge: Any, claim: Any, reference: Any, shown: Any, kind: str, claim_index: int,
+                   doc_id: Optional[str]) -> TraceAnswer:
+    """For a record that does not keep its repeats' labels (a ``Sample``, as a widget holds it): the
+    trace of the earliest repeat (0, 1, ... while traces are kept, at most MAX_REPEATS_PROBED) whose
+    kept label is the one shown (``shown``: its code); repeat 0's when none is (a reviewed label, say)."""
+    gave = lambda found: found[0] is not None and label_code(found[0].get("label")) == shown  # noqa: E731
+    found = first = judge.trace_check(claim, reference)  # ``judge`` is repeat 0 here
+    for r in range(1, MAX_REPEATS_PROBED):
+        if found[0] is None or gave(found):
+            break
+        found = repeat_of(judge, r).trace_check(claim, reference)
+    if not gave(found):
+        found = first
+    return _answer(*found, kind, claim_index, doc_id)
 
 
 def _shown_repeat(record: Mapping[str, Any], kind: str, claim: int, column: Optional[int]) -> Optional[int]:

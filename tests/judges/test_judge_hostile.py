@@ -15,6 +15,7 @@ from ragwidgets.judges import CheckJob, ExtractJob, fill_labels, find_trace, tra
 from ragwidgets.judges.answers import final_answer, find_json
 from ragwidgets.judges.errors import AnswerParseError
 from ragwidgets.judges.repeats import fill_repeats, repeat_of
+from ragwidgets.loaders import load_samples
 
 CLAIMS = ["Paris is the capital of France.", "Lyon never hosted the Olympics.", "Paris is in Spain."]
 REFERENCE = "Paris is the capital of France."
@@ -177,13 +178,31 @@ def test_each_repeat_keeps_the_trace_of_its_own_reply(make_judge, chat_server):
     needs = ["answer2response", "retrieved2response"]
     filled = fill_repeats([record], judge, needs, repeats=2, progress=False)[0]
     copies = filled["label_repeats"]["retrieved2response"]
-    assert copies == [[["Entailment"]], [["Neutral"]]]
+    # which repeat's request reaches the server first is the event loop's order: either may be "asked again"
+    assert sorted(c[0][0] for c in copies) == ["Entailment", "Neutral"]
     for r in range(2):
         trace = trace_of(repeat_of(judge, r), filled, "retrieved2response", 0, "d1")
         assert trace.label == copies[r][0][0] and json.loads(trace.reply) == [copies[r][0][0]]
         assert find_trace(judge, filled, "retrieved2response", 0, "d1", repeat=r).trace.reply == trace.reply
     requests = chat_server.script.requests
     shown = fill_repeats([record], judge, needs, repeats=2, policy=1, progress=False)[0]  # from the cache
-    assert chat_server.script.requests == requests and shown["retrieved2response"] == [["Neutral"]]
+    assert chat_server.script.requests == requests and shown["retrieved2response"] == copies[1]
     trace = trace_of(judge, shown, "retrieved2response", 0, "d1")  # the repeat whose label the record shows
-    assert trace.label == "Neutral" and json.loads(trace.reply) == ["Neutral"]
+    assert trace.label == copies[1][0][0] and json.loads(trace.reply) == copies[1][0]
+
+
+def test_a_sample_without_its_repeats_shows_the_trace_of_a_repeat_that_gave_its_label(make_judge, chat_server):
+    """A widget holds a Sample (no label_repeats): its trace is of the earliest repeat whose reply
+    gave the label shown, not repeat 0's when repeat 0 said otherwise."""
+    chat_server.script.changes_its_mind = True
+    judge = make_judge(seed=7)
+    record = {"query_id": "q1", "query": "Where is Paris?", "gt_answer": REFERENCE, "response": REFERENCE,
+              "retrieved_context": [{"doc_id": "d1", "text": REFERENCE}]}
+    needs = ["answer2response", "retrieved2response"]
+    for policy in (1, 0):  # the second from the cache
+        shown = fill_repeats([record], judge, needs, repeats=2, policy=policy, progress=False)[0]
+        label = shown["label_repeats"]["retrieved2response"][policy][0][0]
+        assert shown["retrieved2response"] == [[label]]
+        sample = load_samples([{k: v for k, v in shown.items() if k != "label_repeats"}]).samples[0]
+        trace = trace_of(judge, sample, "retrieved2response", 0, "d1")
+        assert trace.label == label and json.loads(trace.reply) == [label]
