@@ -16,7 +16,7 @@ import pandas as pd
 from ..errors import InputError, RagWidgetsError
 from ..judges import JUDGE_NEEDS
 from ..judges.claims import TRIPLE_KEYS, claim_dict, claim_triple
-from ..loaders import parse_sample, read_records
+from ..loaders import PASSAGE_SPELLINGS, parse_sample, read_records
 from ..sources import is_missing, is_table, plain, read_run
 from .requirements import RESPONSE, SIDE_CLAIMS, SIDE_LABELS, TARGET
 from .template import StrOrTemplate, TemplateValue
@@ -36,6 +36,14 @@ class ScoringInputError(RagWidgetsError):
         self.row, self.column, self.detail = row, column, message
         where = ", ".join(p for p in (row, f"column {column!r}" if column else None) if p)
         super().__init__(f"{where}: {message}" if where else message)
+
+
+_SPELLED = {key for spellings in PASSAGE_SPELLINGS.values() for key in spellings}
+
+
+def _spelled(item: Mapping) -> dict[str, list[str]]:
+    """Per passage field (:data:`PASSAGE_SPELLINGS`), the keys of ``item`` that give it (not None)."""
+    return {name: [key for key in keys if item.get(key) is not None] for name, keys in PASSAGE_SPELLINGS.items()}
 
 
 class _Row:
@@ -73,10 +81,18 @@ class _Row:
         for k, item in enumerate(cell):
             if isinstance(item, str):
                 out.append({"doc_id": str(k), "text": item})
-            elif isinstance(item, Mapping) and isinstance(item.get("text"), str):
-                out.append({**item, "doc_id": str(item.get("doc_id", k))})
+            elif isinstance(item, Mapping) and (given := _spelled(item)) and len(given["text"]) == 1 \
+                    and isinstance(item[given["text"][0]], str):
+                if len(given["doc_id"]) > 1:
+                    self.fail(column, f"passage {k} gives its doc_id twice ({' and '.join(given['doc_id'])})")
+                rest = {key: v for key, v in item.items() if key not in _SPELLED}
+                doc_id = item[given["doc_id"][0]] if given["doc_id"] else k
+                out.append({**rest, "doc_id": str(doc_id), "text": item[given["text"][0]]})
+            elif isinstance(item, Mapping) and len(_spelled(item)["text"]) > 1:
+                self.fail(column, f"passage {k} gives its text twice ({' and '.join(_spelled(item)['text'])})")
             else:
-                self.fail(column, f"passage {k} must be a string or a dict with a 'text' string, got {item!r:.60}")
+                self.fail(column, f"passage {k} must be a string or a dict with a text string (under "
+                                  f"{' / '.join(map(repr, PASSAGE_SPELLINGS['text']))}), got {item!r:.60}")
         return out
 
     def claims(self, column: StrOrTemplate) -> Optional[list]:

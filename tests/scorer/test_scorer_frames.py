@@ -121,6 +121,10 @@ def test_id_column_and_duplicate_ids(frame):
     (lambda f: f.assign(response=["ok", 3]), r"row 'q2', column 'response': must be a string, got int"),
     (lambda f: f.assign(context=["one passage", []]), r"row 'q1', column 'context': must be a list of passages"),
     (lambda f: f.assign(context=[[{"doc_id": "d"}], []]), r"row 'q1', column 'context': passage 0 must be"),
+    (lambda f: f.assign(context=[[{"text": "x", "content": "y"}], []]),
+     r"row 'q1', column 'context': passage 0 gives its text twice \(text and content\)"),
+    (lambda f: f.assign(context=[[{"id": "a", "doc_id": "b", "text": "y"}], []]),
+     r"row 'q1', column 'context': passage 0 gives its doc_id twice \(doc_id and id\)"),
     (lambda f: f.assign(context=[[{"doc_id": "d", "text": "x"}, {"doc_id": "d", "text": "y"}], []]),
      r"row 'q1', column 'context': retrieved_context\[1\].doc_id: doc_id 'd' appears twice"),
     (lambda f: f.assign(response_claims=["[['a', 'b', 'c']]", None]),  # a CSV round trip
@@ -149,3 +153,17 @@ def test_bad_labels_and_missing_optional_columns(frame):
     with pytest.raises(ValueError, match="reads column 'weight', which the DataFrame lacks"):
         RagChecker(metrics=[{"type": "weighted_average", "score": "recall", "weights_column": "weight"}]).score(
             frame, "lexical")
+
+
+def test_passages_in_other_common_spellings_are_read_as_doc_id_and_text(frame):
+    """{id, content} (LlamaIndex, Haystack) and {document_id, page_content} (LangChain) are passages
+    with their text, scored as {doc_id, text} are (before: refused as having no 'text')."""
+    spelled = frame.assign(context=[[{"id": "a", "content": "Paris is the capital of France."}],
+                                    [{"document_id": "b", "page_content": "The Seine flows through Paris."}]])
+    plain = frame.assign(context=[[{"doc_id": "a", "text": "Paris is the capital of France."}],
+                                  [{"doc_id": "b", "text": "The Seine flows through Paris."}]])
+    got = RagChecker(target_column=None).score(spelled, "lexical")
+    want = RagChecker(target_column=None).score(plain, "lexical")
+    pd.testing.assert_frame_equal(got.scores, want.scores)
+    assert [p["doc_id"] for r in got.records for p in r["retrieved_context"]] == ["a", "b"]
+    assert "content" not in got.records[0]["retrieved_context"][0]
