@@ -10,6 +10,7 @@ denominator is 0 — never a 0 or a NaN.
 from __future__ import annotations
 
 import html
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -17,11 +18,13 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, InputWarning
 from ..model import ENTAILMENT, LABEL_CODES, LABEL_MATRICES, LABEL_SPELLINGS
-from .bootstrap import percentile_interval
+from .intervals import ratio_interval
 from .reviewed_labels import groups_of, is_run, reviewed_run
 
+NO_GROUPS = ("no sample given for the labels, so the intervals resample single labels as if independent "
+             "(too narrow when one answer's labels share their errors)")
 NOT_ENTAILED_2 = "not entailed"  # the metrics' second class: Neutral and Contradiction together
 BINARY = (ENTAILMENT, NOT_ENTAILED_2)
 
@@ -117,6 +120,7 @@ class AgreementStats:
     macro_f1: Stat
     n_groups: int
     binary: AgreementStats | None = field(default=None, repr=False)
+    interval_note: str = ""  # how the intervals resampled: '' clusters, else why not
 
     def confusion_frame(self) -> pd.DataFrame:
         """The confusion matrix: rows the judge's label, columns the reviewer's."""
@@ -141,6 +145,7 @@ class AgreementStats:
                 "majority_label": self.majority_label, "base_rate": self.base_rate.value,
                 "majority_accuracy": self.majority_accuracy.value,
                 "majority_macro_f1": self.majority_macro_f1.value, "macro_f1": self.macro_f1.value,
+                "interval_note": self.interval_note,
                 "reason": "; ".join(dict.fromkeys(s.reason for s in (self.agreement, self.kappa, self.macro_f1)
                                                   if s.reason))}
 
@@ -178,22 +183,54 @@ def _macro(f1s: list[Stat], n: int) -> Stat:
     return Stat(float(np.mean(defined)), n) if defined else Stat(None, n, "no reviewed pair")
 
 
-def _bootstrap_confusions(cells: np.ndarray, groups: np.ndarray | None, k: int, n_boot: int, seed: int) -> np.ndarray:
-    """``n_boot`` resampled confusion matrices: pairs drawn with replacement, or whole groups
-    (clusters) drawn with replacement when ``groups`` is given."""
-    rng = np.random.default_rng(seed)
+def _cluster_counts(cells: np.ndarray, groups: np.ndarray | None, k: int) -> np.ndarray:
+    """Confusion counts (flattened, k·k) per cluster: per group, or per pair without ``groups``."""
     if groups is None:
-        counts = np.bincount(cells, minlength=k * k)
-        draws = rng.multinomial(len(cells), counts / len(cells), size=n_boot)
-    else:
-        _, g = np.unique(groups, return_inverse=True)
-        per_group = np.zeros((g.max() + 1, k * k), dtype=np.int64)
-        np.add.at(per_group, (g, cells), 1)
-        n_groups = len(per_group)
-        idx = rng.integers(0, n_groups, size=(n_boot, n_groups)) + (np.arange(n_boot) * n_groups)[:, None]
-        picks = np.bincount(idx.ravel(), minlength=n_boot * n_groups).reshape(n_boot, n_groups)
-        draws = np.rint(picks.astype(float) @ per_group.astype(float)).astype(np.int64)
-    return draws.reshape(n_boot, k, k)
+        return np.eye(k * k, dtype=np.int64)[cells]
+    _, g = np.unique(groups, return_inverse=True)
+    per_group = np.zeros((g.max() + 1 if len(g) else 0, k * k), dtype=np.int64)
+    np.add.at(per_group, (g.ravel(), cells), 1)
+    return per_group
+
+
+def _bootstrap_confusions(per_group: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """``n_boot`` resampled (flattened) confusion matrices per run of ``per_group`` (runs x
+    clusters x k·k): whole clusters drawn with replacement."""
+    runs, n_groups, _ = per_group.shape
+    idx = rng.integers(0, n_groups, size=(runs * n_boot, n_groups)) + (np.arange(runs * n_boot) * n_groups)[:, None]
+    picks = np.bincount(idx.ravel(), minlength=runs * n_boot * n_groups).reshape(runs, n_boot, n_groups)
+    return np.einsum("rbg,rgc->rbc", picks.astype(float), per_group.astype(float))
+
+
+def _pair_confusions(cells: np.ndarray, k: int, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """:func:`_bootstrap_confusions` of single pairs (1 x n_boot x k·k), drawn over the distinct cells."""
+    counts = np.bincount(cells, minlength=k * k)
+    return rng.multinomial(len(cells), counts / len(cells), size=(1, n_boot)).astype(float)
+
+
+def agreement_intervals(per_group: np.ndarray, boots: np.ndarray, k: int,
+                        level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per run of ``per_group`` (runs x clusters x k·k counts) with its ``boots`` (runs x
+    resamples x k·k): the interval of percent agreement and of kappa (NaN: none).
+
+    Agreement: :func:`~.intervals.ratio_interval` over the clusters (Clopper–Pearson on the
+    design effect's n*; with no disagreement seen, n* is the effective number of clusters, so it
+    does not collapse to 1). Kappa: the percentile interval of the cluster bootstrap, widened to
+    hold kappa at the agreement interval's ends with chance agreement as seen, κ(p) = (p − pₑ) /
+    (1 − pₑ): a bootstrap that saw no disagreement resamples none and would collapse to a point."""
+    conf = per_group.sum(axis=1).reshape(-1, k, k)
+    agree = per_group[..., np.arange(k) * (k + 1)].sum(axis=-1)
+    _, a_lo, a_hi = ratio_interval(agree, per_group.sum(axis=-1), level)
+    bk, _ = _kappa_of(boots.reshape(*boots.shape[:2], k, k))
+    tail = (1 - level) / 2 * 100
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a run whose every resample has kappa Undefined
+        b_lo, b_hi = np.nanpercentile(bk, [tail, 100 - tail], axis=-1)
+    n = conf.sum(axis=(-1, -2)).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pe = (conf.sum(axis=-1) * conf.sum(axis=-2)).sum(axis=-1) / n ** 2
+        k_lo, k_hi = (a_lo - pe) / (1 - pe), (a_hi - pe) / (1 - pe)
+    return a_lo, a_hi, np.fmin(b_lo, k_lo), np.fmax(b_hi, k_hi)
 
 
 def agreement_stats(judge, reviewer, *, labels=LABEL_SPELLINGS, groups=None, seed: int = 0,
@@ -211,9 +248,13 @@ def agreement_stats(judge, reviewer, *, labels=LABEL_SPELLINGS, groups=None, see
     that share as accuracy and macro-F1 = (2s / (1 + s)) / (classes the reviewer uses).
 
     ``groups``: a cluster id per pair (e.g. its sample's query_id). Labels within one sample are
-    not independent (one answer, one judge call), so the bootstrap interval of kappa and agreement
-    (percentile, ``n_boot`` resamples, ``level``) resamples whole groups; without ``groups`` it
-    resamples pairs; from fewer than two groups (or pairs) there is no interval. With labels containing "Entailment", ``binary`` holds the same statistics on
+    not independent (one answer, one judge call), so the intervals (``level``) treat whole groups
+    as the units (:func:`agreement_intervals`: agreement by Clopper–Pearson on the clusters' design
+    effect, kappa by a cluster bootstrap of ``n_boot`` resamples widened to hold kappa at the
+    agreement interval's ends, so neither collapses when nobody disagrees). Without ``groups``
+    each pair is its own unit, which understates the intervals when one answer's labels share
+    their errors: an InputWarning and ``interval_note`` say so. From fewer than two groups (or
+    pairs) there is no interval. With labels containing "Entailment", ``binary`` holds the same statistics on
     the metrics' 2-class view (Entailment / not entailed: Neutral and Contradiction together).
     """
     labels = tuple(labels)
@@ -227,6 +268,9 @@ def agreement_stats(judge, reviewer, *, labels=LABEL_SPELLINGS, groups=None, see
     judged = (j >= 0) & (r >= 0)
     n_unjudged = int((~judged).sum())
     j, r = j[judged], r[judged]
+    if g is None and len(j) >= 2:
+        warnings.warn(f"agreement_stats: {NO_GROUPS}; pass groups= (each label's query_id)", InputWarning,
+                      stacklevel=2)
     return _stats(j, r, None if g is None else g[judged], labels, n_unjudged, seed, n_boot, level)
 
 
@@ -247,11 +291,13 @@ def _stats(j: np.ndarray, r: np.ndarray, g, labels: tuple, n_unjudged: int, seed
     kappa_ci = agree_ci = (None, None)
     units = n if g is None else len(np.unique(g))
     if units >= 2:  # one resampling unit (one pair, or one sample's labels) has no spread to draw from
-        boots = _bootstrap_confusions(cells, g, k, n_boot, seed)
-        bk, bpo = _kappa_of(boots)
-        agree_ci = percentile_interval(bpo, level)
+        rng = np.random.default_rng(seed)
+        per_group = _cluster_counts(cells, g, k)[None]
+        boots = _pair_confusions(cells, k, n_boot, rng) if g is None else _bootstrap_confusions(per_group, n_boot, rng)
+        a_lo, a_hi, k_lo, k_hi = (float(v[0]) for v in agreement_intervals(per_group, boots, k, level))
+        agree_ci = (a_lo, a_hi)
         if kappa_stat.value is not None:
-            kappa_ci = percentile_interval(bk[~np.isnan(bk)], level)
+            kappa_ci = (k_lo, k_hi)
     classes = _class_stats(conf, labels)
     col = conf.sum(axis=0)
     if n:
@@ -273,7 +319,7 @@ def _stats(j: np.ndarray, r: np.ndarray, g, labels: tuple, n_unjudged: int, seed
         kappa=kappa_stat, kappa_interval=kappa_ci, majority_label=majority, base_rate=base,
         majority_accuracy=maj_acc, majority_macro_f1=maj_f1, classes=classes,
         macro_f1=_macro([c.f1 for c in classes], n), n_groups=units,
-        binary=binary)
+        binary=binary, interval_note=NO_GROUPS if g is None and units >= 2 else "")
 
 
 TABLE_FIGURES = FIGURES + ("binary_agreement", "binary_kappa", "binary_kappa_low", "binary_kappa_high",

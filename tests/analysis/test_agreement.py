@@ -1,13 +1,14 @@
 """Judge–reviewer agreement against hand-computed confusion matrices, kappa and F1."""
 
 import json
+import warnings
 
 import numpy as np
 import pytest
 
 import ragwidgets as rw
 from ragwidgets.analysis.agreement import agreement, agreement_stats
-from ragwidgets.errors import InputError
+from ragwidgets.errors import InputError, InputWarning
 from ragwidgets.reviews import Review, ReviewLog
 
 E, N, C = "Entailment", "Neutral", "Contradiction"
@@ -169,3 +170,24 @@ def test_one_sample_of_reviews_has_no_bootstrap_interval():
     assert one.agreement_interval == (None, None) and one.n_groups == 1
     two = agreement_stats(judge, reviewer, groups=["q1", "q1", "q2", "q2"])
     assert two.agreement_interval[0] is not None
+
+
+def test_no_disagreement_at_20_samples_keeps_an_interval_of_width():
+    """Nobody disagrees on 20 answers: the bootstrap resamples no disagreement, so the interval
+    of kappa (and of agreement) must not collapse to the point 1."""
+    truth = np.array([E, N, E, E, N, E, E, E, E, N] * 6)
+    a = agreement_stats(truth, truth, groups=np.repeat(np.arange(20), 3))
+    assert a.kappa.value == 1.0 and a.agreement.value == 1.0
+    assert a.agreement_interval[0] < 0.9 and a.agreement_interval[1] == 1.0
+    assert a.kappa_interval[0] < 0.8 and a.kappa_interval[1] == 1.0
+    assert a.interval_note == ""
+
+
+def test_labels_without_their_sample_are_said_to_be_resampled_singly():
+    with pytest.warns(InputWarning, match="resample single labels"):
+        a = agreement_stats(JUDGE, REVIEWER)
+    assert "resample single labels" in a.interval_note and a.summary()["interval_note"] == a.interval_note
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        grouped = agreement_stats(JUDGE, REVIEWER, groups=[1, 1, 2, 2, 3, 3, 4, 4])
+    assert grouped.interval_note == ""
