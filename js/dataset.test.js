@@ -504,6 +504,17 @@ describe("data from elsewhere, said", () => {
     cleanup();
   });
 
+  it("says how many metrics differ after the adjustment", async () => {
+    const compare = { baseline: "a", shared: 2, left_out: {}, rows: [], said: { b: "2 of 11 metrics differ after Holm" } };
+    const { el, cleanup } = mountWith({ _view: viewTrait(baseView({ runs: ["a", "b"], compare })) });
+    await tick();
+    el.querySelector('[data-tab="compare"]').click();
+    await tick();
+    const said = [...el.querySelectorAll("[data-testid=compare-said]")].map((n) => n.textContent.trim());
+    expect(said).toEqual(["b: 2 of 11 metrics differ after Holm"]);
+    cleanup();
+  });
+
   it("says beside the difference when a run was judged differently, and nothing where it was not", async () => {
     const note = "judged differently: judge 'lexical', 1 repeat per label; a: judge 'gpt-4o', 1 repeat per label";
     const row = (run, judge_note) => ({ run, metric: "precision", baseline_mean: 0.5, mean: 0.4, difference: -0.1,

@@ -276,7 +276,7 @@ function Summary({ view }) {
   };
   const caption = view.cluster
     ? `Summary over the ${view.cluster.matching.toLocaleString("en-US")} matching samples, computed on the cluster: mean over defined samples, Undefined count (no bootstrap interval on a Dask-scored run)`
-    : `Summary over the ${view.count} samples shown: mean over defined samples, 95% bootstrap interval, Undefined count`;
+    : `Summary over the ${view.count} samples shown: mean over defined samples, 95% interval (exact for rare outcomes), Undefined count`;
   return html`<div class="rw-ds-wide"><table class="rw-table rw-ds-summary" data-testid="summary">
     <caption>${caption}</caption>
     <thead><tr><th>metric</th>${runs.map((r) => html`<th>${r}</th>`)}</tr></thead>
@@ -296,6 +296,7 @@ function Compare({ model, view }) {
       ⚠ ${run}: ${n} shared query_id${n === 1 ? "" : "s"} ask${n === 1 ? "s" : ""} another question than in ${cmp.baseline} (still paired by query_id)</p>`)}
     ${Object.entries(cmp.judge_notes || {}).filter(([, note]) => note).map(([run, note]) => html`<p class="rw-ds-notice" role="note" data-testid="judge-note">
       ⚠ ${run}: ${note}; part of its difference may be the judge's</p>`)}
+    ${Object.entries(cmp.said || {}).map(([run, said]) => html`<p data-testid="compare-said">${run}: ${said}</p>`)}
     <label>metric <select value=${c.compare_metric} onChange=${(e) => setTraits(model, { compare_metric: e.target.value })}>
       ${(view.chartable || view.metrics).map((m) => html`<option value=${m.key}>${m.label}</option>`)}</select></label>
     <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>

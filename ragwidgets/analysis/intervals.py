@@ -32,16 +32,19 @@ def clopper_pearson(x, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
-def effective_n(mean, var, n_min, n_max=np.inf) -> np.ndarray:
+N_MAX = 1e12  # the most trials a mean is worth here: beyond, the beta quantiles lose their digits
+
+
+def effective_n(mean, var, n_min, n_max=N_MAX) -> np.ndarray:
     """Trials a mean in [0, 1] with sampling variance ``var`` is worth, m(1 − m) / var, within
-    [``n_min``, ``n_max``]; ``n_min`` where no spread was seen (var 0 or m at 0 / 1)."""
+    [``n_min``, ``n_max``]; ``n_min`` where no spread was seen (var 0, but for rounding, or m at 0 / 1)."""
     mean, var = np.asarray(mean, dtype=float), np.asarray(var, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
-        n = np.where((var > 0) & (mean > 0) & (mean < 1), mean * (1 - mean) / var, n_min)
+        n = np.where((var > 1e-20) & (mean > 0) & (mean < 1), mean * (1 - mean) / var, n_min)
     return np.clip(n, n_min, n_max)
 
 
-def bounded_interval(mean, var, n_min, n_max=np.inf, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+def bounded_interval(mean, var, n_min, n_max=N_MAX, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     """Clopper–Pearson interval of a mean in [0, 1] on its :func:`effective_n` trials."""
     n = effective_n(mean, var, n_min, n_max)
     return clopper_pearson(np.asarray(mean, dtype=float) * n, n, level)
@@ -108,6 +111,58 @@ def mover_difference(a, a_lo, a_hi, b, b_lo, b_hi, r) -> tuple[np.ndarray, np.nd
     low = d - np.sqrt(np.maximum((a - a_lo) ** 2 - 2 * r * (a - a_lo) * (b_hi - b) + (b_hi - b) ** 2, 0))
     high = d + np.sqrt(np.maximum((a_hi - a) ** 2 - 2 * r * (a_hi - a) * (b - b_lo) + (b - b_lo) ** 2, 0))
     return low, high
+
+
+def _moments(x: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and variance of the mean (s² / n, s² with n − 1; 0 for n ≤ 1) of ``x`` at ``mask``
+    over the last axis."""
+    n = mask.sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(mask, x, 0.0).sum(axis=-1) / n
+        ss = np.where(mask, (x - mean[..., None]) ** 2, 0.0).sum(axis=-1)
+        return mean, np.where(n > 1, ss / (n - 1) / n, 0.0)
+
+
+def _correlation(x: np.ndarray, y: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Pearson's correlation of ``x`` and ``y`` at ``mask`` over the last axis; 0 where either is constant."""
+    (mx, vx), (my, vy) = _moments(x, mask), _moments(y, mask)
+    n = mask.sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cov = np.where(mask, (x - mx[..., None]) * (y - my[..., None]), 0.0).sum(axis=-1) / (n - 1) / n
+        return np.nan_to_num(np.clip(cov / np.sqrt(vx * vy), -1, 1)) * ((vx > 1e-20) & (vy > 1e-20))
+
+
+def difference_interval(a, defined_a, b, defined_b, level: float = 0.95) -> tuple[np.ndarray, ...]:
+    """mean_B − mean_A, each over its own defined samples of paired values (last axis), and its
+    interval; NaN where a side has no defined sample.
+
+    Where both sides are defined on the same samples, the per-sample differences B − A split into
+    their positive and negative parts, each (in the values' :func:`range_of`) a mean in [0, 1]
+    with a :func:`bounded_interval` (n* ≥ n), joined by :func:`mover_difference` with their
+    correlation: where the sides rarely differ each part is a rare outcome, and with no
+    difference seen the interval is ± the exact bound of 0 events in n, not a point. Where they
+    are defined on different samples: MOVER of the two means' own intervals, with the
+    correlation of the samples defined on both."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    da, db = np.asarray(defined_a, dtype=bool), np.asarray(defined_b, dtype=bool)
+    low, high = range_of(np.r_[a[da], b[db]])
+    a, b = np.where(da, (a - low) / (high - low), 0.0), np.where(db, (b - low) / (high - low), 0.0)
+    n_a, n_b, either = da.sum(axis=-1), db.sum(axis=-1), da | db
+    c = b - a
+    pos, neg = np.maximum(c, 0), np.maximum(-c, 0)
+    (mp, vp), (mn, vn) = _moments(pos, either), _moments(neg, either)
+    n = np.maximum(either.sum(axis=-1), 1)
+    lp, hp = bounded_interval(mp, vp, n, level=level)
+    ln, hn = bounded_interval(mn, vn, n, level=level)
+    paired = mover_difference(mp, lp, hp, mn, ln, hn, _correlation(pos, neg, either))
+    (ma, va), (mb, vb) = _moments(a, da), _moments(b, db)
+    la, ha = bounded_interval(ma, va, np.maximum(n_a, 1), level=level)
+    lb, hb = bounded_interval(mb, vb, np.maximum(n_b, 1), level=level)
+    apart = mover_difference(mb, lb, hb, ma, la, ha, _correlation(a, b, da & db))
+    same = (da == db).all(axis=-1)
+    none = (n_a == 0) | (n_b == 0)
+    return tuple(np.where(none, np.nan, v * (high - low)) for v in
+                 (mb - ma, np.where(same, paired[0], apart[0]), np.where(same, paired[1], apart[1])))
 
 
 def p_values(interval_at, steps: int = 40) -> np.ndarray:

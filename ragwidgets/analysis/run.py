@@ -52,7 +52,7 @@ CAPABILITIES = {  # what a run model may do -> how the explorer names it when it
     "whatif": "what-ifs", "bootstrap": "bootstrap intervals", "report": "the HTML report",
     "sort_any": "sorting by anything but a metric", "reviews": "reviewing labels", "claims": "the per-claim table"}
 QUERY_CHARS = 160  # query text sent per row
-SUMMARY_BOOT = 200  # resamples behind the live intervals (analysis.summarize: 2000); the Monte Carlo
+SUMMARY_BOOT = 200  # resamples behind the live judge-variance intervals (x 5); the Monte Carlo
 # error of a percentile from 200 resamples is about a tenth of the half-width, below the 3 decimals shown
 MAX_GROUPS = 50  # a column with more distinct values is not offered for "mean by group"
 FLAKY = "flaky_labels"  # the run table's column for a run judged several times (1: flaky, 0: steady)
@@ -537,7 +537,7 @@ class InMemoryRun(HeldTable):
         for k, run in enumerate(self.runs):
             run_rows = rows[self._run_code[rows] == k]
             if len(run_rows) or len(self.runs) == 1:
-                s = self._summarizer.summarize(run_rows, n_boot=SUMMARY_BOOT, percent=percent)
+                s = self._summarizer.summarize(run_rows, percent=percent)
                 out += [{"run": run, "metric": m, **{k: plain(v) for k, v in rec.items()}}
                         for m, rec in s.to_dict("index").items()]
         return out
@@ -587,6 +587,7 @@ class InMemoryRun(HeldTable):
             return None
         return {"baseline": c.baseline, "shared": len(c.shared), "left_out": c.left_out,
                 "query_mismatch": c.query_mismatch, "judge_notes": c.judge_notes,
+                "said": {run: c.said(run) for run in c.runs[1:]},
                 "rows": [{k: plain(v) for k, v in r.items()} for r in c.summary.to_dict("records")]}
 
     def columns(self) -> list[tuple[str, str]]:

@@ -1,5 +1,7 @@
-"""A run's summary: per metric, the mean over defined samples with a 95% bootstrap interval, and
-how many samples were defined, Undefined and not computable (never folded into the mean)."""
+"""A run's summary: per metric, the mean over defined samples with a 95% interval, and how many
+samples were defined, Undefined and not computable (never folded into the mean). The interval is
+:func:`~.intervals.mean_interval` (Clopper–Pearson on the effective number of samples), which
+holds for rare outcomes near 0 or 1, where a percentile bootstrap collapses."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.sums import exact_units, mean_of_counts
-from .bootstrap import N_BOOT, means_from_counts, percentile_interval
+from .intervals import mean_interval
 from .table import DEFINED_CODE, NOT_COMPUTABLE_CODE, UNDEFINED_CODE, RunTable
 
 SUMMARY_COLUMNS = ["mean", "ci_low", "ci_high", "defined", "undefined", "not_computable"]
@@ -82,29 +84,27 @@ class Summarizer:
             self._every = self._count(None)
         return self._every
 
-    def summarize(self, rows: np.ndarray | None = None, *, n_boot: int = N_BOOT, seed: int = 0,
-                  percent: bool = False) -> pd.DataFrame:
+    def summarize(self, rows: np.ndarray | None = None, *, percent: bool = False) -> pd.DataFrame:
         """One row per metric over the samples at positions ``rows`` (all when None); see :func:`summarize`."""
         out = []
         for m, found in self.counts(rows).items():
             distinct, units = self._distinct[m]
             counts = found[:-2]
             n = int(counts.sum())
-            lo, hi = percentile_interval(means_from_counts(distinct, counts, n_boot, seed))
+            _, lo, hi = mean_interval(distinct, counts)
             mean = mean_of_counts(units, counts)
-            out.append([np.nan if mean is None else mean,
-                        np.nan if lo is None else lo, np.nan if hi is None else hi, n, int(found[-2]), int(found[-1])])
+            out.append([np.nan if mean is None else mean, float(lo), float(hi), n, int(found[-2]), int(found[-1])])
         frame = pd.DataFrame(out, index=pd.Index(self.metrics, name="metric"), columns=SUMMARY_COLUMNS)
         if percent:
             frame[["mean", "ci_low", "ci_high"]] *= 100
         return frame
 
 
-def summarize(table: RunTable, rows: np.ndarray | None = None, *, n_boot: int = N_BOOT, seed: int = 0,
-              percent: bool = False) -> pd.DataFrame:
+def summarize(table: RunTable, rows: np.ndarray | None = None, *, percent: bool = False) -> pd.DataFrame:
     """One row per metric over the samples at positions ``rows`` (all when None).
 
-    ``mean`` is over defined samples only (NaN when none is defined); ``percent=True`` shows
+    ``mean`` is over defined samples only (NaN when none is defined; so is its interval
+    ``ci_low`` / ``ci_high``, :func:`~.intervals.mean_interval`); ``percent=True`` shows
     RAGChecker's display (mean and interval x 100).
     """
-    return Summarizer(table).summarize(rows, n_boot=n_boot, seed=seed, percent=percent)
+    return Summarizer(table).summarize(rows, percent=percent)

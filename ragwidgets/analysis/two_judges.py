@@ -4,9 +4,9 @@
 under judge A and judge B and reports how far the judges agree (the statistics of
 :func:`~ragwidgets.analysis.agreement.agreement_stats` per label kind, A as the reference), the
 samples where they disagree (as columns and slices the explorer reads), and every metric under
-each judge with a paired bootstrap interval of the difference. A jury (the majority of several
-judges' labels) is not a third judge here: it is the majority policy over label sets,
-:func:`ragwidgets.judges.repeats.combine`, scored like any run.
+each judge with a paired interval of the difference that holds where the judges rarely differ.
+A jury (the majority of several judges' labels) is not a third judge here: it is the majority
+policy over label sets, :func:`ragwidgets.judges.repeats.combine`, scored like any run.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from ..engine.sums import mean_over_defined
 from ..errors import InputError
 from ..model import LABEL_MATRICES
 from .agreement import AgreementStats, agreement_stats, undefined_as_none
-from .bootstrap import CONFIDENCE, N_BOOT, percentile_interval
+from .bootstrap import CONFIDENCE, N_BOOT
+from .intervals import difference_interval
 from .slices import Slice
 from .table import DEFINED_CODE, NOT_COMPUTABLE_CODE
 
@@ -92,27 +93,15 @@ def _metric_columns(scores: Scores) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     return {shown: (value, part.code[name]) for part in scores.parts for shown, value, _, name in part.columns()}
 
 
-def paired_difference(va, da, vb, db, *, n_boot: int = N_BOOT, seed: int = 0,
-                      confidence: float = CONFIDENCE) -> tuple[float | None, float | None]:
-    """Percentile bootstrap interval of mean_B − mean_A, each the mean over its own defined
-    samples, resampling questions: each resample draws n questions with replacement and both
-    judges' values come from the same drawn questions. (Drawn as multinomial counts over the
-    distinct (A, B) pairs, as :mod:`.bootstrap` does; a resample in which a side has no defined
-    sample has no difference and is left out.) (None, None) when a side has no defined sample."""
+def paired_difference(va, da, vb, db, *, confidence: float = CONFIDENCE) -> tuple[float | None, float | None]:
+    """The interval of mean_B − mean_A, each the mean over its own defined samples, paired by
+    question: :func:`~.intervals.difference_interval` (it holds where the judges rarely differ,
+    and is not a point when no difference is seen). (None, None) when a side has no defined sample."""
     da, db = np.asarray(da, dtype=bool), np.asarray(db, dtype=bool)
     if not da.any() or not db.any():
         return None, None
-    ka, ia = np.unique(np.where(da, va, 0.0), return_inverse=True)
-    kb, ib = np.unique(np.where(db, vb, 0.0), return_inverse=True)
-    ia, ib = np.where(da, ia.ravel(), -1), np.where(db, ib.ravel(), -1)
-    pair, counts = np.unique((ia + 1) * (len(kb) + 1) + (ib + 1), return_counts=True)
-    pa, pb = pair // (len(kb) + 1) - 1, pair % (len(kb) + 1) - 1
-    val_a, val_b = np.where(pa >= 0, ka[np.maximum(pa, 0)], 0.0), np.where(pb >= 0, kb[np.maximum(pb, 0)], 0.0)
-    n = int(counts.sum())
-    draws = np.random.default_rng(seed).multinomial(n, counts / n, size=n_boot).astype(float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        diff = draws @ val_b / (draws @ (pb >= 0)) - draws @ val_a / (draws @ (pa >= 0))
-    return percentile_interval(diff[np.isfinite(diff)], confidence)
+    _, lo, hi = difference_interval(np.where(da, va, 0.0), da, np.where(db, vb, 0.0), db, confidence)
+    return float(lo), float(hi)
 
 
 @dataclass(eq=False)
@@ -177,8 +166,8 @@ def two_judges(scores_a: Scores, scores_b: Scores, names=("a", "b"), *, n_boot: 
     the samples carrying it (an unjudged side left out, counted), a cluster bootstrap over
     samples. A metric's mean under a judge is the engine's aggregate: Σ values / #defined over
     its defined samples (Undefined when none is); difference = mean_B − mean_A, Undefined when
-    either mean is; its interval is :func:`paired_difference` (``n_boot`` resamples of the
-    questions, ``level``). Metrics not computable on any sample under either judge are left out.
+    either mean is; its interval is :func:`paired_difference` (``level``; ``n_boot`` is the
+    agreement's kappa bootstrap). Metrics not computable on any sample under either judge are left out.
     InputError (naming the sample and field) unless both are the same samples, claims and passages.
     """
     names = tuple(str(n) for n in names)
@@ -214,7 +203,7 @@ def two_judges(scores_a: Scores, scores_b: Scores, names=("a", "b"), *, n_boot: 
         by_metric[m] = (ca != cb) | (da & db & (va != vb))
         mean_a, n_a = mean_over_defined(va, da)
         mean_b, n_b = mean_over_defined(vb, db)
-        lo, hi = paired_difference(va, da, vb, db, n_boot=n_boot, seed=seed, confidence=level)
+        lo, hi = paired_difference(va, da, vb, db, confidence=level)
         missing = [who for who, k in zip(names, (n_a, n_b)) if k == 0]
         rows.append({"metric": m, names[0]: mean_a, names[1]: mean_b, "defined_a": n_a, "defined_b": n_b,
                      "paired": int((da & db).sum()),

@@ -4190,7 +4190,7 @@ function Summary({ view }) {
     return html`<td class="rw-num" title=${`${r3.defined} defined, ${r3.undefined} Undefined, ${r3.not_computable} not computable`}>
       ${mean}<span class="rw-ds-ci">${ci}</span>${r3.undefined ? html`<span class="rw-ds-count"> · ${r3.undefined} Undef</span>` : ""}</td>`;
   };
-  const caption = view.cluster ? `Summary over the ${view.cluster.matching.toLocaleString("en-US")} matching samples, computed on the cluster: mean over defined samples, Undefined count (no bootstrap interval on a Dask-scored run)` : `Summary over the ${view.count} samples shown: mean over defined samples, 95% bootstrap interval, Undefined count`;
+  const caption = view.cluster ? `Summary over the ${view.cluster.matching.toLocaleString("en-US")} matching samples, computed on the cluster: mean over defined samples, Undefined count (no bootstrap interval on a Dask-scored run)` : `Summary over the ${view.count} samples shown: mean over defined samples, 95% interval (exact for rare outcomes), Undefined count`;
   return html`<div class="rw-ds-wide"><table class="rw-table rw-ds-summary" data-testid="summary">
     <caption>${caption}</caption>
     <thead><tr><th>metric</th>${runs.map((r3) => html`<th>${r3}</th>`)}</tr></thead>
@@ -4209,6 +4209,7 @@ function Compare({ model, view }) {
       ⚠ ${run}: ${n4} shared query_id${n4 === 1 ? "" : "s"} ask${n4 === 1 ? "s" : ""} another question than in ${cmp.baseline} (still paired by query_id)</p>`)}
     ${Object.entries(cmp.judge_notes || {}).filter(([, note]) => note).map(([run, note]) => html`<p class="rw-ds-notice" role="note" data-testid="judge-note">
       ⚠ ${run}: ${note}; part of its difference may be the judge's</p>`)}
+    ${Object.entries(cmp.said || {}).map(([run, said2]) => html`<p data-testid="compare-said">${run}: ${said2}</p>`)}
     <label>metric <select value=${c3.compare_metric} onChange=${(e3) => setTraits(model, { compare_metric: e3.target.value })}>
       ${(view.chartable || view.metrics).map((m3) => html`<option value=${m3.key}>${m3.label}</option>`)}</select></label>
     <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>

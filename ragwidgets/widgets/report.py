@@ -172,6 +172,7 @@ def report_html(explorer, *, worst: int = 20) -> str:
                                for k, n in c.get("query_mismatch", {}).items() if n)
                      + "".join(f"<p class=no>{_id(k)}: {_e(note)}; part of its difference may be the judge's</p>"
                                for k, note in c.get("judge_notes", {}).items() if note)
+                     + "".join(f"<p>{_id(k)}: {_e(said)}</p>" for k, said in c.get("said", {}).items())
                      + "<table><tr>"
                      "<th class=t>run</th><th class=t>metric</th><th>baseline</th><th>run</th><th>difference</th>"
                      "<th>paired 95% interval</th><th class=t>includes 0</th></tr>")

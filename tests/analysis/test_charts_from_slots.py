@@ -31,7 +31,7 @@ def test_charts_and_summary_from_slots_equal_those_from_values(seed):
         assert charts["distribution"] == {"metric": m, **distribution(v[m][unbrushed], s[m][unbrushed])}
         assert charts["scatter"] == {"x": x, "y": y, **scatter_cells(v[x][rows], s[x][rows], v[y][rows], s[y][rows])}
         assert charts["groups"]["rows"] == group_means(run.frame["n_passages"].iloc[rows], v[m][rows], s[m][rows])
-        summary = run._summarizer.summarize(rows, n_boot=50)
+        summary = run._summarizer.summarize(rows)
         for metric in run.metrics:
             mean, defined = mean_over_defined(v[metric][rows], s[metric][rows] == 0)
             got = summary.loc[metric]

@@ -27,7 +27,7 @@ def table(label=E):
 
 
 def compare(base, other):
-    return A.compare_runs({"base": table(), "new": table(N)}, n_boot=50, judges={"base": base, "new": other})
+    return A.compare_runs({"base": table(), "new": table(N)}, judges={"base": base, "new": other})
 
 
 def test_another_judge_is_said_beside_the_difference():

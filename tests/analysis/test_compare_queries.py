@@ -18,7 +18,7 @@ def test_pairs_whose_question_differs_are_counted_named_and_warned_about():
     a = run({"q1": "Who built the harbor?", "q2": "When?", "q3": "Where?"})
     b = run({"q1": "Who built the harbor? ", "q2": "Why?", "q3": "How much?", "q4": "extra"})
     with pytest.warns(UserWarning, match=r"different question than in 'a' \(b: 2 \(e\.g\. 'q2'\)\)"):
-        c = A.compare_runs({"a": a, "b": b}, n_boot=50)
+        c = A.compare_runs({"a": a, "b": b})
     assert c.query_mismatch == {"b": 2}
     assert c.mismatched == {"b": ["q2", "q3"]}
     assert c.summary["paired"].iloc[0] == 3  # still paired by query_id
@@ -28,7 +28,7 @@ def test_the_same_questions_compare_without_a_warning():
     a = run({"q1": "x", "q2": "y"})
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        c = A.compare_runs({"a": a, "b": run({"q2": "y", "q1": "x"}), "c": run({"q1": "x", "q2": "y"})}, n_boot=50)
+        c = A.compare_runs({"a": a, "b": run({"q2": "y", "q1": "x"}), "c": run({"q1": "x", "q2": "y"})})
     assert c.query_mismatch == {"b": 0, "c": 0}
 
 

@@ -1,4 +1,4 @@
-"""Run table, summary with bootstrap intervals, filters and slices against hand-computed values."""
+"""Run table, summary with its intervals, filters and slices against hand-computed values."""
 
 import json
 
@@ -48,16 +48,16 @@ def test_table_keeps_undefined_apart_from_not_computable(table):
     assert np.isnan(table.frame.loc["c", "precision"])
     assert table.status.loc["c", "precision"] == UNDEFINED_CODE
     assert "citation_precision" not in table.metrics  # computable on no sample: left out
-    s = A.summarize(table, n_boot=200)
+    s = A.summarize(table)
     assert s.loc["precision", "defined"] == 3 and s.loc["precision", "undefined"] == 1
     assert s.loc["precision", "mean"] == pytest.approx((1 + 0.5 + 0) / 3)  # never averaged as 0
     assert s.loc["precision", "ci_low"] <= s.loc["precision", "mean"] <= s.loc["precision", "ci_high"]
-    assert A.summarize(table, n_boot=200, percent=True).loc["precision", "mean"] == pytest.approx(50.0)
+    assert A.summarize(table, percent=True).loc["precision", "mean"] == pytest.approx(50.0)
 
 
 def test_not_computable_is_counted():
     records = [record("a", [E]), record("b", [E], [[E]])]
-    s = A.summarize(A.run_table(rw.evaluate(records)), n_boot=100)
+    s = A.summarize(A.run_table(rw.evaluate(records)))
     assert s.loc["faithfulness", "not_computable"] == 1 and s.loc["faithfulness", "defined"] == 1
     assert A.run_table(rw.evaluate(records)).status.loc["a", "faithfulness"] == NOT_COMPUTABLE_CODE
 
@@ -123,3 +123,11 @@ def test_save_slices_on_a_full_disk_keeps_the_saved_file(tmp_path, monkeypatch, 
         A.save_slices(path, [A.Slice("other", "precision < 1")] * 200)
     monkeypatch.undo()
     assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["s.json"]
+
+
+def test_a_metric_that_never_fails_keeps_an_interval_of_width():
+    """20 samples all at precision 1: a percentile bootstrap resamples only 1s (the point 1);
+    the interval must leave room for the failures 20 samples cannot rule out."""
+    s = A.summarize(A.run_table(rw.evaluate([record(f"q{i}", [E, E]) for i in range(20)])))
+    assert s.loc["precision", "mean"] == 1.0 and s.loc["precision", "ci_high"] == 1.0
+    assert 0.75 < s.loc["precision", "ci_low"] < 0.9  # Clopper–Pearson of 20 in 20: 0.832

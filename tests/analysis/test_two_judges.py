@@ -110,7 +110,7 @@ def test_paired_interval_covers_the_true_difference_and_is_narrower_than_unpaire
     for seed in range(40):
         va, vb = correlated(300, seed)
         defined = np.ones(len(va), dtype=bool)
-        lo, hi = paired_difference(va, defined, vb, defined, n_boot=1000, seed=seed)
+        lo, hi = paired_difference(va, defined, vb, defined)
         covered += lo <= -0.06 <= hi
         unpaired = bootstrap_means(vb, 1000, seed + 1) - bootstrap_means(va, 1000, seed + 2)
         ulo, uhi = percentile_interval(unpaired)
@@ -131,6 +131,14 @@ def test_paired_interval_through_two_judges():
 
 def test_paired_interval_skips_samples_undefined_on_one_side():
     va, vb = np.array([1.0, 0.5, np.nan, 0.0]), np.array([1.0, np.nan, 0.5, 0.0])
-    lo, hi = paired_difference(va, ~np.isnan(va), vb, ~np.isnan(vb), n_boot=200)
+    lo, hi = paired_difference(va, ~np.isnan(va), vb, ~np.isnan(vb))
     assert lo <= (0.5 - 0.5) <= hi
     assert paired_difference(va, np.zeros(4, bool), vb, ~np.isnan(vb)) == (None, None)
+
+
+def test_judges_that_never_differ_get_an_interval_of_width():
+    """Two judges giving the same labels on 30 answers: the difference is 0, and its interval
+    must allow the disagreements 30 answers cannot rule out (a percentile bootstrap: the point 0)."""
+    labels = [[E, E, N]] * 30
+    row = two_judges(scores(labels), scores(labels), n_boot=50).metrics.loc["precision"]
+    assert row["difference"] == 0 and row["ci_low"] < -0.05 and row["ci_high"] > 0.05
