@@ -15,10 +15,12 @@ the factor is the compiled program's size, and a pattern of nested counted repea
 falls back to its NFA, at tens of seconds per MB of text. Arrow exposes no program size and RE2's
 cost depends on the text too, so the cost is bounded where it is paid: the passages are matched
 in pieces of about CHUNK_SECONDS each (the first piece FIRST_BYTES of text, the next ones sized
-by the rate measured so far), Ctrl-C (KeyboardInterrupt) is seen between pieces, and a time
-budget (``seconds``; the explorer's what-if panel sets one) stops the match with
-:class:`PatternTooCostly`, which says how far it got. One passage is matched in one call, so a
-single passage of many MB is the limit of that granularity.
+by the rate measured so far, each at most GROWTH times the one before and never over PIECE_BYTES,
+so that cheap passages do not size a piece that then meets costly ones), Ctrl-C
+(KeyboardInterrupt) is seen between pieces, and a time budget (``seconds``; the explorer's
+what-if panel sets one) stops the match with :class:`PatternTooCostly`, which says how far it
+got, past the budget by at most one piece (PIECE_BYTES of the pattern above: about 3 s). One
+passage is matched in one call, so a single passage of many MB is the limit of that granularity.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ PASSAGE_NEEDS = {"retrieved2response", "retrieved2answer", "relevance", "citatio
 MAX_PATTERN = 1000  # characters in a rule's pattern
 CHUNK_SECONDS = 0.05  # aimed time of one Arrow match call: Ctrl-C and the budget are checked between calls
 FIRST_BYTES = 1 << 14  # text in the first call, before the pattern's rate is known
+GROWTH = 4  # a piece's size is at most this many times the one before
+PIECE_BYTES = 1 << 17  # text in one call at most, whatever the rate measured so far
 
 
 def passage_metrics(scores: Scores) -> list[str]:
@@ -165,7 +169,8 @@ class PatternTooCostly(ValueError):
 
 def _match_pieces(values: pa.Array, pattern: str, out: np.ndarray, deadline: float | None) -> int:
     """OR ``values``' matches of ``pattern`` into ``out``, a piece of rows at a time (about
-    CHUNK_SECONDS of work each, by the rate measured so far), until the end or ``deadline``
+    CHUNK_SECONDS of work each, by the rate measured so far, growing at most GROWTH-fold a piece
+    up to PIECE_BYTES; one row longer than that is one piece), until the end or ``deadline``
     (time.monotonic; None: none). Returns how many rows were matched (len(values): all)."""
     if isinstance(values, pa.ChunkedArray):
         values = values.combine_chunks()
@@ -179,7 +184,8 @@ def _match_pieces(values: pa.Array, pattern: str, out: np.ndarray, deadline: flo
         out[start:stop] |= found.to_numpy(zero_copy_only=False)
         took = time.monotonic() - clock
         size = int(ends[stop - 1]) - begin
-        budget = min(max(int(size * CHUNK_SECONDS / took) if took > 0 else budget * 4, FIRST_BYTES), 1 << 28)
+        rated = int(size * CHUNK_SECONDS / took) if took > 0 else budget * GROWTH
+        budget = min(max(rated, FIRST_BYTES), budget * GROWTH, PIECE_BYTES)
         start = stop
         if deadline is not None and start < len(values) and time.monotonic() > deadline:
             break

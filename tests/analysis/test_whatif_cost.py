@@ -56,6 +56,31 @@ def test_a_costly_pattern_stops_at_its_budget_and_says_how_many_samples_it_got_t
     assert f"the text pattern is too costly: stopped after 1 s, having matched {got} of 300 samples" in message
 
 
+def test_costly_passages_after_cheap_ones_still_stop_at_the_budget():
+    # Cheap passages first: before, the piece size followed their rate unbounded, and the third
+    # piece (5 MB, ending in 1 MB of costly text) held one Arrow call for ~27 s past a 2 s budget.
+    script = textwrap.dedent(f"""
+        import time
+        import numpy as np
+        from ragwidgets.analysis.whatif import PatternTooCostly, passage_rule
+        rng = np.random.default_rng(1)
+        alphabet = np.array(list("abcdefghijklmnopqrstuvwxyz "))
+        texts = ["0" * 2500] * 2000 + ["".join(alphabet[rng.integers(0, 27, 2500)]) for _ in range(400)]
+        clock = time.monotonic()
+        try:
+            passage_rule(text={COSTLY!r}).matches(["d"] * len(texts), texts, seconds=2)
+        except PatternTooCostly as err:
+            print(round(time.monotonic() - clock, 1), err.done)
+        else:
+            print(round(time.monotonic() - clock, 1), len(texts))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    took, got = done.stdout.split()
+    assert float(took) < 15  # the budget is 2 s; a generous bound on the stop
+    assert 2000 <= int(got) < 2400  # every cheap passage matched, not every costly one
+
+
 def test_ctrl_c_stops_a_costly_match_between_pieces():
     texts = pa.array(letters(1200, 2500), type=pa.large_string())  # 3 MB: ~90 s in one call
     timer = threading.Timer(0.3, _thread.interrupt_main)
