@@ -426,7 +426,8 @@ def _plain_passages(items: list) -> tuple[Passage, ...] | None:
 
 class Notes:
     """What the parser read leniently over the samples of one load, said once each: passage keys of
-    another spelling, passage keys it ignores, passages with an empty text (each counted, and where first)."""
+    another spelling, passage keys it ignores (a spelling beside the one read among them), passages
+    with an empty text (each counted, and where first)."""
 
     def __init__(self):
         self.counts: Counter = Counter()
@@ -445,11 +446,29 @@ class Notes:
         out += [f"unknown passage key {what[1]!r} in {n} passage(s) (first: {self.first[what]}) is ignored; a passage "
                 f"reads {', '.join(PASSAGE_SPELLINGS)} and {', '.join(PASSAGE_FLAGS)}"
                 for what, n in self.counts.items() if what[0] == "ignored"]
+        out += [f"passage key {what[1]!r} beside {what[2]!r} in {n} passage(s) (first: {self.first[what]}) is ignored: "
+                f"{_read_first(what[2])}" for what, n in self.counts.items() if what[0] == "beside"]
         empty = ("empty",)
         if self.counts[empty]:
             out.append(f"{self.counts[empty]} passage(s) have an empty text (first: {self.first[empty]}); "
                        "nothing in them can support a claim")
         return out
+
+
+def _read_first(key: str) -> str:
+    """Why ``key`` is read of two spellings of one passage field (see :func:`spelled_key`)."""
+    field_name, spellings = next((name, keys) for name, keys in PASSAGE_SPELLINGS.items() if key in keys)
+    if key == field_name:
+        return f"RAGChecker's {key!r} is read"
+    return f"{key!r} is read, the first of {field_name}'s spellings ({', '.join(map(repr, spellings))})"
+
+
+def spelled_key(item: dict, field_name: str) -> tuple[str | None, list[str]]:
+    """The key of passage ``item`` that gives ``field_name`` (:data:`PASSAGE_SPELLINGS`: RAGChecker's own,
+    else the first other spelling given; a null value counts as absent, as a Parquet struct writes a key
+    another row has), and the other spellings given beside it, which are ignored. (None, []) when none is."""
+    given = [key for key in PASSAGE_SPELLINGS[field_name] if item.get(key) is not None]
+    return (given[0], given[1:]) if given else (None, [])
 
 
 class _Parser:
@@ -502,7 +521,7 @@ class _Parser:
                 item = {"text": item}
             if not isinstance(item, dict):
                 self.fail(where, f"must be an object with doc_id and text, got {type(item).__name__}")
-            keys, item = list(item), self.respelled(item, where)
+            original, item = item, self.respelled(item, where)
             doc_id = item.get("doc_id")
             if doc_id is None:
                 doc_id = f"{'P' if name == 'retrieved_context' else 'C'}{k + 1}"
@@ -510,8 +529,7 @@ class _Parser:
                 self.fail(f"{where}.doc_id", f"must be a string, got {doc_id!r:.40}")
             text = item.get("text")
             if text is None and item.get("facts") is None:
-                self.fail(where, f"has no text: give it as 'text' (or {', '.join(map(repr, PASSAGE_SPELLINGS['text'][1:]))})"
-                                 f"; its keys: {', '.join(map(repr, keys))[:120] or 'none'}")
+                self.fail(where, self.no_text(original))
             if text is not None and not isinstance(text, str):
                 self.fail(f"{where}.text", f"must be a string, got {type(text).__name__}")
             if text == "":
@@ -528,18 +546,17 @@ class _Parser:
         return tuple(out)
 
     def respelled(self, item: dict, where: str) -> dict:
-        """A passage object's fields under RAGChecker's keys (:data:`PASSAGE_SPELLINGS`; a key whose value
-        is null counts as absent, as a Parquet struct writes a key another row has); two spellings of
-        one field are an error, another key is noted and ignored."""
+        """A passage object's fields under RAGChecker's keys (the key :func:`spelled_key` picks; the
+        spellings given beside it are noted and ignored); another key is noted and ignored."""
         out: dict = {}
-        for field_name, spellings in PASSAGE_SPELLINGS.items():
-            given = [key for key in spellings if item.get(key) is not None]
-            if len(given) > 1:
-                self.fail(where, f"gives both {given[0]!r} and {given[1]!r} for its {field_name}; keep one")
-            if given:
-                out[field_name] = item[given[0]]
-                if given[0] != field_name:
-                    self.notes.add(("spelled", given[0], field_name), f"{self.where}, {where}")
+        for field_name in PASSAGE_SPELLINGS:
+            key, beside = spelled_key(item, field_name)
+            if key is not None:
+                out[field_name] = item[key]
+                if key != field_name:
+                    self.notes.add(("spelled", key, field_name), f"{self.where}, {where}")
+            for other in beside:
+                self.notes.add(("beside", other, key), f"{self.where}, {where}")
         spelled = {key for spellings in PASSAGE_SPELLINGS.values() for key in spellings}
         for key, value in item.items():
             if key in PASSAGE_FLAGS:
@@ -547,6 +564,15 @@ class _Parser:
             elif key not in spelled and value is not None:
                 self.notes.add(("ignored", key), f"{self.where}, {where}")
         return out
+
+    @staticmethod
+    def no_text(item: dict) -> str:
+        """Why a passage object has no text: its text key is null, or it has none (its keys listed)."""
+        null = next((key for key in PASSAGE_SPELLINGS["text"] if key in item), None)
+        if null is not None:
+            return f"has no text: its {null!r} is null; give the text as a string ('' for an empty passage)"
+        return (f"has no text: give it as 'text' (or {', '.join(map(repr, PASSAGE_SPELLINGS['text'][1:]))})"
+                f"; its keys: {', '.join(map(repr, item))[:120] or 'none'}")
 
     def claims(self, name: str) -> tuple[tuple[Claim, ...], bool]:
         items = self.record.get(name)

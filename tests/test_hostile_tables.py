@@ -267,10 +267,39 @@ def test_unknown_passage_keys_are_counted_and_a_passage_with_no_text_is_refused(
         assert result.field == "retrieved_context[0]" and "'text'" in result.detail and "body" in result.detail, name
 
 
-def test_two_spellings_of_one_passage_field_are_refused():
-    with pytest.raises(InputError, match=r"retrieved_context\[0\].*both 'text' and 'content'"):
-        rw.load_samples([{"query_id": "a", "retrieved_context": [{"doc_id": "d", "text": "x", "content": "y"}],
-                          "response_claims": []}])
+TWICE_SPELLED = [  # a chunk id beside a document id, a text twice, two spellings neither RAGChecker's
+    {"query_id": "a", "retrieved_context": [{"doc_id": "d1", "id": "chunk7", "text": "hello"},
+                                            {"doc_id": "d2", "text": "x", "content": "y"},
+                                            {"id": "d3", "document_id": "doc3", "page_content": "p", "content": "c"}],
+     "response_claims": []},
+    {"query_id": "b", "retrieved_context": [{"doc_id": "d4", "id": "chunk9", "text": "z"}], "response_claims": []},
+]
+
+
+def test_two_spellings_of_one_passage_field_read_ragcheckers_else_the_first_on_every_path(tmp_path):
+    """RAGChecker's own key wins (doc_id beside a chunk's id loaded before the spellings were mapped);
+    between two others, the first in PASSAGE_SPELLINGS order; each ignored spelling said once."""
+    loads = every_path(TWICE_SPELLED, tmp_path)
+    for name, (result, said) in loads.items():
+        assert not isinstance(result, Exception), (name, result)
+        assert passages_of(result) == [[("d1", "hello"), ("d2", "x"), ("d3", "c")], [("d4", "z")]], name
+        beside = [m for m in said if " beside " in m]
+        assert len(beside) == 4, (name, said)
+        assert any("'id' beside 'doc_id' in 2 passage(s) (first: sample 0 (query_id 'a'), retrieved_context[0]) "
+                   "is ignored: RAGChecker's 'doc_id' is read" in m for m in beside), (name, said)
+        assert any("'content' beside 'text' in 1 passage(s)" in m for m in beside), (name, said)
+        assert any("'document_id' beside 'id' in 1 passage(s)" in m and "'id' is read, the first of doc_id's "
+                   "spellings ('doc_id', 'id', 'document_id')" in m for m in beside), (name, said)
+        assert any("'page_content' beside 'content' in 1 passage(s)" in m for m in beside), (name, said)
+    assert len({tuple(said) for _, said in loads.values()}) == 1
+
+
+def test_a_null_passage_text_is_said_to_be_null(tmp_path):
+    for name, (result, _) in every_path([{"query_id": "a", "retrieved_context": [{"doc_id": "d1", "text": None}],
+                                          "response_claims": []}], tmp_path).items():
+        assert isinstance(result, InputError), name
+        assert result.field == "retrieved_context[0]" and "its 'text' is null" in result.detail, (name, result)
+        assert "its keys" not in result.detail, name
 
 
 def test_ragas_contexts_as_objects_or_empty_strings(tmp_path):

@@ -8,15 +8,16 @@ Every bad cell is a ``ScoringInputError`` naming the row and the column.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 import pandas as pd
 
-from ..errors import InputError, RagWidgetsError
+from ..errors import InputError, InputWarning, RagWidgetsError
 from ..judges import JUDGE_NEEDS
 from ..judges.claims import TRIPLE_KEYS, claim_dict, claim_triple
-from ..loaders import PASSAGE_SPELLINGS, parse_sample, read_records
+from ..loaders import PASSAGE_SPELLINGS, Notes, parse_sample, read_records, spelled_key
 from ..sources import is_missing, is_table, plain, read_run
 from .requirements import RESPONSE, SIDE_CLAIMS, SIDE_LABELS, TARGET
 from .template import StrOrTemplate, TemplateValue
@@ -41,17 +42,14 @@ class ScoringInputError(RagWidgetsError):
 _SPELLED = {key for spellings in PASSAGE_SPELLINGS.values() for key in spellings}
 
 
-def _spelled(item: Mapping) -> dict[str, list[str]]:
-    """Per passage field (:data:`PASSAGE_SPELLINGS`), the keys of ``item`` that give it (not None)."""
-    return {name: [key for key in keys if item.get(key) is not None] for name, keys in PASSAGE_SPELLINGS.items()}
-
-
 class _Row:
-    """Reads the cells of one row; errors name the row and the column."""
+    """Reads the cells of one row; errors name the row and the column; passage spellings it ignores go
+    to ``notes`` (said once per frame, as the loaders say them)."""
 
-    def __init__(self, frame: pd.DataFrame, position: int):
+    def __init__(self, frame: pd.DataFrame, position: int, notes: Optional[Notes] = None):
         self.label = f"row {frame.index[position]!r}"
         self.values = frame.iloc[position]
+        self.notes = Notes() if notes is None else notes
 
     def fail(self, column: StrOrTemplate, message: str):
         raise ScoringInputError(message, row=self.label, column=str(column))
@@ -81,18 +79,23 @@ class _Row:
         for k, item in enumerate(cell):
             if isinstance(item, str):
                 out.append({"doc_id": str(k), "text": item})
-            elif isinstance(item, Mapping) and (given := _spelled(item)) and len(given["text"]) == 1 \
-                    and isinstance(item[given["text"][0]], str):
-                if len(given["doc_id"]) > 1:
-                    self.fail(column, f"passage {k} gives its doc_id twice ({' and '.join(given['doc_id'])})")
-                rest = {key: v for key, v in item.items() if key not in _SPELLED}
-                doc_id = item[given["doc_id"][0]] if given["doc_id"] else k
-                out.append({**rest, "doc_id": str(doc_id), "text": item[given["text"][0]]})
-            elif isinstance(item, Mapping) and len(_spelled(item)["text"]) > 1:
-                self.fail(column, f"passage {k} gives its text twice ({' and '.join(_spelled(item)['text'])})")
+            elif isinstance(item, Mapping) and (key := spelled_key(item, "text")[0]) and isinstance(item[key], str):
+                out.append(self.passage(item, f"{self.label}, column {column!r}, passage {k}", k))
             else:
                 self.fail(column, f"passage {k} must be a string or a dict with a text string (under "
                                   f"{' / '.join(map(repr, PASSAGE_SPELLINGS['text']))}), got {item!r:.60}")
+        return out
+
+    def passage(self, item: Mapping, where: str, k: int) -> dict:
+        """A passage dict under RAGChecker's doc_id and text, read from the key :func:`spelled_key` picks
+        (the spellings beside it noted and dropped); its doc_id is its position when it has none."""
+        out = {key: v for key, v in item.items() if key not in _SPELLED}
+        for name in PASSAGE_SPELLINGS:
+            key, beside = spelled_key(item, name)
+            out[name] = str(k) if key is None else item[key]
+            for other in beside:
+                self.notes.add(("beside", other, key), where)
+        out["doc_id"] = str(out["doc_id"])
         return out
 
     def claims(self, column: StrOrTemplate) -> Optional[list]:
@@ -183,14 +186,15 @@ def row_ids(config: "RagChecker", frame: pd.DataFrame) -> list[str]:
 
 
 def frame_to_records(config: "RagChecker", frame: pd.DataFrame) -> list[dict]:
-    """RAGChecker-format records of the rows, with the claims and labels the scores need."""
+    """RAGChecker-format records of the rows, with the claims and labels the scores need; a passage
+    spelling ignored beside another is an InputWarning, once per frame (as the loaders say it)."""
     _check_columns(config, frame)
     needs = config.needs
     columns = source_columns(config, frame)
     ids = row_ids(config, frame)
-    records = []
+    records, notes = [], Notes()
     for position, qid in enumerate(ids):
-        row = _Row(frame, position)
+        row = _Row(frame, position, notes)
         record = {"query_id": qid, "query": row.text(config.query_column), "response": row.text(config.response_column),
                   "retrieved_context": row.passages(config.context_column)}
         if config.target_column is not None:
@@ -209,6 +213,8 @@ def frame_to_records(config: "RagChecker", frame: pd.DataFrame) -> list[dict]:
                 record[name] = value
         _validate(record, position, row, columns)
         records.append(record)
+    for message in notes.messages():
+        warnings.warn(message, InputWarning, stacklevel=4)
     return records
 
 

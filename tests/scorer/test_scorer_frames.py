@@ -121,10 +121,6 @@ def test_id_column_and_duplicate_ids(frame):
     (lambda f: f.assign(response=["ok", 3]), r"row 'q2', column 'response': must be a string, got int"),
     (lambda f: f.assign(context=["one passage", []]), r"row 'q1', column 'context': must be a list of passages"),
     (lambda f: f.assign(context=[[{"doc_id": "d"}], []]), r"row 'q1', column 'context': passage 0 must be"),
-    (lambda f: f.assign(context=[[{"text": "x", "content": "y"}], []]),
-     r"row 'q1', column 'context': passage 0 gives its text twice \(text and content\)"),
-    (lambda f: f.assign(context=[[{"id": "a", "doc_id": "b", "text": "y"}], []]),
-     r"row 'q1', column 'context': passage 0 gives its doc_id twice \(doc_id and id\)"),
     (lambda f: f.assign(context=[[{"doc_id": "d", "text": "x"}, {"doc_id": "d", "text": "y"}], []]),
      r"row 'q1', column 'context': retrieved_context\[1\].doc_id: doc_id 'd' appears twice"),
     (lambda f: f.assign(response_claims=["[['a', 'b', 'c']]", None]),  # a CSV round trip
@@ -167,3 +163,26 @@ def test_passages_in_other_common_spellings_are_read_as_doc_id_and_text(frame):
     pd.testing.assert_frame_equal(got.scores, want.scores)
     assert [p["doc_id"] for r in got.records for p in r["retrieved_context"]] == ["a", "b"]
     assert "content" not in got.records[0]["retrieved_context"][0]
+
+
+def test_of_two_spellings_of_a_passage_field_the_loaders_choice_is_scored(frame):
+    """RAGChecker's doc_id / text win over another spelling beside them (a chunk's id beside its document's),
+    else the first in PASSAGE_SPELLINGS order, as the loaders read them; each ignored spelling said once
+    (before: the row was refused as giving its text or doc_id twice)."""
+    twice = frame.assign(context=[[{"doc_id": "a", "id": "chunk7", "text": "Paris is the capital of France.",
+                                    "content": "Nothing."}],
+                                  [{"id": "b", "document_id": "doc9", "page_content": "Nothing.",
+                                    "content": "The Seine flows through Paris."}]])
+    plain = frame.assign(context=[[{"doc_id": "a", "text": "Paris is the capital of France."}],
+                                  [{"doc_id": "b", "text": "The Seine flows through Paris."}]])
+    with pytest.warns(rw.InputWarning) as said:
+        got = RagChecker(target_column=None).score(twice, "lexical")
+    want = RagChecker(target_column=None).score(plain, "lexical")
+    pd.testing.assert_frame_equal(got.scores, want.scores)
+    assert [r["retrieved_context"] for r in got.records] == [
+        [{"doc_id": "a", "text": "Paris is the capital of France."}],
+        [{"doc_id": "b", "text": "The Seine flows through Paris."}]]
+    said = [str(w.message) for w in said]
+    for key, kept in (("id", "doc_id"), ("content", "text"), ("document_id", "id"), ("page_content", "content")):
+        assert sum(f"passage key {key!r} beside {kept!r} in 1 passage(s)" in m for m in said) == 1, (key, said)
+    assert "row 'q1', column 'context', passage 0" in " ".join(said)
