@@ -141,10 +141,16 @@ def _read_key(api_key: Optional[str], api_key_env: Optional[str], host: str) -> 
 
 def _url_parts(base_url: str) -> SplitResult:
     """``base_url`` split, once it is an http(s) URL with a host and a port a request can use; else a
-    ValueError naming it (without its user and password)."""
+    ValueError naming it (without its user and password). An ``@`` left once ``user:password@`` is
+    stripped (a password with an unescaped ``/``, ``?`` or ``#``, or no ``//`` after the scheme) may
+    end a password a parser reads as host, path or query: refused without showing the URL."""
     if not isinstance(base_url, str):
         raise ValueError(f"base_url must be an http:// or https:// URL such as http://localhost:8000/v1, "
                          f"got {type(base_url).__name__}")
+    if "@" in strip_userinfo(base_url):
+        raise ValueError("base_url has an '@' that does not end a user:password part right after http:// or https:// "
+                         "(the URL is not shown: it may hold a password): percent-encode the password's /, ? and # "
+                         "(%2F, %3F, %23) and any @ in it (%40)")
     try:
         parts = urlsplit(base_url)
         parts.port  # noqa: B018 - read for its check: a port out of 0-65535, or not a number, raises

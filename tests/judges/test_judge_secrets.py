@@ -115,3 +115,17 @@ def test_a_base_url_that_cannot_work_is_refused_at_once_without_showing_a_key(ur
     with pytest.raises(ValueError, match=message) as err:
         OpenAICompatibleJudge("m", url.format(secret=api_secret), cache=None, progress=False)
     assert api_secret not in str(err.value)
+
+
+PASSWORD_WITH_DELIMITERS = ["http://user:Sup3r/SecretPw@host:8000/v1", "http://user:Sup3r?SecretPw@host:8000/v1",
+                            "http://user:Sup3r#SecretPw@host:8000/v1", "http://user:1234/5678abcd@host:8000/v1",
+                            "http:/u:Sup3rSecretPw@host/v1", "http:u:Sup3rSecretPw@host/v1",
+                            "http://u:Sup3rSecretPw@host/v1/@evil"]
+
+
+@pytest.mark.parametrize("url", PASSWORD_WITH_DELIMITERS)
+def test_a_base_url_with_an_at_sign_outside_its_user_part_is_refused_without_showing_it(url):
+    secret = url.split("@")[0].split(":")[-1][-8:]  # the password's end, after any / ? or #
+    with pytest.raises(ValueError, match="percent-encode") as err:
+        OpenAICompatibleJudge("m", url, cache=None, progress=False)
+    assert secret not in str(err.value) and secret not in repr(err.value)

@@ -41,6 +41,14 @@ def test_a_base_url_with_a_port_no_request_can_use_is_one_line_naming_it(url, wh
     assert "base_url" in err and why in err and "pa55word-x" not in err
 
 
+@pytest.mark.parametrize("url", ["http://user:Sup3r/SecretPw@localhost:8000/v1", "http://user:1234/5678abcd@host:8000/v1",
+                                 "http:/u:Sup3rSecretPw@host/v1", "http:u:Sup3rSecretPw@host/v1"])
+def test_a_password_with_an_unescaped_slash_is_refused_without_showing_it(url, rows, tmp_path, capsys):
+    assert judge(url, rows, tmp_path) == 2
+    err = one_line_error(capsys)
+    assert "percent-encode" in err and "SecretPw" not in err and "5678abcd" not in err
+
+
 @pytest.mark.parametrize("where", ["a folder", "in a missing folder", "under a file"])
 def test_an_output_that_cannot_be_written_is_refused_before_any_request(where, chat_server, rows, tmp_path, capsys):
     target = {"a folder": tmp_path, "in a missing folder": tmp_path / "missing" / "out.json",
