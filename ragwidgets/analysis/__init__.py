@@ -1,6 +1,7 @@
-"""Error analysis over a whole run: per-sample table, summary with bootstrap intervals, filters,
+"""Error analysis over a whole run: per-sample table, summary with its intervals, filters,
 failure slices, paired comparison of runs, run-level what-ifs, and how far the judge can be
-trusted: judge–reviewer agreement, corrected scores from a reviewed sample, the review queue;
+trusted: judge–reviewer agreement, corrected scores from a reviewed sample, the review queue and
+its budget (plan_reviews);
 how much of a metric is the judge's noise over repeats (judge_variance).
 
 Pure pandas / numpy over the engine's Scores; imports no widget library.
@@ -11,6 +12,7 @@ from .compare import Comparison, compare_runs
 from .external import COUNTERPARTS, ExternalComparison, against_external, compare_values
 from .corrected import Estimate, Estimates, corrected, corrected_view, prediction_powered
 from .filtering import TextIndex, expression_mask, filter_rows
+from .plan import needed_reviews, plan_reviews, review_plan
 from .judge_variance import (Flakiness, JudgeVariance, MetricVariance, Repeats, combined_interval, flakiness,
                              judge_variance, label_distributions, label_flips, repeat_scores)
 from .review_queue import ReviewQueue, progress, review_queue
@@ -28,4 +30,4 @@ __all__ = ["RunTable", "run_table", "defined_metrics", "summarize", "Summarizer"
            "against_external", "compare_values", "ExternalComparison", "COUNTERPARTS",
            "two_judges", "TwoJudges", "paired_difference", "Repeats", "repeat_scores", "flakiness", "Flakiness",
            "label_flips", "label_distributions", "judge_variance", "JudgeVariance", "MetricVariance",
-           "combined_interval"]
+           "combined_interval", "plan_reviews", "review_plan", "needed_reviews"]

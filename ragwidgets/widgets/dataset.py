@@ -35,6 +35,7 @@ import traitlets
 
 from ..analysis.agreement import agreement
 from ..analysis.corrected import corrected
+from ..analysis.plan import review_plan
 from ..analysis.judge_variance import label_distributions
 from ..analysis.run import CAPABILITIES, Controls, open_run
 from ..analysis.slices import Slice, load_slices, save_slices
@@ -52,6 +53,7 @@ from ._view import LABELS, LOWER_IS_BETTER, show_id
 MAX_WINDOW = 2000  # rows per window
 SEED_ROWS = 50  # the first rows of the order, kept in the saved state (`_rows`)
 WHATIF_SECONDS = 5.0  # the what-if panel's budget for matching a typed pattern (the kernel is held meanwhile)
+PLAN_WIDTH = 0.05  # the trust panel's review plan: random reviews for a corrected interval of ± this
 REQUESTS = ("rows", "step", "add_slice", "drill", "review", "trace", "trust", "save_slices", "load_slices", "export",
             "export_claims", "whatif")
 STATUS_WORDS = {0: "defined", 1: "Undefined", 2: "not computable"}
@@ -642,6 +644,7 @@ class DatasetExplorer(Widget):
                         (name, f[f"{name}_mean"]),
                         (f"{name} 95%", [_span(lo, hi) for lo, hi in zip(f[f"{name}_low"], f[f"{name}_high"])]))},
                     "reviewed samples": f["n_reviewed"], "discordant": f["n_discordant"], "samples": f["n_samples"],
+                    f"to review for ±{PLAN_WIDTH:g}": review_plan(f, PLAN_WIDTH)["more"].reindex(f.index),
                     "reason": f["reason"]}))
                     for run, f in tables.items()},
                 "n_reviews": sum(len(r) for r in ([self.model.reviews] if not isinstance(self.model.reviews, dict)

@@ -174,6 +174,7 @@ def test_the_trust_panel_opens_with_agreement_and_corrected_scores():
     assert corrected["columns"][:4] == ["metric", "judge", "judge 95%", "reviewed"]
     precision = dict(zip(corrected["columns"], corrected["rows"][0]))
     assert precision["metric"] == "Precision" and precision["reviewed samples"] == 0 and precision["reviewed"] is None
+    assert precision["to review for ±0.05"] == 30  # nothing reviewed yet: a pilot of 30 random reviews
     x.trust_open = False
     assert x.view_state["reviews"]["trust"] is None
     x.view_state and json.dumps(x.view_state, allow_nan=False)
