@@ -16,10 +16,12 @@ so does a server that cannot be reached on any attempt; either way no new reques
 The API key: ``api_key``, else the variable named by ``api_key_env``, else ``$OPENAI_API_KEY`` —
 the last only when ``base_url`` is on ``api.openai.com``, the host that key is meant for (name
 the variable to send it elsewhere). Credentials in ``base_url`` (``http://user:pass@host/v1``)
-are sent as HTTP basic auth. Every text a server sends back (an answer, its reasoning, an error
-body, an echoed header, an exception's message) is redacted of every form of what was sent (the
-key, the user and password, plain and URL-encoded, and their base64 ``Authorization`` value) as it
-is read, before it can reach a reason, a trace, the cache or an output.
+are sent as HTTP basic auth. Every text a server sends back is redacted as it is read, before it
+can reach a reason, a trace, the cache or an output: an error body, an echoed header or an
+exception's message of every form of what was sent (the key, the user and password, plain and
+URL-encoded, and their base64 ``Authorization`` value); an answer and its reasoning only of the
+forms that cannot be ordinary words, each at least 8 characters long (the key, the base64 value,
+the password), so that a user name such as ``e`` does not cut words out of claims and labels.
 """
 
 from __future__ import annotations
@@ -53,7 +55,8 @@ from .claims import ClaimLike, Reference, claim_text, reference_text
 from .errors import AnswerParseError, JudgeError, JudgeRequestError
 from .limits import ConcurrencyLimit
 from .prompts import load_prompt, numbered
-from .secrets import Secret, keep_out_of_logs, sent_secrets, strip_userinfo, url_credentials, url_host
+from .secrets import (Secret, answer_secrets, keep_out_of_logs, sent_secrets, strip_userinfo, url_credentials,
+                      url_host)
 
 logger = logging.getLogger("ragwidgets.judges")
 
@@ -292,6 +295,7 @@ class OpenAICompatibleJudge(BaseJudge):
         self._api_key = key
         self._basic = None if credentials is None else (Secret(credentials[0]), Secret(credentials[1]))
         self._secrets = tuple(keep_out_of_logs(Secret(s)) for s in sent_secrets(key, credentials))
+        self._answer_secrets = tuple(answer_secrets(key, credentials))
         self.api_key_env = api_key_env
         self.max_concurrency = max_concurrency
         self.timeout = float(timeout)
@@ -363,6 +367,13 @@ class OpenAICompatibleJudge(BaseJudge):
             text = secret.redact(text)
         return text
 
+    def _redact_answer(self, text: str) -> str:
+        """``text`` (a model's answer or reasoning, or a prompt) without the forms of the credentials
+        that cannot be ordinary words (``secrets.answer_secrets``): the words it holds stay as written."""
+        for secret in self._answer_secrets:
+            text = secret.redact(text)
+        return text
+
     def _server_says(self, received: _Received) -> str:
         """The server's error text (its JSON ``message``, or an HTML page's title or text), redacted,
         then cut."""
@@ -387,8 +398,8 @@ class OpenAICompatibleJudge(BaseJudge):
         return min(self.backoff_max, max(0.0, wait))
 
     def _read_reply(self, received: _Received) -> _Reply:
-        """The answer text and a reasoning text, redacted (the only server text an answer, a trace or
-        the cache holds), the tokens the server reports (kept even when ``choices`` is empty; none when
+        """The answer text and a reasoning text, redacted as answers are (the only server text an
+        answer, a trace or the cache holds), the tokens the server reports (kept even when ``choices`` is empty; none when
         it reports none) and the finish reason."""
         try:
             data = json.loads(received.text)
@@ -408,8 +419,9 @@ class OpenAICompatibleJudge(BaseJudge):
         finish = choice.get("finish_reason")
         reasoning = next((r for r in (choice["message"].get(name) for name in REASONING_FIELDS)
                           if isinstance(r, str) and r), None)
-        return _Reply(self._redact(content) if isinstance(content, str) else "", *tokens,
-                      finish if isinstance(finish, str) else None, None if reasoning is None else self._redact(reasoning))
+        return _Reply(self._redact_answer(content) if isinstance(content, str) else "", *tokens,
+                      finish if isinstance(finish, str) else None,
+                      None if reasoning is None else self._redact_answer(reasoning))
 
     async def _read_body(self, response: httpx.Response) -> bytes:
         """The body, inflated as its ``Content-Encoding`` says, read no further than ``max_reply_bytes``
@@ -535,7 +547,7 @@ class OpenAICompatibleJudge(BaseJudge):
         messages, the reply as the server wrote it (reasoning included; redacted as it was read),
         why it ended, and when (UTC)."""
         return {
-            "messages": [{"role": m["role"], "content": self._redact(m["content"])} for m in messages],
+            "messages": [{"role": m["role"], "content": self._redact_answer(m["content"])} for m in messages],
             "reply": reply.content or "",
             "reasoning": reply.reasoning,
             "finish_reason": reply.finish_reason,

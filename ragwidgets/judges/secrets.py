@@ -15,18 +15,21 @@ FRAGMENT = 8
 
 
 class Secret:
-    """Holds a secret string; its repr and str never show it. Read it with ``reveal()``."""
+    """Holds a secret string; its repr and str never show it. Read it with ``reveal()``.
+    ``pieces=False``: ``redact`` hides it whole only (a piece of a password may be a word)."""
 
-    __slots__ = ("_value", "__weakref__")
+    __slots__ = ("_value", "_pieces", "__weakref__")
 
-    def __init__(self, value: str):
+    def __init__(self, value: str, pieces: bool = True):
         self._value = value
+        self._pieces = pieces
 
     def reveal(self) -> str:
         return self._value
 
     def redact(self, text: str) -> str:
-        """``text`` with the secret, and every piece of it of ``FRAGMENT`` characters or more, as ``***``.
+        """``text`` with the secret, and every piece of it of ``FRAGMENT`` characters or more (unless
+        made with ``pieces=False``), as ``***``.
 
         Pieces too: a proxy that echoes a key may cut or wrap it.
         """
@@ -34,7 +37,7 @@ class Secret:
         if not secret:
             return text
         text = text.replace(secret, "***")
-        if len(secret) < FRAGMENT:
+        if len(secret) < FRAGMENT or not self._pieces:
             return text
         start = 0
         while start <= len(secret) - FRAGMENT:
@@ -85,6 +88,20 @@ def sent_secrets(key: Optional[Secret], credentials: Optional[tuple[str, str]]) 
         forms += [user, password, quote(user, safe=""), quote(password, safe=""),
                   base64.b64encode(f"{user}:{password}".encode("utf-8")).decode("ascii")]
     return [f for f in dict.fromkeys(forms) if f]
+
+
+def answer_secrets(key: Optional[Secret], credentials: Optional[tuple[str, str]]) -> list[Secret]:
+    """The forms of ``sent_secrets`` redacted from a model's answer and reasoning, where a form that
+    may be an ordinary word would cut words out of claims and labels (a user name ``e`` turns
+    ``Entailment`` into ``***ntailm***nt``): only those that cannot be, each at least ``FRAGMENT``
+    characters long. The key and the base64 ``Authorization`` value, pieces included; the password,
+    plain and URL-encoded, whole only. The user name alone is no secret. Empty: no such form."""
+    forms = [] if key is None else [key]
+    if credentials is not None:
+        user, password = credentials
+        forms.append(Secret(base64.b64encode(f"{user}:{password}".encode("utf-8")).decode("ascii")))
+        forms += [Secret(p, pieces=False) for p in dict.fromkeys([password, quote(password, safe="")])]
+    return [f for f in forms if len(f.reveal()) >= FRAGMENT]
 
 
 def url_host(url: str) -> str:

@@ -127,6 +127,31 @@ def test_basic_credentials_echoed_reach_no_cli_output(chat_server, tmp_path, cap
         assert leaks(text, sent_forms("basic", api_secret)) == [], where
 
 
+@pytest.mark.parametrize("user", ["e", "user"])
+def test_a_user_name_in_the_url_leaves_answers_that_mention_it_intact(user, make_judge, chat_server):
+    judge = make_judge(base_url=chat_server.base_url.replace("http://", f"http://{user}:s3cretpass@"), api_key=None)
+    job = ExtractJob("The user must log in with a password.", "How to log in?")
+    claims = judge.extract_claims(job.text, job.question)
+    assert list(claims) == [{"subject": "The", "predicate": "user", "object": "must log in with a password"}]
+    trace, _ = judge.trace_extract(job)
+    assert '"user"' in trace["reply"] and job.text in trace["messages"][-1]["content"]
+    chat_server.script.fault_next("think")  # labels in the reasoning text too
+    assert judge.check(CLAIMS, REFERENCE) == LABELS
+    trace, _ = judge.trace_check(CLAIMS[0], REFERENCE)
+    assert trace["reply"].endswith(json.dumps(LABELS)) and "Entailment" in trace["messages"][0]["content"]
+
+
+def test_only_secrets_that_cannot_be_words_are_redacted_from_answers(make_judge, chat_server):
+    def judge(user, password):
+        return make_judge(base_url=chat_server.base_url.replace("http://", f"http://{user}:{password}@"), api_key=None)
+
+    assert judge("user", "pw")._redact_answer("user pw") == "user pw"  # under 8 characters: may be words
+    token = base64.b64encode(b"user:Entailment2024").decode()
+    long = judge("user", "Entailment2024")
+    assert long._redact_answer(f"Entailment user Entailment2024 {token} {token[:10]}") == "Entailment user *** *** ***"
+    assert long._redact("user Entailment2024") == "*** ***"  # error bodies: every form
+
+
 # -- one question asked twice (item 2) ---------------------------------------------------------------
 
 def rejudged_from_cache(make_judge, chat_server, records):
