@@ -2,6 +2,7 @@
 send any message): a what-if pattern holds the kernel at most its budget, and the files the
 front end names are confined to the folder Python chose, never overwritten unless Python allows."""
 
+import logging
 import time
 
 import numpy as np
@@ -78,6 +79,32 @@ def test_a_write_from_the_front_end_stays_in_the_files_root(confined, tmp_path, 
     assert "error" not in ask(x, **message, path=f"sub/mine{suffix}")
     assert "error" in ask(x, **message, path=f"escape{suffix}")  # overwrite never lets a path out
     assert outside.read_text() == "keep me"
+
+
+@pytest.mark.parametrize("message", WRITES, ids=lambda m: m["type"] + m.get("format", ""))
+def test_a_write_from_the_front_end_names_a_file_not_a_folder_nor_a_link(confined, tmp_path, message, caplog):
+    # Before, with overwrite=True, "." had the export written to <root's parent>/.work.<hex>.tmp and
+    # failed renaming it onto the root (IsADirectoryError, logged with its traceback); "new/" wrote
+    # a file named new; a link inside the root, even a dangling one, was written through.
+    x, root = confined
+    x.overwrite = True
+    (root / "sub").mkdir()
+    (root / "kept.txt").write_text("keep me")
+    (root / "to_kept").symlink_to(root / "kept.txt")
+    (root / "dangling").symlink_to(root / "made_through_a_link")
+    (root / "sub" / "up").symlink_to(root)
+    before = sorted(tmp_path.rglob("*"))
+    for path, why in [(".", "names a folder"), ("./", "names a folder"), ("sub", "names a folder"),
+                      ("sub/", "names a folder"), ("sub/.", "names a folder"), ("sub/up", "is a symbolic link"),
+                      ("new/", "names a folder"), ("new\\", "names a folder"), ("to_kept", "is a symbolic link"),
+                      ("dangling", "is a symbolic link"), ("sub/up/x.csv/", "names a folder")]:
+        reply = ask(x, **message, path=path)
+        assert reply.get("error", "").startswith("PathRefused: ") and why in reply["error"], (path, reply)
+    assert sorted(tmp_path.rglob("*")) == before  # nothing written, inside the root or out of it
+    assert (root / "kept.txt").read_text() == "keep me"
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert "error" not in ask(x, **message, path="sub/up/fine.csv")  # a link to a folder inside, then a name
+    assert (root / "fine.csv").stat().st_size > 0
 
 
 def test_slices_are_loaded_only_from_inside_the_files_root(confined, tmp_path):
