@@ -279,7 +279,8 @@ def _cell(value: Any, column: str) -> Any:
 
 def _traces(name: str, spans):
     """One row per trace of a Phoenix span frame: query_id, query, response, retrieved_context, and
-    ``latency_ms`` of the answering span where the frame has start and end times."""
+    ``latency_ms`` of the answering span where the frame has start and end times (a time with no
+    time zone is read as UTC, said once where times with one are beside it)."""
     import pandas as pd
 
     kind_column = _SPAN_KIND if _SPAN_KIND in spans.columns else _KIND_ATTRIBUTE
@@ -288,7 +289,9 @@ def _traces(name: str, spans):
     if missing:
         raise InputError(f"{name} looks like Phoenix spans ({_TRACE}) but lacks {', '.join(missing)}; "
                          f"its columns: {_listed(spans.columns)}")
-    spans = spans.assign(**{c: _times(spans, c) for c in ("start_time", "end_time") if c in spans.columns})
+    times = {c: _times(spans, c) for c in ("start_time", "end_time") if c in spans.columns}
+    _say_naive_times(name, times)
+    spans = spans.assign(**{c: utc for c, (utc, _) in times.items()})
     traced = ~spans[_TRACE].map(is_missing).to_numpy(dtype=bool)
     if not traced.all():
         warnings.warn(f"{name}: {int((~traced).sum())} span(s) have no {_TRACE} (first: span row "
@@ -330,14 +333,23 @@ def _traces(name: str, spans):
 
 
 def _times(spans, column: str):
-    """A span frame's ``column`` as UTC times (NaT where missing); a cell that is not a time (a
-    number, text no date reader reads) is an InputError naming its span row."""
+    """A span frame's ``column`` as UTC times (NaT where missing), and the span rows of its times
+    with no time zone (read as UTC). A cell that is not a time (a number, text no date reader reads)
+    or is outside the times pandas holds (a placeholder such as 9999-12-31) is an InputError naming
+    its span row and the column."""
     import pandas as pd
 
     values = spans[column]
     if pd.api.types.is_datetime64_any_dtype(values):
-        return values.dt.tz_localize("UTC") if values.dt.tz is None else values.dt.tz_convert("UTC")
-    times = []
+        naive = np.flatnonzero(values.notna().to_numpy()) if values.dt.tz is None else np.zeros(0, dtype=int)
+        utc = values.dt.tz_localize("UTC") if values.dt.tz is None else values.dt.tz_convert("UTC")
+        bounds = (pd.Timestamp.min.tz_localize("UTC"), pd.Timestamp.max.tz_localize("UTC"))
+        outside = (utc.notna() & ~utc.between(*bounds)).to_numpy()
+        if outside.any():
+            row = int(np.argmax(outside))
+            raise _not_a_time(utc.iloc[row].isoformat(), row, spans[_TRACE].iloc[row], column, outside=True)
+        return utc.dt.as_unit("ns"), naive
+    times, naive = [], []
     for row, (trace, value) in enumerate(zip(spans[_TRACE], values)):
         if value is pd.NaT or is_missing(value):
             times.append(pd.NaT)
@@ -346,11 +358,35 @@ def _times(spans, column: str):
             if not isinstance(value, (str, datetime, np.datetime64)):
                 raise TypeError
             time = pd.Timestamp(value)
+            if time.tzinfo is None:
+                naive.append(row)
+            times.append((time.tz_localize("UTC") if time.tzinfo is None else time.tz_convert("UTC")).as_unit("ns"))
+        except pd.errors.OutOfBoundsDatetime:
+            raise _not_a_time(value, row, trace, column, outside=True) from None
         except (TypeError, ValueError, OverflowError):
-            raise InputError(f"is not a time: {value!r:.60} (give datetimes or ISO 8601 text)",
-                             sample=f"span row {row} (trace {trace!r})", field=column) from None
-        times.append(time.tz_localize("UTC") if time.tzinfo is None else time.tz_convert("UTC"))
-    return pd.Series(times, index=spans.index, dtype="datetime64[ns, UTC]")
+            raise _not_a_time(value, row, trace, column) from None
+    return pd.Series(times, index=spans.index, dtype="datetime64[ns, UTC]"), np.array(naive, dtype=int)
+
+
+def _not_a_time(value: Any, row: int, trace: Any, column: str, *, outside: bool = False) -> InputError:
+    """The error for a span's time that is not a time, or (``outside``) one outside the times read."""
+    import pandas as pd
+
+    said = (f"is outside the times read ({pd.Timestamp.min:%Y-%m-%d} to {pd.Timestamp.max:%Y-%m-%d}; a placeholder?)"
+            if outside else "is not a time (give datetimes or ISO 8601 text)")
+    return InputError(f"{value!r:.60} {said}", sample=f"span row {row} (trace {trace!r})", field=column)
+
+
+def _say_naive_times(name: str, times: dict) -> None:
+    """Say once how many span times with no time zone were read as UTC beside times that have one
+    (where the latency between them depends on it); naive times alone are read as UTC unsaid."""
+    naive = {column: rows for column, (_, rows) in times.items() if len(rows)}
+    n_naive = sum(len(rows) for rows in naive.values())
+    if not naive or n_naive == sum(int(utc.notna().sum()) for utc, _ in times.values()):
+        return
+    row, column = min((int(rows[0]), column) for column, rows in naive.items())
+    warnings.warn(f"{name}: {n_naive} span time(s) with no time zone, beside times with one, are read as UTC "
+                  f"(first: span row {row}, {column})", InputWarning, stacklevel=4)
 
 
 def _passages(documents: list[dict], trace: Any, chunks: list, repeats: list) -> list[dict]:

@@ -4,6 +4,7 @@ frames in the explorer and column names that collide with the run table's own.""
 
 import json
 import warnings
+from datetime import datetime
 
 import numpy as np
 import pandas as pd
@@ -98,11 +99,42 @@ def test_times_as_text_are_read_as_times():
     assert run.external["latency_ms"].tolist() == [5.0]
 
 
-def test_naive_start_times_beside_zoned_end_times_are_read_as_utc():
+@pytest.mark.parametrize("far", [
+    "9999-12-31T00:00:00Z", "0001-01-01T00:00:00", datetime(1, 1, 1), np.datetime64("9999-12-31", "s"),
+    "in a column of seconds"])
+def test_a_phoenix_time_outside_the_times_read_names_its_span_and_column(far):
+    """A placeholder time (9999-12-31, year 1) fits no nanosecond timestamp (before: OutOfBoundsDatetime)."""
+    frame = spans([doc("d1", "a")])
+    if far == "in a column of seconds":
+        frame["start_time"] = np.array(["2026-01-01", "9999-12-31"], dtype="datetime64[s]")
+    else:
+        frame["start_time"] = frame["start_time"].astype(object)
+        frame.loc[1, "start_time"] = far
+    with pytest.raises(InputError) as err:
+        read_said(frame)
+    assert err.value.field == "start_time" and "span row 1" in err.value.sample
+    assert "is outside the times read" in err.value.detail and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("naive", ["column", "cells"])
+def test_naive_start_times_beside_zoned_end_times_are_read_as_utc_and_counted_once(naive):
     frame = spans([doc("d1", "a")])
     frame["start_time"] = frame["start_time"].dt.tz_localize(None)
-    run, _ = read_said(frame)
+    if naive == "cells":
+        frame["start_time"] = frame["start_time"].map(lambda t: t.isoformat())
+    run, said = read_said(frame)
     assert run.external["latency_ms"].tolist() == [5.0]
+    assert [m for m in said if "time zone" in m] == [
+        "the DataFrame: 2 span time(s) with no time zone, beside times with one, are read as UTC "
+        "(first: span row 0, start_time)"]
+
+
+def test_naive_times_alone_are_read_as_utc_unsaid():
+    frame = spans([doc("d1", "a")])
+    frame["start_time"] = frame["start_time"].dt.tz_localize(None)
+    frame["end_time"] = frame["end_time"].dt.tz_localize(None).map(lambda t: t.isoformat())
+    run, said = read_said(frame)
+    assert run.external["latency_ms"].tolist() == [5.0] and not [m for m in said if "time zone" in m]
 
 
 @pytest.mark.parametrize("shape", ["ragas", "ragchecker"])
