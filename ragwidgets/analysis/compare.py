@@ -29,7 +29,8 @@ import numpy as np
 import pandas as pd
 
 from ..judges.repeats import REPEATS_FIELD
-from .intervals import ADJUSTMENT_NAMES, adjust, difference_interval, p_values
+from .bootstrap import CONFIDENCE
+from .intervals import ADJUSTMENT_NAMES, DifferenceMoments, adjust, p_values
 from .table import DEFINED_CODE, RunTable
 
 
@@ -139,8 +140,9 @@ class Comparison:
 def _difference(a: np.ndarray, b: np.ndarray) -> dict:
     """The paired difference b − a, its 95% interval and the p-value of 0 (NaN: no pair)."""
     ones = np.ones(len(a), dtype=bool)
-    diff, lo, hi = (float(v) for v in difference_interval(a, ones, b, ones))
-    p = float(p_values(lambda level: difference_interval(a, ones, b, ones, level)[1:]))
+    moments = DifferenceMoments(a, ones, b, ones)
+    diff, lo, hi = (float(v) for v in moments.at(CONFIDENCE))
+    p = float(p_values(lambda level: moments.at(level)[1:]))
     return {"difference": diff, "ci_low": lo, "ci_high": hi, "p_value": p}
 
 

@@ -143,26 +143,35 @@ def difference_interval(a, defined_a, b, defined_b, level: float = 0.95) -> tupl
     difference seen the interval is ± the exact bound of 0 events in n, not a point. Where they
     are defined on different samples: MOVER of the two means' own intervals, with the
     correlation of the samples defined on both."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    da, db = np.asarray(defined_a, dtype=bool), np.asarray(defined_b, dtype=bool)
-    low, high = range_of(np.r_[a[da], b[db]])
-    a, b = np.where(da, (a - low) / (high - low), 0.0), np.where(db, (b - low) / (high - low), 0.0)
-    n_a, n_b, either = da.sum(axis=-1), db.sum(axis=-1), da | db
-    c = b - a
-    pos, neg = np.maximum(c, 0), np.maximum(-c, 0)
-    (mp, vp), (mn, vn) = _moments(pos, either), _moments(neg, either)
-    n = np.maximum(either.sum(axis=-1), 1)
-    lp, hp = bounded_interval(mp, vp, n, level=level)
-    ln, hn = bounded_interval(mn, vn, n, level=level)
-    paired = mover_difference(mp, lp, hp, mn, ln, hn, _correlation(pos, neg, either))
-    (ma, va), (mb, vb) = _moments(a, da), _moments(b, db)
-    la, ha = bounded_interval(ma, va, np.maximum(n_a, 1), level=level)
-    lb, hb = bounded_interval(mb, vb, np.maximum(n_b, 1), level=level)
-    apart = mover_difference(mb, lb, hb, ma, la, ha, _correlation(a, b, da & db))
-    same = (da == db).all(axis=-1)
-    none = (n_a == 0) | (n_b == 0)
-    return tuple(np.where(none, np.nan, v * (high - low)) for v in
-                 (mb - ma, np.where(same, paired[0], apart[0]), np.where(same, paired[1], apart[1])))
+    return DifferenceMoments(a, defined_a, b, defined_b).at(level)
+
+
+class DifferenceMoments:
+    """What :func:`difference_interval` needs of the values, found once: ``.at(level)`` gives
+    (difference, low, high) at any level without reading the values again (for :func:`p_values`)."""
+
+    def __init__(self, a, defined_a, b, defined_b):
+        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+        da, db = np.asarray(defined_a, dtype=bool), np.asarray(defined_b, dtype=bool)
+        low, high = range_of(np.r_[a[da], b[db]])
+        a, b = np.where(da, (a - low) / (high - low), 0.0), np.where(db, (b - low) / (high - low), 0.0)
+        n_a, n_b, either = da.sum(axis=-1), db.sum(axis=-1), da | db
+        pos, neg = np.maximum(b - a, 0), np.maximum(a - b, 0)
+        self.pos, self.neg = _moments(pos, either), _moments(neg, either)
+        self.a, self.b = _moments(a, da), _moments(b, db)
+        self.r_paired, self.r_apart = _correlation(pos, neg, either), _correlation(a, b, da & db)
+        self.n, self.n_a, self.n_b = np.maximum(either.sum(axis=-1), 1), np.maximum(n_a, 1), np.maximum(n_b, 1)
+        self.same, self.none, self.width = (da == db).all(axis=-1), (n_a == 0) | (n_b == 0), high - low
+
+    def at(self, level: float = 0.95) -> tuple[np.ndarray, ...]:
+        """(difference, low, high) at ``level``: see :func:`difference_interval`."""
+        (mp, vp), (mn, vn), (ma, va), (mb, vb) = self.pos, self.neg, self.a, self.b
+        paired = mover_difference(mp, *bounded_interval(mp, vp, self.n, level=level),
+                                  mn, *bounded_interval(mn, vn, self.n, level=level), self.r_paired)
+        apart = mover_difference(mb, *bounded_interval(mb, vb, self.n_b, level=level),
+                                 ma, *bounded_interval(ma, va, self.n_a, level=level), self.r_apart)
+        return tuple(np.where(self.none, np.nan, v * self.width) for v in
+                     (mb - ma, np.where(self.same, paired[0], apart[0]), np.where(self.same, paired[1], apart[1])))
 
 
 def p_values(interval_at, steps: int = 40) -> np.ndarray:

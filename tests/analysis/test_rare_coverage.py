@@ -16,7 +16,7 @@ of two identical runs (n = 100, rates 1%–50%), the share of runs in which any 
 import numpy as np
 import pytest
 
-from ragwidgets.analysis.intervals import adjust, difference_interval, mean_interval, p_values
+from ragwidgets.analysis.intervals import DifferenceMoments, adjust, difference_interval, mean_interval, p_values
 
 R, C = 1000, 6
 NS = (20, 30, 50, 100, 500)
@@ -85,7 +85,8 @@ def family_grid(n=100):
     pairs = [_pair((R, n), r, r, "binary" if k % 2 else "claims", rng) for k, r in enumerate(FAMILY)]
     a, b = np.stack([p[0] for p in pairs], 1), np.stack([p[1] for p in pairs], 1)  # R x metrics x n
     ones = np.ones(a.shape, dtype=bool)
-    p = p_values(lambda level: difference_interval(a, ones, b, ones, level)[1:])
+    moments = DifferenceMoments(a, ones, b, ones)
+    p = p_values(lambda level: moments.at(level)[1:])
     return {how: float(np.mean([(adjust(row, how) < 0.05).any() for row in p])) for how in (None, "holm", "bh")}
 
 
