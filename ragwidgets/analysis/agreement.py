@@ -230,7 +230,7 @@ def agreement_intervals(per_group: np.ndarray, boots: np.ndarray, k: int,
     with np.errstate(invalid="ignore", divide="ignore"):
         pe = (conf.sum(axis=-1) * conf.sum(axis=-2)).sum(axis=-1) / n ** 2
         k_lo, k_hi = (a_lo - pe) / (1 - pe), (a_hi - pe) / (1 - pe)
-    return a_lo, a_hi, np.fmin(b_lo, k_lo), np.fmax(b_hi, k_hi)
+    return a_lo, a_hi, np.maximum(np.fmin(b_lo, k_lo), -1.0), np.fmax(b_hi, k_hi)  # kappa is at least -1
 
 
 def agreement_stats(judge, reviewer, *, labels=LABEL_SPELLINGS, groups=None, seed: int = 0,

@@ -191,3 +191,9 @@ def test_labels_without_their_sample_are_said_to_be_resampled_singly():
         warnings.simplefilter("error")
         grouped = agreement_stats(JUDGE, REVIEWER, groups=[1, 1, 2, 2, 3, 3, 4, 4])
     assert grouped.interval_note == ""
+
+
+def test_kappa_s_interval_stays_within_minus_one_and_one():
+    # 4 answers, chance agreement 0.75: kappa at the agreement interval's low end is below -1
+    a = agreement_stats([E, E, E, E], [E, N, E, E], groups=range(4))
+    assert a.kappa_interval[0] == -1.0 and a.kappa.value == 0.0 and a.kappa_interval[1] <= 1.0
