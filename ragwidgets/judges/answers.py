@@ -14,14 +14,15 @@ from .results import ExtractedClaim
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _TAG = r"think|thinking|reasoning|seed:think"  # <think>, <think type="…">, <seed:think> (Seed-OSS), …
-_OPENING = (rf"<(?P<tag>{_TAG})(?:\s[^>]*)?>"
+_ATTRIBUTE = r"""\s+[\w:-]+=(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+)"""  # name=value, as HTML writes one
+_OPENING = (rf"<(?P<tag>{_TAG})(?:{_ATTRIBUTE})*\s*>"
             r"|◁think▷"  # Kimi
-            r"|<\|channel\|>\s*analysis\b")  # OpenAI's harmony format, sent raw: its "analysis" channel
-_CLOSING = rf"</(?:{_TAG})\s*>|◁/think▷"
-_REASONING = re.compile(rf"<({_TAG})(?:\s[^>]*)?>.*?</\1\s*>|◁think▷.*?◁/think▷"
-                        r"|<\|channel\|>\s*analysis\b.*?<\|end\|>", re.DOTALL | re.IGNORECASE)
-_REASONING_END = re.compile(rf"^.*(?:{_CLOSING})", re.DOTALL | re.IGNORECASE)
+            r"|(?P<harmony>(?:<\|start\|>\s*assistant\s*)?<\|channel\|>\s*analysis\b)")  # OpenAI's harmony, sent raw
 _REASONING_OPEN = re.compile(_OPENING, re.IGNORECASE)
+_REASONING_CLOSE = re.compile(rf"</(?:{_TAG})\s*>|◁/think▷", re.IGNORECASE)
+_HARMONY_END = re.compile(r"<\|end\|>", re.IGNORECASE)
+_OPENING_OR_QUOTE = re.compile(rf'\\.|"|{_OPENING}', re.IGNORECASE | re.DOTALL)  # an escape, a quote, an opening
+_SPACE = re.compile(r"\s*")
 _DIGITS = re.compile(r"\s*[0-9]+\s*")
 NUMBER_KEYS = ("claim", "claim_number", "number", "id")  # where a numbered label says which claim it is
 
@@ -38,17 +39,67 @@ _MISSING = object()
 
 
 def final_answer(content: str) -> str:
-    """``content`` without reasoning: ``<think>…</think>`` blocks (or ``thinking``, ``reasoning``,
-    ``seed:think``, an opening tag with attributes, Kimi's ``◁think▷…◁/think▷``, a raw harmony
-    ``<|channel|>analysis…<|end|>``), and everything up to the last closing tag whose opening tag
-    the server left out. A block left open (a reply that ended while reasoning, whatever its
-    finish reason) holds no answer: ``AnswerParseError``."""
-    text = _REASONING_END.sub("", _REASONING.sub("", content))
-    opened = _REASONING_OPEN.search(text)
+    """``content`` without reasoning. Reasoning is: the blocks the reply opens with, one after another
+    (``<think>…</think>``, or ``thinking``, ``reasoning``, ``seed:think``, an opening tag with
+    ``name=value`` attributes; Kimi's ``◁think▷…◁/think▷``; a raw harmony ``<|channel|>analysis…<|end|>``),
+    and everything up to the last closing tag whose opening tag the server left out. A reply that is
+    one JSON value is all answer: a tag inside its strings is text. An opening tag later in the reply,
+    outside a quoted string, is a block left open too. A block left open (a reply that ended while
+    reasoning, whatever its finish reason) holds no answer: ``AnswerParseError``. Read by linear
+    scans, so a long hostile reply costs no more than its length."""
+    text = _after_leading_reasoning(content)
+    if _is_json(text):
+        return text.strip()
+    last = None
+    for last in _REASONING_CLOSE.finditer(text):
+        pass
+    if last is not None:
+        text = text[last.end() :]
+    opened = _bare_opening(text)
     if opened:
-        name = f"<{opened.group('tag').lower()}>" if opened.group("tag") else " ".join(opened.group(0).split())
-        raise AnswerParseError(f"the {name} block is not closed: the reply ended in its reasoning, before an answer")
+        raise _not_closed(opened)
     return text.strip()
+
+
+def _after_leading_reasoning(content: str) -> str:
+    """``content`` after the reasoning blocks it opens with (whitespace before each); one left open
+    raises ``AnswerParseError``."""
+    at = 0
+    while True:
+        at = _SPACE.match(content, at).end()
+        opened = _REASONING_OPEN.match(content, at)
+        if opened is None:
+            return content[at:]
+        closing = (_HARMONY_END if opened.group("harmony") else _REASONING_CLOSE).search(content, opened.end())
+        if closing is None:
+            raise _not_closed(opened)
+        at = closing.end()
+
+
+def _bare_opening(text: str) -> Optional[re.Match]:
+    """The first opening tag of ``text`` outside a double-quoted string (a JSON string's escapes
+    read as such), else None."""
+    quoted = False
+    for found in _OPENING_OR_QUOTE.finditer(text):
+        if found.group(0) == '"':
+            quoted = not quoted
+        elif not quoted and not found.group(0).startswith("\\"):
+            return found
+    return None
+
+
+def _is_json(text: str) -> bool:
+    """Whether ``text`` is one JSON value (one nested too deeply to read is not)."""
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _not_closed(opened: re.Match) -> AnswerParseError:
+    name = f"<{opened.group('tag').lower()}>" if opened.group("tag") else " ".join(opened.group(0).split())
+    return AnswerParseError(f"the {name} block is not closed: the reply ended in its reasoning, before an answer")
 
 
 def find_json(content: str) -> Any:

@@ -5,7 +5,9 @@ differently when asked again; and the traces of repeats."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
+import time
 from urllib.parse import quote
 
 import pytest
@@ -49,6 +51,40 @@ def test_an_answer_after_a_harmony_final_channel_is_read():
 
 def test_a_closing_seed_tag_whose_opening_was_left_out_ends_the_reasoning():
     assert find_json('draft ["Neutral"] </seed:think> ["Entailment"]') == ["Entailment"]
+
+
+@pytest.mark.parametrize("reply, answer", [
+    ('<think about it> ["Entailment"]', ["Entailment"]),  # not a tag: "about" and "it" are no attributes
+    ('[{"claim": "Use <reasoning mode=fast> option"}]', [{"claim": "Use <reasoning mode=fast> option"}]),
+    ('["contradiction: <think type=\\"a\\">"]', ['contradiction: <think type="a">']),
+    ('["The </think> tag closes it"]', ["The </think> tag closes it"]),
+    ('Here:\n```json\n["Use <think> tags"]\n```', ["Use <think> tags"]),
+])
+def test_a_tag_inside_an_answer_is_not_reasoning(reply, answer):
+    assert find_json(reply) == answer
+
+
+def test_reasoning_blocks_count_where_they_open_the_reply():
+    assert find_json('  <think>a</think>\n<reasoning>b ["Neutral"]</reasoning> ["Entailment"]') == ["Entailment"]
+    assert find_json('<think>a <think>b</think> ["Entailment"]') == ["Entailment"]  # the first closing ends it
+    harmony = ('<|channel|>analysis<|message|>a<|end|><|start|>assistant<|channel|>analysis<|message|>["Neutral"]'
+               '<|end|><|start|>assistant<|channel|>final<|message|>["Entailment"]<|return|>')
+    assert find_json(harmony) == ["Entailment"]
+
+
+HOSTILE = {"tags left open": ("<think ", 10000), "openings": ("<think>", 20000), "kimi openings": ("◁think▷", 10000),
+           "harmony openings": ("<|channel|>analysis ", 10000), "closings": ("</think>x", 40000),
+           "open quoted attributes": ('<think a="', 20000), "attributes": ("<think a=", 20000),
+           "tags across lines": ("<think\n", 20000), "tags in strings": ('["<think>", ', 20000)}
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_a_long_hostile_reply_is_read_without_hanging(hostile):
+    unit, times = HOSTILE[hostile]
+    started = time.monotonic()
+    with contextlib.suppress(AnswerParseError):
+        final_answer(unit * times)
+    assert time.monotonic() - started < 2.0  # a hang guard: linear scans take milliseconds here
 
 
 @pytest.mark.parametrize("opening", OPENINGS)
