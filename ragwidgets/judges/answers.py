@@ -104,13 +104,14 @@ def _not_closed(opened: re.Match) -> AnswerParseError:
 
 def find_json(content: str) -> Any:
     """The final answer's JSON: the whole text, else its last fenced block, else the last JSON value
-    in its prose (a draft written before the answer does not win). Reasoning blocks are ignored."""
+    in its prose (a draft written before the answer does not win). Reasoning blocks are ignored.
+    JSON nested deeper than Python's recursion limit is no answer (``AnswerParseError``)."""
     text = final_answer(content)
     candidates = [text] + [m.group(1).strip() for m in reversed(list(_FENCE.finditer(text)))]
     for candidate in candidates:
         try:
             return json.loads(candidate)
-        except ValueError:
+        except (ValueError, RecursionError):
             pass
     decoder = json.JSONDecoder()
     found, start = _MISSING, 0
@@ -122,6 +123,8 @@ def find_json(content: str) -> Any:
                 continue
             except ValueError:
                 pass
+            except RecursionError:
+                raise AnswerParseError(f"the answer's JSON is nested too deeply to read: {_snippet(content)}") from None
         start += 1
     if found is _MISSING:
         raise AnswerParseError(f"no JSON in the answer: {_snippet(content)}")

@@ -87,6 +87,12 @@ def test_a_long_hostile_reply_is_read_without_hanging(hostile):
     assert time.monotonic() - started < 2.0  # a hang guard: linear scans take milliseconds here
 
 
+@pytest.mark.parametrize("reply", ["[" * 5000, 'The labels: ' + '{"a": ' * 5000], ids=["alone", "in prose"])
+def test_json_nested_too_deeply_is_an_unreadable_answer_not_a_crash(reply):
+    with pytest.raises(AnswerParseError, match="nested too deeply"):
+        find_json(reply)
+
+
 @pytest.mark.parametrize("opening", OPENINGS)
 def test_a_reply_left_in_its_reasoning_is_retried_and_never_cached(make_judge, chat_server, opening):
     chat_server.script.fault_next(*[("think-open", opening)] * 2)  # finish_reason "stop": only the text tells
