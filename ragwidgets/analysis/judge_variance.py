@@ -6,11 +6,14 @@ policy's Scores (the labels the metrics use). Over those:
 
 - ``label_flips``: per label kind, flipped / labels: the labels whose judged repeats disagree,
   over the labels with at least two judged repeats (unjudged answers not counted; a kind with
-  no such label is left out);
+  no such label is left out), and beside it the share per pair of repeats (comparable across k:
+  the any-flip share grows with k);
 - ``flakiness``: the label flips and, per sample and metric, whether the metric's value differs
-  across repeats (defined in one repeat and Undefined in another counts as differing);
+  across repeats (defined in one repeat and Undefined in another counts as differing), also per
+  pair of repeats;
 - ``judge_variance``: per metric, the mean per repeat, their spread, today's interval over
-  questions and an interval that also resamples the judge's repeat;
+  questions and, about the mean of the repeat means, an interval over questions and the judge's
+  randomness (:func:`combined_interval`);
 - ``label_distributions``: one sample's labels whose repeats disagree, each with its distribution.
 
 The metrics looked at are those computable on some sample in some repeat.
@@ -19,6 +22,7 @@ The metrics looked at are those computable on some sample in some repeat.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -26,12 +30,15 @@ from typing import Any, Optional
 
 import numpy as np
 import pandas as pd
+from scipy.stats import norm
+from scipy.stats import t as student_t
 
 from ..engine import Batch, Scores, evaluate
 from ..engine.sums import mean_over_defined
 from ..judges.repeats import REPEATS_FIELD, Policy, pick, repeats_of
 from ..reviews import SPELLING
-from .bootstrap import CONFIDENCE, N_BOOT, interval, percentile_interval
+from .bootstrap import CONFIDENCE, N_BOOT, interval
+from .intervals import bounded_interval, range_of
 from .table import DEFINED_CODE, NOT_COMPUTABLE_CODE
 
 UNJUDGED = -1  # an unjudged entailment label, or a claim without a REQUIRED/OPTIONAL label, in a Batch
@@ -118,10 +125,21 @@ def _flipped(labels: np.ndarray, judged: np.ndarray) -> tuple[np.ndarray, np.nda
     return twice, twice & (low != high)
 
 
+def _pair_counts(labels: np.ndarray, judged: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of labels given as repeats x items: per item, the pairs of repeats that both judged it and
+    of those the pairs whose answers differ (all pairs less those giving the same answer)."""
+    counts = judged.sum(axis=0)
+    same = sum(c * (c - 1) // 2 for c in ((judged & (labels == v)).sum(axis=0) for v in np.unique(labels[judged])))
+    pairs = counts * (counts - 1) // 2
+    return pairs, pairs - same
+
+
 def label_flips(batches: Sequence[Batch]) -> pd.DataFrame:
     """Per label kind (rows): ``flipped`` (labels whose judged repeats disagree), ``labels`` (labels
-    with at least two judged repeats) and ``share`` = flipped / labels; the batches are the
-    repeats' (the same claims and passages); a kind with no label judged twice is left out."""
+    with at least two judged repeats) and ``share`` = flipped / labels, which grows with the number
+    of repeats k; ``pair_share``: of the (label, pair of repeats) both judged, the share whose
+    answers differ: the expected disagreement of two judge runs, the same for any k. The batches
+    are the repeats' (the same claims and passages); a kind with no label judged twice is left out."""
     rows = {}
     for kind, arrays in _LABEL_ARRAYS.items() if batches else ():
         got = [arrays(b) for b in batches]
@@ -136,26 +154,31 @@ def label_flips(batches: Sequence[Batch]) -> pd.DataFrame:
         n = int(np.count_nonzero(twice))
         if n:
             flipped = int(np.count_nonzero(flips))
-            rows[kind] = (flipped, n, flipped / n)
+            pairs, differ = _pair_counts(labels, judged)
+            rows[kind] = (flipped, n, flipped / n, differ.sum() / pairs.sum())
     return pd.DataFrame(list(rows.values()), index=pd.Index(list(rows), name="label"),
-                        columns=["flipped", "labels", "share"]).astype({"flipped": int, "labels": int})
+                        columns=["flipped", "labels", "share", "pair_share"]).astype({"flipped": int, "labels": int})
 
 
 @dataclass(frozen=True, eq=False)
 class Flakiness:
     """``labels``: :func:`label_flips` of the repeats. ``by_metric``: samples (query_id) x metrics,
     True where the metric's value differs across repeats. ``flaky``: per sample, True where some
-    metric's does. ``summary``: per metric, how many samples are flaky, of how many."""
+    metric's does. ``pair_share``: per metric, of the (sample, pair of repeats), the share where
+    the metric differs (NaN with one repeat). ``summary``: per metric, how many samples are flaky,
+    of how many, their share (grows with k) and the ``pair_share`` (comparable across k)."""
 
     labels: pd.DataFrame
     by_metric: pd.DataFrame
     flaky: pd.Series
+    pair_share: pd.Series
 
     @property
     def summary(self) -> pd.DataFrame:
         n = len(self.by_metric)
         flaky = self.by_metric.sum().astype(int)
-        return pd.DataFrame({"flaky_samples": flaky, "samples": n, "share": flaky / n if n else np.nan})
+        return pd.DataFrame({"flaky_samples": flaky, "samples": n, "share": flaky / n if n else np.nan,
+                             "pair_share": self.pair_share})
 
 
 def flakiness(repeats: Repeats) -> Flakiness:
@@ -163,14 +186,18 @@ def flakiness(repeats: Repeats) -> Flakiness:
     metric differs across repeats when its status (defined, Undefined, not computable) or, defined
     in every repeat, its value does."""
     index = pd.Index(list(repeats.runs[0].batch.query_ids), name="query_id")
-    by_metric = {}
+    by_metric, pair_share = {}, {}
     for metric in repeats.metrics:
         columns = [_columns(s)[metric] for s in repeats.runs]
         values, codes = np.stack([v for v, _ in columns]), np.stack([c for _, c in columns])
         all_defined = (codes == DEFINED_CODE).all(axis=0)
         by_metric[metric] = (codes != codes[0]).any(axis=0) | (all_defined & (values != values[0]).any(axis=0))
+        differ = [(codes[r] != codes[s]) | ((codes[r] == DEFINED_CODE) & (values[r] != values[s]))
+                  for r, s in combinations(range(len(codes)), 2)]
+        pair_share[metric] = float(np.mean(differ)) if differ and values.shape[1] else np.nan
     frame = pd.DataFrame(by_metric, index=index, columns=repeats.metrics, dtype=bool)
-    return Flakiness(label_flips([s.batch for s in repeats.runs]), frame, frame.any(axis=1).rename("flaky"))
+    return Flakiness(label_flips([s.batch for s in repeats.runs]), frame, frame.any(axis=1).rename("flaky"),
+                     pd.Series(pair_share, index=repeats.metrics, dtype=float, name="pair_share"))
 
 
 @dataclass(frozen=True)
@@ -178,11 +205,13 @@ class MetricVariance:
     """One metric over the judge's repeats (None: Undefined; ``reason`` says why).
 
     ``mean``, ``ci_low`` / ``ci_high``: the policy's mean over defined samples and today's
-    bootstrap interval over questions. ``repeat_means``: each repeat's mean over defined samples;
-    ``repeat_min`` / ``repeat_max`` / ``repeat_sd`` (sample sd, ddof=1) over the defined ones
-    (sd: at least two). ``pooled_mean``: mean over every defined (sample, repeat) pair.
-    ``judge_ci_low`` / ``judge_ci_high``: the interval over questions and repeats
-    (:func:`judge_variance`).
+    bootstrap interval over questions (both about the policy's labels). ``repeat_means``: each
+    repeat's mean over defined samples; ``repeat_min`` / ``repeat_max`` / ``repeat_sd`` (sample
+    sd, ddof=1) over the defined ones (sd: at least two). ``judge_mean``: the mean of the defined
+    repeat means, the estimate of one judge run's expected metric, and ``judge_ci_low`` /
+    ``judge_ci_high`` its interval over questions and the judge's randomness
+    (:func:`combined_interval`): the policy's ``mean`` (a majority errs less often than one run)
+    may fall outside it.
     """
 
     metric: str
@@ -193,7 +222,7 @@ class MetricVariance:
     repeat_min: Optional[float]
     repeat_max: Optional[float]
     repeat_sd: Optional[float]
-    pooled_mean: Optional[float]
+    judge_mean: Optional[float]
     judge_ci_low: Optional[float]
     judge_ci_high: Optional[float]
     reason: Optional[str] = None
@@ -219,50 +248,64 @@ class JudgeVariance:
     def frame(self) -> pd.DataFrame:
         rows = []
         for m in self.metrics.values():
-            row = {"mean": m.mean, "ci_low": m.ci_low, "ci_high": m.ci_high, "judge_ci_low": m.judge_ci_low,
-                   "judge_ci_high": m.judge_ci_high, "widening": m.widening, "pooled_mean": m.pooled_mean,
+            row = {"mean": m.mean, "ci_low": m.ci_low, "ci_high": m.ci_high, "judge_mean": m.judge_mean,
+                   "judge_ci_low": m.judge_ci_low, "judge_ci_high": m.judge_ci_high, "widening": m.widening,
                    "repeat_min": m.repeat_min, "repeat_max": m.repeat_max, "repeat_sd": m.repeat_sd}
             row.update({f"repeat_{r}": v for r, v in enumerate(m.repeat_means)})
             rows.append({k: np.nan if v is None else v for k, v in row.items()} | {"reason": m.reason})
         return pd.DataFrame(rows, index=pd.Index(list(self.metrics), name="metric"))
 
 
-def combined_interval(values: np.ndarray, defined: np.ndarray, n_boot: int = N_BOOT, seed: int = 0,
-                      confidence: float = CONFIDENCE) -> tuple[Optional[float], Optional[float], Optional[str]]:
-    """Percentile bootstrap over questions and repeats of a mean over defined samples: (low, high,
-    None), or (None, None, why) when Undefined. ``values`` / ``defined``: repeats x samples.
+def _repeat_means(values: np.ndarray, defined: np.ndarray) -> np.ndarray:
+    """Each repeat's mean over its defined samples (NaN where it has none); repeats x samples in."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(defined, values, 0.0).sum(axis=1) / defined.sum(axis=1)
 
-    Each of the n drawn samples also draws one of the k repeats uniformly and takes its value
-    from that repeat; the draw's mean is over its defined samples, as the engine's aggregate
-    (mean over defined) is. That is n draws from the n x k (sample, repeat) pairs, so it is
-    computed as a multinomial over their distinct values (:mod:`.bootstrap`): n_boot x distinct
-    work. A draw with no defined sample is left out (its mean is Undefined).
+
+def combined_interval(values: np.ndarray, defined: np.ndarray,
+                      confidence: float = CONFIDENCE) -> tuple[Optional[float], Optional[float], Optional[str]]:
+    """The interval of one judge run's expected mean over defined samples, about the mean of the
+    repeat means: (low, high, None), or (None, None, why) when Undefined (fewer than two repeats
+    or two samples defined). ``values`` / ``defined``: repeats x samples.
+
+    Two-stage variance: s_b² / k, s_b² the variance of the k defined repeat means (k − 1 df; it
+    holds a shift shared by a whole repeat and the labels' independent noise as it averages over
+    these questions), plus s_q² / n, s_q² the variance over the n samples of each sample's mean
+    over its defined repeats (n − 1 df; the questions' sampling). The first alone is the judge's
+    part for these N questions; with the second the interval is also about the question
+    distribution, so for the N questions' mean it is conservative. Each part is scaled by its own
+    Student t quantile before they are added, V = (t²_{k−1} s_b² / k + t²_{n−1} s_q² / n) / z²: with
+    k = 2 or 3 repeats the shared shift is poorly known and its part is wide (t at 1 or 2 df: 12.7,
+    4.3) — a Welch–Satterthwaite df covered 0.92 with k = 3 and a shift (docs/intervals.md). The
+    interval is Clopper–Pearson on n* = m(1 − m) / V trials (:func:`.intervals.bounded_interval`)
+    in the values' range: it stays inside the range and keeps a width when nothing varies (n* = n).
     """
     values, defined = np.asarray(values, dtype=float), np.asarray(defined, dtype=bool)
-    kept = values[defined]
-    if not kept.size:
+    if not defined.any():
         return None, None, "no sample is defined in any repeat"
-    distinct, counts = np.unique(kept, return_counts=True)
-    total, n = values.size, values.shape[1]
-    draws = np.random.default_rng(seed).multinomial(n, np.append(counts, total - kept.size) / total, size=n_boot)
-    got = draws[:, :-1].sum(axis=1)
-    ok = got > 0
-    if not ok.any():
-        return None, None, "no bootstrap draw has a defined sample"
-    lo, hi = percentile_interval(draws[ok, :-1] @ distinct / got[ok], confidence)
-    return lo, hi, None
+    means = _repeat_means(values, defined)
+    means = means[~np.isnan(means)]
+    per_sample = _repeat_means(values.T, defined.T)
+    per_sample = per_sample[~np.isnan(per_sample)]
+    k, n = len(means), len(per_sample)
+    if k < 2:
+        return None, None, "fewer than two repeats define it: the judge's variance is unknown"
+    if n < 2:
+        return None, None, "fewer than two samples define it: the questions' variance is unknown"
+    a, b = range_of(values[defined])
+    between, questions = np.var(means, ddof=1) / k / (b - a) ** 2, np.var(per_sample, ddof=1) / n / (b - a) ** 2
+    q = lambda df: student_t.ppf((1 + confidence) / 2, df) ** 2  # noqa: E731
+    var = (between * q(k - 1) + questions * q(n - 1)) / norm.ppf((1 + confidence) / 2) ** 2
+    lo, hi = bounded_interval((means.mean() - a) / (b - a), var, n if var <= 1e-20 else 1.0, level=confidence)
+    return float(a + (b - a) * lo), float(a + (b - a) * hi), None
 
 
 def judge_variance(repeats: Repeats, *, n_boot: int = N_BOOT, seed: int = 0,
                    confidence: float = CONFIDENCE) -> JudgeVariance:
     """Per metric: the mean per repeat and their spread, today's interval over questions (of the
-    policy's labels) and the interval that also resamples the judge (:func:`combined_interval`).
-
-    Repeats are resampled per sample, not per label: a sample's labels come from one judge call
-    batch of that repeat and are correlated, and resampling each label's repeat would mean
-    rescoring every sample in every draw. The judge's noise is taken as independent across
-    samples; a shift shared by a whole repeat shows in the spread of the repeat means, not in
-    this interval.
+    policy's labels, ``n_boot`` draws from ``seed``), and the mean of the repeat means with its
+    interval over questions and the judge's randomness (:func:`combined_interval`: a shift shared
+    by a whole repeat is in it).
     """
     policy = _columns(repeats.policy)
     out = {}
@@ -274,12 +317,12 @@ def judge_variance(repeats: Repeats, *, n_boot: int = N_BOOT, seed: int = 0,
         lo, hi = interval(p_value[p_defined], n_boot, seed, confidence)
         means = tuple(mean_over_defined(v, d)[0] for v, d in zip(values, defined))
         known = [m for m in means if m is not None]
-        judge_lo, judge_hi, reason = combined_interval(values, defined, n_boot, seed, confidence)
+        judge_lo, judge_hi, reason = combined_interval(values, defined, confidence)
         if mean is None:
             reason = "no sample is defined under the policy's labels" + (f"; {reason}" if reason else "")
         out[metric] = MetricVariance(
             metric, mean, lo, hi, means, min(known) if known else None, max(known) if known else None,
-            float(np.std(known, ddof=1)) if len(known) >= 2 else None, mean_over_defined(values, defined)[0],
+            float(np.std(known, ddof=1)) if len(known) >= 2 else None, float(np.mean(known)) if known else None,
             judge_lo, judge_hi, reason)
     return JudgeVariance(out, repeats.n_repeats, repeats.policy_name, confidence)
 

@@ -40,12 +40,12 @@ def test_per_repeat_means_spread_and_flaky_samples_by_hand():
     assert (m.repeat_min, m.repeat_max) == pytest.approx((means[0], means[2]))
     assert m.repeat_sd == pytest.approx(np.std(means, ddof=1))
     assert m.mean == pytest.approx((1 + .25 + 0) / 3)  # majority: s0 E E; s3 N (1 : 1, N came first)
-    assert m.pooled_mean == pytest.approx(4.25 / 8)  # the 8 defined (sample, repeat) pairs
-    assert m.reason is None and m.judge_ci_low <= m.pooled_mean <= m.judge_ci_high
+    assert m.judge_mean == pytest.approx(np.mean(means))  # the mean of the repeat means, the interval's
+    assert m.reason is None and m.judge_ci_low <= m.judge_mean <= m.judge_ci_high
     flaky = flakiness(rep)
     assert flaky.flaky.tolist() == [True, False, False, True]  # s3: defined, then Undefined
     assert flaky.by_metric["precision"].tolist() == [True, False, False, True]
-    assert flaky.summary.loc["precision"].tolist() == [2, 4, 0.5]
+    assert flaky.summary.loc["precision"].tolist() == [2, 4, 0.5, 5 / 12]  # pairs: s0 2 of 3 differ, s3 all 3
     labels = flaky.labels.loc["answer2response"]
     assert (labels.flipped, labels.labels) == (2, 7)  # s0's second claim, s3's claim (its None not counted)
     one = repeat_scores(_filled(), ["precision"], policy=1)
