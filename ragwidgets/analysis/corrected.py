@@ -354,7 +354,7 @@ def _design(strata_all, strata_reviewed, known, a_all, b_all, m: int, n: int) ->
         raise InputError(f"reviewed stratum {missing[0]!r} is not among the samples' strata", field="strata_reviewed")
     seen = np.bincount([lookup[s] for s in sr.astype(str)], minlength=len(names))
     if (seen == 0).any():
-        raise InputError(f"stratum {names[np.argmax(seen == 0)]!r} has no reviewed sample: its mean cannot be "
+        raise InputError(f"stratum {str(names[np.argmax(seen == 0)])!r} has no reviewed sample: its mean cannot be "
                          "estimated", field="strata_reviewed")
     return {"judge_a": np.bincount(inverse, weights=a_all[~known], minlength=len(names)),
             "judge_b": np.bincount(inverse, weights=b_all[~known], minlength=len(names)),
@@ -383,7 +383,7 @@ def _reviewed_subset(run: ReviewedRun, rows: np.ndarray) -> Scores:
 
 
 def corrected(scores: Scores, reviews=None, *, metrics=None, level: float = 0.95,
-              estimand: str = "finite") -> pd.DataFrame:
+              estimand: str = "finite", design=None) -> pd.DataFrame:
     """Each metric's mean three ways (see :func:`prediction_powered`): judge only, reviewed only
     and corrected, over the samples reviewed for that metric (every cell of every label matrix it
     reads reviewed or confirmed: :mod:`ragwidgets.analysis.reviewed_labels`), drawn from the
@@ -392,9 +392,17 @@ def corrected(scores: Scores, reviews=None, *, metrics=None, level: float = 0.95
     ``scores``: the judge's scores with ``reviews`` (a reviews file's path, Reviews, records), or
     scores evaluated with reviews (``rw.evaluate(..., reviews=)``; ``reviews`` None). Only the
     reviewed samples are scored again. ``metrics``: reported names (default: those of ``scores``
-    that read a label matrix). The reviewed samples must be a simple random sample of the run's
-    (``review_queue(..., strategy="random")``): a consequential queue's are not, and the
-    corrected interval is then not valid.
+    that read a label matrix).
+
+    ``design``: the :class:`~ragwidgets.analysis.review_queue.ReviewQueue` the reviews were made
+    from. None or a random queue: the reviewed samples are taken for a simple random sample of
+    the run's. A stratified queue: each sample's stratum is read from it and each stratum is
+    weighted by its size (stratified PPI; the reviews in each stratum must be a simple random
+    sample of it, as the queue's are; a stratum with samples to review but none reviewed makes
+    the row Undefined). A consequential queue is refused (InputError): its samples were picked
+    for how far they move the metric, so no average of them estimates the run's mean. Reviews do
+    not record their queue: without ``design`` a consequential or stratified queue's reviews are
+    silently taken for a simple random sample, and the corrected interval is then not valid.
 
     ``estimand``: "finite" (the mean of these N questions) or "superpopulation" (the system's
     mean over the distribution they were drawn from: wider).
@@ -407,6 +415,7 @@ def corrected(scores: Scores, reviews=None, *, metrics=None, level: float = 0.95
     """
     run = reviewed_run(scores, reviews)
     judge = run.judge
+    strata = _design_strata(design, judge)
     names = [n for n in defined_metrics(judge) if label_kinds(n)] if metrics is None else list(metrics)
     unknown = [n for n in names if n not in judge.names]
     if unknown:
@@ -430,12 +439,41 @@ def corrected(scores: Scores, reviews=None, *, metrics=None, level: float = 0.95
         chosen = np.flatnonzero(run.fully_reviewed(kinds))
         tv, td = _values(subset, name)
         at = chosen if position is None else np.array([position[int(i)] for i in chosen], dtype=np.int64)
-        est = prediction_powered(ja, ja[chosen], tv[at], defined_truth_reviewed=td[at], level=level,
-                                 known_all=~run.reviewable(kinds), estimand=estimand)
+        stratified = {} if strata is None else {"strata_all": strata, "strata_reviewed": strata[chosen]}
+        try:
+            est = prediction_powered(ja, ja[chosen], tv[at], defined_truth_reviewed=td[at], level=level,
+                                     known_all=~run.reviewable(kinds), estimand=estimand, **stratified)
+        except InputError as e:
+            if strata is None or e.field != "strata_reviewed":
+                raise
+            rows.append({"metric": name, **dict.fromkeys(COLUMNS[:9]), "n_reviewed": len(chosen),
+                         "n_discordant": 0, "n_samples": len(ja), "reason": str(e)})
+            continue
         rows.append({"metric": name, **est.row()})
     frame = undefined_as_none(rows, COLUMNS[:9]).set_index("metric")[list(COLUMNS) + ["reason"]]
     frame.attrs["estimand"] = estimand
     return frame
+
+
+def _design_strata(design, judge: Scores) -> np.ndarray | None:
+    """Each sample's stratum from a stratified ``design`` (None for none or a random queue);
+    a consequential queue, a queue of another run or anything else is an InputError."""
+    if design is None:
+        return None
+    strategy, strata = getattr(design, "strategy", None), getattr(design, "strata", None)
+    if strategy == "consequential":
+        raise InputError("the reviews came from a consequential queue: its samples were chosen for how far one "
+                         "label moves the metric, not at random, so no corrected estimate is valid from them; "
+                         "review a random or stratified queue (review_queue(..., strategy='random'))",
+                         field="design")
+    if strategy not in ("random", "stratified"):
+        raise InputError(f"design must be the review queue the reviews came from, not {type(design).__name__}",
+                         field="design")
+    ids = design.scores.batch.query_ids if design.scores is not None else None
+    if ids is not None and list(ids) != list(judge.batch.query_ids):
+        raise InputError("design is a review queue of another run (its samples differ from these scores')",
+                         field="design")
+    return None if strategy == "random" else np.asarray(strata, dtype=object)
 
 
 def corrected_view(table: pd.DataFrame) -> dict:

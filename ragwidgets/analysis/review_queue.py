@@ -2,10 +2,11 @@
 
 Three strategies: ``random`` (a simple random sample of samples, what a valid correction of
 the scores needs: :func:`ragwidgets.analysis.corrected`), ``stratified`` (a simple random sample
-within each group of ``by``, allocated in proportion to the groups' sizes: every sample keeps
-the same chance, so the corrected estimates stay valid) and ``consequential`` (the samples where
-one label's flip moves the run's metric most: not a random sample, so it cannot feed
-``corrected``).
+within each group of ``by``, allocated in proportion to the groups' sizes or by Neyman
+allocation, each quota rounded at random; the queue records each sample's stratum, so
+``corrected(..., design=queue)`` weights every stratum by its size) and ``consequential`` (the
+samples where one label's flip moves the run's metric most: not a random sample, so
+``corrected(..., design=queue)`` refuses it).
 """
 
 from __future__ import annotations
@@ -18,19 +19,24 @@ import pandas as pd
 
 from ..engine.evaluate import Scores
 from ..engine.metrics import REQUIRED_PREFIX
+from ..errors import InputError
 from ..model import LABEL_MATRICES
 from ..reviews import Reviews
 from .reviewed_labels import ReviewedRun, groups_of, label_kinds, reviewed_run
 from .table import DEFINED_CODE, defined_metrics, run_table
 
 STRATEGIES = ("random", "stratified", "consequential")
+ALLOCATIONS = ("proportional", "neyman")
 
 
 @dataclass(eq=False)
 class ReviewQueue:
     """The samples to review, in order (``query_ids``), with why (``frame``: query_id, position,
     and per strategy stratum or score, and ``why``); ``kinds``: the label matrices a sample must
-    have reviewed to count as done; ``eligible``: the samples it was drawn from."""
+    have reviewed to count as done; ``eligible``: the samples it was drawn from. The design, for
+    :func:`ragwidgets.analysis.corrected` (``design=queue``): ``strata`` (stratified only) each
+    sample's stratum over the whole run, and ``quotas`` each stratum's expected number of
+    reviews before its random rounding."""
 
     query_ids: list[str]
     frame: pd.DataFrame
@@ -39,6 +45,8 @@ class ReviewQueue:
     eligible: int
     note: str = ""
     scores: Scores | None = field(default=None, repr=False)
+    strata: np.ndarray | None = field(default=None, repr=False)
+    quotas: dict[str, float] | None = None
 
     def __len__(self) -> int:
         return len(self.query_ids)
@@ -50,9 +58,10 @@ class ReviewQueue:
         return self.frame
 
     def to_view(self) -> dict:
-        """JSON-able: the strategy, the query_ids in order, how many were eligible, the note."""
+        """JSON-able: the strategy, the query_ids in order, how many were eligible, the note, the quotas."""
+        quotas = None if self.quotas is None else {k: float(v) for k, v in self.quotas.items()}
         return {"strategy": self.strategy, "query_ids": list(self.query_ids), "kinds": list(self.kinds),
-                "eligible": self.eligible, "note": self.note}
+                "eligible": self.eligible, "note": self.note, "quotas": quotas}
 
 
 def _run(scores: Scores, reviews) -> ReviewedRun:
@@ -70,13 +79,68 @@ def _strata(scores: Scores, by) -> np.ndarray:
     return groups_of(by, scores, "")
 
 
-def _proportional(sizes: np.ndarray, n: int) -> np.ndarray:
-    """n split over groups of ``sizes`` in proportion (largest remainders), none above its size."""
-    exact = sizes * n / sizes.sum()
-    out = np.floor(exact).astype(int)
-    for k in np.argsort(-(exact - out), kind="stable")[:n - out.sum()]:
-        out[k] += 1
-    return np.minimum(out, sizes)
+def _quotas(sizes: np.ndarray, n: int, weights: np.ndarray) -> np.ndarray:
+    """n split over strata of ``sizes`` in proportion to ``weights`` (fractional quotas), none
+    above its size and, when n allows it, none below min(2, size) (a stratum's variance needs two
+    reviews): strata held at a bound, the rest is shared again among the others."""
+    sizes = sizes.astype(float)
+    n = min(float(n), sizes.sum())
+    floor = np.minimum(sizes, 2.0)
+    floor = floor if floor.sum() <= n else np.zeros_like(sizes)
+    out, held = np.zeros_like(sizes), np.zeros(len(sizes), dtype=bool)
+    while not held.all():
+        w = np.where(held, 0.0, weights)
+        w = w if w.sum() > 0 else np.where(held, 0.0, sizes)
+        out = np.where(held, out, (n - out[held].sum()) * w / w.sum())
+        low, high = ~held & (out < floor), ~held & (out > sizes)
+        if not (low | high).any():
+            break
+        out = np.where(low, floor, np.where(high, sizes, out))
+        held |= low | high
+    return out
+
+
+def _round(quotas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Whole numbers summing to ``quotas``' (whole) total, each ⌊q⌋ or ⌈q⌉ and ⌈q⌉ with probability
+    q − ⌊q⌋ (systematic rounding over the strata in random order): no stratum is favoured."""
+    low = np.floor(quotas + 1e-9)
+    frac = np.clip(quotas - low, 0.0, 1.0)
+    extra = int(round(frac.sum()))
+    out = low.astype(int)
+    if extra:
+        order = rng.permutation(len(quotas))
+        cum = np.concatenate([[0.0], np.cumsum(frac[order])])
+        cum *= extra / cum[-1]
+        u = rng.random()
+        out[order] += (np.floor(cum[1:] + u) - np.floor(cum[:-1] + u)).astype(int)
+    return out
+
+
+def _rates(run: ReviewedRun, strata: np.ndarray, names: np.ndarray, disagreement) -> np.ndarray:
+    """p(1 − p) per stratum of ``names``, p from ``disagreement`` (group → rate) or the reviews."""
+    if disagreement is None:
+        p = _disagreement(run, strata, names)
+    else:
+        given = {str(k): v for k, v in dict(disagreement).items()}
+        missing = [str(s) for s in names if s not in given]
+        if missing:
+            raise InputError(f"disagreement gives no rate for stratum {missing[0]!r}", field="disagreement")
+        p = np.array([given[s] for s in names], dtype=float)
+        if not ((p >= 0) & (p <= 1)).all():
+            raise InputError("disagreement rates must be between 0 and 1", field="disagreement")
+    return p * (1 - p)
+
+
+def _disagreement(run: ReviewedRun, strata: np.ndarray, names: np.ndarray) -> np.ndarray:
+    """Per stratum of ``names``: the share of its fully reviewed samples where a review changed a
+    judge's label, smoothed as (changed + 1) / (reviewed + 2) (no review yet: ½)."""
+    changed = np.zeros(run.n_samples, dtype=bool)
+    for kind in LABEL_MATRICES:
+        cells = run.cells[kind] & run.in_play[kind] & (run.reviewed_labels[kind] != run.judge_labels(kind))
+        changed[run.owner[kind][cells]] = True
+    done = run.fully_reviewed()
+    key = strata.astype(str)
+    return np.array([((changed & done & (key == s)).sum() + 1) / ((done & (key == s)).sum() + 2) for s in names])
 
 
 def _moves(scores: Scores, metric: str) -> np.ndarray:
@@ -96,21 +160,30 @@ def _moves(scores: Scores, metric: str) -> np.ndarray:
 
 
 def review_queue(scores: Scores, n: int, *, strategy: str = "random", by=None, seed: int = 0, reviews=None,
-                 metric: str | None = None) -> ReviewQueue:
+                 metric: str | None = None, allocation: str = "proportional", disagreement=None) -> ReviewQueue:
     """The next ``n`` samples to review (fewer when fewer are left), skipping samples with no
     label to review and those already fully reviewed (every label cell of the matrices in
     ``kinds``; ``reviews``: a reviews file, Reviews, records; None: those ``scores`` carry).
 
     ``random``: a simple random sample (seeded) in random order — what valid correction needs.
-    ``stratified``: proportional allocation over the groups of ``by`` (a column of the run's
-    table, a group per sample, or a mapping from query_id), a simple random sample in each, in
-    random order. ``consequential``: the samples whose single label flip moves the run's mean
-    of ``metric`` (default: the first defined metric that reads labels) most, largest first;
-    score = 1 / (items in the sample's denominator × defined samples), the change in the mean
-    when one of its items changes side (0 where the metric is Undefined); ties in random order.
+    ``stratified``: over the groups of ``by`` (a column of the run's table, a group per sample, or
+    a mapping from query_id), each group's quota by ``allocation`` — "proportional" (to its
+    samples left) or "neyman" (to samples left × √(p(1 − p)), p the judge's disagreement there:
+    ``disagreement`` a mapping group → rate, or None: from the reviews so far, the share of
+    fully reviewed samples where a review changed a label, (changed + 1) / (reviewed + 2)) —
+    at least 2 per group when n allows, none above its size, rounded at random (⌈q⌉ with
+    probability q − ⌊q⌋, the total kept: no group is always favoured by rounding); a simple
+    random sample in each, in random order. The queue records each sample's group (``strata``)
+    and the quotas: pass it to ``corrected(..., design=queue)`` to weight each group by its
+    size (without it the reviews are taken for a simple random sample).
+    ``consequential``: the samples whose single label flip moves the run's mean of ``metric``
+    (default: the first defined metric that reads labels) most, largest first; score = 1 /
+    (items in the sample's denominator × defined samples), the change in the mean when one of
+    its items changes side (0 where the metric is Undefined); ties in random order.
     Not a random sample: reviewing it finds errors fast, but it cannot feed ``corrected`` (a
-    UserWarning says so). Random and stratified queues count a sample done when all its labels
-    are reviewed, consequential when those ``metric`` reads are.
+    UserWarning says so; ``corrected(..., design=queue)`` refuses it). Random and stratified
+    queues count a sample done when all its labels are reviewed, consequential when those
+    ``metric`` reads are.
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
@@ -118,6 +191,10 @@ def review_queue(scores: Scores, n: int, *, strategy: str = "random", by=None, s
         raise ValueError(f"n must be a whole number ≥ 0, not {n!r}")
     if (strategy == "stratified") != (by is not None):
         raise ValueError("by= goes with strategy='stratified' (and it needs one)")
+    if allocation not in ALLOCATIONS:
+        raise ValueError(f"allocation must be one of {', '.join(ALLOCATIONS)}, not {allocation!r}")
+    if strategy != "stratified" and (allocation != "proportional" or disagreement is not None):
+        raise ValueError("allocation= and disagreement= go with strategy='stratified'")
     run = _run(scores, reviews)
     base = run.reviewed_scores or run.judge
     kinds = LABEL_MATRICES
@@ -133,22 +210,26 @@ def review_queue(scores: Scores, n: int, *, strategy: str = "random", by=None, s
     rng = np.random.default_rng(seed)
     ids = base.batch.query_ids
     columns: dict[str, object] = {}
-    note = ""
+    note, strata, quotas = "", None, None
     if strategy == "random":
         chosen = rng.permutation(eligible)[:n]
         why = [f"simple random sample of the {len(eligible)} samples left to review"] * len(chosen)
     elif strategy == "stratified":
         strata = _strata(base, by)
         names, inverse = np.unique(strata[eligible].astype(str), return_inverse=True)
-        take = _proportional(np.bincount(inverse, minlength=len(names)), min(n, len(eligible)))
+        sizes = np.bincount(inverse, minlength=len(names))
+        weights = sizes * np.sqrt(_rates(run, strata, names, disagreement) if allocation == "neyman" else 1.0)
+        quota = _quotas(sizes, min(n, len(eligible)), weights)
+        take = _round(quota, rng)
         picked = [rng.permutation(eligible[inverse == k])[:take[k]] for k in range(len(names))]
         chosen = rng.permutation(np.concatenate(picked) if picked else eligible[:0])
-        size = dict(zip(names, np.bincount(inverse, minlength=len(names))))
-        count = dict(zip(names, take))
+        size, count = dict(zip(names, sizes)), dict(zip(names, take))
+        quotas = {str(k): float(q) for k, q in zip(names, quota)}
         label = strata[chosen]
         columns["stratum"] = label
-        why = [f"stratum {s!s}: {count[str(s)]} of its {size[str(s)]} samples (proportional allocation)"
-               for s in label]
+        why = [f"stratum {s!s}: {count[str(s)]} of its {size[str(s)]} samples ({allocation} allocation, "
+               f"quota {quotas[str(s)]:.3g} rounded at random)" for s in label]
+        strata = strata.astype(str)
     else:
         moves = _moves(base, metric)[eligible]
         order = rng.permutation(len(eligible))
@@ -163,7 +244,7 @@ def review_queue(scores: Scores, n: int, *, strategy: str = "random", by=None, s
     chosen = np.asarray(chosen, dtype=np.int64)
     qids = [ids[i] for i in chosen]
     frame = pd.DataFrame({"query_id": qids, "position": chosen, **columns, "why": why})
-    return ReviewQueue(qids, frame, strategy, tuple(kinds), len(eligible), note, run.judge)
+    return ReviewQueue(qids, frame, strategy, tuple(kinds), len(eligible), note, run.judge, strata, quotas)
 
 
 def progress(queue: ReviewQueue, reviews) -> tuple[int, int]:
