@@ -538,19 +538,22 @@ describe("data from elsewhere, said", () => {
 describe("a run judged several times", () => {
   it("shows the labels that flip and each metric's interval with the judge's repeats beside today's", async () => {
     const repeats = { run: { n_repeats: 3, policy: "majority", flaky: 12, samples: 40,
-      labels: [{ kind: "retrieved2response", flipped: 8, labels: 400, share: 0.02 }],
-      metrics: [{ metric: "faithfulness", mean: 0.5, ci_low: 0.4, ci_high: 0.6, judge_ci_low: 0.38, judge_ci_high: 0.63, repeat_min: 0.48, repeat_max: 0.52 },
-        { metric: "recall", mean: null, ci_low: null, ci_high: null, judge_ci_low: null, judge_ci_high: null, repeat_min: null, repeat_max: null }] } };
+      labels: [{ kind: "retrieved2response", flipped: 8, labels: 400, share: 0.02, pair_share: 0.01 }],
+      metrics: [{ metric: "faithfulness", mean: 0.5, ci_low: 0.4, ci_high: 0.6, judge_mean: 0.505, judge_ci_low: 0.38, judge_ci_high: 0.63, repeat_min: 0.48, repeat_max: 0.52 },
+        { metric: "recall", mean: null, ci_low: null, ci_high: null, judge_mean: null, judge_ci_low: null, judge_ci_high: null, repeat_min: null, repeat_max: null }] } };
     const { el, cleanup } = mountWith({ _view: viewTrait(baseView({ repeats })) });
     await tick();
     el.querySelector('[data-tab="summary"]').click();
     await tick();
     const table = el.querySelector("[data-testid=repeats]");
     expect(table.querySelector("caption").textContent).toContain("run: judged 3 times (labels by majority); 12 of 40 samples flaky");
-    expect(table.querySelector("caption").textContent).toContain("retrieved2response 2.0% of 400");
+    expect(table.querySelector("caption").textContent).toContain("retrieved2response 2.0% of 400 (1.0% per pair of repeats)");
+    // the judge's interval sits beside the mean it is about (one run's, not the majority's)
+    expect([...table.querySelectorAll("thead th")].map((th) => th.textContent)[3]).toContain("one judge run");
     const rows = [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent));
-    expect(rows[0]).toEqual(["faithfulness", "0.500", "0.400–0.600", "0.380–0.630", "0.480–0.520"]);
+    expect(rows[0]).toEqual(["faithfulness", "0.500", "0.400–0.600", "0.505 (0.380–0.630)", "0.480–0.520"]);
     expect(rows[1][1]).toBe("Undefined"); // never a 0
+    expect(rows[1][3]).toBe("Undefined");
     cleanup();
   });
 });

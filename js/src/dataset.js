@@ -256,11 +256,13 @@ function Repeats({ view }) {
   return html`<div class="rw-ds-wide" data-testid="repeats">${runs.map(([run, r]) => html`<table class="rw-table">
     <caption>${`${run}: judged ${r.n_repeats} times (labels by ${r.policy}); ${r.flaky.toLocaleString("en-US")} of `
       + `${r.samples.toLocaleString("en-US")} samples flaky (a metric changes across repeats; slice "flaky labels"); `
-      + `labels that flip: ${r.labels.map((l) => `${l.kind} ${fmt(100 * l.share, 1)}% of ${l.labels.toLocaleString("en-US")}`).join(", ") || "none"}`}</caption>
-    <thead><tr><th>metric</th><th>mean</th><th>95% interval (questions)</th><th>with the judge's repeats</th><th>mean per repeat</th></tr></thead>
+      + `labels that flip: ${r.labels.map((l) => `${l.kind} ${fmt(100 * l.share, 1)}% of ${l.labels.toLocaleString("en-US")}`
+        + (l.pair_share === null || l.pair_share === undefined ? "" : ` (${fmt(100 * l.pair_share, 1)}% per pair of repeats)`)).join(", ") || "none"}`}</caption>
+    <thead><tr><th>metric</th><th>mean</th><th>95% interval (questions)</th><th>one judge run: mean of the repeats (95% interval, questions and judge)</th><th>mean per repeat</th></tr></thead>
     <tbody>${r.metrics.map((m) => html`<tr><th>${label[m.metric] || m.metric}</th>
       <td class="rw-num">${m.mean === null ? html`<span class="rw-ds-undef">Undefined</span>` : fmt(m.mean, 3)}</td>
-      <td class="rw-num">${range(m.ci_low, m.ci_high)}</td><td class="rw-num">${range(m.judge_ci_low, m.judge_ci_high)}</td>
+      <td class="rw-num">${range(m.ci_low, m.ci_high)}</td>
+      <td class="rw-num">${m.judge_mean === null || m.judge_ci_low === null ? "Undefined" : `${fmt(m.judge_mean, 3)} (${range(m.judge_ci_low, m.judge_ci_high)})`}</td>
       <td class="rw-num">${range(m.repeat_min, m.repeat_max)}</td></tr>`)}</tbody></table>`)}</div>`;
 }
 

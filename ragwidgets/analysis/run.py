@@ -703,7 +703,8 @@ class InMemoryRun(HeldTable):
 
     def judge_variance(self, run: str) -> JudgeVariance:
         """For a run judged several times: per metric the mean per repeat, their spread, today's
-        interval and the one that also resamples the judge's repeat (all the run's samples)."""
+        interval and one judge run's expected mean with its interval over questions and the judge's
+        randomness (all the run's samples)."""
         if run not in self.repeats:
             raise ValueError(f"run {run!r} was judged once: no repeats to compare (score with repeats=k)")
         if run not in self._variance:

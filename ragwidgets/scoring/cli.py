@@ -223,8 +223,8 @@ def main(argv: list[str]) -> int:
                           for k, m in result.metrics.items()}
         out["usage"] = vars(usage)
         if flips is not None:
-            out["label_flips"] = {kind: {"flipped": int(row.flipped), "labels": int(row.labels)}
-                                  for kind, row in flips.iterrows()}
+            out["label_flips"] = {kind: {"flipped": int(row.flipped), "labels": int(row.labels),
+                                         "pair_share": float(row.pair_share)} for kind, row in flips.iterrows()}
         print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         with pd.option_context("display.width", 200, "display.max_columns", 20):
@@ -232,7 +232,8 @@ def main(argv: list[str]) -> int:
         print("\nUndefined: the score's denominator is 0, or the judge could not judge what it needs "
               "(never counted as 0; reasons in the json output).")
     if flips is not None:
-        shown = ", ".join(f"{kind} {row.flipped}/{row.labels} ({row.share:.1%})" for kind, row in flips.iterrows())
+        shown = ", ".join(f"{kind} {row.flipped}/{row.labels} ({row.share:.1%}; "
+                          f"{row.pair_share:.1%} per pair of repeats)" for kind, row in flips.iterrows())
         print(f"labels that flip across the {args.repeats} repeats: {shown or 'none judged twice'}", file=sys.stderr)
     print(f"judge: {usage.calls} calls, {usage.requests} requests ({usage.retries} retries), {usage.cache_hits} cache "
           f"hits, {usage.failures} failures, {usage.prompt_tokens} + {usage.completion_tokens} tokens", file=sys.stderr)

@@ -4173,11 +4173,12 @@ function Repeats({ view }) {
   const range = (lo, hi) => lo === null || lo === void 0 ? "Undefined" : `${fmt3(lo, 3)}–${fmt3(hi, 3)}`;
   const label = Object.fromEntries(view.metrics.map((m3) => [m3.key, m3.label]));
   return html`<div class="rw-ds-wide" data-testid="repeats">${runs.map(([run, r3]) => html`<table class="rw-table">
-    <caption>${`${run}: judged ${r3.n_repeats} times (labels by ${r3.policy}); ${r3.flaky.toLocaleString("en-US")} of ${r3.samples.toLocaleString("en-US")} samples flaky (a metric changes across repeats; slice "flaky labels"); labels that flip: ${r3.labels.map((l3) => `${l3.kind} ${fmt3(100 * l3.share, 1)}% of ${l3.labels.toLocaleString("en-US")}`).join(", ") || "none"}`}</caption>
-    <thead><tr><th>metric</th><th>mean</th><th>95% interval (questions)</th><th>with the judge's repeats</th><th>mean per repeat</th></tr></thead>
+    <caption>${`${run}: judged ${r3.n_repeats} times (labels by ${r3.policy}); ${r3.flaky.toLocaleString("en-US")} of ${r3.samples.toLocaleString("en-US")} samples flaky (a metric changes across repeats; slice "flaky labels"); labels that flip: ${r3.labels.map((l3) => `${l3.kind} ${fmt3(100 * l3.share, 1)}% of ${l3.labels.toLocaleString("en-US")}` + (l3.pair_share === null || l3.pair_share === void 0 ? "" : ` (${fmt3(100 * l3.pair_share, 1)}% per pair of repeats)`)).join(", ") || "none"}`}</caption>
+    <thead><tr><th>metric</th><th>mean</th><th>95% interval (questions)</th><th>one judge run: mean of the repeats (95% interval, questions and judge)</th><th>mean per repeat</th></tr></thead>
     <tbody>${r3.metrics.map((m3) => html`<tr><th>${label[m3.metric] || m3.metric}</th>
       <td class="rw-num">${m3.mean === null ? html`<span class="rw-ds-undef">Undefined</span>` : fmt3(m3.mean, 3)}</td>
-      <td class="rw-num">${range(m3.ci_low, m3.ci_high)}</td><td class="rw-num">${range(m3.judge_ci_low, m3.judge_ci_high)}</td>
+      <td class="rw-num">${range(m3.ci_low, m3.ci_high)}</td>
+      <td class="rw-num">${m3.judge_mean === null || m3.judge_ci_low === null ? "Undefined" : `${fmt3(m3.judge_mean, 3)} (${range(m3.judge_ci_low, m3.judge_ci_high)})`}</td>
       <td class="rw-num">${range(m3.repeat_min, m3.repeat_max)}</td></tr>`)}</tbody></table>`)}</div>`;
 }
 function Summary({ view }) {

@@ -369,8 +369,9 @@ class DatasetExplorer(Widget):
 
     def judge_variance(self, run: str | None = None) -> pd.DataFrame:
         """For a run judged several times (records filled with ``repeats=k``): per metric the mean
-        under the policy's labels, today's interval, the interval that also resamples the judge's
-        repeat (``judge_ci_low`` / ``judge_ci_high``), the mean per repeat and their spread
+        under the policy's labels, today's interval, one judge run's expected mean (``judge_mean``,
+        the mean of the repeat means) with its interval over questions and the judge's randomness
+        (``judge_ci_low`` / ``judge_ci_high``), the mean per repeat and their spread
         (:func:`ragwidgets.analysis.judge_variance`, over all the run's samples)."""
         if not getattr(self.model, "repeats", None):
             raise ValueError("no run here was judged several times (score with repeats=k)")

@@ -183,6 +183,7 @@ def test_the_judge_cli_takes_repeats_and_a_policy(chat_server, tmp_path, capsys)
     flips = out["label_flips"]
     assert set(flips) == {"answer2response", "retrieved2response"} and flips["answer2response"]["labels"] == 3
     assert "labels that flip across the 3 repeats: answer2response" in captured.err
+    assert "per pair of repeats" in captured.err and 0 <= flips["answer2response"]["pair_share"] <= 1
     saved = tmp_path / "scored.json"
     assert judge("--repeats", "3", "--policy", "2", "--scores", "precision,faithfulness", "--output", str(saved)) == 0
     assert chat_server.script.requests == int(total[1]) and "0 calls" in capsys.readouterr().err
