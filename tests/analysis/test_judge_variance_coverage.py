@@ -39,6 +39,8 @@ def _runs(n: int, k: int, shared: bool, seed: int):
 def _coverage(n, k, shared, seed):
     values, defined, target, superpopulation = _runs(n, k, shared, seed)
     got = np.array([combined_interval(v, d)[:2] for v, d in zip(values, defined)])
+    shown = np.where(defined, values, 0).sum(axis=2) / defined.sum(axis=2)  # each repeat's mean
+    assert ((got[:, 0] <= shown.mean(axis=1)) & (shown.mean(axis=1) <= got[:, 1])).all()  # about judge_mean
     return (np.mean((got[:, 0] <= target) & (target <= got[:, 1])),
             np.mean((got[:, 0] <= superpopulation) & (superpopulation <= got[:, 1])))
 
@@ -80,3 +82,13 @@ def test_flips_per_pair_of_repeats_do_not_grow_with_k():
     assert abs(got[3].pair_share - got[6].pair_share) < 0.02
     assert got[3].share == pytest.approx(1 - 0.9**3 - 0.1**3, abs=0.03)
     assert got[6].share == pytest.approx(1 - 0.9**6 - 0.1**6, abs=0.03) and got[6].share > got[3].share + 0.1
+
+
+def test_one_repeat_or_one_sample_leaves_the_judge_s_interval_undefined_with_a_reason():
+    """k = 1: nothing says how the judge varies; one defined sample: nothing says how questions do."""
+    assert combined_interval(np.array([[0.2, 0.4, 1.0]]), np.ones((1, 3), dtype=bool)) == (
+        None, None, "fewer than two repeats define it: the judge's variance is unknown")
+    assert combined_interval(np.array([[0.2, 0.4], [0.3, 0.1]]), np.array([[True, False], [True, False]])) == (
+        None, None, "fewer than two samples define it: the questions' variance is unknown")
+    lo, hi, reason = combined_interval(np.ones((3, 40)), np.ones((3, 40), dtype=bool))  # nothing varies
+    assert reason is None and 0.9 < lo < hi == 1  # Clopper-Pearson of 40 in 40: a width, not a point
