@@ -22,10 +22,10 @@ The metrics looked at are those computable on some sample in some repeat.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import combinations
 from typing import Any, Optional
 
 import numpy as np
