@@ -8,7 +8,8 @@ entailment label (answer2response, response2answer, retrieved2response, retrieve
 one of the two others with probability ``--flip``, drawn with numpy on the Batch's label arrays.
 The policy is the majority of the three (ties: repeat 0's). Timed: ``flakiness`` (label flips
 per kind, the flaky samples per metric), ``judge_variance`` (per metric the repeat means, their
-spread, today's interval and the interval over questions and repeats, 2,000 resamples each),
+spread, today's interval (2,000 resamples), one judge run's mean and its two-stage interval over
+questions and the judge's randomness),
 and both; the peer in the same run is scoring one repeat (``evaluate`` of its Batch).
 """
 
@@ -91,8 +92,8 @@ def main() -> None:
     print("\n" + flaky.labels.to_string())
     print(f"\nflaky samples (some metric differs): {int(flaky.flaky.sum()):,} of {args.n:,}")
     with pd.option_context("display.width", 220, "display.max_columns", 20, "display.precision", 4):
-        print("\n" + variance.frame[["mean", "ci_low", "ci_high", "judge_ci_low", "judge_ci_high", "widening",
-                                     "repeat_min", "repeat_max", "repeat_sd"]].to_string())
+        print("\n" + variance.frame[["mean", "ci_low", "ci_high", "judge_mean", "judge_ci_low", "judge_ci_high",
+                                     "widening", "repeat_min", "repeat_max", "repeat_sd"]].to_string())
 
 
 if __name__ == "__main__":
