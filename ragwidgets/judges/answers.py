@@ -23,6 +23,8 @@ _REASONING_CLOSE = re.compile(rf"</(?:{_TAG})\s*>|◁/think▷", re.IGNORECASE)
 _HARMONY_END = re.compile(r"<\|end\|>", re.IGNORECASE)
 _OPENING_OR_QUOTE = re.compile(rf'\\.|"|{_OPENING}', re.IGNORECASE | re.DOTALL)  # an escape, a quote, an opening
 _SPACE = re.compile(r"\s*")
+_JSON_START = re.compile(r"[\[{]")
+SCAN_BUDGET = 1 << 24  # characters that the JSON values failing to parse in one answer may cost to try, in all
 _DIGITS = re.compile(r"\s*[0-9]+\s*")
 NUMBER_KEYS = ("claim", "claim_number", "number", "id")  # where a numbered label says which claim it is
 
@@ -105,7 +107,9 @@ def _not_closed(opened: re.Match) -> AnswerParseError:
 def find_json(content: str) -> Any:
     """The final answer's JSON: the whole text, else its last fenced block, else the last JSON value
     in its prose (a draft written before the answer does not win). Reasoning blocks are ignored.
-    JSON nested deeper than Python's recursion limit is no answer (``AnswerParseError``)."""
+    JSON nested deeper than Python's recursion limit is no answer (``AnswerParseError``), nor is prose
+    whose unfinished JSON values cost more than ``SCAN_BUDGET`` characters to try (a failed parse
+    reads the text up to where it failed, from its start: its error counts the lines before)."""
     text = final_answer(content)
     candidates = [text] + [m.group(1).strip() for m in reversed(list(_FENCE.finditer(text)))]
     for candidate in candidates:
@@ -114,18 +118,19 @@ def find_json(content: str) -> Any:
         except (ValueError, RecursionError):
             pass
     decoder = json.JSONDecoder()
-    found, start = _MISSING, 0
-    while start < len(text):
-        if text[start] in "[{":
-            try:
-                found, end = decoder.raw_decode(text, start)
-                start = end
-                continue
-            except ValueError:
-                pass
-            except RecursionError:
-                raise AnswerParseError(f"the answer's JSON is nested too deeply to read: {_snippet(content)}") from None
-        start += 1
+    found, budget = _MISSING, SCAN_BUDGET
+    opened = _JSON_START.search(text)
+    while opened:
+        start = opened.start() + 1
+        try:
+            found, start = decoder.raw_decode(text, opened.start())
+        except json.JSONDecodeError as err:
+            budget -= err.pos
+            if budget < 0:
+                raise AnswerParseError(f"too many unfinished JSON values in the answer to read: {_snippet(content)}")
+        except RecursionError:
+            raise AnswerParseError(f"the answer's JSON is nested too deeply to read: {_snippet(content)}") from None
+        opened = _JSON_START.search(text, start)
     if found is _MISSING:
         raise AnswerParseError(f"no JSON in the answer: {_snippet(content)}")
     return found

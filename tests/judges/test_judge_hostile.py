@@ -93,6 +93,16 @@ def test_json_nested_too_deeply_is_an_unreadable_answer_not_a_crash(reply):
         find_json(reply)
 
 
+def test_many_unfinished_json_values_are_read_without_hanging():
+    assert find_json('{"labels": ["Entailment", "Neutral"], }') == ["Entailment", "Neutral"]  # inside a broken one
+    for hostile in (("[" + "1," * 1000) * 800,  # 800 nested lists, none closed: each start read to the end (14 s)
+                    "[x " * 200_000):  # each failed start's error counted the lines before it (~20 s)
+        started = time.monotonic()
+        with pytest.raises(AnswerParseError):
+            find_json(hostile)
+        assert time.monotonic() - started < 2.0  # a hang guard
+
+
 @pytest.mark.parametrize("opening", OPENINGS)
 def test_a_reply_left_in_its_reasoning_is_retried_and_never_cached(make_judge, chat_server, opening):
     chat_server.script.fault_next(*[("think-open", opening)] * 2)  # finish_reason "stop": only the text tells
