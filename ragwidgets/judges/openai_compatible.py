@@ -69,9 +69,9 @@ MAX_REPLY_BYTES = 4 << 20  # a reply's decoded body, at most (an answer is a few
 ACCEPT_ENCODING = "gzip, deflate"  # what _read_body can inflate within the bound
 CUT_SHORT = frozenset({"length", "content_filter"})  # finish reasons of a reply that did not end on its own
 REASONING_FIELDS = ("reasoning_content", "reasoning")  # where vLLM, DeepSeek and others put a reasoning text
-_PAGE_TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.DOTALL | re.IGNORECASE)
-_PAGE_HIDDEN = re.compile(r"<(head|script|style)\b.*?</\1\s*>|<!--.*?-->", re.DOTALL | re.IGNORECASE)
-_PAGE_TAG = re.compile(r"<[^>]*>")
+_PAGE_TITLE = re.compile(r"<title\b[^<>]*>([^<]*)<", re.IGNORECASE)  # none of these reads past the next "<"
+_PAGE_HIDDEN = re.compile(r"<(head|script|style)\b|<!--", re.IGNORECASE)
+_PAGE_TAG = re.compile(r"<[^<>]*>")
 
 PROMPT_NAMES = {"extract": "extract_v1", "check": "check_v1", "label": "label_v1"}
 CHARS_PER_TOKEN = 4  # the usual rule of thumb for English text; estimates only
@@ -202,11 +202,25 @@ def _connect_failure(exc: BaseException) -> str:
 
 
 def _page_text(page: str) -> str:
-    """An HTML error page as text: its title, else its visible text."""
+    """An HTML error page as text: its title, else its visible text. Read by linear scans: a
+    hostile page of unclosed tags costs no more than its length."""
     title = _PAGE_TITLE.search(page)
     if title and title.group(1).strip():
         return html.unescape(title.group(1))
-    return html.unescape(_PAGE_TAG.sub(" ", _PAGE_HIDDEN.sub(" ", page)))
+    return html.unescape(_PAGE_TAG.sub(" ", _visible(page)))
+
+
+def _visible(page: str) -> str:
+    """``page`` without its head, scripts, styles and comments (one left open hides the rest)."""
+    kept, at = [], 0
+    while (hidden := _PAGE_HIDDEN.search(page, at)) is not None:
+        kept.append(page[at : hidden.start()])
+        end = re.compile(rf"</{hidden.group(1)}\s*>" if hidden.group(1) else "-->", re.IGNORECASE)
+        closed = end.search(page, hidden.end())
+        if closed is None:
+            return " ".join(kept)
+        at = closed.end()
+    return " ".join([*kept, page[at:]])
 
 
 @dataclass(frozen=True)

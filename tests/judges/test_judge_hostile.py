@@ -16,6 +16,7 @@ from ragwidgets.cli import main
 from ragwidgets.judges import CheckJob, ExtractJob, fill_labels, find_trace, trace_of
 from ragwidgets.judges.answers import final_answer, find_json
 from ragwidgets.judges.errors import AnswerParseError
+from ragwidgets.judges.openai_compatible import _page_text
 from ragwidgets.judges.repeats import fill_repeats, repeat_of
 from ragwidgets.loaders import load_samples
 
@@ -101,6 +102,19 @@ def test_many_unfinished_json_values_are_read_without_hanging():
         with pytest.raises(AnswerParseError):
             find_json(hostile)
         assert time.monotonic() - started < 2.0  # a hang guard
+
+
+@pytest.mark.parametrize("unit, times", [("<script", 20000), ("<!--", 20000), ("<title>", 20000), ("<a", 200000)])
+def test_a_long_hostile_error_page_is_read_without_hanging(unit, times):
+    started = time.monotonic()
+    _page_text(unit * times)
+    assert time.monotonic() - started < 2.0  # a hang guard: these took 8 to 44 s
+
+
+def test_an_error_page_says_its_title_else_its_visible_text():
+    assert _page_text("<html><head><title>502 Bad Gateway</title></head><body>x</body></html>") == "502 Bad Gateway"
+    page = "<html><head><style>p {}</style></head><!-- c --><body><script>x()</script><p>Down &amp; out</p></body>"
+    assert _page_text(page).split() == ["Down", "&", "out"]
 
 
 @pytest.mark.parametrize("opening", OPENINGS)
