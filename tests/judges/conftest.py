@@ -216,6 +216,7 @@ class _Handler(BaseHTTPRequestHandler):
             script.requests += 1
             script.in_flight += 1
             script.max_in_flight = max(script.max_in_flight, script.in_flight)
+            self._in_flight = True
             script.authorization.append(self.headers.get("Authorization"))
             fault = script.faults.popleft() if script.faults else None
         try:
@@ -328,8 +329,19 @@ class _Handler(BaseHTTPRequestHandler):
                 return
             self._send(200, json.dumps(reply).encode())
         finally:
-            with script.lock:
-                script.in_flight -= 1
+            self._answered()
+
+    def send_response(self, code, message=None):
+        self._answered()  # the reply starts: the client may ask again before this thread ends
+        super().send_response(code, message)
+
+    def _answered(self) -> None:
+        """The request counts as in flight until its reply starts (not until this thread ends: a
+        client that read the reply and sent its next request would be counted twice)."""
+        if getattr(self, "_in_flight", False):
+            self._in_flight = False
+            with self.script.lock:
+                self.script.in_flight -= 1
 
 
 class _QuietServer(ThreadingHTTPServer):

@@ -266,7 +266,7 @@ def test_each_repeat_keeps_the_trace_of_its_own_reply(make_judge, chat_server):
     judge = make_judge(seed=7)
     record = {"query_id": "q1", "query": "Where is Paris?", "gt_answer": REFERENCE, "response": REFERENCE,
               "retrieved_context": [{"doc_id": "d1", "text": REFERENCE}]}
-    needs = ["answer2response", "retrieved2response"]
+    needs = ["retrieved2response"]  # one check per repeat: answer2response would ask the same question again
     filled = fill_repeats([record], judge, needs, repeats=2, progress=False)[0]
     copies = filled["label_repeats"]["retrieved2response"]
     # which repeat's request reaches the server first is the event loop's order: either may be "asked again"
@@ -289,7 +289,7 @@ def test_a_sample_without_its_repeats_shows_the_trace_of_a_repeat_that_gave_its_
     judge = make_judge(seed=7)
     record = {"query_id": "q1", "query": "Where is Paris?", "gt_answer": REFERENCE, "response": REFERENCE,
               "retrieved_context": [{"doc_id": "d1", "text": REFERENCE}]}
-    needs = ["answer2response", "retrieved2response"]
+    needs = ["retrieved2response"]  # one check per repeat: answer2response would ask the same question again
     for policy in (1, 0):  # the second from the cache
         shown = fill_repeats([record], judge, needs, repeats=2, policy=policy, progress=False)[0]
         label = shown["label_repeats"]["retrieved2response"][policy][0][0]
