@@ -298,7 +298,8 @@ function Compare({ model, view }) {
       ⚠ ${run}: ${n} shared query_id${n === 1 ? "" : "s"} ask${n === 1 ? "s" : ""} another question than in ${cmp.baseline} (still paired by query_id)</p>`)}
     ${Object.entries(cmp.judge_notes || {}).filter(([, note]) => note).map(([run, note]) => html`<p class="rw-ds-notice" role="note" data-testid="judge-note">
       ⚠ ${run}: ${note}; part of its difference may be the judge's</p>`)}
-    ${Object.entries(cmp.said || {}).map(([run, said]) => html`<p data-testid="compare-said">${run}: ${said}</p>`)}
+    ${Object.keys(cmp.said || {}).length ? html`<p class="rw-hint" role="status">${Object.entries(cmp.said).map(([run, said], k) =>
+      html`${k ? " · " : ""}<span data-testid="compare-said">${run}: ${said}</span>`)}</p>` : ""}
     <label>metric <select value=${c.compare_metric} onChange=${(e) => setTraits(model, { compare_metric: e.target.value })}>
       ${(view.chartable || view.metrics).map((m) => html`<option value=${m.key}>${m.label}</option>`)}</select></label>
     <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>

@@ -4210,7 +4210,7 @@ function Compare({ model, view }) {
       ⚠ ${run}: ${n4} shared query_id${n4 === 1 ? "" : "s"} ask${n4 === 1 ? "s" : ""} another question than in ${cmp.baseline} (still paired by query_id)</p>`)}
     ${Object.entries(cmp.judge_notes || {}).filter(([, note]) => note).map(([run, note]) => html`<p class="rw-ds-notice" role="note" data-testid="judge-note">
       ⚠ ${run}: ${note}; part of its difference may be the judge's</p>`)}
-    ${Object.entries(cmp.said || {}).map(([run, said2]) => html`<p data-testid="compare-said">${run}: ${said2}</p>`)}
+    ${Object.keys(cmp.said || {}).length ? html`<p class="rw-hint" role="status">${Object.entries(cmp.said).map(([run, said2], k3) => html`${k3 ? " · " : ""}<span data-testid="compare-said">${run}: ${said2}</span>`)}</p>` : ""}
     <label>metric <select value=${c3.compare_metric} onChange=${(e3) => setTraits(model, { compare_metric: e3.target.value })}>
       ${(view.chartable || view.metrics).map((m3) => html`<option value=${m3.key}>${m3.label}</option>`)}</select></label>
     <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>
