@@ -192,26 +192,24 @@ def p_values(interval_at, steps: int = 40) -> np.ndarray:
     return np.where(undefined, np.nan, np.where(holds, 1.0, p))
 
 
-def holm(p) -> np.ndarray:
-    """Holm's step-down adjusted p-values (family-wise error); NaN stays NaN and is not counted."""
+def _adjusted(p, adjust) -> np.ndarray:
+    """``adjust(sorted defined p-values, m)`` put back in place; NaN stays NaN and is not counted."""
     p = np.asarray(p, dtype=float)
     out = np.full_like(p, np.nan)
     ok = np.flatnonzero(~np.isnan(p))
     order = ok[np.argsort(p[ok], kind="stable")]
-    m = len(order)
-    out[order] = np.minimum(np.maximum.accumulate(p[order] * (m - np.arange(m))), 1.0)
+    out[order] = np.minimum(adjust(p[order], len(order)), 1.0)
     return out
+
+
+def holm(p) -> np.ndarray:
+    """Holm's step-down adjusted p-values (family-wise error); NaN stays NaN and is not counted."""
+    return _adjusted(p, lambda ranked, m: np.maximum.accumulate(ranked * (m - np.arange(m))))
 
 
 def benjamini_hochberg(p) -> np.ndarray:
     """Benjamini–Hochberg adjusted p-values (false-discovery rate); NaN stays NaN, not counted."""
-    p = np.asarray(p, dtype=float)
-    out = np.full_like(p, np.nan)
-    ok = np.flatnonzero(~np.isnan(p))
-    order = ok[np.argsort(p[ok], kind="stable")]
-    m = len(order)
-    out[order] = np.minimum(np.minimum.accumulate((p[order] * m / np.arange(1, m + 1))[::-1])[::-1], 1.0)
-    return out
+    return _adjusted(p, lambda ranked, m: np.minimum.accumulate((ranked * m / np.arange(1, m + 1))[::-1])[::-1])
 
 
 def adjust(p, method: str | None) -> np.ndarray:

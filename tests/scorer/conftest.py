@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -49,3 +50,12 @@ def frame() -> pd.DataFrame:
 def _cache_dir(tmp_path, monkeypatch):
     """No test writes to the user's cache directory."""
     monkeypatch.setenv("RAGWIDGETS_CACHE_DIR", str(tmp_path / "cache"))
+
+
+@pytest.fixture
+def rows(tmp_path, frame):
+    """The raw frame as a JSONL file of rows (query_id, query, response, context, ...)."""
+    path = tmp_path / "rows.jsonl"
+    frame = frame.reset_index().rename(columns={"qid": "query_id"})
+    path.write_text("\n".join(json.dumps(r) for r in frame.to_dict("records")))
+    return path

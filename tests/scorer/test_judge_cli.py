@@ -9,14 +9,6 @@ import pytest
 from ragwidgets.cli import main
 
 
-@pytest.fixture
-def rows(tmp_path, frame):
-    path = tmp_path / "rows.jsonl"
-    frame = frame.reset_index().rename(columns={"qid": "query_id"})
-    path.write_text("\n".join(json.dumps(r) for r in frame.to_dict("records")))
-    return path
-
-
 def judge(chat_server, rows, tmp_path, *extra):
     return main(["judge", str(rows), "--base-url", chat_server.base_url, "--model", "m", "--cache",
                  str(tmp_path / "c.sqlite"), "--no-progress", *extra])
