@@ -178,6 +178,29 @@ def csv_text(column):
     return pc.if_else(risky, pc.binary_join_element_wise(quote, column, empty), column)
 
 
+def csv_cells(frame: "pd.DataFrame") -> "pd.DataFrame":
+    """``frame`` with its text cells and column names as :func:`csv_text`
+    writes them for a CSV file (one starting with = + - @, a tab or a carriage return, and not a
+    plain number, gets a leading single quote); numeric columns and text columns with no such cell
+    as they are (not copied)."""
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    def text(values) -> pa.Array:
+        return pa.array(values.astype("string"), type=pa.large_string(), from_pandas=True)
+
+    out = frame.copy(deep=False)
+    for i, (_, column) in enumerate(frame.items()):
+        categorical = isinstance(column.dtype, pd.CategoricalDtype)
+        if column.dtype.kind in "biufcmM" or not pc.any(pc.match_substring_regex(
+                text(column.cat.categories if categorical else column), FORMULA_START)).as_py():
+            continue  # numbers, and text with no cell to quote (a category: its categories checked)
+        out.isetitem(i, pd.Series(csv_text(text(column)).to_pylist(), index=frame.index, dtype=object))
+    out.columns = csv_text(pa.array([str(c) for c in frame.columns], type=pa.large_string())).to_pylist()
+    return out
+
+
 def write_claims(frame, path) -> None:
     """Write the per-claim table whole (atomically) as CSV, Parquet or JSONL, by ``path``'s suffix
     (Arrow does the writing, no Python loop per row); in CSV the list columns are JSON text and a

@@ -40,7 +40,7 @@ from ..analysis.judge_variance import label_distributions
 from ..analysis.run import CAPABILITIES, Controls, open_run
 from ..analysis.slices import Slice, load_slices, save_slices
 from ..analysis.whatif import drop_passages, top_k_curve
-from ..engine.claims import FORMULA_START, csv_text, write_claims
+from ..engine.claims import csv_cells, write_claims
 from ..engine.metrics import REQUIRED_PREFIX
 from ..errors import InputWarning, RagWidgetsError
 from ..judges.traces import Trace, find_trace
@@ -338,7 +338,7 @@ class DatasetExplorer(Widget):
         rows) to ``path`` as ``"csv"`` or ``"parquet"`` (``format``; None: from the suffix, .csv or
         .parquet). A metric is empty (CSV) / null (Parquet) where it is not defined, and its
         ``<metric>_status`` column says why: defined, Undefined or not computable. In CSV a text a
-        spreadsheet would run as a formula is quoted (:func:`csv_cells`)."""
+        spreadsheet would run as a formula is quoted (:func:`~ragwidgets.engine.claims.csv_cells`)."""
         from ..atomic import atomic_write
         path = Path(path)
         kind = format or {".csv": "csv", ".parquet": "parquet"}.get(path.suffix.lower())
@@ -812,28 +812,6 @@ def rows_message(version: int, start: int, positions: np.ndarray, *, run: list, 
     header = {"type": "rows", "version": version, "start": start, "positions": positions.tolist(), "run": run,
               "query_id": query_id, "query": query, "numeric": list(numeric), "status": list(status)}
     return header, buffers
-
-
-def csv_cells(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with its text cells and column names as :func:`~ragwidgets.engine.claims.csv_text`
-    writes them for a CSV file (one starting with = + - @, a tab or a carriage return, and not a
-    plain number, gets a leading single quote); numeric columns and text columns with no such cell
-    as they are (not copied)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    def text(values) -> pa.Array:
-        return pa.array(values.astype("string"), type=pa.large_string(), from_pandas=True)
-
-    out = frame.copy(deep=False)
-    for i, (_, column) in enumerate(frame.items()):
-        categorical = isinstance(column.dtype, pd.CategoricalDtype)
-        if column.dtype.kind in "biufcmM" or not pc.any(pc.match_substring_regex(
-                text(column.cat.categories if categorical else column), FORMULA_START)).as_py():
-            continue  # numbers, and text with no cell to quote (a category: its categories checked)
-        out.isetitem(i, pd.Series(csv_text(text(column)).to_pylist(), index=frame.index, dtype=object))
-    out.columns = csv_text(pa.array([str(c) for c in frame.columns], type=pa.large_string())).to_pylist()
-    return out
 
 
 def frame_view(frame: pd.DataFrame) -> dict:
