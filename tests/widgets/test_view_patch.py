@@ -11,6 +11,7 @@ import random
 import sys
 from pathlib import Path
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -175,11 +176,24 @@ def test_any_sequence_of_actions_rebuilds_the_view_the_kernel_holds():
         assert len(bases) > 1  # new samples were new bases
 
 
+def sorted_by_it(x) -> None:
+    """The table's order sorts the filtered rows by ``sort_by`` (undefined values last), and the
+    saved first rows and the view's selected place follow that order."""
+    values = x.frame[x.sort_by].to_numpy(dtype=float)[x.order]
+    defined = values[~np.isnan(values)]
+    assert list(defined) == sorted(defined, reverse=x.descending)
+    assert np.isnan(values[len(defined):]).all()
+    assert x._rows["positions"] == [int(i) for i in x.order[:len(x._rows["positions"])]]
+    if x.selected in x.order:
+        assert x._view.state["selected"]["index"] == list(x.order).index(x.selected)
+
+
 def test_the_dataset_explorers_views_and_drill_downs_rebuild_exactly():
     x = recording(rw.DatasetExplorer(rw.datasets.synthetic_run(200, seed=3), selected=2))
     names = ("_view", "_drill", "_other")
     same_as_sent(x, names)
     rng = random.Random(3)
+    sorts = 0
     for _ in range(30):
         action = rng.choice(["row", "text", "sort", "drill", "clear"])
         if action == "row":
@@ -187,7 +201,10 @@ def test_the_dataset_explorers_views_and_drill_downs_rebuild_exactly():
         elif action == "text":
             x.text = rng.choice(["", "a", "the", "zzz-no-match"])
         elif action == "sort":
-            x.sort = rng.choice(["precision", "recall", "faithfulness"])
+            x.sort_by = rng.choice(["precision", "recall", "faithfulness"])
+            x.descending = rng.random() < 0.5
+            sorted_by_it(x)
+            sorts += 1
         elif action == "drill" and x._drill:
             docs = [p["doc_id"] for p in x._drill.state["sources"] if p["toggleable"]]
             if docs:
