@@ -34,11 +34,6 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
                                on_error=on_error, reviews=reviews)
 
 
-def _dataset_explorer():
-    from .widgets.dataset import DatasetExplorer
-    return DatasetExplorer
-
-
 def _cluster_run():
     from .dask.run import ClusterRun
     return ClusterRun
@@ -49,7 +44,6 @@ def _cluster_scoring():
     return judging
 
 
-backends.register("explorer", _dataset_explorer)
 backends.register("cluster_run", _cluster_run)
 backends.register("cluster_scoring", _cluster_scoring)
 

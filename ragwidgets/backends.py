@@ -1,11 +1,11 @@
 """Back ends plugged in from the package's top: a lower layer asks for one by name here instead
-of importing the layer above it (the engine never imports the widgets or Dask).
+of importing the layer above it, at the plug-in points ``tests/test_architecture.py`` lists (it
+reads each lookup as an import of the module the back end's loader imports).
 
-``ragwidgets/api.py`` registers them when the package is imported: ``"explorer"`` (the
-DatasetExplorer class, for ``Scores.explore``), ``"cluster_run"`` (the run model class of a
-Dask-scored run, for the DatasetExplorer: a source's type names it as ``run_backend``),
-``"cluster_scoring"`` (the module with ``score`` / ``dry_run`` for a Dask DataFrame, for
-``RagChecker``). Each is loaded on first use.
+``ragwidgets/api.py`` registers them when the package is imported: ``"cluster_run"`` (the run
+model class of a Dask-scored run, for the DatasetExplorer: a source's type names it as
+``run_backend``), ``"cluster_scoring"`` (the module with ``score`` / ``dry_run`` for a Dask
+DataFrame, for ``RagChecker``). Each is loaded on first use.
 """
 
 from __future__ import annotations

@@ -24,7 +24,6 @@ import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 
-from ..backends import backend
 from ..engine.evaluate import Scores, batch_of
 from ..engine.evaluate import evaluate as evaluate_batch
 from ..engine.metrics import ragchecker_summary
@@ -308,11 +307,6 @@ class DaskScores:
         defined = frame[frame[metric + "_status"] == 0]
         picked = defined.nsmallest(n, metric) if smallest else defined.nlargest(n, metric)
         return picked.compute().reset_index(drop=True)
-
-    def explore(self, **options):
-        """The run explorer on this run, asking the cluster (``rw.DatasetExplorer(self, **options)``)."""
-        return backend("explorer")(self, **options)
-
 
 def _hashed(ids):
     """64-bit hashes of query_ids (pandas' fixed-key hash: the same in every process)."""

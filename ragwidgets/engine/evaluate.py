@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 
 from .._pages import small_pages
-from ..backends import backend
 from ..errors import InputError
 from ..loaders import LoadResult, load_any
 from ..model import LABEL_MATRICES
@@ -291,8 +290,3 @@ class Scores:
         out.judge_scores.errors = self.errors
         out.external, out.external_tool = base.external, base.external_tool
         return out
-
-    def explore(self, **controls):
-        """These scores in a DatasetExplorer (the widget is plugged in from the package's top:
-        the engine imports no widget library)."""
-        return backend("explorer")(self, **controls)

@@ -143,7 +143,7 @@ def sample_part(view: dict) -> dict:
 
 
 def test_drill_down_fetches_the_same_sample(dask_scores, memory, crossed):
-    explorer = dask_scores.explore(rows=ROWS, sort_by="hallucination", descending=True)
+    explorer = rw.DatasetExplorer(dask_scores, rows=ROWS, sort_by="hallucination", descending=True)
     assert isinstance(explorer.model, ClusterRun)
     crossed.clear()
     explorer.selected = 5

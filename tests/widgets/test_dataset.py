@@ -45,10 +45,6 @@ def test_every_source_kind_gives_the_same_frame(tmp_path, records, kind):
     assert x.view_state["count"] == x.view_state["total"] == 400
 
 
-def test_scores_explore_shortcut(records):
-    assert isinstance(rw.evaluate(records[:20]).explore(), rw.DatasetExplorer)
-
-
 def test_filters_and_sort_match_pandas(explorer):
     f = explorer.frame
     explorer.expression = "hallucination > 0 and claim_recall < 1"
