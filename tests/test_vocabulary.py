@@ -5,12 +5,12 @@ import json
 import pytest
 
 from ragwidgets import _fastload as fastload, loaders
-from ragwidgets.engine.metrics import METRICS
+from ragwidgets.engine.metrics import METRICS, REQUIRED_PREFIX, metric_label, metric_of
 from ragwidgets.errors import InputError
 from ragwidgets.judges.answers import ENTAILMENT_SYNONYMS, IMPORTANCE_SYNONYMS
 from ragwidgets.judges.results import EntailmentLabel
 from ragwidgets.model import IMPORTANCE_LABELS, LABEL_CODES, LABEL_SPELLINGS, UNJUDGED
-from ragwidgets.widgets._view import LABELS, LOWER_IS_BETTER
+from ragwidgets.widgets._view import LOWER_IS_BETTER
 
 WORDS = [*LABEL_SPELLINGS, *(s.upper() for s in LABEL_SPELLINGS), *(f" {s.lower()} " for s in LABEL_SPELLINGS),
          "Entailed", "Supported", "Contradicts", "neutrality", "", "1", 1, 0, True, False, None]
@@ -56,6 +56,12 @@ def test_the_fast_loader_reads_only_fields_the_loaders_know():
 
 @pytest.mark.parametrize("name", list(METRICS))
 def test_views_take_a_metrics_label_and_direction_from_its_definition(name):
-    assert LABELS[name] == METRICS[name].label
+    assert metric_label(name) == METRICS[name].label
+    assert metric_label(REQUIRED_PREFIX + name) == f"{METRICS[name].label} (required)"
+    assert metric_of(REQUIRED_PREFIX + name) is metric_of(name) is METRICS[name]
     assert (name in LOWER_IS_BETTER) == METRICS[name].lower_is_better
 
+
+
+def test_a_name_that_is_no_metrics_is_its_own_label():
+    assert metric_label("n_claims") == "n_claims" and metric_label("required_n_claims") == "required_n_claims"

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.evaluate import Scores
-from ..engine.metrics import METRICS, REQUIRED_PREFIX
+from ..engine.metrics import metric_of
 from ..engine.reviewed import FLAT, review_batch
 from ..errors import InputError
 from ..model import LABEL_MATRICES
@@ -30,7 +30,7 @@ READS_LABELS = {"citations": ("retrieved2response",)}  # needs that read a label
 
 def label_kinds(metric: str) -> tuple[str, ...]:
     """The label matrices a metric (its reported name, ``required_`` prefix allowed) reads."""
-    m = METRICS[metric.removeprefix(REQUIRED_PREFIX)]
+    m = metric_of(metric)
     kinds = [need for need in m.needs if need in LABEL_MATRICES]
     kinds += [k for need in m.needs for k in READS_LABELS.get(need, ())]
     return tuple(dict.fromkeys(kinds))

@@ -142,6 +142,21 @@ def resolve(names) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+def metric_of(name: str) -> Metric:
+    """The definition behind a reported metric name (``precision`` or ``required_precision``);
+    KeyError for a name that is no metric's."""
+    return METRICS[name.removeprefix(REQUIRED_PREFIX)]
+
+
+def metric_label(name: str) -> str:
+    """The title every view and report gives a reported metric name: its definition's label,
+    "(required)" added for the value over REQUIRED claims; any other name as itself."""
+    base = name.removeprefix(REQUIRED_PREFIX)
+    if base not in METRICS:
+        return name
+    return METRICS[base].label if base == name else f"{METRICS[base].label} (required)"
+
+
 def ragchecker_summary(aggregate: dict[str, dict], prefixes=("", REQUIRED_PREFIX)) -> dict[str, dict]:
     """RAGChecker's report from an aggregate (``Scores.aggregate``'s shape, in one process or on
     a cluster): per group, each metric's mean × 100 rounded to one decimal (None: no defined sample)."""

@@ -37,11 +37,12 @@ from ..engine.batch import Batch
 from collections.abc import Mapping
 
 from ..engine.explain import SampleExplanation
+from ..engine.metrics import metric_label
 from ..model import Sample
 from ..reviews import Review
 from .base import View, encode_view
 from ._sample_review import SampleReview
-from ._view import LABELS, build_view, number, selectable, show_id
+from ._view import build_view, number, selectable, show_id
 
 FIELDS = ("retrieved", "selected", "predict", "predictions", "undefined")
 UNDEFINED_MODES = {"null": "Undefined (honest)", "zero": "0 (ragchecker 0.1.9)"}
@@ -173,7 +174,7 @@ class SampleView:
         for name, m in ex.metrics.items():
             before = judge.metrics[name].value
             if m.status != "not computable" and before != m.value:
-                out.append({"name": name, "label": LABELS[name], "before": shown(before), "after": shown(m.value)})
+                out.append({"name": name, "label": metric_label(name), "before": shown(before), "after": shown(m.value)})
         return out
 
     def _review_view(self) -> dict:

@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 
 from ..engine.explain import SampleExplanation
-from ..engine.metrics import CITATION_METRICS, METRICS, RAGCHECKER_GROUPS
+from ..engine.metrics import CITATION_METRICS, METRICS, RAGCHECKER_GROUPS, metric_label
 from ..model import Sample
 
-LABELS = {n: m.label for n, m in METRICS.items()}
+LABELS = {n: m.label for n, m in METRICS.items()}  # read by widgets/dataset.py only, until it calls metric_label
 BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")  # as in js/src/text.js
 
 
@@ -70,7 +70,7 @@ def card_groups(ex: SampleExplanation, citation_first: bool) -> tuple[list[tuple
         groups.append((group, [n for n in members if n in computable and n not in taken]))
     if not citation_first:
         groups.append(("citation", citation))
-    missing = [{"name": n, "label": LABELS[n], "reason": m.reason or ""}
+    missing = [{"name": n, "label": metric_label(n), "reason": m.reason or ""}
                for n, m in ex.metrics.items() if m.status == "not computable"]
     return [(g, names) for g, names in groups if names], missing
 
@@ -80,7 +80,7 @@ def card(ex: SampleExplanation, name: str, predict: bool, prediction: str | None
     shown = "Undefined" if m.value is None else number(m.value)
     out = {
         "name": name,
-        "label": LABELS.get(name, name),
+        "label": metric_label(name),
         "value": m.value,
         "shown": shown,
         "fraction": m.fraction,

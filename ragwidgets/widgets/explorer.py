@@ -26,6 +26,7 @@ from ..engine import evaluate
 from ..engine.batch import Batch
 from ..engine.evaluate import Scores, batch_of
 from ..engine.explain import SampleExplanation
+from ..engine.metrics import metric_label
 from ..engine.values import UNDEFINED_POLICIES
 from ..loaders import load_any, parse_sample
 from ..judges.traces import Trace, find_trace
@@ -37,7 +38,7 @@ from .base import Widget, bundled, view_trait
 from .lessons import HARBOR_PRESETS, Preset
 from ._picker import SampleIndex
 from ._sample_view import SampleView
-from ._view import LABELS, build_view, selectable, with_selection
+from ._view import build_view, selectable, with_selection
 
 VIEWS = 32  # SampleExplorer keeps the views (and explanations) of this many samples last shown
 
@@ -169,7 +170,7 @@ class _Linked(Widget):
     @property
     def metrics_frame(self) -> pd.DataFrame:
         """One row per metric: label, value (NaN = Undefined), fraction, status, reason, group."""
-        rows = [{"metric": n, "label": LABELS.get(n, n), "value": np.nan if m.value is None else m.value,
+        rows = [{"metric": n, "label": metric_label(n), "value": np.nan if m.value is None else m.value,
                  "fraction": m.fraction, "status": m.status, "reason": m.reason or "", "group": m.group}
                 for n, m in self._explanation.metrics.items()]
         return pd.DataFrame(rows).set_index("metric")

@@ -17,8 +17,9 @@ import numpy as np
 
 from ..analysis.agreement import agreement
 from ..analysis.corrected import corrected
+from ..engine.metrics import metric_label
 from ..model import CONTRADICTED, ENTAILED, NOT_ENTAILED
-from ._view import LABELS, LOWER_IS_BETTER, show_id
+from ._view import LOWER_IS_BETTER, show_id
 
 STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}
@@ -64,7 +65,7 @@ def _sample_html(explorer, row: int, metric: str) -> str:
     s = explorer.sample(row)
     f = explorer.frame
     head = f"{_id(f['run'].iat[row])} · " if len(explorer.runs) > 1 else ""
-    out = [f'<div class="sample"><b>{head}{_id(s.query_id)}</b> — {_e(LABELS.get(metric, metric))} '
+    out = [f'<div class="sample"><b>{head}{_id(s.query_id)}</b> — {_e(metric_label(metric))} '
            f'{_fmt(explorer.frame[metric].iat[row])}',
            f'<p><b>Question:</b> {_e(s.query) or "<span class=muted>(no question in this dataset)</span>"}</p>',
            f"<p><b>Answer:</b> {_e(s.response)}</p><table><tr><th class=t>response claim</th>"
@@ -127,7 +128,7 @@ def _trust_html(runs: dict) -> str:
     for name, scores in reviewed.items():
         for metric, r in corrected(scores).iterrows():
             head = f"<td class=t>{_id(name)}</td>" if several else ""
-            out.append(f"<tr>{head}<td class=t>{_e(LABELS.get(metric, metric))}</td>"
+            out.append(f"<tr>{head}<td class=t>{_e(metric_label(metric))}</td>"
                        + "".join(f"<td>{_fmt(r[f'{e}_mean'])}</td><td>{_interval(r[f'{e}_low'], r[f'{e}_high'])}</td>"
                                  for e in ("judge", "reviewed", "corrected"))
                        + f"<td>{r['n_reviewed']}</td><td>{r['n_discordant']}</td><td>{r['n_samples']}</td><td class=t>{_e(r['reason'])}</td></tr>")
@@ -148,7 +149,7 @@ def report_html(explorer, *, worst: int = 20) -> str:
              "<th>95% interval</th><th>defined</th><th>Undefined</th><th>not computable</th></tr>"]
     for r in v["summary"]:
         ci = "—" if r["ci_low"] is None else f"{_fmt(r['ci_low'], pct)} – {_fmt(r['ci_high'], pct)}"
-        parts.append(f"<tr><td class=t>{_id(r['run'])}</td><td class=t>{_e(LABELS.get(r['metric'], r['metric']))}</td>"
+        parts.append(f"<tr><td class=t>{_id(r['run'])}</td><td class=t>{_e(metric_label(r['metric']))}</td>"
                      f"<td>{_fmt(r['mean'], pct)}</td><td>{ci}</td><td>{r['defined']}</td>"
                      f"<td>{r['undefined']}</td><td>{r['not_computable']}</td></tr>")
     parts.append("</table><h2>Charts</h2><div class='charts'>")
@@ -189,7 +190,7 @@ def report_html(explorer, *, worst: int = 20) -> str:
     values = explorer.frame[metric].to_numpy(dtype=float)[rows]
     ranked = rows[np.argsort(-values if metric in LOWER_IS_BETTER else values, kind="stable")]
     ranked = ranked[~np.isnan(explorer.frame[metric].to_numpy(dtype=float)[ranked])][:worst]
-    parts.append(f"<h2>The {len(ranked)} worst samples by {_e(LABELS.get(metric, metric))}</h2>")
+    parts.append(f"<h2>The {len(ranked)} worst samples by {_e(metric_label(metric))}</h2>")
     parts += [_sample_html(explorer, int(r), metric) for r in ranked]
     parts.append("</body></html>")
     return "\n".join(parts)

@@ -16,9 +16,8 @@ import pandas as pd
 import traitlets
 
 from ..engine.explain import format_number
-from ..engine.metrics import CITATION_METRICS
+from ..engine.metrics import CITATION_METRICS, metric_label
 from .base import Widget, bundled, encode_view, view_trait
-from ._view import LABELS
 
 UNDEFINED_FILL = "#b0b0b0"
 SELECTIONS = ("cell", "undefined_cell")  # one per clickable layer
@@ -55,7 +54,7 @@ def state_space_chart(sweep: pd.DataFrame, metric: str, current=None, *, cell: i
     x = alt.X("retrieval:N", sort=retrievals, title="Retrieval bundle",
               axis=alt.Axis(labelAngle=-40, labelLimit=130))
     y = alt.Y("answer:N", sort=answers, title="Answer bundle")
-    label = LABELS.get(metric, metric)
+    label = metric_label(metric)
     tooltip = [alt.Tooltip("retrieval:N"), alt.Tooltip("answer:N"), alt.Tooltip("citation:N"),
                alt.Tooltip("label:N", title=label)]
     base = alt.Chart().encode(x=x, y=y)
@@ -141,7 +140,7 @@ class StateSpace(Widget):
             values[m] = [None if v != v or v is None else float(v) for v in frame.value]
             labels[m] = frame.label.tolist()
         return {"title": f"State space of {sc.title}", "rules": rules, "retrievals": retrievals,
-                "answers": answers, "metrics": [{"key": m, "label": LABELS[m]} for m in self._metrics],
+                "answers": answers, "metrics": [{"key": m, "label": metric_label(m)} for m in self._metrics],
                 "values": values, "labels": labels}
 
     def _explorer_state(self) -> dict:
@@ -180,7 +179,7 @@ class StateSpace(Widget):
         sc = self.explorer.scenario
         frame = state_space_frame(self.sweep, self.metric, self._outlined())
         frame["shown"] = frame.label.where(~frame.current, "▶ " + frame.label)
-        parts = [f"<p><strong>{html.escape(LABELS[self.metric])} over all {len(frame)} states</strong> "
+        parts = [f"<p><strong>{html.escape(metric_label(self.metric))} over all {len(frame)} states</strong> "
                  "(static view: “Undef” is Undefined, ▶ the Explorer's state)</p>"]
         for rule in sc.citation_rules:
             table = frame[frame.citation == rule].pivot(index="retrieval", columns="answer", values="shown")
@@ -192,7 +191,7 @@ class StateSpace(Widget):
         """The world's title; the metric, the number of states and the Explorer's state."""
         frame = state_space_frame(self.sweep, self.metric, self._outlined())
         here = frame[frame.current]
-        lines = [("metric", LABELS[self.metric]), ("states", str(len(frame)))]
+        lines = [("metric", metric_label(self.metric)), ("states", str(len(frame)))]
         if len(here):
             r = here.iloc[0]
             lines.append((f"{r.retrieval} · {r.answer} · {r.citation}", r.label))
