@@ -31,15 +31,21 @@ class Summarizer:
 
     def update(self, table: RunTable, metrics) -> None:
         """Find the distinct values of ``metrics`` again from ``table`` (all the rows; after a
-        live review changed them), keeping the other metrics' as they are."""
+        live review changed them), keeping the other metrics' as they are. ValueError, naming the
+        metric, when a value marked defined is NaN or infinite (its mean would be meaningless)."""
         slots = {m: self._table[:, k] - np.int32(self._bounds[k]) for k, m in enumerate(self.metrics)
                  if m not in metrics}
         for m in metrics:
             status = table.status[m].to_numpy()
             value = table.frame[m].to_numpy(dtype=float)
             defined = status == DEFINED_CODE
-            # as np.unique (a NaN one more value, last), by hashing: no sort of n
+            # as np.unique, by hashing: no sort of n
             inverse, distinct = pd.factorize(value[defined], sort=True, use_na_sentinel=False)
+            if not np.isfinite(distinct).all():
+                bad = np.flatnonzero(defined)[~np.isfinite(value[defined])]
+                raise ValueError(f"metric {m!r}: {len(bad)} sample(s) marked defined hold NaN or infinity "
+                                 f"(first: {table.frame.index[bad[0]]!r} = {value[bad[0]]}); mark such a value "
+                                 "Undefined or not computable")
             slot = np.where(status == UNDEFINED_CODE, len(distinct), len(distinct) + 1).astype(np.int32)
             slot[defined] = inverse
             slots[m] = slot

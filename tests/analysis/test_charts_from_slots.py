@@ -102,22 +102,40 @@ def test_sorted_rows_read_off_each_keys_order_equal_a_sort_of_the_kept_rows():
             run._values[m] = rng.permutation(run._values[m])
 
 
-def test_counts_take_any_positions_and_a_defined_nan_as_the_summary_did():
+def test_counts_take_any_positions():
     """The counts' shortcut is for positions only: a list, a boolean mask or repeated positions
-    are counted directly; a NaN among the defined values is one more value (as np.unique made it)."""
+    are counted directly."""
     import pandas as pd
     from ragwidgets.analysis.summary import Summarizer
     from ragwidgets.analysis.table import RunTable
     frame = pd.DataFrame({"a": [0.5, 1.0, 0.5], "b": [np.nan, 1.0, 1.0]})
-    status = pd.DataFrame({"a": np.zeros(3, dtype=np.int8), "b": np.zeros(3, dtype=np.int8)})
+    status = pd.DataFrame({"a": np.zeros(3, dtype=np.int8), "b": np.array([1, 0, 0], dtype=np.int8)})
     summarizer = Summarizer(RunTable(scores=None, frame=frame, status=status))
     counts = summarizer.counts(None)
-    assert counts["a"].tolist() == [2, 1, 0, 0] and counts["b"].tolist() == [2, 1, 0, 0]  # 1.0 twice, then NaN
+    assert counts["a"].tolist() == [2, 1, 0, 0] and counts["b"].tolist() == [2, 1, 0]  # 1.0 twice, one Undefined
     assert summarizer.counts([0, 0, 1])["a"].tolist() == [2, 1, 0, 0]
     assert summarizer.counts(np.array([False, True, True]))["a"].tolist() == [1, 1, 0, 0]
     assert summarizer.counts(pd.Series([2, 1, 0]))["a"].tolist() == [2, 1, 0, 0]
     summarizer.counts(None)["a"][:] = 0  # what a caller does to its counts does not reach the next ones
     assert summarizer.counts(None)["a"].tolist() == [2, 1, 0, 0]
+    assert summarizer.summarize()["mean"].tolist() == [2 / 3, 1.0]
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_a_value_marked_defined_that_is_not_finite_is_refused_naming_its_metric(bad):
+    """NaN or infinity marked defined is bad input: the summary says which metric and sample, and
+    never averages it (a NaN in {NaN, 1, 1} once came out as a mean of -340.67, with a warning)."""
+    import pandas as pd
+    from ragwidgets.analysis.summary import summarize
+    from ragwidgets.analysis.table import RunTable
+    index = pd.Index(["q1", "q2", "q3"], name="query_id")
+    frame = pd.DataFrame({"a": [0.5, 1.0, 0.5], "b": [1.0, bad, 1.0]}, index=index)
+    status = pd.DataFrame({"a": np.zeros(3, dtype=np.int8), "b": np.zeros(3, dtype=np.int8)}, index=index)
+    with pytest.raises(ValueError, match=r"metric 'b': 1 sample\(s\) marked defined hold NaN or infinity \(first: 'q2'"):
+        summarize(RunTable(scores=None, frame=frame, status=status))
+    status["b"] = np.array([0, 2, 0], dtype=np.int8)  # marked not computable: left out of the mean
+    assert summarize(RunTable(scores=None, frame=frame, status=status)).loc["b", ["mean", "defined", "not_computable"]].tolist() == [1.0, 2, 1]
 
 
 def test_a_run_models_tables_share_the_scores_arrays_read_only():
