@@ -27,7 +27,9 @@ await esbuild.build({ ...common, entryPoints: [join(here, "src", "dataset.css")]
 
 if (flag < 0) {
   const sha = (path) => createHash("sha256").update(readFileSync(path)).digest("hex");
-  const sources = ["package.json", "package-lock.json", "build.mjs", ...readdirSync(join(here, "src")).filter((f) => !f.endsWith(".test.js")).sort().map((f) => `src/${f}`)];
+  const files = readdirSync(join(here, "src"), { recursive: true }).map((f) => f.split("\\").join("/"));
+  const sources = ["package.json", "package-lock.json", "build.mjs",
+    ...files.filter((f) => /\.(js|css)$/.test(f) && !f.endsWith(".test.js")).sort().map((f) => `src/${f}`)];
   const manifest = {
     note: "Written by `npm run build`; checked by tests/widgets/test_bundle.py.",
     sources: Object.fromEntries(sources.map((f) => [f, sha(join(here, f))])),

@@ -4,10 +4,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { decodeRows, RowStore, WINDOW } from "./src/dataset_rows.js";
+import { decodeRows, RowStore, WINDOW } from "./src/dataset/rows.js";
 import { TIMEOUT_MS } from "./src/request.js";
-import { brushedBins, scatterCondition } from "./src/dataset_charts.js";
-import widget, { copyText, groupCondition, metricCell, ROW_H, scrollFor, sortFor, stickyLeft } from "./src/dataset.js";
+import { brushedBins, groupCondition, scatterCondition } from "./src/dataset/charts.js";
+import { copyText } from "./src/dataset/drill.js";
+import { metricCell, ROW_H, scrollFor, sortFor, stickyLeft } from "./src/dataset/table.js";
+import widget from "./src/dataset.js";
 import { fakeModel, viewTrait } from "./fake_model.js";
 
 /** A DataView over a copy of `typed`, at an odd offset, as ipywidgets hands buffers over. */
@@ -181,8 +183,15 @@ describe("the drill-down", () => {
     model.emit("change:_drill");
     for (let i = 0; i < 50 && !main.querySelector("[data-testid=state]").textContent.includes("redrawn"); i++) await tick();
     expect(main.querySelector("[data-testid=state]").textContent).toContain("redrawn");
-    main.querySelector('[data-key="claim:R2"]').click();
-    expect(model.messages.at(-1)).toMatchObject({ type: "drill", which: "main", patch: { selected: "claim:R2" } });
+    const asked = model.messages.length;
+    main.querySelector('[data-key="claim:R1"]').click(); // a selection: drawn here at once, the kernel not asked
+    expect(model.messages.length).toBe(asked);
+    expect(main.querySelector('[data-key="claim:R1"]').getAttribute("aria-selected")).toBe("true");
+    expect(main.querySelector(".rw-role-supports")).not.toBeNull();
+    model.state._drill = viewTrait({ ...sample, state: "sample 0 · again" }); // the same sample again: still selected
+    model.emit("change:_drill");
+    for (let i = 0; i < 50 && !main.querySelector("[data-testid=state]").textContent.includes("again"); i++) await tick();
+    expect(main.querySelector('[data-key="claim:R1"]').getAttribute("aria-selected")).toBe("true");
     const row = main.querySelector('[data-key="claim:R3"]');
     row.dispatchEvent(new KeyboardEvent("keydown", { key: "c", bubbles: true })); // a review, through the run's widget
     expect(model.messages.at(-1)).toMatchObject({ type: "review", which: "main", kind: "answer2response", claim: 2, label: "Contradiction" });
@@ -193,7 +202,7 @@ describe("the drill-down", () => {
     expect(el.querySelector("[data-testid=drill-main]")).toBe(main);
     expect(main.querySelectorAll(".rw-matrix tbody tr").length).toBe(33);
     expect(el.querySelector("[data-testid=drill-error]").textContent).toBe("review failed: KeyError: 'claim'");
-    main.querySelector('[data-key="claim:R1"]').click();
+    main.querySelector('[data-key="claim:R1"]').dispatchEvent(new KeyboardEvent("keydown", { key: "e", bubbles: true }));
     model.emit("msg:custom", { type: "reply", request: model.messages.at(-1).request }, []);
     await tick();
     expect(el.querySelector("[data-testid=drill-error]")).toBeNull(); // the next one worked

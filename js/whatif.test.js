@@ -4,7 +4,7 @@
 // never a 0), sends a rule, shows its before / after table, and shows a refused rule's error.
 import { describe, expect, it } from "vitest";
 import widget from "./src/dataset.js";
-import { curveByMetric, linePath, records, rowsKey, shortCount, signed } from "./src/whatif.js";
+import { curveByMetric, linePath, records, rowsKey, shortCount, signed } from "./src/dataset/whatif.js";
 import { fakeModel, viewTrait } from "./fake_model.js";
 
 const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));

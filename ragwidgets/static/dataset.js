@@ -405,6 +405,1838 @@ function D2(n4, t4) {
   return "function" == typeof t4 ? t4(n4) : t4;
 }
 
+// node_modules/htm/dist/htm.module.js
+var n2 = function(t4, s3, r3, e3) {
+  var u3;
+  s3[0] = 0;
+  for (var h3 = 1; h3 < s3.length; h3++) {
+    var p3 = s3[h3++], a3 = s3[h3] ? (s3[0] |= p3 ? 1 : 2, r3[s3[h3++]]) : s3[++h3];
+    3 === p3 ? e3[0] = a3 : 4 === p3 ? e3[1] = Object.assign(e3[1] || {}, a3) : 5 === p3 ? (e3[1] = e3[1] || {})[s3[++h3]] = a3 : 6 === p3 ? e3[1][s3[++h3]] += a3 + "" : p3 ? (u3 = t4.apply(a3, n2(t4, a3, r3, ["", null])), e3.push(u3), a3[0] ? s3[0] |= 2 : (s3[h3 - 2] = 0, s3[h3] = u3)) : e3.push(a3);
+  }
+  return e3;
+};
+var t3 = /* @__PURE__ */ new Map();
+function htm_module_default(s3) {
+  var r3 = t3.get(this);
+  return r3 || (r3 = /* @__PURE__ */ new Map(), t3.set(this, r3)), (r3 = n2(this, r3.get(s3) || (r3.set(s3, r3 = (function(n4) {
+    for (var t4, s4, r4 = 1, e3 = "", u3 = "", h3 = [0], p3 = function(n5) {
+      1 === r4 && (n5 || (e3 = e3.replace(/^\s*\n\s*|\s*\n\s*$/g, ""))) ? h3.push(0, n5, e3) : 3 === r4 && (n5 || e3) ? (h3.push(3, n5, e3), r4 = 2) : 2 === r4 && "..." === e3 && n5 ? h3.push(4, n5, 0) : 2 === r4 && e3 && !n5 ? h3.push(5, 0, true, e3) : r4 >= 5 && ((e3 || !n5 && 5 === r4) && (h3.push(r4, 0, e3, s4), r4 = 6), n5 && (h3.push(r4, n5, 0, s4), r4 = 6)), e3 = "";
+    }, a3 = 0; a3 < n4.length; a3++) {
+      a3 && (1 === r4 && p3(), p3(a3));
+      for (var l3 = 0; l3 < n4[a3].length; l3++) t4 = n4[a3][l3], 1 === r4 ? "<" === t4 ? (p3(), h3 = [h3], r4 = 3) : e3 += t4 : 4 === r4 ? "--" === e3 && ">" === t4 ? (r4 = 1, e3 = "") : e3 = t4 + e3[0] : u3 ? t4 === u3 ? u3 = "" : e3 += t4 : '"' === t4 || "'" === t4 ? u3 = t4 : ">" === t4 ? (p3(), r4 = 1) : r4 && ("=" === t4 ? (r4 = 5, s4 = e3, e3 = "") : "/" === t4 && (r4 < 5 || ">" === n4[a3][l3 + 1]) ? (p3(), 3 === r4 && (h3 = h3[0]), r4 = h3, (h3 = h3[0]).push(2, 0, r4), r4 = 0) : " " === t4 || "	" === t4 || "\n" === t4 || "\r" === t4 ? (p3(), r4 = 2) : e3 += t4), 3 === r4 && "!--" === e3 && (r4 = 4, h3 = h3[0]);
+    }
+    return p3(), h3;
+  })(s3)), r3), arguments, [])).length > 1 ? r3 : r3[0];
+}
+
+// src/incremental.js
+var html = htm_module_default.bind(k);
+function sameBytes(a3, b2) {
+  if (a3.byteLength !== b2.byteLength) return false;
+  const x2 = new Uint8Array(a3.buffer, a3.byteOffset, a3.byteLength);
+  const y3 = new Uint8Array(b2.buffer, b2.byteOffset, b2.byteLength);
+  for (let i3 = 0; i3 < x2.length; i3++) if (x2[i3] !== y3[i3]) return false;
+  return true;
+}
+function share(prev, next) {
+  if (Object.is(prev, next)) return prev;
+  if (prev === null || next === null || typeof prev !== "object" || typeof next !== "object") return next;
+  if (ArrayBuffer.isView(next) || ArrayBuffer.isView(prev)) {
+    return ArrayBuffer.isView(next) && ArrayBuffer.isView(prev) && sameBytes(prev, next) ? prev : next;
+  }
+  if (Array.isArray(next) !== Array.isArray(prev)) return next;
+  if (Array.isArray(next)) {
+    let same3 = prev.length === next.length;
+    const out2 = next.map((x2, i3) => {
+      const y3 = share(prev[i3], x2);
+      if (y3 !== prev[i3]) same3 = false;
+      return y3;
+    });
+    return same3 ? prev : out2;
+  }
+  const keys = Object.keys(next);
+  let same2 = keys.length === Object.keys(prev).length;
+  const out = {};
+  for (const k3 of keys) {
+    out[k3] = share(prev[k3], next[k3]);
+    if (out[k3] !== prev[k3]) same2 = false;
+  }
+  return same2 ? prev : out;
+}
+function shallowEqual(a3, b2) {
+  const ka = Object.keys(a3);
+  if (ka.length !== Object.keys(b2).length) return false;
+  return ka.every((k3) => Object.is(a3[k3], b2[k3]));
+}
+function unchangedProps(next) {
+  return !shallowEqual(this.props, next);
+}
+function memo(render2) {
+  function Memo(props) {
+    this.shouldComponentUpdate = unchangedProps;
+    return render2(props);
+  }
+  Memo.displayName = `memo(${render2.name})`;
+  return Memo;
+}
+
+// src/dataset/common.js
+var fmt = (v3, digits = 3) => v3 === null || v3 === void 0 || Number.isNaN(v3) ? "" : Number(v3).toFixed(digits);
+var labelsOf = (metrics) => Object.fromEntries(metrics.map((m3) => [m3.key, m3.label]));
+function TraitSelect({ trait, value, options, labels = options, set }) {
+  return html`<select value=${value} data-testid=${trait} onChange=${(e3) => set({ [trait]: e3.target.value })}>
+    ${options.map((o3, i3) => html`<option value=${o3}>${labels[i3]}</option>`)}</select>`;
+}
+var toggled = (list, x2) => list.includes(x2) ? list.filter((y3) => y3 !== x2) : [...list, x2];
+
+// src/dataset/charts.js
+var W = 290;
+var H2 = 150;
+var PAD = { left: 34, right: 8, top: 8, bottom: 30 };
+var fmt2 = (v3) => v3 === null || v3 === void 0 ? "Undefined" : Number(v3).toFixed(3);
+function brushedBins(edges, brush) {
+  if (!brush || brush.undefined || brush.lo === void 0) return null;
+  const lo = edges.findIndex((e3) => e3 >= brush.lo - 1e-9);
+  let hi = edges.findIndex((e3) => e3 >= brush.hi - 1e-9) - 1;
+  if (hi < lo) hi = lo;
+  return [lo, Math.min(hi, edges.length - 2)];
+}
+function Distribution({ chart, label, brush, onBrush }) {
+  const [drag, setDrag] = d2(null);
+  const bins = chart.counts.length;
+  const extra = [{ key: "undefined", label: "Undef", count: chart.undefined }];
+  if (chart.not_computable) extra.push({ key: "nc", label: "n/c", count: chart.not_computable });
+  const slots = bins + 1 + extra.length;
+  const bw = (W - PAD.left - PAD.right) / slots;
+  const max = Math.max(1, ...chart.counts, ...extra.map((e3) => e3.count));
+  const y3 = (c3) => PAD.top + (H2 - PAD.top - PAD.bottom) * (1 - c3 / max);
+  const mine = brush && brush.metric === chart.metric ? brush : null;
+  const span = drag ? [Math.min(drag[0], drag[1]), Math.max(drag[0], drag[1])] : brushedBins(chart.edges, mine);
+  const finish = (i3) => {
+    const [a3, b2] = [Math.min(drag[0], i3), Math.max(drag[0], i3)];
+    setDrag(null);
+    onBrush({ metric: chart.metric, lo: chart.edges[a3], hi: chart.edges[b2 + 1] });
+  };
+  return html`<svg class="rw-ds-chart" width=${W} height=${H2} role="img" data-testid="distribution"
+      aria-label=${`${label}: distribution`} onMouseLeave=${() => setDrag(null)}>
+    <text x=${PAD.left} y=${H2 - 4} class="rw-ds-axis">0</text>
+    <text x=${PAD.left + bins * bw - 6} y=${H2 - 4} class="rw-ds-axis">1</text>
+    <text x=${4} y=${PAD.top + 8} class="rw-ds-axis">${max}</text>
+    ${chart.counts.map((c3, i3) => {
+    const on = span && i3 >= span[0] && i3 <= span[1];
+    return html`<rect class=${`rw-ds-bar${on ? " rw-ds-on" : ""}`} data-bin=${i3}
+        x=${PAD.left + i3 * bw + 1} y=${y3(c3)} width=${bw - 2} height=${Math.max(0, H2 - PAD.bottom - y3(c3))} />
+        <rect class="rw-ds-hit" data-hit=${i3} x=${PAD.left + i3 * bw} y=${PAD.top} width=${bw} height=${H2 - PAD.top - PAD.bottom}
+          onMouseDown=${(e3) => {
+      e3.preventDefault();
+      setDrag([i3, i3]);
+    }}
+          onMouseEnter=${() => drag && setDrag([drag[0], i3])}
+          onMouseUp=${() => drag && finish(i3)}><title>${chart.edges[i3]}–${chart.edges[i3 + 1]}: ${c3} samples</title></rect>`;
+  })}
+    ${extra.map((e3, k3) => {
+    const x2 = PAD.left + (bins + 1 + k3) * bw;
+    const on = e3.key === "undefined" && mine && mine.undefined;
+    return html`<g><rect class=${`rw-ds-undef-bar${on ? " rw-ds-on" : ""}`} data-bar=${e3.key}
+          x=${x2 + 1} y=${y3(e3.count)} width=${bw - 2} height=${Math.max(0, H2 - PAD.bottom - y3(e3.count))}
+          onClick=${() => e3.key === "undefined" && onBrush({ metric: chart.metric, undefined: true })}>
+          <title>${e3.label}: ${e3.count} samples</title></rect>
+        <text x=${x2} y=${H2 - 16} class="rw-ds-axis">${e3.label}</text>
+        <text x=${x2} y=${H2 - 4} class="rw-ds-axis">${e3.count}</text></g>`;
+  })}
+  </svg>`;
+}
+function binRange(column, i3, j3, bins) {
+  const lo = +(i3 / bins).toFixed(6);
+  const hi = +((j3 + 1) / bins).toFixed(6);
+  return `${column} >= ${lo} and ${column} ${j3 + 1 >= bins ? "<=" : "<"} ${hi}`;
+}
+function scatterCondition(x2, y3, bins, [i0, j0], [i1, j1]) {
+  return `${binRange(x2, Math.min(i0, i1), Math.max(i0, i1), bins)} and ${binRange(y3, Math.min(j0, j1), Math.max(j0, j1), bins)}`;
+}
+function Scatter({ chart, x: x2, y: y3, xLabel, yLabel, picked = [], onPick = () => {
+} }) {
+  const size = 150;
+  const cell = size / chart.bins;
+  const max = Math.max(1, ...chart.cells.map((c3) => c3[2]));
+  const [drag, setDrag] = d2(null);
+  const at = (e3) => {
+    const r3 = e3.currentTarget.getBoundingClientRect();
+    const clamp = (v3) => Math.min(chart.bins - 1, Math.max(0, Math.floor(v3)));
+    return [
+      clamp((e3.clientX - r3.left) / (r3.width || size) * chart.bins),
+      clamp(chart.bins - (e3.clientY - r3.top) / (r3.height || size) * chart.bins)
+    ];
+  };
+  const box = drag && [
+    Math.min(drag[0][0], drag[1][0]),
+    Math.min(drag[0][1], drag[1][1]),
+    Math.max(drag[0][0], drag[1][0]),
+    Math.max(drag[0][1], drag[1][1])
+  ];
+  return html`<svg class="rw-ds-chart" width=${size + 44} height=${size + 30} role="img" data-testid="scatter"
+      aria-label=${`${yLabel} against ${xLabel}`}>
+    <rect x="36" y="4" width=${size} height=${size} class="rw-ds-frame" />
+    ${chart.cells.map(([i3, j3, c3]) => {
+    const on = picked.includes(scatterCondition(x2, y3, chart.bins, [i3, j3], [i3, j3]));
+    return html`<rect class=${`rw-ds-cell${on ? " rw-ds-on" : ""}`} x=${36 + i3 * cell} y=${4 + size - (j3 + 1) * cell}
+        width=${cell} height=${cell} style=${`opacity:${0.15 + 0.85 * Math.log1p(c3) / Math.log1p(max)}`}>
+        <title>${xLabel} ${(i3 / chart.bins).toFixed(2)}–${((i3 + 1) / chart.bins).toFixed(2)}, ${yLabel} ${(j3 / chart.bins).toFixed(2)}–${((j3 + 1) / chart.bins).toFixed(2)}: ${c3}</title></rect>`;
+  })}
+    ${box ? html`<rect class="rw-ds-box" x=${36 + box[0] * cell} y=${4 + size - (box[3] + 1) * cell}
+      width=${(box[2] - box[0] + 1) * cell} height=${(box[3] - box[1] + 1) * cell} />` : ""}
+    <rect class="rw-ds-hit" data-testid="scatter-hit" x="36" y="4" width=${size} height=${size}
+      onMouseDown=${(e3) => {
+    e3.preventDefault();
+    const p3 = at(e3);
+    setDrag([p3, p3]);
+  }}
+      onMouseMove=${(e3) => drag && setDrag([drag[0], at(e3)])}
+      onMouseLeave=${() => setDrag(null)}
+      onMouseUp=${(e3) => {
+    if (!drag) return;
+    const end = at(e3);
+    setDrag(null);
+    onPick(scatterCondition(x2, y3, chart.bins, drag[0], end));
+  }}>
+      <title>Click a cell or drag a box: keep those samples</title></rect>
+    <text x="30" y="12" class="rw-ds-axis" text-anchor="end">1</text>
+    <text x="30" y=${size + 4} class="rw-ds-axis" text-anchor="end">0</text>
+    <text x=${36 + size} y=${size + 18} class="rw-ds-axis" text-anchor="end">1</text>
+    <text x="36" y=${size + 28} class="rw-ds-axis">${xLabel} → · ↑ ${yLabel} · ${chart.left_out} left out (Undefined)</text>
+  </svg>`;
+}
+var shortLabel = (name) => name.length > 18 ? `…${name.slice(-17)}` : name;
+function GroupMeans({ chart, label, onPick, picked = () => false }) {
+  const rowH = 20;
+  const width = 290;
+  const barX = 110;
+  const rows = chart.rows;
+  return html`<svg class="rw-ds-chart" width=${width} height=${rows.length * rowH + 6} role="img" data-testid="groups"
+      aria-label=${`${label} by ${chart.by}`}>
+    ${rows.map((r3, i3) => html`<g class=${`rw-ds-group${picked(String(r3.group)) ? " rw-ds-on" : ""}`} data-group=${String(r3.group)}
+      onClick=${() => onPick(String(r3.group))}>
+      <text x=${barX - 6} y=${i3 * rowH + 15} text-anchor="end" class="rw-ds-axis">${shortLabel(String(r3.group))}</text>
+      ${r3.mean === null ? html`<text x=${barX} y=${i3 * rowH + 15} class="rw-ds-undef-text">Undefined (n=${r3.size})</text>` : html`<rect class="rw-ds-bar" x=${barX} y=${i3 * rowH + 3} width=${Math.max(1, (width - barX - 90) * r3.mean)} height=${rowH - 6} />
+          <text x=${barX + (width - barX - 90) * r3.mean + 4} y=${i3 * rowH + 15} class="rw-ds-axis">${fmt2(r3.mean)} (n=${r3.defined})</text>`}
+      <title>${r3.group}: ${fmt2(r3.mean)} over ${r3.defined} defined of ${r3.size}</title></g>`)}
+  </svg>`;
+}
+function groupCondition(column, group) {
+  return `${column} == ${JSON.stringify(Number.isNaN(Number(group)) ? group : Number(group))}`;
+}
+function Charts({ part, set }) {
+  const { charts, labelOf, keys, labels, groupColumns, c: c3 } = part;
+  const select = (trait, options, names = options) => html`<${TraitSelect} trait=${trait} value=${c3[trait]} options=${options} labels=${names} set=${set} />`;
+  const toggle = (x2) => set({ conditions: toggled(c3.conditions, x2) });
+  return html`<div class="rw-ds-charts">
+      ${charts.distribution ? html`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", keys, labels)}
+          <span class="rw-hint">drag across bins to filter</span></h4>
+        <${Distribution} chart=${charts.distribution} label=${labelOf[c3.chart_metric]} brush=${c3.brush}
+          onBrush=${(brush) => set({ brush })} /></div>` : ""}
+      ${charts.scatter ? html`<div class="rw-ds-panel"><h4>Scatter ${select("scatter_x", keys, labels)} × ${select("scatter_y", keys, labels)}
+          <span class="rw-hint">click a cell or drag a box to filter</span></h4>
+        <${Scatter} chart=${charts.scatter} x=${c3.scatter_x} y=${c3.scatter_y} xLabel=${labelOf[c3.scatter_x]}
+          yLabel=${labelOf[c3.scatter_y]} picked=${c3.conditions} onPick=${toggle} /></div>` : ""}
+      ${charts.groups ? html`<div class="rw-ds-panel"><h4>Mean by ${select("group_by", groupColumns)}
+          <span class="rw-hint">click a bar to filter, again to undo</span></h4>
+        <${GroupMeans} chart=${charts.groups} label=${labelOf[c3.chart_metric]}
+          picked=${(g2) => c3.group_by === "run" ? c3.run === g2 : c3.conditions.includes(groupCondition(c3.group_by, g2))}
+          onPick=${(g2) => c3.group_by === "run" ? set({ run: c3.run === g2 ? "" : g2 }) : toggle(groupCondition(c3.group_by, g2))} /></div>` : ""}
+    </div>`;
+}
+var panel = {
+  key: "charts",
+  title: "Charts",
+  place: "tab",
+  shows: () => true,
+  part: (view) => {
+    const c3 = view.controls;
+    const chartable = view.chartable || view.metrics;
+    return {
+      charts: view.charts,
+      labelOf: labelsOf(view.metrics),
+      keys: chartable.map((m3) => m3.key),
+      labels: chartable.map((m3) => m3.label),
+      groupColumns: view.group_columns,
+      c: {
+        chart_metric: c3.chart_metric,
+        scatter_x: c3.scatter_x,
+        scatter_y: c3.scatter_y,
+        group_by: c3.group_by,
+        run: c3.run,
+        brush: c3.brush || {},
+        conditions: c3.conditions || []
+      }
+    };
+  },
+  traits: ["chart_metric", "scatter_x", "scatter_y", "group_by", "brush", "conditions", "run"],
+  Panel: Charts
+};
+
+// src/dataset/compare.js
+function Compare({ part, set }) {
+  const { compare: cmp, metric, chartable } = part;
+  const rows = cmp.rows.filter((r3) => r3.metric === metric);
+  return html`<div class="rw-ds-panel" data-testid="compare">
+    <h4>Compared with ${cmp.baseline} on ${cmp.shared} shared queries
+      <span class="rw-hint">(left out: ${Object.entries(cmp.left_out).map(([k3, n4]) => `${k3} ${n4}`).join(", ")})</span></h4>
+    ${Object.entries(cmp.query_mismatch || {}).filter(([, n4]) => n4).map(([run, n4]) => html`<p class="rw-ds-notice" role="note" data-testid="query-mismatch">
+      ⚠ ${run}: ${n4} shared query_id${n4 === 1 ? "" : "s"} ask${n4 === 1 ? "s" : ""} another question than in ${cmp.baseline} (still paired by query_id)</p>`)}
+    ${Object.entries(cmp.judge_notes || {}).filter(([, note]) => note).map(([run, note]) => html`<p class="rw-ds-notice" role="note" data-testid="judge-note">
+      ⚠ ${run}: ${note}; part of its difference may be the judge's</p>`)}
+    ${Object.keys(cmp.said || {}).length ? html`<p class="rw-hint" role="status">${Object.entries(cmp.said).map(([run, said2], k3) => html`${k3 ? " · " : ""}<span data-testid="compare-said">${run}: ${said2}</span>`)}</p>` : ""}
+    <label>metric <select value=${metric} onChange=${(e3) => set({ compare_metric: e3.target.value })}>
+      ${chartable.map((m3) => html`<option value=${m3.key}>${m3.label}</option>`)}</select></label>
+    <button onClick=${() => set({ sort_by: "difference", descending: true })}>Queries by difference</button>
+    <div class="rw-ds-wide"><table class="rw-table"><thead><tr><th>run</th><th>baseline</th><th>run</th><th>difference</th><th>paired 95% interval</th><th>paired</th></tr></thead>
+      <tbody>${rows.map((r3) => html`<tr><td>${r3.run}</td><td class="rw-num">${fmt(r3.baseline_mean)}</td><td class="rw-num">${fmt(r3.mean)}</td>
+        <td class="rw-num">${r3.difference === null ? "" : (r3.difference > 0 ? "+" : "") + fmt(r3.difference)}
+          ${r3.judge_note ? html` <span class="rw-ds-badge" title=${r3.judge_note} data-testid="judged-differently">judged differently</span>` : ""}</td>
+        <td class="rw-num">${r3.ci_low === null ? "" : `${fmt(r3.ci_low)} – ${fmt(r3.ci_high)}`}
+          ${r3.includes_zero ? html` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r3.paired}</td></tr>`)}</tbody></table></div>
+  </div>`;
+}
+var panel2 = {
+  key: "compare",
+  title: "Comparison",
+  place: "tab",
+  shows: (view) => !!view.compare,
+  part: (view) => ({ compare: view.compare, metric: view.controls.compare_metric, chartable: view.chartable || view.metrics }),
+  traits: ["compare_metric", "sort_by", "descending"],
+  Panel: Compare
+};
+
+// src/dataset/columns.js
+function Columns({ part, set }) {
+  const { columns, all } = part;
+  const shown = columns.map((col) => col.key);
+  const save = (keys) => set({ table_columns: keys });
+  const move = (key, by) => {
+    const keys = [...shown];
+    const i3 = keys.indexOf(key);
+    const j3 = i3 + by;
+    if (j3 < 0 || j3 >= keys.length) return;
+    [keys[i3], keys[j3]] = [keys[j3], keys[i3]];
+    save(keys);
+  };
+  const toggle = (key, on) => save(on ? [...shown, key] : shown.filter((k3) => k3 !== key));
+  const order = [...columns, ...all.filter((col) => !shown.includes(col.key))];
+  return html`<div class="rw-ds-panel" data-testid="columns">
+    <p class="rw-hint">Choose the table's columns and their order (kept with the widget: <code>explorer.table_columns</code>).
+      <button onClick=${() => save([])} data-testid="columns-reset">All, in the default order</button></p>
+    <ol class="rw-ds-columns">${order.map((col) => {
+    const on = shown.includes(col.key);
+    return html`<li key=${col.key} data-column=${col.key}>
+        <label><input type="checkbox" checked=${on} disabled=${on && shown.length === 1}
+          onChange=${(e3) => toggle(col.key, e3.target.checked)} /> ${col.label}</label>
+        ${on ? html`<button title="Move left" aria-label=${`Move ${col.label} left`} onClick=${() => move(col.key, -1)}>↑</button>
+          <button title="Move right" aria-label=${`Move ${col.label} right`} onClick=${() => move(col.key, 1)}>↓</button>` : ""}
+      </li>`;
+  })}</ol>
+  </div>`;
+}
+var panel3 = {
+  key: "columns",
+  title: "Columns",
+  place: "tab",
+  shows: () => true,
+  part: (view) => ({ columns: view.columns, all: view.all_columns }),
+  traits: ["table_columns"],
+  Panel: Columns
+};
+
+// src/cards.js
+function itemsNote(c3) {
+  if (!c3.denominator_items.length) return null;
+  const counted = c3.numerator_items.length ? c3.numerator_items.join(", ") : "none";
+  return `counted: ${counted} — out of: ${c3.denominator_items.join(", ")}`;
+}
+function Prediction({ c: c3, predictions, send }) {
+  const p3 = c3.prediction;
+  const commit = (input) => {
+    const text = input.value.trim();
+    if ((predictions[c3.name] || "") === text) return;
+    const next = { ...predictions };
+    if (text) next[c3.name] = text;
+    else delete next[c3.name];
+    send({ predictions: next });
+  };
+  let verdict = null;
+  if (p3 && !p3.readable) verdict = html`<div class="rw-verdict rw-verdict-no">${p3.message}</div>`;
+  else if (p3)
+    verdict = html`<div class=${p3.match ? "rw-verdict rw-verdict-yes" : "rw-verdict rw-verdict-no"} data-testid="verdict">
+      ${p3.match ? `✓ You predicted ${p3.shown}: right` : `✗ You predicted ${p3.shown}; actual ${c3.shown}`}
+    </div>`;
+  return html`<div class="rw-prediction">
+    <input type="text" class="rw-predict-input" placeholder="0.5, 2/3 or Undefined"
+      aria-label=${`Your prediction for ${c3.label}`} value=${p3 ? p3.text : ""}
+      onChange=${(e3) => commit(e3.target)} onKeyDown=${(e3) => e3.key === "Enter" && commit(e3.target)} />
+    ${verdict}
+  </div>`;
+}
+var Card = memo(function Card2({ c: c3, predict, predictions, send, detail = false }) {
+  const undef = c3.value === null && !c3.hidden;
+  const substitute = c3.value !== null && c3.reason && c3.status === "defined";
+  const cls = ["rw-card", undef && "rw-undefined", c3.hidden && "rw-concealed", substitute && "rw-substitute"];
+  let body;
+  if (c3.hidden) {
+    body = html`<div class="rw-card-value rw-hidden-value" data-testid="value">?</div>
+      <div class="rw-card-fraction">Enter your prediction to reveal</div>`;
+  } else {
+    body = html`<div class="rw-card-value" data-testid="value">${c3.shown}${substitute ? html`<span class="rw-substitute-mark"> (substitute)</span>` : null}</div>
+      <div class="rw-card-fraction" data-testid="fraction">${c3.fraction}</div>
+      ${c3.judge_shown ? html`<div class="rw-card-judge" data-testid="judge-value" title="the value under the judge's labels, before the reviews">judge's labels: <s>${c3.judge_shown}</s></div>` : null}
+      ${c3.reason && (undef || substitute) ? html`<div class="rw-card-reason">${c3.reason}</div>` : null}`;
+  }
+  const items = c3.hidden ? null : itemsNote(c3);
+  return html`<article class=${cls.filter(Boolean).join(" ")} data-metric=${detail ? null : c3.name}
+      data-card=${detail ? c3.name : null} aria-label=${c3.label} title=${detail ? null : items}>
+    <div class="rw-card-label">${c3.label}${c3.lower_is_better ? html`<span class="rw-hint" title="lower is better"> ↓</span>` : null}</div>
+    ${body}
+    <div class="rw-card-def">${c3.definition}</div>
+    ${detail && items ? html`<div class="rw-card-items" data-testid="items">${items}</div>` : null}
+    ${predict ? html`<${Prediction} c=${c3} predictions=${predictions} send=${send} />` : null}
+  </article>`;
+});
+function Group({ g: g2, predict, predictions, send }) {
+  return html`<div class="rw-card-group" data-group=${g2.group}>
+    <h4>${g2.title}</h4>
+    <div class="rw-card-grid">
+      ${g2.cards.map((c3) => html`<${Card} key=${c3.name} c=${c3} predict=${predict} predictions=${predictions} send=${send} />`)}
+    </div>
+  </div>`;
+}
+var Cards = memo(function Cards2({ groups, missing, predict, predictions, send }) {
+  const primary = groups.filter((g2) => !g2.secondary);
+  const secondary = groups.filter((g2) => g2.secondary);
+  const n4 = secondary.reduce((k3, g2) => k3 + g2.cards.length, 0);
+  const group = (g2) => html`<${Group} key=${g2.group} g=${g2} predict=${predict} predictions=${predictions} send=${send} />`;
+  return html`<section class="rw-cards" data-testid="cards">
+    ${primary.map(group)}
+    ${secondary.length ? html`<details class="rw-more"><summary>RAGChecker metrics on the same state (${n4})</summary>${secondary.map(group)}</details>` : null}
+    ${missing.length ? html`<p class="rw-note">Not computable for this data: ${missing.map(
+    (m3, i3) => html`${i3 ? "; " : ""}<b>${m3.label}</b> (${m3.reason})`
+  )}</p>` : null}
+  </section>`;
+});
+var StripItem = memo(function StripItem2({ c: c3, open, toggle }) {
+  const undef = c3.value === null;
+  const substitute = c3.value !== null && c3.reason && c3.status === "defined";
+  const cls = ["rw-strip-item", undef && "rw-undefined", substitute && "rw-substitute", open && "rw-active"];
+  return html`<button type="button" class=${cls.filter(Boolean).join(" ")} data-metric=${c3.name}
+      aria-expanded=${open ? "true" : "false"}
+      title=${`${c3.label}: ${c3.shown}${c3.reason ? ` (${c3.reason})` : ""}. Enter: the full card`}
+      onClick=${() => toggle(c3.name)}>
+    <span class="rw-strip-label">${c3.label}${c3.lower_is_better ? html`<span class="rw-hint" title="lower is better">↓</span>` : null}</span>
+    <span class="rw-strip-value">${c3.judge_shown ? html`<s class="rw-judge-label" data-testid="judge-value" title="the value under the judge's labels, before the reviews"><span class="rw-sr">judge's labels: </span>${c3.judge_shown}</s> → ` : null}<b data-testid="value">${c3.shown}</b>${substitute ? html`<span class="rw-substitute-mark"> (substitute)</span>` : null}</span>
+    <span class="rw-strip-fraction" data-testid="fraction">${c3.fraction}</span>
+  </button>`;
+});
+function Strip({ groups, missing, send }) {
+  const [open, setOpen] = d2(null);
+  const toggle = q2((name) => setOpen((o3) => o3 === name ? null : name), []);
+  const strip = A2(null);
+  const cards = groups.flatMap((g2) => g2.cards);
+  const shown = cards.find((c3) => c3.name === open) || null;
+  const close = (e3) => {
+    if (e3.key !== "Escape" || !shown) return;
+    e3.preventDefault();
+    e3.stopPropagation();
+    setOpen(null);
+    const item = strip.current && [...strip.current.querySelectorAll(".rw-strip-item")].find((b2) => b2.dataset.metric === shown.name);
+    if (item) item.focus();
+  };
+  return html`<section class="rw-cards rw-strip-section" data-testid="cards" onKeyDown=${close}>
+    <div class="rw-strip" ref=${strip} role="group" aria-label="Metrics (Enter on one: its full card)">
+      ${groups.map((g2) => html`<div class="rw-strip-group" key=${g2.group} data-group=${g2.group}>
+        <span class="rw-strip-title">${g2.title.replace("RAGChecker · ", "")}</span>
+        ${g2.cards.map((c3) => html`<${StripItem} key=${c3.name} c=${c3} open=${open === c3.name}
+          toggle=${toggle} />`)}
+      </div>`)}
+    </div>
+    ${shown ? html`<div class="rw-card-detail" data-testid="card-detail">
+        <${Card} c=${shown} predict=${false} predictions=${{}} send=${send} detail=${true} />
+        <button type="button" class="rw-close" aria-label="Close the card (Esc)" onClick=${() => setOpen(null)}>✕</button>
+      </div>` : null}
+    ${missing.length ? html`<details class="rw-note rw-not-computable" data-testid="not-computable">
+          <summary>⊘ Not computable for this data (${missing.length}): ${missing.map((m3) => m3.label).join(", ")}</summary>
+          <ul>${missing.map((m3) => html`<li key=${m3.name}><b>${m3.label}</b>: ${m3.reason}</li>`)}</ul>
+        </details>` : null}
+  </section>`;
+}
+
+// src/text.js
+var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+var codePoint = (c3) => `⟨U+${c3.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
+function showId(id) {
+  return String(id).replace(BIDI, codePoint);
+}
+function Id({ id, max = 40 }) {
+  const shown = showId(id);
+  if (shown.length <= max) return html`<bdi class="rw-idtext">${shown}</bdi>`;
+  return html`<bdi class="rw-idtext rw-cut" title=${shown}>${shown.slice(0, max - 1)}…</bdi>`;
+}
+function IdLink({ id, target, send, label = null, max = 24 }) {
+  return html`<button type="button" class="rw-idlink" data-select=${target} title=${`Select ${showId(id)}`}
+    onClick=${(e3) => {
+    e3.stopPropagation();
+    send({ selected: target });
+  }}>${label === null ? html`<${Id} id=${id} max=${max} />` : label}</button>`;
+}
+function idLinks(items, prefix, send, empty = "—", more = null) {
+  if (!items || !items.length) return empty;
+  const cut = more && items.length > more.n + 1 ? more.n : items.length;
+  const links = items.slice(0, cut).map((id, i3) => html`${i3 ? ", " : ""}<${IdLink} key=${id} id=${id} target=${`${prefix}:${id}`} send=${send} max=${16} />`);
+  if (cut === items.length) return links;
+  return html`${links}, <button type="button" class="rw-idlink rw-idlink-more" data-select=${more.target}
+    title=${items.map(showId).join(", ")} onClick=${(e3) => {
+    e3.stopPropagation();
+    send({ selected: more.target });
+  }}>+ ${items.length - cut} more</button>`;
+}
+function YesNo({ value, words = ["Yes", "No"] }) {
+  if (value === null || value === void 0) return html`<span class="rw-unknown">? unknown</span>`;
+  const yes = value === true || value === "yes";
+  return html`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words[0]}` : `✗ ${words[1]}`}</span>`;
+}
+var LONG = 300;
+function LongText({ text, clamp = false }) {
+  const [whole, setWhole] = d2(false);
+  const s3 = String(text);
+  const long = s3.length > LONG;
+  const shown = long && !whole ? `${s3.slice(0, LONG)}…` : s3;
+  const body = clamp && !whole ? html`<span class="rw-clamp">${shown}</span>` : shown;
+  if (!long) return body;
+  return html`${body}<button type="button" class="rw-whole"
+    aria-expanded=${whole ? "true" : "false"} onClick=${(e3) => {
+    e3.stopPropagation();
+    setWhole(!whole);
+  }}
+    >${whole ? "Show less" : `Show all ${s3.length.toLocaleString("en")} characters`}</button>`;
+}
+
+// src/picker.js
+var WAIT_MS = 150;
+var number = (v3) => v3 === null ? "Undefined" : String(v3);
+function Picker({ p: p3, send, search }) {
+  const [text, setText] = d2("");
+  const [results, setResults] = d2(null);
+  const [active, setActive] = d2(0);
+  const asked = A2({ request: 0, timer: null });
+  h2(() => () => clearTimeout(asked.current.timer), []);
+  const ask = (next) => {
+    clearTimeout(asked.current.timer);
+    setText(next);
+    if (!next.trim()) {
+      setResults(null);
+      return;
+    }
+    asked.current.timer = setTimeout(async () => {
+      const request = ++asked.current.request;
+      const found = await search(next);
+      if (request === asked.current.request) {
+        setResults(found);
+        setActive(0);
+      }
+    }, WAIT_MS);
+  };
+  const pick = (index) => {
+    setResults(null);
+    setText("");
+    if (index !== p3.index) send({ sample_index: index });
+  };
+  const rows = results && results.rows || [];
+  const keys = (e3) => {
+    if (e3.key === "ArrowDown" || e3.key === "ArrowUp") {
+      e3.preventDefault();
+      const step = e3.key === "ArrowDown" ? 1 : -1;
+      setActive(Math.max(0, Math.min(rows.length - 1, active + step)));
+    } else if (e3.key === "Enter" && rows.length) {
+      e3.preventDefault();
+      pick(rows[active].index);
+    } else if (e3.key === "Escape") {
+      setResults(null);
+    }
+  };
+  return html`<div class="rw-picker" data-testid="picker">
+    <span class="rw-control-label">Sample</span>
+    <button type="button" aria-label="Previous sample" data-testid="prev" disabled=${p3.index === 0}
+      onClick=${() => send({ sample_index: p3.index - 1 })}>◀</button>
+    <span class="rw-picker-current" data-testid="current">${(p3.index + 1).toLocaleString("en")} of ${p3.total.toLocaleString("en")}:${" "}<bdi class="rw-idtext">${showId(p3.query_id)}</bdi></span>
+    <button type="button" aria-label="Next sample" data-testid="next" disabled=${p3.index === p3.total - 1}
+      onClick=${() => send({ sample_index: p3.index + 1 })}>▶</button>
+    <input type="search" class="rw-picker-search" data-testid="search" value=${text}
+      aria-label="Search samples" placeholder="Search: words of the query or its id; faithfulness<0.5; hallucination=undefined"
+      onInput=${(e3) => ask(e3.target.value)} onKeyDown=${(e3) => keys(e3)} />
+    ${results ? html`<div class="rw-picker-results">
+          ${results.error ? html`<p class="rw-picker-error" role="alert">${results.error}</p>` : html`<p class="rw-note" data-testid="matches">${results.matches.toLocaleString("en")} matching
+                sample${results.matches === 1 ? "" : "s"}${results.matches > rows.length ? ` (first ${rows.length} shown)` : ""}</p>`}
+          <ul role="listbox" aria-label="Matching samples">
+            ${rows.map((r3, k3) => html`<li key=${r3.index} role="option" aria-selected=${k3 === active ? "true" : "false"}
+                class=${k3 === active ? "rw-picker-row rw-active" : "rw-picker-row"} data-index=${r3.index}
+                onClick=${() => pick(r3.index)}>
+              <span class="rw-num">${r3.index + 1}</span>${" "}<bdi class="rw-idtext">${showId(r3.query_id)}</bdi>${" "}<span
+                class="rw-picker-query">${r3.query}</span>${" "}<span class="rw-picker-metrics">${Object.entries(r3.metrics).map(([n4, v3]) => `${n4} ${number(v3)}`).join(" · ")}</span>
+            </li>`)}
+          </ul>
+        </div>` : null}
+  </div>`;
+}
+
+// src/controls.js
+var Header = memo(function Header2({ title, question, state, kind }) {
+  const none = !question && kind === "sample" ? html`<span class="rw-hint">none in this sample</span>` : null;
+  return html`<header class="rw-header">
+    <h3 class="rw-title"><${LongText} text=${title} /></h3>
+    ${question || none ? html`<p class="rw-question"><b>Question: </b>${none || html`<${LongText} text=${question} />`}</p>` : null}
+    <p class="rw-state" data-testid="state"><b>State: </b><${LongText} text=${state} /></p>
+  </header>`;
+});
+function Choice({ s: s3, send }) {
+  const labels = s3.option_labels || s3.options;
+  const valueOf = (i3) => s3.numeric ? i3 : s3.options[i3];
+  const current = s3.numeric ? s3.value : s3.options.indexOf(s3.value);
+  const labelId = `rw-label-${s3.trait}`;
+  const label = html`<span class="rw-control-label" id=${labelId}>${s3.label}</span>`;
+  if (s3.options.length > 8) {
+    return html`<div class="rw-control">
+      ${label}
+      <select aria-labelledby=${labelId} data-trait=${s3.trait} value=${String(current)}
+        onChange=${(e3) => send({ [s3.trait]: valueOf(Number(e3.target.value)) })}>
+        ${labels.map((text, i3) => html`<option key=${i3} value=${String(i3)}>${text}</option>`)}
+      </select>
+    </div>`;
+  }
+  return html`<div class="rw-control" role="radiogroup" aria-labelledby=${labelId} data-trait=${s3.trait}>
+    ${label}
+    ${labels.map(
+    (text, i3) => html`<button key=${s3.options[i3]} type="button" role="radio"
+        class=${i3 === current ? "rw-option rw-active" : "rw-option"}
+        aria-checked=${i3 === current ? "true" : "false"} data-option=${s3.options[i3]}
+        onClick=${() => send({ [s3.trait]: valueOf(i3) })}>${text}</button>`
+  )}
+  </div>`;
+}
+function TopK({ t: t4, ids, inPlay, send }) {
+  const commit = (e3) => {
+    const k3 = Math.round(Number(e3.target.value));
+    if (e3.target.value === "" || !Number.isFinite(k3)) return;
+    const clamped = Math.max(0, Math.min(t4.max, k3));
+    if (clamped !== t4.value) send({ retrieved: ids.slice(0, clamped) });
+  };
+  return html`<div class="rw-control" data-trait="top_k">
+    <label class="rw-control-label" for="rw-top-k">Top k passages</label>
+    <input type="range" min="0" max=${String(t4.max)} value=${String(t4.value ?? inPlay)}
+      aria-label="Top k passages (slider)" data-testid="top-k-range" onChange=${commit} />
+    <input type="number" id="rw-top-k" class="rw-top-k" min="0" max=${String(t4.max)}
+      value=${t4.value === null ? "" : String(t4.value)} placeholder="custom" data-testid="top-k"
+      onChange=${commit} />
+    <span class="rw-top-k-note">${t4.value === null ? `custom set of ${inPlay}` : `of ${t4.max}`}</span>
+  </div>`;
+}
+var Controls = memo(function Controls2({ c: c3, predict, ids, inPlay, send, search }) {
+  return html`<section class="rw-controls" data-testid="controls">
+    ${c3.picker && search ? html`<${Picker} p=${c3.picker} send=${send} search=${search} />` : null}
+    ${c3.selects.map((s3) => html`<${Choice} key=${s3.trait} s=${s3} send=${send} />`)}
+    ${c3.top_k ? html`<${TopK} t=${c3.top_k} ids=${ids} inPlay=${inPlay} send=${send} />` : null}
+    <div class="rw-presets" role="group" aria-label="Presets">
+      <span class="rw-control-label">Presets</span>
+      ${c3.presets.map(
+    (p3) => html`<button key=${p3.name} type="button" class=${p3.active ? "rw-preset rw-active" : "rw-preset"}
+          title=${p3.note} aria-pressed=${p3.active ? "true" : "false"} data-preset=${p3.name}
+          onClick=${() => send(p3.set)}>${p3.name}</button>`
+  )}
+    </div>
+    <div class="rw-tools">
+      <button type="button" class="rw-reset" data-testid="reset" onClick=${() => send(c3.reset)}>↺ Reset</button>
+      <label class="rw-predict-toggle">
+        <input type="checkbox" checked=${predict} data-testid="predict"
+          onChange=${(e3) => send({ predict: e3.target.checked })} /> Predict before reveal
+      </label>
+      ${c3.edited ? html`<span class="rw-edited">Passages edited: ${c3.edited}</span>` : null}
+    </div>
+  </section>`;
+});
+
+// src/failing.js
+var SHOWN = 12;
+var KINDS = [
+  ["hallucinated", "Incorrect, and no retrieved passage entails it (hallucination)", (c3) => c3.correct === false && c3.faithful === false],
+  ["misled", "Incorrect, yet a retrieved passage entails it (noise sensitivity)", (c3) => c3.correct === false && c3.faithful === true],
+  ["incorrect", "Incorrect: the ground-truth answer does not entail it (no passage labels to say more)", (c3) => c3.correct === false && c3.faithful === null],
+  ["unsupported", "Correct, but no retrieved passage entails it (self-knowledge)", (c3) => c3.correct === true && c3.faithful === false],
+  ["unfaithful", "No retrieved passage entails it", (c3) => c3.correct === null && c3.faithful === false],
+  ["contradicted", "⊗ Contradicted by the ground-truth answer (not merely absent from it)", (c3) => c3.contradicted],
+  ["bad-citation", "Cites a source that is not retrieved or does not entail it", (c3) => (c3.citations || []).some((x2) => !x2.valid)]
+];
+function Chips({ items, selected, send }) {
+  const [all, setAll] = d2(false);
+  return html`${(all ? items : items.slice(0, SHOWN)).map(
+    (x2) => html`<button key=${x2.key} type="button" class=${selected === x2.key ? "rw-chip rw-active" : "rw-chip"}
+      title=${x2.text} onClick=${() => send({ selected: selected === x2.key ? "" : x2.key })}>${showId(x2.id)}</button>`
+  )}${items.length > SHOWN ? html`<button type="button" class="rw-more-count" aria-expanded=${all ? "true" : "false"}
+      onClick=${() => setAll(!all)}>${all ? "fewer" : `+ ${items.length - SHOWN} more`}</button>` : null}`;
+}
+var Failing = memo(function Failing2({ claims, gtClaims, selected, send }) {
+  const rows = KINDS.map(([name, why, test]) => [name, why, claims.filter(test)]).filter(([, , items]) => items.length);
+  const missed = gtClaims.filter((g2) => g2.covered === false);
+  const fine = !rows.length && !missed.length;
+  return html`<section class="rw-section rw-failing" data-testid="failing">
+    <h4>Which claims fail, and why</h4>
+    ${fine ? html`<p class="rw-note">${claims.some((c3) => c3.faithful === null) ? "No claim fails where that is known: every claim is correct where the ground truth says; without passage labels, whether a passage entails it is not known." : "No claim fails: every claim is correct where that is known and entailed by a retrieved passage."}</p>` : null}
+    <ul class="rw-failing-list">
+      ${rows.map(([name, why, items]) => html`<li key=${name} data-kind=${name}>
+        <span class="rw-failing-why"><b>${items.length}</b> ${why}:</span> <${Chips} items=${items} selected=${selected} send=${send} />
+      </li>`)}
+      ${missed.length ? html`<li data-kind="missed"><span class="rw-failing-why"><b>${missed.length}</b> ground-truth claims the response does not cover:</span>
+            <${Chips} items=${missed} selected=${selected} send=${send} /></li>` : null}
+    </ul>
+  </section>`;
+});
+
+// src/labels.js
+var LABEL_CODES = { Entailment: 1, Neutral: 0, Contradiction: 2 };
+var UNJUDGED = -1;
+
+// src/review.js
+var LABEL = {
+  [LABEL_CODES.Entailment]: ["●", "Entailment"],
+  [LABEL_CODES.Neutral]: ["·", "Neutral"],
+  [LABEL_CODES.Contradiction]: ["⊗", "Contradiction"],
+  [UNJUDGED]: ["?", "unjudged"]
+};
+var KEYS = { e: "Entailment", n: "Neutral", c: "Contradiction" };
+var ROW_KIND = { answer2response: "retrieved2response", response2answer: "retrieved2answer" };
+function keyAction(key, target) {
+  const k3 = key.toLowerCase();
+  if (k3 in KEYS) return { ...target, label: KEYS[k3] };
+  if (k3 === "a") return { ...target, label: null };
+  if (k3 === "u") return { kind: ROW_KIND[target.kind] || target.kind, claim: target.claim, doc_id: null, label: "Neutral" };
+  return null;
+}
+function reviewKeys(e3, target, ctx, onWhy) {
+  if (!ctx.review || e3.ctrlKey || e3.metaKey || e3.altKey) return false;
+  if (e3.key.toLowerCase() === "w" && onWhy) {
+    e3.preventDefault();
+    onWhy();
+    return true;
+  }
+  const action = keyAction(e3.key, target);
+  if (!action) return false;
+  e3.preventDefault();
+  ctx.review(action);
+  return true;
+}
+var said = (code) => `${LABEL[code][0]} ${LABEL[code][1]}`;
+function LabelShown({ r: r3 }) {
+  if (!r3.reviewed) return html`<span class="rw-label" title="the judge's label">${said(r3.judge)} <span class="rw-who">(judge)</span></span>`;
+  if (r3.label === r3.judge) return html`<span class="rw-label rw-confirmed" title="the judge's label, confirmed by a reviewer">${said(r3.label)} <span class="rw-who">✓ confirmed</span></span>`;
+  return html`<span class="rw-label rw-overruled"><s class="rw-judge-label" title="the judge's label, overruled">${said(r3.judge)}</s>${" → "}<b title="the reviewer's label">${said(r3.label)}</b> <span class="rw-who">(reviewer)</span></span>`;
+}
+function ReviewButtons({ target, ctx, labels = true, onWhy = null }) {
+  const act = (label, t4 = target) => (e3) => {
+    e3.stopPropagation();
+    ctx.review({ ...t4, label });
+  };
+  return html`<span class="rw-review-buttons" role="group" aria-label="Review this label">
+    ${labels ? Object.entries(KEYS).map(([k3, label]) => html`<button type="button" class="rw-review-button" data-review=${label}
+      title=${`${label} (key ${k3.toUpperCase()})`} onClick=${act(label)}>${k3.toUpperCase()}</button>`) : null}
+    ${labels ? html`<button type="button" class="rw-review-button" data-review="confirm" title="Confirm the judge's label (key A)" onClick=${act(null)}>✓</button>` : null}
+    <button type="button" class="rw-review-button" data-review="unsupported" title="No passage supports it: the whole row Neutral (key U)"
+      onClick=${act("Neutral", { kind: ROW_KIND[target.kind] || target.kind, claim: target.claim, doc_id: null })}>none supports</button>
+    ${onWhy ? html`<button type="button" class="rw-review-button" data-testid="why" title="Why the judge said it: its prompt and raw reply (key W)"
+      onClick=${(e3) => {
+    e3.stopPropagation();
+    onWhy();
+  }}>Why?</button>` : null}
+  </span>`;
+}
+var ReviewLine = memo(function ReviewLine2({ review, queue = null }) {
+  if (!review) return null;
+  const q3 = review.queue;
+  return html`<section class="rw-review-line" data-testid="review" aria-live="polite">
+    <p data-testid="review-changes">${review.count ? html`<b>Reviewed: </b>${review.line}` : html`<b>Review the judge: </b>focus a claim row or a matrix cell and press E / N / C (Entailment / Neutral / Contradiction), A to confirm the judge's label, U for "no passage supports it", W for why the judge said it.`}
+      ${review.file ? html` <span class="rw-hint">Saved to ${review.file}.</span>` : null}</p>
+    ${q3 ? html`<p data-testid="queue">Review queue (${q3.strategy}): <b data-testid="progress">${q3.reviewed} of ${q3.total} reviewed</b> · item ${q3.position + 1}
+      ${queue ? html`<button type="button" onClick=${() => queue(-1)} disabled=${q3.position === 0} title="Previous in the queue ([)">◀ previous</button>
+        <button type="button" onClick=${() => queue(1)} disabled=${q3.position >= q3.total - 1} title="Next in the queue (])" data-testid="queue-next">next ▶</button>` : null}
+      ${q3.note ? html` <span class="rw-hint">${q3.note}</span>` : null}</p>` : null}
+    ${review.error ? html`<p class="rw-review-error" role="alert" data-testid="review-error">${review.error}</p>` : null}
+    ${review.problems.length ? html`<details><summary>${review.problems.length} review(s) not applied</summary>
+      <ul>${review.problems.map((p3) => html`<li>${p3}</li>`)}</ul></details>` : null}
+  </section>`;
+});
+function TracePanel({ answer, onClose }) {
+  if (!answer) return null;
+  const t4 = answer.trace;
+  return html`<section class="rw-trace" data-testid="trace" aria-label="Why the judge said it">
+    <h4>Why the judge said it: ${answer.title} <button type="button" onClick=${onClose} aria-label="Close the trace">✕</button></h4>
+    ${answer.pending ? html`<p class="rw-note">Asking…</p>` : !t4 ? html`<p class="rw-note" data-testid="no-trace">No trace kept${answer.reason ? `: ${answer.reason}` : "."}</p>` : html`<p class="rw-note">${[t4.model, t4.prompt_version, t4.time].filter(Boolean).join(" · ")}${t4.label !== null && t4.label !== void 0 ? ` · label: ${typeof t4.label === "string" ? t4.label : JSON.stringify(t4.label)}` : ""}</p>
+        ${t4.note ? html`<pre class="rw-trace-text">${t4.note}</pre>` : null}
+        ${(t4.messages || []).map((m3) => html`<div><i>${m3.role}</i><pre class="rw-trace-text">${m3.content}</pre></div>`)}
+        ${t4.reasoning ? html`<div><i>reasoning</i><pre class="rw-trace-text">${t4.reasoning}</pre></div>` : null}
+        ${t4.reply !== null && t4.reply !== void 0 ? html`<div><i>raw reply</i><pre class="rw-trace-text" data-testid="trace-reply">${t4.reply}</pre></div>` : null}`}
+  </section>`;
+}
+function useTrace(ctx) {
+  const [answer, setAnswer] = d2(null);
+  const why = ctx.trace ? (target, title) => {
+    setAnswer({ title, pending: true });
+    ctx.trace(target).then((reply) => setAnswer({ title, trace: reply.trace, reason: reply.reason }));
+  } : null;
+  return [answer, why, () => setAnswer(null)];
+}
+
+// src/patch.js
+function put(node, key, value) {
+  Object.defineProperty(node, key, { value, writable: true, enumerable: true, configurable: true });
+}
+function patched(base, ops) {
+  const fresh = /* @__PURE__ */ new Set();
+  const own = (node) => {
+    if (fresh.has(node)) return node;
+    const copy = Array.isArray(node) ? node.slice() : { ...node };
+    fresh.add(copy);
+    return copy;
+  };
+  const at = (node, op) => {
+    if (op.length === 4) {
+      const out = own(node);
+      out.splice(op[1], op[2] - op[1], ...op[3]);
+      return out;
+    }
+    return op[1];
+  };
+  const change = (node, path, i3, op) => {
+    const out = own(node);
+    const key = path[i3];
+    if (i3 < path.length - 1) put(out, key, change(node[key], path, i3 + 1, op));
+    else if (op.length === 4) put(out, key, at(node[key], op));
+    else if (op.length > 1) put(out, key, op[1]);
+    else delete out[key];
+    return out;
+  };
+  let view = base;
+  for (const op of ops) view = op[0].length ? change(view, op[0], 0, op) : at(view, op);
+  return view;
+}
+
+// src/view_trait.js
+function typed(data, Type = Int8Array) {
+  if (data instanceof Type) return data;
+  const size = Type.BYTES_PER_ELEMENT;
+  if (data instanceof ArrayBuffer) data = new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) {
+    if (data.byteOffset % size === 0 && data.byteLength % size === 0) {
+      return new Type(data.buffer, data.byteOffset, data.byteLength / size);
+    }
+    return new Type(new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice().buffer);
+  }
+  return Type.from(data || []);
+}
+var parsedBases = /* @__PURE__ */ new WeakMap();
+var lastViews = /* @__PURE__ */ new WeakMap();
+function baseState(value) {
+  let state = parsedBases.get(value);
+  if (state === void 0) {
+    state = JSON.parse(value.json);
+    parsedBases.set(value, state);
+  }
+  return state;
+}
+function viewOf(model, name = "_view") {
+  const value = model.get(name);
+  const base = value && value.patch ? model.get(`${name}_base`) : null;
+  let seen = lastViews.get(model);
+  if (!seen) lastViews.set(model, seen = {});
+  const last = seen[name];
+  if (last && last.value === value && last.base === base) return last.view;
+  let view = null;
+  if (value && value.json) {
+    if (value.patch) {
+      if (!base || !base.json || base.base !== value.base) return last ? last.view : null;
+      view = patched(baseState(base), JSON.parse(value.json));
+    } else view = JSON.parse(value.json);
+    if (view.matrix) view = { ...view, matrix: { ...view.matrix, cells: typed(value.cells, Int8Array) } };
+  }
+  seen[name] = { value, base, view };
+  return view;
+}
+
+// src/matrix.js
+var CELL = {
+  [LABEL_CODES.Entailment]: ["●", "entails", "rw-entails"],
+  [LABEL_CODES.Neutral]: ["·", "does not mention", "rw-neutral"],
+  [LABEL_CODES.Contradiction]: ["⊗", "contradicts", "rw-contradicts"],
+  [UNJUDGED]: ["?", "unjudged", "rw-unjudged"]
+};
+var ON_DEMAND = 600;
+function marksOf(reviewed, index) {
+  return reviewed ? reviewed.filter((x2) => x2[0] === index).map((x2) => `${x2[1]}:${x2[2]}`).join(",") : "";
+}
+function cellTarget(m3, index, col) {
+  const response = index < m3.response.length;
+  return {
+    kind: response ? "retrieved2response" : "retrieved2answer",
+    claim: response ? index : index - m3.response.length,
+    doc_id: m3.columns[col].doc_id
+  };
+}
+function cellKeys(e3, { index, col, width, setCursor, act }) {
+  if (e3.ctrlKey || e3.metaKey || e3.altKey) return;
+  if (e3.key === "ArrowLeft" || e3.key === "ArrowRight") {
+    e3.preventDefault();
+    setCursor({ index, col: Math.max(0, Math.min(width - 1, col + (e3.key === "ArrowRight" ? 1 : -1))) });
+  } else if (e3.key === "ArrowDown" || e3.key === "ArrowUp") {
+    const next = e3.key === "ArrowDown" ? e3.currentTarget.nextElementSibling : e3.currentTarget.previousElementSibling;
+    if (next) {
+      e3.preventDefault();
+      next.focus();
+    }
+  } else act(e3, index, col);
+}
+var MatrixRow = memo(function MatrixRow2({ r: r3, buf, index, doc_ids, selected, ctx, cursorCol, marks, reviewable, setCursor, act }) {
+  const cells = typed(buf, Int8Array).subarray(index * doc_ids.length, (index + 1) * doc_ids.length);
+  const judged = Object.fromEntries(marks ? marks.split(",").map((x2) => x2.split(":").map(Number)) : []);
+  const col = cursorCol < 0 ? 0 : cursorCol;
+  const keys = reviewable ? (e3) => cellKeys(e3, { index, col, width: doc_ids.length, setCursor, act }) : null;
+  return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r3.key} tabindex=${reviewable ? "0" : null}
+      onClick=${() => ctx.send({ selected: selected ? "" : r3.key })} onKeyDown=${keys}
+      onFocus=${reviewable ? () => cursorCol < 0 && setCursor((c3) => ({ index, col: c3 ? c3.col : 0 })) : null}>
+    <th class="rw-id" scope="row" title=${r3.text}><${IdLink} id=${r3.id} target=${r3.key} send=${ctx.send} /></th>
+    ${Array.from(cells, (v3, k3) => {
+    const [sym, word, cls] = CELL[v3];
+    const judge = judged[k3];
+    const reviewed = judge !== void 0;
+    const classes = [cls, reviewed && "rw-reviewed", k3 === cursorCol && "rw-cursor"].filter(Boolean).join(" ");
+    const title = `${showId(doc_ids[k3])} ${word} ${r3.id}${reviewed ? judge === v3 ? " (judge's label, confirmed)" : ` (reviewer; the judge said: ${CELL[judge][1]})` : ""}`;
+    const pick = reviewable ? (e3) => {
+      e3.stopPropagation();
+      setCursor({ index, col: k3 });
+      if (!selected) ctx.send({ selected: r3.key });
+    } : null;
+    return html`<td class=${classes} title=${title} data-col=${k3} onClick=${pick}>${reviewed && judge !== v3 ? html`<s class="rw-judge-label">${CELL[judge][0]}</s>${sym}` : sym}${reviewed && judge === v3 ? "✓" : null}</td>`;
+  })}
+  </tr>`;
+});
+function Grid({ caption, rows, first, m: m3, docIds, selected, ctx, cursor, reviewable, setCursor, act }) {
+  return html`<table class="rw-table rw-matrix">
+    <caption>${caption}</caption>
+    <colgroup><col />${m3.columns.map((c3) => html`<col class=${c3.active ? null : "rw-off"} />`)}</colgroup>
+    <thead><tr>
+      <th class="rw-corner">Claim</th>
+      ${m3.columns.map((c3, k3) => html`<th class="rw-matrix-col" scope="col"
+        title=${`${showId(c3.doc_id)} (rank ${k3 + 1})${c3.active ? "" : ": switched off"}`}><${IdLink} id=${c3.doc_id} label=${String(k3 + 1)}
+          target=${`source:${c3.doc_id}`} send=${ctx.send} />${c3.active ? "" : html`<span class="rw-off-mark">off</span>`}</th>`)}
+    </tr></thead>
+    <tbody>
+      ${rows.map((r3, j3) => html`<${MatrixRow} key=${r3.key} r=${r3} buf=${m3.cells} index=${first + j3} doc_ids=${docIds}
+        selected=${selected === r3.key} ctx=${ctx} cursorCol=${cursor && cursor.index === first + j3 ? cursor.col : -1}
+        marks=${marksOf(m3.reviewed, first + j3)} reviewable=${reviewable} setCursor=${setCursor} act=${act} />`)}
+    </tbody>
+  </table>`;
+}
+function ReviewBar({ m: m3, cursor, ctx }) {
+  const row = cursor.index < m3.response.length ? m3.response[cursor.index] : m3.gt[cursor.index - m3.response.length];
+  if (!row || cursor.col >= m3.columns.length) return null;
+  const target = cellTarget(m3, cursor.index, cursor.col);
+  const v3 = typed(m3.cells, Int8Array)[cursor.index * m3.columns.length + cursor.col];
+  const mark = (m3.reviewed || []).find((x2) => x2[0] === cursor.index && x2[1] === cursor.col);
+  const r3 = { judge: mark ? mark[2] : v3, label: v3, reviewed: !!mark };
+  const title = `${row.id} × ${showId(target.doc_id)}`;
+  return html`<div class="rw-review-bar" data-testid="review-bar">
+    <span><b>${title}</b> (passage rank ${cursor.col + 1}, ${target.kind}): <${LabelShown} r=${r3} /></span>
+    <${ReviewButtons} target=${target} ctx=${ctx} onWhy=${ctx.why ? () => ctx.why(target, `${title}, ${target.kind}`) : null} />
+  </div>`;
+}
+function Matrix({ m: m3, selected, ctx, reviewable = false }) {
+  const [open, setOpen] = d2(() => (m3.response.length + m3.gt.length) * m3.columns.length <= ON_DEMAND);
+  const [cursor, setCursor] = d2(null);
+  const mref = A2(m3);
+  mref.current = m3;
+  const act = q2((e3, index, col) => {
+    const target = cellTarget(mref.current, index, col);
+    reviewKeys(e3, target, ctx, ctx.why ? () => ctx.why(target, `${target.kind} claim ${target.claim + 1} × ${showId(target.doc_id)}`) : null);
+  }, [ctx]);
+  const grid = { cursor, reviewable, setCursor, act };
+  const docIds = T2(() => m3.columns.map((c3) => c3.doc_id), [m3.columns]);
+  const [entailed, contradicted] = T2(() => {
+    const cells = typed(m3.cells, Int8Array);
+    let e3 = 0, c3 = 0;
+    for (const v3 of cells) {
+      e3 += v3 === LABEL_CODES.Entailment;
+      c3 += v3 === LABEL_CODES.Contradiction;
+    }
+    return [e3, c3];
+  }, [m3.cells]);
+  const size = `${m3.response.length} response + ${m3.gt.length} ground-truth claims × ${m3.columns.length} passages`;
+  return html`<section class="rw-section" data-testid="matrix">
+    <h4>Entailment: claims × passages</h4>
+    <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
+      by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
+      shaded columns are switched off.${reviewable ? " Reviewed: a struck-through symbol is the judge's label, overruled, the one after it the reviewer's; ✓ the judge's label confirmed. Click a cell (or focus a row, ← →) and press E / N / C, A, U or W." : ""}</p>
+    ${open ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
+          <${Grid} caption="Response claims" rows=${m3.response} first=${0} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} ...${grid} />
+          ${m3.gt.length ? html`<${Grid} caption="Ground-truth claims" rows=${m3.gt} first=${m3.response.length} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} ...${grid} />` : null}
+        </div>
+        ${reviewable && cursor ? html`<${ReviewBar} m=${m3} cursor=${cursor} ctx=${ctx} />` : null}` : html`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
+          onClick=${() => setOpen(true)}>Show the full matrix</button>`}
+  </section>`;
+}
+
+// src/tables.js
+var ROLE_TEXT = {
+  selected: "● selected",
+  supports: "supports it",
+  cited: "cited by it",
+  entailed: "entailed by it",
+  cites: "cites it",
+  contradicts: "⊗ contradicts it",
+  contradicted: "⊗ contradicted by it"
+};
+function IdCell({ id, roles }) {
+  return html`<td class="rw-id">
+    <${Id} id=${id} max=${24} />
+    ${roles.length ? html`<div class="rw-link">${roles.map((r3) => html`<span class=${`rw-badge rw-badge-${r3}`}>${ROLE_TEXT[r3] || r3}</span>`)}</div>` : null}
+  </td>`;
+}
+function rowKeys(e3, pick, more) {
+  if (e3.target !== e3.currentTarget || e3.shiftKey || e3.ctrlKey || e3.metaKey || e3.altKey) return;
+  if (more && more(e3)) return;
+  if (e3.key === "Enter" || e3.key === " ") {
+    e3.preventDefault();
+    pick();
+  } else if (e3.key === "ArrowDown" || e3.key === "ArrowUp") {
+    const step = (n4) => e3.key === "ArrowDown" ? n4.nextElementSibling : n4.previousElementSibling;
+    let next = step(e3.currentTarget);
+    while (next && !next.classList.contains("rw-row")) next = step(next);
+    if (next) {
+      e3.preventDefault();
+      next.focus();
+    }
+  }
+}
+function Row({ item, selected, send, more = null, children }) {
+  const pick = () => send({ selected: selected ? "" : item.key });
+  const cls = ["rw-row", ...item.roles.map((r3) => `rw-role-${r3}`)].join(" ");
+  return html`<tr class=${cls} tabindex="0" aria-selected=${selected ? "true" : "false"} data-key=${item.key}
+    onClick=${pick} onKeyDown=${(e3) => rowKeys(e3, pick, more)}>${children}</tr>`;
+}
+var reviewing = (view, ctx) => !!(ctx.review && view.review);
+function ReviewCell({ r: r3, kind, index, id, ctx }) {
+  const target = { kind: r3 ? kind : ROW_KIND[kind], claim: index, doc_id: null };
+  const why = ctx.why && r3 ? () => ctx.why(target, `${id}, ${kind}`) : null;
+  return html`<td class="rw-review-cell">
+    ${r3 ? html`<${LabelShown} r=${r3} />` : null}
+    <${ReviewButtons} target=${target} ctx=${ctx} labels=${!!r3} onWhy=${why} />
+  </td>`;
+}
+function claimKeys(review, r3, kind, index, id, ctx) {
+  if (!review) return null;
+  const target = { kind: r3 ? kind : ROW_KIND[kind], claim: index, doc_id: null };
+  return (e3) => reviewKeys(e3, target, ctx, ctx.why && r3 ? () => ctx.why(target, `${id}, ${kind}`) : null);
+}
+var WIDTHS = {
+  Rank: 3.2,
+  Source: 7,
+  "In context?": 6.5,
+  "Question-relevant?": 8,
+  "Entails claims": 8,
+  "Cited by": 5,
+  "Fact IDs": 5.5,
+  Claim: 5.8,
+  "Fact ID": 4.5,
+  "Correct?": 7,
+  "Faithful?": 7.8,
+  "Supported by": 9,
+  "Retrieved?": 5.5,
+  "Entails?": 5,
+  "Valid?": 4.5,
+  "In the response?": 7,
+  "Supported by (retrieved)": 9,
+  "Review (against the ground truth)": 12,
+  "Review (against the response)": 12
+};
+var TEXT_WIDTH = 14;
+var minWidth = (heads) => heads.reduce((n4, t4) => n4 + (WIDTHS[t4] || TEXT_WIDTH), 0);
+function Table({ heads, groupRow, cls, n: n4, children, label }) {
+  const tall = n4 > 12;
+  return html`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
+      role=${tall ? "region" : null} aria-label=${tall ? label : null}>
+    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`} style=${tall ? `min-width: ${minWidth(heads)}em` : null}>
+      ${tall ? html`<colgroup>${heads.map((t4) => html`<col style=${WIDTHS[t4] ? `width: ${WIDTHS[t4]}em` : null} />`)}</colgroup>` : null}
+      <thead>
+        ${groupRow ? html`<tr class="rw-group-row">${groupRow.map((g2) => html`<th colspan=${String(g2.span)} class=${g2.class || null}>${g2.text}</th>`)}</tr>` : null}
+        <tr>${heads.map((t4) => html`<th scope="col">${t4}</th>`)}</tr>
+      </thead>
+      <tbody>${children}</tbody>
+    </table>
+  </div>`;
+}
+var SourceRow = memo(function SourceRow2({ s: s3, selected, sample, cites, showGt, ctx }) {
+  const toggle = (e3) => {
+    const inPlay = ctx.view().sources.filter((x2) => x2.retrieved).map((x2) => x2.doc_id);
+    const next = e3.target.checked ? [...inPlay, s3.doc_id] : inPlay.filter((d3) => d3 !== s3.doc_id);
+    ctx.send({ retrieved: next });
+  };
+  const send = ctx.send;
+  const gt = showGt && s3.entails_gt.length;
+  const entails = s3.entails_response.length || gt ? html`${idLinks(s3.entails_response, "claim", send, "")}${gt ? html`${s3.entails_response.length ? "; " : ""}ground truth ${idLinks(s3.entails_gt, "gt", send)}` : null}` : "—";
+  return html`<${Row} item=${s3} selected=${selected} send=${ctx.send}>
+    <td class="rw-num">${s3.rank === null ? "—" : String(s3.rank)}</td>
+    <${IdCell} id=${s3.doc_id} roles=${s3.roles} />
+    <td class="rw-text"><${LongText} text=${s3.text} clamp=${true} /></td>
+    ${sample ? null : html`<td>${s3.facts && s3.facts.length ? s3.facts.map(showId).join(", ") : "—"}</td>`}
+    <td class="rw-toggle-cell">
+      <label onClick=${(e3) => e3.stopPropagation()}>
+        <input type="checkbox" checked=${s3.retrieved} disabled=${!s3.toggleable}
+          aria-label=${`${s3.doc_id} in the retrieved context`} data-toggle=${s3.doc_id} onChange=${toggle} />
+        ${s3.retrieved ? " ✓ Yes" : " ✗ No"}
+      </label>
+    </td>
+    ${sample ? null : html`<td><${YesNo} value=${s3.relevant} />${s3.outdated ? html`<span class="rw-outdated"> (⚠ outdated)</span>` : null}</td>`}
+    <td class="rw-list">${entails}${against([["claim", s3.contradicts_response], ["gt", showGt ? s3.contradicts_gt : []]], "contradicts", send)}</td>
+    ${cites ? html`<td class="rw-list">${idLinks(s3.cited_by, "claim", send)}</td>` : null}
+  <//>`;
+});
+function SourceTable({ view, ctx, showGt }) {
+  const sample = view.kind === "sample";
+  const cites = view.has_citations;
+  const heads = [
+    "Rank",
+    "Source",
+    sample ? "Passage text" : "Exact text",
+    sample ? null : "Fact IDs",
+    "In context?",
+    sample ? null : "Question-relevant?",
+    "Entails claims",
+    cites ? "Cited by" : null
+  ].filter(Boolean);
+  return html`<section class="rw-section" data-testid="sources">
+    <h4>${sample ? `Retrieved passages (${view.sources.length}, rank order; untick to see the scores without one)` : "Sources"}</h4>
+    <${Table} heads=${heads} cls="rw-sources" n=${view.sources.length} label="Passages">
+      ${view.sources.map((s3) => html`<${SourceRow} key=${s3.key} s=${s3} selected=${view.selected === s3.key} sample=${sample} cites=${cites} showGt=${showGt} ctx=${ctx} />`)}
+    <//>
+  </section>`;
+}
+function below(c3) {
+  const n4 = c3.supported_by.length;
+  const k3 = c3.contradicted_by.length;
+  if (!n4 && !k3) return "none";
+  return html`<span class="rw-below">${n4 ? `${n4} passage${n4 === 1 ? "" : "s"}` : "none"}${k3 ? html`; <span class="rw-contradicts">⊗ ${k3} contradict${k3 === 1 ? "s" : ""}</span>` : null} <span class="rw-hint">(listed below ↓)</span></span>`;
+}
+function against(groups, words, send) {
+  const all = groups.flatMap(([prefix, items]) => (items || []).map((id) => [prefix, id]));
+  return all.length ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words}</span> ${all.map(
+    ([prefix, id], i3) => html`${i3 ? ", " : ""}<${IdLink} id=${id} target=${`${prefix}:${id}`} send=${send} />`
+  )}</div>` : null;
+}
+function Verdict({ value, contradicted, words }) {
+  if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>⊗ Contradicted</span>`;
+  return html`<${YesNo} value=${value} words=${words} />`;
+}
+var NO_PASSAGE_LABELS = html`<span class="rw-unknown" title="faithfulness is not computable: the data has no passage labels">⊘ no passage labels</span>`;
+var ClaimRow = memo(function ClaimRow2({ c: c3, index, selected, hasFacts, hasCorrect, cites, review, ctx }) {
+  const cits = c3.citations || [];
+  const per = (f3) => cits.length ? cits.map((x2, i3) => html`${i3 ? html`<br />` : null}${f3(x2)}`) : "—";
+  return html`<${Row} item=${c3} selected=${selected} send=${ctx.send} more=${claimKeys(review, c3.review, "answer2response", index, c3.id, ctx)}>
+    <${IdCell} id=${c3.id} roles=${c3.roles} />
+    <td class="rw-text"><${LongText} text=${c3.text} /></td>
+    ${hasFacts ? html`<td>${c3.facts && c3.facts.length ? c3.facts.map(showId).join(", ") : "—"}</td>` : null}
+    ${hasCorrect ? html`<td><${Verdict} value=${c3.correct} contradicted=${c3.contradicted}
+      words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
+    <td>${c3.faithful === null ? NO_PASSAGE_LABELS : html`<${YesNo} value=${c3.faithful} words=${["Faithful", "Unfaithful"]} />`}</td>
+    <td class="rw-list">${c3.faithful === null ? "—" : selected ? below(c3) : html`${idLinks(c3.supported_by, "source", ctx.send, "none", { n: 3, target: c3.key })}${against([["source", c3.contradicted_by]], "contradicted by", ctx.send)}`}</td>
+    ${cites ? html`<td class="rw-list">${cits.length ? idLinks(cits.map((x2) => x2.doc_id), "source", ctx.send) : "no citation"}</td>` : null}
+    ${cites ? html`<td>${per((x2) => html`<${YesNo} value=${x2.retrieved} />`)}</td>` : null}
+    ${cites ? html`<td>${per((x2) => html`<${Verdict} value=${x2.entails} contradicted=${x2.contradicts}
+      words=${["Yes", "No", `${x2.doc_id} contradicts the claim`]} />`)}</td>` : null}
+    ${cites ? html`<td>${per((x2) => html`<span title=${x2.why}><${YesNo} value=${x2.valid} /></span>`)}</td>` : null}
+    ${review ? html`<${ReviewCell} r=${c3.review} kind="answer2response" index=${index} id=${c3.id} ctx=${ctx} />` : null}
+  <//>`;
+});
+var byDoc = (view) => new Map(view.sources.map((s3) => [s3.doc_id, s3]));
+var clampChecks = /* @__PURE__ */ new Map();
+function checkClamp(box, more) {
+  clampChecks.set(box, more);
+  if (clampChecks.size > 1) return;
+  queueMicrotask(() => {
+    const jobs = [...clampChecks];
+    clampChecks.clear();
+    const cut = jobs.map(([b2]) => b2.isConnected && b2.scrollHeight > b2.clientHeight + 1);
+    jobs.forEach(([, m3], i3) => {
+      if (m3.isConnected) m3.hidden = !cut[i3];
+    });
+  });
+}
+function EvidenceText({ text }) {
+  const box = A2(null);
+  const more = A2(null);
+  const [whole, setWhole] = d2(false);
+  h2(() => {
+    if (box.current && more.current && !whole) checkClamp(box.current, more.current);
+  }, [text, whole]);
+  return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text"><${LongText} text=${text} /></span>${whole ? html`<button type="button" class="rw-whole" aria-expanded="true" onClick=${() => setWhole(false)}>less</button>` : html`<button type="button" class="rw-whole" ref=${more} hidden=${true} aria-expanded="false" onClick=${() => setWhole(true)}>more</button>`}`;
+}
+var HOW = {
+  entails: ["● entails", "entails it"],
+  contradicts: ["⊗ contradicts", "contradicts it (judged Contradiction)"],
+  cited: ["cited, does not entail", "cited by the claim but does not entail it"]
+};
+function Evidence({ item, byDoc: byDoc2, span, ctx }) {
+  const taken = /* @__PURE__ */ new Set([...item.supported_by, ...item.contradicted_by]);
+  const cited = (item.citations || []).map((x2) => x2.doc_id).filter((d3) => !taken.has(d3));
+  const entries = [
+    ...item.supported_by.map((d3) => ["entails", d3]),
+    ...item.contradicted_by.map((d3) => ["contradicts", d3]),
+    ...[...new Set(cited)].map((d3) => ["cited", d3])
+  ];
+  const counts = `${item.supported_by.length} entail${item.supported_by.length === 1 ? "s" : ""} it, ${item.contradicted_by.length} contradict${item.contradicted_by.length === 1 ? "s" : ""} it`;
+  return html`<tr class="rw-evidence-row" data-evidence=${item.key}><td colspan=${String(span)}>
+    <div class="rw-evidence" data-testid="evidence">
+      <div class="rw-evidence-head"><b>Passages behind ${item.id}</b>${item.faithful === null ? ": none known (the data has no passage labels)" : entries.length ? ` (${counts})` : ": no retrieved passage entails or contradicts it"}</div>
+      ${entries.length ? html`<ol class="rw-evidence-list">${entries.map(([how, d3]) => {
+    const s3 = byDoc2.get(d3);
+    return html`<li key=${`${how}:${d3}`} class=${`rw-evidence-item rw-ev-${how}`} data-doc=${d3}>
+          <span class="rw-ev-how" title=${HOW[how][1]}>${HOW[how][0]}</span>
+          <${IdLink} id=${d3} target=${`source:${d3}`} send=${ctx.send} max=${14} />
+          <span class="rw-ev-rank">${s3 && s3.rank !== null ? `rank ${s3.rank}` : ""}</span>
+          ${s3 ? html`<${EvidenceText} text=${s3.text} />` : html`<i>(not among the passages)</i>`}
+        </li>`;
+  })}</ol>` : null}
+    </div>
+  </td></tr>`;
+}
+function ClaimTable({ view, ctx }) {
+  const cites = view.has_citations;
+  const hasFacts = view.claims.some((c3) => c3.facts);
+  const hasCorrect = view.claims.some((c3) => c3.correct !== null);
+  const heads = [
+    "Claim",
+    "Text",
+    hasFacts ? "Fact ID" : null,
+    hasCorrect ? "Correct?" : null,
+    "Faithful?",
+    "Supported by",
+    cites ? "Source" : null,
+    cites ? "Retrieved?" : null,
+    cites ? "Entails?" : null,
+    cites ? "Valid?" : null,
+    reviewing(view, ctx) ? "Review (against the ground truth)" : null
+  ].filter(Boolean);
+  const before = heads.indexOf("Supported by");
+  const groupRow = cites ? [{ text: "", span: before }, { text: "Retrieved context", span: 1 }, { text: "Cited source", span: 4, class: "rw-group-head" }] : null;
+  const title = cites ? "Claims and citations" : `Response claims (${view.claims.length})`;
+  return html`<section class="rw-section" data-testid="claims">
+    <h4>${title}</h4>
+    <${Table} heads=${heads} groupRow=${groupRow} cls="rw-claims" n=${view.claims.length} label="Claims">
+      ${view.claims.map((c3, i3) => html`<${ClaimRow} key=${c3.key} c=${c3} index=${i3} selected=${view.selected === c3.key}
+        hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} review=${reviewing(view, ctx)} ctx=${ctx} />
+        ${view.selected === c3.key ? html`<${Evidence} key=${`evidence:${c3.key}`} item=${c3} byDoc=${byDoc(view)} span=${heads.length} ctx=${ctx} />` : null}`)}
+    <//>
+    ${view.claims.length ? null : html`<p class="rw-note">The answer makes no claims.</p>`}
+  </section>`;
+}
+var GtRow = memo(function GtRow2({ g: g2, index, selected, review, ctx }) {
+  return html`<${Row} item=${g2} selected=${selected} send=${ctx.send} more=${claimKeys(review, g2.review, "response2answer", index, g2.id, ctx)}>
+    <${IdCell} id=${g2.id} roles=${g2.roles} />
+    <td class="rw-text"><${LongText} text=${g2.text} /></td>
+    <td><${Verdict} value=${g2.covered} contradicted=${g2.contradicted}
+      words=${["Covered", "Missed", "the response contradicts it"]} /></td>
+    <td class="rw-list">${selected ? below(g2) : html`${idLinks(g2.supported_by, "source", ctx.send, "none", { n: 3, target: g2.key })}${against([["source", g2.contradicted_by]], "contradicted by", ctx.send)}`}</td>
+    ${review ? html`<${ReviewCell} r=${g2.review} kind="response2answer" index=${index} id=${g2.id} ctx=${ctx} />` : null}
+  <//>`;
+});
+function GtTable({ view, ctx }) {
+  return html`<section class="rw-section" data-testid="gt-claims">
+    <h4>Ground-truth claims (${view.gt_claims.length})</h4>
+    <${Table} heads=${["Claim", "Text", "In the response?", "Supported by (retrieved)", ...reviewing(view, ctx) ? ["Review (against the response)"] : []]}
+      cls="rw-gt" n=${view.gt_claims.length} label="Ground-truth claims">
+      ${view.gt_claims.map((g2, i3) => html`<${GtRow} key=${g2.key} g=${g2} index=${i3} selected=${view.selected === g2.key} review=${reviewing(view, ctx)} ctx=${ctx} />
+        ${view.selected === g2.key ? html`<${Evidence} key=${`evidence:${g2.key}`} item=${g2} byDoc=${byDoc(view)} span=${4 + (reviewing(view, ctx) ? 1 : 0)} ctx=${ctx} />` : null}`)}
+    <//>
+  </section>`;
+}
+function FactsTable({ view, ctx }) {
+  return html`<section class="rw-section" data-testid="facts">
+    <h4>Required facts</h4>
+    <${Table} heads=${["Required current fact", "Fact ID", "Present in answer?", "Stated by"]} cls="rw-facts" n=${view.facts.length} label="Required facts">
+      ${view.facts.map((f3) => html`<tr key=${f3.fact_id}>
+        <td class="rw-text"><${LongText} text=${f3.text || f3.fact_id} /></td>
+        <td class="rw-id"><${Id} id=${f3.fact_id} /></td>
+        <td><${YesNo} value=${f3.present} /></td>
+        <td class="rw-list">${idLinks(f3.stated_by, "claim", ctx.send)}</td>
+      </tr>`)}
+    <//>
+  </section>`;
+}
+
+// src/sample_view.js
+function Answer({ view }) {
+  return html`<section class="rw-section rw-answer">
+    <p><b>Answer: </b>${view.answer ? html`<${LongText} text=${view.answer} />` : html`<i>(empty answer: no claims)</i>`}</p>
+    ${view.kind === "sample" && view.gt_answer ? html`<details class="rw-gt-answer"><summary>Ground-truth answer</summary><p><${LongText} text=${view.gt_answer} /></p></details>` : null}
+  </section>`;
+}
+function useSame(list) {
+  const last = A2(list);
+  if (list.length !== last.current.length || list.some((x2, i3) => x2 !== last.current[i3])) last.current = list;
+  return last.current;
+}
+function SampleView({ view, ctx }) {
+  const [trace, why, closeTrace] = useTrace(ctx);
+  const toggleable = useSame(view && view.sources ? view.sources.filter((s3) => s3.toggleable).map((s3) => s3.doc_id) : []);
+  ctx.why = why;
+  if (!view || !view.controls) return html`<div class="rw-root">Loading…</div>`;
+  const review = ctx.review && view.review ? view.review : null;
+  const inPlay = view.sources.filter((s3) => s3.retrieved).length;
+  const gtTable = view.gt_claims.length > 0 && !view.facts.length;
+  const queueKeys = review && review.queue && ctx.queue ? (e3) => {
+    if ((e3.key === "]" || e3.key === "[") && !e3.target.closest("input, select, textarea")) {
+      e3.preventDefault();
+      ctx.queue(e3.key === "]" ? 1 : -1);
+    }
+  } : null;
+  const strip = view.kind === "sample" && !view.predict;
+  return html`<div class="rw-root" data-kind=${view.kind} onKeyDown=${queueKeys}>
+    <${Header} title=${view.title} question=${view.question} state=${view.state} kind=${view.kind} />
+    <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} search=${ctx.search} />
+    <p class="rw-summary" data-testid="summary">${view.summary}</p>
+    ${review ? html`<${ReviewLine} review=${review} queue=${ctx.queue} />` : null}
+    ${view.review_note ? html`<p class="rw-note" data-testid="review-note">${view.review_note}</p>` : null}
+    <${TracePanel} answer=${trace} onClose=${closeTrace} />
+    ${view.repeats ? html`<${RepeatedLabels} view=${view} />` : null}
+    ${strip ? html`<${Strip} groups=${view.card_groups} missing=${view.not_computable} send=${ctx.send} />` : html`<${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
+          predictions=${view.predictions || {}} send=${ctx.send} />`}
+    ${view.kind === "sample" ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />` : null}
+    ${strip ? null : html`<${Answer} view=${view} />`}
+    ${strip ? null : html`<${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />`}
+    <${ClaimTable} view=${view} ctx=${ctx} />
+    ${strip ? html`<${Answer} view=${view} />` : null}
+    ${strip ? html`<${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />` : null}
+    ${strip && gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
+    ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} reviewable=${!!review} />` : null}
+    ${!strip && gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
+    ${view.facts.length ? html`<${FactsTable} view=${view} ctx=${ctx} />` : null}
+  </div>`;
+}
+var LIT = [
+  ".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-selected",
+  ".rw-role-contradicts, .rw-role-contradicted"
+];
+function revealLinked(el, page) {
+  for (const region of el.querySelectorAll(".rw-scroll, .rw-matrix-wrap")) {
+    const evidence2 = region.querySelector(".rw-evidence-row");
+    if (evidence2 && evidence2.previousElementSibling) {
+      const row2 = evidence2.previousElementSibling;
+      const head2 = region.querySelector("thead");
+      const top2 = row2.getBoundingClientRect().top - region.getBoundingClientRect().top;
+      region.scrollTop += top2 - (head2 ? head2.getBoundingClientRect().height : 0);
+      continue;
+    }
+    const row = region.querySelector(LIT[0]) || region.querySelector(LIT[1]);
+    if (!row) continue;
+    const head = region.querySelector("thead");
+    const top = row.getBoundingClientRect().top - region.getBoundingClientRect().top;
+    const headHeight = head ? head.getBoundingClientRect().height : 0;
+    if (top < headHeight || top + row.getBoundingClientRect().height > region.clientHeight) {
+      region.scrollTop += top - headHeight - 4;
+    }
+  }
+  const evidence = el.querySelector(".rw-evidence-row");
+  if (page && evidence) {
+    requestAnimationFrame(() => evidence.isConnected && showOnPage(el, evidence.previousElementSibling, evidence, evidence.closest(".rw-scroll")));
+  }
+}
+function showOnPage(el, top, bottom, region) {
+  if (!top) return;
+  let pane = el.parentElement;
+  while (pane && !(pane.scrollHeight > pane.clientHeight && /(auto|scroll)/.test(getComputedStyle(pane).overflowY))) pane = pane.parentElement;
+  pane = pane || document.scrollingElement;
+  if (!pane) return;
+  const box = pane === document.scrollingElement ? { top: 0, bottom: innerHeight } : pane.getBoundingClientRect();
+  const a3 = top.getBoundingClientRect().top - box.top;
+  const end = Math.min(bottom.getBoundingClientRect().bottom, region ? region.getBoundingClientRect().bottom : Infinity);
+  const b2 = end - box.bottom;
+  if (a3 < 0) pane.scrollTop += a3;
+  else if (b2 > 0) pane.scrollTop += Math.min(a3, b2);
+}
+function keepKeys(e3) {
+  const host = e3.ctrlKey || e3.metaKey || e3.altKey || e3.key === "Escape" || e3.shiftKey && e3.key === "Enter";
+  if (!host) e3.stopPropagation();
+}
+function RepeatedLabels({ view }) {
+  const { n: n4, labels } = view.repeats;
+  const claims = { response: view.claims, ground_truth: view.gt_claims };
+  if (!labels.length) return html`<p class="rw-note" data-testid="repeated-labels">The judge's ${n4} repeats agree on every label of this sample.</p>`;
+  return html`<details class="rw-note" open data-testid="repeated-labels">
+    <summary>${labels.length} label${labels.length === 1 ? "" : "s"} the judge gave differently across its ${n4} repeats</summary>
+    <ul>${labels.map((l3) => {
+    const claim = (claims[l3.side] || [])[l3.claim];
+    return html`<li><span class="rw-id">${claim ? claim.id : `claim ${l3.claim + 1}`}</span> ${claim ? `“${claim.text}”` : ""}
+        ${l3.doc_id === null ? l3.side === "response" ? " against the reference answer" : " against the response" : html` × <span class="rw-id">${l3.doc_id}</span>`}: ${l3.said}</li>`;
+  })}</ul></details>`;
+}
+function mountSampleView(el, { view, send, search = null, review = null, trace = null, queue = null }) {
+  let current = null;
+  let first = true;
+  const ctx = { send, search, review, trace, queue, view: () => current };
+  el.addEventListener("keydown", keepKeys);
+  const draw = (next) => {
+    const before = current && current.selected;
+    current = share(current, next);
+    R(html`<${SampleView} view=${current} ctx=${ctx} />`, el);
+    if (current && current.selected && current.selected !== before) revealLinked(el, !first);
+    first = false;
+  };
+  draw(view);
+  return {
+    update: draw,
+    destroy() {
+      el.removeEventListener("keydown", keepKeys);
+      R(null, el);
+    }
+  };
+}
+
+// src/selection.js
+function highlights(view, selected) {
+  const out = {};
+  const mark = (key, role) => (out[key] || (out[key] = [])).push(role);
+  if (!selected) return out;
+  const at = selected.indexOf(":");
+  const kind = at < 0 ? selected : selected.slice(0, at);
+  const ident = at < 0 ? "" : selected.slice(at + 1);
+  mark(selected, "selected");
+  if (kind === "claim" || kind === "gt") {
+    for (const c3 of kind === "claim" ? view.claims : view.gt_claims) {
+      if (c3.id !== ident) continue;
+      for (const d3 of c3.supported_by) mark(`source:${d3}`, "supports");
+      for (const d3 of c3.contradicted_by) mark(`source:${d3}`, "contradicts");
+      if (kind === "claim") for (const cit of c3.citations || []) mark(`source:${cit.doc_id}`, "cited");
+    }
+  } else if (kind === "source") {
+    for (const p3 of view.sources) {
+      if (p3.doc_id !== ident) continue;
+      for (const r3 of p3.entails_response) mark(`claim:${r3}`, "entailed");
+      for (const g2 of p3.entails_gt) mark(`gt:${g2}`, "entailed");
+      for (const r3 of p3.contradicts_response) mark(`claim:${r3}`, "contradicted");
+      for (const g2 of p3.contradicts_gt) mark(`gt:${g2}`, "contradicted");
+    }
+    for (const c3 of view.claims) {
+      if ((c3.citations || []).some((cit) => cit.doc_id === ident)) mark(`claim:${c3.id}`, "cites");
+    }
+  }
+  return out;
+}
+var same = (a3, b2) => a3.length === b2.length && a3.every((x2, i3) => x2 === b2[i3]);
+function withSelection(view, selected) {
+  if (!view || !view.sources || !view.claims || !view.gt_claims) return view;
+  if (view.selected === selected) return view;
+  const lit = highlights(view, selected);
+  const relit = (items) => {
+    let changed = false;
+    const out = items.map((x2) => {
+      const roles = lit[x2.key] || [];
+      if (same(roles, x2.roles)) return x2;
+      changed = true;
+      return { ...x2, roles };
+    });
+    return changed ? out : items;
+  };
+  return { ...view, selected, sources: relit(view.sources), claims: relit(view.claims), gt_claims: relit(view.gt_claims) };
+}
+
+// src/dataset/drill.js
+async function copyText(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return "copied";
+  } catch {
+    if (input) {
+      input.value = text;
+      input.hidden = false;
+      input.focus();
+      input.select();
+    }
+    return "selected: press Ctrl+C (⌘C) to copy";
+  }
+}
+var selectable = (view) => new Set([...view.sources, ...view.claims, ...view.gt_claims].map((x2) => x2.key));
+function keptSelection(kept, view) {
+  const sample = `${view.title}\0${view.query_id}`;
+  const same2 = kept && kept.sample === sample && (!kept.selected || selectable(view).has(kept.selected));
+  return { sample, selected: same2 ? kept.selected : "" };
+}
+function Drill({ part, request }) {
+  const { drill, other, selected: sel, count } = part;
+  const main = A2(null);
+  const otherRef = A2(null);
+  const mounted = A2({});
+  const kept = A2({});
+  const latest = A2({});
+  const [failed, setFailed] = d2("");
+  const drillAsk = (name, msg) => request(name, msg).then(
+    (reply) => {
+      setFailed("");
+      return reply;
+    },
+    (err) => {
+      setFailed(`${name === "drill" ? "the drill-down" : name} failed: ${err.message}`);
+      return null;
+    }
+  );
+  const shown = (which, next) => {
+    latest.current[which] = next;
+    kept.current[which] = keptSelection(kept.current[which], next);
+    return withSelection(next, kept.current[which].selected);
+  };
+  const sync = (which, ref, next) => {
+    const m3 = mounted.current[which];
+    if (!next) {
+      if (m3) {
+        m3.destroy();
+        delete mounted.current[which];
+      }
+      delete kept.current[which];
+      delete latest.current[which];
+      return;
+    }
+    if (m3) m3.update(shown(which, next));
+    else if (ref.current) {
+      const send = ({ selected, ...patch }) => {
+        if (selected !== void 0) {
+          kept.current[which].selected = selected;
+          mounted.current[which].update(withSelection(latest.current[which], selected));
+        }
+        if (Object.keys(patch).length) drillAsk("drill", { which, patch });
+      };
+      mounted.current[which] = mountSampleView(ref.current, {
+        view: shown(which, next),
+        send,
+        review: (action) => drillAsk("review", { which, ...action }),
+        trace: (target) => request("trace", { which, ...target }).catch((err) => ({ trace: null, reason: `the trace request failed: ${err.message}` }))
+      });
+    }
+  };
+  h2(() => {
+    sync("main", main, drill);
+    sync("other", otherRef, other);
+  });
+  h2(() => () => Object.values(mounted.current).forEach((m3) => m3.destroy()), []);
+  const copyBox = A2(null);
+  const [copied, setCopied] = d2("");
+  h2(() => {
+    setCopied("");
+    setFailed("");
+  }, [sel.row]);
+  const step = (delta) => request("step", { delta }).catch(() => null);
+  return html`<div class="rw-ds-drill" data-testid="drill">
+    <div class="rw-ds-drill-bar">
+      <button onClick=${() => step(-1)} title="Previous row (↑ or k)">◀</button>
+      <button onClick=${() => step(1)} title="Next row (↓ or j)">▶</button>
+      <span class="rw-hint">${sel.row < 0 ? "Select a row (or press ↓) to open the sample." : `${sel.run ? showId(sel.run) + " · " : ""}${showId(sel.query_id)} · row ${sel.index + 1} of ${count}${sel.index < 0 ? " (not among the rows shown)" : ""}`}</span>
+      ${sel.row >= 0 ? html`<button data-testid="copy-id" title="Copy this sample's query_id"
+          onClick=${() => copyText(sel.query_id, copyBox.current).then(setCopied)}>Copy query_id</button>
+        <input ref=${copyBox} class="rw-ds-copy" readonly hidden data-testid="copy-box" aria-label="query_id" />
+        ${copied ? html`<span class="rw-hint" role="status">${copied}</span>` : ""}` : ""}
+    </div>
+    ${failed ? html`<div class="rw-ds-error" role="alert" data-testid="drill-error">${failed}</div>` : ""}
+    <div class="rw-ds-drill-views" key="views">
+      <div class="rw-ds-drill-view" ref=${main} data-testid="drill-main" />
+      ${other ? html`<div class="rw-ds-drill-view" ref=${otherRef} data-testid="drill-other" />` : ""}
+    </div>
+  </div>`;
+}
+var panel4 = {
+  key: "drill",
+  place: "detail",
+  shows: () => true,
+  part: (view, views) => ({ drill: views._drill, other: views._other, selected: view.selected, count: view.count }),
+  traits: [],
+  Panel: Drill
+};
+
+// src/dataset/export.js
+function Actions({ part, request }) {
+  const { count, cluster } = part;
+  const [path, setPath] = d2("");
+  const [said2, setSaid] = d2("");
+  const act = (name, msg, fallback) => {
+    setSaid("…");
+    request(name, { ...msg, path: path.trim() || fallback }).catch(() => null).then((reply) => setSaid(reply ? reply.said : ""));
+  };
+  const n4 = count.toLocaleString("en-US");
+  return html`<div class="rw-ds-panel rw-ds-actions" data-testid="actions">
+    <label>file (a new name in the explorer's folder) <input type="text" value=${path} data-testid="path"
+      placeholder="slices.json · rows.csv · rows.parquet · claims.parquet" onInput=${(e3) => setPath(e3.target.value)} /></label>
+    <div class="rw-ds-act-buttons">
+      ${cluster ? "" : html`<button data-testid="save-slices" onClick=${() => act("save_slices", {}, "slices.json")}>Save the slices</button>
+      <button data-testid="load-slices" onClick=${() => act("load_slices", {}, "slices.json")}>Load slices</button>`}
+      <button data-testid="export-csv" onClick=${() => act("export", { format: "csv" }, "rows.csv")}>Write the ${n4} rows as CSV</button>
+      <button data-testid="export-parquet" onClick=${() => act("export", { format: "parquet" }, "rows.parquet")}>… as Parquet</button>
+      ${cluster ? "" : html`<button data-testid="export-claims" title="one row per claim: every label, the passages behind it, hallucinated / noise-led (.csv, .parquet or .jsonl by the file's suffix)"
+        onClick=${() => act("export_claims", {}, "claims.parquet")}>… their claims</button>`}
+    </div>
+    ${said2 ? html`<p class="rw-hint" role="status" data-testid="act-said">${said2}</p>` : ""}
+  </div>`;
+}
+var panel5 = {
+  key: "act",
+  title: "Save · export",
+  place: "tab",
+  shows: () => true,
+  part: (view) => ({ count: view.count, cluster: !!view.cluster }),
+  traits: [],
+  Panel: Actions
+};
+
+// src/request.js
+var TIMEOUT_MS = 2e4;
+var counter = 0;
+var RequestError = class extends Error {
+  constructor(message, reply = null) {
+    super(message);
+    this.name = "RequestError";
+    this.reply = reply;
+  }
+};
+function requester(model, { timeoutMs = TIMEOUT_MS } = {}) {
+  const waiting = /* @__PURE__ */ new Map();
+  const settle = (request) => {
+    const w3 = waiting.get(request);
+    waiting.delete(request);
+    clearTimeout(w3.timer);
+    return w3;
+  };
+  const listener = (msg, buffers) => {
+    if (!msg || !waiting.has(msg.request)) return;
+    const w3 = settle(msg.request);
+    if (msg.error) w3.reject(new RequestError(String(msg.error), msg));
+    else w3.resolve({ ...msg, buffers: buffers || [] });
+  };
+  model.on("msg:custom", listener);
+  const ask = (msg, { timeoutMs: limit = timeoutMs } = {}) => new Promise((resolve, reject) => {
+    counter += 1;
+    const request = counter;
+    const timer = setTimeout(() => {
+      settle(request);
+      reject(new RequestError(`no reply to "${msg.type}" from the kernel in ${limit / 1e3} s`));
+    }, limit);
+    waiting.set(request, { resolve, reject, timer });
+    try {
+      model.send({ ...msg, request });
+    } catch (err) {
+      settle(request);
+      reject(new RequestError(`could not send "${msg.type}": ${err.message}`));
+    }
+  });
+  const stop = () => {
+    model.off("msg:custom", listener);
+    for (const request of [...waiting.keys()]) settle(request).reject(new RequestError("the widget was closed"));
+  };
+  return { ask, stop, waiting };
+}
+
+// src/dataset/rows.js
+var WINDOW = 200;
+function decodeRows(header, buffers) {
+  const numeric = header.numeric.map((_3, i3) => typed(buffers[i3], Float64Array));
+  const status = header.status.map((_3, i3) => typed(buffers[header.numeric.length + i3], Int8Array));
+  return header.positions.map((position, r3) => ({
+    position,
+    run: header.run[r3],
+    query_id: header.query_id[r3],
+    query: header.query[r3],
+    values: Object.fromEntries(header.numeric.map((name, c3) => [name, numeric[c3][r3]])),
+    status: Object.fromEntries(header.status.map((name, c3) => [name, status[c3][r3]]))
+  }));
+}
+var Requests = class {
+  constructor(model, onReply, options) {
+    this.onReply = onReply;
+    this.error = "";
+    const { ask, stop, waiting } = requester(model, options);
+    this.waiting = waiting;
+    this.stop = stop;
+    this.ask = (msg) => ask(msg).then(
+      (reply) => {
+        this.error = "";
+        this.onReply(reply);
+        return reply;
+      },
+      (err) => {
+        this.error = err.message;
+        this.onReply(err.reply);
+        throw err;
+      }
+    );
+  }
+  /** `ask(msg)` whose failure only shows as `error`: a promise of the reply, or null when it failed. */
+  send(msg) {
+    return this.ask(msg).catch(() => null);
+  }
+  destroy() {
+    this.stop();
+  }
+};
+function decodeSeed(seed) {
+  if (!seed || !seed.positions) return [];
+  const numeric = seed.values.map((col) => Float64Array.from(col, (v3) => v3 === null ? NaN : v3));
+  return decodeRows(seed, [...numeric, ...seed.codes.map((col) => Int8Array.from(col))]);
+}
+var RowStore = class {
+  constructor(model, onRows) {
+    this.onRows = onRows;
+    this.requests = new Requests(model, (reply) => {
+      if (reply) this.answered = true;
+      this.onRows();
+    });
+    this.answered = false;
+    this.version = -1;
+    this.rows = /* @__PURE__ */ new Map();
+    this.seeded = 0;
+    this.loaded = /* @__PURE__ */ new Set();
+    this.pending = /* @__PURE__ */ new Set();
+    this.failed = /* @__PURE__ */ new Map();
+    this.later = /* @__PURE__ */ new Map();
+  }
+  /** A new order (filter, sort): forget the rows of the old one, take those a reply already
+   * brought for this one, and the saved first rows when they are of this order. */
+  reset(version, seed) {
+    if (version === this.version) return;
+    this.version = version;
+    this.rows.clear();
+    this.loaded.clear();
+    this.pending.clear();
+    this.failed.clear();
+    this.seeded = 0;
+    if (seed && seed.version === version) {
+      decodeSeed(seed).forEach((row, i3) => this.rows.set(i3, row));
+      this.seeded = seed.positions.length;
+    }
+    for (const [v3, windows] of this.later) {
+      if (v3 < version) this.later.delete(v3);
+      if (v3 !== version) continue;
+      for (const [start, rows] of windows) this.take(start, rows);
+      this.later.delete(v3);
+    }
+  }
+  take(start, rows) {
+    rows.forEach((row, i3) => this.rows.set(start + i3, row));
+    this.loaded.add(start);
+    this.pending.delete(start);
+    this.failed.delete(start);
+  }
+  get(index) {
+    return this.rows.get(index);
+  }
+  /** Why the window holding row `index` was refused in this version ("" when it was not). */
+  failedAt(index) {
+    return this.failed.get(Math.floor(index / WINDOW) * WINDOW) || "";
+  }
+  /** Ask for the windows that hold rows first..last that have not come yet. A window the kernel
+   * refused is not asked again in this version (its error shows in its rows instead); one that got
+   * no reply in time is asked again at the next draw. */
+  ensure(first, last, count) {
+    if (count <= 0) return;
+    for (let start = Math.floor(first / WINDOW) * WINDOW; start <= last && start < count; start += WINDOW) {
+      if (this.pending.has(start) || this.loaded.has(start)) continue;
+      this.pending.add(start);
+      const version = this.version;
+      this.requests.ask({ type: "rows", start, count: WINDOW }).then((msg) => {
+        if (msg.version === this.version) this.take(msg.start, decodeRows(msg, msg.buffers));
+        else if (msg.version > this.version) {
+          if (!this.later.has(msg.version)) this.later.set(msg.version, /* @__PURE__ */ new Map());
+          this.later.get(msg.version).set(msg.start, decodeRows(msg, msg.buffers));
+        }
+        this.onRows();
+      }, (err) => {
+        if (version !== this.version) return;
+        if (err.reply) this.failed.set(start, err.message);
+        else this.pending.delete(start);
+        this.onRows();
+      });
+    }
+  }
+  destroy() {
+    this.requests.destroy();
+  }
+};
+
+// src/dataset/slices.js
+function Slices({ part, set, request }) {
+  const { slices, active, expression } = part;
+  const save = () => {
+    const name = globalThis.prompt && globalThis.prompt("Name this slice") || "";
+    if (name.trim() && expression.trim()) request("add_slice", { name, expression }).catch(() => null);
+  };
+  return html`<div class="rw-ds-slices" data-testid="slices"><span class="rw-hint">Failure slices</span>
+    ${slices.map((s3) => html`<button title=${`${s3.description}
+${s3.expression}`}
+        class=${active === s3.name ? "rw-active" : ""} onClick=${() => set({ slice: active === s3.name ? "" : s3.name })}>
+        ${s3.name} <span class="rw-ds-count">${s3.size}</span></button>`)}
+      <button disabled=${!expression.trim()} onClick=${save} title="Save the filter expression as a named slice">+ slice from filter</button>
+    </div>`;
+}
+var panel6 = {
+  key: "slices",
+  place: "master",
+  shows: (view) => !view.cluster,
+  part: (view) => ({ slices: view.slices, active: view.controls.slice, expression: view.controls.expression }),
+  traits: ["slice"],
+  Panel: Slices
+};
+
+// src/dataset/summary.js
+function Repeats({ repeats, labelOf }) {
+  const runs = Object.entries(repeats || {});
+  if (!runs.length) return "";
+  const range = (lo, hi) => lo === null || lo === void 0 ? "Undefined" : `${fmt(lo, 3)}–${fmt(hi, 3)}`;
+  return html`<div class="rw-ds-wide" data-testid="repeats">${runs.map(([run, r3]) => html`<table class="rw-table">
+    <caption>${`${run}: judged ${r3.n_repeats} times (labels by ${r3.policy}); ${r3.flaky.toLocaleString("en-US")} of ${r3.samples.toLocaleString("en-US")} samples flaky (a metric changes across repeats; slice "flaky labels"); labels that flip: ${r3.labels.map((l3) => `${l3.kind} ${fmt(100 * l3.share, 1)}% of ${l3.labels.toLocaleString("en-US")}` + (l3.pair_share === null || l3.pair_share === void 0 ? "" : ` (${fmt(100 * l3.pair_share, 1)}% per pair of repeats)`)).join(", ") || "none"}`}</caption>
+    <thead><tr><th>metric</th><th>mean</th><th>95% interval (questions)</th><th>one judge run: mean of the repeats (95% interval, questions and judge)</th><th>mean per repeat</th></tr></thead>
+    <tbody>${r3.metrics.map((m3) => html`<tr><th>${labelOf[m3.metric] || m3.metric}</th>
+      <td class="rw-num">${m3.mean === null ? html`<span class="rw-ds-undef">Undefined</span>` : fmt(m3.mean, 3)}</td>
+      <td class="rw-num">${range(m3.ci_low, m3.ci_high)}</td>
+      <td class="rw-num">${m3.judge_mean === null || m3.judge_ci_low === null ? "Undefined" : `${fmt(m3.judge_mean, 3)} (${range(m3.judge_ci_low, m3.judge_ci_high)})`}</td>
+      <td class="rw-num">${range(m3.repeat_min, m3.repeat_max)}</td></tr>`)}</tbody></table>`)}</div>`;
+}
+function Summary({ summary, metrics, percent, cluster, count }) {
+  const runs = [...new Set(summary.map((r3) => r3.run))];
+  const cell = (r3) => {
+    if (!r3) return html`<td />`;
+    const mean = r3.mean === null ? html`<span class="rw-ds-undef">Undefined</span>` : fmt(r3.mean, percent ? 1 : 3);
+    const ci = r3.ci_low === null ? "" : ` [${fmt(r3.ci_low, percent ? 1 : 3)}–${fmt(r3.ci_high, percent ? 1 : 3)}]`;
+    return html`<td class="rw-num" title=${`${r3.defined} defined, ${r3.undefined} Undefined, ${r3.not_computable} not computable`}>
+      ${mean}<span class="rw-ds-ci">${ci}</span>${r3.undefined ? html`<span class="rw-ds-count"> · ${r3.undefined} Undef</span>` : ""}</td>`;
+  };
+  const caption = cluster ? `Summary over the ${cluster.matching.toLocaleString("en-US")} matching samples, computed on the cluster: mean over defined samples, Undefined count (no bootstrap interval on a Dask-scored run)` : `Summary over the ${count} samples shown: mean over defined samples, 95% interval (exact for rare outcomes), Undefined count`;
+  return html`<div class="rw-ds-wide"><table class="rw-table rw-ds-summary" data-testid="summary">
+    <caption>${caption}</caption>
+    <thead><tr><th>metric</th>${runs.map((r3) => html`<th>${r3}</th>`)}</tr></thead>
+    <tbody>${metrics.map((m3) => html`<tr><th>${m3.label}</th>
+      ${runs.map((run) => cell(summary.find((r3) => r3.run === run && r3.metric === m3.key)))}</tr>`)}</tbody>
+  </table></div>`;
+}
+var panel7 = {
+  key: "summary",
+  title: "Summary",
+  place: "tab",
+  shows: () => true,
+  part: (view) => ({
+    summary: view.summary,
+    metrics: view.metrics,
+    percent: view.controls.percent,
+    cluster: view.cluster,
+    count: view.count,
+    repeats: view.repeats
+  }),
+  traits: [],
+  Panel: ({ part }) => html`<${Summary} ...${part} /><${Repeats} repeats=${part.repeats} labelOf=${labelsOf(part.metrics)} />`
+};
+
 // node_modules/@tanstack/virtual-core/dist/esm/lazy-measurements.js
 function getMeasurementKey(item) {
   return typeof item === "object" ? item.key : item;
@@ -441,7 +2273,7 @@ function createLazyMeasurementsView(cache, flat) {
 }
 
 // node_modules/@tanstack/virtual-core/dist/esm/utils.js
-function memo(getDeps, fn, opts) {
+function memo2(getDeps, fn, opts) {
   let deps = opts.initialDeps ?? [];
   let result;
   let isInitial = true;
@@ -1160,7 +2992,7 @@ var Virtualizer = class {
       var _a, _b;
       (_b = (_a = this.options).onChange) == null ? void 0 : _b.call(_a, this, sync);
     };
-    this.maybeNotify = memo(
+    this.maybeNotify = memo2(
       () => {
         this.calculateRange();
         return [
@@ -1419,7 +3251,7 @@ var Virtualizer = class {
       this.scrollOffset = this.scrollOffset ?? (typeof this.options.initialOffset === "function" ? this.options.initialOffset() : this.options.initialOffset);
       return this.scrollOffset;
     };
-    this.getMeasurementOptions = memo(
+    this.getMeasurementOptions = memo2(
       () => [
         this.options.count,
         this.options.paddingStart,
@@ -1453,7 +3285,7 @@ var Virtualizer = class {
       }
     );
     this.isIndexInRange = (index) => index >= 0 && index < this.options.count;
-    this.getMeasurements = memo(
+    this.getMeasurements = memo2(
       () => [this.getMeasurementOptions(), this.itemSizeCacheVersion],
       ({
         count,
@@ -1603,7 +3435,7 @@ var Virtualizer = class {
         debug: () => this.options.debug
       }
     );
-    this.calculateRange = memo(
+    this.calculateRange = memo2(
       () => [
         this.getMeasurements(),
         this.getSize(),
@@ -1635,7 +3467,7 @@ var Virtualizer = class {
         debug: () => this.options.debug
       }
     );
-    this.getVirtualIndexes = memo(
+    this.getVirtualIndexes = memo2(
       () => {
         let startIndex = null;
         let endIndex = null;
@@ -1805,7 +3637,7 @@ var Virtualizer = class {
         this._retryClampedAdjustment();
       }
     };
-    this.getVirtualItems = memo(
+    this.getVirtualItems = memo2(
       () => [this.getVirtualIndexes(), this.getMeasurements(), this._holdOffset],
       (indexes, measurements, hold) => {
         const virtualItems = [];
@@ -2352,1614 +4184,9 @@ function calculateRangeImpl(measurements, outerSize, scrollOffset, lanes, flat) 
   return { startIndex, endIndex };
 }
 
-// src/request.js
-var TIMEOUT_MS = 2e4;
-var counter = 0;
-var RequestError = class extends Error {
-  constructor(message, reply = null) {
-    super(message);
-    this.name = "RequestError";
-    this.reply = reply;
-  }
-};
-function requester(model, { timeoutMs = TIMEOUT_MS } = {}) {
-  const waiting = /* @__PURE__ */ new Map();
-  const settle = (request) => {
-    const w3 = waiting.get(request);
-    waiting.delete(request);
-    clearTimeout(w3.timer);
-    return w3;
-  };
-  const listener = (msg, buffers) => {
-    if (!msg || !waiting.has(msg.request)) return;
-    const w3 = settle(msg.request);
-    if (msg.error) w3.reject(new RequestError(String(msg.error), msg));
-    else w3.resolve({ ...msg, buffers: buffers || [] });
-  };
-  model.on("msg:custom", listener);
-  const ask = (msg, { timeoutMs: limit = timeoutMs } = {}) => new Promise((resolve, reject) => {
-    counter += 1;
-    const request = counter;
-    const timer = setTimeout(() => {
-      settle(request);
-      reject(new RequestError(`no reply to "${msg.type}" from the kernel in ${limit / 1e3} s`));
-    }, limit);
-    waiting.set(request, { resolve, reject, timer });
-    try {
-      model.send({ ...msg, request });
-    } catch (err) {
-      settle(request);
-      reject(new RequestError(`could not send "${msg.type}": ${err.message}`));
-    }
-  });
-  const stop = () => {
-    model.off("msg:custom", listener);
-    for (const request of [...waiting.keys()]) settle(request).reject(new RequestError("the widget was closed"));
-  };
-  return { ask, stop, waiting };
-}
-
-// src/patch.js
-function put(node, key, value) {
-  Object.defineProperty(node, key, { value, writable: true, enumerable: true, configurable: true });
-}
-function patched(base, ops) {
-  const fresh = /* @__PURE__ */ new Set();
-  const own = (node) => {
-    if (fresh.has(node)) return node;
-    const copy = Array.isArray(node) ? node.slice() : { ...node };
-    fresh.add(copy);
-    return copy;
-  };
-  const at = (node, op) => {
-    if (op.length === 4) {
-      const out = own(node);
-      out.splice(op[1], op[2] - op[1], ...op[3]);
-      return out;
-    }
-    return op[1];
-  };
-  const change = (node, path, i3, op) => {
-    const out = own(node);
-    const key = path[i3];
-    if (i3 < path.length - 1) put(out, key, change(node[key], path, i3 + 1, op));
-    else if (op.length === 4) put(out, key, at(node[key], op));
-    else if (op.length > 1) put(out, key, op[1]);
-    else delete out[key];
-    return out;
-  };
-  let view = base;
-  for (const op of ops) view = op[0].length ? change(view, op[0], 0, op) : at(view, op);
-  return view;
-}
-
-// src/view_trait.js
-function typed(data, Type = Int8Array) {
-  if (data instanceof Type) return data;
-  const size = Type.BYTES_PER_ELEMENT;
-  if (data instanceof ArrayBuffer) data = new Uint8Array(data);
-  if (ArrayBuffer.isView(data)) {
-    if (data.byteOffset % size === 0 && data.byteLength % size === 0) {
-      return new Type(data.buffer, data.byteOffset, data.byteLength / size);
-    }
-    return new Type(new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice().buffer);
-  }
-  return Type.from(data || []);
-}
-var parsedBases = /* @__PURE__ */ new WeakMap();
-var lastViews = /* @__PURE__ */ new WeakMap();
-function baseState(value) {
-  let state = parsedBases.get(value);
-  if (state === void 0) {
-    state = JSON.parse(value.json);
-    parsedBases.set(value, state);
-  }
-  return state;
-}
-function viewOf(model, name = "_view") {
-  const value = model.get(name);
-  const base = value && value.patch ? model.get(`${name}_base`) : null;
-  let seen = lastViews.get(model);
-  if (!seen) lastViews.set(model, seen = {});
-  const last = seen[name];
-  if (last && last.value === value && last.base === base) return last.view;
-  let view = null;
-  if (value && value.json) {
-    if (value.patch) {
-      if (!base || !base.json || base.base !== value.base) return last ? last.view : null;
-      view = patched(baseState(base), JSON.parse(value.json));
-    } else view = JSON.parse(value.json);
-    if (view.matrix) view = { ...view, matrix: { ...view.matrix, cells: typed(value.cells, Int8Array) } };
-  }
-  seen[name] = { value, base, view };
-  return view;
-}
-
-// src/dataset_rows.js
-var WINDOW = 200;
-function decodeRows(header, buffers) {
-  const numeric = header.numeric.map((_3, i3) => typed(buffers[i3], Float64Array));
-  const status = header.status.map((_3, i3) => typed(buffers[header.numeric.length + i3], Int8Array));
-  return header.positions.map((position, r3) => ({
-    position,
-    run: header.run[r3],
-    query_id: header.query_id[r3],
-    query: header.query[r3],
-    values: Object.fromEntries(header.numeric.map((name, c3) => [name, numeric[c3][r3]])),
-    status: Object.fromEntries(header.status.map((name, c3) => [name, status[c3][r3]]))
-  }));
-}
-var Requests = class {
-  constructor(model, onReply, options) {
-    this.onReply = onReply;
-    this.error = "";
-    const { ask, stop, waiting } = requester(model, options);
-    this.waiting = waiting;
-    this.stop = stop;
-    this.ask = (msg) => ask(msg).then(
-      (reply) => {
-        this.error = "";
-        this.onReply(reply);
-        return reply;
-      },
-      (err) => {
-        this.error = err.message;
-        this.onReply(err.reply);
-        throw err;
-      }
-    );
-  }
-  /** `ask(msg)` whose failure only shows as `error`: a promise of the reply, or null when it failed. */
-  send(msg) {
-    return this.ask(msg).catch(() => null);
-  }
-  destroy() {
-    this.stop();
-  }
-};
-function decodeSeed(seed) {
-  if (!seed || !seed.positions) return [];
-  const numeric = seed.values.map((col) => Float64Array.from(col, (v3) => v3 === null ? NaN : v3));
-  return decodeRows(seed, [...numeric, ...seed.codes.map((col) => Int8Array.from(col))]);
-}
-var RowStore = class {
-  constructor(model, onRows) {
-    this.onRows = onRows;
-    this.requests = new Requests(model, (reply) => {
-      if (reply) this.answered = true;
-      this.onRows();
-    });
-    this.answered = false;
-    this.version = -1;
-    this.rows = /* @__PURE__ */ new Map();
-    this.seeded = 0;
-    this.loaded = /* @__PURE__ */ new Set();
-    this.pending = /* @__PURE__ */ new Set();
-    this.failed = /* @__PURE__ */ new Map();
-    this.later = /* @__PURE__ */ new Map();
-  }
-  /** A new order (filter, sort): forget the rows of the old one, take those a reply already
-   * brought for this one, and the saved first rows when they are of this order. */
-  reset(version, seed) {
-    if (version === this.version) return;
-    this.version = version;
-    this.rows.clear();
-    this.loaded.clear();
-    this.pending.clear();
-    this.failed.clear();
-    this.seeded = 0;
-    if (seed && seed.version === version) {
-      decodeSeed(seed).forEach((row, i3) => this.rows.set(i3, row));
-      this.seeded = seed.positions.length;
-    }
-    for (const [v3, windows] of this.later) {
-      if (v3 < version) this.later.delete(v3);
-      if (v3 !== version) continue;
-      for (const [start, rows] of windows) this.take(start, rows);
-      this.later.delete(v3);
-    }
-  }
-  take(start, rows) {
-    rows.forEach((row, i3) => this.rows.set(start + i3, row));
-    this.loaded.add(start);
-    this.pending.delete(start);
-    this.failed.delete(start);
-  }
-  get(index) {
-    return this.rows.get(index);
-  }
-  /** Why the window holding row `index` was refused in this version ("" when it was not). */
-  failedAt(index) {
-    return this.failed.get(Math.floor(index / WINDOW) * WINDOW) || "";
-  }
-  /** Ask for the windows that hold rows first..last that have not come yet. A window the kernel
-   * refused is not asked again in this version (its error shows in its rows instead); one that got
-   * no reply in time is asked again at the next draw. */
-  ensure(first, last, count) {
-    if (count <= 0) return;
-    for (let start = Math.floor(first / WINDOW) * WINDOW; start <= last && start < count; start += WINDOW) {
-      if (this.pending.has(start) || this.loaded.has(start)) continue;
-      this.pending.add(start);
-      const version = this.version;
-      this.requests.ask({ type: "rows", start, count: WINDOW }).then((msg) => {
-        if (msg.version === this.version) this.take(msg.start, decodeRows(msg, msg.buffers));
-        else if (msg.version > this.version) {
-          if (!this.later.has(msg.version)) this.later.set(msg.version, /* @__PURE__ */ new Map());
-          this.later.get(msg.version).set(msg.start, decodeRows(msg, msg.buffers));
-        }
-        this.onRows();
-      }, (err) => {
-        if (version !== this.version) return;
-        if (err.reply) this.failed.set(start, err.message);
-        else this.pending.delete(start);
-        this.onRows();
-      });
-    }
-  }
-  destroy() {
-    this.requests.destroy();
-  }
-};
-
-// node_modules/htm/dist/htm.module.js
-var n2 = function(t4, s3, r3, e3) {
-  var u3;
-  s3[0] = 0;
-  for (var h3 = 1; h3 < s3.length; h3++) {
-    var p3 = s3[h3++], a3 = s3[h3] ? (s3[0] |= p3 ? 1 : 2, r3[s3[h3++]]) : s3[++h3];
-    3 === p3 ? e3[0] = a3 : 4 === p3 ? e3[1] = Object.assign(e3[1] || {}, a3) : 5 === p3 ? (e3[1] = e3[1] || {})[s3[++h3]] = a3 : 6 === p3 ? e3[1][s3[++h3]] += a3 + "" : p3 ? (u3 = t4.apply(a3, n2(t4, a3, r3, ["", null])), e3.push(u3), a3[0] ? s3[0] |= 2 : (s3[h3 - 2] = 0, s3[h3] = u3)) : e3.push(a3);
-  }
-  return e3;
-};
-var t3 = /* @__PURE__ */ new Map();
-function htm_module_default(s3) {
-  var r3 = t3.get(this);
-  return r3 || (r3 = /* @__PURE__ */ new Map(), t3.set(this, r3)), (r3 = n2(this, r3.get(s3) || (r3.set(s3, r3 = (function(n4) {
-    for (var t4, s4, r4 = 1, e3 = "", u3 = "", h3 = [0], p3 = function(n5) {
-      1 === r4 && (n5 || (e3 = e3.replace(/^\s*\n\s*|\s*\n\s*$/g, ""))) ? h3.push(0, n5, e3) : 3 === r4 && (n5 || e3) ? (h3.push(3, n5, e3), r4 = 2) : 2 === r4 && "..." === e3 && n5 ? h3.push(4, n5, 0) : 2 === r4 && e3 && !n5 ? h3.push(5, 0, true, e3) : r4 >= 5 && ((e3 || !n5 && 5 === r4) && (h3.push(r4, 0, e3, s4), r4 = 6), n5 && (h3.push(r4, n5, 0, s4), r4 = 6)), e3 = "";
-    }, a3 = 0; a3 < n4.length; a3++) {
-      a3 && (1 === r4 && p3(), p3(a3));
-      for (var l3 = 0; l3 < n4[a3].length; l3++) t4 = n4[a3][l3], 1 === r4 ? "<" === t4 ? (p3(), h3 = [h3], r4 = 3) : e3 += t4 : 4 === r4 ? "--" === e3 && ">" === t4 ? (r4 = 1, e3 = "") : e3 = t4 + e3[0] : u3 ? t4 === u3 ? u3 = "" : e3 += t4 : '"' === t4 || "'" === t4 ? u3 = t4 : ">" === t4 ? (p3(), r4 = 1) : r4 && ("=" === t4 ? (r4 = 5, s4 = e3, e3 = "") : "/" === t4 && (r4 < 5 || ">" === n4[a3][l3 + 1]) ? (p3(), 3 === r4 && (h3 = h3[0]), r4 = h3, (h3 = h3[0]).push(2, 0, r4), r4 = 0) : " " === t4 || "	" === t4 || "\n" === t4 || "\r" === t4 ? (p3(), r4 = 2) : e3 += t4), 3 === r4 && "!--" === e3 && (r4 = 4, h3 = h3[0]);
-    }
-    return p3(), h3;
-  })(s3)), r3), arguments, [])).length > 1 ? r3 : r3[0];
-}
-
-// src/incremental.js
-var html = htm_module_default.bind(k);
-function sameBytes(a3, b2) {
-  if (a3.byteLength !== b2.byteLength) return false;
-  const x2 = new Uint8Array(a3.buffer, a3.byteOffset, a3.byteLength);
-  const y3 = new Uint8Array(b2.buffer, b2.byteOffset, b2.byteLength);
-  for (let i3 = 0; i3 < x2.length; i3++) if (x2[i3] !== y3[i3]) return false;
-  return true;
-}
-function share(prev, next) {
-  if (Object.is(prev, next)) return prev;
-  if (prev === null || next === null || typeof prev !== "object" || typeof next !== "object") return next;
-  if (ArrayBuffer.isView(next) || ArrayBuffer.isView(prev)) {
-    return ArrayBuffer.isView(next) && ArrayBuffer.isView(prev) && sameBytes(prev, next) ? prev : next;
-  }
-  if (Array.isArray(next) !== Array.isArray(prev)) return next;
-  if (Array.isArray(next)) {
-    let same2 = prev.length === next.length;
-    const out2 = next.map((x2, i3) => {
-      const y3 = share(prev[i3], x2);
-      if (y3 !== prev[i3]) same2 = false;
-      return y3;
-    });
-    return same2 ? prev : out2;
-  }
-  const keys = Object.keys(next);
-  let same = keys.length === Object.keys(prev).length;
-  const out = {};
-  for (const k3 of keys) {
-    out[k3] = share(prev[k3], next[k3]);
-    if (out[k3] !== prev[k3]) same = false;
-  }
-  return same ? prev : out;
-}
-function shallowEqual(a3, b2) {
-  const ka = Object.keys(a3);
-  if (ka.length !== Object.keys(b2).length) return false;
-  return ka.every((k3) => Object.is(a3[k3], b2[k3]));
-}
-function unchangedProps(next) {
-  return !shallowEqual(this.props, next);
-}
-function memo2(render2) {
-  function Memo(props) {
-    this.shouldComponentUpdate = unchangedProps;
-    return render2(props);
-  }
-  Memo.displayName = `memo(${render2.name})`;
-  return Memo;
-}
-
-// src/dataset_charts.js
-var W = 290;
-var H2 = 150;
-var PAD = { left: 34, right: 8, top: 8, bottom: 30 };
-var fmt = (v3) => v3 === null || v3 === void 0 ? "Undefined" : Number(v3).toFixed(3);
-function brushedBins(edges, brush) {
-  if (!brush || brush.undefined || brush.lo === void 0) return null;
-  const lo = edges.findIndex((e3) => e3 >= brush.lo - 1e-9);
-  let hi = edges.findIndex((e3) => e3 >= brush.hi - 1e-9) - 1;
-  if (hi < lo) hi = lo;
-  return [lo, Math.min(hi, edges.length - 2)];
-}
-function Distribution({ chart, label, brush, onBrush }) {
-  const [drag, setDrag] = d2(null);
-  const bins = chart.counts.length;
-  const extra = [{ key: "undefined", label: "Undef", count: chart.undefined }];
-  if (chart.not_computable) extra.push({ key: "nc", label: "n/c", count: chart.not_computable });
-  const slots = bins + 1 + extra.length;
-  const bw = (W - PAD.left - PAD.right) / slots;
-  const max = Math.max(1, ...chart.counts, ...extra.map((e3) => e3.count));
-  const y3 = (c3) => PAD.top + (H2 - PAD.top - PAD.bottom) * (1 - c3 / max);
-  const mine = brush && brush.metric === chart.metric ? brush : null;
-  const span = drag ? [Math.min(drag[0], drag[1]), Math.max(drag[0], drag[1])] : brushedBins(chart.edges, mine);
-  const finish = (i3) => {
-    const [a3, b2] = [Math.min(drag[0], i3), Math.max(drag[0], i3)];
-    setDrag(null);
-    onBrush({ metric: chart.metric, lo: chart.edges[a3], hi: chart.edges[b2 + 1] });
-  };
-  return html`<svg class="rw-ds-chart" width=${W} height=${H2} role="img" data-testid="distribution"
-      aria-label=${`${label}: distribution`} onMouseLeave=${() => setDrag(null)}>
-    <text x=${PAD.left} y=${H2 - 4} class="rw-ds-axis">0</text>
-    <text x=${PAD.left + bins * bw - 6} y=${H2 - 4} class="rw-ds-axis">1</text>
-    <text x=${4} y=${PAD.top + 8} class="rw-ds-axis">${max}</text>
-    ${chart.counts.map((c3, i3) => {
-    const on = span && i3 >= span[0] && i3 <= span[1];
-    return html`<rect class=${`rw-ds-bar${on ? " rw-ds-on" : ""}`} data-bin=${i3}
-        x=${PAD.left + i3 * bw + 1} y=${y3(c3)} width=${bw - 2} height=${Math.max(0, H2 - PAD.bottom - y3(c3))} />
-        <rect class="rw-ds-hit" data-hit=${i3} x=${PAD.left + i3 * bw} y=${PAD.top} width=${bw} height=${H2 - PAD.top - PAD.bottom}
-          onMouseDown=${(e3) => {
-      e3.preventDefault();
-      setDrag([i3, i3]);
-    }}
-          onMouseEnter=${() => drag && setDrag([drag[0], i3])}
-          onMouseUp=${() => drag && finish(i3)}><title>${chart.edges[i3]}–${chart.edges[i3 + 1]}: ${c3} samples</title></rect>`;
-  })}
-    ${extra.map((e3, k3) => {
-    const x2 = PAD.left + (bins + 1 + k3) * bw;
-    const on = e3.key === "undefined" && mine && mine.undefined;
-    return html`<g><rect class=${`rw-ds-undef-bar${on ? " rw-ds-on" : ""}`} data-bar=${e3.key}
-          x=${x2 + 1} y=${y3(e3.count)} width=${bw - 2} height=${Math.max(0, H2 - PAD.bottom - y3(e3.count))}
-          onClick=${() => e3.key === "undefined" && onBrush({ metric: chart.metric, undefined: true })}>
-          <title>${e3.label}: ${e3.count} samples</title></rect>
-        <text x=${x2} y=${H2 - 16} class="rw-ds-axis">${e3.label}</text>
-        <text x=${x2} y=${H2 - 4} class="rw-ds-axis">${e3.count}</text></g>`;
-  })}
-  </svg>`;
-}
-function binRange(column, i3, j3, bins) {
-  const lo = +(i3 / bins).toFixed(6);
-  const hi = +((j3 + 1) / bins).toFixed(6);
-  return `${column} >= ${lo} and ${column} ${j3 + 1 >= bins ? "<=" : "<"} ${hi}`;
-}
-function scatterCondition(x2, y3, bins, [i0, j0], [i1, j1]) {
-  return `${binRange(x2, Math.min(i0, i1), Math.max(i0, i1), bins)} and ${binRange(y3, Math.min(j0, j1), Math.max(j0, j1), bins)}`;
-}
-function Scatter({ chart, x: x2, y: y3, xLabel, yLabel, picked = [], onPick = () => {
-} }) {
-  const size = 150;
-  const cell = size / chart.bins;
-  const max = Math.max(1, ...chart.cells.map((c3) => c3[2]));
-  const [drag, setDrag] = d2(null);
-  const at = (e3) => {
-    const r3 = e3.currentTarget.getBoundingClientRect();
-    const clamp = (v3) => Math.min(chart.bins - 1, Math.max(0, Math.floor(v3)));
-    return [
-      clamp((e3.clientX - r3.left) / (r3.width || size) * chart.bins),
-      clamp(chart.bins - (e3.clientY - r3.top) / (r3.height || size) * chart.bins)
-    ];
-  };
-  const box = drag && [
-    Math.min(drag[0][0], drag[1][0]),
-    Math.min(drag[0][1], drag[1][1]),
-    Math.max(drag[0][0], drag[1][0]),
-    Math.max(drag[0][1], drag[1][1])
-  ];
-  return html`<svg class="rw-ds-chart" width=${size + 44} height=${size + 30} role="img" data-testid="scatter"
-      aria-label=${`${yLabel} against ${xLabel}`}>
-    <rect x="36" y="4" width=${size} height=${size} class="rw-ds-frame" />
-    ${chart.cells.map(([i3, j3, c3]) => {
-    const on = picked.includes(scatterCondition(x2, y3, chart.bins, [i3, j3], [i3, j3]));
-    return html`<rect class=${`rw-ds-cell${on ? " rw-ds-on" : ""}`} x=${36 + i3 * cell} y=${4 + size - (j3 + 1) * cell}
-        width=${cell} height=${cell} style=${`opacity:${0.15 + 0.85 * Math.log1p(c3) / Math.log1p(max)}`}>
-        <title>${xLabel} ${(i3 / chart.bins).toFixed(2)}–${((i3 + 1) / chart.bins).toFixed(2)}, ${yLabel} ${(j3 / chart.bins).toFixed(2)}–${((j3 + 1) / chart.bins).toFixed(2)}: ${c3}</title></rect>`;
-  })}
-    ${box ? html`<rect class="rw-ds-box" x=${36 + box[0] * cell} y=${4 + size - (box[3] + 1) * cell}
-      width=${(box[2] - box[0] + 1) * cell} height=${(box[3] - box[1] + 1) * cell} />` : ""}
-    <rect class="rw-ds-hit" data-testid="scatter-hit" x="36" y="4" width=${size} height=${size}
-      onMouseDown=${(e3) => {
-    e3.preventDefault();
-    const p3 = at(e3);
-    setDrag([p3, p3]);
-  }}
-      onMouseMove=${(e3) => drag && setDrag([drag[0], at(e3)])}
-      onMouseLeave=${() => setDrag(null)}
-      onMouseUp=${(e3) => {
-    if (!drag) return;
-    const end = at(e3);
-    setDrag(null);
-    onPick(scatterCondition(x2, y3, chart.bins, drag[0], end));
-  }}>
-      <title>Click a cell or drag a box: keep those samples</title></rect>
-    <text x="30" y="12" class="rw-ds-axis" text-anchor="end">1</text>
-    <text x="30" y=${size + 4} class="rw-ds-axis" text-anchor="end">0</text>
-    <text x=${36 + size} y=${size + 18} class="rw-ds-axis" text-anchor="end">1</text>
-    <text x="36" y=${size + 28} class="rw-ds-axis">${xLabel} → · ↑ ${yLabel} · ${chart.left_out} left out (Undefined)</text>
-  </svg>`;
-}
-var shortLabel = (name) => name.length > 18 ? `…${name.slice(-17)}` : name;
-function GroupMeans({ chart, label, onPick, picked = () => false }) {
-  const rowH = 20;
-  const width = 290;
-  const barX = 110;
-  const rows = chart.rows;
-  return html`<svg class="rw-ds-chart" width=${width} height=${rows.length * rowH + 6} role="img" data-testid="groups"
-      aria-label=${`${label} by ${chart.by}`}>
-    ${rows.map((r3, i3) => html`<g class=${`rw-ds-group${picked(String(r3.group)) ? " rw-ds-on" : ""}`} data-group=${String(r3.group)}
-      onClick=${() => onPick(String(r3.group))}>
-      <text x=${barX - 6} y=${i3 * rowH + 15} text-anchor="end" class="rw-ds-axis">${shortLabel(String(r3.group))}</text>
-      ${r3.mean === null ? html`<text x=${barX} y=${i3 * rowH + 15} class="rw-ds-undef-text">Undefined (n=${r3.size})</text>` : html`<rect class="rw-ds-bar" x=${barX} y=${i3 * rowH + 3} width=${Math.max(1, (width - barX - 90) * r3.mean)} height=${rowH - 6} />
-          <text x=${barX + (width - barX - 90) * r3.mean + 4} y=${i3 * rowH + 15} class="rw-ds-axis">${fmt(r3.mean)} (n=${r3.defined})</text>`}
-      <title>${r3.group}: ${fmt(r3.mean)} over ${r3.defined} defined of ${r3.size}</title></g>`)}
-  </svg>`;
-}
-
-// src/cards.js
-function itemsNote(c3) {
-  if (!c3.denominator_items.length) return null;
-  const counted = c3.numerator_items.length ? c3.numerator_items.join(", ") : "none";
-  return `counted: ${counted} — out of: ${c3.denominator_items.join(", ")}`;
-}
-function Prediction({ c: c3, predictions, send }) {
-  const p3 = c3.prediction;
-  const commit = (input) => {
-    const text = input.value.trim();
-    if ((predictions[c3.name] || "") === text) return;
-    const next = { ...predictions };
-    if (text) next[c3.name] = text;
-    else delete next[c3.name];
-    send({ predictions: next });
-  };
-  let verdict = null;
-  if (p3 && !p3.readable) verdict = html`<div class="rw-verdict rw-verdict-no">${p3.message}</div>`;
-  else if (p3)
-    verdict = html`<div class=${p3.match ? "rw-verdict rw-verdict-yes" : "rw-verdict rw-verdict-no"} data-testid="verdict">
-      ${p3.match ? `✓ You predicted ${p3.shown}: right` : `✗ You predicted ${p3.shown}; actual ${c3.shown}`}
-    </div>`;
-  return html`<div class="rw-prediction">
-    <input type="text" class="rw-predict-input" placeholder="0.5, 2/3 or Undefined"
-      aria-label=${`Your prediction for ${c3.label}`} value=${p3 ? p3.text : ""}
-      onChange=${(e3) => commit(e3.target)} onKeyDown=${(e3) => e3.key === "Enter" && commit(e3.target)} />
-    ${verdict}
-  </div>`;
-}
-var Card = memo2(function Card2({ c: c3, predict, predictions, send, detail = false }) {
-  const undef = c3.value === null && !c3.hidden;
-  const substitute = c3.value !== null && c3.reason && c3.status === "defined";
-  const cls = ["rw-card", undef && "rw-undefined", c3.hidden && "rw-concealed", substitute && "rw-substitute"];
-  let body;
-  if (c3.hidden) {
-    body = html`<div class="rw-card-value rw-hidden-value" data-testid="value">?</div>
-      <div class="rw-card-fraction">Enter your prediction to reveal</div>`;
-  } else {
-    body = html`<div class="rw-card-value" data-testid="value">${c3.shown}${substitute ? html`<span class="rw-substitute-mark"> (substitute)</span>` : null}</div>
-      <div class="rw-card-fraction" data-testid="fraction">${c3.fraction}</div>
-      ${c3.judge_shown ? html`<div class="rw-card-judge" data-testid="judge-value" title="the value under the judge's labels, before the reviews">judge's labels: <s>${c3.judge_shown}</s></div>` : null}
-      ${c3.reason && (undef || substitute) ? html`<div class="rw-card-reason">${c3.reason}</div>` : null}`;
-  }
-  const items = c3.hidden ? null : itemsNote(c3);
-  return html`<article class=${cls.filter(Boolean).join(" ")} data-metric=${detail ? null : c3.name}
-      data-card=${detail ? c3.name : null} aria-label=${c3.label} title=${detail ? null : items}>
-    <div class="rw-card-label">${c3.label}${c3.lower_is_better ? html`<span class="rw-hint" title="lower is better"> ↓</span>` : null}</div>
-    ${body}
-    <div class="rw-card-def">${c3.definition}</div>
-    ${detail && items ? html`<div class="rw-card-items" data-testid="items">${items}</div>` : null}
-    ${predict ? html`<${Prediction} c=${c3} predictions=${predictions} send=${send} />` : null}
-  </article>`;
-});
-function Group({ g: g2, predict, predictions, send }) {
-  return html`<div class="rw-card-group" data-group=${g2.group}>
-    <h4>${g2.title}</h4>
-    <div class="rw-card-grid">
-      ${g2.cards.map((c3) => html`<${Card} key=${c3.name} c=${c3} predict=${predict} predictions=${predictions} send=${send} />`)}
-    </div>
-  </div>`;
-}
-var Cards = memo2(function Cards2({ groups, missing, predict, predictions, send }) {
-  const primary = groups.filter((g2) => !g2.secondary);
-  const secondary = groups.filter((g2) => g2.secondary);
-  const n4 = secondary.reduce((k3, g2) => k3 + g2.cards.length, 0);
-  const group = (g2) => html`<${Group} key=${g2.group} g=${g2} predict=${predict} predictions=${predictions} send=${send} />`;
-  return html`<section class="rw-cards" data-testid="cards">
-    ${primary.map(group)}
-    ${secondary.length ? html`<details class="rw-more"><summary>RAGChecker metrics on the same state (${n4})</summary>${secondary.map(group)}</details>` : null}
-    ${missing.length ? html`<p class="rw-note">Not computable for this data: ${missing.map(
-    (m3, i3) => html`${i3 ? "; " : ""}<b>${m3.label}</b> (${m3.reason})`
-  )}</p>` : null}
-  </section>`;
-});
-var StripItem = memo2(function StripItem2({ c: c3, open, toggle }) {
-  const undef = c3.value === null;
-  const substitute = c3.value !== null && c3.reason && c3.status === "defined";
-  const cls = ["rw-strip-item", undef && "rw-undefined", substitute && "rw-substitute", open && "rw-active"];
-  return html`<button type="button" class=${cls.filter(Boolean).join(" ")} data-metric=${c3.name}
-      aria-expanded=${open ? "true" : "false"}
-      title=${`${c3.label}: ${c3.shown}${c3.reason ? ` (${c3.reason})` : ""}. Enter: the full card`}
-      onClick=${() => toggle(c3.name)}>
-    <span class="rw-strip-label">${c3.label}${c3.lower_is_better ? html`<span class="rw-hint" title="lower is better">↓</span>` : null}</span>
-    <span class="rw-strip-value">${c3.judge_shown ? html`<s class="rw-judge-label" data-testid="judge-value" title="the value under the judge's labels, before the reviews"><span class="rw-sr">judge's labels: </span>${c3.judge_shown}</s> → ` : null}<b data-testid="value">${c3.shown}</b>${substitute ? html`<span class="rw-substitute-mark"> (substitute)</span>` : null}</span>
-    <span class="rw-strip-fraction" data-testid="fraction">${c3.fraction}</span>
-  </button>`;
-});
-function Strip({ groups, missing, send }) {
-  const [open, setOpen] = d2(null);
-  const toggle = q2((name) => setOpen((o3) => o3 === name ? null : name), []);
-  const strip = A2(null);
-  const cards = groups.flatMap((g2) => g2.cards);
-  const shown = cards.find((c3) => c3.name === open) || null;
-  const close = (e3) => {
-    if (e3.key !== "Escape" || !shown) return;
-    e3.preventDefault();
-    e3.stopPropagation();
-    setOpen(null);
-    const item = strip.current && [...strip.current.querySelectorAll(".rw-strip-item")].find((b2) => b2.dataset.metric === shown.name);
-    if (item) item.focus();
-  };
-  return html`<section class="rw-cards rw-strip-section" data-testid="cards" onKeyDown=${close}>
-    <div class="rw-strip" ref=${strip} role="group" aria-label="Metrics (Enter on one: its full card)">
-      ${groups.map((g2) => html`<div class="rw-strip-group" key=${g2.group} data-group=${g2.group}>
-        <span class="rw-strip-title">${g2.title.replace("RAGChecker · ", "")}</span>
-        ${g2.cards.map((c3) => html`<${StripItem} key=${c3.name} c=${c3} open=${open === c3.name}
-          toggle=${toggle} />`)}
-      </div>`)}
-    </div>
-    ${shown ? html`<div class="rw-card-detail" data-testid="card-detail">
-        <${Card} c=${shown} predict=${false} predictions=${{}} send=${send} detail=${true} />
-        <button type="button" class="rw-close" aria-label="Close the card (Esc)" onClick=${() => setOpen(null)}>✕</button>
-      </div>` : null}
-    ${missing.length ? html`<details class="rw-note rw-not-computable" data-testid="not-computable">
-          <summary>⊘ Not computable for this data (${missing.length}): ${missing.map((m3) => m3.label).join(", ")}</summary>
-          <ul>${missing.map((m3) => html`<li key=${m3.name}><b>${m3.label}</b>: ${m3.reason}</li>`)}</ul>
-        </details>` : null}
-  </section>`;
-}
-
-// src/text.js
-var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-var codePoint = (c3) => `⟨U+${c3.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
-function showId(id) {
-  return String(id).replace(BIDI, codePoint);
-}
-function Id({ id, max = 40 }) {
-  const shown = showId(id);
-  if (shown.length <= max) return html`<bdi class="rw-idtext">${shown}</bdi>`;
-  return html`<bdi class="rw-idtext rw-cut" title=${shown}>${shown.slice(0, max - 1)}…</bdi>`;
-}
-function IdLink({ id, target, send, label = null, max = 24 }) {
-  return html`<button type="button" class="rw-idlink" data-select=${target} title=${`Select ${showId(id)}`}
-    onClick=${(e3) => {
-    e3.stopPropagation();
-    send({ selected: target });
-  }}>${label === null ? html`<${Id} id=${id} max=${max} />` : label}</button>`;
-}
-function idLinks(items, prefix, send, empty = "—", more = null) {
-  if (!items || !items.length) return empty;
-  const cut = more && items.length > more.n + 1 ? more.n : items.length;
-  const links = items.slice(0, cut).map((id, i3) => html`${i3 ? ", " : ""}<${IdLink} key=${id} id=${id} target=${`${prefix}:${id}`} send=${send} max=${16} />`);
-  if (cut === items.length) return links;
-  return html`${links}, <button type="button" class="rw-idlink rw-idlink-more" data-select=${more.target}
-    title=${items.map(showId).join(", ")} onClick=${(e3) => {
-    e3.stopPropagation();
-    send({ selected: more.target });
-  }}>+ ${items.length - cut} more</button>`;
-}
-function YesNo({ value, words = ["Yes", "No"] }) {
-  if (value === null || value === void 0) return html`<span class="rw-unknown">? unknown</span>`;
-  const yes = value === true || value === "yes";
-  return html`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words[0]}` : `✗ ${words[1]}`}</span>`;
-}
-var LONG = 300;
-function LongText({ text, clamp = false }) {
-  const [whole, setWhole] = d2(false);
-  const s3 = String(text);
-  const long = s3.length > LONG;
-  const shown = long && !whole ? `${s3.slice(0, LONG)}…` : s3;
-  const body = clamp && !whole ? html`<span class="rw-clamp">${shown}</span>` : shown;
-  if (!long) return body;
-  return html`${body}<button type="button" class="rw-whole"
-    aria-expanded=${whole ? "true" : "false"} onClick=${(e3) => {
-    e3.stopPropagation();
-    setWhole(!whole);
-  }}
-    >${whole ? "Show less" : `Show all ${s3.length.toLocaleString("en")} characters`}</button>`;
-}
-
-// src/picker.js
-var WAIT_MS = 150;
-var number = (v3) => v3 === null ? "Undefined" : String(v3);
-function Picker({ p: p3, send, search }) {
-  const [text, setText] = d2("");
-  const [results, setResults] = d2(null);
-  const [active, setActive] = d2(0);
-  const asked = A2({ request: 0, timer: null });
-  h2(() => () => clearTimeout(asked.current.timer), []);
-  const ask = (next) => {
-    clearTimeout(asked.current.timer);
-    setText(next);
-    if (!next.trim()) {
-      setResults(null);
-      return;
-    }
-    asked.current.timer = setTimeout(async () => {
-      const request = ++asked.current.request;
-      const found = await search(next);
-      if (request === asked.current.request) {
-        setResults(found);
-        setActive(0);
-      }
-    }, WAIT_MS);
-  };
-  const pick = (index) => {
-    setResults(null);
-    setText("");
-    if (index !== p3.index) send({ sample_index: index });
-  };
-  const rows = results && results.rows || [];
-  const keys = (e3) => {
-    if (e3.key === "ArrowDown" || e3.key === "ArrowUp") {
-      e3.preventDefault();
-      const step = e3.key === "ArrowDown" ? 1 : -1;
-      setActive(Math.max(0, Math.min(rows.length - 1, active + step)));
-    } else if (e3.key === "Enter" && rows.length) {
-      e3.preventDefault();
-      pick(rows[active].index);
-    } else if (e3.key === "Escape") {
-      setResults(null);
-    }
-  };
-  return html`<div class="rw-picker" data-testid="picker">
-    <span class="rw-control-label">Sample</span>
-    <button type="button" aria-label="Previous sample" data-testid="prev" disabled=${p3.index === 0}
-      onClick=${() => send({ sample_index: p3.index - 1 })}>◀</button>
-    <span class="rw-picker-current" data-testid="current">${(p3.index + 1).toLocaleString("en")} of ${p3.total.toLocaleString("en")}:${" "}<bdi class="rw-idtext">${showId(p3.query_id)}</bdi></span>
-    <button type="button" aria-label="Next sample" data-testid="next" disabled=${p3.index === p3.total - 1}
-      onClick=${() => send({ sample_index: p3.index + 1 })}>▶</button>
-    <input type="search" class="rw-picker-search" data-testid="search" value=${text}
-      aria-label="Search samples" placeholder="Search: words of the query or its id; faithfulness<0.5; hallucination=undefined"
-      onInput=${(e3) => ask(e3.target.value)} onKeyDown=${(e3) => keys(e3)} />
-    ${results ? html`<div class="rw-picker-results">
-          ${results.error ? html`<p class="rw-picker-error" role="alert">${results.error}</p>` : html`<p class="rw-note" data-testid="matches">${results.matches.toLocaleString("en")} matching
-                sample${results.matches === 1 ? "" : "s"}${results.matches > rows.length ? ` (first ${rows.length} shown)` : ""}</p>`}
-          <ul role="listbox" aria-label="Matching samples">
-            ${rows.map((r3, k3) => html`<li key=${r3.index} role="option" aria-selected=${k3 === active ? "true" : "false"}
-                class=${k3 === active ? "rw-picker-row rw-active" : "rw-picker-row"} data-index=${r3.index}
-                onClick=${() => pick(r3.index)}>
-              <span class="rw-num">${r3.index + 1}</span>${" "}<bdi class="rw-idtext">${showId(r3.query_id)}</bdi>${" "}<span
-                class="rw-picker-query">${r3.query}</span>${" "}<span class="rw-picker-metrics">${Object.entries(r3.metrics).map(([n4, v3]) => `${n4} ${number(v3)}`).join(" · ")}</span>
-            </li>`)}
-          </ul>
-        </div>` : null}
-  </div>`;
-}
-
-// src/controls.js
-var Header = memo2(function Header2({ title, question, state, kind }) {
-  const none = !question && kind === "sample" ? html`<span class="rw-hint">none in this sample</span>` : null;
-  return html`<header class="rw-header">
-    <h3 class="rw-title"><${LongText} text=${title} /></h3>
-    ${question || none ? html`<p class="rw-question"><b>Question: </b>${none || html`<${LongText} text=${question} />`}</p>` : null}
-    <p class="rw-state" data-testid="state"><b>State: </b><${LongText} text=${state} /></p>
-  </header>`;
-});
-function Choice({ s: s3, send }) {
-  const labels = s3.option_labels || s3.options;
-  const valueOf = (i3) => s3.numeric ? i3 : s3.options[i3];
-  const current = s3.numeric ? s3.value : s3.options.indexOf(s3.value);
-  const labelId = `rw-label-${s3.trait}`;
-  const label = html`<span class="rw-control-label" id=${labelId}>${s3.label}</span>`;
-  if (s3.options.length > 8) {
-    return html`<div class="rw-control">
-      ${label}
-      <select aria-labelledby=${labelId} data-trait=${s3.trait} value=${String(current)}
-        onChange=${(e3) => send({ [s3.trait]: valueOf(Number(e3.target.value)) })}>
-        ${labels.map((text, i3) => html`<option key=${i3} value=${String(i3)}>${text}</option>`)}
-      </select>
-    </div>`;
-  }
-  return html`<div class="rw-control" role="radiogroup" aria-labelledby=${labelId} data-trait=${s3.trait}>
-    ${label}
-    ${labels.map(
-    (text, i3) => html`<button key=${s3.options[i3]} type="button" role="radio"
-        class=${i3 === current ? "rw-option rw-active" : "rw-option"}
-        aria-checked=${i3 === current ? "true" : "false"} data-option=${s3.options[i3]}
-        onClick=${() => send({ [s3.trait]: valueOf(i3) })}>${text}</button>`
-  )}
-  </div>`;
-}
-function TopK({ t: t4, ids, inPlay, send }) {
-  const commit = (e3) => {
-    const k3 = Math.round(Number(e3.target.value));
-    if (e3.target.value === "" || !Number.isFinite(k3)) return;
-    const clamped = Math.max(0, Math.min(t4.max, k3));
-    if (clamped !== t4.value) send({ retrieved: ids.slice(0, clamped) });
-  };
-  return html`<div class="rw-control" data-trait="top_k">
-    <label class="rw-control-label" for="rw-top-k">Top k passages</label>
-    <input type="range" min="0" max=${String(t4.max)} value=${String(t4.value ?? inPlay)}
-      aria-label="Top k passages (slider)" data-testid="top-k-range" onChange=${commit} />
-    <input type="number" id="rw-top-k" class="rw-top-k" min="0" max=${String(t4.max)}
-      value=${t4.value === null ? "" : String(t4.value)} placeholder="custom" data-testid="top-k"
-      onChange=${commit} />
-    <span class="rw-top-k-note">${t4.value === null ? `custom set of ${inPlay}` : `of ${t4.max}`}</span>
-  </div>`;
-}
-var Controls = memo2(function Controls2({ c: c3, predict, ids, inPlay, send, search }) {
-  return html`<section class="rw-controls" data-testid="controls">
-    ${c3.picker && search ? html`<${Picker} p=${c3.picker} send=${send} search=${search} />` : null}
-    ${c3.selects.map((s3) => html`<${Choice} key=${s3.trait} s=${s3} send=${send} />`)}
-    ${c3.top_k ? html`<${TopK} t=${c3.top_k} ids=${ids} inPlay=${inPlay} send=${send} />` : null}
-    <div class="rw-presets" role="group" aria-label="Presets">
-      <span class="rw-control-label">Presets</span>
-      ${c3.presets.map(
-    (p3) => html`<button key=${p3.name} type="button" class=${p3.active ? "rw-preset rw-active" : "rw-preset"}
-          title=${p3.note} aria-pressed=${p3.active ? "true" : "false"} data-preset=${p3.name}
-          onClick=${() => send(p3.set)}>${p3.name}</button>`
-  )}
-    </div>
-    <div class="rw-tools">
-      <button type="button" class="rw-reset" data-testid="reset" onClick=${() => send(c3.reset)}>↺ Reset</button>
-      <label class="rw-predict-toggle">
-        <input type="checkbox" checked=${predict} data-testid="predict"
-          onChange=${(e3) => send({ predict: e3.target.checked })} /> Predict before reveal
-      </label>
-      ${c3.edited ? html`<span class="rw-edited">Passages edited: ${c3.edited}</span>` : null}
-    </div>
-  </section>`;
-});
-
-// src/failing.js
-var SHOWN = 12;
-var KINDS = [
-  ["hallucinated", "Incorrect, and no retrieved passage entails it (hallucination)", (c3) => c3.correct === false && c3.faithful === false],
-  ["misled", "Incorrect, yet a retrieved passage entails it (noise sensitivity)", (c3) => c3.correct === false && c3.faithful === true],
-  ["incorrect", "Incorrect: the ground-truth answer does not entail it (no passage labels to say more)", (c3) => c3.correct === false && c3.faithful === null],
-  ["unsupported", "Correct, but no retrieved passage entails it (self-knowledge)", (c3) => c3.correct === true && c3.faithful === false],
-  ["unfaithful", "No retrieved passage entails it", (c3) => c3.correct === null && c3.faithful === false],
-  ["contradicted", "⊗ Contradicted by the ground-truth answer (not merely absent from it)", (c3) => c3.contradicted],
-  ["bad-citation", "Cites a source that is not retrieved or does not entail it", (c3) => (c3.citations || []).some((x2) => !x2.valid)]
-];
-function Chips({ items, selected, send }) {
-  const [all, setAll] = d2(false);
-  return html`${(all ? items : items.slice(0, SHOWN)).map(
-    (x2) => html`<button key=${x2.key} type="button" class=${selected === x2.key ? "rw-chip rw-active" : "rw-chip"}
-      title=${x2.text} onClick=${() => send({ selected: selected === x2.key ? "" : x2.key })}>${showId(x2.id)}</button>`
-  )}${items.length > SHOWN ? html`<button type="button" class="rw-more-count" aria-expanded=${all ? "true" : "false"}
-      onClick=${() => setAll(!all)}>${all ? "fewer" : `+ ${items.length - SHOWN} more`}</button>` : null}`;
-}
-var Failing = memo2(function Failing2({ claims, gtClaims, selected, send }) {
-  const rows = KINDS.map(([name, why, test]) => [name, why, claims.filter(test)]).filter(([, , items]) => items.length);
-  const missed = gtClaims.filter((g2) => g2.covered === false);
-  const fine = !rows.length && !missed.length;
-  return html`<section class="rw-section rw-failing" data-testid="failing">
-    <h4>Which claims fail, and why</h4>
-    ${fine ? html`<p class="rw-note">${claims.some((c3) => c3.faithful === null) ? "No claim fails where that is known: every claim is correct where the ground truth says; without passage labels, whether a passage entails it is not known." : "No claim fails: every claim is correct where that is known and entailed by a retrieved passage."}</p>` : null}
-    <ul class="rw-failing-list">
-      ${rows.map(([name, why, items]) => html`<li key=${name} data-kind=${name}>
-        <span class="rw-failing-why"><b>${items.length}</b> ${why}:</span> <${Chips} items=${items} selected=${selected} send=${send} />
-      </li>`)}
-      ${missed.length ? html`<li data-kind="missed"><span class="rw-failing-why"><b>${missed.length}</b> ground-truth claims the response does not cover:</span>
-            <${Chips} items=${missed} selected=${selected} send=${send} /></li>` : null}
-    </ul>
-  </section>`;
-});
-
-// src/labels.js
-var LABEL_CODES = { Entailment: 1, Neutral: 0, Contradiction: 2 };
-var UNJUDGED = -1;
-
-// src/review.js
-var LABEL = {
-  [LABEL_CODES.Entailment]: ["●", "Entailment"],
-  [LABEL_CODES.Neutral]: ["·", "Neutral"],
-  [LABEL_CODES.Contradiction]: ["⊗", "Contradiction"],
-  [UNJUDGED]: ["?", "unjudged"]
-};
-var KEYS = { e: "Entailment", n: "Neutral", c: "Contradiction" };
-var ROW_KIND = { answer2response: "retrieved2response", response2answer: "retrieved2answer" };
-function keyAction(key, target) {
-  const k3 = key.toLowerCase();
-  if (k3 in KEYS) return { ...target, label: KEYS[k3] };
-  if (k3 === "a") return { ...target, label: null };
-  if (k3 === "u") return { kind: ROW_KIND[target.kind] || target.kind, claim: target.claim, doc_id: null, label: "Neutral" };
-  return null;
-}
-function reviewKeys(e3, target, ctx, onWhy) {
-  if (!ctx.review || e3.ctrlKey || e3.metaKey || e3.altKey) return false;
-  if (e3.key.toLowerCase() === "w" && onWhy) {
-    e3.preventDefault();
-    onWhy();
-    return true;
-  }
-  const action = keyAction(e3.key, target);
-  if (!action) return false;
-  e3.preventDefault();
-  ctx.review(action);
-  return true;
-}
-var said = (code) => `${LABEL[code][0]} ${LABEL[code][1]}`;
-function LabelShown({ r: r3 }) {
-  if (!r3.reviewed) return html`<span class="rw-label" title="the judge's label">${said(r3.judge)} <span class="rw-who">(judge)</span></span>`;
-  if (r3.label === r3.judge) return html`<span class="rw-label rw-confirmed" title="the judge's label, confirmed by a reviewer">${said(r3.label)} <span class="rw-who">✓ confirmed</span></span>`;
-  return html`<span class="rw-label rw-overruled"><s class="rw-judge-label" title="the judge's label, overruled">${said(r3.judge)}</s>${" → "}<b title="the reviewer's label">${said(r3.label)}</b> <span class="rw-who">(reviewer)</span></span>`;
-}
-function ReviewButtons({ target, ctx, labels = true, onWhy = null }) {
-  const act = (label, t4 = target) => (e3) => {
-    e3.stopPropagation();
-    ctx.review({ ...t4, label });
-  };
-  return html`<span class="rw-review-buttons" role="group" aria-label="Review this label">
-    ${labels ? Object.entries(KEYS).map(([k3, label]) => html`<button type="button" class="rw-review-button" data-review=${label}
-      title=${`${label} (key ${k3.toUpperCase()})`} onClick=${act(label)}>${k3.toUpperCase()}</button>`) : null}
-    ${labels ? html`<button type="button" class="rw-review-button" data-review="confirm" title="Confirm the judge's label (key A)" onClick=${act(null)}>✓</button>` : null}
-    <button type="button" class="rw-review-button" data-review="unsupported" title="No passage supports it: the whole row Neutral (key U)"
-      onClick=${act("Neutral", { kind: ROW_KIND[target.kind] || target.kind, claim: target.claim, doc_id: null })}>none supports</button>
-    ${onWhy ? html`<button type="button" class="rw-review-button" data-testid="why" title="Why the judge said it: its prompt and raw reply (key W)"
-      onClick=${(e3) => {
-    e3.stopPropagation();
-    onWhy();
-  }}>Why?</button>` : null}
-  </span>`;
-}
-var ReviewLine = memo2(function ReviewLine2({ review, queue = null }) {
-  if (!review) return null;
-  const q3 = review.queue;
-  return html`<section class="rw-review-line" data-testid="review" aria-live="polite">
-    <p data-testid="review-changes">${review.count ? html`<b>Reviewed: </b>${review.line}` : html`<b>Review the judge: </b>focus a claim row or a matrix cell and press E / N / C (Entailment / Neutral / Contradiction), A to confirm the judge's label, U for "no passage supports it", W for why the judge said it.`}
-      ${review.file ? html` <span class="rw-hint">Saved to ${review.file}.</span>` : null}</p>
-    ${q3 ? html`<p data-testid="queue">Review queue (${q3.strategy}): <b data-testid="progress">${q3.reviewed} of ${q3.total} reviewed</b> · item ${q3.position + 1}
-      ${queue ? html`<button type="button" onClick=${() => queue(-1)} disabled=${q3.position === 0} title="Previous in the queue ([)">◀ previous</button>
-        <button type="button" onClick=${() => queue(1)} disabled=${q3.position >= q3.total - 1} title="Next in the queue (])" data-testid="queue-next">next ▶</button>` : null}
-      ${q3.note ? html` <span class="rw-hint">${q3.note}</span>` : null}</p>` : null}
-    ${review.error ? html`<p class="rw-review-error" role="alert" data-testid="review-error">${review.error}</p>` : null}
-    ${review.problems.length ? html`<details><summary>${review.problems.length} review(s) not applied</summary>
-      <ul>${review.problems.map((p3) => html`<li>${p3}</li>`)}</ul></details>` : null}
-  </section>`;
-});
-function TracePanel({ answer, onClose }) {
-  if (!answer) return null;
-  const t4 = answer.trace;
-  return html`<section class="rw-trace" data-testid="trace" aria-label="Why the judge said it">
-    <h4>Why the judge said it: ${answer.title} <button type="button" onClick=${onClose} aria-label="Close the trace">✕</button></h4>
-    ${answer.pending ? html`<p class="rw-note">Asking…</p>` : !t4 ? html`<p class="rw-note" data-testid="no-trace">No trace kept${answer.reason ? `: ${answer.reason}` : "."}</p>` : html`<p class="rw-note">${[t4.model, t4.prompt_version, t4.time].filter(Boolean).join(" · ")}${t4.label !== null && t4.label !== void 0 ? ` · label: ${typeof t4.label === "string" ? t4.label : JSON.stringify(t4.label)}` : ""}</p>
-        ${t4.note ? html`<pre class="rw-trace-text">${t4.note}</pre>` : null}
-        ${(t4.messages || []).map((m3) => html`<div><i>${m3.role}</i><pre class="rw-trace-text">${m3.content}</pre></div>`)}
-        ${t4.reasoning ? html`<div><i>reasoning</i><pre class="rw-trace-text">${t4.reasoning}</pre></div>` : null}
-        ${t4.reply !== null && t4.reply !== void 0 ? html`<div><i>raw reply</i><pre class="rw-trace-text" data-testid="trace-reply">${t4.reply}</pre></div>` : null}`}
-  </section>`;
-}
-function useTrace(ctx) {
-  const [answer, setAnswer] = d2(null);
-  const why = ctx.trace ? (target, title) => {
-    setAnswer({ title, pending: true });
-    ctx.trace(target).then((reply) => setAnswer({ title, trace: reply.trace, reason: reply.reason }));
-  } : null;
-  return [answer, why, () => setAnswer(null)];
-}
-
-// src/matrix.js
-var CELL = {
-  [LABEL_CODES.Entailment]: ["●", "entails", "rw-entails"],
-  [LABEL_CODES.Neutral]: ["·", "does not mention", "rw-neutral"],
-  [LABEL_CODES.Contradiction]: ["⊗", "contradicts", "rw-contradicts"],
-  [UNJUDGED]: ["?", "unjudged", "rw-unjudged"]
-};
-var ON_DEMAND = 600;
-function marksOf(reviewed, index) {
-  return reviewed ? reviewed.filter((x2) => x2[0] === index).map((x2) => `${x2[1]}:${x2[2]}`).join(",") : "";
-}
-function cellTarget(m3, index, col) {
-  const response = index < m3.response.length;
-  return {
-    kind: response ? "retrieved2response" : "retrieved2answer",
-    claim: response ? index : index - m3.response.length,
-    doc_id: m3.columns[col].doc_id
-  };
-}
-function cellKeys(e3, { index, col, width, setCursor, act }) {
-  if (e3.ctrlKey || e3.metaKey || e3.altKey) return;
-  if (e3.key === "ArrowLeft" || e3.key === "ArrowRight") {
-    e3.preventDefault();
-    setCursor({ index, col: Math.max(0, Math.min(width - 1, col + (e3.key === "ArrowRight" ? 1 : -1))) });
-  } else if (e3.key === "ArrowDown" || e3.key === "ArrowUp") {
-    const next = e3.key === "ArrowDown" ? e3.currentTarget.nextElementSibling : e3.currentTarget.previousElementSibling;
-    if (next) {
-      e3.preventDefault();
-      next.focus();
-    }
-  } else act(e3, index, col);
-}
-var MatrixRow = memo2(function MatrixRow2({ r: r3, buf, index, doc_ids, selected, ctx, cursorCol, marks, reviewable, setCursor, act }) {
-  const cells = typed(buf, Int8Array).subarray(index * doc_ids.length, (index + 1) * doc_ids.length);
-  const judged = Object.fromEntries(marks ? marks.split(",").map((x2) => x2.split(":").map(Number)) : []);
-  const col = cursorCol < 0 ? 0 : cursorCol;
-  const keys = reviewable ? (e3) => cellKeys(e3, { index, col, width: doc_ids.length, setCursor, act }) : null;
-  return html`<tr class=${selected ? "rw-row rw-role-selected" : "rw-row"} data-row=${r3.key} tabindex=${reviewable ? "0" : null}
-      onClick=${() => ctx.send({ selected: selected ? "" : r3.key })} onKeyDown=${keys}
-      onFocus=${reviewable ? () => cursorCol < 0 && setCursor((c3) => ({ index, col: c3 ? c3.col : 0 })) : null}>
-    <th class="rw-id" scope="row" title=${r3.text}><${IdLink} id=${r3.id} target=${r3.key} send=${ctx.send} /></th>
-    ${Array.from(cells, (v3, k3) => {
-    const [sym, word, cls] = CELL[v3];
-    const judge = judged[k3];
-    const reviewed = judge !== void 0;
-    const classes = [cls, reviewed && "rw-reviewed", k3 === cursorCol && "rw-cursor"].filter(Boolean).join(" ");
-    const title = `${showId(doc_ids[k3])} ${word} ${r3.id}${reviewed ? judge === v3 ? " (judge's label, confirmed)" : ` (reviewer; the judge said: ${CELL[judge][1]})` : ""}`;
-    const pick = reviewable ? (e3) => {
-      e3.stopPropagation();
-      setCursor({ index, col: k3 });
-      if (!selected) ctx.send({ selected: r3.key });
-    } : null;
-    return html`<td class=${classes} title=${title} data-col=${k3} onClick=${pick}>${reviewed && judge !== v3 ? html`<s class="rw-judge-label">${CELL[judge][0]}</s>${sym}` : sym}${reviewed && judge === v3 ? "✓" : null}</td>`;
-  })}
-  </tr>`;
-});
-function Grid({ caption, rows, first, m: m3, docIds, selected, ctx, cursor, reviewable, setCursor, act }) {
-  return html`<table class="rw-table rw-matrix">
-    <caption>${caption}</caption>
-    <colgroup><col />${m3.columns.map((c3) => html`<col class=${c3.active ? null : "rw-off"} />`)}</colgroup>
-    <thead><tr>
-      <th class="rw-corner">Claim</th>
-      ${m3.columns.map((c3, k3) => html`<th class="rw-matrix-col" scope="col"
-        title=${`${showId(c3.doc_id)} (rank ${k3 + 1})${c3.active ? "" : ": switched off"}`}><${IdLink} id=${c3.doc_id} label=${String(k3 + 1)}
-          target=${`source:${c3.doc_id}`} send=${ctx.send} />${c3.active ? "" : html`<span class="rw-off-mark">off</span>`}</th>`)}
-    </tr></thead>
-    <tbody>
-      ${rows.map((r3, j3) => html`<${MatrixRow} key=${r3.key} r=${r3} buf=${m3.cells} index=${first + j3} doc_ids=${docIds}
-        selected=${selected === r3.key} ctx=${ctx} cursorCol=${cursor && cursor.index === first + j3 ? cursor.col : -1}
-        marks=${marksOf(m3.reviewed, first + j3)} reviewable=${reviewable} setCursor=${setCursor} act=${act} />`)}
-    </tbody>
-  </table>`;
-}
-function ReviewBar({ m: m3, cursor, ctx }) {
-  const row = cursor.index < m3.response.length ? m3.response[cursor.index] : m3.gt[cursor.index - m3.response.length];
-  if (!row || cursor.col >= m3.columns.length) return null;
-  const target = cellTarget(m3, cursor.index, cursor.col);
-  const v3 = typed(m3.cells, Int8Array)[cursor.index * m3.columns.length + cursor.col];
-  const mark = (m3.reviewed || []).find((x2) => x2[0] === cursor.index && x2[1] === cursor.col);
-  const r3 = { judge: mark ? mark[2] : v3, label: v3, reviewed: !!mark };
-  const title = `${row.id} × ${showId(target.doc_id)}`;
-  return html`<div class="rw-review-bar" data-testid="review-bar">
-    <span><b>${title}</b> (passage rank ${cursor.col + 1}, ${target.kind}): <${LabelShown} r=${r3} /></span>
-    <${ReviewButtons} target=${target} ctx=${ctx} onWhy=${ctx.why ? () => ctx.why(target, `${title}, ${target.kind}`) : null} />
-  </div>`;
-}
-function Matrix({ m: m3, selected, ctx, reviewable = false }) {
-  const [open, setOpen] = d2(() => (m3.response.length + m3.gt.length) * m3.columns.length <= ON_DEMAND);
-  const [cursor, setCursor] = d2(null);
-  const mref = A2(m3);
-  mref.current = m3;
-  const act = q2((e3, index, col) => {
-    const target = cellTarget(mref.current, index, col);
-    reviewKeys(e3, target, ctx, ctx.why ? () => ctx.why(target, `${target.kind} claim ${target.claim + 1} × ${showId(target.doc_id)}`) : null);
-  }, [ctx]);
-  const grid = { cursor, reviewable, setCursor, act };
-  const docIds = T2(() => m3.columns.map((c3) => c3.doc_id), [m3.columns]);
-  const [entailed, contradicted] = T2(() => {
-    const cells = typed(m3.cells, Int8Array);
-    let e3 = 0, c3 = 0;
-    for (const v3 of cells) {
-      e3 += v3 === LABEL_CODES.Entailment;
-      c3 += v3 === LABEL_CODES.Contradiction;
-    }
-    return [e3, c3];
-  }, [m3.cells]);
-  const size = `${m3.response.length} response + ${m3.gt.length} ground-truth claims × ${m3.columns.length} passages`;
-  return html`<section class="rw-section" data-testid="matrix">
-    <h4>Entailment: claims × passages</h4>
-    <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
-      by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
-      shaded columns are switched off.${reviewable ? " Reviewed: a struck-through symbol is the judge's label, overruled, the one after it the reviewer's; ✓ the judge's label confirmed. Click a cell (or focus a row, ← →) and press E / N / C, A, U or W." : ""}</p>
-    ${open ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
-          <${Grid} caption="Response claims" rows=${m3.response} first=${0} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} ...${grid} />
-          ${m3.gt.length ? html`<${Grid} caption="Ground-truth claims" rows=${m3.gt} first=${m3.response.length} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} ...${grid} />` : null}
-        </div>
-        ${reviewable && cursor ? html`<${ReviewBar} m=${m3} cursor=${cursor} ctx=${ctx} />` : null}` : html`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
-          onClick=${() => setOpen(true)}>Show the full matrix</button>`}
-  </section>`;
-}
-
-// src/tables.js
-var ROLE_TEXT = {
-  selected: "● selected",
-  supports: "supports it",
-  cited: "cited by it",
-  entailed: "entailed by it",
-  cites: "cites it",
-  contradicts: "⊗ contradicts it",
-  contradicted: "⊗ contradicted by it"
-};
-function IdCell({ id, roles }) {
-  return html`<td class="rw-id">
-    <${Id} id=${id} max=${24} />
-    ${roles.length ? html`<div class="rw-link">${roles.map((r3) => html`<span class=${`rw-badge rw-badge-${r3}`}>${ROLE_TEXT[r3] || r3}</span>`)}</div>` : null}
-  </td>`;
-}
-function rowKeys(e3, pick, more) {
-  if (e3.target !== e3.currentTarget || e3.shiftKey || e3.ctrlKey || e3.metaKey || e3.altKey) return;
-  if (more && more(e3)) return;
-  if (e3.key === "Enter" || e3.key === " ") {
-    e3.preventDefault();
-    pick();
-  } else if (e3.key === "ArrowDown" || e3.key === "ArrowUp") {
-    const step = (n4) => e3.key === "ArrowDown" ? n4.nextElementSibling : n4.previousElementSibling;
-    let next = step(e3.currentTarget);
-    while (next && !next.classList.contains("rw-row")) next = step(next);
-    if (next) {
-      e3.preventDefault();
-      next.focus();
-    }
-  }
-}
-function Row({ item, selected, send, more = null, children }) {
-  const pick = () => send({ selected: selected ? "" : item.key });
-  const cls = ["rw-row", ...item.roles.map((r3) => `rw-role-${r3}`)].join(" ");
-  return html`<tr class=${cls} tabindex="0" aria-selected=${selected ? "true" : "false"} data-key=${item.key}
-    onClick=${pick} onKeyDown=${(e3) => rowKeys(e3, pick, more)}>${children}</tr>`;
-}
-var reviewing = (view, ctx) => !!(ctx.review && view.review);
-function ReviewCell({ r: r3, kind, index, id, ctx }) {
-  const target = { kind: r3 ? kind : ROW_KIND[kind], claim: index, doc_id: null };
-  const why = ctx.why && r3 ? () => ctx.why(target, `${id}, ${kind}`) : null;
-  return html`<td class="rw-review-cell">
-    ${r3 ? html`<${LabelShown} r=${r3} />` : null}
-    <${ReviewButtons} target=${target} ctx=${ctx} labels=${!!r3} onWhy=${why} />
-  </td>`;
-}
-function claimKeys(review, r3, kind, index, id, ctx) {
-  if (!review) return null;
-  const target = { kind: r3 ? kind : ROW_KIND[kind], claim: index, doc_id: null };
-  return (e3) => reviewKeys(e3, target, ctx, ctx.why && r3 ? () => ctx.why(target, `${id}, ${kind}`) : null);
-}
-var WIDTHS = {
-  Rank: 3.2,
-  Source: 7,
-  "In context?": 6.5,
-  "Question-relevant?": 8,
-  "Entails claims": 8,
-  "Cited by": 5,
-  "Fact IDs": 5.5,
-  Claim: 5.8,
-  "Fact ID": 4.5,
-  "Correct?": 7,
-  "Faithful?": 7.8,
-  "Supported by": 9,
-  "Retrieved?": 5.5,
-  "Entails?": 5,
-  "Valid?": 4.5,
-  "In the response?": 7,
-  "Supported by (retrieved)": 9,
-  "Review (against the ground truth)": 12,
-  "Review (against the response)": 12
-};
-var TEXT_WIDTH = 14;
-var minWidth = (heads) => heads.reduce((n4, t4) => n4 + (WIDTHS[t4] || TEXT_WIDTH), 0);
-function Table({ heads, groupRow, cls, n: n4, children, label }) {
-  const tall = n4 > 12;
-  return html`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
-      role=${tall ? "region" : null} aria-label=${tall ? label : null}>
-    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`} style=${tall ? `min-width: ${minWidth(heads)}em` : null}>
-      ${tall ? html`<colgroup>${heads.map((t4) => html`<col style=${WIDTHS[t4] ? `width: ${WIDTHS[t4]}em` : null} />`)}</colgroup>` : null}
-      <thead>
-        ${groupRow ? html`<tr class="rw-group-row">${groupRow.map((g2) => html`<th colspan=${String(g2.span)} class=${g2.class || null}>${g2.text}</th>`)}</tr>` : null}
-        <tr>${heads.map((t4) => html`<th scope="col">${t4}</th>`)}</tr>
-      </thead>
-      <tbody>${children}</tbody>
-    </table>
-  </div>`;
-}
-var SourceRow = memo2(function SourceRow2({ s: s3, selected, sample, cites, showGt, ctx }) {
-  const toggle = (e3) => {
-    const inPlay = ctx.view().sources.filter((x2) => x2.retrieved).map((x2) => x2.doc_id);
-    const next = e3.target.checked ? [...inPlay, s3.doc_id] : inPlay.filter((d3) => d3 !== s3.doc_id);
-    ctx.send({ retrieved: next });
-  };
-  const send = ctx.send;
-  const gt = showGt && s3.entails_gt.length;
-  const entails = s3.entails_response.length || gt ? html`${idLinks(s3.entails_response, "claim", send, "")}${gt ? html`${s3.entails_response.length ? "; " : ""}ground truth ${idLinks(s3.entails_gt, "gt", send)}` : null}` : "—";
-  return html`<${Row} item=${s3} selected=${selected} send=${ctx.send}>
-    <td class="rw-num">${s3.rank === null ? "—" : String(s3.rank)}</td>
-    <${IdCell} id=${s3.doc_id} roles=${s3.roles} />
-    <td class="rw-text"><${LongText} text=${s3.text} clamp=${true} /></td>
-    ${sample ? null : html`<td>${s3.facts && s3.facts.length ? s3.facts.map(showId).join(", ") : "—"}</td>`}
-    <td class="rw-toggle-cell">
-      <label onClick=${(e3) => e3.stopPropagation()}>
-        <input type="checkbox" checked=${s3.retrieved} disabled=${!s3.toggleable}
-          aria-label=${`${s3.doc_id} in the retrieved context`} data-toggle=${s3.doc_id} onChange=${toggle} />
-        ${s3.retrieved ? " ✓ Yes" : " ✗ No"}
-      </label>
-    </td>
-    ${sample ? null : html`<td><${YesNo} value=${s3.relevant} />${s3.outdated ? html`<span class="rw-outdated"> (⚠ outdated)</span>` : null}</td>`}
-    <td class="rw-list">${entails}${against([["claim", s3.contradicts_response], ["gt", showGt ? s3.contradicts_gt : []]], "contradicts", send)}</td>
-    ${cites ? html`<td class="rw-list">${idLinks(s3.cited_by, "claim", send)}</td>` : null}
-  <//>`;
-});
-function SourceTable({ view, ctx, showGt }) {
-  const sample = view.kind === "sample";
-  const cites = view.has_citations;
-  const heads = [
-    "Rank",
-    "Source",
-    sample ? "Passage text" : "Exact text",
-    sample ? null : "Fact IDs",
-    "In context?",
-    sample ? null : "Question-relevant?",
-    "Entails claims",
-    cites ? "Cited by" : null
-  ].filter(Boolean);
-  return html`<section class="rw-section" data-testid="sources">
-    <h4>${sample ? `Retrieved passages (${view.sources.length}, rank order; untick to see the scores without one)` : "Sources"}</h4>
-    <${Table} heads=${heads} cls="rw-sources" n=${view.sources.length} label="Passages">
-      ${view.sources.map((s3) => html`<${SourceRow} key=${s3.key} s=${s3} selected=${view.selected === s3.key} sample=${sample} cites=${cites} showGt=${showGt} ctx=${ctx} />`)}
-    <//>
-  </section>`;
-}
-function below(c3) {
-  const n4 = c3.supported_by.length;
-  const k3 = c3.contradicted_by.length;
-  if (!n4 && !k3) return "none";
-  return html`<span class="rw-below">${n4 ? `${n4} passage${n4 === 1 ? "" : "s"}` : "none"}${k3 ? html`; <span class="rw-contradicts">⊗ ${k3} contradict${k3 === 1 ? "s" : ""}</span>` : null} <span class="rw-hint">(listed below ↓)</span></span>`;
-}
-function against(groups, words, send) {
-  const all = groups.flatMap(([prefix, items]) => (items || []).map((id) => [prefix, id]));
-  return all.length ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words}</span> ${all.map(
-    ([prefix, id], i3) => html`${i3 ? ", " : ""}<${IdLink} id=${id} target=${`${prefix}:${id}`} send=${send} />`
-  )}</div>` : null;
-}
-function Verdict({ value, contradicted, words }) {
-  if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>⊗ Contradicted</span>`;
-  return html`<${YesNo} value=${value} words=${words} />`;
-}
-var NO_PASSAGE_LABELS = html`<span class="rw-unknown" title="faithfulness is not computable: the data has no passage labels">⊘ no passage labels</span>`;
-var ClaimRow = memo2(function ClaimRow2({ c: c3, index, selected, hasFacts, hasCorrect, cites, review, ctx }) {
-  const cits = c3.citations || [];
-  const per = (f3) => cits.length ? cits.map((x2, i3) => html`${i3 ? html`<br />` : null}${f3(x2)}`) : "—";
-  return html`<${Row} item=${c3} selected=${selected} send=${ctx.send} more=${claimKeys(review, c3.review, "answer2response", index, c3.id, ctx)}>
-    <${IdCell} id=${c3.id} roles=${c3.roles} />
-    <td class="rw-text"><${LongText} text=${c3.text} /></td>
-    ${hasFacts ? html`<td>${c3.facts && c3.facts.length ? c3.facts.map(showId).join(", ") : "—"}</td>` : null}
-    ${hasCorrect ? html`<td><${Verdict} value=${c3.correct} contradicted=${c3.contradicted}
-      words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
-    <td>${c3.faithful === null ? NO_PASSAGE_LABELS : html`<${YesNo} value=${c3.faithful} words=${["Faithful", "Unfaithful"]} />`}</td>
-    <td class="rw-list">${c3.faithful === null ? "—" : selected ? below(c3) : html`${idLinks(c3.supported_by, "source", ctx.send, "none", { n: 3, target: c3.key })}${against([["source", c3.contradicted_by]], "contradicted by", ctx.send)}`}</td>
-    ${cites ? html`<td class="rw-list">${cits.length ? idLinks(cits.map((x2) => x2.doc_id), "source", ctx.send) : "no citation"}</td>` : null}
-    ${cites ? html`<td>${per((x2) => html`<${YesNo} value=${x2.retrieved} />`)}</td>` : null}
-    ${cites ? html`<td>${per((x2) => html`<${Verdict} value=${x2.entails} contradicted=${x2.contradicts}
-      words=${["Yes", "No", `${x2.doc_id} contradicts the claim`]} />`)}</td>` : null}
-    ${cites ? html`<td>${per((x2) => html`<span title=${x2.why}><${YesNo} value=${x2.valid} /></span>`)}</td>` : null}
-    ${review ? html`<${ReviewCell} r=${c3.review} kind="answer2response" index=${index} id=${c3.id} ctx=${ctx} />` : null}
-  <//>`;
-});
-var byDoc = (view) => new Map(view.sources.map((s3) => [s3.doc_id, s3]));
-var clampChecks = /* @__PURE__ */ new Map();
-function checkClamp(box, more) {
-  clampChecks.set(box, more);
-  if (clampChecks.size > 1) return;
-  queueMicrotask(() => {
-    const jobs = [...clampChecks];
-    clampChecks.clear();
-    const cut = jobs.map(([b2]) => b2.isConnected && b2.scrollHeight > b2.clientHeight + 1);
-    jobs.forEach(([, m3], i3) => {
-      if (m3.isConnected) m3.hidden = !cut[i3];
-    });
-  });
-}
-function EvidenceText({ text }) {
-  const box = A2(null);
-  const more = A2(null);
-  const [whole, setWhole] = d2(false);
-  h2(() => {
-    if (box.current && more.current && !whole) checkClamp(box.current, more.current);
-  }, [text, whole]);
-  return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text"><${LongText} text=${text} /></span>${whole ? html`<button type="button" class="rw-whole" aria-expanded="true" onClick=${() => setWhole(false)}>less</button>` : html`<button type="button" class="rw-whole" ref=${more} hidden=${true} aria-expanded="false" onClick=${() => setWhole(true)}>more</button>`}`;
-}
-var HOW = {
-  entails: ["● entails", "entails it"],
-  contradicts: ["⊗ contradicts", "contradicts it (judged Contradiction)"],
-  cited: ["cited, does not entail", "cited by the claim but does not entail it"]
-};
-function Evidence({ item, byDoc: byDoc2, span, ctx }) {
-  const taken = /* @__PURE__ */ new Set([...item.supported_by, ...item.contradicted_by]);
-  const cited = (item.citations || []).map((x2) => x2.doc_id).filter((d3) => !taken.has(d3));
-  const entries = [
-    ...item.supported_by.map((d3) => ["entails", d3]),
-    ...item.contradicted_by.map((d3) => ["contradicts", d3]),
-    ...[...new Set(cited)].map((d3) => ["cited", d3])
-  ];
-  const counts = `${item.supported_by.length} entail${item.supported_by.length === 1 ? "s" : ""} it, ${item.contradicted_by.length} contradict${item.contradicted_by.length === 1 ? "s" : ""} it`;
-  return html`<tr class="rw-evidence-row" data-evidence=${item.key}><td colspan=${String(span)}>
-    <div class="rw-evidence" data-testid="evidence">
-      <div class="rw-evidence-head"><b>Passages behind ${item.id}</b>${item.faithful === null ? ": none known (the data has no passage labels)" : entries.length ? ` (${counts})` : ": no retrieved passage entails or contradicts it"}</div>
-      ${entries.length ? html`<ol class="rw-evidence-list">${entries.map(([how, d3]) => {
-    const s3 = byDoc2.get(d3);
-    return html`<li key=${`${how}:${d3}`} class=${`rw-evidence-item rw-ev-${how}`} data-doc=${d3}>
-          <span class="rw-ev-how" title=${HOW[how][1]}>${HOW[how][0]}</span>
-          <${IdLink} id=${d3} target=${`source:${d3}`} send=${ctx.send} max=${14} />
-          <span class="rw-ev-rank">${s3 && s3.rank !== null ? `rank ${s3.rank}` : ""}</span>
-          ${s3 ? html`<${EvidenceText} text=${s3.text} />` : html`<i>(not among the passages)</i>`}
-        </li>`;
-  })}</ol>` : null}
-    </div>
-  </td></tr>`;
-}
-function ClaimTable({ view, ctx }) {
-  const cites = view.has_citations;
-  const hasFacts = view.claims.some((c3) => c3.facts);
-  const hasCorrect = view.claims.some((c3) => c3.correct !== null);
-  const heads = [
-    "Claim",
-    "Text",
-    hasFacts ? "Fact ID" : null,
-    hasCorrect ? "Correct?" : null,
-    "Faithful?",
-    "Supported by",
-    cites ? "Source" : null,
-    cites ? "Retrieved?" : null,
-    cites ? "Entails?" : null,
-    cites ? "Valid?" : null,
-    reviewing(view, ctx) ? "Review (against the ground truth)" : null
-  ].filter(Boolean);
-  const before = heads.indexOf("Supported by");
-  const groupRow = cites ? [{ text: "", span: before }, { text: "Retrieved context", span: 1 }, { text: "Cited source", span: 4, class: "rw-group-head" }] : null;
-  const title = cites ? "Claims and citations" : `Response claims (${view.claims.length})`;
-  return html`<section class="rw-section" data-testid="claims">
-    <h4>${title}</h4>
-    <${Table} heads=${heads} groupRow=${groupRow} cls="rw-claims" n=${view.claims.length} label="Claims">
-      ${view.claims.map((c3, i3) => html`<${ClaimRow} key=${c3.key} c=${c3} index=${i3} selected=${view.selected === c3.key}
-        hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} review=${reviewing(view, ctx)} ctx=${ctx} />
-        ${view.selected === c3.key ? html`<${Evidence} key=${`evidence:${c3.key}`} item=${c3} byDoc=${byDoc(view)} span=${heads.length} ctx=${ctx} />` : null}`)}
-    <//>
-    ${view.claims.length ? null : html`<p class="rw-note">The answer makes no claims.</p>`}
-  </section>`;
-}
-var GtRow = memo2(function GtRow2({ g: g2, index, selected, review, ctx }) {
-  return html`<${Row} item=${g2} selected=${selected} send=${ctx.send} more=${claimKeys(review, g2.review, "response2answer", index, g2.id, ctx)}>
-    <${IdCell} id=${g2.id} roles=${g2.roles} />
-    <td class="rw-text"><${LongText} text=${g2.text} /></td>
-    <td><${Verdict} value=${g2.covered} contradicted=${g2.contradicted}
-      words=${["Covered", "Missed", "the response contradicts it"]} /></td>
-    <td class="rw-list">${selected ? below(g2) : html`${idLinks(g2.supported_by, "source", ctx.send, "none", { n: 3, target: g2.key })}${against([["source", g2.contradicted_by]], "contradicted by", ctx.send)}`}</td>
-    ${review ? html`<${ReviewCell} r=${g2.review} kind="response2answer" index=${index} id=${g2.id} ctx=${ctx} />` : null}
-  <//>`;
-});
-function GtTable({ view, ctx }) {
-  return html`<section class="rw-section" data-testid="gt-claims">
-    <h4>Ground-truth claims (${view.gt_claims.length})</h4>
-    <${Table} heads=${["Claim", "Text", "In the response?", "Supported by (retrieved)", ...reviewing(view, ctx) ? ["Review (against the response)"] : []]}
-      cls="rw-gt" n=${view.gt_claims.length} label="Ground-truth claims">
-      ${view.gt_claims.map((g2, i3) => html`<${GtRow} key=${g2.key} g=${g2} index=${i3} selected=${view.selected === g2.key} review=${reviewing(view, ctx)} ctx=${ctx} />
-        ${view.selected === g2.key ? html`<${Evidence} key=${`evidence:${g2.key}`} item=${g2} byDoc=${byDoc(view)} span=${4 + (reviewing(view, ctx) ? 1 : 0)} ctx=${ctx} />` : null}`)}
-    <//>
-  </section>`;
-}
-function FactsTable({ view, ctx }) {
-  return html`<section class="rw-section" data-testid="facts">
-    <h4>Required facts</h4>
-    <${Table} heads=${["Required current fact", "Fact ID", "Present in answer?", "Stated by"]} cls="rw-facts" n=${view.facts.length} label="Required facts">
-      ${view.facts.map((f3) => html`<tr key=${f3.fact_id}>
-        <td class="rw-text"><${LongText} text=${f3.text || f3.fact_id} /></td>
-        <td class="rw-id"><${Id} id=${f3.fact_id} /></td>
-        <td><${YesNo} value=${f3.present} /></td>
-        <td class="rw-list">${idLinks(f3.stated_by, "claim", ctx.send)}</td>
-      </tr>`)}
-    <//>
-  </section>`;
-}
-
-// src/sample_view.js
-function Answer({ view }) {
-  return html`<section class="rw-section rw-answer">
-    <p><b>Answer: </b>${view.answer ? html`<${LongText} text=${view.answer} />` : html`<i>(empty answer: no claims)</i>`}</p>
-    ${view.kind === "sample" && view.gt_answer ? html`<details class="rw-gt-answer"><summary>Ground-truth answer</summary><p><${LongText} text=${view.gt_answer} /></p></details>` : null}
-  </section>`;
-}
-function useSame(list) {
-  const last = A2(list);
-  if (list.length !== last.current.length || list.some((x2, i3) => x2 !== last.current[i3])) last.current = list;
-  return last.current;
-}
-function SampleView({ view, ctx }) {
-  const [trace, why, closeTrace] = useTrace(ctx);
-  const toggleable = useSame(view && view.sources ? view.sources.filter((s3) => s3.toggleable).map((s3) => s3.doc_id) : []);
-  ctx.why = why;
-  if (!view || !view.controls) return html`<div class="rw-root">Loading…</div>`;
-  const review = ctx.review && view.review ? view.review : null;
-  const inPlay = view.sources.filter((s3) => s3.retrieved).length;
-  const gtTable = view.gt_claims.length > 0 && !view.facts.length;
-  const queueKeys = review && review.queue && ctx.queue ? (e3) => {
-    if ((e3.key === "]" || e3.key === "[") && !e3.target.closest("input, select, textarea")) {
-      e3.preventDefault();
-      ctx.queue(e3.key === "]" ? 1 : -1);
-    }
-  } : null;
-  const strip = view.kind === "sample" && !view.predict;
-  return html`<div class="rw-root" data-kind=${view.kind} onKeyDown=${queueKeys}>
-    <${Header} title=${view.title} question=${view.question} state=${view.state} kind=${view.kind} />
-    <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} search=${ctx.search} />
-    <p class="rw-summary" data-testid="summary">${view.summary}</p>
-    ${review ? html`<${ReviewLine} review=${review} queue=${ctx.queue} />` : null}
-    ${view.review_note ? html`<p class="rw-note" data-testid="review-note">${view.review_note}</p>` : null}
-    <${TracePanel} answer=${trace} onClose=${closeTrace} />
-    ${view.repeats ? html`<${RepeatedLabels} view=${view} />` : null}
-    ${strip ? html`<${Strip} groups=${view.card_groups} missing=${view.not_computable} send=${ctx.send} />` : html`<${Cards} groups=${view.card_groups} missing=${view.not_computable} predict=${view.predict}
-          predictions=${view.predictions || {}} send=${ctx.send} />`}
-    ${view.kind === "sample" ? html`<${Failing} claims=${view.claims} gtClaims=${view.gt_claims} selected=${view.selected} send=${ctx.send} />` : null}
-    ${strip ? null : html`<${Answer} view=${view} />`}
-    ${strip ? null : html`<${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />`}
-    <${ClaimTable} view=${view} ctx=${ctx} />
-    ${strip ? html`<${Answer} view=${view} />` : null}
-    ${strip ? html`<${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />` : null}
-    ${strip && gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
-    ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} reviewable=${!!review} />` : null}
-    ${!strip && gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
-    ${view.facts.length ? html`<${FactsTable} view=${view} ctx=${ctx} />` : null}
-  </div>`;
-}
-var LIT = [
-  ".rw-role-supports, .rw-role-cited, .rw-role-entailed, .rw-role-cites, .rw-role-selected",
-  ".rw-role-contradicts, .rw-role-contradicted"
-];
-function revealLinked(el, page) {
-  for (const region of el.querySelectorAll(".rw-scroll, .rw-matrix-wrap")) {
-    const evidence2 = region.querySelector(".rw-evidence-row");
-    if (evidence2 && evidence2.previousElementSibling) {
-      const row2 = evidence2.previousElementSibling;
-      const head2 = region.querySelector("thead");
-      const top2 = row2.getBoundingClientRect().top - region.getBoundingClientRect().top;
-      region.scrollTop += top2 - (head2 ? head2.getBoundingClientRect().height : 0);
-      continue;
-    }
-    const row = region.querySelector(LIT[0]) || region.querySelector(LIT[1]);
-    if (!row) continue;
-    const head = region.querySelector("thead");
-    const top = row.getBoundingClientRect().top - region.getBoundingClientRect().top;
-    const headHeight = head ? head.getBoundingClientRect().height : 0;
-    if (top < headHeight || top + row.getBoundingClientRect().height > region.clientHeight) {
-      region.scrollTop += top - headHeight - 4;
-    }
-  }
-  const evidence = el.querySelector(".rw-evidence-row");
-  if (page && evidence) {
-    requestAnimationFrame(() => evidence.isConnected && showOnPage(el, evidence.previousElementSibling, evidence, evidence.closest(".rw-scroll")));
-  }
-}
-function showOnPage(el, top, bottom, region) {
-  if (!top) return;
-  let pane = el.parentElement;
-  while (pane && !(pane.scrollHeight > pane.clientHeight && /(auto|scroll)/.test(getComputedStyle(pane).overflowY))) pane = pane.parentElement;
-  pane = pane || document.scrollingElement;
-  if (!pane) return;
-  const box = pane === document.scrollingElement ? { top: 0, bottom: innerHeight } : pane.getBoundingClientRect();
-  const a3 = top.getBoundingClientRect().top - box.top;
-  const end = Math.min(bottom.getBoundingClientRect().bottom, region ? region.getBoundingClientRect().bottom : Infinity);
-  const b2 = end - box.bottom;
-  if (a3 < 0) pane.scrollTop += a3;
-  else if (b2 > 0) pane.scrollTop += Math.min(a3, b2);
-}
-function keepKeys(e3) {
-  const host = e3.ctrlKey || e3.metaKey || e3.altKey || e3.key === "Escape" || e3.shiftKey && e3.key === "Enter";
-  if (!host) e3.stopPropagation();
-}
-function RepeatedLabels({ view }) {
-  const { n: n4, labels } = view.repeats;
-  const claims = { response: view.claims, ground_truth: view.gt_claims };
-  if (!labels.length) return html`<p class="rw-note" data-testid="repeated-labels">The judge's ${n4} repeats agree on every label of this sample.</p>`;
-  return html`<details class="rw-note" open data-testid="repeated-labels">
-    <summary>${labels.length} label${labels.length === 1 ? "" : "s"} the judge gave differently across its ${n4} repeats</summary>
-    <ul>${labels.map((l3) => {
-    const claim = (claims[l3.side] || [])[l3.claim];
-    return html`<li><span class="rw-id">${claim ? claim.id : `claim ${l3.claim + 1}`}</span> ${claim ? `“${claim.text}”` : ""}
-        ${l3.doc_id === null ? l3.side === "response" ? " against the reference answer" : " against the response" : html` × <span class="rw-id">${l3.doc_id}</span>`}: ${l3.said}</li>`;
-  })}</ul></details>`;
-}
-function mountSampleView(el, { view, send, search = null, review = null, trace = null, queue = null }) {
-  let current = null;
-  let first = true;
-  const ctx = { send, search, review, trace, queue, view: () => current };
-  el.addEventListener("keydown", keepKeys);
-  const draw = (next) => {
-    const before = current && current.selected;
-    current = share(current, next);
-    R(html`<${SampleView} view=${current} ctx=${ctx} />`, el);
-    if (current && current.selected && current.selected !== before) revealLinked(el, !first);
-    first = false;
-  };
-  draw(view);
-  return {
-    update: draw,
-    destroy() {
-      el.removeEventListener("keydown", keepKeys);
-      R(null, el);
-    }
-  };
-}
-
-// src/whatif.js
-var H3 = 104;
-var PAD2 = { left: 38, right: 6, top: 8, bottom: 34 };
-var STEP = 19;
-var MIN_W = 150;
-var n3 = (x2) => x2.toLocaleString("en-US");
-var fmt2 = (v3) => v3 === null || v3 === void 0 ? "Undefined" : Number(v3).toFixed(3);
-function records(table) {
-  if (!table) return [];
-  return table.rows.map((row) => Object.fromEntries(table.columns.map((c3, i3) => [c3, row[i3]])));
-}
-function curveByMetric(table, labels = {}) {
-  const by = /* @__PURE__ */ new Map();
-  for (const r3 of records(table)) {
-    if (!by.has(r3.metric)) by.set(r3.metric, { key: r3.metric, label: labels[r3.metric] || r3.metric, points: [] });
-    by.get(r3.metric).points.push({ k: r3.k, mean: r3.mean, defined: r3.defined, undefined: r3.undefined, not_computable: r3.not_computable });
-  }
-  for (const m3 of by.values()) m3.points.sort((a3, b2) => a3.k - b2.k);
-  return [...by.values()];
-}
-function linePath(points, x2, y3) {
-  let d3 = "";
-  let pen = false;
-  for (const p3 of points) {
-    if (p3.mean === null || p3.mean === void 0) {
-      pen = false;
-      continue;
-    }
-    d3 += `${pen ? "L" : "M"}${x2(p3.k).toFixed(1)},${y3(p3.mean).toFixed(1)}`;
-    pen = true;
-  }
-  return d3;
-}
-function signed(v3) {
-  if (v3 === null || v3 === void 0 || Number.isNaN(v3)) return "";
-  const s3 = Number(v3).toFixed(3);
-  return v3 > 0 ? `+${s3}` : v3 < 0 ? `−${s3.slice(1)}` : s3;
-}
-function shortCount(c3) {
-  if (c3 < 1e3) return String(c3);
-  return c3 < 1e4 ? `${(Math.floor(c3 / 100) / 10).toString()}k` : `${Math.floor(c3 / 1e3)}k`;
-}
-function Curve({ metric }) {
-  const pts = metric.points;
-  const ks = pts.map((p3) => p3.k);
-  const lo = Math.min(...ks);
-  const hi = Math.max(...ks);
-  const digits = Math.max(...pts.map((p3) => shortCount(p3.undefined).length));
-  const W2 = Math.max(MIN_W, PAD2.left + PAD2.right + Math.max(STEP, 6 * digits + 6) * pts.length);
-  const inner = W2 - PAD2.left - PAD2.right;
-  const slot = inner / pts.length;
-  const x2 = (k3) => PAD2.left + slot / 2 + (hi === lo ? 0 : (k3 - lo) / (hi - lo) * (inner - slot));
-  const y3 = (v3) => PAD2.top + (H3 - PAD2.top - PAD2.bottom) * (1 - Math.min(1, Math.max(0, v3)));
-  const base = H3 - PAD2.bottom;
-  const tip = (p3) => `k = ${p3.k}: ${p3.mean === null ? "Undefined (no defined sample)" : `mean ${fmt2(p3.mean)} over ${p3.defined} defined`} · ${p3.undefined} Undefined${p3.not_computable ? ` · ${p3.not_computable} not computable` : ""}`;
-  return html`<figure class="rw-wi-fig" data-testid="wi-curve" data-metric=${metric.key}>
-    <figcaption>${metric.label}</figcaption>
-    <svg class="rw-ds-chart" width=${W2} height=${H3} role="img"
-        aria-label=${`${metric.label} if only the top k passages were kept, k = ${lo} to ${hi}`}>
-      <rect class="rw-ds-frame" x=${PAD2.left} y=${PAD2.top} width=${W2 - PAD2.left - PAD2.right} height=${base - PAD2.top} />
-      <text x=${PAD2.left - 4} y=${PAD2.top + 8} class="rw-ds-axis" text-anchor="end">1</text>
-      <text x=${PAD2.left - 4} y=${base} class="rw-ds-axis" text-anchor="end">0</text>
-      <path class="rw-wi-line" d=${linePath(pts, x2, y3)} />
-      ${pts.map((p3) => html`<g key=${p3.k} data-k=${p3.k} data-mean=${p3.mean === null ? "" : p3.mean} data-undefined=${p3.undefined}>
-        ${p3.mean === null ? html`<text class="rw-wi-none" x=${x2(p3.k)} y=${PAD2.top + 12} text-anchor="middle">U<title>${tip(p3)}</title></text>` : html`<circle class="rw-wi-dot" cx=${x2(p3.k)} cy=${y3(p3.mean)} r="3"><title>${tip(p3)}</title></circle>`}
-        <text class="rw-ds-axis" x=${x2(p3.k)} y=${base + 12} text-anchor="middle">${p3.k}</text>
-        <text class=${`rw-wi-undef${p3.undefined ? "" : " rw-wi-zero"}`} x=${x2(p3.k)} y=${base + 25} text-anchor="middle"
-          data-testid="wi-undef">${shortCount(p3.undefined)}<title>${tip(p3)}</title></text>
-      </g>`)}
-      <text class="rw-ds-axis" x=${PAD2.left - 4} y=${base + 12} text-anchor="end">k</text>
-      <text class="rw-wi-undef" x=${PAD2.left - 4} y=${base + 25} text-anchor="end">Undef</text>
-    </svg>
-  </figure>`;
-}
-function ruleWords(rule) {
-  return [rule.doc_id ? `doc_id ~ /${rule.doc_id}/` : "", rule.text ? `text ~ /${rule.text}/` : ""].filter(Boolean).join(" or ");
-}
-function DropTable({ result, rule }) {
-  const rows = records(result.dropped);
-  const labels = result.labels || {};
-  const cell = (v3) => v3 === null || v3 === void 0 ? html`<span class="rw-ds-undef">Undefined</span>` : fmt2(v3);
-  return html`<div class="rw-ds-wide">
-    <p class="rw-hint" data-testid="wi-dropped">${`Without the ${n3(result.n_dropped)} passage${result.n_dropped === 1 ? "" : "s"} matching ${ruleWords(rule)} (in ${n3(result.samples_touched)} of the ${n3(result.samples)} samples):`}</p>
-    <table class="rw-table rw-wi-table" data-testid="wi-table">
-      <thead><tr><th scope="col">metric</th><th scope="col">before</th><th scope="col">after</th><th scope="col">change</th>
-        <th scope="col">Undefined before</th><th scope="col">Undefined after</th></tr></thead>
-      <tbody>${rows.map((r3) => html`<tr key=${r3.metric} data-metric=${r3.metric}>
-        <th scope="row">${labels[r3.metric] || r3.metric}</th><td class="rw-num">${cell(r3.before)}</td><td class="rw-num">${cell(r3.after)}</td>
-        <td class="rw-num">${signed(r3.change)}</td>
-        <td class="rw-num">${r3.undefined_before}</td><td class="rw-num">${r3.undefined_after}</td></tr>`)}</tbody>
-    </table></div>`;
-}
-function rowsKey(view) {
-  const c3 = view.controls || {};
-  const reviews = view.reviews ? view.reviews.runs.map((r3) => [r3.run, r3.reviews]) : [];
-  return JSON.stringify([
-    c3.run || "",
-    c3.text || "",
-    c3.expression || "",
-    c3.conditions || [],
-    c3.slice || "",
-    c3.brush || {},
-    view.count,
-    reviews
-  ]);
-}
-function WhatIf({ view, request }) {
-  const [rule, setRule] = d2({ doc_id: "", text: "" });
-  const [draft, setDraft] = d2({ doc_id: "", text: "" });
-  const [result, setResult] = d2(null);
-  const [error, setError] = d2("");
-  const [busy, setBusy] = d2(false);
-  const latest = A2(0);
-  const ask = (wanted) => {
-    latest.current += 1;
-    const mine = latest.current;
-    setBusy(true);
-    return request({ type: "whatif", doc_id: wanted.doc_id, text: wanted.text }).then((reply) => {
-      if (mine !== latest.current) return;
-      setResult(reply);
-      setRule(wanted);
-      setError("");
-      setBusy(false);
-    }, (err) => {
-      if (mine !== latest.current) return;
-      setError(`The what-if failed: ${err.message}`);
-      setBusy(false);
-    });
-  };
-  h2(() => {
-    ask(rule);
-  }, [rowsKey(view)]);
-  const apply = () => ask({ doc_id: draft.doc_id, text: draft.text });
-  const clear = () => {
-    setDraft({ doc_id: "", text: "" });
-    ask({ doc_id: "", text: "" });
-  };
-  const onKey = (e3) => {
-    if (e3.key === "Enter") apply();
-  };
-  const metrics = result ? curveByMetric(result.top_k, result.labels) : [];
-  const edited = draft.doc_id !== rule.doc_id || draft.text !== rule.text;
-  return html`<div class="rw-ds-panel rw-wi" data-testid="whatif" aria-busy=${busy ? "true" : "false"}>
-    <p class="rw-hint" data-testid="wi-over">${result ? `Over the ${n3(result.samples)} samples the filters keep${view.runs.length > 1 ? ` of run ${result.run}` : ""}: the labels already judged, rescored without some passages (no judge call).` : busy ? "Computing the what-ifs…" : ""}</p>
-    ${result ? html`<h4>If the retriever kept only its top k passages
-        <span class="rw-hint">each metric that reads passages; under each k, how many samples are Undefined there (never averaged as 0)</span></h4>
-      ${metrics.length ? html`<div class="rw-wi-curves">${metrics.map((m3) => html`<${Curve} key=${m3.key} metric=${m3} />`)}</div>` : html`<p class="rw-hint" data-testid="wi-no-curve">No retrieved passage among these samples: no top-k curve.</p>`}` : ""}
-    <h4>If passages matching a rule were dropped</h4>
-    <div class="rw-wi-rule">
-      <label>doc_id matches <input type="text" data-testid="wi-doc-id" value=${draft.doc_id} placeholder="^wiki-|-0$" spellcheck="false"
-        onInput=${(e3) => {
-    const doc_id = e3.target.value;
-    setDraft((d3) => ({ ...d3, doc_id }));
-  }} onKeyDown=${onKey} /></label>
-      <label>or text matches <input type="text" data-testid="wi-text" value=${draft.text} placeholder="(?i)cookie policy" spellcheck="false"
-        onInput=${(e3) => {
-    const text = e3.target.value;
-    setDraft((d3) => ({ ...d3, text }));
-  }} onKeyDown=${onKey} /></label>
-      <button data-testid="wi-apply" class=${edited ? "rw-ds-edited" : ""} onClick=${apply}>Drop them</button>
-      ${rule.doc_id || rule.text ? html`<button data-testid="wi-clear" onClick=${clear}>Keep every passage</button>` : ""}
-      <span class="rw-hint">regular expressions (RE2: no lookaround or backreference), found anywhere in the field</span>
-    </div>
-    ${error ? html`<div class="rw-ds-error" role="alert" data-testid="wi-error">${error}</div>` : ""}
-    ${result && result.dropped ? html`<${DropTable} result=${result} rule=${rule} />` : ""}
-  </div>`;
-}
-
-// src/dataset.js
+// src/dataset/table.js
 var ROW_H = 26;
 var WIDTHS2 = { run: 100, query_id: 84, query: 150, count: 64, metric: 84, difference: 100 };
-var HOST_CHROME = 140;
 var STICKY = ["run", "query_id", "query"];
 var columnWidth = (col) => col.kind === "text" ? WIDTHS2[col.key] || 120 : WIDTHS2[col.kind] || 86;
 function stickyLeft(cols, gap = 6) {
@@ -3984,33 +4211,10 @@ function scrollFor(index, scrollTop, clientHeight) {
   if (top + ROW_H > scrollTop + clientHeight) return top + ROW_H - clientHeight;
   return null;
 }
-var fmt3 = (v3, digits = 3) => v3 === null || v3 === void 0 || Number.isNaN(v3) ? "" : Number(v3).toFixed(digits);
 function metricCell(value, status) {
   if (status === 1) return { text: "Undef", cls: "rw-ds-undef" };
   if (status === 2) return { text: "n/c", cls: "rw-ds-nc" };
-  return { text: fmt3(value), cls: "rw-num" };
-}
-function useViews(model, names) {
-  const events = ["", "_base"];
-  const [, bump] = y2((x2) => x2 + 1, 0);
-  const on = A2(false);
-  if (!on.current) {
-    on.current = true;
-    for (const n4 of names) events.forEach((e3) => model.on(`change:${n4}${e3}`, bump));
-  }
-  h2(() => () => names.forEach((n4) => events.forEach((e3) => model.off(`change:${n4}${e3}`, bump))), []);
-  return Object.fromEntries(names.map((n4) => [n4, viewOf(model, n4)]));
-}
-function useDraft(value) {
-  const [draft, setDraft] = d2(null);
-  h2(() => {
-    if (draft !== null && draft === value) setDraft(null);
-  }, [value]);
-  return [draft === null ? value : draft, setDraft, draft !== null && draft !== value];
-}
-function setTraits(model, patch) {
-  for (const [k3, v3] of Object.entries(patch)) model.set(k3, v3);
-  model.save_changes();
+  return { text: fmt(value), cls: "rw-num" };
 }
 function filtersInWords(view, labelOf) {
   const c3 = view.controls;
@@ -4025,7 +4229,7 @@ function filtersInWords(view, labelOf) {
   return parts.join(" and ");
 }
 var CLEARED = { expression: "", text: "", conditions: [], slice: "", brush: {}, run: "" };
-function Table2({ model, view, store, labelOf }) {
+function Table2({ view, store, labelOf, set }) {
   const scrollRef = A2(null);
   const [, bump] = y2((x2) => x2 + 1, 0);
   const virt = A2(null);
@@ -4079,7 +4283,7 @@ function Table2({ model, view, store, labelOf }) {
     <div class="rw-ds-row rw-ds-head" style=${`grid-template-columns:${template};width:${width}px`} role="row">
       ${cols.map((col, k3) => html`<button role="columnheader" class=${stick(k3, `rw-ds-th${c3.sort_by === col.key ? " rw-active" : ""}`)}
           style=${at(k3)} title=${`Sort by ${col.label}${col.kind === "metric" ? col.lower_is_better ? " (lower is better: worst first = highest)" : " (higher is better: worst first = lowest)" : ""}`}
-          data-col=${col.key} onClick=${() => setTraits(model, sortFor(col, c3))}>
+          data-col=${col.key} onClick=${() => set(sortFor(col, c3))}>
           ${col.label}${c3.sort_by === col.key ? c3.descending ? " ▼" : " ▲" : ""}</button>`)}
     </div>
       <div style=${`height:${v3.getTotalSize()}px;width:${width}px;position:relative`}>
@@ -4090,7 +4294,7 @@ function Table2({ model, view, store, labelOf }) {
     return html`<div key=${it.index} role="row" data-index=${it.index} aria-selected=${sel ? "true" : "false"}
               class=${`rw-ds-row${sel ? " rw-ds-selected" : ""}`}
               style=${`grid-template-columns:${template};position:absolute;top:0;left:0;width:${width}px;height:${ROW_H}px;transform:translateY(${it.start - ROW_H}px)`}
-              onClick=${() => row && setTraits(model, { selected: row.position })}>
+              onClick=${() => row && set({ selected: row.position })}>
             ${cols.map((col, k3) => {
       if (!row) return failed ? k3 === 0 ? html`<span class="rw-ds-row-error" data-testid="row-error"
                 title=${failed}>Rows not loaded: ${failed}</span>` : "" : html`<span class=${stick(k3, "rw-ds-loading")} style=${at(k3)}>…</span>`;
@@ -4105,225 +4309,20 @@ function Table2({ model, view, store, labelOf }) {
         return html`<span class=${m3.cls}>${m3.text}</span>`;
       }
       const value = row.values[col.key];
-      return html`<span class="rw-num">${col.kind === "count" ? value : Number.isNaN(value) ? "" : (value > 0 ? "+" : "") + fmt3(value)}</span>`;
+      return html`<span class="rw-num">${col.kind === "count" ? value : Number.isNaN(value) ? "" : (value > 0 ? "+" : "") + fmt(value)}</span>`;
     })}
           </div>`;
   })}
       </div>
       ${view.count === 0 ? html`<div class="rw-ds-empty" role="status" data-testid="empty">
         No sample matches ${filtersInWords(view, labelOf) || "the filters"}.
-        <button data-testid="clear-all" onClick=${() => setTraits(model, CLEARED)}>Clear the filters</button></div>` : ""}
+        <button data-testid="clear-all" onClick=${() => set(CLEARED)}>Clear the filters</button></div>` : ""}
     </div>
     ${waiting ? html`<div class="rw-ds-saved" role="note" data-testid="saved-rows">${`Saved with the notebook: the first ${store.seeded.toLocaleString("en-US")} of ${view.count.toLocaleString("en-US")} rows; run the cell for the rest.`}</div>` : ""}
   </div>`;
 }
-function Columns({ model, view }) {
-  const all = view.all_columns;
-  const shown = view.columns.map((col) => col.key);
-  const save = (keys) => setTraits(model, { table_columns: keys });
-  const move = (key, by) => {
-    const keys = [...shown];
-    const i3 = keys.indexOf(key);
-    const j3 = i3 + by;
-    if (j3 < 0 || j3 >= keys.length) return;
-    [keys[i3], keys[j3]] = [keys[j3], keys[i3]];
-    save(keys);
-  };
-  const toggle = (key, on) => save(on ? [...shown, key] : shown.filter((k3) => k3 !== key));
-  const order = [...view.columns, ...all.filter((col) => !shown.includes(col.key))];
-  return html`<div class="rw-ds-panel" data-testid="columns">
-    <p class="rw-hint">Choose the table's columns and their order (kept with the widget: <code>explorer.table_columns</code>).
-      <button onClick=${() => save([])} data-testid="columns-reset">All, in the default order</button></p>
-    <ol class="rw-ds-columns">${order.map((col) => {
-    const on = shown.includes(col.key);
-    return html`<li key=${col.key} data-column=${col.key}>
-        <label><input type="checkbox" checked=${on} disabled=${on && shown.length === 1}
-          onChange=${(e3) => toggle(col.key, e3.target.checked)} /> ${col.label}</label>
-        ${on ? html`<button title="Move left" aria-label=${`Move ${col.label} left`} onClick=${() => move(col.key, -1)}>↑</button>
-          <button title="Move right" aria-label=${`Move ${col.label} right`} onClick=${() => move(col.key, 1)}>↓</button>` : ""}
-      </li>`;
-  })}</ol>
-  </div>`;
-}
-function Actions({ view, ask }) {
-  const [path, setPath] = d2("");
-  const [said2, setSaid] = d2("");
-  const act = (msg, fallback) => {
-    setSaid("…");
-    ask({ ...msg, path: path.trim() || fallback }).then((reply) => setSaid(reply ? reply.said : ""));
-  };
-  const n4 = view.count.toLocaleString("en-US");
-  return html`<div class="rw-ds-panel rw-ds-actions" data-testid="actions">
-    <label>file (a new name in the explorer's folder) <input type="text" value=${path} data-testid="path"
-      placeholder="slices.json · rows.csv · rows.parquet · claims.parquet" onInput=${(e3) => setPath(e3.target.value)} /></label>
-    <div class="rw-ds-act-buttons">
-      ${view.cluster ? "" : html`<button data-testid="save-slices" onClick=${() => act({ type: "save_slices" }, "slices.json")}>Save the slices</button>
-      <button data-testid="load-slices" onClick=${() => act({ type: "load_slices" }, "slices.json")}>Load slices</button>`}
-      <button data-testid="export-csv" onClick=${() => act({ type: "export", format: "csv" }, "rows.csv")}>Write the ${n4} rows as CSV</button>
-      <button data-testid="export-parquet" onClick=${() => act({ type: "export", format: "parquet" }, "rows.parquet")}>… as Parquet</button>
-      ${view.cluster ? "" : html`<button data-testid="export-claims" title="one row per claim: every label, the passages behind it, hallucinated / noise-led (.csv, .parquet or .jsonl by the file's suffix)"
-        onClick=${() => act({ type: "export_claims" }, "claims.parquet")}>… their claims</button>`}
-    </div>
-    ${said2 ? html`<p class="rw-hint" role="status" data-testid="act-said">${said2}</p>` : ""}
-  </div>`;
-}
-function Repeats({ view }) {
-  const runs = Object.entries(view.repeats || {});
-  if (!runs.length) return "";
-  const range = (lo, hi) => lo === null || lo === void 0 ? "Undefined" : `${fmt3(lo, 3)}–${fmt3(hi, 3)}`;
-  const label = Object.fromEntries(view.metrics.map((m3) => [m3.key, m3.label]));
-  return html`<div class="rw-ds-wide" data-testid="repeats">${runs.map(([run, r3]) => html`<table class="rw-table">
-    <caption>${`${run}: judged ${r3.n_repeats} times (labels by ${r3.policy}); ${r3.flaky.toLocaleString("en-US")} of ${r3.samples.toLocaleString("en-US")} samples flaky (a metric changes across repeats; slice "flaky labels"); labels that flip: ${r3.labels.map((l3) => `${l3.kind} ${fmt3(100 * l3.share, 1)}% of ${l3.labels.toLocaleString("en-US")}` + (l3.pair_share === null || l3.pair_share === void 0 ? "" : ` (${fmt3(100 * l3.pair_share, 1)}% per pair of repeats)`)).join(", ") || "none"}`}</caption>
-    <thead><tr><th>metric</th><th>mean</th><th>95% interval (questions)</th><th>one judge run: mean of the repeats (95% interval, questions and judge)</th><th>mean per repeat</th></tr></thead>
-    <tbody>${r3.metrics.map((m3) => html`<tr><th>${label[m3.metric] || m3.metric}</th>
-      <td class="rw-num">${m3.mean === null ? html`<span class="rw-ds-undef">Undefined</span>` : fmt3(m3.mean, 3)}</td>
-      <td class="rw-num">${range(m3.ci_low, m3.ci_high)}</td>
-      <td class="rw-num">${m3.judge_mean === null || m3.judge_ci_low === null ? "Undefined" : `${fmt3(m3.judge_mean, 3)} (${range(m3.judge_ci_low, m3.judge_ci_high)})`}</td>
-      <td class="rw-num">${range(m3.repeat_min, m3.repeat_max)}</td></tr>`)}</tbody></table>`)}</div>`;
-}
-function Summary({ view }) {
-  const runs = [...new Set(view.summary.map((r3) => r3.run))];
-  const pct = view.controls.percent;
-  const cell = (r3) => {
-    if (!r3) return html`<td />`;
-    const mean = r3.mean === null ? html`<span class="rw-ds-undef">Undefined</span>` : fmt3(r3.mean, pct ? 1 : 3);
-    const ci = r3.ci_low === null ? "" : ` [${fmt3(r3.ci_low, pct ? 1 : 3)}–${fmt3(r3.ci_high, pct ? 1 : 3)}]`;
-    return html`<td class="rw-num" title=${`${r3.defined} defined, ${r3.undefined} Undefined, ${r3.not_computable} not computable`}>
-      ${mean}<span class="rw-ds-ci">${ci}</span>${r3.undefined ? html`<span class="rw-ds-count"> · ${r3.undefined} Undef</span>` : ""}</td>`;
-  };
-  const caption = view.cluster ? `Summary over the ${view.cluster.matching.toLocaleString("en-US")} matching samples, computed on the cluster: mean over defined samples, Undefined count (no bootstrap interval on a Dask-scored run)` : `Summary over the ${view.count} samples shown: mean over defined samples, 95% interval (exact for rare outcomes), Undefined count`;
-  return html`<div class="rw-ds-wide"><table class="rw-table rw-ds-summary" data-testid="summary">
-    <caption>${caption}</caption>
-    <thead><tr><th>metric</th>${runs.map((r3) => html`<th>${r3}</th>`)}</tr></thead>
-    <tbody>${view.metrics.map((m3) => html`<tr><th>${m3.label}</th>
-      ${runs.map((run) => cell(view.summary.find((r3) => r3.run === run && r3.metric === m3.key)))}</tr>`)}</tbody>
-  </table></div>`;
-}
-function Compare({ model, view }) {
-  const cmp = view.compare;
-  const c3 = view.controls;
-  const rows = cmp.rows.filter((r3) => r3.metric === c3.compare_metric);
-  return html`<div class="rw-ds-panel" data-testid="compare">
-    <h4>Compared with ${cmp.baseline} on ${cmp.shared} shared queries
-      <span class="rw-hint">(left out: ${Object.entries(cmp.left_out).map(([k3, n4]) => `${k3} ${n4}`).join(", ")})</span></h4>
-    ${Object.entries(cmp.query_mismatch || {}).filter(([, n4]) => n4).map(([run, n4]) => html`<p class="rw-ds-notice" role="note" data-testid="query-mismatch">
-      ⚠ ${run}: ${n4} shared query_id${n4 === 1 ? "" : "s"} ask${n4 === 1 ? "s" : ""} another question than in ${cmp.baseline} (still paired by query_id)</p>`)}
-    ${Object.entries(cmp.judge_notes || {}).filter(([, note]) => note).map(([run, note]) => html`<p class="rw-ds-notice" role="note" data-testid="judge-note">
-      ⚠ ${run}: ${note}; part of its difference may be the judge's</p>`)}
-    ${Object.keys(cmp.said || {}).length ? html`<p class="rw-hint" role="status">${Object.entries(cmp.said).map(([run, said2], k3) => html`${k3 ? " · " : ""}<span data-testid="compare-said">${run}: ${said2}</span>`)}</p>` : ""}
-    <label>metric <select value=${c3.compare_metric} onChange=${(e3) => setTraits(model, { compare_metric: e3.target.value })}>
-      ${(view.chartable || view.metrics).map((m3) => html`<option value=${m3.key}>${m3.label}</option>`)}</select></label>
-    <button onClick=${() => setTraits(model, { sort_by: "difference", descending: true })}>Queries by difference</button>
-    <div class="rw-ds-wide"><table class="rw-table"><thead><tr><th>run</th><th>baseline</th><th>run</th><th>difference</th><th>paired 95% interval</th><th>paired</th></tr></thead>
-      <tbody>${rows.map((r3) => html`<tr><td>${r3.run}</td><td class="rw-num">${fmt3(r3.baseline_mean)}</td><td class="rw-num">${fmt3(r3.mean)}</td>
-        <td class="rw-num">${r3.difference === null ? "" : (r3.difference > 0 ? "+" : "") + fmt3(r3.difference)}
-          ${r3.judge_note ? html` <span class="rw-ds-badge" title=${r3.judge_note} data-testid="judged-differently">judged differently</span>` : ""}</td>
-        <td class="rw-num">${r3.ci_low === null ? "" : `${fmt3(r3.ci_low)} – ${fmt3(r3.ci_high)}`}
-          ${r3.includes_zero ? html` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r3.paired}</td></tr>`)}</tbody></table></div>
-  </div>`;
-}
-function Slices({ model, view, ask }) {
-  const active = view.controls.slice;
-  const save = () => {
-    const name = globalThis.prompt && globalThis.prompt("Name this slice") || "";
-    if (name.trim() && view.controls.expression.trim()) ask({ type: "add_slice", name, expression: view.controls.expression });
-  };
-  return html`<div class="rw-ds-slices" data-testid="slices"><span class="rw-hint">Failure slices</span>
-    ${view.slices.map((s3) => html`<button title=${`${s3.description}
-${s3.expression}`}
-        class=${active === s3.name ? "rw-active" : ""} onClick=${() => setTraits(model, { slice: active === s3.name ? "" : s3.name })}>
-        ${s3.name} <span class="rw-ds-count">${s3.size}</span></button>`)}
-      <button disabled=${!view.controls.expression.trim()} onClick=${save} title="Save the filter expression as a named slice">+ slice from filter</button>
-    </div>`;
-}
-function ClusterNotice({ view, labelOf }) {
-  const cl = view.cluster;
-  const n4 = (x2) => x2.toLocaleString("en-US");
-  const which = cl.descending ? "highest" : "lowest";
-  return html`<div class="rw-ds-notice" role="note" data-testid="cluster-notice">
-    <b>Dask-scored run, explored on the cluster.</b> The table shows the ${n4(view.count)} samples with the ${which}
-    ${" "}${labelOf[cl.sort_by] || cl.sort_by} of ${n4(cl.matching)} matching (${n4(cl.defined)} with it defined), not all rows;
-    the summary and charts cover all ${n4(cl.matching)}. Sort by another metric's header; filter with an expression or the
-    distribution. Not available on a cluster run: ${cl.unavailable.join(", ")}.
-  </div>`;
-}
-async function copyText(text, input) {
-  try {
-    await navigator.clipboard.writeText(text);
-    return "copied";
-  } catch {
-    if (input) {
-      input.value = text;
-      input.hidden = false;
-      input.focus();
-      input.select();
-    }
-    return "selected: press Ctrl+C (⌘C) to copy";
-  }
-}
-function Drill({ views, view, ask, request }) {
-  const main = A2(null);
-  const other = A2(null);
-  const mounted = A2({});
-  const [failed, setFailed] = d2("");
-  const drillAsk = (msg) => request(msg).then(
-    (reply) => {
-      setFailed("");
-      return reply;
-    },
-    (err) => {
-      setFailed(`${msg.type === "drill" ? "the drill-down" : msg.type} failed: ${err.message}`);
-      return null;
-    }
-  );
-  const sync = (which, ref, next) => {
-    const m3 = mounted.current[which];
-    if (!next) {
-      if (m3) {
-        m3.destroy();
-        delete mounted.current[which];
-      }
-      return;
-    }
-    if (m3) m3.update(next);
-    else if (ref.current) {
-      mounted.current[which] = mountSampleView(ref.current, {
-        view: next,
-        send: (patch) => drillAsk({ type: "drill", which, patch }),
-        review: (action) => drillAsk({ type: "review", which, ...action }),
-        trace: (target) => request({ type: "trace", which, ...target }).catch((err) => ({ trace: null, reason: `the trace request failed: ${err.message}` }))
-      });
-    }
-  };
-  h2(() => {
-    sync("main", main, views._drill);
-    sync("other", other, views._other);
-  });
-  h2(() => () => Object.values(mounted.current).forEach((m3) => m3.destroy()), []);
-  const sel = view.selected;
-  const copyBox = A2(null);
-  const [copied, setCopied] = d2("");
-  h2(() => {
-    setCopied("");
-    setFailed("");
-  }, [sel.row]);
-  return html`<div class="rw-ds-drill" data-testid="drill">
-    <div class="rw-ds-drill-bar">
-      <button onClick=${() => ask({ type: "step", delta: -1 })} title="Previous row (↑ or k)">◀</button>
-      <button onClick=${() => ask({ type: "step", delta: 1 })} title="Next row (↓ or j)">▶</button>
-      <span class="rw-hint">${sel.row < 0 ? "Select a row (or press ↓) to open the sample." : `${sel.run ? showId(sel.run) + " · " : ""}${showId(sel.query_id)} · row ${sel.index + 1} of ${view.count}${sel.index < 0 ? " (not among the rows shown)" : ""}`}</span>
-      ${sel.row >= 0 ? html`<button data-testid="copy-id" title="Copy this sample's query_id"
-          onClick=${() => copyText(sel.query_id, copyBox.current).then(setCopied)}>Copy query_id</button>
-        <input ref=${copyBox} class="rw-ds-copy" readonly hidden data-testid="copy-box" aria-label="query_id" />
-        ${copied ? html`<span class="rw-hint" role="status">${copied}</span>` : ""}` : ""}
-    </div>
-    ${failed ? html`<div class="rw-ds-error" role="alert" data-testid="drill-error">${failed}</div>` : ""}
-    <div class="rw-ds-drill-views" key="views">
-      <div class="rw-ds-drill-view" ref=${main} data-testid="drill-main" />
-      ${views._other ? html`<div class="rw-ds-drill-view" ref=${other} data-testid="drill-other" />` : ""}
-    </div>
-  </div>`;
-}
+
+// src/dataset/trust.js
 function cellText(v3) {
   if (v3 === null || v3 === void 0) return html`<span class="rw-ds-undef">Undefined</span>`;
   return typeof v3 === "number" ? Number.isInteger(v3) ? String(v3) : v3.toFixed(3) : String(v3);
@@ -4336,12 +4335,12 @@ function TrustTable({ t: t4, caption, testid }) {
     <tbody>${t4.rows.map((row) => html`<tr title=${reason >= 0 && row[reason] ? row[reason] : null}>${row.map((v3, k3) => html`<td class=${k3 === reason ? "rw-ds-reason" : "rw-num"}>${k3 === reason ? v3 || "" : cellText(v3)}</td>`)}</tr>`)}</tbody>
   </table></div>`;
 }
-function Reviews({ r: r3, ask }) {
+function Reviews({ part: r3, request }) {
   const trust = r3.trust;
   return html`<div class="rw-ds-panel rw-ds-reviews" data-testid="run-reviews">
     ${r3.runs.length ? r3.runs.map((x2) => html`<p data-testid="run-review-line"><b>${showId(x2.run)}:</b> ${x2.line} (${x2.samples} sample${x2.samples === 1 ? "" : "s"})</p>`) : html`<p class="rw-hint">No label reviewed yet: open a sample below and press E / N / C on a claim row or a matrix cell.</p>`}
     ${r3.problems.length ? html`<details><summary>${r3.problems.length} review(s) not applied</summary><ul>${r3.problems.map((p3) => html`<li>${p3}</li>`)}</ul></details>` : ""}
-    <details open=${!!trust} data-testid="trust" onToggle=${(e3) => e3.target.open !== !!trust && ask({ type: "trust", open: e3.target.open })}>
+    <details open=${!!trust} data-testid="trust" onToggle=${(e3) => e3.target.open !== !!trust && request("trust", { open: e3.target.open }).catch(() => null)}>
       <summary>Can I trust the judge? Agreement with the reviewers and corrected scores</summary>
       ${trust ? html`<p class="rw-hint">Over ${trust.n_reviews} reviewed label(s). Undefined where a figure has no data (hover a row for why).</p>
         <${TrustTable} t=${trust.agreement} caption="Judge–reviewer agreement per label kind (kappa with its bootstrap interval, the majority-label base rate beside it)" testid="agreement" />
@@ -4350,15 +4349,234 @@ function Reviews({ r: r3, ask }) {
     </details>
   </div>`;
 }
-function tabsOf(view) {
-  return [
-    ["charts", "Charts"],
-    ["summary", "Summary"],
-    ...view.compare ? [["compare", "Comparison"]] : [],
-    ...view.whatif ? [["whatif", "What if"]] : [],
-    ["columns", "Columns"],
-    ["act", "Save · export"]
-  ];
+var panel8 = {
+  key: "trust",
+  place: "above",
+  shows: (view) => !!view.reviews,
+  part: (view) => view.reviews,
+  traits: [],
+  Panel: Reviews
+};
+
+// src/dataset/whatif.js
+var H3 = 104;
+var PAD2 = { left: 38, right: 6, top: 8, bottom: 34 };
+var STEP = 19;
+var MIN_W = 150;
+var n3 = (x2) => x2.toLocaleString("en-US");
+var fmt3 = (v3) => v3 === null || v3 === void 0 ? "Undefined" : Number(v3).toFixed(3);
+function records(table) {
+  if (!table) return [];
+  return table.rows.map((row) => Object.fromEntries(table.columns.map((c3, i3) => [c3, row[i3]])));
+}
+function curveByMetric(table, labels = {}) {
+  const by = /* @__PURE__ */ new Map();
+  for (const r3 of records(table)) {
+    if (!by.has(r3.metric)) by.set(r3.metric, { key: r3.metric, label: labels[r3.metric] || r3.metric, points: [] });
+    by.get(r3.metric).points.push({ k: r3.k, mean: r3.mean, defined: r3.defined, undefined: r3.undefined, not_computable: r3.not_computable });
+  }
+  for (const m3 of by.values()) m3.points.sort((a3, b2) => a3.k - b2.k);
+  return [...by.values()];
+}
+function linePath(points, x2, y3) {
+  let d3 = "";
+  let pen = false;
+  for (const p3 of points) {
+    if (p3.mean === null || p3.mean === void 0) {
+      pen = false;
+      continue;
+    }
+    d3 += `${pen ? "L" : "M"}${x2(p3.k).toFixed(1)},${y3(p3.mean).toFixed(1)}`;
+    pen = true;
+  }
+  return d3;
+}
+function signed(v3) {
+  if (v3 === null || v3 === void 0 || Number.isNaN(v3)) return "";
+  const s3 = Number(v3).toFixed(3);
+  return v3 > 0 ? `+${s3}` : v3 < 0 ? `−${s3.slice(1)}` : s3;
+}
+function shortCount(c3) {
+  if (c3 < 1e3) return String(c3);
+  return c3 < 1e4 ? `${(Math.floor(c3 / 100) / 10).toString()}k` : `${Math.floor(c3 / 1e3)}k`;
+}
+function Curve({ metric }) {
+  const pts = metric.points;
+  const ks = pts.map((p3) => p3.k);
+  const lo = Math.min(...ks);
+  const hi = Math.max(...ks);
+  const digits = Math.max(...pts.map((p3) => shortCount(p3.undefined).length));
+  const W2 = Math.max(MIN_W, PAD2.left + PAD2.right + Math.max(STEP, 6 * digits + 6) * pts.length);
+  const inner = W2 - PAD2.left - PAD2.right;
+  const slot = inner / pts.length;
+  const x2 = (k3) => PAD2.left + slot / 2 + (hi === lo ? 0 : (k3 - lo) / (hi - lo) * (inner - slot));
+  const y3 = (v3) => PAD2.top + (H3 - PAD2.top - PAD2.bottom) * (1 - Math.min(1, Math.max(0, v3)));
+  const base = H3 - PAD2.bottom;
+  const tip = (p3) => `k = ${p3.k}: ${p3.mean === null ? "Undefined (no defined sample)" : `mean ${fmt3(p3.mean)} over ${p3.defined} defined`} · ${p3.undefined} Undefined${p3.not_computable ? ` · ${p3.not_computable} not computable` : ""}`;
+  return html`<figure class="rw-wi-fig" data-testid="wi-curve" data-metric=${metric.key}>
+    <figcaption>${metric.label}</figcaption>
+    <svg class="rw-ds-chart" width=${W2} height=${H3} role="img"
+        aria-label=${`${metric.label} if only the top k passages were kept, k = ${lo} to ${hi}`}>
+      <rect class="rw-ds-frame" x=${PAD2.left} y=${PAD2.top} width=${W2 - PAD2.left - PAD2.right} height=${base - PAD2.top} />
+      <text x=${PAD2.left - 4} y=${PAD2.top + 8} class="rw-ds-axis" text-anchor="end">1</text>
+      <text x=${PAD2.left - 4} y=${base} class="rw-ds-axis" text-anchor="end">0</text>
+      <path class="rw-wi-line" d=${linePath(pts, x2, y3)} />
+      ${pts.map((p3) => html`<g key=${p3.k} data-k=${p3.k} data-mean=${p3.mean === null ? "" : p3.mean} data-undefined=${p3.undefined}>
+        ${p3.mean === null ? html`<text class="rw-wi-none" x=${x2(p3.k)} y=${PAD2.top + 12} text-anchor="middle">U<title>${tip(p3)}</title></text>` : html`<circle class="rw-wi-dot" cx=${x2(p3.k)} cy=${y3(p3.mean)} r="3"><title>${tip(p3)}</title></circle>`}
+        <text class="rw-ds-axis" x=${x2(p3.k)} y=${base + 12} text-anchor="middle">${p3.k}</text>
+        <text class=${`rw-wi-undef${p3.undefined ? "" : " rw-wi-zero"}`} x=${x2(p3.k)} y=${base + 25} text-anchor="middle"
+          data-testid="wi-undef">${shortCount(p3.undefined)}<title>${tip(p3)}</title></text>
+      </g>`)}
+      <text class="rw-ds-axis" x=${PAD2.left - 4} y=${base + 12} text-anchor="end">k</text>
+      <text class="rw-wi-undef" x=${PAD2.left - 4} y=${base + 25} text-anchor="end">Undef</text>
+    </svg>
+  </figure>`;
+}
+function ruleWords(rule) {
+  return [rule.doc_id ? `doc_id ~ /${rule.doc_id}/` : "", rule.text ? `text ~ /${rule.text}/` : ""].filter(Boolean).join(" or ");
+}
+function DropTable({ result, rule }) {
+  const rows = records(result.dropped);
+  const labels = result.labels || {};
+  const cell = (v3) => v3 === null || v3 === void 0 ? html`<span class="rw-ds-undef">Undefined</span>` : fmt3(v3);
+  return html`<div class="rw-ds-wide">
+    <p class="rw-hint" data-testid="wi-dropped">${`Without the ${n3(result.n_dropped)} passage${result.n_dropped === 1 ? "" : "s"} matching ${ruleWords(rule)} (in ${n3(result.samples_touched)} of the ${n3(result.samples)} samples):`}</p>
+    <table class="rw-table rw-wi-table" data-testid="wi-table">
+      <thead><tr><th scope="col">metric</th><th scope="col">before</th><th scope="col">after</th><th scope="col">change</th>
+        <th scope="col">Undefined before</th><th scope="col">Undefined after</th></tr></thead>
+      <tbody>${rows.map((r3) => html`<tr key=${r3.metric} data-metric=${r3.metric}>
+        <th scope="row">${labels[r3.metric] || r3.metric}</th><td class="rw-num">${cell(r3.before)}</td><td class="rw-num">${cell(r3.after)}</td>
+        <td class="rw-num">${signed(r3.change)}</td>
+        <td class="rw-num">${r3.undefined_before}</td><td class="rw-num">${r3.undefined_after}</td></tr>`)}</tbody>
+    </table></div>`;
+}
+function rowsKey(view) {
+  const c3 = view.controls || {};
+  const reviews = view.reviews ? view.reviews.runs.map((r3) => [r3.run, r3.reviews]) : [];
+  return JSON.stringify([
+    c3.run || "",
+    c3.text || "",
+    c3.expression || "",
+    c3.conditions || [],
+    c3.slice || "",
+    c3.brush || {},
+    view.count,
+    reviews
+  ]);
+}
+function WhatIf({ part: view, request }) {
+  const [rule, setRule] = d2({ doc_id: "", text: "" });
+  const [draft, setDraft] = d2({ doc_id: "", text: "" });
+  const [result, setResult] = d2(null);
+  const [error, setError] = d2("");
+  const [busy, setBusy] = d2(false);
+  const latest = A2(0);
+  const ask = (wanted) => {
+    latest.current += 1;
+    const mine = latest.current;
+    setBusy(true);
+    return request("whatif", { doc_id: wanted.doc_id, text: wanted.text }).then((reply) => {
+      if (mine !== latest.current) return;
+      setResult(reply);
+      setRule(wanted);
+      setError("");
+      setBusy(false);
+    }, (err) => {
+      if (mine !== latest.current) return;
+      setError(`The what-if failed: ${err.message}`);
+      setBusy(false);
+    });
+  };
+  h2(() => {
+    ask(rule);
+  }, [rowsKey(view)]);
+  const apply = () => ask({ doc_id: draft.doc_id, text: draft.text });
+  const clear = () => {
+    setDraft({ doc_id: "", text: "" });
+    ask({ doc_id: "", text: "" });
+  };
+  const onKey = (e3) => {
+    if (e3.key === "Enter") apply();
+  };
+  const metrics = result ? curveByMetric(result.top_k, result.labels) : [];
+  const edited = draft.doc_id !== rule.doc_id || draft.text !== rule.text;
+  return html`<div class="rw-ds-panel rw-wi" data-testid="whatif" aria-busy=${busy ? "true" : "false"}>
+    <p class="rw-hint" data-testid="wi-over">${result ? `Over the ${n3(result.samples)} samples the filters keep${view.runs.length > 1 ? ` of run ${result.run}` : ""}: the labels already judged, rescored without some passages (no judge call).` : busy ? "Computing the what-ifs…" : ""}</p>
+    ${result ? html`<h4>If the retriever kept only its top k passages
+        <span class="rw-hint">each metric that reads passages; under each k, how many samples are Undefined there (never averaged as 0)</span></h4>
+      ${metrics.length ? html`<div class="rw-wi-curves">${metrics.map((m3) => html`<${Curve} key=${m3.key} metric=${m3} />`)}</div>` : html`<p class="rw-hint" data-testid="wi-no-curve">No retrieved passage among these samples: no top-k curve.</p>`}` : ""}
+    <h4>If passages matching a rule were dropped</h4>
+    <div class="rw-wi-rule">
+      <label>doc_id matches <input type="text" data-testid="wi-doc-id" value=${draft.doc_id} placeholder="^wiki-|-0$" spellcheck="false"
+        onInput=${(e3) => {
+    const doc_id = e3.target.value;
+    setDraft((d3) => ({ ...d3, doc_id }));
+  }} onKeyDown=${onKey} /></label>
+      <label>or text matches <input type="text" data-testid="wi-text" value=${draft.text} placeholder="(?i)cookie policy" spellcheck="false"
+        onInput=${(e3) => {
+    const text = e3.target.value;
+    setDraft((d3) => ({ ...d3, text }));
+  }} onKeyDown=${onKey} /></label>
+      <button data-testid="wi-apply" class=${edited ? "rw-ds-edited" : ""} onClick=${apply}>Drop them</button>
+      ${rule.doc_id || rule.text ? html`<button data-testid="wi-clear" onClick=${clear}>Keep every passage</button>` : ""}
+      <span class="rw-hint">regular expressions (RE2: no lookaround or backreference), found anywhere in the field</span>
+    </div>
+    ${error ? html`<div class="rw-ds-error" role="alert" data-testid="wi-error">${error}</div>` : ""}
+    ${result && result.dropped ? html`<${DropTable} result=${result} rule=${rule} />` : ""}
+  </div>`;
+}
+var panel9 = {
+  key: "whatif",
+  title: "What if",
+  place: "tab",
+  shows: (view) => !!view.whatif,
+  part: (view) => ({ controls: view.controls, reviews: view.reviews, count: view.count, runs: view.runs }),
+  traits: [],
+  Panel: WhatIf
+};
+
+// src/dataset.js
+var PANELS = [panel8, panel, panel7, panel2, panel9, panel3, panel5, panel6, panel4];
+var HOST_CHROME = 140;
+function useViews(model, names) {
+  const events = ["", "_base"];
+  const [, bump] = y2((x2) => x2 + 1, 0);
+  const on = A2(false);
+  if (!on.current) {
+    on.current = true;
+    for (const n4 of names) events.forEach((e3) => model.on(`change:${n4}${e3}`, bump));
+  }
+  h2(() => () => names.forEach((n4) => events.forEach((e3) => model.off(`change:${n4}${e3}`, bump))), []);
+  return Object.fromEntries(names.map((n4) => [n4, viewOf(model, n4)]));
+}
+function useDraft(value) {
+  const [draft, setDraft] = d2(null);
+  h2(() => {
+    if (draft !== null && draft === value) setDraft(null);
+  }, [value]);
+  return [draft === null ? value : draft, setDraft, draft !== null && draft !== value];
+}
+function setTraits(model, patch) {
+  for (const [k3, v3] of Object.entries(patch)) model.set(k3, v3);
+  model.save_changes();
+}
+function traitSetter(model, key, traits) {
+  return (patch) => {
+    const other = Object.keys(patch).filter((k3) => !traits.includes(k3));
+    if (other.length) throw new Error(`the ${key} panel may not set ${other.join(", ")}`);
+    setTraits(model, patch);
+  };
+}
+function ClusterNotice({ view, labelOf }) {
+  const cl = view.cluster;
+  const n4 = (x2) => x2.toLocaleString("en-US");
+  const which = cl.descending ? "highest" : "lowest";
+  return html`<div class="rw-ds-notice" role="note" data-testid="cluster-notice">
+    <b>Dask-scored run, explored on the cluster.</b> The table shows the ${n4(view.count)} samples with the ${which}
+    ${" "}${labelOf[cl.sort_by] || cl.sort_by} of ${n4(cl.matching)} matching (${n4(cl.defined)} with it defined), not all rows;
+    the summary and charts cover all ${n4(cl.matching)}. Sort by another metric's header; filter with an expression or the
+    distribution. Not available on a cluster run: ${cl.unavailable.join(", ")}.
+  </div>`;
 }
 function App({ model, store }) {
   const views = useViews(model, ["_view", "_drill", "_other", "_rows"]);
@@ -4379,81 +4597,55 @@ function App({ model, store }) {
   });
   if (!view) return html`<div class="rw-hint">Loading…</div>`;
   store.reset(view.version, model.get("_rows"));
-  const labelOf = Object.fromEntries(view.metrics.map((m3) => [m3.key, m3.label]));
-  const request = (msg) => store.requests.ask(msg);
-  const ask = (msg) => store.requests.send(msg);
+  const labelOf = labelsOf(view.metrics);
+  const set = (patch) => setTraits(model, patch);
+  const request = (name, msg = {}) => store.requests.ask({ type: name, ...msg });
+  const step = (delta) => store.requests.send({ type: "step", delta });
   const error = [view.error, store.requests.error].filter(Boolean).join("; ");
-  const select = (trait, options, labels = options) => html`<select value=${c3[trait]} data-testid=${trait}
-      onChange=${(e3) => setTraits(model, { [trait]: e3.target.value })}>
-    ${options.map((o3, i3) => html`<option value=${o3}>${labels[i3]}</option>`)}</select>`;
-  const chartable = view.chartable || view.metrics;
-  const metricKeys = chartable.map((m3) => m3.key);
-  const metricLabels = chartable.map((m3) => m3.label);
   const onKey = (e3) => {
     if (e3.target.closest("input, select, textarea")) return;
     if (e3.key === "ArrowDown" || e3.key === "j") {
       e3.preventDefault();
-      ask({ type: "step", delta: 1 });
+      step(1);
     }
     if (e3.key === "ArrowUp" || e3.key === "k") {
       e3.preventDefault();
-      ask({ type: "step", delta: -1 });
+      step(-1);
     }
   };
   const b2 = c3.brush || {};
   const conditions = c3.conditions || [];
-  const toggleCondition = (x2) => setTraits(model, {
-    conditions: conditions.includes(x2) ? conditions.filter((y3) => y3 !== x2) : [...conditions, x2]
-  });
+  const toggleCondition = (x2) => set({ conditions: toggled(conditions, x2) });
   const refused = view.refused && view.refused.expression;
-  const tabs = tabsOf(view);
-  const open = tabs.some(([k3]) => k3 === tab) ? tab : "";
-  const charts = html`<div class="rw-ds-charts">
-      ${view.charts.distribution ? html`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", metricKeys, metricLabels)}
-          <span class="rw-hint">drag across bins to filter</span></h4>
-        <${Distribution} chart=${view.charts.distribution} label=${labelOf[c3.chart_metric]} brush=${b2}
-          onBrush=${(brush) => setTraits(model, { brush })} /></div>` : ""}
-      ${view.charts.scatter ? html`<div class="rw-ds-panel"><h4>Scatter ${select("scatter_x", metricKeys, metricLabels)} × ${select("scatter_y", metricKeys, metricLabels)}
-          <span class="rw-hint">click a cell or drag a box to filter</span></h4>
-        <${Scatter} chart=${view.charts.scatter} x=${c3.scatter_x} y=${c3.scatter_y} xLabel=${labelOf[c3.scatter_x]}
-          yLabel=${labelOf[c3.scatter_y]} picked=${conditions} onPick=${toggleCondition} /></div>` : ""}
-      ${view.charts.groups ? html`<div class="rw-ds-panel"><h4>Mean by ${select("group_by", view.group_columns)}
-          <span class="rw-hint">click a bar to filter, again to undo</span></h4>
-        <${GroupMeans} chart=${view.charts.groups} label=${labelOf[c3.chart_metric]}
-          picked=${(g2) => c3.group_by === "run" ? c3.run === g2 : conditions.includes(groupCondition(c3.group_by, g2))}
-          onPick=${(g2) => c3.group_by === "run" ? setTraits(model, { run: c3.run === g2 ? "" : g2 }) : toggleCondition(groupCondition(c3.group_by, g2))} /></div>` : ""}
-    </div>`;
-  const drawer = {
-    charts: () => charts,
-    summary: () => html`<${Summary} view=${view} /><${Repeats} view=${view} />`,
-    compare: () => html`<${Compare} model=${model} view=${view} />`,
-    columns: () => html`<${Columns} model=${model} view=${view} />`,
-    act: () => html`<${Actions} view=${view} ask=${ask} />`,
-    whatif: () => html`<${WhatIf} view=${view} request=${request} />`
-  };
+  const shown = (place) => PANELS.filter((p3) => p3.place === place && p3.shows(view));
+  const draw = (p3) => html`<${p3.Panel} key=${p3.key} part=${p3.part(view, views)} request=${request}
+    set=${traitSetter(model, p3.key, p3.traits)} />`;
+  const tabs = shown("tab");
+  const open = tabs.find((p3) => p3.key === tab);
   return html`<div class="rw-ds" tabindex="0" onKeyDown=${onKey} ref=${root}>
     <div class="rw-ds-toolbar">
-      ${view.runs.length > 1 ? html`<label>run ${select("run", ["", ...view.runs], ["all runs", ...view.runs])}</label>` : ""}
+      ${view.runs.length > 1 ? html`<label>run <${TraitSelect} trait="run" value=${c3.run} options=${["", ...view.runs]}
+        labels=${["all runs", ...view.runs]} set=${set} /></label>` : ""}
       ${view.cluster ? "" : html`<input type="text" placeholder="search query / response / id" value=${text} data-testid="search"
         class=${textEdited ? "rw-ds-edited" : ""} onInput=${(e3) => setText(e3.target.value)}
         onKeyDown=${(e3) => {
-    if (e3.key === "Enter") setTraits(model, { text });
+    if (e3.key === "Enter") set({ text });
     if (e3.key === "Escape") setText(null);
   }}
-        onBlur=${() => text !== c3.text && setTraits(model, { text })} />`}
+        onBlur=${() => text !== c3.text && set({ text })} />`}
       <input type="text" class=${`rw-ds-expr${exprEdited ? " rw-ds-edited" : ""}`} placeholder="filter: hallucination > 0 and claim_recall < 1" value=${expr}
         data-testid="expression" title=${exprEdited ? "Not applied yet: Enter applies, Escape goes back to the filter in force" : "filter expression"}
         onInput=${(e3) => setExpr(e3.target.value)}
         onKeyDown=${(e3) => {
-    if (e3.key === "Enter") setTraits(model, { expression: expr });
+    if (e3.key === "Enter") set({ expression: expr });
     if (e3.key === "Escape") setExpr(null);
   }} />
-      <button onClick=${() => setTraits(model, { expression: expr, text })}>Apply</button>
-      ${b2.metric ? html`<button class="rw-ds-chip" data-testid="clear-brush" onClick=${() => setTraits(model, { brush: {} })}>
+      <button onClick=${() => set({ expression: expr, text })}>Apply</button>
+      ${b2.metric ? html`<button class="rw-ds-chip" data-testid="clear-brush" onClick=${() => set({ brush: {} })}>
         ✕ ${labelOf[b2.metric] || b2.metric} ${b2.undefined ? "Undefined" : `${b2.lo}–${b2.hi}`}</button>` : ""}
       ${conditions.map((x2) => html`<button class="rw-ds-chip" data-testid="condition" title="Remove this condition"
         onClick=${() => toggleCondition(x2)}>✕ ${x2}</button>`)}
-      <label><input type="checkbox" checked=${c3.percent} onChange=${(e3) => setTraits(model, { percent: e3.target.checked })} /> ×100</label>
+      <label><input type="checkbox" checked=${c3.percent} onChange=${(e3) => set({ percent: e3.target.checked })} /> ×100</label>
       <span class="rw-ds-count-all" data-testid="count"><b>${(view.cluster ? view.cluster.matching : view.count).toLocaleString("en-US")}</b> of ${view.total.toLocaleString("en-US")} samples${view.cluster ? ` · ${view.count.toLocaleString("en-US")} in the table` : ""}</span>
     </div>
     ${view.cluster ? html`<${ClusterNotice} view=${view} labelOf=${labelOf} />` : ""}
@@ -4462,23 +4654,20 @@ function App({ model, store }) {
       This filter was not applied (${view.refused.error}): the table still shows the ${view.count.toLocaleString("en-US")} samples of
       ${c3.expression ? html` the filter in force, <code>${c3.expression}</code>` : " no filter expression"}.
       <button onClick=${() => setExpr(null)}>Back to the filter in force</button></div>` : ""}
-    ${view.reviews ? html`<${Reviews} r=${view.reviews} ask=${ask} />` : ""}
+    ${shown("above").map(draw)}
     <div class="rw-ds-tabs" role="tablist">
-      ${tabs.map(([k3, title]) => html`<button role="tab" aria-selected=${open === k3 ? "true" : "false"} data-tab=${k3}
-        onClick=${() => setTab(open === k3 ? "" : k3)}>${title}${open === k3 ? " ▴" : " ▾"}</button>`)}
+      ${tabs.map((p3) => html`<button role="tab" aria-selected=${open === p3 ? "true" : "false"} data-tab=${p3.key}
+        onClick=${() => setTab(open === p3 ? "" : p3.key)}>${p3.title}${open === p3 ? " ▴" : " ▾"}</button>`)}
     </div>
-    ${open ? html`<div class="rw-ds-drawer" role="tabpanel" data-testid=${`drawer-${open}`} key="drawer">${drawer[open]()}</div>` : ""}
+    ${open ? html`<div class="rw-ds-drawer" role="tabpanel" data-testid=${`drawer-${open.key}`} key="drawer">${draw(open)}</div>` : ""}
     <div class="rw-ds-work" data-testid="workspace" ref=${work} key="work">
       <div class="rw-ds-master">
-        ${view.cluster ? "" : html`<${Slices} model=${model} view=${view} ask=${ask} />`}
-        <${Table2} model=${model} view=${view} store=${store} labelOf=${labelOf} />
+        ${shown("master").map(draw)}
+        <${Table2} view=${view} store=${store} labelOf=${labelOf} set=${set} />
       </div>
-      <${Drill} views=${views} view=${view} ask=${ask} request=${request} />
+      ${shown("detail").map(draw)}
     </div>
   </div>`;
-}
-function groupCondition(column, group) {
-  return `${column} == ${JSON.stringify(Number.isNaN(Number(group)) ? group : Number(group))}`;
 }
 function render({ model, el }) {
   el.classList.add("rw-widget", "rw-dataset");

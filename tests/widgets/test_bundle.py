@@ -23,7 +23,8 @@ def test_manifest_matches_sources_and_bundle():
     """Without node: the sources and the bundle are the ones the last `npm run build` saw."""
     manifest = json.loads((JS / "build-manifest.json").read_text())
     sources = {"package.json", "package-lock.json", "build.mjs"} | {
-        f"src/{p.name}" for p in (JS / "src").iterdir() if not p.name.endswith(".test.js")}
+        p.relative_to(JS).as_posix() for p in (JS / "src").rglob("*")
+        if p.suffix in (".js", ".css") and not p.name.endswith(".test.js")}
     assert set(manifest["sources"]) == sources, "a source was added or removed: run `npm run build` in js/"
     for name, digest in manifest["sources"].items():
         assert sha(JS / name) == digest, f"js/{name} changed since the bundle was built: run `npm run build` in js/"
@@ -48,7 +49,7 @@ def test_bundle_is_self_contained():
     for needle in ("http://", "https://", "esm.sh", "cdn.", "fetch(", "import(", "insertAdjacentHTML", "outerHTML"):
         assert needle not in unfetched
     # Preact's bundle handles dangerouslySetInnerHTML; no source of ours may use it (or innerHTML).
-    for src in (JS / "src").glob("*.js"):
+    for src in (JS / "src").rglob("*.js"):
         text = src.read_text(encoding="utf-8")
         assert "innerHTML" not in text and "dangerouslySetInnerHTML" not in text, src.name
 
@@ -70,6 +71,6 @@ def test_js_label_codes_are_the_models():
     spec.loader.exec_module(module)
     assert (JS / "src" / "labels.js").read_text(encoding="utf-8") == module.labels_js(), \
         "js/src/labels.js disagrees with ragwidgets.model: run `python js/make_labels.py`"
-    for src in (JS / "src").glob("*.js"):  # no other source spells a code table of its own
+    for src in (JS / "src").rglob("*.js"):  # no other source spells a code table of its own
         if src.name != "labels.js":
             assert not re.search(r"\[\s*-1\s*\]\s*:", src.read_text(encoding="utf-8")), src.name

@@ -1,10 +1,11 @@
-// The DatasetExplorer's charts, drawn as SVG from data Python aggregated (bins, cells, group
+// The DatasetExplorer's Charts tab: its charts, drawn as SVG from data Python aggregated (bins, cells, group
 // means), so they stay small at any run size. The distribution is a brush: drag across bins
 // (or click one) to keep those samples, click the grey Undefined bar to keep the Undefined ones;
 // the scatter takes a click on a cell or a dragged box, a group bar a click: each adds a removable
 // condition (a second click on the same one removes it).
 import { useState } from "preact/hooks";
-import { html } from "./incremental.js";
+import { html } from "../incremental.js";
+import { labelsOf, TraitSelect, toggled } from "./common.js";
 const W = 290;
 const H = 150;
 const PAD = { left: 34, right: 8, top: 8, bottom: 30 };
@@ -133,3 +134,46 @@ export function GroupMeans({ chart, label, onPick, picked = () => false }) {
       <title>${r.group}: ${fmt(r.mean)} over ${r.defined} defined of ${r.size}</title></g>`)}
   </svg>`;
 }
+
+/** The condition a group bar's click adds: `column == value` (a number when the group is one). */
+export function groupCondition(column, group) {
+  return `${column} == ${JSON.stringify(Number.isNaN(Number(group)) ? group : Number(group))}`;
+}
+
+/** The tab: the distribution (a brush), the scatter and the group means, each a filter. */
+function Charts({ part, set }) {
+  const { charts, labelOf, keys, labels, groupColumns, c } = part;
+  const select = (trait, options, names = options) => html`<${TraitSelect} trait=${trait} value=${c[trait]} options=${options} labels=${names} set=${set} />`;
+  const toggle = (x) => set({ conditions: toggled(c.conditions, x) });
+  return html`<div class="rw-ds-charts">
+      ${charts.distribution ? html`<div class="rw-ds-panel"><h4>Distribution ${select("chart_metric", keys, labels)}
+          <span class="rw-hint">drag across bins to filter</span></h4>
+        <${Distribution} chart=${charts.distribution} label=${labelOf[c.chart_metric]} brush=${c.brush}
+          onBrush=${(brush) => set({ brush })} /></div>` : ""}
+      ${charts.scatter ? html`<div class="rw-ds-panel"><h4>Scatter ${select("scatter_x", keys, labels)} × ${select("scatter_y", keys, labels)}
+          <span class="rw-hint">click a cell or drag a box to filter</span></h4>
+        <${Scatter} chart=${charts.scatter} x=${c.scatter_x} y=${c.scatter_y} xLabel=${labelOf[c.scatter_x]}
+          yLabel=${labelOf[c.scatter_y]} picked=${c.conditions} onPick=${toggle} /></div>` : ""}
+      ${charts.groups ? html`<div class="rw-ds-panel"><h4>Mean by ${select("group_by", groupColumns)}
+          <span class="rw-hint">click a bar to filter, again to undo</span></h4>
+        <${GroupMeans} chart=${charts.groups} label=${labelOf[c.chart_metric]}
+          picked=${(g) => (c.group_by === "run" ? c.run === g : c.conditions.includes(groupCondition(c.group_by, g)))}
+          onPick=${(g) => (c.group_by === "run" ? set({ run: c.run === g ? "" : g }) : toggle(groupCondition(c.group_by, g)))} /></div>` : ""}
+    </div>`;
+}
+
+export const panel = {
+  key: "charts", title: "Charts", place: "tab", shows: () => true,
+  part: (view) => {
+    const c = view.controls;
+    const chartable = view.chartable || view.metrics; // the metrics, then other tools' columns
+    return {
+      charts: view.charts, labelOf: labelsOf(view.metrics), keys: chartable.map((m) => m.key),
+      labels: chartable.map((m) => m.label), groupColumns: view.group_columns,
+      c: { chart_metric: c.chart_metric, scatter_x: c.scatter_x, scatter_y: c.scatter_y, group_by: c.group_by,
+        run: c.run, brush: c.brush || {}, conditions: c.conditions || [] },
+    };
+  },
+  traits: ["chart_metric", "scatter_x", "scatter_y", "group_by", "brush", "conditions", "run"],
+  Panel: Charts,
+};

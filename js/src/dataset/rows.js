@@ -4,8 +4,8 @@
 // numeric and status columns) with one binary buffer per numeric column (float64, NaN = not
 // defined) then one per metric status (int8: 0 defined, 1 Undefined, 2 not computable).
 
-import { requester } from "./request.js";
-import { typed } from "./view_trait.js";
+import { requester } from "../request.js";
+import { typed } from "../view_trait.js";
 
 export const WINDOW = 200;
 

@@ -6,7 +6,7 @@
 // before / after table. The panel asks again when the rows change (the filters, the run shown, a
 // review; not a sort or a chart's choice) or a rule is applied; a reply to an older question is dropped.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { html } from "./incremental.js";
+import { html } from "../incremental.js";
 
 const H = 104;
 const PAD = { left: 38, right: 6, top: 8, bottom: 34 }; // the row labels (k, Undef) sit in the left margin
@@ -128,8 +128,9 @@ export function rowsKey(view) {
     view.count, reviews]);
 }
 
-/** The panel. `request(msg)` is the widget's request channel (a promise; rejects with the kernel's error). */
-export function WhatIf({ view, request }) {
+/** The tab: `part` is the view's rows part (rowsKey's), `request(name, msg)` the core's request
+ * channel (a promise; rejects with the kernel's error). */
+export function WhatIf({ part: view, request }) {
   const [rule, setRule] = useState({ doc_id: "", text: "" }); // the rule in force
   const [draft, setDraft] = useState({ doc_id: "", text: "" }); // what is typed
   const [result, setResult] = useState(null);
@@ -140,7 +141,7 @@ export function WhatIf({ view, request }) {
     latest.current += 1;
     const mine = latest.current;
     setBusy(true);
-    return request({ type: "whatif", doc_id: wanted.doc_id, text: wanted.text }).then((reply) => {
+    return request("whatif", { doc_id: wanted.doc_id, text: wanted.text }).then((reply) => {
       if (mine !== latest.current) return;
       setResult(reply);
       setRule(wanted);
@@ -180,3 +181,10 @@ export function WhatIf({ view, request }) {
     ${result && result.dropped ? html`<${DropTable} result=${result} rule=${rule} />` : ""}
   </div>`;
 }
+
+export const panel = {
+  key: "whatif", title: "What if", place: "tab", shows: (view) => !!view.whatif,
+  part: (view) => ({ controls: view.controls, reviews: view.reviews, count: view.count, runs: view.runs }),
+  traits: [],
+  Panel: WhatIf,
+};

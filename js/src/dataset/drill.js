@@ -1,0 +1,113 @@
+// The DatasetExplorer's drill-down, beside the table: the one-sample view (sample_view.js) of the
+// selected row (`_drill`), and of the same query in the baseline run when runs are compared
+// (`_other`), with ◀ ▶ to step through the rows and the query_id to copy. Toggling a passage, a
+// review and a trace are requests to the kernel ("drill", "review", "trace"); a failed one says so
+// above the views. Selecting a claim or a passage asks the kernel nothing: it is drawn here
+// (selection.js) and kept while the same sample is shown.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { html } from "../incremental.js";
+import { mountSampleView } from "../sample_view.js";
+import { withSelection } from "../selection.js";
+import { showId } from "../text.js";
+
+/** Put `text` on the clipboard (the asynchronous clipboard API); where it is refused or missing,
+ * select the text in `input` so that Ctrl+C copies it. A promise of what happened. */
+export async function copyText(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return "copied";
+  } catch {
+    if (input) {
+      input.value = text;
+      input.hidden = false;
+      input.focus();
+      input.select();
+    }
+    return "selected: press Ctrl+C (⌘C) to copy";
+  }
+}
+
+const selectable = (view) => new Set([...view.sources, ...view.claims, ...view.gt_claims].map((x) => x.key));
+
+/** The selection `kept` ({sample, selected}) carried over to `view`: the same while it shows the
+ * same sample (its title and query_id) and the item is still there, else none. */
+export function keptSelection(kept, view) {
+  const sample = `${view.title}\u0000${view.query_id}`;
+  const same = kept && kept.sample === sample && (!kept.selected || selectable(view).has(kept.selected));
+  return { sample, selected: same ? kept.selected : "" };
+}
+
+function Drill({ part, request }) {
+  const { drill, other, selected: sel, count } = part;
+  const main = useRef(null);
+  const otherRef = useRef(null);
+  const mounted = useRef({});
+  const kept = useRef({}); // which -> {sample, selected}: the selection drawn on that view
+  const latest = useRef({}); // which -> the kernel's last view
+  const [failed, setFailed] = useState(""); // why the drill-down's last request failed
+  const drillAsk = (name, msg) => request(name, msg).then((reply) => { setFailed(""); return reply; },
+    (err) => { setFailed(`${name === "drill" ? "the drill-down" : name} failed: ${err.message}`); return null; });
+  const shown = (which, next) => {
+    latest.current[which] = next;
+    kept.current[which] = keptSelection(kept.current[which], next);
+    return withSelection(next, kept.current[which].selected);
+  };
+  const sync = (which, ref, next) => {
+    const m = mounted.current[which];
+    if (!next) {
+      if (m) { m.destroy(); delete mounted.current[which]; }
+      delete kept.current[which];
+      delete latest.current[which];
+      return;
+    }
+    if (m) m.update(shown(which, next));
+    else if (ref.current) {
+      const send = ({ selected, ...patch }) => {
+        if (selected !== undefined) {
+          kept.current[which].selected = selected;
+          mounted.current[which].update(withSelection(latest.current[which], selected)); // drawn at once
+        }
+        if (Object.keys(patch).length) drillAsk("drill", { which, patch });
+      };
+      mounted.current[which] = mountSampleView(ref.current, {
+        view: shown(which, next), send,
+        review: (action) => drillAsk("review", { which, ...action }),
+        trace: (target) => request("trace", { which, ...target })
+          .catch((err) => ({ trace: null, reason: `the trace request failed: ${err.message}` })),
+      });
+    }
+  };
+  useEffect(() => {
+    sync("main", main, drill);
+    sync("other", otherRef, other);
+  });
+  useEffect(() => () => Object.values(mounted.current).forEach((m) => m.destroy()), []);
+  const copyBox = useRef(null);
+  const [copied, setCopied] = useState("");
+  useEffect(() => { setCopied(""); setFailed(""); }, [sel.row]);
+  const step = (delta) => request("step", { delta }).catch(() => null);
+  return html`<div class="rw-ds-drill" data-testid="drill">
+    <div class="rw-ds-drill-bar">
+      <button onClick=${() => step(-1)} title="Previous row (↑ or k)">◀</button>
+      <button onClick=${() => step(1)} title="Next row (↓ or j)">▶</button>
+      <span class="rw-hint">${sel.row < 0 ? "Select a row (or press ↓) to open the sample."
+        : `${sel.run ? showId(sel.run) + " · " : ""}${showId(sel.query_id)} · row ${sel.index + 1} of ${count}${sel.index < 0 ? " (not among the rows shown)" : ""}`}</span>
+      ${sel.row >= 0 ? html`<button data-testid="copy-id" title="Copy this sample's query_id"
+          onClick=${() => copyText(sel.query_id, copyBox.current).then(setCopied)}>Copy query_id</button>
+        <input ref=${copyBox} class="rw-ds-copy" readonly hidden data-testid="copy-box" aria-label="query_id" />
+        ${copied ? html`<span class="rw-hint" role="status">${copied}</span>` : ""}` : ""}
+    </div>
+    ${failed ? html`<div class="rw-ds-error" role="alert" data-testid="drill-error">${failed}</div>` : ""}
+    <div class="rw-ds-drill-views" key="views">
+      <div class="rw-ds-drill-view" ref=${main} data-testid="drill-main" />
+      ${other ? html`<div class="rw-ds-drill-view" ref=${otherRef} data-testid="drill-other" />` : ""}
+    </div>
+  </div>`;
+}
+
+export const panel = {
+  key: "drill", place: "detail", shows: () => true,
+  part: (view, views) => ({ drill: views._drill, other: views._other, selected: view.selected, count: view.count }),
+  traits: [],
+  Panel: Drill,
+};
