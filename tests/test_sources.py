@@ -95,14 +95,6 @@ def test_scorer_reads_a_ragas_frame_with_the_mapping_made():
     assert "ragas_faithfulness" in result.frame.columns
 
 
-def test_real_ragas_evaluation_dataset():
-    ragas_lib = pytest.importorskip("ragas", reason="ragas is not installed: the real EvaluationDataset is not fed")
-    data = ragas_lib.EvaluationDataset.from_list([{"user_input": "Q", "response": "A", "retrieved_contexts": ["P"]}])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", InputWarning)
-        assert read_run(data).records[0]["query"] == "Q"
-
-
 def four_answers(theirs) -> pd.DataFrame:
     """Four ragas rows whose ragwidgets faithfulness is 1, 0.5, 0 and Undefined (no claims), ragas' ``theirs``."""
     labels = [[["Entailment"]], [["Entailment"], ["Neutral"]], [["Neutral"]], []]
