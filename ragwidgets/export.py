@@ -21,6 +21,7 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
+from ._extras import vl_convert
 from .atomic import atomic_write
 from .errors import RagWidgetsError
 
@@ -106,16 +107,16 @@ def _chart_spec(data: dict):
 def altair_to_svg(nb, theme: str = "light") -> None:
     """Replace each Altair chart output (a Vega-Lite mimetype, or HTML that loads Vega from a CDN)
     with the same chart as inline SVG, rendered here by vl-convert, in Vega's ``dark`` theme when
-    ``theme`` is dark."""
-    import vl_convert as vlc
-
+    ``theme`` is dark (a notebook with such a chart needs ``pip install "ragwidgets[export]"``)."""
     for number, cell in enumerate(nb.cells, 1):
         for output in cell.get("outputs", []):
             try:
                 spec = _chart_spec(output.get("data", {}))
                 if spec is None:
                     continue
-                svg = vlc.vegalite_to_svg(spec, theme="dark" if theme == "dark" else None)
+                svg = vl_convert().vegalite_to_svg(spec, theme="dark" if theme == "dark" else None)
+            except RagWidgetsError:  # the extra is missing: not this chart's fault
+                raise
             except (ValueError, RuntimeError) as err:  # not JSON; a spec vl-convert rejects
                 why = " ".join(str(err).splitlines()[:2])  # vl-convert appends a JS stack
                 raise RagWidgetsError(f"cell {number}: an Altair chart could not be drawn offline ({why})") from None

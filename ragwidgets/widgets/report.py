@@ -15,6 +15,7 @@ import html
 
 import numpy as np
 
+from .._extras import vl_convert
 from ..analysis.agreement import agreement
 from ..analysis.corrected import corrected
 from ..engine.metrics import metric_label
@@ -51,8 +52,7 @@ def _fmt(v, percent: bool = False) -> str:
 
 
 def _svg(chart) -> str:
-    import vl_convert as vlc
-    return vlc.vegalite_to_svg(chart.to_json())
+    return vl_convert().vegalite_to_svg(chart.to_json())
 
 
 def _label(value: int) -> str:
