@@ -16,7 +16,9 @@ describe("watchLive", () => {
     expect(model.messages).toEqual([{ type: "ping" }]);
     vi.advanceTimersByTime(99);
     expect(note(el)).toBeNull();
+    expect(el.dataset.rwLive).toBeUndefined();
     vi.advanceTimersByTime(1);
+    expect(el.dataset.rwLive).toBe("snapshot");
     expect(note(el).textContent).toBe(NOTE);
     expect(note(el).getAttribute("role")).toBe("status");
   });
@@ -26,8 +28,10 @@ describe("watchLive", () => {
     const el = document.createElement("div");
     watchLive(model, el, { wait: 100 });
     model.emit("msg:custom", { type: "pong" });
+    expect(el.dataset.rwLive).toBe("answered");
     vi.advanceTimersByTime(1000);
     expect(note(el)).toBeNull();
+    expect(el.dataset.rwLive).toBe("answered");
     expect(model.listeners["msg:custom"]).toEqual([]);
   });
 
@@ -39,6 +43,7 @@ describe("watchLive", () => {
     expect(note(el)).not.toBeNull();
     model.emit("msg:custom", { type: "pong" });
     expect(note(el)).toBeNull();
+    expect(el.dataset.rwLive).toBe("answered");
   });
 
   it("says nothing inside the export's snapshot renderer, which says so itself", () => {
@@ -49,6 +54,7 @@ describe("watchLive", () => {
     watchLive(model, el, { wait: 100 });
     vi.advanceTimersByTime(200);
     expect(note(el)).toBeNull();
+    expect(el.dataset.rwLive).toBeUndefined();
   });
 });
 
@@ -63,6 +69,7 @@ describe("withLive", () => {
     vi.advanceTimersByTime(5000);
     expect(el.firstElementChild.className).toBe("rw-live-note");
     cleanup();
+    expect(el.dataset.rwLive).toBe("snapshot");  // a view taken down is not an answer
     expect(calls).toEqual(["cleanup"]);
     expect(model.listeners["msg:custom"]).toEqual([]);
   });

@@ -5,21 +5,27 @@
 // `{type: "pong"}` in Python, widgets/base.py) and, without an answer within `wait` ms, says
 // that it is a snapshot until the cell runs again. Any message from the kernel takes the note
 // away (a busy kernel answers late). A page drawn by the export's snapshot renderer says so
-// itself (`.rw-snapshot-view`): no note there.
+// itself (`.rw-snapshot-view`): no note there. The host says what it found in `data-rw-live`:
+// "answered" once the kernel answered, "snapshot" while the note is up.
 
 export const NOTE = "Snapshot: no kernel answers this view, so its controls do nothing. Run the cell again to use them.";
 
 /** Ping the kernel through `model`; a note in `host` until something answers. Returns a stop. */
 export function watchLive(model, host, { wait = 3000 } = {}) {
   let note = null;
-  const answered = () => {
+  const stop = () => {
     clearTimeout(timer);
     note?.remove();
     note = null;
     model.off("msg:custom", answered);
   };
+  const answered = () => {
+    stop();
+    host.dataset.rwLive = "answered";
+  };
   const timer = setTimeout(() => {
     if (host.closest?.(".rw-snapshot-view")) return;
+    host.dataset.rwLive = "snapshot";
     note = host.ownerDocument.createElement("p");
     note.className = "rw-live-note";
     note.setAttribute("role", "status");
@@ -28,7 +34,7 @@ export function watchLive(model, host, { wait = 3000 } = {}) {
   }, wait);
   model.on("msg:custom", answered);
   model.send({ type: "ping" });
-  return answered;
+  return stop;
 }
 
 /** A widget module (`{initialize?, render}`) whose every view watches its kernel: the view

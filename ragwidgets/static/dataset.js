@@ -4685,14 +4685,19 @@ var dataset_default = { render };
 var NOTE = "Snapshot: no kernel answers this view, so its controls do nothing. Run the cell again to use them.";
 function watchLive(model, host, { wait = 3e3 } = {}) {
   let note = null;
-  const answered = () => {
+  const stop = () => {
     clearTimeout(timer);
     note?.remove();
     note = null;
     model.off("msg:custom", answered);
   };
+  const answered = () => {
+    stop();
+    host.dataset.rwLive = "answered";
+  };
   const timer = setTimeout(() => {
     if (host.closest?.(".rw-snapshot-view")) return;
+    host.dataset.rwLive = "snapshot";
     note = host.ownerDocument.createElement("p");
     note.className = "rw-live-note";
     note.setAttribute("role", "status");
@@ -4701,7 +4706,7 @@ function watchLive(model, host, { wait = 3e3 } = {}) {
   }, wait);
   model.on("msg:custom", answered);
   model.send({ type: "ping" });
-  return answered;
+  return stop;
 }
 function withLive(widget) {
   return {
