@@ -25,8 +25,7 @@ from .atomic import atomic_write
 from .engine import evaluate
 from .engine.claims import SUFFIXES as CLAIM_SUFFIXES
 from .engine.evaluate import batch_of
-from .engine.explain import format_number
-from .engine.metrics import resolve
+from .engine.metrics import format_value, resolve
 from .engine.values import MODES, UNDEFINED_POLICIES
 from .errors import InputWarning, RagWidgetsError
 from .loaders import ON_ERROR, gc_paused, load_samples
@@ -61,7 +60,7 @@ def _example_results(name: str) -> str:
 def _cell(value) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "Undefined"
-    return format_number(value) if isinstance(value, float) else str(value)
+    return format_value(value) if isinstance(value, float) else str(value)
 
 
 def _metric_names(scores: str | None) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from ..engine.metrics import format_value
 from ..errors import InputError, InputWarning
 from ..model import ENTAILMENT, LABEL_CODES, LABEL_MATRICES, LABEL_SPELLINGS
 from .intervals import ratio_interval
@@ -391,13 +392,13 @@ def agreement_html(result: Agreement) -> str:
         "majority judge macro-F1", "macro-F1", "2-class kappa"]
 
     def num(v):
-        return "<i>Undefined</i>" if v is None else f"{v:.3f}"
+        return "<i>Undefined</i>" if v is None else format_value(v)
 
     out = ["<table><tr>" + "".join(f"<th>{html.escape(str(c))}</th>" for c in cols) + "</tr>"]
     for row in result.table.to_dict("records"):
-        ci = "—" if row["kappa_low"] is None else f"{row['kappa_low']:.3f} – {row['kappa_high']:.3f}"
+        ci = "—" if row["kappa_low"] is None else f"{format_value(row['kappa_low'])} – {format_value(row['kappa_high'])}"
         base = "<i>Undefined</i>" if row["base_rate"] is None else \
-            f"{row['base_rate']:.3f} ({html.escape(str(row['majority_label']))})"
+            f"{format_value(row['base_rate'])} ({html.escape(str(row['majority_label']))})"
         cells = [html.escape(row["kind"])] + ([html.escape(str(row[result.by]))] if result.by else []) + [
             str(row["n"]), str(row["n_samples"]), num(row["agreement"]), num(row["kappa"]), ci, base,
             num(row["majority_accuracy"]), num(row["majority_macro_f1"]), num(row["macro_f1"]),

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..engine.metrics import format_value
+
 COUNTERPARTS = {  # tool -> its column -> the ragwidgets metric that measures the same
     "ragas": {"faithfulness": "faithfulness", "context_recall": "claim_recall"},
 }
@@ -54,7 +56,7 @@ class ExternalComparison:
 
     def __repr__(self) -> str:
         s = self.stats
-        fmt = lambda v: "n/a" if v is None else f"{v:.3f}"  # noqa: E731
+        fmt = lambda v: "n/a" if v is None else format_value(v)  # noqa: E731
         return (f"{self.tool} {self.column} vs ragwidgets {self.metric}: {s['n_both']} samples with both "
                 f"(ours undefined {s['n_ours_undefined']}, theirs missing {s['n_theirs_missing']}); "
                 f"means {fmt(s['mean_theirs'])} vs {fmt(s['mean_ours'])}, mean |difference| "

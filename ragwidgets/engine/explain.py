@@ -12,12 +12,7 @@ import numpy as np
 
 from ..model import CONTRADICTED, ENTAILED, UNJUDGED, facts_entail
 from .values import DEFINED, NOT_COMPUTABLE, UNDEFINED, Evaluation, item_space
-from .metrics import CITATIONS, GT_CLAIMS, METRICS, PASSAGES, REFERENCE_FACTS, RESPONSE_CLAIMS
-
-
-def format_number(x: float) -> str:
-    """1, 0.5, 0.667: at most three decimals, no trailing zeros."""
-    return f"{x:.3f}".rstrip("0").rstrip(".") if x == x else "NaN"
+from .metrics import CITATIONS, GT_CLAIMS, METRICS, PASSAGES, REFERENCE_FACTS, RESPONSE_CLAIMS, format_value
 
 
 @dataclass(frozen=True)
@@ -44,13 +39,13 @@ class MetricValue:
         the counted fraction and the 0 that replaces it: "3/11 = 0.273 → 0"."""
         if self.status == NOT_COMPUTABLE:
             return "not computable"
-        shown = "Undefined" if self.value is None else format_number(self.value)
+        shown = format_value(self.value)
         if self.formula:
             return f"{self.formula} = {shown}"
         if self.numerator is None:
             return shown
         if self.substituted:
-            counted = format_number(self.numerator / self.denominator) if self.denominator else "Undefined"
+            counted = format_value(self.numerator / self.denominator if self.denominator else None)
             return f"{self.numerator}/{self.denominator} = {counted} → {shown}"
         return f"{self.numerator}/{self.denominator} = {shown}"
 
@@ -253,7 +248,7 @@ def explain_sample(ev: Evaluation, i: int) -> SampleExplanation:
         formula = None
         substituted = False
         if name == "f1" and status == DEFINED:
-            p, r = (format_number(float(ev.value[x][i])) for x in ("precision", "recall"))
+            p, r = (format_value(float(ev.value[x][i])) for x in ("precision", "recall"))
             formula = f"2·{p}·{r}/({p} + {r})" if ev.value["precision"][i] + ev.value["recall"][i] else None
         elif name != "f1" and status != NOT_COMPUTABLE:
             num, den = int(ev.numerator[name][i]), int(ev.denominator[name][i])
@@ -304,4 +299,4 @@ def _items(ev: Evaluation, m, i: int, ids) -> tuple[tuple[str, ...], tuple[str, 
 
 
 __all__ = ["MetricValue", "SampleExplanation", "ClaimRow", "Citation", "PassageRow", "FactRow",
-           "GroundTruthRow", "explain_sample", "format_number", "UNDEFINED"]
+           "GroundTruthRow", "explain_sample", "UNDEFINED"]

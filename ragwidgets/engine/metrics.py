@@ -12,6 +12,7 @@ into 0, ragchecker reports 0 when the sample has no items of these kinds.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Callable
 
@@ -155,6 +156,23 @@ def metric_label(name: str) -> str:
     if base not in METRICS:
         return name
     return METRICS[base].label if base == name else f"{METRICS[base].label} (required)"
+
+
+DIGITS, PERCENT_DIGITS = 3, 1  # decimals shown at most: a value in [0, 1], a percent (× 100)
+
+
+def format_value(x, *, percent: bool = False, signed: bool = False) -> str:
+    """A metric value (or a statistic on its scale: a mean, a bound, kappa) as every view, report
+    and the command line show it: ``DIGITS`` decimals at most (a percent: ``PERCENT_DIGITS``),
+    trailing zeros dropped ("0.5", "0.667", "1", as the lesson's "2/3 = 0.667"); "Undefined" for
+    None or NaN; what is not a number (a table cell's text) as itself. ``signed``: a difference,
+    with "+" before a positive one."""
+    if x is None or x != x:
+        return "Undefined"
+    if not isinstance(x, numbers.Real):
+        return str(x)
+    text = f"{x:{'+' if signed else ''}.{PERCENT_DIGITS if percent else DIGITS}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "+0") else text
 
 
 def ragchecker_summary(aggregate: dict[str, dict], prefixes=("", REQUIRED_PREFIX)) -> dict[str, dict]:

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Optional, Union
 import numpy as np
 import pandas as pd
 
+from ..engine.metrics import format_value
 from ..engine.sums import mean_over_defined
 
 
@@ -32,7 +33,7 @@ class AggregatedMetric:
     details: dict = field(default_factory=dict)
 
     def __repr__(self) -> str:
-        value = f"{self.value:.4g}" if isinstance(self.value, float) else repr(self.value)
+        value = format_value(self.value) if isinstance(self.value, float) else repr(self.value)
         return f"<{self.key} = {value} ({self.defined} defined, {self.undefined} Undefined)>"
 
 

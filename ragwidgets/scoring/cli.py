@@ -24,6 +24,7 @@ from typing import Optional
 
 import pandas as pd
 
+from ..engine.metrics import format_value
 from ..engine.values import MODES
 from ..errors import InputWarning, RagWidgetsError
 from ..judges.repeats import REPEATS_FIELD, check_repeats
@@ -228,12 +229,12 @@ def main(argv: list[str]) -> int:
         print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         with pd.option_context("display.width", 200, "display.max_columns", 20):
-            print(result.metrics_frame().to_string())
+            print(result.metrics_frame().to_string(formatters={"value": format_value}))
         print("\nUndefined: the score's denominator is 0, or the judge could not judge what it needs "
               "(never counted as 0; reasons in the json output).")
     if flips is not None:
-        shown = ", ".join(f"{kind} {row.flipped}/{row.labels} ({row.share:.1%}; "
-                          f"{row.pair_share:.1%} per pair of repeats)" for kind, row in flips.iterrows())
+        shown = ", ".join(f"{kind} {row.flipped}/{row.labels} ({format_value(100 * row.share, percent=True)}%; "
+                          f"{format_value(100 * row.pair_share, percent=True)}% per pair of repeats)" for kind, row in flips.iterrows())
         print(f"labels that flip across the {args.repeats} repeats: {shown or 'none judged twice'}", file=sys.stderr)
     print(f"judge: {usage.calls} calls, {usage.requests} requests ({usage.retries} retries), {usage.cache_hits} cache "
           f"hits, {usage.failures} failures, {usage.prompt_tokens} + {usage.completion_tokens} tokens", file=sys.stderr)

@@ -37,12 +37,12 @@ from ..engine.batch import Batch
 from collections.abc import Mapping
 
 from ..engine.explain import SampleExplanation
-from ..engine.metrics import metric_label
+from ..engine.metrics import format_value, metric_label
 from ..model import Sample
 from ..reviews import Review
 from .base import View, encode_view
 from ._sample_review import SampleReview
-from ._view import build_view, number, selectable, show_id
+from ._view import build_view, selectable, show_id
 
 FIELDS = ("retrieved", "selected", "predict", "predictions", "undefined")
 UNDEFINED_MODES = {"null": "Undefined (honest)", "zero": "0 (ragchecker 0.1.9)"}
@@ -174,7 +174,7 @@ class SampleView:
         for name, m in ex.metrics.items():
             before = judge.metrics[name].value
             if m.status != "not computable" and before != m.value:
-                out.append({"name": name, "label": metric_label(name), "before": shown(before), "after": shown(m.value)})
+                out.append({"name": name, "label": metric_label(name), "before": format_value(before), "after": format_value(m.value)})
         return out
 
     def _review_view(self) -> dict:
@@ -240,8 +240,3 @@ class SampleView:
     def payload(self, **labels) -> View:
         """``view(**labels)`` as a view trait's value."""
         return encode_view(self.view(**labels))
-
-
-def shown(value: float | None) -> str:
-    """A metric value as the cards show it ("Undefined" for None)."""
-    return "Undefined" if value is None else number(value)

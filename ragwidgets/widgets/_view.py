@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.explain import SampleExplanation
-from ..engine.metrics import CITATION_METRICS, METRICS, RAGCHECKER_GROUPS, metric_label
+from ..engine.metrics import CITATION_METRICS, METRICS, RAGCHECKER_GROUPS, format_value, metric_label
 from ..model import Sample
 
 LABELS = {n: m.label for n, m in METRICS.items()}  # read by widgets/dataset.py only, until it calls metric_label
@@ -77,7 +77,7 @@ def card_groups(ex: SampleExplanation, citation_first: bool) -> tuple[list[tuple
 
 def card(ex: SampleExplanation, name: str, predict: bool, prediction: str | None) -> dict[str, Any]:
     m = ex.metrics[name]
-    shown = "Undefined" if m.value is None else number(m.value)
+    shown = format_value(m.value)
     out = {
         "name": name,
         "label": metric_label(name),
@@ -106,13 +106,8 @@ def card(ex: SampleExplanation, name: str, predict: bool, prediction: str | None
                 match = (guess is None and m.value is None) or (
                     guess is not None and m.value is not None and abs(guess - m.value) <= TOLERANCE)
                 out["prediction"] = {"text": str(prediction), "readable": True, "match": bool(match),
-                                     "shown": "Undefined" if guess is None else number(guess)}
+                                     "shown": format_value(guess)}
     return out
-
-
-def number(x: float) -> str:
-    """A metric value as shown: three decimals at most, trailing zeros dropped."""
-    return f"{x:.3f}".rstrip("0").rstrip(".")
 
 
 def _yes_no(x: bool | None) -> str | None:

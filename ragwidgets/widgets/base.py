@@ -22,6 +22,7 @@ import numpy as np
 import traitlets
 
 from ..analysis.run import plain
+from ..engine.metrics import format_value, metric_label
 from ._patch import patched, view_patch
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -137,10 +138,6 @@ def view_trait() -> traitlets.Instance:
 HEADLINE = 4  # metrics named in a widget's text fallback
 
 
-def _shown(value) -> str:
-    return "Undefined" if value is None else f"{value:.3g}" if isinstance(value, float) else str(value)
-
-
 def view_summary(state: dict | None) -> tuple[str, list[tuple[str, str]]]:
     """A view state's title and (label, value) lines, for a text fallback: a sample view's title,
     state and first metric values; a run view's runs, sample count and first metric means
@@ -150,14 +147,14 @@ def view_summary(state: dict | None) -> tuple[str, list[tuple[str, str]]]:
     if "card_groups" in state:
         cards = [c for g in state["card_groups"] for c in g["cards"] if c.get("status") != "not computable"]
         lines = [("state", state.get("state", ""))] if state.get("state") else []
-        return state.get("title", ""), lines + [(c["label"], c.get("shown") or _shown(c.get("value")))
+        return state.get("title", ""), lines + [(c["label"], c.get("shown") or format_value(c.get("value")))
                                                 for c in cards[:HEADLINE]]
     if "summary" in state and "total" in state:
         rows = state["summary"]
         runs = list(dict.fromkeys(r["run"] for r in rows))
         lines = [("runs" if len(runs) > 1 else "run", ", ".join(runs)), ("samples", str(state["total"]))]
-        return "", lines + [(f"{r['metric']} ({r['run']})" if len(runs) > 1 else r["metric"], _shown(r["mean"]))
-                            for r in rows[:HEADLINE]]
+        return "", lines + [(f"{metric_label(r['metric'])} ({r['run']})" if len(runs) > 1 else metric_label(r["metric"]),
+                             format_value(r["mean"])) for r in rows[:HEADLINE]]
     return state.get("title", ""), []
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from .._extras import vl_convert
 from ..analysis.agreement import agreement
 from ..analysis.corrected import corrected
-from ..engine.metrics import metric_label
+from ..engine.metrics import format_value, metric_label
 from ..model import CONTRADICTED, ENTAILED, NOT_ENTAILED
 from ._view import LOWER_IS_BETTER, show_id
 
@@ -45,10 +45,11 @@ def _id(text) -> str:
     return f"<bdi>{_e(show_id(text))}</bdi>"
 
 
-def _fmt(v, percent: bool = False) -> str:
+def _fmt(v, percent: bool = False, signed: bool = False) -> str:
+    """A value as :func:`format_value` shows it, Undefined greyed."""
     if v is None or v != v:
         return '<span class="undef">Undefined</span>'
-    return f"{v:.1f}" if percent else f"{v:.3f}"
+    return format_value(v, percent=percent, signed=signed)
 
 
 def _svg(chart) -> str:
@@ -178,10 +179,10 @@ def report_html(explorer, *, worst: int = 20) -> str:
                      "<th class=t>run</th><th class=t>metric</th><th>baseline</th><th>run</th><th>difference</th>"
                      "<th>paired 95% interval</th><th class=t>includes 0</th></tr>")
         for r in c["rows"]:
-            ci = "—" if r["ci_low"] is None else f"{r['ci_low']:+.3f} – {r['ci_high']:+.3f}"
-            parts.append(f"<tr><td class=t>{_id(r['run'])}</td><td class=t>{_e(r['metric'])}</td>"
+            ci = "—" if r["ci_low"] is None else f"{_fmt(r['ci_low'], signed=True)} – {_fmt(r['ci_high'], signed=True)}"
+            parts.append(f"<tr><td class=t>{_id(r['run'])}</td><td class=t>{_e(metric_label(r['metric']))}</td>"
                          f"<td>{_fmt(r['baseline_mean'])}</td><td>{_fmt(r['mean'])}</td>"
-                         f"<td>{_fmt(r['difference'])}</td><td>{ci}</td>"
+                         f"<td>{_fmt(r['difference'], signed=True)}</td><td>{ci}</td>"
                          f"<td class=t>{'yes' if r['includes_zero'] else 'no'}</td></tr>")
         parts.append("</table>")
     parts.append(_trust_html(getattr(explorer.model, "scores", None) or {}))

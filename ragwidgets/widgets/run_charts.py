@@ -10,7 +10,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from ..engine.metrics import metric_label
+from ..engine.metrics import DIGITS, format_value, metric_label
 
 UNDEFINED_FILL = "#9e9e9e"
 BAR_FILL = "#4c78a8"
@@ -54,7 +54,7 @@ def scatter_chart(scatter: dict, x: str, y: str, *, size: int = 220) -> alt.Char
 def group_means_chart(groups: list[dict], metric: str, by: str, *, width: int = 360) -> alt.Chart:
     """One bar per group: the mean over its defined samples (no bar when none is defined)."""
     frame = pd.DataFrame(groups, columns=["group", "mean", "defined", "size"])
-    frame["text"] = [f"{m:.3f} (n={d})" if m is not None and m == m else f"Undefined (n={s})"
+    frame["text"] = [f"{format_value(m)} (n={d if m is not None and m == m else s})"
                      for m, d, s in zip(frame["mean"], frame["defined"], frame["size"])]
     base = alt.Chart(frame).encode(y=alt.Y("group:N", sort=list(frame["group"]), title=by))
     bars = base.mark_bar(color=BAR_FILL).encode(
@@ -74,5 +74,5 @@ def top_k_chart(curve: pd.DataFrame, *, width: int = 360, height: int = 200) -> 
         x=alt.X("k:O", title="passages kept (top k)"),
         y=alt.Y("mean:Q", title="mean over defined samples", scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("label:N", title="metric"),
-        tooltip=["label:N", "k:O", alt.Tooltip("mean:Q", format=".3f"), "defined:Q", "undefined:Q"],
+        tooltip=["label:N", "k:O", alt.Tooltip("mean:Q", format=f".{DIGITS}~f"), "defined:Q", "undefined:Q"],
     ).properties(width=width, height=height, title="What-if: only the top k passages kept (no judge call)")

@@ -15,8 +15,7 @@ import altair as alt
 import pandas as pd
 import traitlets
 
-from ..engine.explain import format_number
-from ..engine.metrics import CITATION_METRICS, metric_label
+from ..engine.metrics import CITATION_METRICS, format_value, metric_label
 from .base import Widget, bundled, encode_view, view_trait
 
 UNDEFINED_FILL = "#b0b0b0"
@@ -29,7 +28,7 @@ def state_space_frame(sweep: pd.DataFrame, metric: str, current=None) -> pd.Data
     out = sweep[["retrieval", "answer", "citation"]].copy()
     value = sweep[metric].astype(float)
     out["value"] = value.where(value.notna(), None)
-    out["label"] = [("Undef" if v != v else format_number(v)) for v in value]
+    out["label"] = [("Undef" if v != v else format_value(v)) for v in value]
     out["defined"] = value.notna()
     out["current"] = False
     if current is not None:

@@ -6,6 +6,7 @@ import html
 import re
 
 import ragwidgets as rw
+from ragwidgets.engine.metrics import format_value, metric_label
 
 
 def bundle(widget) -> dict:
@@ -23,8 +24,8 @@ def test_the_dataset_explorer_says_its_run_samples_and_means():
     assert text.startswith("DatasetExplorer")
     assert f"samples: {d.total}" in text
     first = d.view_state["summary"][0]
-    assert f"{first['metric']}: {first['mean']:.3g}" in text
-    assert html.escape(first["metric"]) in data["text/html"]
+    assert f"{metric_label(first['metric'])}: {format_value(first['mean'])}" in text  # as the views show it
+    assert html.escape(metric_label(first["metric"])) in data["text/html"]
 
 
 def test_several_runs_are_named_and_each_mean_says_its_run():
