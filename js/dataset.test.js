@@ -1,6 +1,8 @@
 // DatasetExplorer's front end in jsdom: binary row windows decoded, windows asked for once per
 // order, stale replies dropped, a failed request's error shown, brushes mapped to bins, Undefined
-// drawn unlike 0, text as text.
+// drawn unlike 0, text as text. The widget is drawn from states the Python widget made
+// (js/fixtures/dataset_*.json, written by make_fixtures.py: its views, saved first rows and first
+// window of rows); the row store's own tests use hand-made windows (their buffers' alignment).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -121,114 +123,28 @@ describe("cells and brushes", () => {
   });
 });
 
-describe("the widget", () => {
-  it("renders untrusted query text as text", async () => {
-    for (const [prop, size] of [["clientHeight", 416], ["clientWidth", 800]]) {
-      Object.defineProperty(HTMLElement.prototype, prop, { configurable: true, get: () => size }); // jsdom has no layout
-    }
-    const v = {
-      runs: ["run"], run: "", total: 2, count: 2, version: 1, error: "", metrics: [{ key: "precision", label: "Precision" }],
-      columns: [{ key: "query_id", label: "query_id", kind: "text" }, { key: "query", label: "query", kind: "text" },
-        { key: "precision", label: "Precision", kind: "metric" }],
-      group_columns: [], controls: { text: "", expression: "", brush: {}, sort_by: "", descending: false, percent: false },
-      summary: [], charts: {}, slices: [], compare: null, selected: { row: -1, index: -1, run: "", query_id: "" },
-    };
-    const model = fakeModel({ _view: viewTrait(v), _drill: viewTrait(null), _other: viewTrait(null), text: "", expression: "" });
-    const el = document.createElement("div");
-    document.body.appendChild(el);
-    const cleanup = widget.render({ model, el });
-    expect(el.querySelector("[data-testid=count]").textContent).toContain("2 of 2");
-    const tick = () => new Promise((r) => setTimeout(r, 20));
-    await tick(); // effects run after the first paint
-    model.emit("msg:custom", { ...header(1, 0), request: model.messages[0].request }, buffers());
-    await tick();
-    expect(el.querySelectorAll("[role=row][data-index]").length).toBe(2);
-    expect(el.querySelector("img")).toBeNull();
-    expect(el.textContent).toContain("<img src=x onerror=alert(1)>");
-    expect(el.querySelector("[role=alert]")).toBeNull();
-    el.querySelector(".rw-ds").dispatchEvent(new KeyboardEvent("keydown", { key: "j", bubbles: true }));
-    const step = model.messages.find((m) => m.type === "step");
-    expect(step).toMatchObject({ type: "step", delta: 1 });
-    model.emit("msg:custom", { type: "reply", request: step.request, error: "delta must be a whole number, not null" }, []);
-    await tick();
-    expect(el.querySelector("[role=alert]").textContent).toBe("delta must be a whole number, not null");
-    cleanup();
-    delete HTMLElement.prototype.clientHeight;
-    delete HTMLElement.prototype.clientWidth;
-  });
-});
-
-describe("the drill-down", () => {
-  it("mounts the sample view from the one _drill trait (its JSON and cells) and redraws it on change:_drill", async () => {
-    for (const [prop, size] of [["clientHeight", 416], ["clientWidth", 800]]) {
-      Object.defineProperty(HTMLElement.prototype, prop, { configurable: true, get: () => size });
-    }
-    const fixture = (name) => JSON.parse(readFileSync(join(process.cwd(), "fixtures", `${name}.json`), "utf8"));
-    const v = {
-      runs: ["run"], run: "", total: 2, count: 2, version: 1, error: "", metrics: [], columns: [],
-      group_columns: [], controls: { text: "", expression: "", brush: {}, sort_by: "", descending: false, percent: false },
-      summary: [], charts: {}, slices: [], compare: null, selected: { row: 0, index: 0, run: "run", query_id: "0" },
-    };
-    const sample = fixture("ragchecker_sample");
-    const model = fakeModel({ _view: viewTrait(v), _drill: viewTrait(sample), _other: viewTrait(null), text: "", expression: "" });
-    const el = document.createElement("div");
-    document.body.appendChild(el);
-    const cleanup = widget.render({ model, el });
-    const tick = () => new Promise((r) => setTimeout(r, 20));
-    await tick();
-    const main = el.querySelector("[data-testid=drill-main]");
-    expect(main.querySelectorAll(".rw-matrix tbody tr").length).toBe(33);
-    expect([...main.querySelector(".rw-matrix tbody tr").children].map((c) => c.textContent)).toEqual(["R1", "·", "●", "·", "·"]);
-    model.state._drill = viewTrait({ ...sample, state: "sample 0 · redrawn" });
-    model.emit("change:_drill");
-    for (let i = 0; i < 50 && !main.querySelector("[data-testid=state]").textContent.includes("redrawn"); i++) await tick();
-    expect(main.querySelector("[data-testid=state]").textContent).toContain("redrawn");
-    const asked = model.messages.length;
-    main.querySelector('[data-key="claim:R1"]').click(); // a selection: drawn here at once, the kernel not asked
-    expect(model.messages.length).toBe(asked);
-    expect(main.querySelector('[data-key="claim:R1"]').getAttribute("aria-selected")).toBe("true");
-    expect(main.querySelector(".rw-role-supports")).not.toBeNull();
-    model.state._drill = viewTrait({ ...sample, state: "sample 0 · again" }); // the same sample again: still selected
-    model.emit("change:_drill");
-    for (let i = 0; i < 50 && !main.querySelector("[data-testid=state]").textContent.includes("again"); i++) await tick();
-    expect(main.querySelector('[data-key="claim:R1"]').getAttribute("aria-selected")).toBe("true");
-    const row = main.querySelector('[data-key="claim:R3"]');
-    row.dispatchEvent(new KeyboardEvent("keydown", { key: "c", bubbles: true })); // a review, through the run's widget
-    expect(model.messages.at(-1)).toMatchObject({ type: "review", which: "main", kind: "answer2response", claim: 2, label: "Contradiction" });
-    // a drill-down request the kernel fails: its error in the detail pane (not a silent no-op)
-    model.emit("msg:custom", { type: "reply", request: model.messages.at(-1).request, error: "KeyError: 'claim'" }, []);
-    await tick();
-    // the sample view stays mounted while the errors show (the banner above does not remount the pane)
-    expect(el.querySelector("[data-testid=drill-main]")).toBe(main);
-    expect(main.querySelectorAll(".rw-matrix tbody tr").length).toBe(33);
-    expect(el.querySelector("[data-testid=drill-error]").textContent).toBe("review failed: KeyError: 'claim'");
-    main.querySelector('[data-key="claim:R1"]').dispatchEvent(new KeyboardEvent("keydown", { key: "e", bubbles: true }));
-    model.emit("msg:custom", { type: "reply", request: model.messages.at(-1).request }, []);
-    await tick();
-    expect(el.querySelector("[data-testid=drill-error]")).toBeNull(); // the next one worked
-    cleanup();
-    expect(Object.values(model.listeners).every((l) => l.length === 0)).toBe(true);
-    delete HTMLElement.prototype.clientHeight;
-    delete HTMLElement.prototype.clientWidth;
-  });
-});
-
 const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
-const baseView = (over = {}) => ({
-  runs: ["run"], run: "", total: 2, count: 2, version: 1, error: "", metrics: [{ key: "precision", label: "Precision" }],
-  columns: [{ key: "query_id", label: "query_id", kind: "text" }, { key: "query", label: "query", kind: "text" },
-    { key: "precision", label: "Precision", kind: "metric", lower_is_better: false }],
-  all_columns: [{ key: "query_id", label: "query_id", kind: "text" }, { key: "query", label: "query", kind: "text" },
-    { key: "precision", label: "Precision", kind: "metric", lower_is_better: false }],
-  group_columns: [], controls: { text: "", expression: "", conditions: [], brush: {}, sort_by: "", descending: false, percent: false },
-  summary: [], charts: {}, slices: [], compare: null, refused: {}, selected: { row: -1, index: -1, run: "", query_id: "" }, ...over,
-});
 
-function mountWith(state) {
+/** A state the Python widget made: {_view, _drill, _other, _rows, window: {header, buffers}}. */
+const fixture = (name) => JSON.parse(readFileSync(join(process.cwd(), "fixtures", `dataset_${name}.json`), "utf8"));
+
+/** The fixture's first window of rows as the kernel's reply to row request `m` (its order's
+ * `version` unless given): the header, then each column as a binary buffer. */
+function windowReply(f, m, version = f.window.header.version) {
+  const { header, buffers: cols } = f.window;
+  const n = header.numeric.length;
+  const buffers = cols.map((col, i) => view(i < n ? Float64Array.from(col, (v) => (v === null ? NaN : v)) : Int8Array.from(col)));
+  return [{ ...header, version, request: m.request }, buffers];
+}
+
+/** The widget drawn over fixture `f` (its views and saved rows; `over`: other trait values). */
+function mountWith(f, over = {}) {
   for (const [prop, size] of [["clientHeight", 416], ["clientWidth", 800]]) {
     Object.defineProperty(HTMLElement.prototype, prop, { configurable: true, get: () => size }); // jsdom has no layout
   }
-  const model = fakeModel({ _drill: viewTrait(null), _other: viewTrait(null), _rows: {}, text: "", expression: "", ...state });
+  const c = f._view.controls;
+  const model = fakeModel({ _view: viewTrait(f._view), _drill: viewTrait(f._drill), _other: viewTrait(f._other),
+    _rows: f._rows, text: c.text, expression: c.expression, ...over });
   const el = document.createElement("div");
   document.body.appendChild(el);
   const cleanup = widget.render({ model, el });
@@ -237,17 +153,102 @@ function mountWith(state) {
 
 const rowsAsked = (model) => model.messages.filter((m) => m.type === "rows");
 const cellTexts = (el, i) => [...el.querySelectorAll(`[data-index="${i}"] > span`)].map((s) => s.textContent);
+const answerRows = (model, f, version) => {
+  for (const m of rowsAsked(model).filter((m) => !m.answered)) {
+    m.answered = true;
+    model.emit("msg:custom", ...windowReply(f, m, version));
+  }
+};
+
+describe("the widget", () => {
+  it("renders untrusted text as text: the table's queries and ids, the drill-down's sample", async () => {
+    const f = fixture("hostile");
+    const { model, el, cleanup } = mountWith(f, { _rows: {} });
+    expect(el.querySelector("[data-testid=count]").textContent).toContain("2 of 2");
+    await tick(); // effects run after the first paint
+    answerRows(model, f);
+    await tick();
+    expect(el.querySelectorAll("[role=row][data-index]").length).toBe(2);
+    expect(el.querySelector("img, script")).toBeNull();
+    expect(cellTexts(el, 0)[1]).toBe("<img src=x onerror=alert(1)>");
+    expect(cellTexts(el, 1)[1]).toBe("no question"); // an empty question said, never a blank cell
+    expect(el.querySelector("[data-testid=drill-main]").textContent).toContain("<img src=x onerror=alert(1)>");
+    expect(el.querySelector("[role=alert]")).toBeNull();
+    el.querySelector(".rw-ds").dispatchEvent(new KeyboardEvent("keydown", { key: "j", bubbles: true }));
+    const step = model.messages.find((m) => m.type === "step");
+    expect(step).toMatchObject({ type: "step", delta: 1 });
+    model.emit("msg:custom", { type: "reply", request: step.request, error: "delta must be a whole number, not null" }, []);
+    await tick();
+    expect(el.querySelector("[role=alert]").textContent).toBe("delta must be a whole number, not null");
+    cleanup();
+  });
+});
+
+describe("the drill-down", () => {
+  it("mounts the sample view from the one _drill trait, draws a selection without the kernel, and says a failed request", async () => {
+    const f = fixture("example");
+    const sample = f._drill;
+    const { model, el, cleanup } = mountWith(f);
+    await tick();
+    const main = el.querySelector("[data-testid=drill-main]");
+    const rows = sample.matrix.response.length + sample.matrix.gt.length;
+    expect(main.querySelectorAll(".rw-matrix tbody tr").length).toBe(rows);
+    expect(main.querySelector(".rw-matrix tbody tr").children[0].textContent).toBe(sample.matrix.response[0].id);
+    model.state._drill = viewTrait({ ...sample, state: "sample 0 · redrawn" });
+    model.emit("change:_drill");
+    for (let i = 0; i < 50 && !main.querySelector("[data-testid=state]").textContent.includes("redrawn"); i++) await tick();
+    expect(main.querySelector("[data-testid=state]").textContent).toContain("redrawn");
+    const claim = sample.claims.find((c) => c.supported_by.length);
+    const asked = model.messages.length;
+    main.querySelector(`[data-key="${claim.key}"]`).click(); // a selection: drawn here at once, the kernel not asked
+    expect(model.messages.length).toBe(asked);
+    expect(main.querySelector(`[data-key="${claim.key}"]`).getAttribute("aria-selected")).toBe("true");
+    for (const d of claim.supported_by) expect(main.querySelector(`[data-key="source:${d}"]`).className).toContain("rw-role-supports");
+    model.state._drill = viewTrait({ ...sample, state: "sample 0 · again" }); // the same sample from the kernel: still selected
+    model.emit("change:_drill");
+    for (let i = 0; i < 50 && !main.querySelector("[data-testid=state]").textContent.includes("again"); i++) await tick();
+    expect(main.querySelector(`[data-key="${claim.key}"]`).getAttribute("aria-selected")).toBe("true");
+    const row = main.querySelector(`[data-key="${sample.claims[2].key}"]`);
+    row.dispatchEvent(new KeyboardEvent("keydown", { key: "c", bubbles: true })); // a review, through the run's widget
+    expect(model.messages.at(-1)).toMatchObject({ type: "review", which: "main", kind: "answer2response", claim: 2, label: "Contradiction" });
+    // a drill-down request the kernel fails: its error in the detail pane (not a silent no-op)
+    model.emit("msg:custom", { type: "reply", request: model.messages.at(-1).request, error: "KeyError: 'claim'" }, []);
+    await tick();
+    // the sample view stays mounted while the errors show (the banner above does not remount the pane)
+    expect(el.querySelector("[data-testid=drill-main]")).toBe(main);
+    expect(main.querySelectorAll(".rw-matrix tbody tr").length).toBe(rows);
+    expect(el.querySelector("[data-testid=drill-error]").textContent).toBe("review failed: KeyError: 'claim'");
+    main.querySelector(`[data-key="${claim.key}"]`).dispatchEvent(new KeyboardEvent("keydown", { key: "e", bubbles: true }));
+    model.emit("msg:custom", { type: "reply", request: model.messages.at(-1).request }, []);
+    await tick();
+    expect(el.querySelector("[data-testid=drill-error]")).toBeNull(); // the next one worked
+    cleanup();
+    expect(Object.values(model.listeners).every((l) => l.length === 0)).toBe(true);
+  });
+
+  it("shows the baseline run's same query beside the drilled one when runs are compared", async () => {
+    const f = fixture("compared");
+    const { el, cleanup } = mountWith(f);
+    await tick();
+    expect(el.querySelector("[data-testid=drill-main]").textContent).toContain(f._drill.title);
+    expect(el.querySelector("[data-testid=drill-other]").textContent).toContain(f._other.title);
+    const sel = f._view.selected;
+    expect(el.querySelector(".rw-ds-drill-bar").textContent).toContain(`${sel.run} · ${sel.query_id} · row 1 of ${f._view.count}`);
+    cleanup();
+  });
+});
 
 describe("a failed row window", () => {
   it("shows the kernel's error in its rows and in the alert instead of waiting", async () => {
-    const { model, el, cleanup } = mountWith({ _view: viewTrait(baseView()) });
+    const f = fixture("example");
+    const { model, el, cleanup } = mountWith(f, { _rows: {} });
     await tick();
     const [asked] = rowsAsked(model);
     expect(el.querySelectorAll("[data-index] .rw-ds-loading").length).toBeGreaterThan(0); // waiting: "…"
     model.emit("msg:custom", { type: "rows", request: asked.request, error: "RuntimeError: disk gone" }, []);
     await tick();
     const errors = [...el.querySelectorAll("[data-testid=row-error]")];
-    expect(errors.length).toBe(2); // each row of the refused window says why it is empty
+    expect(errors.length).toBe(f._view.count); // each row of the refused window says why it is empty
     expect(errors[0].textContent).toBe("Rows not loaded: RuntimeError: disk gone");
     expect(el.querySelector("[data-index] .rw-ds-loading")).toBeNull();
     expect(el.querySelector("[data-testid=error]").textContent).toBe("RuntimeError: disk gone");
@@ -259,27 +260,32 @@ describe("a failed row window", () => {
 
 describe("defect 1: a trait change just after the first render (Run All: display, then set e.expression)", () => {
   it("is not missed: the view of the new order shows and its rows come, whatever the order of the events", async () => {
+    const f = fixture("repeats");
+    const v = f._view;
+    const next = { ...v, version: v.version + 1, controls: { ...v.controls, expression: "precision < 1" } };
+    const [, status] = [f.window.header.status, f.window.buffers.slice(f.window.header.numeric.length)];
+    const undef = status.findIndex((col) => col.includes(1)); // a metric with an Undefined row
+    const metric = f.window.header.status[undef];
+    const at = status[undef].indexOf(1);
     for (let trial = 0; trial < 20; trial++) {
-      const { model, el, cleanup } = mountWith({ _view: viewTrait(baseView({ version: 1 })) });
+      const { model, el, cleanup } = mountWith(f, { _rows: {} });
       // the kernel's next view (the expression of the next cell) arrives before the first render's effects ran
       model.state.expression = "precision < 1";
-      model.state._view = viewTrait(baseView({ version: 2, controls: { ...baseView().controls, expression: "precision < 1" } }));
+      model.state._view = viewTrait(next);
       model.emit("change:_view");
       model.emit("change:expression");
       await tick(trial % 3 === 0 ? 0 : 5);
       // before any reply: the view shown is the kernel's (the code before this fix kept the first
       // view, its filter box empty, until some other event redrew it)
       expect(el.querySelector("[data-testid=expression]").value).toBe("precision < 1");
-      // every row request is answered with the order the kernel has now (version 2)
-      for (const m of rowsAsked(model)) model.emit("msg:custom", { ...header(2, m.start), request: m.request }, buffers());
+      // every row request is answered with the order the kernel has now
+      answerRows(model, f, next.version);
       await tick();
-      for (const m of rowsAsked(model).filter((m) => !m.answered)) {
-        m.answered = true;
-        model.emit("msg:custom", { ...header(2, m.start), request: m.request }, buffers());
-      }
+      answerRows(model, f, next.version);
       await tick();
-      expect(cellTexts(el, 0)).toEqual(["a", "<img src=x onerror=alert(1)>", "0.000"]);
-      expect(cellTexts(el, 1)[2]).toBe("Undef");
+      expect(cellTexts(el, 0).slice(0, 2)).toEqual([f.window.header.query_id[0], f.window.header.query[0]]);
+      const column = next.columns.findIndex((col) => col.key === metric);
+      expect(cellTexts(el, at)[column]).toBe("Undef");
       expect(el.querySelector("[data-testid=expression]").value).toBe("precision < 1");
       cleanup();
     }
@@ -303,13 +309,14 @@ describe("defect 1: a trait change just after the first render (Run All: display
   });
 
   it("never overwrites what the user is typing with the kernel's value", async () => {
-    const { model, el, cleanup } = mountWith({ _view: viewTrait(baseView()) });
+    const f = fixture("example");
+    const { model, el, cleanup } = mountWith(f);
     await tick();
     const box = el.querySelector("[data-testid=expression]");
     box.value = "precision <";
     box.dispatchEvent(new Event("input", { bubbles: true }));
     await tick();
-    model.state._view = viewTrait(baseView({ version: 2, controls: { ...baseView().controls, expression: "recall > 0" } }));
+    model.state._view = viewTrait({ ...f._view, version: f._view.version + 1, controls: { ...f._view.controls, expression: "recall > 0" } });
     model.emit("change:_view");
     await tick();
     expect(box.value).toBe("precision <");
@@ -332,19 +339,21 @@ describe("the table", () => {
     expect(sortFor({ key: "n_passages", kind: "count" }, c)).toEqual({ sort_by: "n_passages", descending: true });
   });
 
-  it("sends the worst-first sort from a header click", async () => {
-    const v = baseView();
-    v.columns[2] = { key: "hallucination", label: "Hallucination", kind: "metric", lower_is_better: true };
-    const { model, el, cleanup } = mountWith({ _view: viewTrait(v) });
-    el.querySelector('[data-col="hallucination"]').click();
+  it("sends the worst-first sort from a header click", () => {
+    const f = fixture("example");
+    const { model, el, cleanup } = mountWith(f);
+    el.querySelector('[data-col="hallucination"]').click(); // lower is better: worst first is highest first
     expect(model.sent.at(-1)).toEqual({ sort_by: "hallucination", descending: true });
+    el.querySelector('[data-col="precision"]').click();
+    expect(model.sent.at(-1)).toEqual({ sort_by: "precision", descending: false });
     cleanup();
   });
 
   it("keeps the leading run / query_id / query columns in place (each at its own offset)", () => {
-    const cols = [{ key: "run", kind: "text" }, { key: "query_id", kind: "text" }, { key: "query", kind: "text" },
-      { key: "precision", kind: "metric" }, { key: "query", kind: "text" }];
-    expect(stickyLeft(cols)).toEqual([0, 106, 196, null, null]); // widths 100, 84, 150 and a 6 px gap
+    const cols = fixture("compared")._view.columns;
+    expect(cols.slice(0, 4).map((c) => c.key)).toEqual(["run", "query_id", "query", "difference"]);
+    expect(stickyLeft(cols).slice(0, 4)).toEqual([0, 106, 196, null]); // widths 100, 84, 150 and a 6 px gap
+    expect(stickyLeft(cols).every((x, k) => k < 3 || x === null)).toBe(true);
     expect(stickyLeft([{ key: "precision", kind: "metric" }, { key: "query_id", kind: "text" }])).toEqual([null, null]);
   });
 
@@ -360,42 +369,46 @@ describe("the table", () => {
   it("shows the rows saved in the state before (and without) a kernel, and says what they are", async () => {
     vi.useFakeTimers();
     try {
-    const seed = { version: 1, start: 0, positions: [7, 3], run: ["run", "run"], query_id: ["a", "b"], query: ["q1", "q2"],
-      numeric: ["precision"], status: ["precision"], values: [[0.5, null]], codes: [[0, 1]] };
-    const { el, cleanup } = mountWith({ _view: viewTrait(baseView({ count: 100000, total: 100000 })), _rows: seed });
-    await vi.advanceTimersByTimeAsync(50);
-    expect(cellTexts(el, 0)).toEqual(["a", "q1", "0.500"]);
-    expect(cellTexts(el, 1)).toEqual(["b", "q2", "Undef"]);
-    expect(cellTexts(el, 2)[0]).toBe("…");
-    expect(el.querySelector("[data-testid=saved-rows]")).toBeNull(); // a kernel answers within a moment
-    await vi.advanceTimersByTimeAsync(2000);
-    expect(el.querySelector("[data-testid=saved-rows]").textContent.replace(/\s+/g, " "))
-      .toContain("the first 2 of 100,000 rows; run the cell for the rest");
-    cleanup();
+      const f = fixture("compared");
+      const seed = f._rows;
+      const { el, cleanup } = mountWith(f);
+      await vi.advanceTimersByTimeAsync(50);
+      const metric = f._view.columns.findIndex((c) => c.key === "precision");
+      const k = seed.status.indexOf("precision");
+      const undef = seed.codes[k].indexOf(1);
+      expect(cellTexts(el, 0).slice(0, 3)).toEqual([seed.run[0], seed.query_id[0], seed.query[0]]);
+      expect(cellTexts(el, undef)[metric]).toBe("Undef"); // Undefined, drawn unlike 0
+      expect(cellTexts(el, 0)[metric]).toBe(seed.values[seed.numeric.indexOf("precision")][0].toFixed(3));
+      expect(el.querySelector("[data-testid=saved-rows]")).toBeNull(); // a kernel answers within a moment
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(el.querySelector("[data-testid=saved-rows]").textContent.replace(/\s+/g, " "))
+        .toContain(`the first ${seed.positions.length} of ${f._view.count} rows; run the cell for the rest`);
+      cleanup();
     } finally {
       vi.useRealTimers();
     }
   });
 
-  it("says which filters match nothing, with a way back", async () => {
-    const v = baseView({ count: 0, controls: { ...baseView().controls, expression: "precision > 2", conditions: ["recall == 1"] } });
-    const { model, el, cleanup } = mountWith({ _view: viewTrait(v) });
+  it("says which filters match nothing, with a way back", () => {
+    const { model, el, cleanup } = mountWith(fixture("empty"));
     expect(el.querySelector("[data-testid=empty]").textContent).toContain("No sample matches precision > 2 and recall == 1");
     el.querySelector("[data-testid=clear-all]").click();
     expect(model.sent.at(-1)).toMatchObject({ expression: "", conditions: [], brush: {}, slice: "", text: "" });
     cleanup();
   });
 
-  it("chooses and reorders columns through the table_columns trait", () => {
-    const { model, el, cleanup } = mountWith({ _view: viewTrait(baseView()) });
+  it("chooses and reorders columns through the table_columns trait", async () => {
+    const f = fixture("example");
+    const keys = f._view.columns.map((c) => c.key);
+    const { model, el, cleanup } = mountWith(f);
     el.querySelector('[data-tab="columns"]').click();
-    return tick().then(() => {
-      el.querySelector('[data-column="precision"] button[aria-label="Move Precision left"]').click();
-      expect(model.sent.at(-1)).toEqual({ table_columns: ["query_id", "precision", "query"] });
-      el.querySelector('[data-column="query"] input').click();
-      expect(model.sent.at(-1)).toEqual({ table_columns: ["query_id", "precision"] });
-      cleanup();
-    });
+    await tick();
+    const label = f._view.columns[2].label;
+    el.querySelector(`[data-column="${keys[2]}"] button[aria-label="Move ${label} left"]`).click();
+    expect(model.sent.at(-1)).toEqual({ table_columns: [keys[0], keys[2], keys[1], ...keys.slice(3)] });
+    el.querySelector(`[data-column="${keys[1]}"] input`).click();
+    expect(model.sent.at(-1)).toEqual({ table_columns: keys.filter((k) => k !== keys[1]) });
+    cleanup();
   });
 });
 
@@ -410,19 +423,21 @@ describe("filters from the charts and refused expressions", () => {
   });
 
   it("adds a group bar's condition beside the expression; a second click or the chip's ✕ removes it", async () => {
-    const v = baseView({ charts: { groups: { by: "n_passages", metric: "precision", rows: [{ group: 2, mean: 0.5, defined: 3, size: 3 }] } },
-      group_columns: ["n_passages"], controls: { ...baseView().controls, expression: "recall < 1", group_by: "n_passages", chart_metric: "precision" } });
-    const { model, el, cleanup } = mountWith({ _view: viewTrait(v) });
+    const f = fixture("repeats");
+    const v = { ...f._view, controls: { ...f._view.controls, expression: "recall < 1" } };
+    const group = v.charts.groups.rows[0].group;
+    const condition = groupCondition(v.controls.group_by, group);
+    const { model, el, cleanup } = mountWith({ ...f, _view: v });
     el.querySelector('[data-tab="charts"]').click();
     await tick();
-    el.querySelector('[data-group="2"]').dispatchEvent(new MouseEvent("click", { bubbles: true }));
-    expect(model.sent.at(-1)).toEqual({ conditions: ["n_passages == 2"] });
-    model.state._view = viewTrait({ ...v, controls: { ...v.controls, conditions: ["n_passages == 2"] } });
+    el.querySelector(`[data-group="${group}"]`).dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    expect(model.sent.at(-1)).toEqual({ conditions: [condition] });
+    model.state._view = viewTrait({ ...v, controls: { ...v.controls, conditions: [condition] } }); // the kernel's echo
     model.emit("change:_view");
     await tick();
-    expect(el.querySelector("[data-testid=condition]").textContent).toContain("n_passages == 2");
+    expect(el.querySelector("[data-testid=condition]").textContent).toContain(condition);
     expect(el.querySelector("[data-testid=expression]").value).toBe("recall < 1");
-    el.querySelector('[data-group="2"]').dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    el.querySelector(`[data-group="${group}"]`).dispatchEvent(new MouseEvent("click", { bubbles: true }));
     expect(model.sent.at(-1)).toEqual({ conditions: [] });
     el.querySelector("[data-testid=condition]").click();
     expect(model.sent.at(-1)).toEqual({ conditions: [] });
@@ -430,24 +445,22 @@ describe("filters from the charts and refused expressions", () => {
   });
 
   it("says a refused expression was not applied and which rows the table still shows", async () => {
-    const controls = { ...baseView().controls, expression: "recall < 1" };
-    const { el, cleanup } = mountWith({ _view: viewTrait(baseView({ controls })) });
+    const f = fixture("empty"); // "precision <" refused; the filter in force: precision > 2
+    const { el, cleanup } = mountWith(f);
+    expect(el.querySelector("[data-testid=error]").textContent).toBe(f._view.refused.error);
     const box = el.querySelector("[data-testid=expression]");
+    expect(el.querySelector("[data-testid=not-applied]")).toBeNull(); // the box shows the filter in force
     box.value = "precision <";
     box.dispatchEvent(new Event("input", { bubbles: true }));
     await tick();
-    expect(el.querySelector("[data-testid=not-applied]")).toBeNull(); // typing is not refusing
-    cleanup();
-    const refused = { expression: "precision <", error: "not a valid expression" };
-    const again = mountWith({ _view: viewTrait(baseView({ controls, refused, error: "not a valid expression" })) });
-    const box2 = again.el.querySelector("[data-testid=expression]");
-    box2.value = "precision <";
-    box2.dispatchEvent(new Event("input", { bubbles: true }));
+    const note = el.querySelector("[data-testid=not-applied]").textContent.replace(/\s+/g, " ");
+    expect(note).toContain(`was not applied (${f._view.refused.error})`);
+    expect(note).toContain("still shows the 0 samples of the filter in force, precision > 2");
+    box.value = "precision < 0.5"; // typing something else is not refusing
+    box.dispatchEvent(new Event("input", { bubbles: true }));
     await tick();
-    const note = again.el.querySelector("[data-testid=not-applied]").textContent.replace(/\s+/g, " ");
-    expect(note).toContain("was not applied (not a valid expression)");
-    expect(note).toContain("still shows the 2 samples of the filter in force, recall < 1");
-    again.cleanup();
+    expect(el.querySelector("[data-testid=not-applied]")).toBeNull();
+    cleanup();
   });
 });
 
@@ -468,7 +481,7 @@ describe("acting on a finding", () => {
   });
 
   it("asks the kernel to write the rows / slices to the typed path (or the default) and shows its answer", async () => {
-    const { model, el, cleanup } = mountWith({ _view: viewTrait(baseView()) });
+    const { model, el, cleanup } = mountWith(fixture("example"));
     el.querySelector('[data-tab="act"]').click();
     await tick();
     el.querySelector("[data-testid=export-csv]").click();
@@ -489,56 +502,52 @@ describe("acting on a finding", () => {
     expect(model.messages.at(-1)).toMatchObject({ type: "export_claims", path: "out/worst.parquet" });
     cleanup();
   });
-});
 
-describe("data from elsewhere, said", () => {
-  it("shows an empty question as 'no question', never a blank cell", async () => {
-    const { model, el, cleanup } = mountWith({ _view: viewTrait(baseView()) });
-    await tick();
-    for (const m of rowsAsked(model)) model.emit("msg:custom", { ...header(1, m.start), query: ["", "q"], request: m.request }, buffers());
-    await tick();
-    expect(cellTexts(el, 0)[1]).toBe("no question");
-    expect(cellTexts(el, 1)[1]).toBe("q");
+  it("opens the trust panel on request and draws the kernel's tables, Undefined said", async () => {
+    const f = fixture("example"); // one label reviewed, the trust panel open
+    const { el, cleanup } = mountWith(f);
+    expect(el.querySelector("[data-testid=run-review-line]").textContent).toContain(f._view.reviews.runs[0].line);
+    expect(el.querySelector("[data-testid=trust]").open).toBe(true);
+    expect(el.querySelector("[data-testid=agreement] caption").textContent).toContain("Judge–reviewer agreement");
+    expect(el.querySelectorAll("[data-testid=agreement] tbody tr").length).toBe(f._view.reviews.trust.agreement.rows.length);
+    expect(el.querySelector("[data-testid=corrected]")).not.toBeNull();
     cleanup();
   });
+});
 
-  it("says in the comparison how many shared query_ids ask another question", async () => {
-    const compare = { baseline: "a", shared: 2, left_out: {}, rows: [], query_mismatch: { b: 3, c: 0 } };
-    const { el, cleanup } = mountWith({ _view: viewTrait(baseView({ runs: ["a", "b", "c"], compare })) });
+describe("runs compared", () => {
+  it("says how many shared query_ids ask another question, and how many metrics differ after the adjustment", async () => {
+    const f = fixture("compared");
+    const cmp = f._view.compare;
+    const { el, cleanup } = mountWith(f);
     await tick();
     el.querySelector('[data-tab="compare"]').click();
     await tick();
     const notes = [...el.querySelectorAll("[data-testid=query-mismatch]")].map((n) => n.textContent.trim());
-    expect(notes).toEqual(["⚠ b: 3 shared query_ids ask another question than in a (still paired by query_id)"]);
-    cleanup();
-  });
-
-  it("says how many metrics differ after the adjustment", async () => {
-    const compare = { baseline: "a", shared: 2, left_out: {}, rows: [], said: { b: "2 of 11 metrics differ after Holm" } };
-    const { el, cleanup } = mountWith({ _view: viewTrait(baseView({ runs: ["a", "b"], compare })) });
-    await tick();
-    el.querySelector('[data-tab="compare"]').click();
-    await tick();
+    expect(notes).toEqual(["⚠ better: 3 shared query_ids ask another question than in base (still paired by query_id)"]);
     const said = [...el.querySelectorAll("[data-testid=compare-said]")].map((n) => n.textContent.trim());
-    expect(said).toEqual(["b: 2 of 11 metrics differ after Holm"]);
+    expect(said).toEqual([`better: ${cmp.said.better}`]);
+    expect(el.querySelector("[data-testid=judge-note]")).toBeNull(); // judged alike: no note
+    const row = cmp.rows.find((r) => r.metric === f._view.controls.compare_metric);
+    const cells = [...el.querySelectorAll("[data-testid=compare] tbody tr")[0].children].map((c) => c.textContent.trim());
+    expect(cells.slice(0, 3)).toEqual([row.run, row.baseline_mean.toFixed(3), row.mean.toFixed(3)]);
     cleanup();
   });
 
   it("says beside the difference when a run was judged differently, and nothing where it was not", async () => {
-    const note = "judged differently: judge 'lexical', 1 repeat per label; a: judge 'gpt-4o', 1 repeat per label";
-    const row = (run, judge_note) => ({ run, metric: "precision", baseline_mean: 0.5, mean: 0.4, difference: -0.1,
-      ci_low: -0.2, ci_high: 0, includes_zero: true, paired: 2, judge_note });
-    const compare = { baseline: "a", shared: 2, left_out: {}, query_mismatch: {}, judge_notes: { b: note, c: "" },
-      rows: [row("b", note), row("c", "")] };
-    const controls = { ...baseView().controls, compare_metric: "precision" };
-    const { el, cleanup } = mountWith({ _view: viewTrait(baseView({ runs: ["a", "b", "c"], compare, controls })) });
+    // the generated runs share a judge: the notes are the kernel's shape, written here
+    const f = fixture("compared");
+    const note = "judged differently: judge 'lexical', 1 repeat per label; base: judge 'gpt-4o', 1 repeat per label";
+    const cmp = f._view.compare;
+    const compare = { ...cmp, judge_notes: { better: note }, rows: cmp.rows.map((r) => ({ ...r, judge_note: note })) };
+    const { el, cleanup } = mountWith({ ...f, _view: { ...f._view, compare } });
     await tick();
     el.querySelector('[data-tab="compare"]').click();
     await tick();
     const notes = [...el.querySelectorAll("[data-testid=judge-note]")].map((n) => n.textContent.trim());
-    expect(notes).toEqual([`⚠ b: ${note}; part of its difference may be the judge's`]);
+    expect(notes).toEqual([`⚠ better: ${note}; part of its difference may be the judge's`]);
     const badges = [...el.querySelectorAll("[data-testid=judged-differently]")];
-    expect(badges.map((b) => b.closest("tr").firstElementChild.textContent)).toEqual(["b"]);
+    expect(badges.map((b) => b.closest("tr").firstElementChild.textContent)).toEqual(["better"]);
     expect(badges[0].getAttribute("title")).toBe(note);
     cleanup();
   });
@@ -546,23 +555,31 @@ describe("data from elsewhere, said", () => {
 
 describe("a run judged several times", () => {
   it("shows the labels that flip and each metric's interval with the judge's repeats beside today's", async () => {
-    const repeats = { run: { n_repeats: 3, policy: "majority", flaky: 12, samples: 40,
-      labels: [{ kind: "retrieved2response", flipped: 8, labels: 400, share: 0.02, pair_share: 0.01 }],
-      metrics: [{ metric: "faithfulness", mean: 0.5, ci_low: 0.4, ci_high: 0.6, judge_mean: 0.505, judge_ci_low: 0.38, judge_ci_high: 0.63, repeat_min: 0.48, repeat_max: 0.52 },
-        { metric: "recall", mean: null, ci_low: null, ci_high: null, judge_mean: null, judge_ci_low: null, judge_ci_high: null, repeat_min: null, repeat_max: null }] } };
-    const { el, cleanup } = mountWith({ _view: viewTrait(baseView({ repeats })) });
+    const f = fixture("repeats");
+    const r = f._view.repeats.run;
+    const { el, cleanup } = mountWith(f);
     await tick();
     el.querySelector('[data-tab="summary"]').click();
     await tick();
     const table = el.querySelector("[data-testid=repeats]");
-    expect(table.querySelector("caption").textContent).toContain("run: judged 3 times (labels by majority); 12 of 40 samples flaky");
-    expect(table.querySelector("caption").textContent).toContain("retrieved2response 2.0% of 400 (1.0% per pair of repeats)");
+    const flips = r.labels.find((l) => l.flipped);
+    expect(table.querySelector("caption").textContent)
+      .toContain(`run: judged 3 times (labels by ${r.policy}); ${r.flaky} of ${r.samples} samples flaky`);
+    expect(table.querySelector("caption").textContent)
+      .toContain(`${flips.kind} ${(100 * flips.share).toFixed(1)}% of ${flips.labels} (${(100 * flips.pair_share).toFixed(1)}% per pair of repeats)`);
     // the judge's interval sits beside the mean it is about (one run's, not the majority's)
     expect([...table.querySelectorAll("thead th")].map((th) => th.textContent)[3]).toContain("one judge run");
     const rows = [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent));
-    expect(rows[0]).toEqual(["faithfulness", "0.500", "0.400–0.600", "0.505 (0.380–0.630)", "0.480–0.520"]);
-    expect(rows[1][1]).toBe("Undefined"); // never a 0
-    expect(rows[1][3]).toBe("Undefined");
+    const m = r.metrics[0];
+    const label = f._view.metrics.find((x) => x.key === m.metric).label;
+    const f3 = (x) => x.toFixed(3);
+    expect(rows[0]).toEqual([label, f3(m.mean), `${f3(m.ci_low)}–${f3(m.ci_high)}`,
+      `${f3(m.judge_mean)} (${f3(m.judge_ci_low)}–${f3(m.judge_ci_high)})`, `${f3(m.repeat_min)}–${f3(m.repeat_max)}`]);
+    const summary = el.querySelector("[data-testid=summary]");
+    const undefinedRow = f._view.summary.find((x) => x.undefined);
+    const metricRow = [...summary.querySelectorAll("tbody tr")].find((tr) => tr.firstElementChild.textContent
+      === f._view.metrics.find((x) => x.key === undefinedRow.metric).label);
+    expect(metricRow.textContent).toContain(`${undefinedRow.undefined} Undef`); // the Undefined count, beside the mean
     cleanup();
   });
 });

@@ -1,7 +1,10 @@
 // The DatasetExplorer's "What if" tab in jsdom, over a stand-in model (anywidget's contract):
 // it asks the kernel ("whatif" request) when opened and when the rows change, draws one curve per
 // metric with the Undefined counts under each k (a k with no defined sample breaks the line,
-// never a 0), sends a rule, shows its before / after table, and shows a refused rule's error.
+// never a 0), sends a rule, shows its before / after table, and shows a refused rule's error. The
+// view is one the Python widget made; the kernel's replies are written here.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import widget from "./src/dataset.js";
 import { curveByMetric, linePath, records, rowsKey, shortCount, signed } from "./src/dataset/whatif.js";
@@ -9,13 +12,9 @@ import { fakeModel, viewTrait } from "./fake_model.js";
 
 const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 const until = async (done) => { for (let i = 0; i < 250 && !done(); i++) await tick(); }; // Preact's effects run after a paint
-const baseView = (over = {}) => ({
-  runs: ["run"], run: "", total: 5, count: 3, version: 1, error: "", metrics: [{ key: "precision", label: "Precision" }],
-  columns: [{ key: "query_id", label: "query_id", kind: "text" }], all_columns: [{ key: "query_id", label: "query_id", kind: "text" }],
-  group_columns: [], controls: { text: "", expression: "", conditions: [], brush: {}, sort_by: "", descending: false, percent: false },
-  summary: [], charts: {}, slices: [], compare: null, refused: {}, selected: { row: -1, index: -1, run: "", query_id: "" },
-  whatif: true, ...over,
-});
+/** The view of a run the Python widget made (js/fixtures/dataset_repeats.json: 12 samples, what-ifs offered), `over` changed. */
+const REPEATS = JSON.parse(readFileSync(join(process.cwd(), "fixtures", "dataset_repeats.json"), "utf8"))._view;
+const baseView = (over = {}) => ({ ...REPEATS, ...over });
 const CURVE = {
   columns: ["k", "metric", "mean", "defined", "undefined", "not_computable"],
   rows: [[1, "context_precision", 1.0, 1, 2, 0], [1, "claim_recall", 0.25, 3, 0, 0],

@@ -1,4 +1,4 @@
-"""The committed bundle is what js/ builds, and the JS tests' fixtures are what Python builds."""
+"""The committed bundle is what js/ builds, and js/src/labels.js is what ragwidgets.model says."""
 
 import hashlib
 import importlib.util
@@ -52,16 +52,6 @@ def test_bundle_is_self_contained():
     for src in (JS / "src").rglob("*.js"):
         text = src.read_text(encoding="utf-8")
         assert "innerHTML" not in text and "dangerouslySetInnerHTML" not in text, src.name
-
-
-def test_js_fixtures_are_current():
-    spec = importlib.util.spec_from_file_location("make_fixtures", JS / "fixtures" / "make_fixtures.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    for name, view in module.fixtures().items():
-        stored = json.loads((JS / "fixtures" / f"{name}.json").read_text(encoding="utf-8"))
-        assert stored == json.loads(json.dumps(view)), \
-            f"js/fixtures/{name}.json is stale: python js/fixtures/make_fixtures.py"
 
 
 def test_js_label_codes_are_the_models():
