@@ -117,6 +117,32 @@ def offline_page_sized(browser, width: int, height: int):
     assert not page.dialogs, f"a dialog opened (script ran?): {page.dialogs}"
 
 
+def settled(locator, frames: int = 3, timeout: float = 30_000) -> None:
+    """Wait until ``locator``'s box has stayed the same for ``frames`` animation frames in a row:
+    nothing (a scroll, a resize's layout, a theme's restyle, a re-render) is moving it any more."""
+    locator.evaluate("e => { delete e.rwBox; e.rwSame = 0; }")
+    locator.page.wait_for_function(
+        "([e, n]) => { const box = JSON.stringify(e.getBoundingClientRect());"
+        " e.rwSame = e.rwBox === box ? e.rwSame + 1 : 0; e.rwBox = box; return e.rwSame >= n; }",
+        arg=[locator.element_handle(), frames], polling="raf", timeout=timeout)
+
+
+def restyled_dark(locator, timeout: float = 30_000) -> None:
+    """Wait until ``locator``'s background is dark (a dark theme's colours applied to it)."""
+    locator.page.wait_for_function(
+        "e => { const [r, g, b, a = 1] = getComputedStyle(e).backgroundColor.match(/[\\d.]+/g).map(Number);"
+        " return a > 0 && r + g + b < 300; }", arg=locator.element_handle(), timeout=timeout)
+
+
+def kernel_answered(page, views: int, timeout: float = 30_000) -> None:
+    """Wait until at least ``views`` ragwidgets views are on the page and the kernel has answered
+    every one's ping (js/src/live.js: ``data-rw-live="answered"`` on the view's element)."""
+    page.wait_for_function(
+        "n => { const roots = [...document.querySelectorAll('.rw-live-root')];"
+        " return roots.length >= n && roots.every(r => r.parentElement.dataset.rwLive === 'answered'); }",
+        arg=views, timeout=timeout)
+
+
 def big_sample_record(n_passages: int = 60, n_claims: int = 80, n_gt: int = 40) -> dict:
     """One RAGChecker sample at real size: ``n_passages`` passages of a few lines, ``n_claims``
     response claims, ``n_gt`` ground-truth claims; claim j is entailed by two passages spread over

@@ -6,6 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
+from e2e_support import restyled_dark, settled
+
 ROOT = Path(__file__).resolve().parents[2]
 XSS = "<img src=x onerror=alert(1)>"
 TIMEOUT = 60_000
@@ -123,7 +125,8 @@ def test_harbor_museum_in_jupyterlab(lab, offline_page, artifacts):
     explorer.locator('[data-key="claim:R2"]').click()
     expect(explorer.locator('[data-key="source:D1"] .rw-link')).to_contain_text("supports it")
     explorer.scroll_into_view_if_needed()
-    page.wait_for_timeout(500)
+    restyled_dark(explorer)
+    settled(explorer)
     explorer.screenshot(path=str(artifacts / "explorer_dark.png"))
     space.scroll_into_view_if_needed()
     space.screenshot(path=str(artifacts / "state_space_dark.png"))

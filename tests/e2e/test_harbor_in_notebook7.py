@@ -9,6 +9,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from e2e_support import settled
 from test_harbor_in_lab import TIMEOUT, open_and_run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +48,7 @@ def test_harbor_museum_in_notebook7(notebook7, offline_page, artifacts):
     expect(card("context_relevance")).to_contain_text("no retrieved documents")
     expect(explorer.locator("[data-testid=state]")).to_contain_text("No retrieval · Fully supported · Matched")
     explorer.scroll_into_view_if_needed()
-    page.wait_for_timeout(300)
+    settled(explorer)
     explorer.screenshot(path=str(artifacts / "notebook7_explorer.png"))
     assert len(stacks) == len(p.errors)
     assert not [s for s in stacks if _ours(s)], stacks

@@ -10,7 +10,7 @@ import json
 import nbformat
 import pytest
 
-from e2e_support import OfflinePage
+from e2e_support import OfflinePage, kernel_answered
 from live_js import NOTE
 from test_harbor_in_lab import TIMEOUT, open_and_run
 
@@ -47,7 +47,7 @@ def test_a_reopened_notebook_says_its_views_are_snapshots_until_run(lab, browser
     page = p.page
     open_and_run(p, lab, name, widgets=1)
     page.wait_for_function("document.querySelectorAll('.rw-root, .rw-dataset').length >= 2", timeout=TIMEOUT)
-    page.wait_for_timeout(4000)  # past the ping's wait: a live kernel has answered
+    kernel_answered(page, 2)  # each view's ping answered by the live kernel (live.js)
     assert page.locator(".rw-live-note").count() == 0
     page.evaluate("window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_function("!window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=TIMEOUT)
@@ -61,6 +61,7 @@ def test_a_reopened_notebook_says_its_views_are_snapshots_until_run(lab, browser
     notes = page.locator(".rw-live-note")
     expect(notes).to_have_count(2, timeout=15_000)
     assert notes.all_text_contents() == [NOTE, NOTE]
+    expect(page.locator('[data-rw-live="snapshot"]')).to_have_count(2)  # what kernel_answered waits past
     show_files(page, theme)
     for k in range(2):  # each note sits right above its view, inside its output
         assert notes.nth(k).evaluate("e => e.nextElementSibling.classList.contains('rw-live-root')")
@@ -74,7 +75,7 @@ def test_a_reopened_notebook_says_its_views_are_snapshots_until_run(lab, browser
         """() => window.jupyterapp.shell.currentWidget.sessionContext.session?.kernel?.status === 'idle'
                  && ![...document.querySelectorAll('.jp-InputArea-prompt')].some(e => e.textContent.includes('*'))""",
         timeout=TIMEOUT)
-    page.wait_for_timeout(4000)
+    kernel_answered(page, 2)  # the views drawn again, each answered by the new kernel
     expect(notes).to_have_count(0)
     assert not p.blocked and not p.errors, (p.blocked, p.errors)
     page.context.close()
