@@ -5,6 +5,7 @@ scoring -> Dask -> widgets -> CLI; the entry points that cross these layers are 
 ``api.py`` (README, "Architecture").
 """
 
+from ._pages import large_runs
 from .api import evaluate
 from .engine import (ALL_METRICS, CITATION_METRICS, METRICS, RAGCHECKER_METRICS, Batch, MetricValue,
                      SampleExplanation, Scores)
@@ -16,7 +17,7 @@ from .sources import read_run
 
 __version__ = "0.1.0"
 
-__all__ = ["evaluate", "read_run", "Scores", "Scenario", "RagChecker", "Explorer", "SampleExplorer", "DatasetExplorer",
+__all__ = ["evaluate", "large_runs", "read_run", "Scores", "Scenario", "RagChecker", "Explorer", "SampleExplorer", "DatasetExplorer",
            "analysis", "datasets", "InputError", "InputWarning", "METRICS", "RAGCHECKER_METRICS",
            "CITATION_METRICS"]
 """The entry points. The data model (``Sample``, ``Claim``, ``Passage``), the loaders

@@ -28,6 +28,7 @@ from .engine.evaluate import batch_of
 from .engine.metrics import format_value, resolve
 from .engine.values import MODES, UNDEFINED_POLICIES
 from .errors import InputWarning, RagWidgetsError
+from ._pages import large_runs
 from .loaders import ON_ERROR, gc_paused, load_samples
 from .output import REPLACE, without_surrogates
 from .reviews import read_noting
@@ -397,7 +398,9 @@ def _dispatch(args) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors=REPLACE)  # a lone surrogate in the data is written as U+FFFD
     try:
-        with gc_paused():  # one run: no reference cycles worth a collector pass over millions of objects
+        # this process is ours: the loaders' and engine's switches on, and one run has no reference
+        # cycles worth a collector pass over millions of objects
+        with large_runs(), gc_paused():
             return args.func(args)
     except RagWidgetsError as err:
         print(f"ragwidgets: error: {err}", file=sys.stderr)

@@ -24,8 +24,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ._pages import opted_in
 from .errors import InputError, InputWarning
-from .sources import is_table, is_table_path, read_run
+from .sources import FIELD_SPELLINGS, is_table, is_table_path, read_run, tool_shape
 from .model import (ENTAILED, IMPORTANCE_LABELS, LABEL_CODES, LABEL_MATRICES, LABEL_SPELLINGS, UNJUDGED, Claim,
                     Passage, Sample, fact_labels, label_code, required_flag)
 
@@ -43,11 +44,6 @@ KNOWN_FIELDS = {  # every record field the loaders read or pass over knowingly (
 PASSAGE_SPELLINGS = {  # a passage's field -> its keys, RAGChecker's first (LangChain, LlamaIndex, Haystack, ... after)
     "doc_id": ("doc_id", "id", "document_id"), "text": ("text", "content", "page_content")}
 PASSAGE_FLAGS = ("facts", "relevant", "outdated")  # a passage's other fields (the citation extensions)
-_OTHER_FORMATS = {  # keys of other tools' records (ragas, TruLens, ...) -> the RAGChecker field
-    "question": "query", "user_input": "query", "answer": "response", "contexts": "retrieved_context",
-    "retrieved_contexts": "retrieved_context", "ground_truth": "gt_answer", "ground_truths": "gt_answer",
-    "reference": "gt_answer", "context": "retrieved_context",
-}
 
 
 @dataclass
@@ -247,6 +243,9 @@ def load_samples(source, *, on_error: str = "raise") -> LoadResult:
             records, errors = _parse_text(_decode_text(data, name), name, on_error)
         else:
             records, errors = (_unwrap(source) if run is None else run.records), []
+        if run is None and tool_shape(records):  # another tool's rows as dicts or JSON lines: read as its table is
+            run = read_run(records)
+            records = run.records
         result = _load(records, on_error)
         if run is not None:
             result.external, result.external_tool = run.external, run.tool
@@ -316,7 +315,11 @@ def _emit(messages: list[str]) -> None:
 
 @contextmanager
 def gc_paused():
-    """Pause the cyclic garbage collector while building many small objects (none are cyclic)."""
+    """Pause the cyclic garbage collector while building many small objects (none are cyclic), inside
+    :func:`ragwidgets.large_runs` only: library code flips no process-wide switch unasked."""
+    if not opted_in():
+        yield
+        return
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -365,8 +368,8 @@ def _load(records: list, on_error: str) -> LoadResult:
 
 
 def _suggest(key: str) -> str:
-    if key in _OTHER_FORMATS:
-        return f"; RAGChecker's field is '{_OTHER_FORMATS[key]}'"
+    if key in FIELD_SPELLINGS:
+        return f"; RAGChecker's field is '{FIELD_SPELLINGS[key]}'"
     close = difflib.get_close_matches(key, sorted(KNOWN_FIELDS), n=1, cutoff=0.75)
     return f"; did you mean '{close[0]}'?" if close else ""
 
@@ -377,7 +380,7 @@ def _unknown_warning(key: str, count: int, first: int) -> str:
 
 def _nothing_to_score(record: dict) -> str:
     keys = ", ".join(map(repr, list(record)[:8])) or "none (an empty object)"
-    hints = [f"{k!r} -> {_OTHER_FORMATS[k]!r}" for k in record if k in _OTHER_FORMATS]
+    hints = [f"{k!r} -> {FIELD_SPELLINGS[k]!r}" for k in record if k in FIELD_SPELLINGS]
     hint = f" (another tool's format? {', '.join(hints)})" if hints else ""
     return (f"nothing to score: the record has none of {', '.join(_SCORED_FIELDS)}; "
             f"its keys: {keys}{hint}")

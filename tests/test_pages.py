@@ -1,15 +1,22 @@
-"""``small_pages`` turns numpy's huge-page request off inside its block and gives numpy back the
-setting it had, nested and from several threads at once (the last block to end restores it)."""
+"""Inside ``large_runs``, ``small_pages`` turns numpy's huge-page request off inside its block and
+gives numpy back the setting it had, nested and from several threads at once (the last block to end
+restores it). Outside ``large_runs`` it does nothing: tests/test_process_switches.py."""
 
 import threading
 
 import pytest
 
 from ragwidgets import _pages
-from ragwidgets._pages import small_pages
+from ragwidgets._pages import large_runs, small_pages
 
 switch = _pages._set_madvise_hugepage
 pytestmark = pytest.mark.skipif(switch is None, reason="this numpy has no huge-page switch")
+
+
+@pytest.fixture(autouse=True)
+def opted_in():
+    with large_runs():
+        yield
 
 
 def setting() -> bool:
