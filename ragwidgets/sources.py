@@ -66,6 +66,8 @@ _SIGNS = {  # shape -> the columns that say it (any one of them)
     "phoenix": {"context.trace_id"},
 }
 _CLAIM_FIELDS = {"response_claims", "gt_answer_claims", *LABEL_MATRICES}
+FIELD_SPELLINGS = {  # another tool's name of a RAGChecker field -> that field (the ragas shapes', and TruLens' context)
+    **{c: f for s in ("ragas", "ragas_v1") for c, f in SHAPES[s][1].items() if c != f}, "context": "retrieved_context"}
 _ID_COLUMNS = ("query_id", "id", "sample_id")  # a row's name, the first of these present
 _TRACE, _SPAN_KIND, _KIND_ATTRIBUTE = "context.trace_id", "span_kind", "attributes.openinference.span.kind"
 
@@ -116,7 +118,8 @@ def is_table(source: Any) -> bool:
 
 
 def read_run(source: Any, *, shape: str | None = None, columns: Mapping[str, str] | None = None) -> SourceRun:
-    """``source`` (see :func:`is_table`) read as a run of RAGChecker records.
+    """``source`` (see :func:`is_table`, or a list of records in another tool's shape: :func:`tool_shape`)
+    read as a run of RAGChecker records.
 
     ``shape``: one of :data:`SHAPES` (None: told by the columns; columns of two shapes are an
     error naming this option). ``columns``: frame column -> RAGChecker field, applied first (the
@@ -134,7 +137,7 @@ def read_run(source: Any, *, shape: str | None = None, columns: Mapping[str, str
         frame = frame.rename(columns=dict(columns))
         shape = shape or "ragchecker"
     _check_column_names(name, frame)
-    shape = shape or _shape(name, frame)
+    shape = shape or _shape(name, frame.columns)
     if shape == "phoenix":
         frame = _traces(name, frame)
     label, mapping = SHAPES[shape]
@@ -186,6 +189,8 @@ def _frame(source: Any):
         return str(path), frame
     if isinstance(source, pd.DataFrame):
         return "the DataFrame", source
+    if isinstance(source, list):
+        return "the records", pd.DataFrame.from_records(source)
     if callable(getattr(source, "to_pandas", None)):
         frame = source.to_pandas()
         if not isinstance(frame, pd.DataFrame):
@@ -239,17 +244,35 @@ def _listed(columns) -> str:
     return ", ".join(names[:15]) + (f", ... ({len(names)} in all)" if len(names) > 15 else "")
 
 
-def _shape(name: str, frame) -> str:
-    found = {shape: sorted(signs & set(map(str, frame.columns))) for shape, signs in _SIGNS.items()}
+def tool_shape(records: list) -> str | None:
+    """The other tool's shape (ragas, ragas_v1, phoenix) of a list of records, told by their keys as a
+    table's by its columns, so the rows of a ragas DataFrame given as dicts (or JSON lines) read as the
+    DataFrame does; None for RAGChecker's records (the first has a field of its own: query, gt_answer,
+    retrieved_context) and for anything but a list of dicts. Keys of two shapes are the InputError
+    :func:`read_run` gives."""
+    if not (isinstance(records, list) and records and isinstance(records[0], dict)) \
+            or _SIGNS["ragchecker"] & records[0].keys():
+        return None
+    if not all(isinstance(r, dict) for r in records):
+        return None
+    keys = set().union(*(r.keys() for r in records))
+    if not any(signs & keys for shape, signs in _SIGNS.items() if shape != "ragchecker"):
+        return None
+    shape = _shape("the records", keys)
+    return None if shape == "ragchecker" else shape
+
+
+def _shape(name: str, columns) -> str:
+    found = {shape: sorted(signs & set(map(str, columns))) for shape, signs in _SIGNS.items()}
     found = {shape: cols for shape, cols in found.items() if cols}
-    if not found and _CLAIM_FIELDS & set(map(str, frame.columns)):
+    if not found and _CLAIM_FIELDS & set(map(str, columns)):
         return "ragchecker"  # claims and labels (beside another tool's columns they are read as they are)
     if len(found) == 1:
         return next(iter(found))
     options = ", ".join(map(repr, SHAPES))
     if not found:
         raise InputError(f"{name} has no columns of a shape ragwidgets reads ({options}); its columns: "
-                         f"{_listed(frame.columns)}. Map them: rw.read_run(source, columns={{'my_question': 'query', "
+                         f"{_listed(columns)}. Map them: rw.read_run(source, columns={{'my_question': 'query', "
                          "'my_answer': 'response', 'my_passages': 'retrieved_context'})")
     said = "; ".join(f"{SHAPES[s][0]} ({', '.join(cols)})" for s, cols in found.items())
     raise InputError(f"{name} has the columns of more than one shape: {said}. Say which: "
