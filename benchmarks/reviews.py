@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ragwidgets.analysis.run import Controls, InMemoryRun
+from ragwidgets.analysis.runs import InMemoryRun, Query
 from ragwidgets.datasets.synthetic import synthetic_run
 from ragwidgets.engine import Batch, evaluate
 from ragwidgets.reviews import Review
@@ -51,7 +51,7 @@ def updates(run: InMemoryRun, n: int) -> np.ndarray:
     out = []
     for k in range(n):
         start = time.perf_counter()
-        run.update(Controls(sort_by="precision", descending=bool(k % 2)))
+        run.update(Query(sort_by="precision", descending=bool(k % 2)))
         out.append(time.perf_counter() - start)
     return np.array(out)
 
@@ -84,14 +84,14 @@ def main() -> None:
 
     small = synthetic_run(1000, seed=2)
     run = InMemoryRun(small)
-    run.update(Controls())
+    run.update(Query())
     flips = [Review(r["query_id"], "answer2response", 0, flip(r["answer2response"][0]))
              for r in small if r["response_claims"]][:args.clicks]
     print(line("1,000 samples, run.review of one label (flipped)", clicks(run, flips)))
     print(line("1,000 samples, run.update (sort)", updates(run, args.clicks)))
     big = big_sample_record()
     run = InMemoryRun([big])
-    run.update(Controls())
+    run.update(Query())
     cells = [(j, j % 60) for j in range(args.clicks)]
     print(line("60 x 80 sample, run.review of one label (flipped)",
                clicks(run, [Review(big["query_id"], "retrieved2response", j, flip(big["retrieved2response"][j][k]),

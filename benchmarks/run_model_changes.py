@@ -10,19 +10,18 @@ import numpy as np
 warnings.simplefilter("ignore")
 import ragwidgets as rw
 from ragwidgets.engine.batch import Batch
-from ragwidgets.analysis.run import InMemoryRun, Controls
+from ragwidgets.analysis.runs import Charts, InMemoryRun, Query
 path = sys.argv[1]
 loaded = rw.load_samples(path)
 run = InMemoryRun(rw.evaluate(Batch.from_flat(loaded.flat)))
-d = run.defaults
-base = dict(chart_metric=d["chart_metric"], scatter_x=d["scatter_x"], scatter_y=d["scatter_y"], group_by="n_passages")
+charts = Charts(run.metrics[0], run.metrics[0], run.metrics[1], "n_passages")
 changes = [dict(text=t) for t in ("harbor", "museum", "case 1", "tide", "")] + \
           [dict(expression=e) for e in ("hallucination > 0", "claim_recall < 1 and precision > 0.5", "n_passages >= 4", "faithfulness < 0.5", "")] + \
           [dict(brush=b) for b in ({"metric": "hallucination", "lo": 0.5, "hi": 1.0}, {"metric": "precision", "lo": 0.0, "hi": 0.2}, {"metric": "faithfulness", "lo": 0.8, "hi": 1.0}, {})]
 cpu = {"filter": [], "summary+charts": []}
 for _ in range(3):
     for ch in changes:
-        c = Controls(**base, **ch)
-        a = time.process_time(); run.update(c); b = time.process_time(); run.view(c, -1); e = time.process_time()
+        q = Query(**run.defaults, **ch)
+        a = time.process_time(); run.update(q, charts); b = time.process_time(); run.view(q, charts, -1); e = time.process_time()
         cpu["filter"].append(b - a); cpu["summary+charts"].append(e - b)
 print(sys.argv[2], {k: f"median {1000*np.median(v):.1f} ms, p95 {1000*np.percentile(v, 95):.1f} ms CPU" for k, v in cpu.items()})

@@ -117,6 +117,12 @@ def is_table(source: Any) -> bool:
         or type(source).__name__ == "DataFrame" and hasattr(source, "columns")
 
 
+def is_scoring_result(source: Any) -> bool:
+    """Whether ``source`` is a :class:`~ragwidgets.scoring.ScoringResult` (told by its fields: the
+    scorer is loaded on first use, never to ask this)."""
+    return hasattr(source, "records") and hasattr(source, "score_columns")
+
+
 def read_run(source: Any, *, shape: str | None = None, columns: Mapping[str, str] | None = None) -> SourceRun:
     """``source`` (see :func:`is_table`, or a list of records in another tool's shape: :func:`tool_shape`)
     read as a run of RAGChecker records.

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import ragwidgets as rw
 from ragwidgets._fastload import Lines
 from ragwidgets.analysis.filtering import TextIndex
-from ragwidgets.analysis.run import Controls, InMemoryRun
+from ragwidgets.analysis.runs import InMemoryRun, Query
 from strategies import ragchecker_records, same_sample
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
@@ -150,8 +150,8 @@ def test_the_explorers_filter_sort_and_drill_down_on_a_columnar_run(tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     run, slow = InMemoryRun(str(path)), InMemoryRun(records)
     assert isinstance(run.frame["query"].dtype, pd.StringDtype)
-    for controls in (Controls(text="MUSEUM"), Controls(text="case 1", sort_by="query", descending=True),
-                     Controls(expression="n_passages >= 3", sort_by="precision")):
+    for controls in (Query(text="MUSEUM"), Query(text="case 1", sort_by="query", descending=True),
+                     Query(expression="n_passages >= 3", sort_by="precision")):
         run.update(controls)
         slow.update(controls)
         assert len(run.order) and np.array_equal(run.order, slow.order)
@@ -171,13 +171,13 @@ def test_the_text_index_is_built_in_a_forked_child_too():
     import os
     import signal
     records = [dict(r, query_id=f"q{i}") for i, r in enumerate(rw.datasets.synthetic_run(20, seed=1))]
-    InMemoryRun(records).update(Controls(text="q1"))  # the parent's executor has a thread now
+    InMemoryRun(records).update(Query(text="q1"))  # the parent's executor has a thread now
     pid = os.fork()
     if pid == 0:  # the child: a hang would be the bug, so an alarm ends it
         signal.alarm(60)
         try:
             run = InMemoryRun(records)
-            run.update(Controls(text="q1"))
+            run.update(Query(text="q1"))
             os._exit(0 if len(run.order) else 3)
         except BaseException:
             os._exit(4)

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ragwidgets.analysis.run import CAPABILITIES, Controls, InMemoryRun
+from ragwidgets.analysis.runs import CAPABILITIES, Charts, InMemoryRun, Query
 from ragwidgets.datasets.synthetic import synthetic_run
 from ragwidgets.engine import evaluate
 from ragwidgets.errors import InputWarning
@@ -34,7 +34,7 @@ def test_reviews_at_load_equal_evaluate_with_reviews():
 def test_a_live_review_patches_only_its_sample_and_everything_follows():
     records = synthetic_run(40, seed=4)
     run = InMemoryRun(records)
-    run.update(Controls())
+    run.update(Query())
     before = run.frame.copy()
     reviews = _first_claim_reviews(records)[:2]
     with warnings.catch_warnings():
@@ -49,7 +49,7 @@ def test_a_live_review_patches_only_its_sample_and_everything_follows():
     others = np.setdiff1d(np.arange(len(before)), rows)
     pd.testing.assert_frame_equal(run.frame.iloc[others], before.iloc[others])
     pd.testing.assert_frame_equal(run.judge_frame[run.metrics], before[run.metrics])  # the judge's values stay
-    summary = {row["metric"]: row["mean"] for row in run.view(run.controls, -1)["summary"]}
+    summary = {row["metric"]: row["mean"] for row in run.view(run.query, Charts(), -1)["summary"]}
     assert summary["precision"] == pytest.approx(expected.aggregate()["precision"]["mean"])
     changes = run.review_summary()
     assert changes.loc["precision", "judge_mean"] == pytest.approx(evaluate(records).aggregate()["precision"]["mean"])
@@ -112,16 +112,16 @@ def test_slices_follow_a_review():
     reviews = [Review(r["query_id"], "answer2response", j, flip[label]) for r in records[:20]
                for j, label in enumerate(r["answer2response"])]
     run = InMemoryRun(records)
-    judged = {s["name"]: s["size"] for s in run.view(Controls(), -1)["slices"]}
+    judged = {s["name"]: s["size"] for s in run.view(Query(), Charts(), -1)["slices"]}
     run.review(reviews)
     fresh = InMemoryRun(records, reviews=reviews)
-    sizes = {s["name"]: s["size"] for s in run.view(Controls(), -1)["slices"]}
-    assert sizes == {s["name"]: s["size"] for s in fresh.view(Controls(), -1)["slices"]}
+    sizes = {s["name"]: s["size"] for s in run.view(Query(), Charts(), -1)["slices"]}
+    assert sizes == {s["name"]: s["size"] for s in fresh.view(Query(), Charts(), -1)["slices"]}
     assert sizes != judged  # the reviews moved samples in or out of a slice
     for s in fresh.slices:
-        assert run.update(Controls(slice=s.name)) is False
+        assert run.update(Query(slice=s.name)) is False
         mine = set(run.order.tolist())
-        fresh.update(Controls(slice=s.name))
+        fresh.update(Query(slice=s.name))
         assert mine == set(fresh.order.tolist())
 
 

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import ragwidgets as rw
-from ragwidgets.analysis.run import Controls, InMemoryRun
+from ragwidgets.analysis.runs import Charts, InMemoryRun, Query
 from ragwidgets.errors import InputError, InputWarning
 from ragwidgets.sources import read_run
 
@@ -80,11 +80,11 @@ def test_external_columns_never_enter_the_aggregates():
         warnings.simplefilter("ignore", InputWarning)
         run = InMemoryRun(ragas())
     assert run.external == ["ragas_faithfulness"]  # renamed: ragwidgets' own faithfulness keeps its name
-    assert {r["metric"] for r in run._summary(False)} == {m for m in run.metrics}
+    assert {r["metric"] for r in run._summary()} == {m for m in run.metrics}
     assert "ragas_faithfulness" not in run.metrics
-    run.update(Controls(expression="ragas_faithfulness < 0.5"))
+    run.update(Query(expression="ragas_faithfulness < 0.5"))
     assert run.order.tolist() == [0]  # NaN is missing: not kept by a comparison
-    run.update(Controls())
+    run.update(Query())
     assert run.window(0, 2)["status"]["ragas_faithfulness"].tolist() == [0, 2]
 
 
@@ -230,8 +230,8 @@ def test_another_tools_score_grouped_by_a_column_one_run_lacks():
         warnings.simplefilter("ignore", InputWarning)
         run = InMemoryRun({"a": four_answers([0.0, 0.5, np.nan, 0.9]).assign(model=["x", "x", "y", "y"]),
                            "b": four_answers([0.5, 0.5, 0.2, np.nan])})
-    c = Controls(chart_metric="ragas_faithfulness", scatter_x="faithfulness", scatter_y="faithfulness", group_by="model")
-    run.update(c)
+    c = Charts("ragas_faithfulness", "faithfulness", "faithfulness", "model")
+    run.update(Query(), c)
     rows = run._charts(c)["groups"]["rows"]
     # run b has no model: its rows are a group of their own (not an error), its missing score not averaged
     assert [(r["group"], r["mean"], r["defined"], r["size"]) for r in rows] == [

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ..judges.repeats import REPEATS_FIELD
+from ..sources import is_scoring_result
 from .bootstrap import CONFIDENCE
 from .intervals import ADJUSTMENT_NAMES, DifferenceMoments, adjust, p_values
 from .table import DEFINED_CODE, RunTable
@@ -67,7 +68,7 @@ def judge_info(source) -> JudgeInfo:
         return source
     if isinstance(source, Mapping) and set(source) <= {"judge", "repeats"} and source:
         return JudgeInfo(source.get("judge"), source.get("repeats"))
-    if hasattr(source, "records") and hasattr(source, "score_columns"):  # a ScoringResult
+    if is_scoring_result(source):
         usage = source.usage
         if not (usage.calls or usage.cache_hits):
             return JudgeInfo(None, _repeats_in(source.records))

@@ -39,7 +39,7 @@ PIECES = ("table", "summary", "distribution", "groups", "scatter")
 
 @dataclass(frozen=True)
 class ViewSpec:
-    """What one view asks of every partition (the explorer's controls, as plain values).
+    """What one view asks of every partition (a run model's Query and Charts, as plain values).
 
     ``brush`` is ``{}``, ``{"metric", "lo", "hi"}`` (defined values in [lo, hi]) or
     ``{"metric", "undefined": True}``; the table is the first ``n`` rows by ``sort_by``

@@ -1,4 +1,4 @@
-"""A Dask-scored run as the DatasetExplorer's run model (:class:`ragwidgets.analysis.run.RunModel`):
+"""A Dask-scored run as the DatasetExplorer's run model (:class:`ragwidgets.analysis.runs.RunModel`):
 ``rw.DatasetExplorer(dask_scores)`` finds it as the ``"cluster_run"`` back end.
 
 The run stays on the cluster (its scores persisted there, and beside them each partition's index,
@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.filtering import expression_mask
-from ..analysis.run import Controls, Drill, HeldTable, default_controls
+from ..analysis.runs import Charts, Drill, HeldTable, Query, not_available
 from ..errors import RagWidgetsError
 from ..model import Sample
 from .evaluate import DaskScores
@@ -52,6 +52,7 @@ class ClusterRun(HeldTable):
     capabilities = frozenset()
     where = "a Dask-scored run"
     external: tuple[str, ...] = ()  # other tools' columns: none on a cluster yet
+    counterparts: dict[str, str] = {}
 
     def __init__(self, source: DaskScores, *, rows: int = ROWS):
         if not isinstance(rows, int) or rows < 1:
@@ -76,7 +77,7 @@ class ClusterRun(HeldTable):
         self._meta = source.meta
         self._pieces: dict[str, tuple] = {}  # piece of the view -> (the controls it was asked with, its value)
         self._use_table(None)
-        self.version, self.errors, self.controls = 0, [], Controls()
+        self.version, self.errors, self.query = 0, [], Query()
 
     def _use_table(self, table: dict | None) -> None:
         """Make ``table`` (the cluster's ``table`` piece; None: no rows yet) the table's rows."""
@@ -88,7 +89,8 @@ class ClusterRun(HeldTable):
 
     @property
     def defaults(self) -> dict:
-        return {**default_controls(self.metrics, self.group_columns), "sort_by": self.metrics[0]}
+        """The Query values the run opens with: sorted by the first metric, its difference compared."""
+        return {"compare_metric": self.metrics[0], "sort_by": self.metrics[0]}
 
     def check_expression(self, expression: str) -> None:
         """ValueError when ``expression`` does not evaluate on the run's columns (checked here)."""
@@ -98,35 +100,35 @@ class ClusterRun(HeldTable):
     @property
     def _sort_metric(self) -> str:
         """The metric the table is sorted by: ``sort_by`` when it is one, else the first."""
-        return self.controls.sort_by if self.controls.sort_by in self.metrics else self.metrics[0]
+        return self.query.sort_by if self.query.sort_by in self.metrics else self.metrics[0]
 
     # -- an update: one question to the cluster -----------------------------------------------
-    def _inputs(self, c: Controls, expression: str) -> dict[str, tuple]:
-        """Each piece of the view the controls ask for, and the controls it depends on."""
-        brush = json.dumps(c.brush, sort_keys=True)
-        pieces = {"table": (expression, brush, self._sort_metric, c.descending), "summary": (expression, brush)}
-        if c.chart_metric in self.metrics:
-            pieces["distribution"] = (expression, c.chart_metric)
-            if c.group_by in self.group_columns:
-                pieces["groups"] = (expression, brush, c.chart_metric, c.group_by)
-        if {c.scatter_x, c.scatter_y} <= set(self.metrics):
-            pieces["scatter"] = (expression, brush, c.scatter_x, c.scatter_y)
+    def _inputs(self, q: Query, charts: Charts, expression: str) -> dict[str, tuple]:
+        """Each piece of the view ``q`` and ``charts`` ask for, and the values it depends on."""
+        brush = json.dumps(q.brush, sort_keys=True)
+        pieces = {"table": (expression, brush, self._sort_metric, q.descending), "summary": (expression, brush)}
+        if charts.metric in self.metrics:
+            pieces["distribution"] = (expression, charts.metric)
+            if charts.group_by in self.group_columns:
+                pieces["groups"] = (expression, brush, charts.metric, charts.group_by)
+        if {charts.x, charts.y} <= set(self.metrics):
+            pieces["scatter"] = (expression, brush, charts.x, charts.y)
         return pieces
 
-    def update(self, controls: Controls) -> bool:
-        """Ask the cluster for the pieces whose controls changed (none on a change of ``percent``);
-        True when the table's rows are new."""
-        c = self.controls = controls
-        self.errors = [f"{what} is not available on a Dask-scored run" for what, on in
-                       (("full-text search", c.text), ("choosing a run", c.run)) if on]
-        if c.sort_by not in self.metrics:
-            self.errors.append(f"on a Dask-scored run the table is sorted by a metric, not {c.sort_by!r}; "
+    def update(self, query: Query, charts: Charts = Charts()) -> bool:
+        """Ask the cluster for the pieces of the view whose query or chart changed; True when the
+        table's rows are new."""
+        q = self.query = query
+        self.errors = [said for said, on in ((not_available(self, "text_search"), q.text),
+                                             (f"choosing a run is not available on {self.where}", q.run)) if on]
+        if q.sort_by not in self.metrics:
+            self.errors.append(f"on a Dask-scored run the table is sorted by a metric, not {q.sort_by!r}; "
                                f"sorted by {self._sort_metric}")
-        expression = c.expression.strip()
-        inputs = self._inputs(c, expression)
+        expression = q.expression.strip()
+        inputs = self._inputs(q, charts, expression)
         stale = frozenset(k for k, v in inputs.items() if self._pieces.get(k, (None,))[0] != v)
-        spec = ViewSpec(tuple(self.metrics), self._sort_metric, c.descending, self.rows, expression,
-                        dict(c.brush), c.chart_metric, (c.scatter_x, c.scatter_y), c.group_by, stale)
+        spec = ViewSpec(tuple(self.metrics), self._sort_metric, q.descending, self.rows, expression,
+                        dict(q.brush), charts.metric, (charts.x, charts.y), charts.group_by, stale)
         answer = self._ask(spec) if stale else {}
         if answer is not None:
             self._pieces = {k: (inputs[k], answer[k] if k in stale else self._pieces[k][1]) for k in inputs}
@@ -151,12 +153,12 @@ class ClusterRun(HeldTable):
         return self._pieces[name][1] if name in self._pieces else None
 
     # -- the view's data ----------------------------------------------------------------------
-    def view(self, controls: Controls, selected: int) -> dict:
-        """The view's data from the cluster's last answers; ``cluster`` describes the table."""
-        scale = 100 if controls.percent else 1
+    def view(self, query: Query, charts: Charts, selected: int) -> dict:
+        """The view's data from the cluster's last answers (the charts ``update`` asked for);
+        ``cluster`` describes the table."""
         aggregate = self._piece("summary") or {}
-        summary = [{"run": self.runs[0], "metric": m, "mean": None if s["mean"] is None else s["mean"] * scale,
-                    "ci_low": None, "ci_high": None, **{k: s[k] for k in ("defined", "undefined", "not_computable")}}
+        summary = [{"run": self.runs[0], "metric": m, "mean": s["mean"], "ci_low": None, "ci_high": None,
+                    **{k: s[k] for k in ("defined", "undefined", "not_computable")}}
                    for m, s in ((m, aggregate[m]) for m in self.metrics if m in aggregate)]
         return {
             "run": "", "total": self.total, "count": len(self._frame), "summary": summary, "slices": [],
@@ -167,7 +169,7 @@ class ClusterRun(HeldTable):
             "cluster": {"matching": sum(next(iter(aggregate.values()), {}).get(k, 0)
                                         for k in ("defined", "undefined", "not_computable")),
                         "defined": self._table["defined"] if self._table else 0,
-                        "rows": self.rows, "sort_by": self._sort_metric, "descending": controls.descending},
+                        "rows": self.rows, "sort_by": self._sort_metric, "descending": query.descending},
         }
 
     def columns(self) -> list[tuple[str, str]]:

@@ -21,7 +21,7 @@ import anywidget
 import numpy as np
 import traitlets
 
-from ..analysis.run import plain
+from ..sources import plain
 from ..engine.metrics import format_value, metric_label
 from ._patch import patched, view_patch
 

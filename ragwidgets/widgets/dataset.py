@@ -1,7 +1,7 @@
 """DatasetExplorer: error analysis over a whole run (or several runs of the same queries).
 
-One anywidget (``js/src/dataset.js``) over a run model (:class:`~ragwidgets.analysis.run.RunModel`):
-:class:`~ragwidgets.analysis.run.InMemoryRun` for a run in this process, the ``"cluster_run"``
+One anywidget (``js/src/dataset.js``) over a run model (:class:`~ragwidgets.analysis.runs.RunModel`):
+:class:`~ragwidgets.analysis.runs.InMemoryRun` for a run in this process, the ``"cluster_run"``
 back end's for a Dask-scored run. Every control is a trait (``run``, ``text``, ``expression``,
 ``conditions`` (the charts' clicks, each removable, joined to the expression by ``and``),
 ``slice``, ``brush``, ``sort_by``, ``descending``, the chart choices, ``table_columns``,
@@ -37,7 +37,7 @@ from ..analysis.agreement import agreement
 from ..analysis.corrected import corrected
 from ..analysis.plan import review_plan
 from ..analysis.judge_variance import label_distributions
-from ..analysis.run import CAPABILITIES, Controls, open_run
+from ..analysis.runs import Charts, Query, open_run, require, unavailable
 from ..analysis.slices import Slice, load_slices, save_slices
 from ..analysis.whatif import drop_passages, top_k_curve
 from ..engine.claims import csv_cells, write_claims
@@ -51,6 +51,7 @@ from ._sample_view import SampleView
 from ._view import LABELS, LOWER_IS_BETTER, show_id
 
 MAX_WINDOW = 2000  # rows per window
+QUERY_CHARS = 160  # query text sent per row
 SEED_ROWS = 50  # the first rows of the order, kept in the saved state (`_rows`)
 WHATIF_SECONDS = 5.0  # the what-if panel's budget for matching a typed pattern (the kernel is held meanwhile)
 PLAN_WIDTH = 0.05  # the trust panel's review plan: random reviews for a corrected interval of ± this
@@ -142,7 +143,7 @@ class DatasetExplorer(Widget):
         self._sample_views: dict = {}
         self._drilled = -1  # the row the drill-down shows
         self._drill_title = ""  # the drill-down's title when runs are compared
-        super().__init__(**{**self.model.defaults, **controls})
+        super().__init__(**{**_chart_defaults(self.model), **self.model.defaults, **controls})
         self.observe(self._changed, names=list(self._controls))
         self.observe(self._on_view_only, names=list(self._view_only))
         self._refresh()
@@ -311,10 +312,7 @@ class DatasetExplorer(Widget):
 
     def _require(self, capability: str, why: str) -> None:
         """RagWidgetsError naming ``capability`` as not available unless the model has it."""
-        if capability not in self.model.capabilities:
-            name = CAPABILITIES[capability]
-            raise RagWidgetsError(f"{name} {'are' if name.endswith('s') else 'is'} not available on "
-                                  f"{self.model.where}{why}")
+        require(self.model, capability, why)
 
     def add_slices(self, slices) -> None:
         """Add (or replace, by name) slices; each must evaluate on this data, and a built-in slice's
@@ -406,12 +404,14 @@ class DatasetExplorer(Widget):
         return {k: getattr(self, k) for k in self._controls}
 
     @staticmethod
-    def _model_controls(controls: dict) -> Controls:
-        """The run model's controls: the expression and the charts' conditions joined by ``and``."""
-        values = dict(controls)
-        parts = [e for e in (values["expression"], *values.pop("conditions")) if e.strip()]
-        values["expression"] = " and ".join(f"({e})" for e in parts) if len(parts) > 1 else "".join(parts)
-        return Controls(**values)
+    def _model_query(controls: dict) -> tuple[Query, Charts]:
+        """The run model's Query (the expression and the charts' conditions joined by ``and``) and Charts."""
+        c = controls
+        parts = [e for e in (c["expression"], *c["conditions"]) if e.strip()]
+        expression = " and ".join(f"({e})" for e in parts) if len(parts) > 1 else "".join(parts)
+        return (Query(c["run"], c["text"], expression, c["slice"], c["brush"], c["sort_by"], c["descending"],
+                      c["compare_metric"]),
+                Charts(c["chart_metric"], c["scatter_x"], c["scatter_y"], c["group_by"]))
 
     def _refresh(self, reorder: bool = True) -> None:
         """Update the model (unless only the selection moved) and rebuild the view state; when the
@@ -419,7 +419,7 @@ class DatasetExplorer(Widget):
         controls = self._control_values()
         if reorder:
             shown = self._sample_views.get("key")
-            if self.model.update(self._model_controls(controls)):
+            if self.model.update(*self._model_query(controls)):
                 self._reselect(shown)
             self._error = "; ".join(self.model.errors)
         self.view_state = self._build(controls)
@@ -441,13 +441,17 @@ class DatasetExplorer(Widget):
     def _seed(self) -> dict:
         """The first SEED_ROWS rows of the order, as ``_rows`` saves them: a window's header with
         its numeric columns as lists (None for NaN) and its status codes."""
-        header, _ = rows_message(self.model.version, 0, **(window := self.model.window(0, SEED_ROWS)))
+        header, _ = rows_message(self.model.version, 0, **(window := self._window(0, SEED_ROWS)))
         return {**header, "values": [[v if math.isfinite(v) else None for v in np.asarray(col, dtype=float).tolist()]
                                      for col in window["numeric"].values()],
                 "codes": [np.asarray(col).astype(int).tolist() for col in window["status"].values()]}
 
     def _build(self, controls: dict) -> dict:
-        view = self.model.view(self._model_controls(controls), self.selected)
+        query, charts = self._model_query(controls)
+        view = self.model.view(query, charts, self.selected)
+        if controls["percent"]:  # RAGChecker's display: the means and their intervals x 100
+            view["summary"] = [{**r, **{k: None if r[k] is None else r[k] * 100 for k in ("mean", "ci_low", "ci_high")}}
+                               for r in view["summary"]]
         metrics = [{"key": k, "label": LABELS.get(k.removeprefix(REQUIRED_PREFIX), k)} for k in self.metrics]
         state = {
             "runs": self.runs, "run": view["run"], "total": view["total"], "count": view["count"],
@@ -457,9 +461,9 @@ class DatasetExplorer(Widget):
             "controls": controls, "refused": self._refused, **view}
         state["reviews"] = self._review_state()
         state["whatif"] = "whatif" in self.model.capabilities  # the what-if panel is offered
-        unavailable = [name for key, name in CAPABILITIES.items() if key not in self.model.capabilities]
-        if unavailable:
-            state["cluster"] = {**state.get("cluster", {}), "unavailable": unavailable}
+        lacking = unavailable(self.model)
+        if lacking:
+            state["cluster"] = {**state.get("cluster", {}), "unavailable": lacking}
         return state
 
     def _columns(self, every: bool = False) -> list[dict]:
@@ -486,8 +490,12 @@ class DatasetExplorer(Widget):
         sends them (ValueError unless both are whole numbers, ``start`` ≥ 0 and ``count`` from 0
         to MAX_WINDOW)."""
         start = _whole(start, "start", 0, None)
-        return rows_message(self.model.version, start,
-                            **self.model.window(start, _whole(count, "count", 0, MAX_WINDOW)))
+        return rows_message(self.model.version, start, **self._window(start, _whole(count, "count", 0, MAX_WINDOW)))
+
+    def _window(self, start: int, count: int) -> dict:
+        """The model's window of rows, each query cut to QUERY_CHARS."""
+        window = self.model.window(start, count)
+        return {**window, "query": [q[:QUERY_CHARS] for q in window["query"]]}
 
     def step(self, delta: int) -> None:
         """Select the row ``delta`` places after the selected one in the filtered order (the first
@@ -800,6 +808,15 @@ class DatasetExplorer(Widget):
         with atomic_write(path, encoding="utf-8") as out:  # the old report stays if this fails
             out.write(page)
         return path
+
+
+def _chart_defaults(model) -> dict:
+    """The charts a run opens with: its first metric's (another tool's first number where no metric
+    is defined), the scatter of the first two, or of another tool's score against ours."""
+    shown = model.metrics or list(model.external)
+    first = shown[0] if shown else ""
+    pair = next(iter(model.counterparts.items()), (first, shown[1] if len(shown) > 1 else first))
+    return {"chart_metric": first, "scatter_x": pair[0], "scatter_y": pair[1], "group_by": model.group_columns[0]}
 
 
 def rows_message(version: int, start: int, positions: np.ndarray, *, run: list, query_id: list, query: list,

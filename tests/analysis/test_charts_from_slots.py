@@ -8,7 +8,7 @@ import pytest
 
 import ragwidgets as rw
 from ragwidgets.analysis.aggregates import distribution, group_means, scatter_cells
-from ragwidgets.analysis.run import Controls, InMemoryRun
+from ragwidgets.analysis.runs import Charts, InMemoryRun, Query
 from ragwidgets.engine.sums import mean_over_defined
 
 EXPRESSIONS = ["", "precision > 0.3", "hallucination > 0", "n_passages >= 3", "claim_recall < 1 and faithfulness > 0.5"]
@@ -22,10 +22,9 @@ def test_charts_and_summary_from_slots_equal_those_from_values(seed):
     rng = np.random.default_rng(seed)
     for trial in range(25):
         m, x, y = (str(v) for v in rng.choice(run.metrics, 3))
-        c = Controls(expression=str(rng.choice(EXPRESSIONS)), chart_metric=m, scatter_x=x, scatter_y=y,
-                     group_by="n_passages", brush={"metric": m, "lo": 0.2, "hi": 0.9} if trial % 3 == 0 else {})
-        run.update(c)
-        charts = run._charts(c)
+        q = Query(expression=str(rng.choice(EXPRESSIONS)), brush={"metric": m, "lo": 0.2, "hi": 0.9} if trial % 3 == 0 else {})
+        run.update(q)
+        charts = run._charts(Charts(m, x, y, "n_passages"))
         rows, unbrushed = np.flatnonzero(run._mask), np.flatnonzero(run._unbrushed)
         v, s = run._values, run._codes
         assert charts["distribution"] == {"metric": m, **distribution(v[m][unbrushed], s[m][unbrushed])}
@@ -94,8 +93,7 @@ def test_sorted_rows_read_off_each_keys_order_equal_a_sort_of_the_kept_rows():
     keys = [*run.metrics[:4], "n_passages", "query"]
     for trial in range(30):
         key, descending = keys[trial % len(keys)], bool(rng.integers(2))
-        c = Controls(expression=str(rng.choice(EXPRESSIONS)), sort_by=key, descending=descending)
-        run.update(c)
+        run.update(Query(expression=str(rng.choice(EXPRESSIONS)), sort_by=key, descending=descending))
         assert np.array_equal(run.order, by_sorting(np.flatnonzero(run._mask), key, descending)), (key, descending)
         if trial == 12:  # a review's new values for a metric: its order is found again
             m = run.metrics[0]

@@ -6,8 +6,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ragwidgets.analysis import run as run_module
-from ragwidgets.analysis.run import CAPABILITIES, Controls, InMemoryRun
+from ragwidgets.analysis import runs as runs_package
+from ragwidgets.analysis.runs import CAPABILITIES, Charts, InMemoryRun, Query
 from ragwidgets.datasets import synthetic_run
 
 
@@ -19,15 +19,21 @@ def records():
 @pytest.fixture
 def run(records):
     model = InMemoryRun(records)
-    model.update(Controls(**model.defaults))
+    model.update(Query(**model.defaults))
     return model
 
 
+def charts(run) -> Charts:
+    """The charts the explorer opens with: the first metric's, the scatter of the first two, by the first group column."""
+    return Charts(run.metrics[0], run.metrics[0], run.metrics[1], run.group_columns[0])
+
+
 def test_a_run_model_imports_no_widget_library():
-    tree = ast.parse(Path(run_module.__file__).read_text(encoding="utf-8"))
-    imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    imported |= {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and not n.level}
-    assert not {"anywidget", "ipywidgets", "traitlets", "dask"} & imported
+    for path in Path(runs_package.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        imported |= {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and not n.level}
+        assert not {"anywidget", "ipywidgets", "traitlets", "dask"} & imported, path.name
 
 
 def test_capabilities_are_every_one_in_memory(run):
@@ -35,21 +41,21 @@ def test_capabilities_are_every_one_in_memory(run):
 
 
 def test_filter_and_sort(run):
-    assert not run.update(Controls(expression="precision < 0.5", sort_by="precision", descending=True))
+    assert not run.update(Query(expression="precision < 0.5", sort_by="precision", descending=True))
     frame = run.frame.iloc[run.order]
     assert (frame["precision"] < 0.5).all() and len(frame) == (run.frame["precision"] < 0.5).sum()
     assert frame["precision"].is_monotonic_decreasing
     version = run.version
-    run.update(Controls(text="zzz-no-such-word"))
+    run.update(Query(text="zzz-no-such-word"))
     assert len(run.order) == 0 and run.version == version + 1
     with pytest.raises(ValueError):
         run.check_expression("nonsense > 1")
 
 
 def test_view_summary_charts_and_selection(run):
-    c = Controls(**run.defaults, brush={"metric": "precision", "lo": 0.0, "hi": 0.5})
+    c = Query(**run.defaults, brush={"metric": "precision", "lo": 0.0, "hi": 0.5})
     run.update(c)
-    view = run.view(c, int(run.order[0]))
+    view = run.view(c, charts(run), int(run.order[0]))
     assert view["count"] == len(run.order) and view["total"] == 300
     assert {r["metric"] for r in view["summary"]} == set(run.metrics)
     assert all(r["ci_low"] is not None for r in view["summary"] if r["defined"])
@@ -70,9 +76,9 @@ def test_window_and_drill(run):
 def test_two_runs_compare_and_drill_to_the_baseline(records):
     worse = [{**r, "response": ""} for r in records]
     run = InMemoryRun({"a": records, "b": worse})
-    c = Controls(**run.defaults, sort_by="difference")
+    c = Query(**run.defaults, sort_by="difference")
     run.update(c)
-    assert run.comparison is not None and run.view(c, -1)["compare"]["baseline"] == "a"
+    assert run.comparison is not None and run.view(c, charts(run), -1)["compare"]["baseline"] == "a"
     diff = run.difference(c.compare_metric)
     assert np.isnan(diff[:300]).all()
     row = 300 + 4
