@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from e2e_support import big_sample_record, offline_page_sized
+from e2e_support import big_sample_record, offline_page_sized, restyled_dark, settled
 from test_harbor_in_lab import TIMEOUT, open_and_run
 
 NOTEBOOK = {
@@ -66,9 +66,10 @@ def test_big_sample_and_harbor_at_1280x800(lab, small_page, artifacts):
     page = p.page
     open_and_run(p, lab, "scale.ipynb", widgets=2)
     page.evaluate("window.jupyterapp.shell.activateById('filebrowser')")
-    page.wait_for_timeout(300)
+    expect(page.locator(".jp-FileBrowser").first).to_be_visible(timeout=TIMEOUT)
     big = page.locator(".rw-widget").first
     harbor = page.locator(".rw-widget").nth(1)
+    settled(big)  # the notebook laid out again beside the file browser
 
     big.screenshot(path=str(artifacts / "big_sample.png"))  # the first screen
     for part in ("failing", "cards", "claims"):
@@ -123,7 +124,8 @@ def test_big_sample_and_harbor_at_1280x800(lab, small_page, artifacts):
     big.locator("[data-testid=show-matrix]").click()
     wrap = big.locator(".rw-matrix-wrap")
     wrap.evaluate("e => { e.scrollTop = 600; e.scrollLeft = 400; }")
-    page.wait_for_timeout(100)
+    settled(big.locator(".rw-matrix thead th:nth-child(5)").first)
+    settled(big.locator(".rw-matrix tbody tr:nth-child(30) th").first)
     assert page.evaluate("""() => {
         const w = document.querySelector('.rw-matrix-wrap').getBoundingClientRect();
         const head = document.querySelector('.rw-matrix thead th:nth-child(5)').getBoundingClientRect();
@@ -148,7 +150,7 @@ def test_big_sample_and_harbor_at_1280x800(lab, small_page, artifacts):
     # dark theme: the big sample's views follow JupyterLab's variables
     page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
     page.wait_for_function("document.body.dataset.jpThemeLight === 'false'", timeout=TIMEOUT)
-    page.wait_for_timeout(500)
+    restyled_dark(big)
     for part in ("failing", "sources", "matrix"):
         big.locator(f"[data-testid={part}]").screenshot(path=str(artifacts / f"big_sample_dark_{part}.png"))
     assert big.evaluate("e => getComputedStyle(e).backgroundColor") != "rgb(255, 255, 255)"

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from e2e_support import big_sample_record, offline_page_sized
+from e2e_support import big_sample_record, offline_page_sized, restyled_dark, settled
 from test_harbor_in_lab import TIMEOUT, open_and_run
 
 CLAIM = 10  # R11: entailed by the ten passages below, contradicted by one
@@ -75,10 +75,10 @@ def test_a_claim_and_all_its_passages_on_screen_at_once(lab, sized, artifacts):
     page = p.page
     open_and_run(p, lab, "compact.ipynb", widgets=4)
     page.evaluate("window.jupyterapp.shell.activateById('filebrowser')")
-    page.wait_for_timeout(300)
-    assert page.locator(".jp-FileBrowser").first.is_visible()
+    expect(page.locator(".jp-FileBrowser").first).to_be_visible(timeout=TIMEOUT)
     big = page.locator(".rw-widget").first
     big.locator("[data-testid=cards]").scroll_into_view_if_needed()
+    settled(big.locator("[data-testid=cards]"))
     page.screenshot(path=str(artifacts / f"compact_first_screen_{size}.png"))
 
     # the strip: one line or two of metrics, a full card on Enter, Esc closes it
@@ -101,7 +101,7 @@ def test_a_claim_and_all_its_passages_on_screen_at_once(lab, sized, artifacts):
     texts = evidence.locator(".rw-ev-entails [data-testid=evidence-text]")
     expect(texts).to_have_count(len(SUPPORT), timeout=TIMEOUT)
     expect(evidence.locator(".rw-ev-contradicts")).to_have_count(1)
-    page.wait_for_timeout(200)
+    settled(texts.last)  # the evidence drawn and scrolled to
     boxes = lambda: page.evaluate_handle(  # noqa: E731  (the claim row and its passages' texts, as drawn now)
         "(key) => [document.querySelector(`.rw-widget [data-key='${key}']`),"
         " ...document.querySelectorAll(`.rw-widget [data-evidence='${key}'] .rw-ev-entails [data-testid=evidence-text]`)]",
@@ -145,9 +145,9 @@ def test_a_claim_and_all_its_passages_on_screen_at_once(lab, sized, artifacts):
     # dark: the same view follows JupyterLab's theme
     page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
     page.wait_for_function("document.body.dataset.jpThemeLight === 'false'", timeout=TIMEOUT)
-    page.wait_for_timeout(500)
+    restyled_dark(big)
     big.locator("[data-testid=claims] h4").evaluate("e => e.scrollIntoView({block: 'start'})")
-    page.wait_for_timeout(200)
+    settled(texts.last)
     page.screenshot(path=str(artifacts / f"compact_claim_and_passages_dark_{size}.png"))
     dark = page.evaluate(IN_VIEW, boxes())
     assert len(dark) == len(SUPPORT) + 1
