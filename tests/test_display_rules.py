@@ -5,6 +5,8 @@ import math
 import re
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from ragwidgets.engine.metrics import format_value
@@ -24,7 +26,8 @@ NOT_YET = {  # files another change of issue 35 holds; their formatting moves to
 
 @pytest.mark.parametrize("value, shown", [
     (0.5, "0.5"), (2 / 3, "0.667"), (1.0, "1"), (0.0, "0"), (1, "1"), (-0.0001, "0"), (0.0005, "0.001"),
-    (None, "Undefined"), (math.nan, "Undefined"), ("text", "text"),
+    (None, "Undefined"), (math.nan, "Undefined"), (np.float32("nan"), "Undefined"), (pd.NA, "Undefined"),
+    (np.float64(0.25), "0.25"), ("text", "text"), ({"[0, 0.5)": 2}, "{'[0, 0.5)': 2}"),
 ])
 def test_a_value_shows_three_decimals_at_most_without_trailing_zeros(value, shown):
     assert format_value(value) == shown

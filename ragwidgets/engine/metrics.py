@@ -12,6 +12,7 @@ into 0, ragchecker reports 0 when the sample has no items of these kinds.
 
 from __future__ import annotations
 
+import math
 import numbers
 from dataclasses import dataclass
 from typing import Callable
@@ -167,7 +168,7 @@ def format_value(x, *, percent: bool = False, signed: bool = False) -> str:
     trailing zeros dropped ("0.5", "0.667", "1", as the lesson's "2/3 = 0.667"); "Undefined" for
     None or NaN; what is not a number (a table cell's text) as itself. ``signed``: a difference,
     with "+" before a positive one."""
-    if x is None or x != x:
+    if x is None or type(x).__name__ == "NAType" or isinstance(x, numbers.Real) and math.isnan(x):
         return "Undefined"
     if not isinstance(x, numbers.Real):
         return str(x)
