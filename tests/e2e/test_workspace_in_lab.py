@@ -21,7 +21,7 @@ import re
 
 import pytest
 
-from e2e_support import offline_page_sized
+from e2e_support import offline_page_sized, settled
 from test_dataset_in_lab import run_notebook
 from test_harbor_in_lab import TIMEOUT
 
@@ -60,14 +60,13 @@ def sized(browser, request):
 def open_task(page, lab, name, width, height):
     run_notebook(page, lab, name, TASK_CELLS)
     page.set_viewport_size({"width": width, "height": height})
-    page.evaluate("window.jupyterapp.shell.activateById('filebrowser')")
-    page.wait_for_timeout(300)
-    assert page.locator(".jp-FileBrowser").first.is_visible()
-    explorer = page.locator(".rw-dataset").first
     from playwright.sync_api import expect
+    page.evaluate("window.jupyterapp.shell.activateById('filebrowser')")
+    expect(page.locator(".jp-FileBrowser").first).to_be_visible(timeout=TIMEOUT)
+    explorer = page.locator(".rw-dataset").first
     expect(explorer.locator('[data-testid=table] [data-index="0"] .rw-num').first).not_to_have_text("…", timeout=3 * TIMEOUT)
     explorer.evaluate("e => e.closest('.jp-Cell').scrollIntoView({ block: 'start' })")  # the cell as it ran
-    page.wait_for_timeout(200)
+    settled(explorer)
     return explorer
 
 
@@ -124,7 +123,7 @@ def test_the_three_click_task_fits_the_screen(lab, sized, artifacts, theme):
         expect(evidence).to_be_visible(timeout=TIMEOUT)
         if evidence.locator(".rw-evidence-item").count():
             break
-    page.wait_for_timeout(300)
+    settled(evidence)
     page.screenshot(path=str(artifacts / f"workspace_three_clicks_{size}.png"))
     items = evidence.locator(".rw-evidence-item")
     boxes = page.evaluate_handle(
@@ -170,7 +169,7 @@ def sort_and_choose_columns(page, lab, artifacts, expect):
     scroll = table.locator(".rw-ds-scroll")
     before = table.locator('[data-index="0"] > span').nth(1).bounding_box()["x"]
     scroll.evaluate("e => { e.scrollLeft = 400; }")
-    page.wait_for_timeout(100)
+    settled(table.locator('[data-index="0"] > span').nth(1))
     assert abs(table.locator('[data-index="0"] > span').nth(1).bounding_box()["x"] - before) < 1
     # choose columns: faithfulness moved first after query, context precision off
     explorer.locator('[data-tab="columns"]').click()
@@ -182,7 +181,8 @@ def sort_and_choose_columns(page, lab, artifacts, expect):
         if keys.index("faithfulness") == 2:
             break
         cols.locator('[data-column="faithfulness"] button[aria-label^="Move"]').first.click()
-        page.wait_for_timeout(150)
+        expect(table.locator("[role=columnheader]").nth(keys.index("faithfulness") - 1)).to_have_attribute(
+            "data-col", "faithfulness", timeout=TIMEOUT)  # one place to the left
     keys = [c.get_attribute("data-col") for c in table.locator("[role=columnheader]").all()]
     assert keys[:3] == ["query_id", "query", "faithfulness"] and "context_precision" not in keys
     page.screenshot(path=str(artifacts / "workspace_columns_1280x800.png"))
@@ -284,12 +284,14 @@ def test_the_selected_row_never_hides_under_the_sticky_header(lab, browser):
             expect(table.locator(f'[data-index="{k}"]')).to_have_attribute("aria-selected", "true", timeout=TIMEOUT)
         start = 25
         scroll.evaluate("e => { e.scrollTop += 600; }")  # the selection out of sight, above the rows shown
-        page.wait_for_timeout(200)
+        page.wait_for_function("""([e, i]) => { const row = e.querySelector(`[data-index="${i}"]`);
+            return !row || row.getBoundingClientRect().bottom <= e.getBoundingClientRect().top; }""",
+                               arg=[scroll.element_handle(), start], timeout=TIMEOUT)
         for k in range(1, 4):
             explorer.locator(".rw-ds").press("k")
             row = table.locator(f'[data-index="{start - k}"]')
             expect(row).to_have_attribute("aria-selected", "true", timeout=TIMEOUT)
-            page.wait_for_timeout(150)
+            settled(row)  # the table done scrolling to it
             head = table.locator(".rw-ds-head").bounding_box()
             box = row.bounding_box()
             frame = scroll.bounding_box()
