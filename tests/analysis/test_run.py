@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 
 from ragwidgets.analysis import runs as runs_package
-from ragwidgets.analysis.runs import CAPABILITIES, Charts, InMemoryRun, Query
+import ragwidgets as rw
+from ragwidgets.analysis.runs import CAPABILITIES, Charts, InMemoryRun, Query, read_runs, require, unavailable
 from ragwidgets.datasets import synthetic_run
+from ragwidgets.errors import RagWidgetsError
 
 
 @pytest.fixture(scope="module")
@@ -85,3 +87,25 @@ def test_two_runs_compare_and_drill_to_the_baseline(records):
     drill = run.drill(row)
     assert drill.run == "b" and drill.baseline.query_id == drill.query_id
     assert ("difference", "difference") in run.columns() and "difference" in run.window(0, 3)["numeric"]
+
+
+def test_what_a_model_lacks_is_said_in_one_place():
+    class Lacking:
+        capabilities, where = frozenset({"slices"}), "a test run"
+
+    assert unavailable(Lacking)[:2] == ["full-text search", "comparing runs"] and "failure slices" not in unavailable(Lacking)
+    with pytest.raises(RagWidgetsError, match="^comparing runs is not available on a test run: why$"):
+        require(Lacking, "compare", ": why")
+    with pytest.raises(RagWidgetsError, match="^what-ifs are not available on a test run$"):
+        require(Lacking, "whatif")
+    require(Lacking, "slices")
+
+
+def test_every_input_is_read_once_into_a_run_input(records):
+    scores = rw.evaluate(records)
+    for source, runs in ((records, ["run"]), (scores, ["run"]), ({"a": records, "b": scores}, ["a", "b"])):
+        inputs = read_runs(source)
+        assert list(inputs) == runs
+        assert all(i.scores.batch.n_samples == 300 and i.extras is None and i.external == {} and i.repeats is None
+                   for i in inputs.values())
+    assert read_runs(scores)["run"].scores is scores  # Scores with no reviews are taken as they are
