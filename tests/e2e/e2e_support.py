@@ -135,11 +135,16 @@ def restyled_dark(locator, timeout: float = 30_000) -> None:
 
 
 def kernel_answered(page, views: int, timeout: float = 30_000) -> None:
-    """Wait until at least ``views`` ragwidgets views are on the page and the kernel has answered
-    every one's ping (js/src/live.js: ``data-rw-live="answered"`` on the view's element)."""
+    """Wait until at least ``views`` ragwidgets views are on the page (inside shadow roots too, as
+    marimo draws them) and the kernel has answered every one's ping (js/src/live.js:
+    ``data-rw-live="answered"`` on the view's element)."""
     page.wait_for_function(
-        "n => { const roots = [...document.querySelectorAll('.rw-live-root')];"
-        " return roots.length >= n && roots.every(r => r.parentElement.dataset.rwLive === 'answered'); }",
+        """n => { const roots = [];
+                  const walk = (node) => { for (const e of node.querySelectorAll('*')) {
+                      if (e.classList.contains('rw-live-root')) roots.push(e);
+                      if (e.shadowRoot) walk(e.shadowRoot); } };
+                  walk(document);
+                  return roots.length >= n && roots.every(r => r.parentElement.dataset.rwLive === 'answered'); }""",
         arg=views, timeout=timeout)
 
 

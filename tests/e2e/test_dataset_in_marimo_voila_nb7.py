@@ -10,7 +10,7 @@ import sys
 
 import nbformat
 import pytest
-from e2e_support import free_port, serve
+from e2e_support import free_port, kernel_answered, serve
 from test_frontends_marimo_voila import TIMEOUT, VOILA_TEMPLATE_CDN, environment, pages  # noqa: F401 (a fixture)
 from test_harbor_in_lab import open_and_run
 
@@ -83,7 +83,7 @@ def check_dataset(page, artifacts, prefix: str) -> None:
     expect(sample).to_be_visible(timeout=TIMEOUT)
     explorer.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / f"{prefix}_dataset.png"))
-    page.wait_for_timeout(3500)  # past live.js's wait: a view no kernel answered would say so by now
+    kernel_answered(page, 2)  # both views' pings answered (live.js): no snapshot note
     assert page.locator(".rw-live-note").count() == 0
 
 

@@ -9,7 +9,7 @@ import os
 import sys
 
 import pytest
-from e2e_support import ROOT, OfflinePage, free_port, serve
+from e2e_support import ROOT, OfflinePage, free_port, kernel_answered, serve
 
 TIMEOUT = 90_000
 MARIMO_APP = '''import marimo
@@ -74,8 +74,8 @@ def check_round_trips(page, artifacts, prefix: str) -> None:
     page.screenshot(path=str(artifacts / f"{prefix}_explorer.png"))
     space.scroll_into_view_if_needed()
     space.screenshot(path=str(artifacts / f"{prefix}_state_space.png"))
-    page.wait_for_timeout(3500)  # past live.js's wait: a view no kernel answered would say so by now
-    assert page.locator(".rw-live-note").count() == 0  # the kernel answered each view's ping
+    kernel_answered(page, 2)  # the explorer's and the state space's pings answered (live.js)
+    assert page.locator(".rw-live-note").count() == 0
 
 
 def background(locator) -> tuple[int, ...]:
