@@ -11,7 +11,7 @@ import { TIMEOUT_MS } from "./src/request.js";
 import { brushedBins, groupCondition, scatterCondition } from "./src/dataset/charts.js";
 import { copyText } from "./src/dataset/drill.js";
 import { metricCell, ROW_H, scrollFor, sortFor, stickyLeft } from "./src/dataset/table.js";
-import widget from "./src/dataset.js";
+import widget, { PANELS, traitSetter } from "./src/dataset.js";
 import { fakeModel, viewTrait } from "./fake_model.js";
 
 /** A DataView over a copy of `typed`, at an odd offset, as ipywidgets hands buffers over. */
@@ -581,5 +581,30 @@ describe("a run judged several times", () => {
       === f._view.metrics.find((x) => x.key === undefinedRow.metric).label);
     expect(metricRow.textContent).toContain(`${undefinedRow.undefined} Undef`); // the Undefined count, beside the mean
     cleanup();
+  });
+});
+
+describe("the panels", () => {
+  it("are each one module with one registration: a unique key, a place, a tab's title, their traits", () => {
+    const keys = PANELS.map((p) => p.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const p of PANELS) {
+      expect(["above", "tab", "master", "detail"]).toContain(p.place);
+      expect(typeof p.Panel).toBe("function");
+      expect(Array.isArray(p.traits)).toBe(true);
+      if (p.place === "tab") expect(p.title).toBeTruthy();
+    }
+    const f = fixture("compared"); // every tab this view has data for, in the drawer's order
+    expect(PANELS.filter((p) => p.place === "tab" && p.shows(f._view)).map((p) => p.key))
+      .toEqual(["charts", "summary", "compare", "whatif", "columns", "act"]);
+  });
+
+  it("may set only their own traits", () => {
+    const model = fakeModel();
+    const set = traitSetter(model, "compare", ["compare_metric", "sort_by", "descending"]);
+    set({ sort_by: "difference", descending: true });
+    expect(model.sent).toEqual([{ sort_by: "difference", descending: true }]);
+    expect(() => set({ expression: "x > 1" })).toThrow("the compare panel may not set expression");
+    expect(model.sent.length).toBe(1);
   });
 });
