@@ -4,7 +4,7 @@
 
 Per N: a generated run (``rw.datasets.synthetic_run``, written once to ``--dir/run<N>.jsonl``,
 read by the fast path as a notebook would: ``rw.DatasetExplorer(path)``) and, for no filter and
-the filter ``hallucination > 0.2``, the reply the panel gets (``explorer._what_if_reply``: the
+the filter ``hallucination > 0.2``, the reply the panel gets (``widgets.dataset.whatif.reply``: the
 top-k curve over the filtered rows, and with ``doc_id="-[01]$"`` also the rule's before / after)
 timed 3 times: best and worst wall seconds and this process's CPU seconds of the best (the
 machine is shared). The load average is printed first.
@@ -36,6 +36,7 @@ def main() -> None:
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
     import ragwidgets as rw
+    from ragwidgets.widgets.dataset import whatif
     print(f"load average {os.getloadavg()}")
     for n in args.n:
         x = rw.DatasetExplorer(str(run_file(n, args.dir)))
@@ -45,7 +46,7 @@ def main() -> None:
                 walls, cpus = [], []
                 for _ in range(3):
                     t, c = time.perf_counter(), time.process_time()
-                    reply = x._what_if_reply(rule.get("doc_id"), None)
+                    reply = whatif.reply(x.model, x.run, rule.get("doc_id"), None)
                     walls.append(time.perf_counter() - t)
                     cpus.append(time.process_time() - c)
                 best = min(range(3), key=walls.__getitem__)

@@ -20,7 +20,6 @@ from ..engine.explain import SampleExplanation
 from ..engine.metrics import CITATION_METRICS, METRICS, RAGCHECKER_GROUPS, format_value, metric_label
 from ..model import Sample
 
-LABELS = {n: m.label for n, m in METRICS.items()}  # read by widgets/dataset.py only, until it calls metric_label
 BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")  # as in js/src/text.js
 
 

@@ -69,12 +69,12 @@ def test_the_drill_down_lists_the_labels_whose_repeats_disagree():
         explorer = rw.DatasetExplorer(records)
     flaky = flakiness(repeat_scores(records)).flaky
     explorer.selected = int(explorer.frame.index[explorer.frame["query_id"] == flaky.index[flaky][0]][0])
-    view = explorer._sample_views["main"].view(title=None)
-    shown = explorer._drill_payload("main", None)["repeats"]
+    view = explorer._drill.state  # the drill-down's view, as the front end gets it
+    shown = view["repeats"]
     assert shown["n"] == 3 and shown["labels"]
     first = shown["labels"][0]
     assert first["kind"] == "retrieved2response" and first["claim"] == 0 and first["said"].endswith("1 Neutral")
     assert first["doc_id"] in [s["doc_id"] for s in view["sources"]]
     steady = flaky.index[~flaky][0]
     explorer.selected = int(explorer.frame.index[explorer.frame["query_id"] == steady][0])
-    assert explorer._drill_payload("main", None)["repeats"]["labels"] == []
+    assert explorer._drill.state["repeats"]["labels"] == []

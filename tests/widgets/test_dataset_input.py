@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import ragwidgets as rw
 from ragwidgets.datasets import synthetic_run
-from ragwidgets.widgets.dataset import REQUESTS
+from ragwidgets.widgets.dataset.core import REQUESTS
 
 CONTROLS = ("run", "text", "expression", "slice", "brush", "sort_by", "descending", "chart_metric", "scatter_x",
             "scatter_y", "group_by", "compare_metric", "percent", "selected")

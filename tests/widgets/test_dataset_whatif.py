@@ -9,7 +9,7 @@ import pytest
 import ragwidgets as rw
 from ragwidgets import analysis as A
 from ragwidgets.datasets import synthetic_run
-from ragwidgets.widgets.dataset import frame_view
+from ragwidgets.widgets.dataset.common import frame_view
 
 
 @pytest.fixture(scope="module")

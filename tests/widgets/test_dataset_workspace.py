@@ -11,7 +11,8 @@ import pytest
 
 import ragwidgets as rw
 from ragwidgets.datasets import synthetic_run
-from ragwidgets.widgets.dataset import SEED_ROWS, ControlError
+from ragwidgets.widgets.dataset import ControlError
+from ragwidgets.widgets.dataset.rows import SEED_ROWS
 
 
 @pytest.fixture(scope="module")

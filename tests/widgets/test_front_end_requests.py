@@ -10,7 +10,7 @@ import pytest
 
 import ragwidgets as rw
 from ragwidgets.datasets import synthetic_run
-from ragwidgets.widgets import dataset
+from ragwidgets.widgets.dataset import whatif
 
 
 def ask(x, **message):
@@ -29,7 +29,7 @@ def test_a_costly_what_if_pattern_is_answered_with_an_error_within_the_panels_bu
         for p in r["retrieved_context"]:
             p["text"] = "".join(alphabet[rng.integers(0, 27, 2500)])  # ~3 MB: ~90 s for this pattern, before
     x = rw.DatasetExplorer(records)
-    monkeypatch.setattr(dataset, "WHATIF_SECONDS", 0.5)
+    monkeypatch.setattr(whatif, "WHATIF_SECONDS", 0.5)
     clock = time.monotonic()
     reply = ask(x, type="whatif", text="(?:[a-z][a-z ]{1,9}){100}!")
     assert time.monotonic() - clock < 15

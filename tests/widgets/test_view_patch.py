@@ -208,7 +208,7 @@ def test_the_dataset_explorers_views_and_drill_downs_rebuild_exactly():
         elif action == "drill" and x._drill:
             docs = [p["doc_id"] for p in x._drill.state["sources"] if p["toggleable"]]
             if docs:
-                x._drill_patch("main", {"retrieved": rng.sample(docs, rng.randrange(len(docs) + 1))})
+                x._handlers()["drill"]({"which": "main", "patch": {"retrieved": rng.sample(docs, rng.randrange(len(docs) + 1))}}, [])
         elif action == "clear":
             x.selected = -1
         same_as_sent(x, names)

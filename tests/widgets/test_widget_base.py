@@ -80,7 +80,7 @@ def _replies(widget) -> list:
 def test_a_request_whose_handler_raises_anything_is_answered_with_its_error(example_samples, monkeypatch, caplog):
     """One dispatcher (base.Widget): every request gets one reply carrying its number back, and an
     exception of any class is that reply's error, logged with its traceback, never raised."""
-    from ragwidgets.widgets.dataset import REQUESTS
+    from ragwidgets.widgets.dataset.core import REQUESTS
     x = rw.DatasetExplorer(rw.datasets.synthetic_run(20, seed=1))
     assert tuple(x._handlers()) == REQUESTS
     sent = _replies(x)

@@ -1,0 +1,583 @@
+"""DatasetExplorer: error analysis over a whole run (or several runs of the same queries).
+
+One anywidget (``js/src/dataset.js``) over a run model (:class:`~ragwidgets.analysis.runs.RunModel`):
+:class:`~ragwidgets.analysis.runs.InMemoryRun` for a run in this process, the ``"cluster_run"``
+back end's for a Dask-scored run. Every control is a trait (``run``, ``text``, ``expression``,
+``conditions`` (the charts' clicks, each removable, joined to the expression by ``and``),
+``slice``, ``brush``, ``sort_by``, ``descending``, the chart choices, ``table_columns``,
+``selected``); a change
+updates the model and rebuilds the view state in one step (``_view``: summary, charts'
+pre-aggregated data, slices, comparison, ``count`` of ``total``; each view one
+:func:`~ragwidgets.widgets.base.view_trait`), and the front end asks for the
+rows it shows as windows (a custom message answered with one binary buffer per column). The
+drill-down is the one-sample view (:class:`~ragwidgets.widgets._sample_view.SampleView`) of the
+selected row, beside the same query's answer in the baseline run when runs are compared. What the
+model cannot do (its ``capabilities``) is named as not available. ``_rows`` carries the first
+SEED_ROWS rows of the order, so that a saved notebook or an export shows them with no kernel.
+
+Every control value is checked where it enters: set from Python, a value that is not valid (a
+filter expression that does not evaluate included) raises :class:`ControlError`; sent by the
+front end, it leaves the control as it was and the widget says why. Every request from the front
+end gets one reply, with an ``error`` field when it failed.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import traitlets
+
+from ...analysis.runs import Charts, Query, open_run, require, unavailable
+from ...analysis.slices import Slice, load_slices, save_slices
+from ...engine.claims import write_claims
+from ...engine.metrics import metric_label, metric_of
+from ...errors import RagWidgetsError
+from ...judges.traces import Trace
+from ..base import Widget, bundled, view_trait
+from . import export, whatif
+from .charts import ChartsPanel, altair_chart
+from .common import DRILL, REVIEWED, ROWS, VIEW, Context, whole
+from .drill import DrillPanel
+from .export import ExportPanel
+from .rows import MAX_WINDOW, rows_message, seed, window
+from .slices import SlicesPanel, add
+from .summary import SummaryPanel
+from .trust import TrustPanel
+from .whatif import WhatIfPanel
+
+# The panels, each a module of this package, in the order of js/src/dataset.js's PANELS.
+PANELS = (TrustPanel, ChartsPanel, SummaryPanel, WhatIfPanel, ExportPanel, SlicesPanel, DrillPanel)
+REQUESTS = ("rows", "step", *(name for panel in PANELS for name in panel.requests))  # the front end's, each answered
+BRUSH_KEYS = ("metric", "lo", "hi", "undefined")
+
+
+class ControlError(traitlets.TraitError, RagWidgetsError):
+    """A control value that is not valid: a TraitError (traitlets rolls a held change back) and a ValueError."""
+
+
+class DatasetExplorer(Widget):
+    """Explore one run or compare several: ``DatasetExplorer(source)`` with a path, records,
+    Scores, ScoringResult, DataFrame, or ``{run_name: source}`` (the first run is the baseline),
+    or a Dask-scored run (``rw.evaluate(..., engine="dask")``; ``rows``: the table's rows, the
+    first by the sort metric), explored on its cluster.
+
+    Reviews (a run in memory): the drill-down reviews the drilled sample's labels as the
+    SampleExplorer does (:meth:`review`), and the run's table, summary, slices and comparison
+    follow through the run model (``model.review``); ``reviews``: reviews to start from (a
+    reviews file's path: read, and each new review appended; or ``{run: reviews}``),
+    ``reviewer``: the name new reviews carry, ``judge``: the judge whose traces the drill-down
+    opens. The trust panel (:meth:`trust`) holds the judge–reviewer agreement and the corrected
+    scores of the reviewed run.
+
+    Files the front end names (save / load slices, export rows or claims) are confined to
+    ``files_root`` (default: the working folder when the explorer is made): a relative name, no
+    ``..``, no symbolic link out of it (``widgets._paths``); ``overwrite`` (default False) lets
+    them replace a file there. Python's own calls (``save_slices(path)``, ``export_rows(path)``)
+    write where they are told.
+
+    ``model`` is the run model; ``frame`` its per-sample table (in memory: ``run``, ``query_id``,
+    query, item counts, metrics, NaN = Undefined or not computable); ``status`` says which (0
+    defined, 1 Undefined, 2 not computable); ``filtered`` is ``frame`` as the controls filter and
+    sort it.
+    """
+
+    _esm = bundled("dataset.js")
+    _css = bundled("dataset.css")
+
+    run = traitlets.Unicode("").tag(sync=True)  # "" = all runs
+    text = traitlets.Unicode("").tag(sync=True)
+    expression = traitlets.Unicode("").tag(sync=True)
+    slice = traitlets.Unicode("").tag(sync=True)
+    brush = traitlets.Dict().tag(sync=True)  # {"metric", "lo", "hi"} or {"metric", "undefined": true}
+    sort_by = traitlets.Unicode("").tag(sync=True)
+    descending = traitlets.Bool(False).tag(sync=True)
+    chart_metric = traitlets.Unicode("").tag(sync=True)
+    scatter_x = traitlets.Unicode("").tag(sync=True)
+    scatter_y = traitlets.Unicode("").tag(sync=True)
+    group_by = traitlets.Unicode("").tag(sync=True)
+    compare_metric = traitlets.Unicode("").tag(sync=True)
+    percent = traitlets.Bool(False).tag(sync=True)  # RAGChecker's mean x 100 display
+    selected = traitlets.Int(-1).tag(sync=True)  # position in .frame, -1 none
+    conditions = traitlets.List(traitlets.Unicode()).tag(sync=True)  # expressions the charts' clicks added (and)
+    table_columns = traitlets.List(traitlets.Unicode()).tag(sync=True)  # the table's columns in order; [] = all
+    _rows = traitlets.Dict().tag(sync=True)  # the first SEED_ROWS rows of the order, saved with the notebook
+    _view = view_trait()  # each view trait is sent as changes to its _base (Widget._show)
+    _view_base = view_trait()
+    _drill = view_trait()  # the selected sample's view
+    _drill_base = view_trait()
+    _other = view_trait()  # the same query in the baseline run
+    _other_base = view_trait()
+
+    _controls = ("run", "text", "expression", "conditions", "slice", "brush", "sort_by", "descending",
+                 "chart_metric", "scatter_x", "scatter_y", "group_by", "compare_metric", "percent")
+    _view_only = ("selected", "table_columns")  # controls that change the view, not the rows
+
+    def __init__(self, source, *, slices: list[Slice] | str | Path | None = None, rows: int | None = None,
+                 reviews=None, reviewer: str = "", judge=None, files_root: str | Path | None = None,
+                 overwrite: bool = False, **controls):
+        self.model = open_run(source, slices=slices, rows=rows, reviews=reviews)
+        self.files_root = Path(files_root if files_root is not None else os.getcwd())  # the front end's files
+        self.overwrite = bool(overwrite)  # whether the front end may replace a file there
+        self.reviewer = str(reviewer)
+        self.judge = judge
+        self._panels = {panel.key: panel for panel in (P(self.model) for P in PANELS)}
+        self._busy = False
+        self._changes: set[str] | None = None  # the traits a front-end message changed, while it applies
+        self._rejected = ""  # why the last front-end message's values were refused, while its view builds
+        self._refused: dict = {}  # the expression the front end sent that was refused, and why, until one applies
+        self._error = ""  # what the model's last update could not do, or why the drill-down failed
+        self.view_state: dict = {}
+        defaults = {k: v for panel in self._panels.values() for k, v in panel.defaults().items()}
+        super().__init__(**{**defaults, **self.model.defaults, **controls})
+        self.observe(self._changed, names=list(self._controls))
+        self.observe(self._on_view_only, names=list(self._view_only))
+        self._refresh()
+
+    @traitlets.validate("selected")
+    def _valid_selected(self, proposal):
+        row = proposal["value"]
+        if isinstance(row, bool) or not -1 <= row < len(self.frame):
+            raise ControlError(f"selected must be a row of frame (0 ... {len(self.frame) - 1}) or -1, "
+                               f"not {row!r}")
+        return row
+
+    @traitlets.validate("brush")
+    def _valid_brush(self, proposal):
+        brush = dict(proposal["value"])
+        if not brush:
+            return brush
+        if brush.get("metric") not in self.metrics:
+            raise ControlError(f"brush metric must be one of {', '.join(self.metrics)}, "
+                               f"not {brush.get('metric')!r:.80}")
+        unknown = [str(k) for k in brush if k not in BRUSH_KEYS]
+        if unknown:
+            raise ControlError(f"brush has unknown keys {', '.join(unknown)[:200]}; known: {', '.join(BRUSH_KEYS)}")
+        if brush.get("undefined", False) not in (True, False):
+            raise ControlError(f"brush undefined must be true or false, not {brush['undefined']!r:.80}")
+        for bound in ("lo", "hi"):
+            value = brush.get(bound, 0.0)
+            if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+                raise ControlError(f"brush {bound} must be a finite number, not {value!r:.80}")
+        lo, hi = brush.get("lo", 0.0), brush.get("hi", 1.0)  # a bound left out is the metric's end
+        if lo > hi:
+            raise ControlError(f"brush lo ({lo}) is above hi ({hi})")
+        return brush
+
+    @traitlets.validate("expression")
+    def _valid_expression(self, proposal):
+        self._check_expression(proposal["value"])
+        return proposal["value"]
+
+    @traitlets.validate("conditions")
+    def _valid_conditions(self, proposal):
+        for condition in proposal["value"]:
+            if not condition.strip():
+                raise ControlError("a condition must be an expression, not blank")
+            self._check_expression(condition)
+        return list(dict.fromkeys(proposal["value"]))  # each once
+
+    @traitlets.validate("table_columns")
+    def _valid_table_columns(self, proposal):
+        known = [key for key, _ in self.model.columns()]
+        unknown = [str(k) for k in proposal["value"] if k not in known]
+        if unknown:
+            raise ControlError(f"table_columns has unknown columns {', '.join(map(repr, unknown))[:200]}; "
+                               f"known: {', '.join(known)}")
+        return list(dict.fromkeys(proposal["value"]))
+
+    def _check_expression(self, expression: str) -> None:
+        """ControlError when ``expression`` does not evaluate on this run."""
+        try:
+            self.model.check_expression(expression)
+        except ValueError as err:
+            raise ControlError(str(err)) from None
+
+    @traitlets.validate("run", "slice", "sort_by", "chart_metric", "scatter_x", "scatter_y", "group_by",
+                        "compare_metric")
+    def _valid_choice(self, proposal):
+        name, value = proposal["trait"].name, proposal["value"]
+        options = self._options(name)
+        if value not in options:
+            raise ControlError(f"{name} must be one of {', '.join(map(repr, options))[:300]}, "
+                               f"not {value!r:.80}")
+        return value
+
+    def _options(self, control: str) -> list[str]:
+        """The values a choice control takes ("" = none, where it may be none)."""
+        if control == "run":
+            return ["", *self.runs]
+        if control == "slice":
+            return ["", *(s.name for s in self.slices)]
+        if control == "sort_by":
+            return ["", *self.frame.columns, *(["difference"] if self.comparison is not None else [])]
+        if control == "group_by":
+            return self.group_columns
+        return [*self.metrics, *self.model.external] or [""]  # another tool's numbers chart and compare too
+
+    def set_state(self, sync_data):
+        """A message from the front end: each value is checked as it enters; one that is not valid
+        leaves its trait as it was (sent back to the front end) and the view says why. The view is
+        rebuilt once, after the whole message."""
+        errors, rejected = [], []
+        self._changes = set()
+        try:
+            for name, value in sync_data.items():
+                try:
+                    super().set_state({name: value})
+                except (traitlets.TraitError, ValueError) as err:
+                    errors.append(str(err))
+                    rejected.append(name)
+                    if name == "expression" and isinstance(value, str):
+                        self._refused = {"expression": value, "error": str(err)}
+        finally:
+            changes, self._changes = self._changes, None
+        if rejected:
+            self.send_state(rejected)
+        if changes or errors:
+            self._rejected = "; ".join(errors)
+            try:
+                self._refresh(reorder=bool(changes - set(self._view_only)))
+            finally:
+                self._rejected = ""
+
+    # -- the run ------------------------------------------------------------------------------
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The run model's rows (see the class docstring)."""
+        return self.model.frame
+
+    @property
+    def status(self) -> pd.DataFrame:
+        return self.model.status
+
+    @property
+    def filtered(self) -> pd.DataFrame:
+        """The rows the controls keep, in the table's order."""
+        return self.frame.iloc[self.order]
+
+    @property
+    def order(self) -> np.ndarray:
+        """Positions in ``frame`` of the filtered rows, in the table's order."""
+        return self.model.order
+
+    @property
+    def runs(self) -> list[str]:
+        return self.model.runs
+
+    @property
+    def metrics(self) -> list[str]:
+        return self.model.metrics
+
+    @property
+    def group_columns(self) -> list[str]:
+        return self.model.group_columns
+
+    @property
+    def slices(self) -> list[Slice]:
+        return self.model.slices
+
+    @property
+    def comparison(self):
+        """The runs' paired comparison (None: one run)."""
+        return self.model.comparison
+
+    @property
+    def scores(self) -> dict:
+        """Each run's Scores held in the kernel (none for a run on a cluster)."""
+        return self.model.scores
+
+    @property
+    def tables(self) -> dict:
+        """Each run's RunTable held in the kernel (none for a run on a cluster)."""
+        return self.model.tables
+
+    @property
+    def total(self) -> int:
+        return self.model.total
+
+    def sample(self, row: int):
+        """The Sample of ``frame`` row ``row``."""
+        return self.model.sample(row)
+
+    def judge_variance(self, run: str | None = None) -> pd.DataFrame:
+        """For a run judged several times (records filled with ``repeats=k``): per metric the mean
+        under the policy's labels, today's interval, one judge run's expected mean (``judge_mean``,
+        the mean of the repeat means) with its interval over questions and the judge's randomness
+        (``judge_ci_low`` / ``judge_ci_high``), the mean per repeat and their spread
+        (:func:`ragwidgets.analysis.judge_variance`, over all the run's samples)."""
+        if not getattr(self.model, "repeats", None):
+            raise ValueError("no run here was judged several times (score with repeats=k)")
+        return self.model.judge_variance(run or self.run or next(iter(self.model.repeats))).frame
+
+    # -- the panels' actions, from Python -----------------------------------------------------
+    def add_slices(self, slices) -> None:
+        """Add (or replace, by name) slices; each must evaluate on this data, and a built-in slice's
+        name keeps its own expression."""
+        add(self.model, slices)
+        self._redraw(ROWS)
+
+    def save_slices(self, path) -> None:
+        save_slices(path, self.slices)
+
+    def load_slices(self, path) -> list[Slice]:
+        """Add the slices a :meth:`save_slices` file holds (as :meth:`add_slices`); returns them."""
+        slices = load_slices(path)
+        self.add_slices(slices)
+        return slices
+
+    def export_rows(self, path, format: str | None = None) -> Path:
+        """Write the filtered rows (``filtered``, in the table's order; on a cluster run the table's
+        rows) to ``path`` as ``"csv"`` or ``"parquet"`` (``format``; None: from the suffix, .csv or
+        .parquet). A metric is empty (CSV) / null (Parquet) where it is not defined, and its
+        ``<metric>_status`` column says why: defined, Undefined or not computable. In CSV a text a
+        spreadsheet would run as a formula is quoted (:func:`~ragwidgets.engine.claims.csv_cells`)."""
+        return export.export_rows(self.model, path, format)
+
+    def claims(self) -> pd.DataFrame:
+        """One row per claim of the filtered samples, in the table's order (``run`` first, then
+        the columns of :meth:`ragwidgets.Scores.claims`: every label, its source, the passages
+        that entail / contradict it, whether it counts as hallucinated, self-knowledge, noise-led)."""
+        return export.claims(self.model)
+
+    def export_claims(self, path) -> Path:
+        """Write :meth:`claims` to ``path`` as CSV, Parquet or JSONL, by its suffix (list columns as
+        JSON text in CSV)."""
+        write_claims(self.claims(), path)
+        return Path(path)
+
+    @property
+    def reviews(self):
+        """The reviews in force: the run's Reviews (``{run: Reviews}`` for several runs)."""
+        require(self.model, "reviews")
+        return self.model.reviews
+
+    def review(self, kind: str, claim: int, label: str | None, doc_id: str | None = None, note: str = "",
+               *, which: str = "main") -> list:
+        """Review a label of the drilled sample (``which`` "other": the baseline run's same query),
+        as :meth:`SampleExplorer.review <ragwidgets.widgets.SampleExplorer.review>`: ``label`` None
+        confirms the judge's, ``doc_id`` None on a retrieved2* kind is the whole row. The run's
+        table, summary and drill-down update; returns the Reviews made."""
+        made = self._panels["drill"].review(self._context(), kind, claim, label, doc_id, note, which=which)
+        self._redraw(REVIEWED)
+        return made
+
+    def trace(self, kind: str, claim: int, doc_id: str | None = None, *, which: str = "main") -> Trace | None:
+        """The judge's trace behind one label of the drilled sample, or None (none kept, no judge)."""
+        return self._panels["drill"].trace(self._context(), which, kind, claim, doc_id)[0]
+
+    @property
+    def trust_open(self) -> bool:
+        """Whether the trust panel is open (its tables are computed while it is)."""
+        return self._panels["trust"].tables is not None
+
+    @trust_open.setter
+    def trust_open(self, value: bool) -> None:
+        self._panels["trust"].open(value)
+        self._redraw(VIEW)
+
+    def trust(self) -> dict:
+        """The trust panel's tables: ``agreement`` (:func:`ragwidgets.analysis.agreement`'s
+        Agreement) and ``corrected`` (:func:`ragwidgets.analysis.corrected`'s DataFrame, one run; a
+        dict per run when several runs are reviewed)."""
+        return self._panels["trust"].trust()
+
+    def chart(self, kind: str = "distribution"):
+        """The current ``distribution``, ``scatter``, ``groups`` or ``top_k`` (what-if) chart as an
+        Altair chart (``.save("x.png")`` / ``.save("x.svg")`` renders offline through vl-convert)."""
+        return altair_chart(kind, self.view_state["charts"], self.top_k() if kind == "top_k" else None)
+
+    def top_k(self, run: str | None = None) -> pd.DataFrame:
+        """What-if for one run (default: the run shown, else the first): every passage-reading
+        metric if the retriever kept only its top k passages, k = 1 ... the longest retrieval."""
+        return whatif.top_k(self.model, run or self.run or self.runs[0])
+
+    def what_if(self, doc_id: str | None = None, text: str | None = None, *, run: str | None = None,
+                seconds: float | None = None) -> dict:
+        """The what-if panel's numbers, no judge call, for one run (``run``, else the run shown,
+        else the first) over its rows the controls keep (``filtered``): ``top_k`` is
+        :func:`~ragwidgets.analysis.top_k_curve` on those rows; given a ``doc_id`` and/or a
+        ``text`` pattern (regular expressions, RE2 syntax; blank: none), ``dropped`` is
+        :func:`~ragwidgets.analysis.drop_passages`' before / after table on them (None without a
+        pattern), with ``n_dropped`` passages in ``samples_touched`` samples; ``run`` and
+        ``samples`` (how many rows) say what was counted. A pattern whose match runs past
+        ``seconds`` (None: no budget; the panel's is ``whatif.WHATIF_SECONDS``) stops with
+        :class:`~ragwidgets.analysis.whatif.PatternTooCostly`."""
+        return whatif.what_if(self.model, run or self.run or self.runs[0], doc_id, text, seconds)
+
+    def to_html(self, path, *, worst: int = 20) -> Path:
+        """Write a self-contained static report (summary, charts as inline SVG, slices, comparison,
+        the ``worst`` filtered samples by the chart metric with their claims): no script, no
+        network, no kernel needed to read it."""
+        from ...atomic import atomic_write
+        from ..report import report_html
+        require(self.model, "report", " (it reads every sample's claims in the kernel)")
+        path = Path(path)
+        page = report_html(self, worst=worst)
+        with atomic_write(path, encoding="utf-8") as out:  # the old report stays if this fails
+            out.write(page)
+        return path
+
+    # -- the one update path ------------------------------------------------------------------
+    def _changed(self, change) -> None:
+        if change["name"] == "expression":
+            self._refused = {}
+        if self._changes is not None:
+            self._changes.add(change["name"])
+        elif not self._busy:
+            self._refresh()
+
+    def _on_view_only(self, change) -> None:
+        if self._changes is not None:
+            self._changes.add(change["name"])
+        elif not self._busy:
+            self._refresh(reorder=False)
+
+    def _control_values(self) -> dict:
+        return {k: getattr(self, k) for k in self._controls}
+
+    def _context(self, controls: dict | None = None) -> Context:
+        """What the panels see: the run model and the widget's plain values."""
+        return Context(self.model, controls or self._control_values(), self.selected, self.files_root,
+                       self.overwrite, self.reviewer, self.judge)
+
+    @staticmethod
+    def _model_query(controls: dict) -> tuple[Query, Charts]:
+        """The run model's Query (the expression and the charts' conditions joined by ``and``) and Charts."""
+        c = controls
+        parts = [e for e in (c["expression"], *c["conditions"]) if e.strip()]
+        expression = " and ".join(f"({e})" for e in parts) if len(parts) > 1 else "".join(parts)
+        return (Query(c["run"], c["text"], expression, c["slice"], c["brush"], c["sort_by"], c["descending"],
+                      c["compare_metric"]),
+                Charts(c["chart_metric"], c["scatter_x"], c["scatter_y"], c["group_by"]))
+
+    def _refresh(self, reorder: bool = True) -> None:
+        """Update the model (unless only the selection moved) and rebuild the view state; when the
+        model's rows are new, the drilled sample stays selected if it is among them."""
+        controls = self._control_values()
+        if reorder:
+            shown = self._panels["drill"].views.get("key")
+            if self.model.update(*self._model_query(controls)):
+                self._reselect(shown)
+            self._error = "; ".join(self.model.errors)
+        self.view_state = self._build(controls)
+        with self.hold_sync():
+            if reorder or self._rows.get("version") != self.model.version:
+                self._rows = seed(self.model)
+            self._show("_view", self.view_state)
+            if self.selected != self._panels["drill"].drilled:
+                self._update_drill()
+
+    def _reselect(self, shown) -> None:
+        """Select the sample ``shown`` (a model's sample key) in the model's new rows, else none."""
+        self._busy = True
+        try:
+            self.selected = self.model.row_of(shown) if shown is not None else -1
+        finally:
+            self._busy = False
+
+    def _build(self, controls: dict) -> dict:
+        """The view state: the core's (runs, counts, the metrics, the table's columns, the
+        controls, errors), the run model's view data, then each panel's part."""
+        query, charts = self._model_query(controls)
+        view = self.model.view(query, charts, self.selected)
+        metrics = [{"key": k, "label": metric_label(k)} for k in self.metrics]
+        state = {
+            "runs": self.runs, "run": view["run"], "total": view["total"], "count": view["count"],
+            "version": self.model.version, "error": "; ".join(e for e in (self._rejected, self._error) if e),
+            "metrics": metrics,
+            "chartable": metrics + [{"key": k, "label": f"{k} (external)"} for k in self.model.external],
+            "columns": self._columns(), "all_columns": self._columns(every=True), "group_columns": self.group_columns,
+            "controls": controls, "refused": self._refused, **view}
+        ctx = self._context(controls)
+        for panel in self._panels.values():
+            state.update(panel.part(ctx, view))
+        lacking = unavailable(self.model)
+        if lacking:
+            state["cluster"] = {**state.get("cluster", {}), "unavailable": lacking}
+        return state
+
+    def _columns(self, every: bool = False) -> list[dict]:
+        """The table's columns (``table_columns``' choice and order; ``every``: all, in the default
+        order: the text columns, the difference, the metrics, then the item counts)."""
+        cols = []
+        kinds = dict(sorted(self.model.columns(), key=lambda c: c[1] == "count"))  # the metrics before the counts
+        for key, kind in (kinds.items() if every or not self.table_columns
+                          else ((k, kinds[k]) for k in self.table_columns if k in kinds)):
+            if kind == "external":  # another tool's number: drawn like a metric (NaN: missing, n/c), named as external
+                cols.append({"key": key, "label": f"{key} (external)", "kind": "metric", "external": True})
+            elif kind == "metric":
+                cols.append({"key": key, "label": metric_label(key), "kind": kind,
+                             "lower_is_better": metric_of(key).lower_is_better})
+            else:
+                label = {"text": key, "count": key.removeprefix("n_").replace("_", " "),
+                         "difference": f"Δ {self.compare_metric} vs {self.runs[0]}"}[kind]
+                cols.append({"key": key, "label": label, "kind": kind})
+        return cols
+
+    def _update_drill(self) -> None:
+        """Show the drill-down of the selected row (its error, if the model could not, in the view)."""
+        shown, error = self._panels["drill"].show(self._context())
+        if error:
+            self._error = error
+            self.view_state = {**self.view_state, "error": error}
+            self._show("_view", self.view_state)
+        for name, view in shown.items():
+            self._show(name, view)
+
+    def _redraw(self, what: str) -> None:
+        """Redraw after a panel's request or action (``what``: common's NOTHING ... REVIEWED)."""
+        if what == REVIEWED:
+            for panel in self._panels.values():
+                panel.reviewed(self._context())
+        if what in (ROWS, REVIEWED) and self.view_state:
+            self._refresh()
+        elif what == VIEW:
+            self._refresh(reorder=False)
+        if what in (DRILL, REVIEWED):
+            self._update_drill()
+
+    # -- rows on demand, and the requests -----------------------------------------------------
+    def window(self, start: int, count: int) -> tuple[dict, list[bytes]]:
+        """Rows ``start`` ... ``start + count`` of the filtered order, as :func:`rows_message`
+        sends them (ValueError unless both are whole numbers, ``start`` ≥ 0 and ``count`` from 0
+        to MAX_WINDOW)."""
+        start = whole(start, "start", 0, None)
+        count = whole(count, "count", 0, MAX_WINDOW)
+        return rows_message(self.model.version, start, **window(self.model, start, count))
+
+    def step(self, delta: int) -> None:
+        """Select the row ``delta`` places after the selected one in the filtered order (the first
+        row when the selection is not among them)."""
+        delta = whole(delta, "delta", None, None)
+        order = self.order
+        if not len(order):
+            return
+        where = np.flatnonzero(order == self.selected)
+        i = 0 if not len(where) else min(max(int(where[0]) + delta, 0), len(order) - 1)
+        self.selected = int(order[i])
+
+    _reply_types = {"rows": "rows"}
+
+    def _handlers(self) -> dict:
+        """The front end's requests, ``{"type", "request", ...}`` (type one of REQUESTS: the core's,
+        then each panel's). Each gets one reply carrying its ``request`` (base.Widget): a window of
+        rows (type "rows") or ``{"type": "reply"}``, with ``error`` when it failed (the widget's
+        state is then as it was)."""
+        handlers = {"rows": lambda m, _: self.window(m.get("start"), m.get("count")),
+                    "step": lambda m, _: self.step(m.get("delta"))}
+        for panel in self._panels.values():
+            for name, redraws in panel.requests.items():
+                handlers[name] = lambda m, _, answer=getattr(panel, f"on_{name}"), redraws=redraws: \
+                    self._answer(answer, redraws, m)
+        return handlers
+
+    def _answer(self, answer, redraws: str, message: dict):
+        """A panel's answer to a request, after which the core redraws what the panel said."""
+        reply = answer(self._context(), message)
+        self._redraw(redraws)
+        return reply

@@ -1,0 +1,39 @@
+"""The table's rows as the front end asks for them (``js/src/dataset/rows.js``): windows of the
+filtered order, one binary buffer per column, and the first SEED_ROWS of them saved in ``_rows``."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+MAX_WINDOW = 2000  # rows per window
+QUERY_CHARS = 160  # query text sent per row
+SEED_ROWS = 50  # the first rows of the order, kept in the saved state (`_rows`)
+
+
+def rows_message(version: int, start: int, positions: np.ndarray, *, run: list, query_id: list, query: list,
+                 numeric: dict[str, np.ndarray], status: dict[str, np.ndarray]) -> tuple[dict, list[bytes]]:
+    """A window of table rows for the front end: a header (positions and text columns) and one
+    little-endian buffer per numeric column (float64, NaN = not defined) then per metric status
+    (int8: 0 defined, 1 Undefined, 2 not computable)."""
+    buffers = [np.asarray(v, dtype="<f8").tobytes() for v in numeric.values()]
+    buffers += [np.asarray(v).astype(np.int8).tobytes() for v in status.values()]
+    header = {"type": "rows", "version": version, "start": start, "positions": positions.tolist(), "run": run,
+              "query_id": query_id, "query": query, "numeric": list(numeric), "status": list(status)}
+    return header, buffers
+
+
+def window(model, start: int, count: int) -> dict:
+    """The model's window of rows, each query cut to QUERY_CHARS."""
+    rows = model.window(start, count)
+    return {**rows, "query": [q[:QUERY_CHARS] for q in rows["query"]]}
+
+
+def seed(model) -> dict:
+    """The first SEED_ROWS rows of the order, as ``_rows`` saves them: a window's header with its
+    numeric columns as lists (None for NaN) and its status codes."""
+    header, _ = rows_message(model.version, 0, **(first := window(model, 0, SEED_ROWS)))
+    return {**header, "values": [[v if math.isfinite(v) else None for v in np.asarray(col, dtype=float).tolist()]
+                                 for col in first["numeric"].values()],
+            "codes": [np.asarray(col).astype(int).tolist() for col in first["status"].values()]}
