@@ -1,19 +1,18 @@
-"""DatasetExplorer: error analysis over a whole run (or several runs of the same queries).
-
-One anywidget (``js/src/dataset.js``) over a run model (:class:`~ragwidgets.analysis.runs.RunModel`):
+"""The DatasetExplorer's core: its traits (every control), the one update path, the table's rows
+asked for in windows (``rows.py``), the step through them, and the one dispatcher of the front
+end's requests, over a run model (:class:`~ragwidgets.analysis.runs.RunModel`):
 :class:`~ragwidgets.analysis.runs.InMemoryRun` for a run in this process, the ``"cluster_run"``
 back end's for a Dask-scored run. Every control is a trait (``run``, ``text``, ``expression``,
 ``conditions`` (the charts' clicks, each removable, joined to the expression by ``and``),
 ``slice``, ``brush``, ``sort_by``, ``descending``, the chart choices, ``table_columns``,
-``selected``); a change
-updates the model and rebuilds the view state in one step (``_view``: summary, charts'
-pre-aggregated data, slices, comparison, ``count`` of ``total``; each view one
-:func:`~ragwidgets.widgets.base.view_trait`), and the front end asks for the
-rows it shows as windows (a custom message answered with one binary buffer per column). The
-drill-down is the one-sample view (:class:`~ragwidgets.widgets._sample_view.SampleView`) of the
-selected row, beside the same query's answer in the baseline run when runs are compared. What the
-model cannot do (its ``capabilities``) is named as not available. ``_rows`` carries the first
-SEED_ROWS rows of the order, so that a saved notebook or an export shows them with no kernel.
+``selected``); a change updates the model and rebuilds the view state in one step (``_view``:
+the core's part, the model's view data (summary, charts' pre-aggregated data, slices,
+comparison, ``count`` of ``total``), then each panel's part; each view one
+:func:`~ragwidgets.widgets.base.view_trait`). The panels (``PANELS``, one module each, twins of
+``js/src/dataset/``) answer their requests; the drill-down (``drill.py``) fills ``_drill`` and
+``_other``. What the model cannot do (its ``capabilities``) is named as not available. ``_rows``
+carries the first SEED_ROWS rows of the order, so that a saved notebook or an export shows them
+with no kernel.
 
 Every control value is checked where it enters: set from Python, a value that is not valid (a
 filter expression that does not evaluate included) raises :class:`ControlError`; sent by the

@@ -1,6 +1,6 @@
-"""The save · export panel's writes of rows and claims (``js/src/dataset/export.js``): the
-filtered rows as CSV or Parquet, their claims as CSV, Parquet or JSONL, to a file the front end
-names in ``files_root``; the kernel says what it wrote."""
+"""The save · export panel (``js/src/dataset/export.js``): the slices saved to or loaded from a
+file, the filtered rows written as CSV or Parquet, their claims as CSV, Parquet or JSONL, each to
+a file the front end names in ``files_root``; the kernel says what it did."""
 
 from __future__ import annotations
 
@@ -10,17 +10,31 @@ import numpy as np
 import pandas as pd
 
 from ...analysis.runs import require
+from ...analysis.slices import load_slices, save_slices
 from ...engine.claims import csv_cells, write_claims
-from .common import NOTHING, Context, Panel, front_end_file
+from .common import NOTHING, ROWS, Context, Panel, front_end_file
+from .slices import add
 
 STATUS_WORDS = {0: "defined", 1: "Undefined", 2: "not computable"}
 
 
 class ExportPanel(Panel):
-    """The requests that write the filtered rows (``export``) or their claims (``export_claims``)."""
+    """The requests that save or load the slices, write the filtered rows (``export``) or their
+    claims (``export_claims``)."""
 
     key = "act"
-    requests = {"export": NOTHING, "export_claims": NOTHING}
+    requests = {"save_slices": NOTHING, "load_slices": ROWS, "export": NOTHING, "export_claims": NOTHING}
+
+    def on_save_slices(self, ctx: Context, message: dict) -> dict:
+        path = front_end_file(ctx, message, write=True)
+        save_slices(path, self.model.slices)
+        return {"said": f"Saved {len(self.model.slices)} slices to {path.resolve()}"}
+
+    def on_load_slices(self, ctx: Context, message: dict) -> dict:
+        path = front_end_file(ctx, message, write=False)
+        slices = load_slices(path)
+        add(self.model, slices)
+        return {"said": f"Loaded {len(slices)} slices from {path.resolve()}"}
 
     def on_export(self, ctx: Context, message: dict) -> dict:
         written = export_rows(self.model, front_end_file(ctx, message, write=True), message.get("format"))
