@@ -1,7 +1,8 @@
 """What a DatasetExplorer panel sees and gives back. The core (``core.py``) holds the widget; a
-panel (one module here, one in ``js/src/dataset/``) gets a :class:`Context` (the run model and the
-widget's plain values), returns its part of the view and answers its requests with dicts, and
-never reaches the widget. The small tables every panel sends are :func:`frame_view`'s."""
+panel (one module here, one in ``js/src/dataset/``) holds the run model (its table, order, runs,
+capabilities), gets a :class:`Context` (the widget's plain values), returns its part of the view
+and answers its requests with dicts, and never reaches the widget. The small tables every panel
+sends are :func:`frame_view`'s."""
 
 from __future__ import annotations
 
@@ -20,30 +21,25 @@ NOTHING, DRILL, VIEW, ROWS, REVIEWED = "", "drill", "view", "rows", "reviewed"  
 
 @dataclass(frozen=True)
 class Context:
-    """What a panel sees of the explorer: the run model (its table, order, runs, capabilities),
-    the controls' values, the selected row, the folder the front end's files are confined to and
-    whether they may be replaced there, the name new reviews carry and the judge whose traces open."""
+    """The widget's plain values a panel sees, besides its run model: the controls' values, the
+    selected row, the folder the front end's files are confined to and whether they may be
+    replaced there, the name new reviews carry and the judge whose traces open."""
 
-    model: object
     controls: dict
-    selected: int = -1
-    files_root: Path = Path()
-    overwrite: bool = False
-    reviewer: str = ""
-    judge: object = None
-
-    @property
-    def run(self) -> str:
-        """The run a one-run panel is for: the run shown, else the first."""
-        return self.controls["run"] or self.model.runs[0]
+    selected: int
+    files_root: Path
+    overwrite: bool
+    reviewer: str
+    judge: object
 
 
 class Panel:
-    """A panel: its part of the view and the requests it answers. ``requests`` maps each request
-    type to what the core redraws after it (NOTHING, DRILL: the drill-down, VIEW: the view, ROWS:
-    the model's rows and the view, REVIEWED: labels were reviewed: every panel's :meth:`reviewed`,
-    the rows, the view and the drill-down); the request's answer is the method ``on_<type>(ctx,
-    message)``, returning the reply's fields (a dict, or (dict, buffers); None: none)."""
+    """A panel over the run model ``model``: its part of the view and the requests it answers.
+    ``requests`` maps each request type to what the core redraws after it (NOTHING, DRILL: the
+    drill-down, VIEW: the view, ROWS: the model's rows and the view, REVIEWED: labels were
+    reviewed: every panel's :meth:`reviewed`, the rows, the view and the drill-down); the
+    request's answer is the method ``on_<type>(ctx, message)``, returning the reply's fields (a
+    dict, or (dict, buffers); None: none). ``key`` is its JS twin's."""
 
     key = ""
     requests: dict[str, str] = {}

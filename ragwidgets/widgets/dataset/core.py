@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -440,9 +441,9 @@ class DatasetExplorer(Widget):
         return {k: getattr(self, k) for k in self._controls}
 
     def _context(self, controls: dict | None = None) -> Context:
-        """What the panels see: the run model and the widget's plain values."""
-        return Context(self.model, controls or self._control_values(), self.selected, self.files_root,
-                       self.overwrite, self.reviewer, self.judge)
+        """The widget's plain values the panels see."""
+        return Context(controls or self._control_values(), self.selected, self.files_root, self.overwrite,
+                       self.reviewer, self.judge)
 
     @staticmethod
     def _model_query(controls: dict) -> tuple[Query, Charts]:
@@ -571,11 +572,10 @@ class DatasetExplorer(Widget):
                     "step": lambda m, _: self.step(m.get("delta"))}
         for panel in self._panels.values():
             for name, redraws in panel.requests.items():
-                handlers[name] = lambda m, _, answer=getattr(panel, f"on_{name}"), redraws=redraws: \
-                    self._answer(answer, redraws, m)
+                handlers[name] = partial(self._answer, getattr(panel, f"on_{name}"), redraws)
         return handlers
 
-    def _answer(self, answer, redraws: str, message: dict):
+    def _answer(self, answer, redraws: str, message: dict, _buffers: list):
         """A panel's answer to a request, after which the core redraws what the panel said."""
         reply = answer(self._context(), message)
         self._redraw(redraws)
