@@ -345,7 +345,12 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class _QuietServer(ThreadingHTTPServer):
+    """A thread per request; a listen backlog of 128 (socketserver's default of 5 let a loaded machine,
+    slow to accept, drop the SYNs of the 7th and later of 16 clients connecting at once: each then
+    waited a second or more before retrying and ran into the judge's timeout)."""
+
     daemon_threads = True
+    request_queue_size = 128
 
     def handle_error(self, request, client_address):  # a client that hung up mid-request is expected
         pass
@@ -357,12 +362,16 @@ class FakeChatServer:
     script: ServerScript
 
 
+def chat_server_on(script: ServerScript) -> _QuietServer:
+    """A fake chat server bound to a free loopback port, following ``script``; not serving yet."""
+    return _QuietServer(("127.0.0.1", 0), type("Handler", (_Handler,), {"script": script}))
+
+
 @pytest.fixture
 def chat_server():
     """A running fake chat-completions server; ``base_url`` ends in ``/v1``."""
     script = ServerScript()
-    handler = type("Handler", (_Handler,), {"script": script})
-    server = _QuietServer(("127.0.0.1", 0), handler)
+    server = chat_server_on(script)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
