@@ -1,8 +1,12 @@
-"""One LocalCluster (processes, 2 workers) for every Dask test of the session."""
+"""One LocalCluster (processes, 2 workers) for every Dask test of the session; its start (and a
+killed worker's return) waits for the workers with a generous deadline and is tried once more, with
+a StartRetried warning, when they do not arrive. Tests read the number of workers from the cluster."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -15,23 +19,49 @@ distributed = pytest.importorskip("distributed")
 
 
 WORKERS = 2
-WORKER_START_S = 300  # a worker process (re)started on a loaded 2-core machine can take minutes
+WORKER_START_S = 180  # a worker process (re)started on a loaded 2-core machine can take minutes
 
 
-@pytest.fixture(scope="session")
-def client():
-    with distributed.LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  silence_logs=40) as cluster, distributed.Client(cluster) as c:
-        c.wait_for_workers(WORKERS, timeout=WORKER_START_S)
+@contextlib.contextmanager
+def cluster_client(**options):
+    """A client of a new LocalCluster (``options`` as LocalCluster's), once all its workers arrived."""
+    with distributed.LocalCluster(dashboard_address=None, silence_logs=40, **options) as cluster, \
+            distributed.Client(cluster) as c:
+        c.wait_for_workers(options.get("n_workers", 1), timeout=WORKER_START_S)
         yield c
 
 
+@pytest.fixture(scope="session")
+def client(start_once_more):
+    with start_once_more(f"a LocalCluster of {WORKERS} worker processes",
+                         lambda: cluster_client(n_workers=WORKERS, threads_per_worker=1, processes=True)) as c:
+        yield c
+
+
+@pytest.fixture(scope="session")
+def make_cluster(start_once_more):
+    """``make_cluster(**options)``: a context giving a client of a LocalCluster of its own, started as ``client``."""
+    return lambda **options: start_once_more(f"a LocalCluster {options}", lambda: cluster_client(**options))
+
+
+@contextlib.contextmanager
+def workers_back(c, restart: bool):
+    """Every worker there again (``restart``: all of them restarted first)."""
+    if restart:
+        c.restart(wait_for_workers=False)
+    c.wait_for_workers(WORKERS, timeout=WORKER_START_S)
+    yield
+
+
 @pytest.fixture(autouse=True)
-def _both_workers(request):
+def _both_workers(request, start_once_more):
     """Both workers there before each test that uses the cluster (a test that kills a worker leaves
-    its nanny to start a new one, which under load may still be starting)."""
+    its nanny to start a new one, which under load may still be starting); if one does not come
+    back in time, every worker is restarted once."""
     if "client" in request.fixturenames:
-        request.getfixturevalue("client").wait_for_workers(WORKERS, timeout=WORKER_START_S)
+        c, tries = request.getfixturevalue("client"), itertools.count()
+        with start_once_more(f"the {WORKERS} workers' return", lambda: workers_back(c, next(tries) > 0)):
+            pass
 
 
 @pytest.fixture(scope="session")

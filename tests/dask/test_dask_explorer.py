@@ -205,12 +205,11 @@ def test_what_is_not_available_says_so(dask_scores):
         rw.DatasetExplorer({"a": dask_scores, "b": dask_scores})
 
 
-def test_a_cluster_that_went_away(records, parts_writer, tmp_path, client):
+def test_a_cluster_that_went_away(records, parts_writer, tmp_path, client, make_cluster):
     paths = parts_writer(tmp_path, records[:200], [100, 100])
-    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
-        with distributed.Client(cluster) as gone:
-            explorer = rw.DatasetExplorer(rw.evaluate([str(p) for p in paths], engine="dask"), rows=10)
-            shown = explorer.frame["query_id"].tolist()
+    with make_cluster(n_workers=1, processes=False) as gone:
+        explorer = rw.DatasetExplorer(rw.evaluate([str(p) for p in paths], engine="dask"), rows=10)
+        shown = explorer.frame["query_id"].tolist()
     assert explorer.view_state["error"] == ""
     with gone.as_current():  # the only client it knows is closed
         explorer.sort_by = "recall"
