@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/strategies.py, as the top-level tests import it
+from starts import started_once_more  # noqa: E402
 
 distributed = pytest.importorskip("distributed")
 
@@ -32,16 +33,16 @@ def cluster_client(**options):
 
 
 @pytest.fixture(scope="session")
-def client(start_once_more):
-    with start_once_more(f"a LocalCluster of {WORKERS} worker processes",
+def client():
+    with started_once_more(f"a LocalCluster of {WORKERS} worker processes",
                          lambda: cluster_client(n_workers=WORKERS, threads_per_worker=1, processes=True)) as c:
         yield c
 
 
 @pytest.fixture(scope="session")
-def make_cluster(start_once_more):
+def make_cluster():
     """``make_cluster(**options)``: a context giving a client of a LocalCluster of its own, started as ``client``."""
-    return lambda **options: start_once_more(f"a LocalCluster {options}", lambda: cluster_client(**options))
+    return lambda **options: started_once_more(f"a LocalCluster {options}", lambda: cluster_client(**options))
 
 
 @contextlib.contextmanager
@@ -54,13 +55,13 @@ def workers_back(c, restart: bool):
 
 
 @pytest.fixture(autouse=True)
-def _both_workers(request, start_once_more):
+def _both_workers(request):
     """Both workers there before each test that uses the cluster (a test that kills a worker leaves
     its nanny to start a new one, which under load may still be starting); if one does not come
     back in time, every worker is restarted once."""
     if "client" in request.fixturenames:
         c, tries = request.getfixturevalue("client"), itertools.count()
-        with start_once_more(f"the {WORKERS} workers' return", lambda: workers_back(c, next(tries) > 0)):
+        with started_once_more(f"the {WORKERS} workers' return", lambda: workers_back(c, next(tries) > 0)):
             pass
 
 

@@ -6,9 +6,14 @@ Playwright is missing; `.ci/run` installs Chromium so CI runs these tests.
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from e2e_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, jupyter_server, offline_page_sized
+from starts import started_once_more
+
+BROWSER_START_MS = 120_000  # Chromium's launch on a loaded 2-core machine (Playwright's default is 30 s)
 
 
 @pytest.fixture(scope="session")
@@ -47,12 +52,12 @@ def notebook7(chromium_path, tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser(chromium_path):
     """Module-scoped: Playwright's sync API keeps an asyncio loop running in this thread while it
-    is open, which would break later tests that start their own loops (the judges')."""
+    is open, which would break later tests that start their own loops (the judges'). A launch that
+    fails is tried once more (StartRetried)."""
     from playwright.sync_api import sync_playwright
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+    with sync_playwright() as pw, started_once_more("Chromium", lambda: contextlib.closing(pw.chromium.launch(
+            executable_path=chromium_path, args=CHROMIUM_ARGS, timeout=BROWSER_START_MS))) as b:
         yield b
-        b.close()
 
 
 @pytest.fixture

@@ -15,6 +15,8 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
 
+from starts import started_once_more
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/lib/chromium/chromium") if Path(p).exists()), None)
@@ -29,46 +31,61 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@contextlib.contextmanager
+SERVER_START_S = 180  # a Jupyter server started on a loaded 2-core machine can take a minute
+
+
 def jupyter_server(module: str, app_flags: list[str], home: Path):
     """Start ``python -m <module>`` (jupyterlab or notebook) on loopback, serving ``home/root``.
 
     Shared by both front ends: loopback, a random token, config/runtime/settings/workspaces dirs
     in ``home``, --allow-root, this checkout on PYTHONPATH; ``app_flags`` are the front end's own
-    (expose the app in the browser, no update checks). Yields (base_url, token, root).
+    (expose the app in the browser, no update checks). A server that does not answer is started once
+    more, on another port (StartRetried). A context yielding (base_url, token, root).
     """
+    return started_once_more(f"python -m {module}", lambda: _jupyter_server(module, app_flags, home))
+
+
+@contextlib.contextmanager
+def _jupyter_server(module: str, app_flags: list[str], home: Path):
+    """One try of jupyter_server, on a free port."""
     root = home / "root"
-    root.mkdir()
+    root.mkdir(exist_ok=True)
     env = dict(os.environ)
     for var, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_RUNTIME_DIR", "runtime"),
                      ("JUPYTERLAB_SETTINGS_DIR", "settings"), ("JUPYTERLAB_WORKSPACES_DIR", "workspaces")):
         env[var] = str(home / sub)
     news = home / "settings" / "@jupyterlab" / "apputils-extension"
-    news.mkdir(parents=True)
+    news.mkdir(parents=True, exist_ok=True)
     (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false", "checkForUpdates": false}')
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     port, token = free_port(), secrets.token_hex(16)
     base = f"http://127.0.0.1:{port}"
-    with serve([sys.executable, "-m", module, "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+    with _served([sys.executable, "-m", module, "--no-browser", "--ip=127.0.0.1", f"--port={port}",
                 f"--IdentityProvider.token={token}", "--allow-root", f"--ServerApp.root_dir={root}", *app_flags],
                f"{base}/api/status?token={token}", root, env, home / f"{module}.log"):
         yield base, token, root
 
 
-@contextlib.contextmanager
 def serve(command: list[str], url: str, cwd, env: dict, log_path):
     """Run a server (``python -m <module> ...``) on loopback until ``url`` answers; stop it by its
-    PID afterwards. A server that exits or stays silent for 90 s fails with its log."""
+    PID afterwards. A server that exits or stays silent for SERVER_START_S is started once more
+    (StartRetried), then fails with its log."""
+    return started_once_more(f"python -m {command[2]}", lambda: _served(command, url, cwd, env, log_path))
+
+
+@contextlib.contextmanager
+def _served(command: list[str], url: str, cwd, env: dict, log_path):
+    """One try of serve."""
     with open(log_path, "w") as log:
         proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
-            deadline = time.time() + 90
+            deadline = time.monotonic() + SERVER_START_S
             while True:
                 try:
-                    urllib.request.urlopen(url, timeout=2)
+                    urllib.request.urlopen(url, timeout=5)
                     break
                 except OSError:
-                    if proc.poll() is not None or time.time() > deadline:
+                    if proc.poll() is not None or time.monotonic() > deadline:
                         raise RuntimeError(f"python -m {command[2]} did not start:\n" + log_path.read_text())
                     time.sleep(0.3)
             yield

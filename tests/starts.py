@@ -1,13 +1,11 @@
-"""What every folder's tests share: starting a cluster, a server or a browser once more when its
-first start fails (a machine hiccup, not a defect of ragwidgets), with the reason in pytest's
-warnings summary."""
+"""Starting a cluster, a server or a browser once more when its first start fails (a machine hiccup,
+not a defect of ragwidgets), with the reason in pytest's warnings summary; for the fixtures of every
+folder (tests/ is on the path)."""
 
 from __future__ import annotations
 
 import contextlib
 import warnings
-
-import pytest
 
 
 class StartRetried(UserWarning):
@@ -28,8 +26,3 @@ def started_once_more(what: str, start):
     with stack:
         yield value
 
-
-@pytest.fixture(scope="session")
-def start_once_more():
-    """``started_once_more(what, start)`` for the fixtures that start a cluster, a server or a browser."""
-    return started_once_more
