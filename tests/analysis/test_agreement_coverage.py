@@ -16,6 +16,8 @@ import pytest
 
 from ragwidgets.analysis.agreement import _bootstrap_confusions, _kappa_of, agreement_intervals
 
+pytestmark = pytest.mark.slow  # a coverage simulation of tens of seconds
+
 R, B, C, CHUNK = 1000, 500, 6, 100
 CELLS = [(g, e, pi, shared) for shared in (True, False) for pi in (0.8, 0.5) for e in (0.01, 0.02, 0.10)
          for g in (20, 50, 100) if shared or (pi == 0.8 and e == 0.02)]

@@ -101,6 +101,7 @@ def population():
     return truth, judges
 
 
+@pytest.mark.slow  # a coverage simulation of tens of seconds
 @pytest.mark.parametrize("n", [100, 500])
 def test_corrected_interval_covers_the_true_mean(population, n):
     truth, judges = population

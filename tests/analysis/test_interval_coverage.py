@@ -15,6 +15,8 @@ import pytest
 
 from ragwidgets.analysis.corrected import _rectify
 
+pytestmark = pytest.mark.slow  # a coverage simulation of tens of seconds
+
 C, N, R = 6, 2000, 1000
 NS = (30, 50, 100, 500)
 METRICS = ("proportion", "binary", "conditional")

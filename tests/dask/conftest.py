@@ -23,6 +23,13 @@ WORKERS = 2
 WORKER_START_S = 180  # a worker process (re)started on a loaded 2-core machine can take minutes
 
 
+def pytest_collection_modifyitems(items):
+    """Under pytest-xdist's ``--dist loadgroup`` the tests here run on one worker: one cluster for all."""
+    for item in items:
+        if Path(__file__).parent in item.path.parents:
+            item.add_marker(pytest.mark.xdist_group("dask"))
+
+
 @contextlib.contextmanager
 def cluster_client(**options):
     """A client of a new LocalCluster (``options`` as LocalCluster's), once all its workers arrived."""

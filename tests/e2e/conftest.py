@@ -7,6 +7,7 @@ Playwright is missing; `.ci/run` installs Chromium so CI runs these tests.
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,16 @@ from e2e_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, jupyter_server, offl
 from starts import started_once_more
 
 BROWSER_START_MS = 120_000  # Chromium's launch on a loaded 2-core machine (Playwright's default is 30 s)
+HERE = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items):
+    """Every test here is marked ``browser`` (``-m "not browser"`` leaves them out) and, under
+    pytest-xdist's ``--dist loadgroup``, runs on one worker: one JupyterLab, one Chromium, one artifacts/."""
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 @pytest.fixture(scope="session")
