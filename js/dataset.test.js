@@ -229,8 +229,8 @@ describe("the drill-down", () => {
   it("shows the baseline run's same query beside the drilled one when runs are compared", async () => {
     const f = fixture("compared");
     const { el, cleanup } = mountWith(f);
-    await tick();
-    expect(el.querySelector("[data-testid=drill-main]").textContent).toContain(f._drill.title);
+    await vi.waitFor(() => expect(el.querySelector("[data-testid=drill-main]").textContent).toContain(f._drill.title),
+      { timeout: 5000 }); // the sample view mounts after the drawer: a condition, not a fixed wait
     expect(el.querySelector("[data-testid=drill-other]").textContent).toContain(f._other.title);
     const sel = f._view.selected;
     expect(el.querySelector(".rw-ds-drill-bar").textContent).toContain(`${sel.run} · ${sel.query_id} · row 1 of ${f._view.count}`);
