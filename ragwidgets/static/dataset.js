@@ -482,6 +482,7 @@ function memo(render2) {
 
 // src/dataset/common.js
 var fmt = (v3, digits = 3) => v3 === null || v3 === void 0 || Number.isNaN(v3) ? "" : Number(v3).toFixed(digits);
+var meanText = (v3) => v3 === null || v3 === void 0 ? "Undefined" : Number(v3).toFixed(3);
 var labelsOf = (metrics) => Object.fromEntries(metrics.map((m3) => [m3.key, m3.label]));
 function TraitSelect({ trait, value, options, labels = options, set }) {
   return html`<select value=${value} data-testid=${trait} onChange=${(e3) => set({ [trait]: e3.target.value })}>
@@ -493,7 +494,6 @@ var toggled = (list, x2) => list.includes(x2) ? list.filter((y3) => y3 !== x2) :
 var W = 290;
 var H2 = 150;
 var PAD = { left: 34, right: 8, top: 8, bottom: 30 };
-var fmt2 = (v3) => v3 === null || v3 === void 0 ? "Undefined" : Number(v3).toFixed(3);
 function brushedBins(edges, brush) {
   if (!brush || brush.undefined || brush.lo === void 0) return null;
   const lo = edges.findIndex((e3) => e3 >= brush.lo - 1e-9);
@@ -618,8 +618,8 @@ function GroupMeans({ chart, label, onPick, picked = () => false }) {
       onClick=${() => onPick(String(r3.group))}>
       <text x=${barX - 6} y=${i3 * rowH + 15} text-anchor="end" class="rw-ds-axis">${shortLabel(String(r3.group))}</text>
       ${r3.mean === null ? html`<text x=${barX} y=${i3 * rowH + 15} class="rw-ds-undef-text">Undefined (n=${r3.size})</text>` : html`<rect class="rw-ds-bar" x=${barX} y=${i3 * rowH + 3} width=${Math.max(1, (width - barX - 90) * r3.mean)} height=${rowH - 6} />
-          <text x=${barX + (width - barX - 90) * r3.mean + 4} y=${i3 * rowH + 15} class="rw-ds-axis">${fmt2(r3.mean)} (n=${r3.defined})</text>`}
-      <title>${r3.group}: ${fmt2(r3.mean)} over ${r3.defined} defined of ${r3.size}</title></g>`)}
+          <text x=${barX + (width - barX - 90) * r3.mean + 4} y=${i3 * rowH + 15} class="rw-ds-axis">${meanText(r3.mean)} (n=${r3.defined})</text>`}
+      <title>${r3.group}: ${meanText(r3.mean)} over ${r3.defined} defined of ${r3.size}</title></g>`)}
   </svg>`;
 }
 function groupCondition(column, group) {
@@ -4364,7 +4364,6 @@ var PAD2 = { left: 38, right: 6, top: 8, bottom: 34 };
 var STEP = 19;
 var MIN_W = 150;
 var n3 = (x2) => x2.toLocaleString("en-US");
-var fmt3 = (v3) => v3 === null || v3 === void 0 ? "Undefined" : Number(v3).toFixed(3);
 function records(table) {
   if (!table) return [];
   return table.rows.map((row) => Object.fromEntries(table.columns.map((c3, i3) => [c3, row[i3]])));
@@ -4412,7 +4411,7 @@ function Curve({ metric }) {
   const x2 = (k3) => PAD2.left + slot / 2 + (hi === lo ? 0 : (k3 - lo) / (hi - lo) * (inner - slot));
   const y3 = (v3) => PAD2.top + (H3 - PAD2.top - PAD2.bottom) * (1 - Math.min(1, Math.max(0, v3)));
   const base = H3 - PAD2.bottom;
-  const tip = (p3) => `k = ${p3.k}: ${p3.mean === null ? "Undefined (no defined sample)" : `mean ${fmt3(p3.mean)} over ${p3.defined} defined`} · ${p3.undefined} Undefined${p3.not_computable ? ` · ${p3.not_computable} not computable` : ""}`;
+  const tip = (p3) => `k = ${p3.k}: ${p3.mean === null ? "Undefined (no defined sample)" : `mean ${meanText(p3.mean)} over ${p3.defined} defined`} · ${p3.undefined} Undefined${p3.not_computable ? ` · ${p3.not_computable} not computable` : ""}`;
   return html`<figure class="rw-wi-fig" data-testid="wi-curve" data-metric=${metric.key}>
     <figcaption>${metric.label}</figcaption>
     <svg class="rw-ds-chart" width=${W2} height=${H3} role="img"
@@ -4438,7 +4437,7 @@ function ruleWords(rule) {
 function DropTable({ result, rule }) {
   const rows = records(result.dropped);
   const labels = result.labels || {};
-  const cell = (v3) => v3 === null || v3 === void 0 ? html`<span class="rw-ds-undef">Undefined</span>` : fmt3(v3);
+  const cell = (v3) => v3 === null || v3 === void 0 ? html`<span class="rw-ds-undef">Undefined</span>` : meanText(v3);
   return html`<div class="rw-ds-wide">
     <p class="rw-hint" data-testid="wi-dropped">${`Without the ${n3(result.n_dropped)} passage${result.n_dropped === 1 ? "" : "s"} matching ${ruleWords(rule)} (in ${n3(result.samples_touched)} of the ${n3(result.samples)} samples):`}</p>
     <table class="rw-table rw-wi-table" data-testid="wi-table">

@@ -5,12 +5,11 @@
 // condition (a second click on the same one removes it).
 import { useState } from "preact/hooks";
 import { html } from "../incremental.js";
-import { labelsOf, TraitSelect, toggled } from "./common.js";
+import { labelsOf, meanText as fmt, TraitSelect, toggled } from "./common.js";
 const W = 290;
 const H = 150;
 const PAD = { left: 34, right: 8, top: 8, bottom: 30 };
 
-const fmt = (v) => (v === null || v === undefined ? "Undefined" : Number(v).toFixed(3));
 
 /** The bins [i, j] (inclusive) a brush {lo, hi} covers, or null. */
 export function brushedBins(edges, brush) {

@@ -5,6 +5,9 @@ import { html } from "../incremental.js";
 /** A number to `digits` places; "" for none (null, undefined, NaN). */
 export const fmt = (v, digits = 3) => (v === null || v === undefined || Number.isNaN(v) ? "" : Number(v).toFixed(digits));
 
+/** A mean as text: 3 places, "Undefined" for none (null, undefined). */
+export const meanText = (v) => (v === null || v === undefined ? "Undefined" : Number(v).toFixed(3));
+
 /** {metric key: label} of the view's metrics. */
 export const labelsOf = (metrics) => Object.fromEntries(metrics.map((m) => [m.key, m.label]));
 

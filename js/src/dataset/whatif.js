@@ -1,5 +1,5 @@
 // The DatasetExplorer's "What if" panel: the run-level what-ifs over the rows the filters keep,
-// no judge call. Python computes them (a "whatif" request: DatasetExplorer._what_if_reply, over
+// no judge call. Python computes them (a "whatif" request: widgets/dataset/whatif.py, over
 // analysis.top_k_curve and analysis.drop_passages); here they are drawn: one small SVG per
 // passage-dependent metric, its mean at k = 1 … the longest retrieval with the Undefined count
 // under each k (a k where no sample is defined breaks the line: never drawn as 0), and a rule's
@@ -7,6 +7,7 @@
 // review; not a sort or a chart's choice) or a rule is applied; a reply to an older question is dropped.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../incremental.js";
+import { meanText as fmt } from "./common.js";
 
 const H = 104;
 const PAD = { left: 38, right: 6, top: 8, bottom: 34 }; // the row labels (k, Undef) sit in the left margin
@@ -14,7 +15,6 @@ const STEP = 19; // horizontal room per k, at least
 const MIN_W = 150;
 
 const n = (x) => x.toLocaleString("en-US");
-const fmt = (v) => (v === null || v === undefined ? "Undefined" : Number(v).toFixed(3));
 
 /** A frame_view table ({columns, rows}) as objects keyed by column. */
 export function records(table) {
