@@ -9,7 +9,7 @@ from __future__ import annotations
 import warnings
 
 from ...analysis.judge_variance import label_distributions
-from ...analysis.runs import require
+from ...analysis.runs import not_available, require
 from ...errors import InputWarning
 from ...judges.traces import Trace, find_trace
 from ...reviews import Reviews
@@ -78,8 +78,8 @@ class DrillPanel(Panel):
         if "review" in view:
             view["review"].update(traces=ctx.judge is not None, error="", queue=None, file=None)
         else:
-            view["review_note"] = (f"Reviewing labels is not available on {self.model.where} "
-                                   "(the labels stay on the cluster).")
+            said = not_available(self.model, "reviews", " (the labels stay on the cluster).")
+            view["review_note"] = said[0].upper() + said[1:]
         return view
 
     def _run(self, which: str) -> str:
