@@ -3,7 +3,8 @@
 // tables scroll inside a bounded region with a sticky header.
 import { html, memo } from "./incremental.js";
 import { LabelShown, ROW_KIND, ReviewButtons, reviewKeys } from "./review.js";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { closest, contentWords, excerptStart, overlap, segments } from "./evidence.js";
 import { Id, IdLink, LongText, YesNo, idLinks, showId } from "./text.js";
 
 const ROLE_TEXT = {
@@ -97,7 +98,7 @@ export function Table({ heads, groupRow, cls, n, children, label }) {
   const tall = n > 12;
   return html`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
       role=${tall ? "region" : null} aria-label=${tall ? label : null}>
-    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`} style=${tall ? `min-width: ${minWidth(heads)}em` : null}>
+    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`} style=${tall ? `--rw-min-width: ${minWidth(heads)}em` : null}>
       ${tall ? html`<colgroup>${heads.map((t) => html`<col style=${WIDTHS[t] ? `width: ${WIDTHS[t]}em` : null} />`)}</colgroup>` : null}
       <thead>
         ${groupRow
@@ -188,22 +189,19 @@ const ClaimRow = memo(function ClaimRow({ c, index, selected, hasFacts, hasCorre
   return html`<${Row} item=${c} selected=${selected} send=${ctx.send} more=${claimKeys(review, c.review, "answer2response", index, c.id, ctx)}>
     <${IdCell} id=${c.id} roles=${c.roles} />
     <td class="rw-text"><${LongText} text=${c.text} /></td>
-    ${hasFacts ? html`<td>${c.facts && c.facts.length ? c.facts.map(showId).join(", ") : "—"}</td>` : null}
-    ${hasCorrect ? html`<td><${Verdict} value=${c.correct} contradicted=${c.contradicted}
+    ${hasFacts ? html`<td data-label="Fact ID">${c.facts && c.facts.length ? c.facts.map(showId).join(", ") : "—"}</td>` : null}
+    ${hasCorrect ? html`<td class="rw-verdict-cell"><${Verdict} value=${c.correct} contradicted=${c.contradicted}
       words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
-    <td>${c.faithful === null ? NO_PASSAGE_LABELS : html`<${YesNo} value=${c.faithful} words=${["Faithful", "Unfaithful"]} />`}</td>
-    <td class="rw-list">${c.faithful === null ? "—" : selected ? below(c) : html`${idLinks(c.supported_by, "source", ctx.send, "none", { n: 3, target: c.key })}${against([["source", c.contradicted_by]], "contradicted by", ctx.send)}`}</td>
-    ${cites ? html`<td class="rw-list">${cits.length ? idLinks(cits.map((x) => x.doc_id), "source", ctx.send) : "no citation"}</td>` : null}
-    ${cites ? html`<td>${per((x) => html`<${YesNo} value=${x.retrieved} />`)}</td>` : null}
-    ${cites ? html`<td>${per((x) => html`<${Verdict} value=${x.entails} contradicted=${x.contradicts}
+    <td class="rw-verdict-cell">${c.faithful === null ? NO_PASSAGE_LABELS : html`<${YesNo} value=${c.faithful} words=${["Faithful", "Unfaithful"]} />`}</td>
+    <td class="rw-list" data-label="Supported by">${c.faithful === null ? "—" : selected ? below(c) : html`${idLinks(c.supported_by, "source", ctx.send, "none", { n: 3, target: c.key })}${against([["source", c.contradicted_by]], "contradicted by", ctx.send)}`}</td>
+    ${cites ? html`<td class="rw-list" data-label="Cites">${cits.length ? idLinks(cits.map((x) => x.doc_id), "source", ctx.send) : "no citation"}</td>` : null}
+    ${cites ? html`<td data-label="Retrieved?">${per((x) => html`<${YesNo} value=${x.retrieved} />`)}</td>` : null}
+    ${cites ? html`<td data-label="Entails?">${per((x) => html`<${Verdict} value=${x.entails} contradicted=${x.contradicts}
       words=${["Yes", "No", `${x.doc_id} contradicts the claim`]} />`)}</td>` : null}
-    ${cites ? html`<td>${per((x) => html`<span title=${x.why}><${YesNo} value=${x.valid} /></span>`)}</td>` : null}
+    ${cites ? html`<td data-label="Valid?">${per((x) => html`<span title=${x.why}><${YesNo} value=${x.valid} /></span>`)}</td>` : null}
     ${review ? html`<${ReviewCell} r=${c.review} kind="answer2response" index=${index} id=${c.id} ctx=${ctx} />` : null}
   <//>`;
 });
-
-/** The view's passages by doc_id. */
-const byDoc = (view) => new Map(view.sources.map((s) => [s.doc_id, s]));
 
 /** Whether each clamped box cuts its text, measured together: every box is read before any
  * button is shown, so the list costs one layout, not one per passage. */
@@ -219,49 +217,96 @@ function checkClamp(box, more) {
   });
 }
 
-/** A passage's text in the evidence list: a few lines, and a button that shows it whole. The
- * button is shown, after the paint, only where the text is cut: set on the DOM node itself (its
- * `hidden` prop stays the same, so Preact leaves it), which re-renders nothing. */
-function EvidenceText({ text }) {
+/** A passage's text in the evidence list, the words it shares with the claim (`spans`) marked: a
+ * few lines, starting near the first mark, and a button that shows it whole. The button is shown,
+ * after the paint, only where the text is cut: set on the DOM node itself (its `hidden` prop stays
+ * the same, so Preact leaves it), which re-renders nothing. */
+function EvidenceText({ text, spans }) {
   const box = useRef(null);
   const more = useRef(null);
   const [whole, setWhole] = useState(false);
+  const s = String(text);
+  const start = whole ? 0 : excerptStart(s, spans);
   useEffect(() => {
-    if (box.current && more.current && !whole) checkClamp(box.current, more.current);
-  }, [text, whole]);
-  return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text"><${LongText} text=${text} /></span>${whole
+    if (start) more.current.hidden = false; // cut at the start: always "more"
+    else if (box.current && more.current && !whole) checkClamp(box.current, more.current);
+  }, [text, whole, start]);
+  const end = whole ? s.length : Math.min(s.length, start + SHOWN);
+  const pieces = segments(s.slice(start, end), spans.filter(([, b]) => b > start && b <= end)
+    .map(([a, b]) => [Math.max(a, start) - start, b - start]));
+  return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text">${start ? "…" : ""}${
+    pieces.map((p) => (p.mark ? html`<mark>${p.text}</mark>` : p.text))}${end < s.length ? "…" : ""}</span>${whole
     ? html`<button type="button" class="rw-whole" aria-expanded="true" onClick=${() => setWhole(false)}>less</button>`
     : html`<button type="button" class="rw-whole" ref=${more} hidden=${true} aria-expanded="false" onClick=${() => setWhole(true)}>more</button>`}`;
 }
+
+const SHOWN = 600; // characters of a passage drawn before "more" (its box shows two lines of them)
+const CLOSEST = 3; // the closest passages listed before "show all"
 
 const HOW = {
   entails: ["● entails", "entails it"],
   contradicts: ["⊗ contradicts", "contradicts it (judged Contradiction)"],
   cited: ["cited, does not entail", "cited by the claim but does not entail it"],
+  closest: ["≈ closest", "no judge's label: it shares these content words with the claim (lexical overlap)"],
 };
 
+/** The evidence head's words after "Passages behind R3". */
+function evidenceHead(item, entries, near, retrieved) {
+  if (item.faithful === null) return ": none known (the data has no passage labels)";
+  if (entries.length) {
+    const n = item.supported_by.length;
+    const k = item.contradicted_by.length;
+    return ` (${n} entail${n === 1 ? "s" : ""} it, ${k} contradict${k === 1 ? "s" : ""} it)`;
+  }
+  if (!retrieved) return ": none (no passage is retrieved for this sample)";
+  return near ? ": no retrieved passage entails or contradicts it" : ": no retrieved passage entails or contradicts it, or shares a content word with it";
+}
+
+/** One passage under a claim: how it stands to the claim, its ID, rank, text (the shared words
+ * marked) and, for a cited one, the judge's reason. */
+function EvidenceItem({ how, d, s, spans, note, why, ctx }) {
+  return html`<li class=${`rw-evidence-item rw-ev-${how}`} data-doc=${d}>
+    <span class="rw-ev-how" title=${HOW[how][1]}>${how === "closest" ? note : HOW[how][0]}</span>
+    <${IdLink} id=${d} target=${`source:${d}`} send=${ctx.send} max=${14} />
+    <span class="rw-ev-rank">${s && s.rank !== null ? `rank ${s.rank}` : ""}</span>
+    ${s ? html`<${EvidenceText} text=${s.text} spans=${spans} />` : html`<i>(not among the passages)</i>`}
+    ${why ? html`<span class="rw-ev-why"><b>judge: </b>${why}</span>` : null}
+  </li>`;
+}
+
 /** Under a selected claim: the text of every passage that entails or contradicts it (and of the
- * sources it cites that do neither), each marked in words and a symbol, its ID a link. */
-export function Evidence({ item, byDoc, span, ctx }) {
+ * sources it cites that do neither, with the judge's reason), each marked in words and a symbol,
+ * its ID a link, the words it shares with the claim marked. For a claim no passage entails, the
+ * other retrieved passages ranked by how close they come (evidence.js), the first CLOSEST of them
+ * until "show all". */
+export function Evidence({ item, sources, span, ctx }) {
+  const [all, setAll] = useState(false);
+  const docs = useMemo(() => new Map(sources.map((s) => [s.doc_id, s])), [sources]);
+  const claim = useMemo(() => contentWords(item.text), [item.text]);
   const taken = new Set([...item.supported_by, ...item.contradicted_by]);
-  const cited = (item.citations || []).map((x) => x.doc_id).filter((d) => !taken.has(d));
+  const cites = item.citations || [];
+  const cited = [...new Set(cites.map((x) => x.doc_id).filter((d) => !taken.has(d)))];
   const entries = [...item.supported_by.map((d) => ["entails", d]), ...item.contradicted_by.map((d) => ["contradicts", d]),
-    ...[...new Set(cited)].map((d) => ["cited", d])];
-  const counts = `${item.supported_by.length} entail${item.supported_by.length === 1 ? "s" : ""} it, ${item.contradicted_by.length} contradict${item.contradicted_by.length === 1 ? "s" : ""} it`;
+    ...cited.map((d) => ["cited", d])];
+  const retrieved = sources.filter((s) => s.retrieved);
+  const near = useMemo(() => (item.supported_by.length ? []
+    : closest(item.text, retrieved.filter((s) => !taken.has(s.doc_id) && !cited.includes(s.doc_id)))),
+  [item, sources]); // taken, cited and retrieved follow from these two
+  const shown = all ? near : near.slice(0, CLOSEST);
+  const why = (d) => (cites.find((x) => x.doc_id === d && x.why) || {}).why;
   return html`<tr class="rw-evidence-row" data-evidence=${item.key}><td colspan=${String(span)}>
     <div class="rw-evidence" data-testid="evidence">
-      <div class="rw-evidence-head"><b>Passages behind ${item.id}</b>${item.faithful === null
-        ? ": none known (the data has no passage labels)"
-        : entries.length ? ` (${counts})` : ": no retrieved passage entails or contradicts it"}</div>
+      <div class="rw-evidence-head"><b>Passages behind ${item.id}</b>${evidenceHead(item, entries, near.length, retrieved.length)}</div>
       ${entries.length ? html`<ol class="rw-evidence-list">${entries.map(([how, d]) => {
-        const s = byDoc.get(d);
-        return html`<li key=${`${how}:${d}`} class=${`rw-evidence-item rw-ev-${how}`} data-doc=${d}>
-          <span class="rw-ev-how" title=${HOW[how][1]}>${HOW[how][0]}</span>
-          <${IdLink} id=${d} target=${`source:${d}`} send=${ctx.send} max=${14} />
-          <span class="rw-ev-rank">${s && s.rank !== null ? `rank ${s.rank}` : ""}</span>
-          ${s ? html`<${EvidenceText} text=${s.text} />` : html`<i>(not among the passages)</i>`}
-        </li>`;
+        const s = docs.get(d);
+        return html`<${EvidenceItem} key=${`${how}:${d}`} how=${how} d=${d} s=${s} spans=${s ? overlap(claim, s.text).spans : []}
+          why=${how === "cited" ? why(d) : null} ctx=${ctx} />`;
       })}</ol>` : null}
+      ${near.length ? html`<div class="rw-evidence-head rw-ev-near-head" data-testid="closest-head">${entries.length ? "No passage entails it. " : ""}Closest retrieved passages by the words they share with it (not the judge's labels):</div>
+        <ol class="rw-evidence-list" data-testid="closest">${shown.map((x) => html`<${EvidenceItem} key=${`closest:${x.passage.doc_id}`} how="closest"
+          d=${x.passage.doc_id} s=${x.passage} spans=${x.spans} note=${`≈ ${x.shared} of ${x.of} words`} ctx=${ctx} />`)}</ol>
+        ${near.length > CLOSEST ? html`<button type="button" class="rw-whole rw-ev-all" data-testid="closest-all" aria-expanded=${all ? "true" : "false"}
+          onClick=${(e) => { e.stopPropagation(); setAll(!all); }}>${all ? `show the closest ${CLOSEST}` : `show all ${near.length}`}</button>` : null}` : null}
     </div>
   </td></tr>`;
 }
@@ -280,12 +325,12 @@ export function ClaimTable({ view, ctx }) {
     ? [{ text: "", span: before }, { text: "Retrieved context", span: 1 }, { text: "Cited source", span: 4, class: "rw-group-head" }]
     : null;
   const title = cites ? "Claims and citations" : `Response claims (${view.claims.length})`;
-  return html`<section class="rw-section" data-testid="claims">
+  return html`<section class=${cites ? "rw-section rw-claims-section rw-has-cites" : "rw-section rw-claims-section"} data-testid="claims">
     <h4>${title}</h4>
     <${Table} heads=${heads} groupRow=${groupRow} cls="rw-claims" n=${view.claims.length} label="Claims">
       ${view.claims.map((c, i) => html`<${ClaimRow} key=${c.key} c=${c} index=${i} selected=${view.selected === c.key}
         hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} review=${reviewing(view, ctx)} ctx=${ctx} />
-        ${view.selected === c.key ? html`<${Evidence} key=${`evidence:${c.key}`} item=${c} byDoc=${byDoc(view)} span=${heads.length} ctx=${ctx} />` : null}`)}
+        ${view.selected === c.key ? html`<${Evidence} key=${`evidence:${c.key}`} item=${c} sources=${view.sources} span=${heads.length} ctx=${ctx} />` : null}`)}
     <//>
     ${view.claims.length ? null : html`<p class="rw-note">The answer makes no claims.</p>`}
   </section>`;
@@ -295,20 +340,20 @@ const GtRow = memo(function GtRow({ g, index, selected, review, ctx }) {
   return html`<${Row} item=${g} selected=${selected} send=${ctx.send} more=${claimKeys(review, g.review, "response2answer", index, g.id, ctx)}>
     <${IdCell} id=${g.id} roles=${g.roles} />
     <td class="rw-text"><${LongText} text=${g.text} /></td>
-    <td><${Verdict} value=${g.covered} contradicted=${g.contradicted}
+    <td class="rw-verdict-cell"><${Verdict} value=${g.covered} contradicted=${g.contradicted}
       words=${["Covered", "Missed", "the response contradicts it"]} /></td>
-    <td class="rw-list">${selected ? below(g) : html`${idLinks(g.supported_by, "source", ctx.send, "none", { n: 3, target: g.key })}${against([["source", g.contradicted_by]], "contradicted by", ctx.send)}`}</td>
+    <td class="rw-list" data-label="Supported by">${selected ? below(g) : html`${idLinks(g.supported_by, "source", ctx.send, "none", { n: 3, target: g.key })}${against([["source", g.contradicted_by]], "contradicted by", ctx.send)}`}</td>
     ${review ? html`<${ReviewCell} r=${g.review} kind="response2answer" index=${index} id=${g.id} ctx=${ctx} />` : null}
   <//>`;
 });
 
 export function GtTable({ view, ctx }) {
-  return html`<section class="rw-section" data-testid="gt-claims">
+  return html`<section class="rw-section rw-claims-section" data-testid="gt-claims">
     <h4>Ground-truth claims (${view.gt_claims.length})</h4>
     <${Table} heads=${["Claim", "Text", "In the response?", "Supported by (retrieved)", ...(reviewing(view, ctx) ? ["Review (against the response)"] : [])]}
       cls="rw-gt" n=${view.gt_claims.length} label="Ground-truth claims">
       ${view.gt_claims.map((g, i) => html`<${GtRow} key=${g.key} g=${g} index=${i} selected=${view.selected === g.key} review=${reviewing(view, ctx)} ctx=${ctx} />
-        ${view.selected === g.key ? html`<${Evidence} key=${`evidence:${g.key}`} item=${g} byDoc=${byDoc(view)} span=${4 + (reviewing(view, ctx) ? 1 : 0)} ctx=${ctx} />` : null}`)}
+        ${view.selected === g.key ? html`<${Evidence} key=${`evidence:${g.key}`} item=${g} sources=${view.sources} span=${4 + (reviewing(view, ctx) ? 1 : 0)} ctx=${ctx} />` : null}`)}
     <//>
   </section>`;
 }
