@@ -33,6 +33,7 @@ import { Table } from "./dataset/table.js";
 import { panel as trust } from "./dataset/trust.js";
 import { panel as whatif } from "./dataset/whatif.js";
 import { html } from "./incremental.js";
+import { keepKeys } from "./keys.js";
 import { viewOf } from "./view_trait.js";
 
 /** The panels, in the order they are drawn in their place (the tabs' order). */
@@ -176,11 +177,13 @@ function App({ model, store }) {
 
 function render({ model, el }) {
   el.classList.add("rw-widget", "rw-dataset");
+  const unkeep = keepKeys(el, { focusable: true }); // keys pressed in it stay in it (keys.js)
   const store = new RowStore(model, () => {});
   mount(html`<${App} model=${model} store=${store} />`, el);
   return () => {
     mount(null, el);
     store.destroy();
+    unkeep();
   };
 }
 

@@ -16,12 +16,13 @@
 //
 // Updates are incremental (Preact, keyed, memoised rows over a structurally shared view): DOM
 // nodes, focus, scroll positions and open sections survive. Plain keys pressed in the view stay
-// in it (JupyterLab's command-mode shortcuts never see them).
+// in it, in every host (keys.js).
 import { render } from "preact";
 import { useRef } from "preact/hooks";
 import { Cards, Strip } from "./cards.js";
 import { Controls, Header } from "./controls.js";
 import { Failing } from "./failing.js";
+import { keepKeys } from "./keys.js";
 import { html, share } from "./incremental.js";
 import { Matrix } from "./matrix.js";
 import { ReviewLine, TracePanel, useTrace } from "./review.js";
@@ -140,13 +141,6 @@ function showOnPage(el, top, bottom, region) {
   else if (b > 0) pane.scrollTop += Math.min(a, b);
 }
 
-/** Plain keys stay in the view; shortcuts with Ctrl / Cmd / Alt, Escape and Shift+Enter (run
- * the cell) reach the host. */
-function keepKeys(e) {
-  const host = e.ctrlKey || e.metaKey || e.altKey || e.key === "Escape" || (e.shiftKey && e.key === "Enter");
-  if (!host) e.stopPropagation();
-}
-
 /** A sample judged several times: each label whose repeats disagree, with how often each word came. */
 function RepeatedLabels({ view }) {
   const { n, labels } = view.repeats;
@@ -165,7 +159,7 @@ export function mountSampleView(el, { view, send, search = null, review = null, 
   let current = null;
   let first = true; // the first draw scrolls no page
   const ctx = { send, search, review, trace, queue, view: () => current };
-  el.addEventListener("keydown", keepKeys);
+  const unkeep = keepKeys(el); // plain keys stay in the view; the host's go on (keys.js)
   const draw = (next) => {
     const before = current && current.selected;
     current = share(current, next);
@@ -177,7 +171,7 @@ export function mountSampleView(el, { view, send, search = null, review = null, 
   return {
     update: draw,
     destroy() {
-      el.removeEventListener("keydown", keepKeys);
+      unkeep();
       render(null, el);
     },
   };

@@ -7,6 +7,7 @@
 // Drawn with Preact (keyed cells): metric and current changes restyle the same buttons.
 import { render as mount } from "preact";
 import { html } from "./incremental.js";
+import { keepKeys } from "./keys.js";
 import { viewOf } from "./view_trait.js";
 
 
@@ -95,10 +96,10 @@ export default {
       model.save_changes();
       draw();
     };
-    // Keys the heatmap handles stay in it (JupyterLab would run its own shortcuts on them); the
-    // cells are one tab stop, arrows move between them (across panels at the edges).
+    // The cells are one tab stop, arrows move between them (across panels at the edges); plain
+    // keys stay in the heatmap, in every host (keys.js).
+    const unkeep = keepKeys(el, { focusable: true });
     const keys = (e) => {
-      e.stopPropagation();
       const cells = [...el.querySelectorAll(".rw-cell")];
       const from = cells.indexOf(e.target);
       const to = from < 0 ? -1 : step(grid, from, e.key);
@@ -127,6 +128,7 @@ export default {
       model.off("change:metric", draw);
       model.off("change:current", draw);
       mount(null, el);
+      unkeep();
     };
   },
 };

@@ -7,6 +7,7 @@
 // change:selected and is drawn the same way.
 import { mountSampleView } from "./sample_view.js";
 import { viewOf } from "./view_trait.js";
+import { keepKeys } from "./keys.js";
 import { requester } from "./request.js";
 import { withSelection } from "./selection.js";
 
@@ -33,6 +34,7 @@ function render({ model, el }) {
     model.save_changes();
   };
   el.classList.add("rw-widget");
+  const unkeep = keepKeys(el, { focusable: true }); // keys pressed in it stay in it (keys.js)
   const { ask, stop } = requester(model);
   // a failed request shows where its answer would have: the picker's alert, the trace panel
   const search = (text) => ask({ type: "search", text }).catch((err) => ({ error: `search failed: ${err.message}` }));
@@ -59,6 +61,7 @@ function render({ model, el }) {
     model.off("change:selected", reselect);
     sv.destroy();
     stop();
+    unkeep();
   };
 }
 
