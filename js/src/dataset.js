@@ -150,6 +150,8 @@ function App({ model, store }) {
         ✕ ${labelOf[b.metric] || b.metric} ${b.undefined ? "Undefined" : `${b.lo}–${b.hi}`}</button>` : ""}
       ${conditions.map((x) => html`<button class="rw-ds-chip" data-testid="condition" title="Remove this condition"
         onClick=${() => toggleCondition(x)}>✕ ${x}</button>`)}
+      ${c.samples && c.samples.label ? html`<button class="rw-ds-chip" data-testid="clear-samples" title="Show every sample again"
+        onClick=${() => set({ samples: {} })}>✕ ${c.samples.label}</button>` : ""}
       <label><input type="checkbox" checked=${c.percent} onChange=${(e) => set({ percent: e.target.checked })} /> ×100</label>
       <span class="rw-ds-count-all" data-testid="count"><b>${(view.cluster ? view.cluster.matching : view.count).toLocaleString("en-US")}</b> of ${view.total.toLocaleString("en-US")} samples${view.cluster ? ` · ${view.count.toLocaleString("en-US")} in the table` : ""}</span>
     </div>

@@ -169,7 +169,7 @@ def test_the_trust_panel_opens_with_agreement_and_corrected_scores():
     assert trust["n_reviews"] == 1
     rows = {dict(zip(trust["agreement"]["columns"], r))["kind"]: dict(zip(trust["agreement"]["columns"], r))
             for r in trust["agreement"]["rows"]}
-    assert rows["answer2response"]["n"] == 1 and rows["answer2response"]["agreement"] == 1
+    assert rows["answer2response"]["n"] == 1 and rows["answer2response"]["agreement"] == "1"  # format_value's
     corrected = trust["corrected"][""]
     assert corrected["columns"][:4] == ["metric", "judge", "judge 95%", "reviewed"]
     precision = dict(zip(corrected["columns"], corrected["rows"][0]))

@@ -1,5 +1,5 @@
 """The held frame's rows as a :class:`~.protocol.Query` keeps and orders them: :class:`Rows`
-filters (run, text, expression, slice, brush), sorts (any column, or the difference from the
+filters (run, text, expression, slice, chosen samples, brush), sorts (any column, or the difference from the
 baseline run) and reads windows of rows, each from arrays found once."""
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ class Rows:
         self._numeric = frame.drop(columns=["query", "response", "run", "query_id"])
         self._text_cache: tuple[str, np.ndarray] | None = None
         self._expression_cache: tuple[str, np.ndarray | None] = ("", None)
+        self._samples_cache: tuple[tuple[str, ...], np.ndarray | None] = ((), None)
         self._ranks: dict[str, np.ndarray] = {}  # other column -> each row's value or rank, for sorting
         self._orders: dict[tuple[str, bool], tuple[np.ndarray, np.ndarray]] = {}  # (key, descending) -> (values, order)
 
@@ -62,6 +63,12 @@ class Rows:
             self._text_cache = (text, self._text_index.result().mask(text))
         return self._text_cache[1]
 
+    def _samples_mask(self, samples: tuple[str, ...]) -> np.ndarray:
+        """The rows whose query_id is one of ``samples`` (found once per set of samples)."""
+        if self._samples_cache[0] != samples:
+            self._samples_cache = (samples, self.frame["query_id"].isin(samples).to_numpy())
+        return self._samples_cache[1]
+
     def mask(self, q: Query, with_brush: bool = True) -> np.ndarray:
         """Mask of the rows ``q`` keeps (the brush only when ``with_brush``)."""
         mask = np.ones(len(self.frame), dtype=bool)
@@ -76,6 +83,8 @@ class Rows:
             inside = np.zeros(len(mask), dtype=bool)
             inside[self.slice_rows[q.slice]] = True
             mask &= inside
+        if q.samples:
+            mask &= self._samples_mask(q.samples)
         b = q.brush
         if with_brush and b.get("metric") in self.values:
             codes = self.codes[b["metric"]]

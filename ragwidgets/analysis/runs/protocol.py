@@ -29,7 +29,8 @@ CAPABILITIES = {  # what a run model may do -> how the explorer names it when it
 @dataclass(frozen=True)
 class Query:
     """Which rows to keep and in which order ("" = none): one run, a text search, a filter
-    expression, a slice, a brush, a sort key (``compare_metric``: the one ``difference`` is of)."""
+    expression, a slice, a brush, chosen samples (``samples``: the query_ids kept, in every run;
+    () = all), a sort key (``compare_metric``: the one ``difference`` is of)."""
 
     run: str = ""
     text: str = ""
@@ -39,6 +40,7 @@ class Query:
     sort_by: str = ""
     descending: bool = False
     compare_metric: str = ""
+    samples: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

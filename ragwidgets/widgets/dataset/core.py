@@ -4,7 +4,8 @@ end's requests, over a run model (:class:`~ragwidgets.analysis.runs.RunModel`):
 :class:`~ragwidgets.analysis.runs.InMemoryRun` for a run in this process, the ``"cluster_run"``
 back end's for a Dask-scored run. Every control is a trait (``run``, ``text``, ``expression``,
 ``conditions`` (the charts' clicks, each removable, joined to the expression by ``and``),
-``slice``, ``brush``, ``sort_by``, ``descending``, the chart choices, ``table_columns``,
+``slice``, ``brush``, ``samples`` (chosen samples kept: a label and their query_ids, e.g. a
+trust panel cell's), ``sort_by``, ``descending``, the chart choices, ``table_columns``,
 ``selected``); a change updates the model and rebuilds the view state in one step (``_view``:
 the core's part, the model's view data (summary, charts' pre-aggregated data, slices,
 comparison, ``count`` of ``total``), then each panel's part; each view one
@@ -59,6 +60,11 @@ BRUSH_KEYS = ("metric", "lo", "hi", "undefined")
 class ControlError(traitlets.TraitError, RagWidgetsError):
     """A control value that is not valid: a TraitError (traitlets rolls a held change back) and a ValueError."""
 
+def _samples_shown(samples: dict) -> dict:
+    """The ``samples`` control as the view carries it: its label and how many query_ids ({}: none)."""
+    return {"label": samples["label"], "n": len(samples["query_ids"])} if samples else {}
+
+
 
 class DatasetExplorer(Widget):
     """Explore one run or compare several: ``DatasetExplorer(source)`` with a path, records,
@@ -107,6 +113,7 @@ class DatasetExplorer(Widget):
     table_columns = traitlets.List(traitlets.Unicode()).tag(sync=True)  # the table's columns in order; [] = all
     _rows = traitlets.Dict().tag(sync=True)  # the first SEED_ROWS rows of the order, saved with the notebook
     _view = view_trait()  # each view trait is sent as changes to its _base (Widget._show)
+    samples = traitlets.Dict().tag(sync=True)  # {"label", "query_ids"}: the chosen samples kept; {} = all
     _view_base = view_trait()
     _drill = view_trait()  # the selected sample's view
     _drill_base = view_trait()
@@ -114,7 +121,7 @@ class DatasetExplorer(Widget):
     _other_base = view_trait()
 
     _controls = ("run", "text", "expression", "conditions", "slice", "brush", "sort_by", "descending",
-                 "chart_metric", "scatter_x", "scatter_y", "group_by", "compare_metric", "percent")
+                 "chart_metric", "scatter_x", "scatter_y", "group_by", "compare_metric", "percent", "samples")
     _view_only = ("selected", "table_columns")  # controls that change the view, not the rows
 
     def __init__(self, source, *, slices: list[Slice] | str | Path | None = None, rows: int | None = None,
@@ -184,6 +191,18 @@ class DatasetExplorer(Widget):
     @traitlets.validate("table_columns")
     def _valid_table_columns(self, proposal):
         known = [key for key, _ in self.model.columns()]
+    @traitlets.validate("samples")
+    def _valid_samples(self, proposal):
+        chosen = dict(proposal["value"])
+        if not chosen:
+            return chosen
+        label, ids = chosen.get("label", ""), chosen.get("query_ids")
+        if set(chosen) - {"label", "query_ids"} or not isinstance(label, str) or not isinstance(ids, list) \
+                or not all(isinstance(q, str) for q in ids):
+            raise ControlError("samples must be {'label': text, 'query_ids': [query_id, ...]}, "
+                               f"not {chosen!r:.120}")
+        return {"label": label, "query_ids": list(dict.fromkeys(ids))}
+
         unknown = [str(k) for k in proposal["value"] if k not in known]
         if unknown:
             raise ControlError(f"table_columns has unknown columns {', '.join(map(repr, unknown))[:200]}; "
@@ -452,7 +471,7 @@ class DatasetExplorer(Widget):
         parts = [e for e in (c["expression"], *c["conditions"]) if e.strip()]
         expression = " and ".join(f"({e})" for e in parts) if len(parts) > 1 else "".join(parts)
         return (Query(c["run"], c["text"], expression, c["slice"], c["brush"], c["sort_by"], c["descending"],
-                      c["compare_metric"]),
+                      c["compare_metric"], tuple(c["samples"].get("query_ids", ()))),
                 Charts(c["chart_metric"], c["scatter_x"], c["scatter_y"], c["group_by"]))
 
     def _refresh(self, reorder: bool = True) -> None:
@@ -492,7 +511,7 @@ class DatasetExplorer(Widget):
             "metrics": metrics,
             "chartable": metrics + [{"key": k, "label": f"{k} (external)"} for k in self.model.external],
             "columns": self._columns(), "all_columns": self._columns(every=True), "group_columns": self.group_columns,
-            "controls": controls, "refused": self._refused, **view}
+            "controls": {**controls, "samples": _samples_shown(controls["samples"])}, "refused": self._refused, **view}
         ctx = self._context(controls)
         for panel in self._panels.values():
             state.update(panel.part(ctx, view))

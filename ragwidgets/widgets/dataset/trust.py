@@ -1,17 +1,23 @@
 """The reviews panel (``js/src/dataset/trust.js``): per reviewed run, the metrics whose mean the
 reviews moved, the reviews that did not match, and while the trust panel is open its tables: the
-judge–reviewer agreement and the corrected scores of the reviewed runs."""
+judge–reviewer agreement and the corrected scores of the reviewed runs and, per label kind the
+run has, the confusion matrix (counts, row-normalised rates, the 2-class view), per-class
+precision / recall / F1 and kappa beside the base rate. A confusion cell names the samples
+holding such labels (``trust_cell``), which the front end keeps as the explorer's ``samples``."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from ...analysis.agreement import agreement
+from ...analysis.agreement import BINARY, agreement
 from ...analysis.corrected import corrected
 from ...analysis.plan import review_plan
+from ...analysis.reviewed_labels import reviewed_run
 from ...analysis.runs import require
 from ...engine.metrics import format_value, metric_label
-from .common import VIEW, Context, Panel, frame_view, judged_scores
+from ...model import ENTAILED, LABEL_CODES, LABEL_MATRICES, LABEL_SPELLINGS
+from .common import NOTHING, VIEW, Context, Panel, frame_view, judged_scores, text
 
 PLAN_WIDTH = 0.05  # the review plan: random reviews for a corrected interval of ± this
 
@@ -21,12 +27,13 @@ class TrustPanel(Panel):
     holds the trust panel's tables while it is open (None: closed)."""
 
     key = "trust"
-    requests = {"trust": VIEW}
+    requests = {"trust": VIEW, "trust_cell": NOTHING}
 
     def __init__(self, model):
         super().__init__(model)
         self.judged = judged_scores(model)
         self.tables: dict | None = None
+        self._labels: dict = {}  # run -> its ReviewedRun, while the reviews stay as they are
 
     def part(self, ctx: Context, view: dict) -> dict:
         return {"reviews": self._lines() if "reviews" in self.model.capabilities else None}
@@ -34,12 +41,65 @@ class TrustPanel(Panel):
     def on_trust(self, ctx: Context, message: dict) -> None:
         self.open(bool(message.get("open", True)))
 
+    def on_trust_cell(self, ctx: Context, message: dict) -> dict:
+        """The samples of one confusion cell (``kind``, ``judge`` and ``reviewer`` labels, ``run``
+        for several runs, ``binary``: the 2-class view): ``{"label", "query_ids", "run"}``."""
+        require(self.model, "reviews")
+        return self.cell(text(message, "kind"), text(message, "judge"), text(message, "reviewer"),
+                         run=message.get("run") or "", binary=bool(message.get("binary", False)))
+
+    def cell(self, kind: str, judge: str, reviewer: str, *, run: str = "", binary: bool = False) -> dict:
+        """The reviewed samples holding a ``kind`` label the judge said ``judge`` and the reviewer
+        ``reviewer`` (``binary``: Entailment / not entailed), in ``run`` (""; the first run):
+        ``{"label": "judge Entailment, reviewer Neutral: 6 samples", "query_ids", "run"}``.
+        ValueError for an unknown kind, label or run."""
+        labels = BINARY if binary else LABEL_SPELLINGS
+        for name, value in (("kind", kind), ("judge", judge), ("reviewer", reviewer), ("run", run)):
+            known = {"kind": LABEL_MATRICES, "run": ["", *self.judged]}.get(name, labels)
+            if value not in known:
+                raise ValueError(f"{name} must be one of {', '.join(map(repr, known))}, not {value!r:.80}")
+        j, r, owner, run_name = self._pairs(kind, run or next(iter(self.judged)), binary)
+        owners = np.unique(owner[(j == labels.index(judge)) & (r == labels.index(reviewer))])
+        ids = self.judged[run_name].batch.query_ids
+        query_ids = [ids[i] for i in owners.tolist()]
+        n = len(query_ids)
+        return {"label": f"{kind} · judge {judge}, reviewer {reviewer}: {n} sample{'s' if n != 1 else ''}",
+                "query_ids": query_ids, "run": run if len(self.judged) > 1 else ""}
+
+    def _pairs(self, kind: str, run: str, binary: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+        """The reviewed ``kind`` labels of ``run`` judged on both sides: the judge's and the
+        reviewer's position in the labels (BINARY's when ``binary``) and each one's sample."""
+        rr = self._reviewed(run)
+        cells = rr.cells[kind] & rr.in_play[kind]
+        j, r = rr.judge_labels(kind)[cells].astype(np.int64), rr.reviewed_labels[kind][cells].astype(np.int64)
+        both = (j >= 0) & (r >= 0)
+        j, r, owner = j[both], r[both], rr.owner[kind][cells][both]
+        if binary:
+            return (j != ENTAILED).astype(np.int64), (r != ENTAILED).astype(np.int64), owner, run
+        position = np.full(max(LABEL_CODES.values()) + 1, -1)
+        for i, spelling in enumerate(LABEL_SPELLINGS):
+            position[LABEL_CODES[spelling]] = i
+        return position[j], position[r], owner, run
+
+    def _reviewed(self, run: str):
+        """``run``'s judge and reviewed labels (found once per opening of the panel and review)."""
+        if run not in self._labels:
+            reviews = self.model.reviews
+            self._labels[run] = reviewed_run(self.judged[run], reviews[run] if isinstance(reviews, dict) else reviews)
+        return self._labels[run]
+
+    def kinds(self) -> list[str]:
+        """The label kinds the run has (a label of the kind on some sample of some run), whatever was reviewed."""
+        return [kind for kind in LABEL_MATRICES
+                if any(self._reviewed(run).counts[kind][0].any() for run in self.judged)]
+
     def open(self, value: bool) -> None:
         """Open (compute the tables) or close the trust panel."""
         require(self.model, "reviews")
         self.tables = self._tables() if value else None
 
     def reviewed(self, ctx: Context) -> None:
+        self._labels = {}
         if self.tables is not None:
             self.tables = self._tables()
 
@@ -59,7 +119,9 @@ class TrustPanel(Panel):
         """The trust panel's view: each table's columns and rows (None: Undefined, with its reason)."""
         t = self.trust()
         tables = t["corrected"] if isinstance(t["corrected"], dict) else {"": t["corrected"]}
+        kinds = self.kinds()
         table = t["agreement"].table
+        table = table[table["kind"].isin(kinds)].reset_index(drop=True)
         by = [t["agreement"].by] if t["agreement"].by else []
         agreement_shown = pd.DataFrame({
             "kind": table["kind"], **{b: table[b] for b in by}, "n": table["n"], "samples": table["n_samples"],
@@ -69,8 +131,8 @@ class TrustPanel(Panel):
             "macro-F1": table["macro_f1"], "majority macro-F1": table["majority_macro_f1"],
             "2-class kappa": table["binary_kappa"], "reason": table["reason"]})
         reviews = self.model.reviews
-        return {"agreement": frame_view(agreement_shown),
-                "corrected": {run: frame_view(pd.DataFrame({
+        return {"agreement": _shown(agreement_shown),
+                "corrected": {run: _shown(pd.DataFrame({
                     "metric": [metric_label(m) for m in f.index],
                     **{k: v for name in ("judge", "reviewed", "corrected") for k, v in (
                         (name, f[f"{name}_mean"]),
@@ -79,7 +141,36 @@ class TrustPanel(Panel):
                     f"to review for ±{PLAN_WIDTH:g}": review_plan(f, PLAN_WIDTH)["more"].reindex(f.index),
                     "reason": f["reason"]}))
                     for run, f in tables.items()},
+                "kinds": [self._kind_view(kind, group, a) for (kind, group), a in t["agreement"].stats.items()
+                          if kind in kinds],
                 "n_reviews": sum(len(r) for r in ([reviews] if not isinstance(reviews, dict) else reviews.values()))}
+
+    def _kind_view(self, kind: str, run, a) -> dict:
+        """One label kind's (of one run, when several) confusion matrix, per-class figures and
+        kappa beside the base rate (numbers as format_value writes them; None: Undefined, with
+        its reason), in three classes and in the 2-class view."""
+        view = {"kind": kind, "run": run or "", "n": a.n, "kappa": _number(a.kappa.value),
+                "kappa_interval": _interval(*a.kappa_interval), "agreement": _number(a.agreement.value),
+                "majority_label": a.majority_label, "base_rate": _number(a.base_rate.value),
+                "reason": a.summary()["reason"]}
+        for name, stats in (("classes", a), ("binary", a.binary)):
+            j, r, owner, _ = self._pairs(kind, run or next(iter(self.judged)), name == "binary")
+            k = len(stats.labels)
+            samples = np.zeros((k, k), dtype=int)
+            if len(owner):
+                pairs = np.unique(np.stack([j * k + r, owner]), axis=1)[0]
+                samples = np.bincount(pairs, minlength=k * k).reshape(k, k)
+            rows = stats.confusion.sum(axis=1)
+            view[name] = {
+                "labels": list(stats.labels), "counts": stats.confusion.tolist(), "samples": samples.tolist(),
+                "rates": [[_number(c / rows[i]) if rows[i] else None for c in stats.confusion[i]] for i in range(k)],
+                "kappa": _number(stats.kappa.value), "reason": stats.summary()["reason"],
+                "per_class": frame_view(pd.DataFrame(
+                    [{"label": c.label, "reviewer n": c.n, "judge n": c.judged, "precision": _number(c.precision.value),
+                      "recall": _number(c.recall.value), "F1": _number(c.f1.value),
+                      "reason": "; ".join(dict.fromkeys(x.reason for x in (c.precision, c.recall, c.f1) if x.reason))}
+                     for c in stats.classes]))}
+        return view
 
     def _lines(self) -> dict:
         """The run-level "what changed": per reviewed run, the metrics whose mean moved."""
@@ -94,6 +185,18 @@ class TrustPanel(Panel):
             runs.append({"run": run, "reviews": n, "samples": int(s["reviewed_samples"].iat[0]),
                          "line": f"{', '.join(moved) or 'no mean changed'} after {n} review{'s' if n != 1 else ''}"})
         return {"runs": runs, "problems": [str(p) for p in self.model.review_problems[:20]], "trust": self.tables}
+
+
+def _shown(frame: pd.DataFrame) -> dict:
+    """:func:`frame_view` of ``frame`` with each fraction as format_value writes it (counts stay whole numbers)."""
+    view = frame_view(frame)
+    view["rows"] = [[_number(v) if isinstance(v, float) else v for v in row] for row in view["rows"]]
+    return view
+
+
+def _number(value) -> str | None:
+    """A figure as format_value writes it; None (Undefined) for none."""
+    return None if format_value(value) == "Undefined" else format_value(value)
 
 
 def _interval(low, high) -> str | None:

@@ -1,0 +1,157 @@
+"""The DatasetExplorer's trust panel (widgets/dataset/trust.py): per label kind the run has, the
+confusion matrix (counts, row-normalised rates, 2-class view), per-class precision / recall / F1
+and kappa beside the base rate; a confusion cell keeps its samples as the explorer's ``samples``
+and the table shows exactly them. Every figure is checked against a count made here by hand
+from the records and the reviews."""
+
+import json
+
+import numpy as np
+import pytest
+
+import ragwidgets as rw
+from ragwidgets.analysis.runs import Query
+from ragwidgets.engine.metrics import format_value
+from ragwidgets.reviews import Review, Reviews
+from ragwidgets.widgets.dataset.core import ControlError
+
+LABELS = ("Entailment", "Neutral", "Contradiction")
+
+
+def run(n=30, seed=4, ground_truth=True):
+    records = rw.datasets.synthetic_run(n, seed=seed)
+    if not ground_truth:  # no ground-truth claims: the answer side's kinds are there but empty
+        for r in records:
+            r.update(gt_answer_claims=[], response2answer=[], retrieved2answer=[])
+    return records
+
+
+def reviews_of(records, k=40, seed=0):
+    """``k`` random answer2response labels of ``records`` reviewed with random labels (the records'
+    own label kept as the judge's)."""
+    rng = np.random.default_rng(seed)
+    cells = [(r["query_id"], c) for r in records for c in range(len(r["answer2response"]))]
+    picked = rng.choice(len(cells), size=min(k, len(cells)), replace=False)
+    return Reviews([Review(cells[i][0], "answer2response", cells[i][1], LABELS[rng.integers(3)]) for i in picked])
+
+
+def ask(x, **message):
+    sent = []
+    x.send = lambda m, buffers=None: sent.append(m)
+    x._handle_custom_msg({"request": 7, **message}, [])
+    return sent[-1]
+
+
+def by_hand(records, reviews, judge, reviewer, binary=False):
+    """The query_ids with a reviewed answer2response label the judge said ``judge`` and the reviewer ``reviewer``."""
+    judge_of = {r["query_id"]: r["answer2response"] for r in records}
+    same = (lambda a, b: (a == "Entailment") == (b == "Entailment")) if binary else (lambda a, b: a == b)
+    return sorted({r.query_id for r in reviews if r.kind == "answer2response"
+                   and same(judge_of[r.query_id][r.claim], judge) and same(r.label, reviewer)}, key=int)
+
+
+def kind_view(x, kind):
+    return next(k for k in x.view_state["reviews"]["trust"]["kinds"] if k["kind"] == kind)
+
+
+def test_the_panel_shows_only_the_kinds_the_run_has():
+    with_gt = rw.DatasetExplorer(run())
+    with_gt.trust_open = True
+    trust = with_gt.view_state["reviews"]["trust"]
+    assert [k["kind"] for k in trust["kinds"]] == ["answer2response", "response2answer", "retrieved2response",
+                                                   "retrieved2answer"]
+    without = rw.DatasetExplorer(run(ground_truth=False))
+    without.trust_open = True
+    trust = without.view_state["reviews"]["trust"]
+    assert [k["kind"] for k in trust["kinds"]] == ["answer2response", "retrieved2response"]
+    assert [r[0] for r in trust["agreement"]["rows"]] == ["answer2response", "retrieved2response"]
+    # analysis keeps the empty kinds (their rows Undefined throughout); the panel leaves them out
+    assert "response2answer" in set(without.trust()["agreement"].table["kind"])
+    json.dumps(trust, allow_nan=False)
+
+
+def test_the_matrix_rates_per_class_and_kappa_are_the_counts_made_by_hand():
+    records = run()
+    reviews = reviews_of(records)
+    x = rw.DatasetExplorer(records, reviews=reviews)
+    x.trust_open = True
+    k = kind_view(x, "answer2response")
+    judge_of = {r["query_id"]: r["answer2response"] for r in records}
+    counts = np.zeros((3, 3), dtype=int)
+    for r in reviews:
+        counts[LABELS.index(judge_of[r.query_id][r.claim]), LABELS.index(r.label)] += 1
+    assert k["classes"]["counts"] == counts.tolist() and k["n"] == counts.sum() == len(reviews)
+    for i in range(3):
+        row = counts[i].sum()
+        assert k["classes"]["rates"][i] == [format_value(c / row) if row else None for c in counts[i]]
+    assert k["classes"]["samples"] == [[len(by_hand(records, reviews, a, b)) for b in LABELS] for a in LABELS]
+    binary = np.array([[counts[0, 0], counts[0, 1:].sum()], [counts[1:, 0].sum(), counts[1:, 1:].sum()]])
+    assert k["binary"]["labels"] == ["Entailment", "not entailed"] and k["binary"]["counts"] == binary.tolist()
+    n, po = counts.sum(), np.trace(counts) / counts.sum()
+    pe = (counts.sum(1) * counts.sum(0)).sum() / n ** 2
+    assert k["kappa"] == format_value((po - pe) / (1 - pe)) and k["agreement"] == format_value(po)
+    top = int(np.argmax(counts.sum(0)))
+    assert k["majority_label"] == LABELS[top] and k["base_rate"] == format_value(counts.sum(0)[top] / n)
+    per_class = [dict(zip(k["classes"]["per_class"]["columns"], row)) for row in k["classes"]["per_class"]["rows"]]
+    for i, c in enumerate(per_class):
+        tp, judged, truth = counts[i, i], counts[i].sum(), counts[:, i].sum()
+        assert c["label"] == LABELS[i] and c["judge n"] == judged and c["reviewer n"] == truth
+        assert c["precision"] == (format_value(tp / judged) if judged else None)
+        assert c["recall"] == (format_value(tp / truth) if truth else None)
+        assert c["F1"] == (format_value(2 * tp / (judged + truth)) if judged + truth else None)
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_a_confusion_cell_filters_the_table_to_the_samples_holding_such_labels(binary):
+    records = run()
+    reviews = reviews_of(records)
+    x = rw.DatasetExplorer(records, reviews=reviews)
+    x.trust_open = True
+    judge, reviewer = ("Entailment", "not entailed") if binary else ("Entailment", "Neutral")
+    want = by_hand(records, reviews, judge, "Neutral" if binary else reviewer, binary=binary)
+    assert want  # the seed gives such labels
+    reply = ask(x, type="trust_cell", kind="answer2response", judge=judge, reviewer=reviewer, binary=binary)
+    assert "error" not in reply and sorted(reply["query_ids"], key=int) == want
+    n = len(want)
+    assert reply["label"] == f"answer2response · judge {judge}, reviewer {reviewer}: {n} sample{'s' * (n != 1)}"
+    x.set_state({"samples": {"label": reply["label"], "query_ids": reply["query_ids"]}})  # what trust.js sets
+    assert sorted(x.filtered["query_id"], key=int) == want and x.view_state["count"] == n
+    assert x.view_state["controls"]["samples"] == {"label": reply["label"], "n": n}
+    x.set_state({"samples": {}})  # the chip's ✕
+    assert x.view_state["count"] == len(records)
+
+
+def test_the_samples_filter_joins_the_other_filters_and_bad_values_are_refused():
+    x = rw.DatasetExplorer(run(), samples={"label": "three", "query_ids": ["1", "3", "5", "5"]})
+    assert list(x.filtered["query_id"]) == ["1", "3", "5"] and x.samples["query_ids"] == ["1", "3", "5"]
+    x.text = "case 3"
+    assert list(x.filtered["query_id"]) == ["3"]
+    for bad in ({"query_ids": "1"}, {"label": 2, "query_ids": []}, {"query_ids": [1]}, {"ids": []}):
+        with pytest.raises(ControlError, match="samples must be"):
+            x.samples = bad
+    assert Query().samples == ()
+
+
+def test_a_bad_cell_request_gets_an_error_naming_the_field():
+    x = rw.DatasetExplorer(run())
+    x.trust_open = True
+    for message, field in (({"kind": "bogus", "judge": "Entailment", "reviewer": "Neutral"}, "kind"),
+                           ({"kind": "answer2response", "judge": "Yes", "reviewer": "Neutral"}, "judge"),
+                           ({"kind": "answer2response", "judge": "Entailment", "reviewer": "not entailed"}, "reviewer"),
+                           ({"kind": "answer2response", "judge": "Entailment"}, "reviewer")):
+        reply = ask(x, type="trust_cell", **message)
+        assert field in reply["error"], reply
+
+
+@pytest.mark.filterwarnings("ignore:comparing runs")
+def test_several_runs_name_the_run_of_a_cell():
+    a, b = run(seed=4), run(seed=5)
+    reviews = {"a": reviews_of(a, seed=1), "b": reviews_of(b, seed=2)}
+    x = rw.DatasetExplorer({"a": a, "b": b}, reviews=reviews)
+    x.trust_open = True
+    kinds = [(k["kind"], k["run"]) for k in x.view_state["reviews"]["trust"]["kinds"]]
+    assert ("answer2response", "a") in kinds and ("answer2response", "b") in kinds
+    reply = ask(x, type="trust_cell", kind="answer2response", judge="Neutral", reviewer="Entailment", run="b")
+    assert reply["run"] == "b" and sorted(reply["query_ids"], key=int) == by_hand(b, reviews["b"], "Neutral", "Entailment")
+    x.set_state({"run": "b", "samples": {"label": reply["label"], "query_ids": reply["query_ids"]}})
+    assert set(x.filtered["run"]) == {"b"} and sorted(x.filtered["query_id"], key=int) == sorted(reply["query_ids"], key=int)
