@@ -20,6 +20,8 @@ from ..reviews import (KINDS, PASSAGE_KINDS, RESPONSE_KINDS, SPELLING, Review, R
                        passage_sha)
 
 ROW_PREFIX = {"answer2response": "R", "retrieved2response": "R", "response2answer": "G", "retrieved2answer": "G"}
+# The order a keyboard review walks a sample's labels: the claim tables' rows, then the matrix's cells.
+REVIEW_ORDER = ("answer2response", "response2answer", "retrieved2response", "retrieved2answer")
 
 
 class SampleReview:
@@ -105,6 +107,25 @@ class SampleReview:
         r = self.reviews.get((kind, claim, None))
         return {"judge": int(judged[claim]), "label": int(LABEL_CODES[r.label]) if r else int(judged[claim]),
                 "reviewed": r is not None}
+
+    def unreviewed(self, kinds=KINDS) -> dict:
+        """Per label matrix of ``kinds`` this sample carries, in REVIEW_ORDER: its first label no
+        review in force covers, as a review target ``{"kind", "claim", "doc_id"}`` (claims first,
+        then passages by rank), or None when every one is reviewed: the label a keyboard review
+        goes to next."""
+        out = {}
+        for kind in REVIEW_ORDER:
+            labels = getattr(self.judged, kind) if kind in kinds else None
+            if labels is None:
+                continue
+            out[kind] = None
+            docs = self.doc_ids if kind in PASSAGE_KINDS else [None]
+            for claim in range(labels.shape[0]):
+                d = next((d for d in docs if (kind, claim, d) not in self.reviews), False)
+                if d is not False:
+                    out[kind] = {"kind": kind, "claim": claim, "doc_id": d}
+                    break
+        return out
 
     def reviewed_cells(self) -> list[list[int]]:
         """The matrix cells under review as [row, column, judge's code] (rows: response claims then

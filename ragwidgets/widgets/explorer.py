@@ -32,8 +32,9 @@ from ..loaders import load_any, parse_sample
 from ..judges.traces import Trace, find_trace
 from ..model import Sample
 from ..analysis.review_queue import ReviewQueue, review_queue
-from ..reviews import ReviewLog, ReviewProblem, Reviews, apply_reviews, as_reviews, reviewed_cells
+from ..reviews import KINDS, ReviewLog, ReviewProblem, Reviews, apply_reviews, as_reviews, reviewed_cells
 from ..scenario import Scenario, State
+from ..sources import is_scoring_result
 from .base import Widget, bundled, view_trait
 from .lessons import HARBOR_PRESETS, Preset
 from ._picker import SampleIndex
@@ -368,7 +369,9 @@ class SampleExplorer(_Linked):
 
     ``sample``: a Sample, anything :func:`~ragwidgets.loaders.as_samples` reads, or a
     :class:`~ragwidgets.engine.evaluate.Scores` (its samples and metrics are reused; scores
-    evaluated with reviews open on the judge's labels with those reviews in force);
+    evaluated with reviews open on the judge's labels with those reviews in force), or a
+    :class:`~ragwidgets.scoring.ScoringResult` (as DatasetExplorer takes it: its judge's labels,
+    its reviews in force);
     ``query_id`` opens that sample. With several samples the view carries a picker of constant
     size (the current sample, previous / next); searching by query text and metric values is a
     custom message answered from Python (:mod:`ragwidgets.widgets._picker`), so a click costs
@@ -391,6 +394,9 @@ class SampleExplorer(_Linked):
 
     def __init__(self, sample, query_id: str | None = None, *, reviews=None, reviewer: str = "", judge=None,
                  **kwargs):
+        if is_scoring_result(sample):  # RagChecker.score's result (as DatasetExplorer takes it): its judge's records
+            reviews = sample.reviews if reviews is None else reviews
+            sample = (sample.judge_result or sample).records
         if isinstance(sample, Scores) and sample.judge_scores is not None:  # scored with reviews: judge and reviews apart
             reviews = sample.reviews if reviews is None else reviews
             sample = sample.judge_scores
@@ -653,7 +659,8 @@ class SampleExplorer(_Linked):
         view = sv.view()
         view["controls"]["picker"] = self._picker_view()
         view["review"].update(traces=self.judge is not None, error=self._review_error, queue=self._queue_view(),
-                              file=self._log.path if self._log is not None else None)
+                              file=self._log.path if self._log is not None else None,
+                              next=sv.reviewed.unreviewed(self._queue.kinds if self._queue is not None else KINDS))
         return view
 
     def __repr__(self) -> str:

@@ -43,6 +43,11 @@ class LiveReviews:
         return self._reviews[self.runs[0]] if len(self.runs) == 1 else dict(self._reviews)
 
     @property
+    def review_files(self) -> dict[str, str]:
+        """Each run's reviews file (the path given), for the runs whose reviews were given as one."""
+        return {name: log.path for name, log in self._logs.items()}
+
+    @property
     def review_problems(self) -> list[ReviewProblem]:
         """The reviews that did not match their sample (not applied), every run's."""
         return [p for name in self.runs for p in self._problems[name]]

@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 import traitlets
 
+from ...analysis.review_queue import ReviewQueue
 from ...analysis.runs import Charts, Query, open_run, require, unavailable
 from ...analysis.slices import Slice, load_slices, save_slices
 from ...engine.claims import write_claims
@@ -45,6 +46,7 @@ from .charts import ChartsPanel, altair_chart
 from .common import DRILL, REVIEWED, ROWS, VIEW, Context, whole
 from .drill import DrillPanel
 from .export import ExportPanel
+from .queue import QueuePanel
 from .rows import MAX_WINDOW, rows_message, seed, window
 from .slices import SlicesPanel, add
 from .summary import SummaryPanel
@@ -52,8 +54,9 @@ from .trust import TrustPanel
 from .whatif import WhatIfPanel
 
 # The panels, each a module of this package, in the order of js/src/dataset.js's PANELS.
-PANELS = (TrustPanel, ChartsPanel, SummaryPanel, WhatIfPanel, ExportPanel, SlicesPanel, DrillPanel)
-REQUESTS = ("rows", "step", *(name for panel in PANELS for name in panel.requests))  # the front end's, each answered
+PANELS = (TrustPanel, ChartsPanel, SummaryPanel, WhatIfPanel, ExportPanel, SlicesPanel, DrillPanel,
+          QueuePanel)
+REQUESTS = ("rows", "step", "queue", *(name for panel in PANELS for name in panel.requests))  # the front end's, each answered
 BRUSH_KEYS = ("metric", "lo", "hi", "undefined")
 
 
@@ -385,6 +388,34 @@ class DatasetExplorer(Widget):
         self._redraw(REVIEWED)
         return made
 
+    def start_review(self, n: int = 200, strategy: str = "random", *, seed: int = 0, **options) -> ReviewQueue:
+        """Review the next ``n`` samples of one run (the run shown; all runs shown: the first) in
+        order: :func:`ragwidgets.analysis.review_queue`'s ``strategy`` "random", "stratified" with
+        ``by=`` (and ``allocation=``, ``disagreement=``) or "consequential" with ``metric=``;
+        samples fully reviewed already are skipped. Opens the first in the drill-down; the view
+        shows the progress ("37 of 200 reviewed · faithfulness ±0.06, 140 more for ±0.05") and the
+        reviews file; :meth:`next_in_queue` (] and [ in the view) moves along it. Returns the
+        queue (``corrected(..., design=queue)`` takes it). Not on a Dask-scored run."""
+        queue = self._panels["queue"].start(self._context(), n, strategy, seed, options)
+        self._open_queued(int(self._panels["queue"].rows[0]) if len(queue) else None)
+        return queue
+
+    def next_in_queue(self, step: int = 1) -> None:
+        """Open the queue's item ``step`` places on (negative: back), kept within the queue."""
+        self._open_queued(self._panels["queue"].step(step))
+
+    @property
+    def review_progress(self) -> tuple[int, int] | None:
+        """(reviewed, total) of the queue :meth:`start_review` started; None without one."""
+        return self._panels["queue"].progress
+
+    def _open_queued(self, row: int | None) -> None:
+        """Select the queued sample at ``row`` (None: none) and redraw the queue's line."""
+        if row is None or row == self.selected:
+            self._redraw(VIEW)
+        else:
+            self.selected = row
+
     def trace(self, kind: str, claim: int, doc_id: str | None = None, *, which: str = "main") -> Trace | None:
         """The judge's trace behind one label of the drilled sample, or None (none kept, no judge)."""
         return self._panels["drill"].trace(self._context(), which, kind, claim, doc_id)[0]
@@ -588,7 +619,8 @@ class DatasetExplorer(Widget):
         rows (type "rows") or ``{"type": "reply"}``, with ``error`` when it failed (the widget's
         state is then as it was)."""
         handlers = {"rows": lambda m, _: self.window(m.get("start"), m.get("count")),
-                    "step": lambda m, _: self.step(m.get("delta"))}
+                    "step": lambda m, _: self.step(m.get("delta")),
+                    "queue": lambda m, _: self.next_in_queue(m.get("step", 1))}
         for panel in self._panels.values():
             for name, redraws in panel.requests.items():
                 handlers[name] = partial(self._answer, getattr(panel, f"on_{name}"), redraws)

@@ -75,8 +75,10 @@ class DrillPanel(Panel):
         repeats = getattr(self.model, "repeats", {}).get(self._run(which))
         if repeats is not None:  # judged several times: the labels whose repeats disagree, with their counts
             view["repeats"] = {"n": repeats.n_repeats, "labels": label_distributions(repeats, view["query_id"])}
-        if "review" in view:
-            view["review"].update(traces=ctx.judge is not None, error="", queue=None, file=None)
+        if "review" in view:  # the next label to review per kind (the keyboard path), where the reviews are saved
+            view["review"].update(traces=ctx.judge is not None, error="", queue=None,
+                                  file=self.model.review_files.get(self._run(which)),
+                                  next=self.views[which].reviewed.unreviewed())
         else:
             said = not_available(self.model, "reviews", " (the labels stay on the cluster).")
             view["review_note"] = said[0].upper() + said[1:]
