@@ -87,11 +87,13 @@ def test_the_matrix_rates_per_class_and_kappa_are_the_counts_made_by_hand():
     assert k["classes"]["samples"] == [[len(by_hand(records, reviews, a, b)) for b in LABELS] for a in LABELS]
     binary = np.array([[counts[0, 0], counts[0, 1:].sum()], [counts[1:, 0].sum(), counts[1:, 1:].sum()]])
     assert k["binary"]["labels"] == ["Entailment", "not entailed"] and k["binary"]["counts"] == binary.tolist()
-    n, po = counts.sum(), np.trace(counts) / counts.sum()
-    pe = (counts.sum(1) * counts.sum(0)).sum() / n ** 2
-    assert k["kappa"] == format_value((po - pe) / (1 - pe)) and k["agreement"] == format_value(po)
-    top = int(np.argmax(counts.sum(0)))
-    assert k["majority_label"] == LABELS[top] and k["base_rate"] == format_value(counts.sum(0)[top] / n)
+    for view, conf, labels in ((k["classes"], counts, LABELS), (k["binary"], binary, ("Entailment", "not entailed"))):
+        n, po = conf.sum(), np.trace(conf) / conf.sum()
+        pe = (conf.sum(1) * conf.sum(0)).sum() / n ** 2
+        assert view["kappa"] == format_value((po - pe) / (1 - pe)) and view["agreement"] == format_value(po)
+        top = int(np.argmax(conf.sum(0)))
+        assert view["majority_label"] == labels[top] and view["base_rate"] == format_value(conf.sum(0)[top] / n)
+        assert view["kappa_interval"] and "–" in view["kappa_interval"]
     per_class = [dict(zip(k["classes"]["per_class"]["columns"], row)) for row in k["classes"]["per_class"]["rows"]]
     for i, c in enumerate(per_class):
         tp, judged, truth = counts[i, i], counts[i].sum(), counts[:, i].sum()

@@ -55,13 +55,11 @@ function Confusion({ k, m, binary, pick }) {
 function Kind({ k, pick }) {
   const [binary, setBinary] = useState(false);
   const m = binary ? k.binary : k.classes;
-  const kappaText = (v) => (v === null ? html`<span class="rw-ds-undef" title=${k.reason}>Undefined</span>` : v);
+  const kappaText = (v) => (v === null ? html`<span class="rw-ds-undef" title=${m.reason}>Undefined</span>` : v);
   return html`<section class="rw-ds-kind" data-testid=${`kind-${k.kind}`} data-kind=${k.kind}>
     <h4>${k.kind}${k.run ? ` · ${showId(k.run)}` : ""} <span class="rw-hint">(${plural(k.n, "reviewed label")})</span></h4>
-    <p data-testid="kappa-line">kappa <b>${kappaText(binary ? k.binary.kappa : k.kappa)}</b>${!binary && k.kappa_interval ? ` (95% ${k.kappa_interval})` : ""}
-      · agreement ${kappaText(k.agreement)}
-      · base rate ${k.base_rate === null ? kappaText(null) : html`<b>${k.base_rate}</b> (the reviewers' majority label, ${k.majority_label}: a judge always saying it would agree this often)`}
-      ${k.binary.labels ? html` · <label><input type="checkbox" data-testid="binary" checked=${binary} onChange=${(e) => setBinary(e.target.checked)} /> 2-class view (Entailment / not entailed)</label>` : ""}</p>
+    <p data-testid="kappa-line">kappa <b>${kappaText(m.kappa)}</b>${m.kappa_interval ? ` (95% ${m.kappa_interval})` : ""}${" · "}agreement ${kappaText(m.agreement)}${" · "}base rate ${m.base_rate === null ? kappaText(null) : html`<b>${m.base_rate}</b> (the reviewers' majority label, ${m.majority_label}: a judge always saying it would agree this often)`}
+      ${k.binary ? html`${" · "}<label><input type="checkbox" data-testid="binary" checked=${binary} onChange=${(e) => setBinary(e.target.checked)} /> 2-class view (Entailment / not entailed)</label>` : ""}</p>
     <div class="rw-ds-trust-wrap"><${Confusion} k=${k} m=${m} binary=${binary} pick=${pick} /></div>
     <${TrustTable} t=${m.per_class} caption="Per class: precision (of the judge's labels of it), recall (of the reviewers'), F1" testid="per-class" />
   </section>`;

@@ -149,10 +149,7 @@ class TrustPanel(Panel):
         """One label kind's (of one run, when several) confusion matrix, per-class figures and
         kappa beside the base rate (numbers as format_value writes them; None: Undefined, with
         its reason), in three classes and in the 2-class view."""
-        view = {"kind": kind, "run": run or "", "n": a.n, "kappa": _number(a.kappa.value),
-                "kappa_interval": _interval(*a.kappa_interval), "agreement": _number(a.agreement.value),
-                "majority_label": a.majority_label, "base_rate": _number(a.base_rate.value),
-                "reason": a.summary()["reason"]}
+        view = {"kind": kind, "run": run or "", "n": a.n}
         for name, stats in (("classes", a), ("binary", a.binary)):
             j, r, owner, _ = self._pairs(kind, run or next(iter(self.judged)), name == "binary")
             k = len(stats.labels)
@@ -164,7 +161,9 @@ class TrustPanel(Panel):
             view[name] = {
                 "labels": list(stats.labels), "counts": stats.confusion.tolist(), "samples": samples.tolist(),
                 "rates": [[_number(c / rows[i]) if rows[i] else None for c in stats.confusion[i]] for i in range(k)],
-                "kappa": _number(stats.kappa.value), "reason": stats.summary()["reason"],
+                "kappa": _number(stats.kappa.value), "kappa_interval": _interval(*stats.kappa_interval),
+                "agreement": _number(stats.agreement.value), "majority_label": stats.majority_label,
+                "base_rate": _number(stats.base_rate.value), "reason": stats.summary()["reason"],
                 "per_class": frame_view(pd.DataFrame(
                     [{"label": c.label, "reviewer n": c.n, "judge n": c.judged, "precision": _number(c.precision.value),
                       "recall": _number(c.recall.value), "F1": _number(c.f1.value),
