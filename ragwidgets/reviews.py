@@ -6,8 +6,11 @@ One :class:`Review` is one label of one sample: ``kind`` names the label matrix
 the passage kinds, ``doc_id`` the passage and ``passage_sha`` its text's fingerprint
 (:func:`passage_sha`; absent in files written before it: then a changed passage goes unnoticed).
 A reviews file is JSONL, one review per line, keys as
-in :class:`Review` (``doc_id`` only for the passage kinds, ``time`` ISO 8601 UTC); a later line
-for the same label wins. :class:`ReviewLog` appends one line per review under a file lock, each
+in :class:`Review` (``doc_id`` only for the passage kinds, ``time`` ISO 8601 UTC,
+``adjudicated`` only when true); a later line for the same label wins, except that an
+adjudication (``adjudicated``: one decision on a label the reviewers disagree on) wins over every
+plain review of it. Each reviewer's own labels stay readable (:meth:`Reviews.of_reviewer`,
+:meth:`Reviews.resolved`). :class:`ReviewLog` appends one line per review under a file lock, each
 on a fresh line, with fsync: a review it acknowledged is never lost, and a crash or a full disk
 loses at most the line being written. Reading skips a damaged line (not UTF-8 JSON, as one cut
 short is) with an InputWarning naming the file and line, and reads every whole line around it.
@@ -49,7 +52,7 @@ PASSAGE_KINDS = ("retrieved2response", "retrieved2answer")
 RESPONSE_KINDS = ("answer2response", "retrieved2response")  # rows over the response claims; the others: gt claims
 SPELLING = {code: spelling for spelling, code in LABEL_CODES.items()}
 FIELDS = ("query_id", "kind", "claim", "doc_id", "label", "judge_label", "claim_text", "passage_sha", "reviewer",
-          "time", "note")
+          "time", "note", "adjudicated")
 PASSAGE_FIELDS = ("doc_id", "passage_sha")  # only in a review of a passage kind
 SHA = re.compile(r"[0-9a-f]{16}")
 
@@ -89,6 +92,7 @@ class Review:
     time: str = ""
     note: str = ""
     passage_sha: str | None = None
+    adjudicated: bool = False  # one decision by an adjudicator on a label the reviewers disagree on
 
     def __post_init__(self):
         fix = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 (frozen)
@@ -116,6 +120,9 @@ class Review:
                 if getattr(self, name) is not None:
                     raise InputError(f"a {self.kind} review has no passage: {name} must be absent, "
                                      f"not {getattr(self, name)!r:.80}", field=name)
+        if not isinstance(self.adjudicated, (bool, np.bool_)):
+            raise InputError(f"must be true or false, not {self.adjudicated!r:.80}", field="adjudicated")
+        fix("adjudicated", bool(self.adjudicated))
         fix("label", _spelling(self.label, "label"))
         if self.judge_label is not None:
             fix("judge_label", _spelling(self.judge_label, "judge_label"))
@@ -141,9 +148,13 @@ class Review:
         return LABEL_CODES[self.label]
 
     def to_json(self) -> dict:
-        """The review as one JSON object (``doc_id`` and ``passage_sha`` only for the passage kinds)."""
+        """The review as one JSON object (``doc_id`` and ``passage_sha`` only for the passage kinds,
+        ``adjudicated`` only when true)."""
         passage = self.kind in PASSAGE_KINDS
-        return {name: getattr(self, name) for name in FIELDS if passage or name not in PASSAGE_FIELDS}
+        out = {name: getattr(self, name) for name in FIELDS if passage or name not in PASSAGE_FIELDS}
+        if not self.adjudicated:
+            del out["adjudicated"]
+        return out
 
     @classmethod
     def from_json(cls, d, where: str = "") -> "Review":
@@ -159,7 +170,7 @@ class Review:
             if d.get(name) is None:
                 raise InputError("missing", sample=where or None, field=name)
         given = {k: v for k, v in d.items()
-                 if v is not None or k in ("doc_id", "judge_label", "claim_text", "passage_sha")}
+                 if v is not None or k in ("doc_id", "judge_label", "claim_text", "passage_sha", "adjudicated")}
         try:
             return cls(**given)
         except InputError as err:
@@ -204,10 +215,12 @@ def _glued(raw: bytes, where: str) -> tuple[Review, str] | None:
 
 
 class Reviews:
-    """Reviews, immutable; a later review of the same label (:attr:`Review.key`) wins.
+    """Reviews, immutable; per label (:attr:`Review.key`) the latest adjudication is in force, else
+    the latest review, whoever gave it.
 
-    ``history`` holds every review given, in order; ``latest`` the one in force per key;
-    iterating gives the latest reviews in the order their keys were first seen.
+    ``history`` holds every review given, in order (every reviewer's, none replaced); ``latest``
+    the one in force per key; iterating gives the latest reviews in the order their keys were
+    first seen.
     """
 
     def __init__(self, items: Iterable[Review] = ()):
@@ -217,7 +230,10 @@ class Reviews:
         for r in self.history:
             if not isinstance(r, Review):
                 raise TypeError(f"Reviews holds Review objects, not {type(r).__name__} (see Reviews.from_records)")
-            self.latest[r.key] = r
+            held = self.latest.get(r.key)
+            if held is None or r.adjudicated or not held.adjudicated:
+                self.latest[r.key] = r
+        for r in self.latest.values():
             self._by_sample.setdefault(r.query_id, {})[r.key[1:]] = r
 
     @classmethod
@@ -261,7 +277,7 @@ class Reviews:
                 items.append(r)
             else:
                 if isinstance(r, Mapping):
-                    r = {k: (None if isinstance(v, float) and v != v else v) for k, v in r.items()}
+                    r = {k: v for k, v in r.items() if not (isinstance(v, float) and v != v)}
                 items.append(Review.from_json(r, f"review {i}"))
         return cls(items)
 
@@ -281,6 +297,34 @@ class Reviews:
     def for_sample(self, query_id: str) -> dict[tuple, Review]:
         """One sample's latest reviews by (kind, claim, doc_id) (empty when it has none)."""
         return dict(self._by_sample.get(query_id, {}))
+
+    @property
+    def reviewers(self) -> list[str]:
+        """The names of those who gave a plain review (not an adjudication), sorted; "" for unnamed."""
+        return sorted({r.reviewer for r in self.history if not r.adjudicated})
+
+    @property
+    def adjudications(self) -> dict[tuple, Review]:
+        """The latest adjudication per label key (none for a label never adjudicated)."""
+        return {r.key: r for r in self.history if r.adjudicated}
+
+    def of_reviewer(self, name: str) -> "Reviews":
+        """``name``'s plain reviews (the latest per label is theirs; adjudications left out)."""
+        return Reviews(r for r in self.history if r.reviewer == name and not r.adjudicated)
+
+    def resolved(self, use: str = "adjudicated") -> "Reviews":
+        """The reviews in force for ``use``: "adjudicated" (these reviews: per label the latest
+        adjudication, else the latest review of anyone), or a reviewer's name (that reviewer's
+        reviews, with the adjudications winning over them). An unknown name is an InputError
+        listing the reviewers."""
+        if not isinstance(use, str):
+            raise InputError(f"must be 'adjudicated' or a reviewer's name, not {use!r}", field="use")
+        if use == "adjudicated":
+            return self
+        if use not in self.reviewers:
+            names = ", ".join(map(repr, self.reviewers)) or "none"
+            raise InputError(f"no reviewer {use!r}; the reviewers are {names} (or use='adjudicated')", field="use")
+        return Reviews(r for r in self.history if r.adjudicated or r.reviewer == use)
 
     @property
     def query_ids(self) -> list[str]:

@@ -336,3 +336,70 @@ def test_labels_decided_by_fact_ids_are_not_reviewed():
               "response_claims": [{"text": "claim", "facts": ["a"], "cites": ["D0"]}]}
     out = apply_reviews([parse_sample(lesson)], [Review("f", "retrieved2response", 0, "Neutral", doc_id="D0")])
     assert out.applied == 0 and "come from fact IDs" in out.problems[0].reason
+
+
+# -- reviewing as a team ------------------------------------------------------------------------------
+
+def test_adjudicated_is_written_only_when_true_and_read_back(tmp_path):
+    path = tmp_path / "reviews.jsonl"
+    log = ReviewLog(path)
+    log.append(review(label="Neutral", reviewer="ann"))
+    log.append(review(label="Entailment", reviewer="dee", adjudicated=True))
+    first, second = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines())
+    assert "adjudicated" not in first and second["adjudicated"] is True
+    read = Reviews.read(path)
+    assert [r.adjudicated for r in read.history] == [False, True]
+    assert Review.from_json(first).adjudicated is False  # a file written before the field reads as before
+    frame = read.to_frame()
+    assert frame["adjudicated"].tolist() == [True]  # the one label in force: dee's decision
+    assert Reviews.from_records(frame.to_dict("records")).history[0].adjudicated is True
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None, [True]])
+def test_an_adjudicated_that_is_not_a_bool_names_file_line_and_field(tmp_path, value):
+    path = tmp_path / "reviews.jsonl"
+    good = {"query_id": "q1", "kind": "answer2response", "claim": 0, "label": "Entailment"}
+    path.write_text(json.dumps(good) + "\n" + json.dumps({**good, "adjudicated": value}) + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        Reviews.read(path)
+    assert err.value.field == "adjudicated" and f"{path} line 2" in str(err.value)
+    assert "true or false" in str(err.value)
+
+
+def test_every_reviewers_label_stays_readable_and_an_adjudication_wins():
+    reviews = Reviews([review(label="Neutral", reviewer="ann"), review(label="Entailment", reviewer="bob"),
+                       review(label="Contradiction", reviewer="dee", adjudicated=True),
+                       review(label="Neutral", reviewer="bob"),  # a later plain review: the decision stays
+                       review(claim=0, label="Entailment"),  # an unnamed reviewer
+                       review(claim=0, label="Neutral", reviewer="bob")])
+    key = ("q1", "answer2response", 1, None)
+    assert len(reviews.history) == 6 and len(reviews) == 2
+    assert reviews.reviewers == ["", "ann", "bob"]  # the adjudicator is no reviewer
+    assert reviews.latest[key].label == "Contradiction" and reviews.latest[key].reviewer == "dee"
+    assert reviews.for_sample("q1")[key[1:]].label == "Contradiction"
+    assert reviews.adjudications[key].reviewer == "dee"
+    assert reviews.of_reviewer("ann").latest[key].label == "Neutral"
+    assert reviews.of_reviewer("bob").latest[key].label == "Neutral" and len(reviews.of_reviewer("bob")) == 2
+    assert len(reviews.of_reviewer("")) == 1 and len(reviews.of_reviewer("zed")) == 0
+    assert reviews.resolved() is reviews and reviews.resolved("adjudicated") is reviews
+    ann = reviews.resolved("ann")
+    assert ann.latest[key].label == "Contradiction" and len(ann) == 1  # ann's labels, the decision winning
+    assert reviews.resolved("bob").latest[("q1", "answer2response", 0, None)].label == "Neutral"
+    assert reviews.resolved("").latest[("q1", "answer2response", 0, None)].label == "Entailment"
+    with pytest.raises(InputError, match="'', 'ann', 'bob'") as err:
+        reviews.resolved("zed")
+    assert err.value.field == "use"
+    assert [r.kind for r in reviews] == ["answer2response"] * 2 and list(reviews.latest)[0] == key
+
+
+def test_applying_reviews_applies_the_decision():
+    sample = parse_sample(RECORD)
+    reviews = Reviews([review(label="Neutral", reviewer="ann"),
+                       review(label="Contradiction", reviewer="dee", adjudicated=True),
+                       review(label="Entailment", reviewer="bob")])
+    applied = apply_reviews([sample], reviews)
+    assert applied.samples[0].answer2response[1] == rw.model.LABEL_CODES["Contradiction"]
+    applied = apply_reviews([sample], reviews.resolved("ann"))
+    assert applied.samples[0].answer2response[1] == rw.model.LABEL_CODES["Contradiction"]
+    applied = apply_reviews([sample], reviews.of_reviewer("ann"))
+    assert applied.samples[0].answer2response[1] == rw.model.LABEL_CODES["Neutral"]

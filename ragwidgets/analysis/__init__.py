@@ -1,7 +1,7 @@
 """Error analysis over a whole run: per-sample table, summary with its intervals, filters,
 failure slices, paired comparison of runs, run-level what-ifs, and how far the judge can be
 trusted: judge–reviewer agreement, corrected scores from a reviewed sample, the review queue and
-its budget (plan_reviews);
+its budget (plan_reviews); how far reviewers agree with each other (team);
 how much of a metric is the judge's noise over repeats (judge_variance).
 
 Pure pandas / numpy over the engine's Scores; imports no widget library.
@@ -18,6 +18,7 @@ from .judge_variance import (Flakiness, JudgeVariance, MetricVariance, Repeats, 
 from .review_queue import ReviewQueue, progress, review_queue
 from .slices import BUILTIN_SLICES, Slice, builtin_slices, load_slices, members, save_slices, slice_table
 from .summary import Summarizer, summarize
+from .team import ReviewerAgreement, disagreements, reviewer_agreement
 from .table import RunTable, defined_metrics, run_table
 from .two_judges import TwoJudges, paired_difference, two_judges
 from .whatif import Dropped, drop_passages, passage_metrics, passage_rule, top_k_curve
@@ -30,4 +31,5 @@ __all__ = ["RunTable", "run_table", "defined_metrics", "summarize", "Summarizer"
            "against_external", "compare_values", "ExternalComparison", "COUNTERPARTS",
            "two_judges", "TwoJudges", "paired_difference", "Repeats", "repeat_scores", "flakiness", "Flakiness",
            "label_flips", "label_distributions", "judge_variance", "JudgeVariance", "MetricVariance",
-           "combined_interval", "plan_reviews", "review_plan", "needed_reviews"]
+           "combined_interval", "plan_reviews", "review_plan", "needed_reviews",
+           "reviewer_agreement", "disagreements", "ReviewerAgreement"]

@@ -412,7 +412,7 @@ def agreement_html(result: Agreement) -> str:
 
 
 def agreement(scores, reviews=None, *, by=None, seed: int = 0, n_boot: int = 1000,
-              level: float = 0.95) -> Agreement:
+              level: float = 0.95, use: str = "adjudicated") -> Agreement:
     """Judge–reviewer agreement over the reviewed labels of a run, per label kind
     (answer2response, response2answer, retrieved2response, retrieved2answer) [× group]: the
     statistics of :func:`agreement_stats`, with a cluster bootstrap over samples.
@@ -421,7 +421,9 @@ def agreement(scores, reviews=None, *, by=None, seed: int = 0, n_boot: int = 100
     scores evaluated with reviews (``rw.evaluate(..., reviews=)``, ``reviews`` None: then
     ``scores.judge_scores`` holds the judge's labels); or ``{run: scores}`` with ``reviews``
     None, one reviews object for all, or ``{run: reviews}``. The judge label is the judge's
-    scores' label at the reviewed cell. ``by``: "run" (per run of a dict), or a group per sample
+    scores' label at the reviewed cell; the reviewed label the one in force for ``use``
+    (:meth:`Reviews.resolved <ragwidgets.reviews.Reviews.resolved>`: "adjudicated", per label the
+    latest adjudication, else the latest review; or a reviewer's name, that reviewer's labels). ``by``: "run" (per run of a dict), or a group per sample
     (a sequence, or a mapping / Series from query_id; per run for a dict: ``{run: …}``).
     """
     runs = scores if isinstance(scores, Mapping) else {"": scores}
@@ -432,7 +434,7 @@ def agreement(scores, reviews=None, *, by=None, seed: int = 0, n_boot: int = 100
     problems = []
     for number, (name, sc) in enumerate(runs.items()):
         mine = reviews.get(name) if isinstance(reviews, Mapping) else reviews
-        run = reviewed_run(sc, mine)
+        run = reviewed_run(sc, mine, use)
         problems += run.problems
         groups = None if by is None else groups_of(by, run.judge, name)
         keys = [None] if groups is None else list(dict.fromkeys(groups.tolist()))

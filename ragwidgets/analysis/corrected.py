@@ -383,7 +383,7 @@ def _reviewed_subset(run: ReviewedRun, rows: np.ndarray) -> Scores:
 
 
 def corrected(scores: Scores, reviews=None, *, metrics=None, level: float = 0.95,
-              estimand: str = "finite", design=None) -> pd.DataFrame:
+              estimand: str = "finite", design=None, use: str = "adjudicated") -> pd.DataFrame:
     """Each metric's mean three ways (see :func:`prediction_powered`): judge only, reviewed only
     and corrected, over the samples reviewed for that metric (every cell of every label matrix it
     reads reviewed or confirmed: :mod:`ragwidgets.analysis.reviewed_labels`), drawn from the
@@ -392,7 +392,9 @@ def corrected(scores: Scores, reviews=None, *, metrics=None, level: float = 0.95
     ``scores``: the judge's scores with ``reviews`` (a reviews file's path, Reviews, records), or
     scores evaluated with reviews (``rw.evaluate(..., reviews=)``; ``reviews`` None). Only the
     reviewed samples are scored again. ``metrics``: reported names (default: those of ``scores``
-    that read a label matrix).
+    that read a label matrix). ``use``: which reviewed label is in force
+    (:meth:`Reviews.resolved <ragwidgets.reviews.Reviews.resolved>`): "adjudicated" (per label the
+    latest adjudication, else the latest review) or a reviewer's name (that reviewer's labels).
 
     ``design``: the :class:`~ragwidgets.analysis.review_queue.ReviewQueue` the reviews were made
     from. None or a random queue: the reviewed samples are taken for a simple random sample of
@@ -413,7 +415,7 @@ def corrected(scores: Scores, reviews=None, *, metrics=None, level: float = 0.95
     of them and the interval rests on its floor), n_samples, and ``reason`` (why a figure is
     Undefined or clipped; "" otherwise). ``table.attrs["estimand"]`` says what is estimated.
     """
-    run = reviewed_run(scores, reviews)
+    run = reviewed_run(scores, reviews, use)
     judge = run.judge
     strata = _design_strata(design, judge)
     names = [n for n in defined_metrics(judge) if label_kinds(n)] if metrics is None else list(metrics)

@@ -97,21 +97,25 @@ class ReviewedRun:
         return out
 
 
-def reviewed_run(scores: Scores, reviews=None) -> ReviewedRun:
+def reviewed_run(scores: Scores, reviews=None, use: str = "adjudicated") -> ReviewedRun:
     """The judge's and reviewed labels of ``scores`` with ``reviews`` (a path, Reviews, records…:
     :func:`ragwidgets.reviews.as_reviews`); ``reviews`` None: the reviews ``scores`` were evaluated
-    with (``rw.evaluate(..., reviews=)``), against their ``judge_scores``."""
+    with (``rw.evaluate(..., reviews=)``), against their ``judge_scores``. The label in force is
+    :meth:`Reviews.resolved(use) <ragwidgets.reviews.Reviews.resolved>`'s: "adjudicated" (per
+    label the latest adjudication, else the latest review) or one reviewer's name."""
     if not isinstance(scores, Scores):
         raise TypeError(f"scores must be the Scores of rw.evaluate, not {type(scores).__name__}")
     if reviews is None:
         if scores.judge_scores is None:
             raise InputError("no reviews: pass reviews= (a reviews file, Reviews or records), or scores "
                              "evaluated with reviews (rw.evaluate(..., reviews=))", field="reviews")
-        b = scores.batch
-        return ReviewedRun(scores.judge_scores, {kind: getattr(b, attr) for kind, attr in FLAT.items()},
-                           scores.review_cells, list(scores.review_problems), scores, b.samples)
+        if use == "adjudicated":
+            b = scores.batch
+            return ReviewedRun(scores.judge_scores, {kind: getattr(b, attr) for kind, attr in FLAT.items()},
+                               scores.review_cells, list(scores.review_problems), scores, b.samples)
+        reviews = scores.reviews
     judge = scores.judge_scores or scores
-    patched = review_batch(judge.batch, as_reviews(reviews))
+    patched = review_batch(judge.batch, as_reviews(reviews).resolved(use))
     return ReviewedRun(judge, {kind: getattr(patched.batch, attr) for kind, attr in FLAT.items()},
                        patched.cells, patched.problems, None, patched.batch.samples)
 
