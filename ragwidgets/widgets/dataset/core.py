@@ -60,13 +60,13 @@ REQUESTS = ("rows", "step", "queue", *(name for panel in PANELS for name in pane
 BRUSH_KEYS = ("metric", "lo", "hi", "undefined")
 
 
-class ControlError(traitlets.TraitError, RagWidgetsError):
-    """A control value that is not valid: a TraitError (traitlets rolls a held change back) and a ValueError."""
-
 def _samples_shown(samples: dict) -> dict:
     """The ``samples`` control as the view carries it: its label and how many query_ids ({}: none)."""
     return {"label": samples["label"], "n": len(samples["query_ids"])} if samples else {}
 
+
+class ControlError(traitlets.TraitError, RagWidgetsError):
+    """A control value that is not valid: a TraitError (traitlets rolls a held change back) and a ValueError."""
 
 
 class DatasetExplorer(Widget):
@@ -113,10 +113,10 @@ class DatasetExplorer(Widget):
     percent = traitlets.Bool(False).tag(sync=True)  # RAGChecker's mean x 100 display
     selected = traitlets.Int(-1).tag(sync=True)  # position in .frame, -1 none
     conditions = traitlets.List(traitlets.Unicode()).tag(sync=True)  # expressions the charts' clicks added (and)
+    samples = traitlets.Dict().tag(sync=True)  # {"label", "query_ids"}: the chosen samples kept; {} = all
     table_columns = traitlets.List(traitlets.Unicode()).tag(sync=True)  # the table's columns in order; [] = all
     _rows = traitlets.Dict().tag(sync=True)  # the first SEED_ROWS rows of the order, saved with the notebook
     _view = view_trait()  # each view trait is sent as changes to its _base (Widget._show)
-    samples = traitlets.Dict().tag(sync=True)  # {"label", "query_ids"}: the chosen samples kept; {} = all
     _view_base = view_trait()
     _drill = view_trait()  # the selected sample's view
     _drill_base = view_trait()
@@ -191,9 +191,6 @@ class DatasetExplorer(Widget):
             self._check_expression(condition)
         return list(dict.fromkeys(proposal["value"]))  # each once
 
-    @traitlets.validate("table_columns")
-    def _valid_table_columns(self, proposal):
-        known = [key for key, _ in self.model.columns()]
     @traitlets.validate("samples")
     def _valid_samples(self, proposal):
         chosen = dict(proposal["value"])
@@ -206,6 +203,9 @@ class DatasetExplorer(Widget):
                                f"not {chosen!r:.120}")
         return {"label": label, "query_ids": list(dict.fromkeys(ids))}
 
+    @traitlets.validate("table_columns")
+    def _valid_table_columns(self, proposal):
+        known = [key for key, _ in self.model.columns()]
         unknown = [str(k) for k in proposal["value"] if k not in known]
         if unknown:
             raise ControlError(f"table_columns has unknown columns {', '.join(map(repr, unknown))[:200]}; "
