@@ -6,7 +6,9 @@ within each group of ``by``, allocated in proportion to the groups' sizes or by 
 allocation, each quota rounded at random; the queue records each sample's stratum, so
 ``corrected(..., design=queue)`` weights every stratum by its size) and ``consequential`` (the
 samples where one label's flip moves the run's metric most: not a random sample, so
-``corrected(..., design=queue)`` refuses it).
+``corrected(..., design=queue)`` refuses it). Any queue can mark a share of its samples for a
+second review by another reviewer (``double``): a random subset of the queue, so the queue stays
+the same design.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from ..engine.evaluate import Scores
 from ..engine.metrics import REQUIRED_PREFIX
 from ..errors import InputError
 from ..model import LABEL_MATRICES
-from ..reviews import Reviews
+from ..reviews import Reviews, as_reviews
 from .reviewed_labels import ReviewedRun, groups_of, label_kinds, reviewed_run
 from .table import DEFINED_CODE, defined_metrics, run_table
 
@@ -36,7 +38,8 @@ class ReviewQueue:
     have reviewed to count as done; ``eligible``: the samples it was drawn from. The design, for
     :func:`ragwidgets.analysis.corrected` (``design=queue``): ``strata`` (stratified only) each
     sample's stratum over the whole run, and ``quotas`` each stratum's expected number of
-    reviews before its random rounding."""
+    reviews before its random rounding. ``double``: the query_ids to be reviewed by two reviewers
+    (``frame["double"]`` True)."""
 
     query_ids: list[str]
     frame: pd.DataFrame
@@ -47,6 +50,7 @@ class ReviewQueue:
     scores: Scores | None = field(default=None, repr=False)
     strata: np.ndarray | None = field(default=None, repr=False)
     quotas: dict[str, float] | None = None
+    double: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.query_ids)
@@ -58,10 +62,11 @@ class ReviewQueue:
         return self.frame
 
     def to_view(self) -> dict:
-        """JSON-able: the strategy, the query_ids in order, how many were eligible, the note, the quotas."""
+        """JSON-able: the strategy, the query_ids in order, how many were eligible, the note, the
+        quotas, the query_ids marked for a second review."""
         quotas = None if self.quotas is None else {k: float(v) for k, v in self.quotas.items()}
         return {"strategy": self.strategy, "query_ids": list(self.query_ids), "kinds": list(self.kinds),
-                "eligible": self.eligible, "note": self.note, "quotas": quotas}
+                "eligible": self.eligible, "note": self.note, "quotas": quotas, "double": list(self.double)}
 
 
 def _run(scores: Scores, reviews) -> ReviewedRun:
@@ -159,8 +164,19 @@ def _moves(scores: Scores, metric: str) -> np.ndarray:
     return out
 
 
+def _doubles(count: int, share: float, rng: np.random.Generator) -> np.ndarray:
+    """Which of ``count`` queued samples get a second review: ``share`` · count of them rounded at
+    random (⌈x⌉ with probability x − ⌊x⌋, so the expected share is exact), a simple random subset."""
+    x = share * count
+    k = int(np.floor(x)) + int(rng.random() < x - np.floor(x))
+    mask = np.zeros(count, dtype=bool)
+    mask[rng.permutation(count)[:k]] = True
+    return mask
+
+
 def review_queue(scores: Scores, n: int, *, strategy: str = "random", by=None, seed: int = 0, reviews=None,
-                 metric: str | None = None, allocation: str = "proportional", disagreement=None) -> ReviewQueue:
+                 metric: str | None = None, allocation: str = "proportional", disagreement=None,
+                 double: float = 0.0) -> ReviewQueue:
     """The next ``n`` samples to review (fewer when fewer are left), skipping samples with no
     label to review and those already fully reviewed (every label cell of the matrices in
     ``kinds``; ``reviews``: a reviews file, Reviews, records; None: those ``scores`` carry).
@@ -184,6 +200,12 @@ def review_queue(scores: Scores, n: int, *, strategy: str = "random", by=None, s
     UserWarning says so; ``corrected(..., design=queue)`` refuses it). Random and stratified
     queues count a sample done when all its labels are reviewed, consequential when those
     ``metric`` reads are.
+
+    ``double``: the share of the queue's samples (0 to 1) to be reviewed twice, by two different
+    reviewers, for inter-reviewer agreement (:func:`~ragwidgets.analysis.team.reviewer_agreement`):
+    share × len(queue) rounded at random, a simple random subset of the queue drawn after it
+    (the queue itself is the same for any ``double``); ``frame["double"]`` and ``queue.double``
+    mark them, and :func:`progress` counts one done when two reviewers have reviewed it all.
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
@@ -195,6 +217,9 @@ def review_queue(scores: Scores, n: int, *, strategy: str = "random", by=None, s
         raise ValueError(f"allocation must be one of {', '.join(ALLOCATIONS)}, not {allocation!r}")
     if strategy != "stratified" and (allocation != "proportional" or disagreement is not None):
         raise ValueError("allocation= and disagreement= go with strategy='stratified'")
+    if isinstance(double, bool) or not isinstance(double, (int, float, np.integer, np.floating)) \
+            or not 0 <= double <= 1:
+        raise ValueError(f"double must be a share between 0 and 1 (0.1: a tenth reviewed twice), not {double!r}")
     run = _run(scores, reviews)
     base = run.reviewed_scores or run.judge
     kinds = LABEL_MATRICES
@@ -243,14 +268,25 @@ def review_queue(scores: Scores, n: int, *, strategy: str = "random", by=None, s
         warnings.warn(note, UserWarning, stacklevel=2)
     chosen = np.asarray(chosen, dtype=np.int64)
     qids = [ids[i] for i in chosen]
-    frame = pd.DataFrame({"query_id": qids, "position": chosen, **columns, "why": why})
-    return ReviewQueue(qids, frame, strategy, tuple(kinds), len(eligible), note, run.judge, strata, quotas)
+    twice = _doubles(len(qids), float(double), rng)
+    frame = pd.DataFrame({"query_id": qids, "position": chosen, **columns, "why": why, "double": twice})
+    return ReviewQueue(qids, frame, strategy, tuple(kinds), len(eligible), note, run.judge, strata, quotas,
+                       [q for q, d in zip(qids, twice) if d])
 
 
 def progress(queue: ReviewQueue, reviews) -> tuple[int, int]:
     """(reviewed, total): how many of the queue's samples have all their ``queue.kinds`` labels
-    reviewed in ``reviews`` (a reviews file, Reviews, records, or scores evaluated with reviews)."""
+    reviewed in ``reviews`` (a reviews file, Reviews, records, or scores evaluated with reviews);
+    a sample marked for a second review (``queue.double``) counts when two different reviewers
+    have each reviewed all of them (adjudications are no reviewer's)."""
     run = reviewed_run(reviews) if isinstance(reviews, Scores) else reviewed_run(queue.scores, reviews)
     done = run.fully_reviewed(queue.kinds)
     position = {q: i for i, q in enumerate(run.judge.batch.query_ids)}
+    if queue.double:
+        given = as_reviews(reviews.reviews if isinstance(reviews, Scores) else reviews)
+        twice = np.zeros(len(done), dtype=int)
+        for name in given.reviewers:
+            twice += reviewed_run(run.judge, given.of_reviewer(name)).fully_reviewed(queue.kinds)
+        for q in queue.double:
+            done[position[q]] &= twice[position[q]] >= 2
     return int(sum(bool(done[position[q]]) for q in queue.query_ids)), len(queue)

@@ -255,3 +255,50 @@ def test_alpha_equals_the_package_per_kind_over_all_kinds():
     assert list(table.index) == ["answer2response", "response2answer"]
     for kind, value in expected.items():
         assert table.loc[kind, "alpha"] == pytest.approx(value, abs=1e-12)
+
+
+def test_a_queue_marks_a_random_share_for_a_second_review():
+    from ragwidgets.analysis import progress, review_queue
+    scores = rw.evaluate([dict(RECORD, query_id=f"q{i}") for i in range(100)])
+    plain = review_queue(scores, 25, seed=4)
+    assert plain.double == [] and not plain.frame["double"].any()
+    counts = []
+    for seed in range(400):
+        q = review_queue(scores, 25, seed=seed, double=0.1)
+        assert q.query_ids == review_queue(scores, 25, seed=seed).query_ids  # the same queue, the same design
+        assert q.double == [qid for qid, d in zip(q.query_ids, q.frame["double"]) if d]
+        assert len(q.double) in (2, 3) and set(q.double) <= set(q.query_ids)
+        counts.append(len(q.double))
+    # 2.5 expected, rounded at random: the share is 3 with probability 1/2; 400 draws: sd of the mean 0.025
+    assert np.mean(counts) == pytest.approx(2.5, abs=4 * 0.025)
+    assert review_queue(scores, 25, seed=1, double=1.0).double == review_queue(scores, 25, seed=1).query_ids
+    assert review_queue(scores, 25, seed=1, double=0.5).to_view()["double"] == \
+        review_queue(scores, 25, seed=1, double=0.5).double
+    for bad in (-0.1, 1.5, "10%", True):
+        with pytest.raises(ValueError, match="double"):
+            review_queue(scores, 5, double=bad)
+
+    q = review_queue(scores, 4, seed=0, double=0.5)
+    once, twice = [x for x in q.query_ids if x not in q.double], q.double
+    assert len(twice) == 2
+
+    def all_labels(qids, who, adjudicated=False):
+        out = []
+        for qid in qids:
+            out += [Review(query_id=qid, kind=kind, claim=c, label=E, reviewer=who, adjudicated=adjudicated)
+                    for kind, claims in (("answer2response", 2), ("response2answer", 1)) for c in range(claims)]
+            out += [Review(query_id=qid, kind=kind, claim=c, doc_id="d0", label=E, reviewer=who,
+                           adjudicated=adjudicated)
+                    for kind, claims in (("retrieved2response", 2), ("retrieved2answer", 1)) for c in range(claims)]
+        return out
+
+    first = all_labels(q.query_ids, "ann")
+    assert progress(q, Reviews(first)) == (2, 4)  # the double ones wait for a second reviewer
+    assert progress(q, Reviews(first + all_labels(twice, "ann"))) == (2, 4)  # the same reviewer again
+    assert progress(q, Reviews(first + all_labels(twice, "dee", adjudicated=True))) == (2, 4)  # no reviewer
+    assert progress(q, Reviews(first + all_labels(twice[:1], "bob"))) == (3, 4)
+    assert progress(q, Reviews(first + all_labels(twice, "bob"))) == (4, 4)
+    assert progress(q, rw.evaluate([dict(RECORD, query_id=f"q{i}") for i in range(100)],
+                                   reviews=Reviews(first + all_labels(twice, "bob")))) == (4, 4)
+    table = corrected(scores, Reviews(first + all_labels(twice, "bob")), metrics=["precision"], design=q)
+    assert table.loc["precision", "n_reviewed"] == 4
