@@ -19,6 +19,13 @@ describe("content words and overlap", () => {
     expect(stem("the")).toBe("");
     expect(stem("class")).toBe("class"); // -ss, -us, -is keep their s
     expect(stem("bus")).toBe("bus");
+    expect(stem("stretches")).toBe("stretch");
+    expect(stem("boxes")).toBe("box");
+  });
+
+  it("reads a number with its separators as one word", () => {
+    expect([...contentWords("The Nile stretches approximately 6,650 kilometers (4,130.5 miles); COVID19 in 2024.")])
+      .toEqual(["nile", "stretch", "approximately", "6,650", "kilometer", "4,130.5", "mile", "covid19", "2024"]);
   });
 
   it("counts each shared word once and marks every occurrence, by hand", () => {

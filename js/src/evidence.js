@@ -13,14 +13,17 @@ nor not now of off on once only or other our ours ourselves out over own same sh
 the their theirs them themselves then there these they this those through to too under until up very was we were
 what when where which while who whom why will with would you your yours yourself yourselves`.split(/\s+/));
 
-const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
+// A word: a number with its separators ("6,650", "3.5") as one, else letters and digits with an
+// apostrophe's tail ("museum's").
+const WORD = /\p{N}+(?:[.,]\p{N}+)*(?![\p{L}\p{N}])|[\p{L}\p{N}]+(?:['’]\p{L}+)*/gu;
 
 /** A word's comparable form: lower case, no possessive, a plural's singular ("passages" → "passage",
- * "studies" → "study"); "" for a stop word. */
+ * "studies" → "study", "stretches" → "stretch"); "" for a stop word. */
 export function stem(word) {
   let w = word.toLowerCase().replace(/['’]s$/, "");
   if (STOP.has(w)) return "";
   if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 4 && /(ch|sh|ss|x|z)es$/.test(w)) w = w.slice(0, -2);
   else if (w.length > 3 && w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   return w;
 }
