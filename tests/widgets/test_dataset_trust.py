@@ -157,3 +157,144 @@ def test_several_runs_name_the_run_of_a_cell():
     assert reply["run"] == "b" and sorted(reply["query_ids"], key=int) == by_hand(b, reviews["b"], "Neutral", "Entailment")
     x.set_state({"run": "b", "samples": {"label": reply["label"], "query_ids": reply["query_ids"]}})
     assert set(x.filtered["run"]) == {"b"} and sorted(x.filtered["query_id"], key=int) == sorted(reply["query_ids"], key=int)
+
+
+# -- as a team: reviewers' agreement, the labels in force, adjudication ------------------------
+
+def team_reviews(records, names, k=30, seed=0):
+    """The same ``k`` answer2response labels reviewed by each of ``names``: the first reviewer at
+    random, each other agreeing with them two times in three (else at random)."""
+    rng = np.random.default_rng(seed)
+    cells = [(r["query_id"], c) for r in records for c in range(len(r["answer2response"]))][:k]
+    first = [LABELS[rng.integers(3)] for _ in cells]
+    out = []
+    for i, name in enumerate(names):
+        labels = first if i == 0 else [a if rng.random() < 2 / 3 else LABELS[rng.integers(3)] for a in first]
+        out += [Review(q, "answer2response", c, label, reviewer=name)
+                for (q, c), label in zip(cells, labels)]
+    return Reviews(out)
+
+
+def labels_of(reviews, name):
+    return {r.key: r.label for r in reviews.of_reviewer(name)}
+
+
+def team_row(x, kind="answer2response"):
+    t = x.view_state["reviews"]["trust"]["team"]["runs"][""]["table"]
+    return next(dict(zip(t["columns"], row)) for row in t["rows"] if row[0] == kind)
+
+
+def test_two_reviewers_show_cohen_s_kappa_between_them_counted_by_hand():
+    records = run()
+    reviews = team_reviews(records, ["ann", "bo"])
+    x = rw.DatasetExplorer(records, reviews=reviews, reviewer="cy")
+    x.trust_open = True
+    team = x.view_state["reviews"]["trust"]["team"]
+    assert team["reviewers"] == ["ann", "bo"] and team["use"] == "adjudicated"
+    a, b = labels_of(reviews, "ann"), labels_of(reviews, "bo")
+    conf = np.zeros((3, 3))
+    for key in a:
+        conf[LABELS.index(a[key]), LABELS.index(b[key])] += 1
+    n, po = conf.sum(), np.trace(conf) / conf.sum()
+    pe = (conf.sum(1) * conf.sum(0)).sum() / n ** 2
+    row = team_row(x)
+    assert row["reviewers"] == "ann, bo" and row["labels"] == len(a) == n
+    assert row["agreement"] == format_value(po) and row["Cohen's kappa"] == format_value((po - pe) / (1 - pe))
+    assert row["Krippendorff's alpha"] is not None and "–" in row["alpha 95%"]
+
+
+def test_three_reviewers_show_krippendorff_s_alpha_as_the_reference_package_computes_it():
+    krippendorff = pytest.importorskip("krippendorff")
+    records = run()
+    names = ["ann", "bo", "cy"]
+    reviews = team_reviews(records, names, seed=3)
+    x = rw.DatasetExplorer(records, reviews=reviews)
+    x.trust_open = True
+    labels = [labels_of(reviews, n) for n in names]
+    data = np.array([[LABELS.index(m[key]) for key in labels[0]] for m in labels], dtype=float)
+    row = team_row(x)
+    assert row["reviewers"] == "ann, bo, cy"
+    assert row["Krippendorff's alpha"] == format_value(krippendorff.alpha(reliability_data=data,
+                                                                           level_of_measurement="nominal"))
+    assert row["Cohen's kappa"] is None and "exactly two" in row["reason"]  # Undefined, said why
+    pairs = x.view_state["reviews"]["trust"]["team"]["runs"][""]["pairs"]
+    assert [r[1] for r in pairs["rows"]] == ["ann · bo", "ann · cy", "bo · cy"]
+
+
+def test_one_reviewer_shows_no_team_part_and_no_adjudication():
+    records = run()
+    x = rw.DatasetExplorer(records, reviews=reviews_of(records))
+    x.trust_open = True
+    assert x.view_state["reviews"]["trust"]["team"] is None and x.view_state["adjudicate"] is None
+
+
+def test_the_labels_in_force_choose_whose_labels_agreement_and_corrected_use():
+    records = run()
+    reviews = team_reviews(records, ["ann", "bo"])
+    x = rw.DatasetExplorer(records, reviews=reviews)
+    x.trust_open = True
+    judge_of = {r["query_id"]: r["answer2response"] for r in records}
+    for name in ("ann", "bo"):
+        assert "error" not in ask(x, type="trust_use", use=name)
+        counts = np.zeros((3, 3), dtype=int)
+        for (q, _, c, _), label in labels_of(reviews, name).items():
+            counts[LABELS.index(judge_of[q][c]), LABELS.index(label)] += 1
+        assert kind_view(x, "answer2response")["classes"]["counts"] == counts.tolist()
+        assert x.view_state["reviews"]["trust"]["team"]["use"] == name
+    ann_corrected = None
+    ask(x, type="trust_use", use="ann")
+    ann_corrected = x.view_state["reviews"]["trust"]["corrected"][""]
+    ask(x, type="trust_use", use="bo")
+    assert x.view_state["reviews"]["trust"]["corrected"][""] != ann_corrected
+    reply = ask(x, type="trust_use", use="dan")
+    assert "'ann', 'bo'" in reply["error"] and x.view_state["reviews"]["trust"]["team"]["use"] == "bo"
+
+
+def test_adjudication_lists_the_disagreements_and_writes_one_adjudicated_line(tmp_path):
+    records = run()
+    path = tmp_path / "reviews.jsonl"
+    reviews = team_reviews(records, ["ann", "bo"])
+    path.write_text("".join(json.dumps(r.to_json()) + "\n" for r in reviews.history))
+    x = rw.DatasetExplorer(records, reviews=str(path), reviewer="cy")
+    x.trust_open = True
+    a, b = labels_of(reviews, "ann"), labels_of(reviews, "bo")
+    differ = [key for key in a if a[key] != b[key]]
+    view = x.view_state["adjudicate"]
+    assert view["reviewers"] == ["ann", "bo"] and view["total"] == len(differ) and view["decided"] == 0
+    assert [(d["query_id"], d["kind"], d["claim"], d["doc_id"]) for d in view["rows"]] == differ
+    first = view["rows"][0]
+    key = differ[0]
+    assert first["labels"] == {"ann": a[key], "bo": b[key]} and first["adjudicated"] is None
+    claim = next(r for r in records if r["query_id"] == key[0])["response_claims"][key[2]]
+    assert first["claim_text"] == " ".join(claim)
+    assert first["row"] == list(x.frame["query_id"]).index(key[0])
+    before = x.view_state["reviews"]["trust"]["corrected"][""]
+    lines = len(path.read_text().splitlines())
+    decided = next(lab for lab in LABELS if lab not in (a[key], b[key])) if a[key] != b[key] else a[key]
+    reply = ask(x, type="adjudicate", query_id=key[0], kind=key[1], claim=key[2], doc_id=None, label=decided)
+    assert "error" not in reply and reply["said"].startswith(f"Decided {decided}")
+    written = path.read_text().splitlines()
+    assert len(written) == lines + 1
+    last = json.loads(written[-1])
+    assert last["adjudicated"] is True and last["reviewer"] == "cy" and last["label"] == decided
+    assert (last["query_id"], last["kind"], last["claim"]) == key[:3] and last["adjudicated"]
+    assert x.reviews.latest[key].adjudicated and x.reviews.latest[key].label == decided
+    view = x.view_state["adjudicate"]
+    assert view["decided"] == 1 and view["rows"][0]["adjudicated"] == decided
+    after = x.view_state["reviews"]["trust"]["corrected"][""]
+    assert after != before  # corrected uses the adjudicated label
+    again = rw.DatasetExplorer(records, reviews=str(path))  # the file holds the decision
+    assert again.reviews.latest[key].label == decided and again.reviews.latest[key].adjudicated
+
+
+def test_only_a_disagreement_can_be_adjudicated():
+    records = run()
+    reviews = team_reviews(records, ["ann", "bo"])
+    x = rw.DatasetExplorer(records, reviews=reviews, reviewer="cy")
+    a, b = labels_of(reviews, "ann"), labels_of(reviews, "bo")
+    same = next(key for key in a if a[key] == b[key])
+    reply = ask(x, type="adjudicate", query_id=same[0], kind=same[1], claim=same[2], label="Neutral")
+    assert "not a label the reviewers disagree on" in reply["error"]
+    differ = next(key for key in a if a[key] != b[key])
+    reply = ask(x, type="adjudicate", query_id=differ[0], kind=differ[1], claim=differ[2], label="Maybe")
+    assert "label must be one of" in reply["error"]

@@ -6,7 +6,9 @@
 // rate; a toggle to the 2-class view), per-class precision / recall / F1 and kappa beside the base
 // rate; then the agreement table and the corrected scores with their discordant counts. A cell
 // asks the kernel for its samples ("trust_cell") and keeps them as the explorer's `samples`: the
-// table shows only them, and the toolbar's chip clears it.
+// table shows only them, and the toolbar's chip clears it. With two or more reviewers: their
+// agreement with each other (Cohen's kappa for two, Krippendorff's alpha for more, and per pair)
+// and a chooser of the labels in force ("trust_use": adjudicated, or one reviewer's).
 import { useState } from "preact/hooks";
 import { html } from "../incremental.js";
 import { showId } from "../text.js";
@@ -65,6 +67,23 @@ function Kind({ k, pick }) {
   </section>`;
 }
 
+/** The reviewers' agreement with each other and the chooser of the labels in force. */
+function Team({ team, request }) {
+  return html`<section class="rw-ds-team" data-testid="team">
+    <h4>Reviewers</h4>
+    <label>Labels in force: <select data-testid="use" value=${team.use}
+      onChange=${(e) => request("trust_use", { use: e.target.value }).catch(() => null)}>
+      <option value="adjudicated">adjudicated (else the latest review)</option>
+      ${team.reviewers.map((n) => html`<option value=${n}>${n || "(unnamed)"}</option>`)}
+    </select></label>
+    ${Object.entries(team.runs).map(([run, t]) => html`<div key=${run}>
+      <${TrustTable} t=${t.table} testid="reviewer-agreement"
+        caption=${`Reviewer–reviewer agreement per label kind over the labels two or more reviewed: Cohen's kappa for two reviewers, Krippendorff's alpha for more${run ? ` · ${run}` : ""}`} />
+      ${t.pairs.rows.length > 1 ? html`<${TrustTable} t=${t.pairs} testid="reviewer-pairs" caption="Each pair of reviewers: Cohen's kappa" />` : ""}
+    </div>`)}
+  </section>`;
+}
+
 function Reviews({ part: r, request, set }) {
   const trust = r.trust;
   const pick = (cell) => request("trust_cell", cell)
@@ -76,7 +95,8 @@ function Reviews({ part: r, request, set }) {
     ${r.problems.length ? html`<details><summary>${r.problems.length} review(s) not applied</summary><ul>${r.problems.map((p) => html`<li>${p}</li>`)}</ul></details>` : ""}
     <details open=${!!trust} data-testid="trust" onToggle=${(e) => e.target.open !== !!trust && request("trust", { open: e.target.open }).catch(() => null)}>
       <summary>Can I trust the judge? Agreement with the reviewers and corrected scores</summary>
-      ${trust ? html`<p class="rw-hint">Over ${trust.n_reviews} reviewed label(s). Undefined where a figure has no data (hover for why). Click a cell of a matrix to show its samples in the table.</p>
+      ${trust ? html`<p class="rw-hint">Over ${trust.n_reviews} reviewed label(s)${trust.team ? `; labels in force: ${trust.team.use === "adjudicated" ? "adjudicated, else the latest review" : `${trust.team.use || "(unnamed)"}'s`}` : ""}. Undefined where a figure has no data (hover for why). Click a cell of a matrix to show its samples in the table.</p>
+        ${trust.team ? html`<${Team} team=${trust.team} request=${request} />` : ""}
         ${(trust.kinds || []).map((k) => html`<${Kind} key=${`${k.kind} ${k.run}`} k=${k} pick=${pick} />`)}
         <${TrustTable} t=${trust.agreement} caption="Judge–reviewer agreement per label kind (kappa with its bootstrap interval, the majority-label base rate beside it)" testid="agreement" />
         ${Object.entries(trust.corrected).map(([run, t]) => html`<${TrustTable} key=${run} t=${t} testid="corrected"

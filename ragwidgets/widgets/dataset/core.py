@@ -42,6 +42,7 @@ from ...errors import RagWidgetsError
 from ...judges.traces import Trace
 from ..base import Widget, bundled, view_trait
 from . import export, whatif
+from .adjudicate import AdjudicatePanel
 from .charts import ChartsPanel, altair_chart
 from .common import DRILL, REVIEWED, ROWS, VIEW, Context, whole
 from .drill import DrillPanel
@@ -55,7 +56,7 @@ from .whatif import WhatIfPanel
 
 # The panels, each a module of this package, in the order of js/src/dataset.js's PANELS.
 PANELS = (TrustPanel, ChartsPanel, SummaryPanel, WhatIfPanel, ExportPanel, SlicesPanel, DrillPanel,
-          QueuePanel)
+          QueuePanel, AdjudicatePanel)
 REQUESTS = ("rows", "step", "queue", *(name for panel in PANELS for name in panel.requests))  # the front end's, each answered
 BRUSH_KEYS = ("metric", "lo", "hi", "undefined")
 

@@ -3,7 +3,10 @@ reviews moved, the reviews that did not match, and while the trust panel is open
 judge–reviewer agreement and the corrected scores of the reviewed runs and, per label kind the
 run has, the confusion matrix (counts, row-normalised rates, the 2-class view), per-class
 precision / recall / F1 and kappa beside the base rate. A confusion cell names the samples
-holding such labels (``trust_cell``), which the front end keeps as the explorer's ``samples``."""
+holding such labels (``trust_cell``), which the front end keeps as the explorer's ``samples``.
+With two or more reviewers: their agreement with each other (Cohen's kappa for two,
+Krippendorff's alpha for more) and the labels in force (``trust_use``: "adjudicated" or one
+reviewer's), which the agreement and corrected tables use."""
 
 from __future__ import annotations
 
@@ -15,6 +18,8 @@ from ...analysis.corrected import corrected
 from ...analysis.plan import review_plan
 from ...analysis.reviewed_labels import reviewed_run
 from ...analysis.runs import require
+from ...analysis.team import reviewer_agreement
+from ...errors import InputError
 from ...engine.metrics import format_value, metric_label
 from ...model import ENTAILED, LABEL_CODES, LABEL_MATRICES, LABEL_SPELLINGS
 from .common import NOTHING, VIEW, Context, Panel, frame_view, judged_scores, text
@@ -27,19 +32,44 @@ class TrustPanel(Panel):
     holds the trust panel's tables while it is open (None: closed)."""
 
     key = "trust"
-    requests = {"trust": VIEW, "trust_cell": NOTHING}
+    requests = {"trust": VIEW, "trust_cell": NOTHING, "trust_use": VIEW}
 
     def __init__(self, model):
         super().__init__(model)
         self.judged = judged_scores(model)
         self.tables: dict | None = None
         self._labels: dict = {}  # run -> its ReviewedRun, while the reviews stay as they are
+        self.use = "adjudicated"  # the reviewed labels in force: per label the adjudication, else the latest; or a reviewer's
 
     def part(self, ctx: Context, view: dict) -> dict:
         return {"reviews": self._lines() if "reviews" in self.model.capabilities else None}
 
     def on_trust(self, ctx: Context, message: dict) -> None:
         self.open(bool(message.get("open", True)))
+
+    def on_trust_use(self, ctx: Context, message: dict) -> None:
+        self.set_use(text(message, "use"))
+
+    def set_use(self, use: str) -> None:
+        """Put ``use``'s labels in force for the agreement, corrected and confusion tables:
+        "adjudicated" or one of :meth:`reviewers` (InputError naming them otherwise)."""
+        require(self.model, "reviews")
+        if use != "adjudicated" and use not in self.reviewers():
+            names = ", ".join(map(repr, self.reviewers())) or "none"
+            raise InputError(f"must be 'adjudicated' or a reviewer of every reviewed run ({names}), not {use!r:.80}",
+                             field="use")
+        self.use = use
+        self.reviewed(None)
+
+    def _per_run(self) -> dict:
+        """Each run's Reviews."""
+        reviews = self.model.reviews
+        return reviews if isinstance(reviews, dict) else {self.model.runs[0]: reviews}
+
+    def reviewers(self) -> list[str]:
+        """The reviewers whose labels may be put in force: those who reviewed in every run (sorted)."""
+        names = [set(r.reviewers) for r in self._per_run().values()]
+        return sorted(set.intersection(*names)) if names else []
 
     def on_trust_cell(self, ctx: Context, message: dict) -> dict:
         """The samples of one confusion cell (``kind``, ``judge`` and ``reviewer`` labels, ``run``
@@ -84,8 +114,7 @@ class TrustPanel(Panel):
     def _reviewed(self, run: str):
         """``run``'s judge and reviewed labels (found once per opening of the panel and review)."""
         if run not in self._labels:
-            reviews = self.model.reviews
-            self._labels[run] = reviewed_run(self.judged[run], reviews[run] if isinstance(reviews, dict) else reviews)
+            self._labels[run] = reviewed_run(self.judged[run], self._per_run()[run], self.use)
         return self._labels[run]
 
     def kinds(self) -> list[str]:
@@ -98,7 +127,7 @@ class TrustPanel(Panel):
         require(self.model, "reviews")
         self.tables = self._tables() if value else None
 
-    def reviewed(self, ctx: Context) -> None:
+    def reviewed(self, ctx: Context | None) -> None:
         self._labels = {}
         if self.tables is not None:
             self.tables = self._tables()
@@ -107,13 +136,12 @@ class TrustPanel(Panel):
         """The trust panel's tables as analysis gives them (see
         :meth:`~ragwidgets.widgets.dataset.DatasetExplorer.trust`)."""
         require(self.model, "reviews")
-        judged, reviews, first = self.judged, self.model.reviews, self.model.runs[0]
-        per_run = reviews if isinstance(reviews, dict) else {first: reviews}
+        judged, per_run, first, use = self.judged, self._per_run(), self.model.runs[0], self.use
         several = len(judged) > 1
         return {"agreement": agreement(judged if several else judged[first],
-                                       per_run if several else per_run[first], by="run" if several else None),
-                "corrected": {run: corrected(judged[run], per_run[run]) for run in judged} if several
-                else corrected(judged[first], per_run[first])}
+                                       per_run if several else per_run[first], by="run" if several else None, use=use),
+                "corrected": {run: corrected(judged[run], per_run[run], use=use) for run in judged} if several
+                else corrected(judged[first], per_run[first], use=use)}
 
     def _tables(self) -> dict:
         """The trust panel's view: each table's columns and rows (None: Undefined, with its reason)."""
@@ -143,7 +171,34 @@ class TrustPanel(Panel):
                     for run, f in tables.items()},
                 "kinds": [self._kind_view(kind, group, a) for (kind, group), a in t["agreement"].stats.items()
                           if kind in kinds],
-                "n_reviews": sum(len(r) for r in ([reviews] if not isinstance(reviews, dict) else reviews.values()))}
+                "n_reviews": sum(len(r) for r in ([reviews] if not isinstance(reviews, dict) else reviews.values())),
+                "team": self._team(kinds)}
+
+    def _team(self, kinds: list[str]) -> dict | None:
+        """With two or more reviewers in some run: the reviewers that may be put in force, the
+        labels in force (``use``) and per such run the reviewers' agreement per label kind of the
+        run (Cohen's kappa for two, Krippendorff's alpha for more) and per pair; None otherwise."""
+        runs = {}
+        for run, reviews in self._per_run().items():
+            if len(reviews.reviewers) < 2:
+                continue
+            ra = reviewer_agreement(reviews)
+            table, pairs = ra.table[ra.table["kind"].isin(kinds)], ra.pairs[ra.pairs["kind"].isin(kinds)]
+            runs[run if len(self.judged) > 1 else ""] = {
+                "table": _shown(pd.DataFrame({
+                    "kind": table["kind"], "reviewers": [", ".join(map(_who, r)) for r in table["reviewers"]],
+                    "labels": table["n_labels"], "samples": table["n_samples"], "agreement": table["agreement"],
+                    "Cohen's kappa": table["kappa"], "kappa 95%": list(map(_interval, table["kappa_low"], table["kappa_high"])),
+                    "Krippendorff's alpha": table["alpha"],
+                    "alpha 95%": list(map(_interval, table["alpha_low"], table["alpha_high"])), "reason": table["reason"]})),
+                "pairs": _shown(pd.DataFrame({
+                    "kind": pairs["kind"], "reviewers": [f"{_who(a)} · {_who(b)}" for a, b in zip(pairs["reviewer_a"], pairs["reviewer_b"])],
+                    "labels": pairs["n_labels"], "samples": pairs["n_samples"], "agreement": pairs["agreement"],
+                    "Cohen's kappa": pairs["kappa"], "kappa 95%": list(map(_interval, pairs["kappa_low"], pairs["kappa_high"])),
+                    "reason": pairs["reason"]}))}
+        if not runs:
+            return None
+        return {"use": self.use, "reviewers": self.reviewers(), "runs": runs}
 
     def _kind_view(self, kind: str, run, a) -> dict:
         """One label kind's (of one run, when several) confusion matrix, per-class figures and
@@ -191,6 +246,11 @@ def _shown(frame: pd.DataFrame) -> dict:
     view = frame_view(frame)
     view["rows"] = [[_number(v) if isinstance(v, float) else v for v in row] for row in view["rows"]]
     return view
+
+
+def _who(name: str) -> str:
+    """A reviewer as the panel names them ("" is an unnamed reviewer)."""
+    return name or "(unnamed)"
 
 
 def _number(value) -> str | None:
