@@ -20,13 +20,13 @@
 // Adding a panel: one module here, one line in PANELS (and its Python module, README).
 import { render as mount } from "preact";
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
-import { panel as adjudicate } from "./dataset/adjudicate.js";
 import { panel as charts } from "./dataset/charts.js";
 import { labelsOf, TraitSelect, toggled } from "./dataset/common.js";
 import { panel as compare } from "./dataset/compare.js";
 import { panel as columns } from "./dataset/columns.js";
-import { panel as drill } from "./dataset/drill.js";
+import { panel as drill, navigate } from "./dataset/drill.js";
 import { panel as exportPanel } from "./dataset/export.js";
+import { panel as queue } from "./dataset/queue.js";
 import { RowStore } from "./dataset/rows.js";
 import { panel as slices } from "./dataset/slices.js";
 import { panel as summary } from "./dataset/summary.js";
@@ -38,7 +38,7 @@ import { keepKeys } from "./keys.js";
 import { viewOf } from "./view_trait.js";
 
 /** The panels, in the order they are drawn in their place (the tabs' order). */
-export const PANELS = [trust, charts, summary, compare, whatif, columns, exportPanel, slices, drill, adjudicate];
+export const PANELS = [trust, charts, summary, compare, whatif, columns, exportPanel, slices, drill, queue];
 
 const HOST_CHROME = 140; // a notebook host's bars above and below its cells (JupyterLab's menu, tabs, toolbar, status bar)
 
@@ -120,11 +120,7 @@ function App({ model, store }) {
   const request = (name, msg = {}) => store.requests.ask({ type: name, ...msg }); // rejects when it fails
   const step = (delta) => store.requests.send({ type: "step", delta }); // null when it fails: the error shows in the alert
   const error = [view.error, store.requests.error].filter(Boolean).join("; ");
-  const onKey = (e) => {
-    if (e.target.closest("input, select, textarea")) return;
-    if (e.key === "ArrowDown" || e.key === "j") { e.preventDefault(); step(1); }
-    if (e.key === "ArrowUp" || e.key === "k") { e.preventDefault(); step(-1); }
-  };
+  const onKey = (e) => navigate(e, step, view.queue ? (by) => store.requests.send({ type: "queue", step: by }) : null);
   const b = c.brush || {};
   const conditions = c.conditions || [];
   const toggleCondition = (x) => set({ conditions: toggled(conditions, x) });

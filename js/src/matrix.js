@@ -2,7 +2,7 @@
 // row and column headers inside a bounded scrolling region; a large matrix is summarised first
 // and drawn on demand. Rows are memoised on the buffer: toggling a passage re-renders only the
 // column headers (switched-off columns are shaded through <col>), not 10,000 cells.
-import { useCallback, useMemo, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { html, memo } from "./incremental.js";
 import { LABEL_CODES, UNJUDGED } from "./labels.js";
 import { LabelShown, ReviewButtons, reviewKeys } from "./review.js";
@@ -101,11 +101,46 @@ function ReviewBar({ m, cursor, ctx }) {
   </div>`;
 }
 
-export function Matrix({ m, selected, ctx, reviewable = false }) {
+/** The matrix cells a reviewer overruled, in words: "R2 × D3: the judge said Entailment, the reviewer Neutral". */
+function Overruled({ m }) {
+  const cells = typed(m.cells, Int8Array);
+  const rows = [...m.response, ...m.gt];
+  const changed = (m.reviewed || []).filter(([i, k, judge]) => cells[i * m.columns.length + k] !== judge);
+  if (!changed.length) return null;
+  return html`<ul class="rw-overruled-list" data-testid="overruled">${changed.map(([i, k, judge]) => html`<li key=${`${i}:${k}`}>
+    <b>${rows[i].id} × ${showId(m.columns[k].doc_id)}</b>: the judge said <s class="rw-judge-word">${CELL[judge][0]} ${LABEL_WORD[judge]}</s>,
+    the reviewer <b>${CELL[cells[i * m.columns.length + k]][0]} ${LABEL_WORD[cells[i * m.columns.length + k]]}</b></li>`)}</ul>`;
+}
+
+const LABEL_WORD = { [LABEL_CODES.Entailment]: "Entailment", [LABEL_CODES.Neutral]: "Neutral",
+  [LABEL_CODES.Contradiction]: "Contradiction", [UNJUDGED]: "unjudged" };
+
+/** `focusCell` ({kind, claim, doc_id, seq}): a label to focus (the keyboard review's next): the
+ * matrix opens, the cursor goes to its cell and its row takes focus. */
+export function Matrix({ m, selected, ctx, reviewable = false, focusCell = null }) {
   const [open, setOpen] = useState(() => (m.response.length + m.gt.length) * m.columns.length <= ON_DEMAND);
   const [cursor, setCursor] = useState(null);
   const mref = useRef(m);
   mref.current = m;
+  const wrap = useRef(null);
+  const pending = useRef(-1); // the matrix row to focus once drawn
+  useLayoutEffect(() => {
+    if (!focusCell) return;
+    const index = focusCell.kind === "retrieved2response" ? focusCell.claim : m.response.length + focusCell.claim;
+    const col = m.columns.findIndex((c) => c.doc_id === focusCell.doc_id);
+    if (col < 0) return;
+    pending.current = index;
+    setOpen(true);
+    setCursor({ index, col });
+  }, [focusCell && focusCell.seq]);
+  useEffect(() => {
+    if (pending.current < 0 || !wrap.current) return;
+    const row = wrap.current.querySelectorAll("tr[data-row]")[pending.current]; // response rows, then ground truth
+    if (row) {
+      pending.current = -1;
+      row.focus();
+    }
+  });
   // The review keys of a matrix row (stable, so memoised rows keep their props): the cursor's cell.
   const act = useCallback((e, index, col) => {
     const target = cellTarget(mref.current, index, col);
@@ -124,15 +159,16 @@ export function Matrix({ m, selected, ctx, reviewable = false }) {
     <h4>Entailment: claims × passages</h4>
     <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
       by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
-      shaded columns are switched off.${reviewable ? " Reviewed: a struck-through symbol is the judge's label, overruled, the one after it the reviewer's; ✓ the judge's label confirmed. Click a cell (or focus a row, ← →) and press E / N / C, A, U or W." : ""}</p>
+      shaded columns are switched off.${reviewable ? " Reviewed: a struck-through symbol is the judge's label, overruled, the one after it the reviewer's (each listed in words under the matrix); ✓ the judge's label confirmed. Click a cell (or focus a row, ← →) and press E / N / C, A, U or W." : ""}</p>
     ${open
-      ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
+      ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix" ref=${wrap}>
           <${Grid} caption="Response claims" rows=${m.response} first=${0} m=${m} docIds=${docIds} selected=${selected} ctx=${ctx} ...${grid} />
           ${m.gt.length
             ? html`<${Grid} caption="Ground-truth claims" rows=${m.gt} first=${m.response.length} m=${m} docIds=${docIds} selected=${selected} ctx=${ctx} ...${grid} />`
             : null}
         </div>
-        ${reviewable && cursor ? html`<${ReviewBar} m=${m} cursor=${cursor} ctx=${ctx} />` : null}`
+        ${reviewable && cursor ? html`<${ReviewBar} m=${m} cursor=${cursor} ctx=${ctx} />` : null}
+        ${reviewable ? html`<${Overruled} m=${m} />` : null}`
       : html`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
           onClick=${() => setOpen(true)}>Show the full matrix</button>`}
   </section>`;

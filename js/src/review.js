@@ -22,6 +22,24 @@ export const LABEL = {
 const KEYS = { e: "Entailment", n: "Neutral", c: "Contradiction" };
 /** A per-claim label's passage row: the label matrix of the same claims against the passages. */
 export const ROW_KIND = { answer2response: "retrieved2response", response2answer: "retrieved2answer" };
+/** The order a keyboard review walks a sample's labels (as Python's REVIEW_ORDER): the claim
+ * tables' rows, then the matrix's cells. */
+export const REVIEW_ORDER = ["answer2response", "response2answer", "retrieved2response", "retrieved2answer"];
+export const PASSAGE_KINDS = ["retrieved2response", "retrieved2answer"];
+
+/** The label to review next in `view` ({kind, claim, doc_id}): view.review.next's first, in
+ * REVIEW_ORDER, of `kinds` (null: every kind); null when every one is reviewed. */
+export function nextLabel(view, kinds = null) {
+  const next = view && view.review && view.review.next;
+  if (!next) return null;
+  for (const k of REVIEW_ORDER) if (next[k] && (!kinds || kinds.includes(k))) return next[k];
+  return null;
+}
+
+/** The passage whose label W explains on a claim row without a per-claim label (no ground
+ * truth): the first that entails it, else the first that contradicts it, else the first passage. */
+export const firstPassage = (item, view) => item.supported_by[0] || item.contradicted_by[0]
+  || (view && view.sources.length ? view.sources[0].doc_id : null);
 
 /** The review action a key asks for on `target` ({kind, claim, doc_id}), or null (not a review
  * key). U on a per-claim label (answer2response / response2answer) is its passage row. */
@@ -73,15 +91,26 @@ export function ReviewButtons({ target, ctx, labels = true, onWhy = null }) {
   </span>`;
 }
 
-/** "Faithfulness 0.364 → 0.455 after 2 reviews", a refused action's reason, and reviews that did not apply. */
-export const ReviewLine = memo(function ReviewLine({ review, queue = null }) {
+/** How to review, in the words of the label kinds the sample has (`next`'s keys): a claim row
+ * against the ground truth only where there are such labels. */
+function hint(next) {
+  const kinds = Object.keys(next || {});
+  const rows = kinds.includes("answer2response") || kinds.includes("response2answer")
+    ? "a claim row (its label against the ground truth, or the ground-truth claim against the response) or a matrix cell (claim × passage)"
+    : "a matrix cell (claim × passage; no ground-truth labels here) or a claim row (its passages)";
+  return html`<b>Review the judge: </b>the next label to review is focused (or press the button); on ${rows} press E / N / C (Entailment / Neutral / Contradiction), A to confirm the judge's label, U for "no passage supports it" (the claim's whole passage row), W for why the judge said it.`;
+}
+
+/** "Faithfulness 0.364 → 0.455 after 2 reviews", a refused action's reason, and reviews that did
+ * not apply; `focusNext()`: the button that focuses the next label to review. */
+export const ReviewLine = memo(function ReviewLine({ review, queue = null, focusNext = null }) {
   if (!review) return null;
   const q = review.queue;
   return html`<section class="rw-review-line" data-testid="review" aria-live="polite">
-    <p data-testid="review-changes">${review.count
-      ? html`<b>Reviewed: </b>${review.line}`
-      : html`<b>Review the judge: </b>focus a claim row or a matrix cell and press E / N / C (Entailment / Neutral / Contradiction), A to confirm the judge's label, U for "no passage supports it", W for why the judge said it.`}
+    <p data-testid="review-changes">${review.count ? html`<b>Reviewed: </b>${review.line}` : hint(review.next)}
       ${review.file ? html` <span class="rw-hint">Saved to ${review.file}.</span>` : null}</p>
+    ${focusNext ? html`<p><button type="button" data-testid="next-label" title="Focus the next label to review (then E / N / C / A)"
+      onClick=${focusNext}>Next label to review ▸</button></p>` : null}
     ${q ? html`<p data-testid="queue">Review queue (${q.strategy}): <b data-testid="progress">${q.reviewed} of ${q.total} reviewed</b> · item ${q.position + 1}
       ${queue ? html`<button type="button" onClick=${() => queue(-1)} disabled=${q.position === 0} title="Previous in the queue ([)">◀ previous</button>
         <button type="button" onClick=${() => queue(1)} disabled=${q.position >= q.total - 1} title="Next in the queue (])" data-testid="queue-next">next ▶</button>` : null}

@@ -12,7 +12,11 @@
 // `review(action)` and `trace(target)` (optional; review.js): a review action for the holder to
 // apply, and a promise of the judge's trace behind one label ({trace, reason}); the review
 // controls show where view.review is set and `review` is given. `queue(step)` (optional): move
-// along the review queue (view.review.queue; keys ] and [).
+// along the review queue (view.review.queue, or the holder's `queued()`; keys ] and [). `keys(e)`
+// (optional): the holder's plain keys, those the view leaves (a DatasetExplorer's j / k / ↓ / ↑).
+// The keyboard review: when a sample opens or a label is reviewed while the user works in the
+// widget, focus goes to the next label to review (review.js nextLabel, of `kinds()`' kinds); after a
+// queued sample's last label the queue moves on by itself.
 //
 // Updates are incremental (Preact, keyed, memoised rows over a structurally shared view): DOM
 // nodes, focus, scroll positions and open sections survive. Plain keys pressed in the view stay
@@ -22,10 +26,10 @@ import { useRef } from "preact/hooks";
 import { Cards, Strip } from "./cards.js";
 import { Controls, Header } from "./controls.js";
 import { Failing } from "./failing.js";
-import { keepKeys } from "./keys.js";
+import { forHost, keepKeys } from "./keys.js";
 import { html, share } from "./incremental.js";
 import { Matrix } from "./matrix.js";
-import { ReviewLine, TracePanel, useTrace } from "./review.js";
+import { PASSAGE_KINDS, ReviewLine, TracePanel, nextLabel, useTrace } from "./review.js";
 import { ClaimTable, FactsTable, GtTable, SourceTable } from "./tables.js";
 import { LongText } from "./text.js";
 
@@ -46,7 +50,7 @@ function useSame(list) {
   return last.current;
 }
 
-export function SampleView({ view, ctx }) {
+export function SampleView({ view, ctx, focusCell = null }) {
   const [trace, why, closeTrace] = useTrace(ctx);
   const toggleable = useSame(view && view.sources ? view.sources.filter((s) => s.toggleable).map((s) => s.doc_id) : []);
   ctx.why = why; // read when a key or button asks (the rows keep their props: ctx is one object)
@@ -67,7 +71,8 @@ export function SampleView({ view, ctx }) {
     <${Header} title=${view.title} question=${view.question} state=${view.state} kind=${view.kind} />
     <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} search=${ctx.search} />
     <p class="rw-summary" data-testid="summary">${view.summary}</p>
-    ${review ? html`<${ReviewLine} review=${review} queue=${ctx.queue} />` : null}
+    ${review ? html`<${ReviewLine} review=${review} queue=${view.review.queue ? ctx.queue : null}
+      focusNext=${nextLabel(view, ctx.kinds()) ? ctx.focusNext : null} />` : null}
     ${view.review_note ? html`<p class="rw-note" data-testid="review-note">${view.review_note}</p>` : null}
     <${TracePanel} answer=${trace} onClose=${closeTrace} />
     ${view.repeats ? html`<${RepeatedLabels} view=${view} />` : null}
@@ -84,7 +89,8 @@ export function SampleView({ view, ctx }) {
     ${strip ? html`<${Answer} view=${view} />` : null}
     ${strip ? html`<${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />` : null}
     ${strip && gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
-    ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} reviewable=${!!review} />` : null}
+    ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} reviewable=${!!review}
+      focusCell=${focusCell} />` : null}
     ${!strip && gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
     ${view.facts.length ? html`<${FactsTable} view=${view} ctx=${ctx} />` : null}
   </div>`;
@@ -141,6 +147,15 @@ function showOnPage(el, top, bottom, region) {
   else if (b > 0) pane.scrollTop += Math.min(a, b);
 }
 
+/** Focus the claim-table row of label `t` (answer2response / response2answer) in `view`. */
+function focusRow(el, view, t) {
+  const item = t.kind === "answer2response" ? view.claims[t.claim] : view.gt_claims[t.claim];
+  const table = t.kind === "answer2response" ? "claims" : "gt-claims";
+  const row = item && [...el.querySelectorAll(`[data-testid="${table}"] tr.rw-row`)].find((r) => r.dataset.key === item.key);
+  if (row) row.focus();
+  return !!row;
+}
+
 /** A sample judged several times: each label whose repeats disagree, with how often each word came. */
 function RepeatedLabels({ view }) {
   const { n, labels } = view.repeats;
@@ -155,23 +170,66 @@ function RepeatedLabels({ view }) {
     })}</ul></details>`;
 }
 
-export function mountSampleView(el, { view, send, search = null, review = null, trace = null, queue = null }) {
+export function mountSampleView(el, { view, send, search = null, review = null, trace = null, queue = null,
+  queued = null, kinds = () => null, keys = null }) {
   let current = null;
   let first = true; // the first draw scrolls no page
-  const ctx = { send, search, review, trace, queue, view: () => current };
+  let label = null; // the sample and the label to review next the last draw showed ("…\0done": none left)
+  let engaged = false; // the user works in the widget: focus may move to the next label
+  let focusCell = null; // the matrix cell to focus ({kind, claim, doc_id, seq})
+  let seq = 0;
+  const widget = () => el.closest(".rw-widget") || el;
+  const ctx = { send, search, review, trace, queue, kinds, view: () => current };
   const unkeep = keepKeys(el); // plain keys stay in the view; the host's go on (keys.js)
+  // Whether focus may move to a label: it is in the widget (not in a text box), or was until the
+  // element that held it was redrawn away.
+  const mayFocus = () => {
+    const a = document.activeElement;
+    if (!a || a === document.body) return engaged;
+    return !a.closest("input, select, textarea") && widget().contains(a);
+  };
+  const focusLabel = (t) => {
+    if (!PASSAGE_KINDS.includes(t.kind)) return focusRow(el, current, t);
+    focusCell = { ...t, seq: ++seq }; // the matrix focuses it when drawn
+    return false;
+  };
+  ctx.focusNext = () => {
+    const t = nextLabel(current, kinds());
+    if (t && !focusLabel(t)) draw(current);
+  };
+  const onKey = (e) => { // the holder's keys: those the view left, outside text boxes
+    engaged = true;
+    if (keys && !forHost(e) && !e.defaultPrevented && !e.target.closest("input, select, textarea")) keys(e);
+  };
+  const onDown = () => { engaged = true; };
+  const onOut = (e) => { if (e.relatedTarget && !widget().contains(e.relatedTarget)) engaged = false; };
+  el.addEventListener("keydown", onKey);
+  el.addEventListener("pointerdown", onDown);
+  el.addEventListener("focusout", onOut);
   const draw = (next) => {
     const before = current && current.selected;
     current = share(current, next);
-    render(html`<${SampleView} view=${current} ctx=${ctx} />`, el);
+    const t = current && current.review ? nextLabel(current, kinds()) : null;
+    const now = current && current.review ? `${current.query_id}\0${t ? `${t.kind}/${t.claim}/${t.doc_id}` : "done"}` : null;
+    const go = now !== null && now !== label && mayFocus();
+    const finished = go && !t && label !== null && label.startsWith(`${current.query_id}\0`); // its last label just reviewed
+    label = now;
+    if (go && t && PASSAGE_KINDS.includes(t.kind)) focusLabel(t);
+    render(html`<${SampleView} view=${current} ctx=${ctx} focusCell=${focusCell} />`, el);
+    if (go && t && !PASSAGE_KINDS.includes(t.kind)) focusLabel(t);
     if (current && current.selected && current.selected !== before) revealLinked(el, !first);
     first = false;
+    const q = queued ? queued() : current && current.review && current.review.queue;
+    if (finished && queue && q && q.position < q.total - 1) queue(1); // the next queued sample opens
   };
   draw(view);
   return {
     update: draw,
     destroy() {
       unkeep();
+      el.removeEventListener("keydown", onKey);
+      el.removeEventListener("pointerdown", onDown);
+      el.removeEventListener("focusout", onOut);
       render(null, el);
     },
   };

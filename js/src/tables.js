@@ -2,7 +2,7 @@
 // keyed and memoised: an update re-renders only the rows whose data or selection changed. Long
 // tables scroll inside a bounded region with a sticky header.
 import { html, memo } from "./incremental.js";
-import { LabelShown, ROW_KIND, ReviewButtons, reviewKeys } from "./review.js";
+import { LabelShown, ROW_KIND, ReviewButtons, firstPassage, reviewKeys } from "./review.js";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { closest, contentWords, excerptStart, overlap, segments } from "./evidence.js";
 import { Id, IdLink, LongText, YesNo, idLinks, showId } from "./text.js";
@@ -62,21 +62,35 @@ const reviewing = (view, ctx) => !!(ctx.review && view.review);
 /** A claim's review cell: its per-claim label (judge / reviewer) and the buttons; `kind`: the
  * per-claim label matrix, `index`: the claim's 0-based index. Without that label (no ground
  * truth) only "none supports" (its passage row) is offered. */
-function ReviewCell({ r, kind, index, id, ctx }) {
+function ReviewCell({ r, kind, index, id, item, ctx }) {
   const target = { kind: r ? kind : ROW_KIND[kind], claim: index, doc_id: null };
-  const why = ctx.why && r ? () => ctx.why(target, `${id}, ${kind}`) : null;
+  const why = whyOf(r, kind, index, id, item, ctx);
   return html`<td class="rw-review-cell">
     ${r ? html`<${LabelShown} r=${r} />` : null}
     <${ReviewButtons} target=${target} ctx=${ctx} labels=${!!r} onWhy=${why} />
   </td>`;
 }
 
+/** W on a claim row: the trace of its per-claim label, or without one (no ground truth) of its
+ * label against the passage that supports it (review.js firstPassage); null: no trace to ask for. */
+function whyOf(r, kind, index, id, item, ctx) {
+  if (!ctx.why) return null;
+  if (r) return () => ctx.why({ kind, claim: index, doc_id: null }, `${id}, ${kind}`);
+  const doc = firstPassage(item, ctx.view());
+  const target = { kind: ROW_KIND[kind], claim: index, doc_id: doc };
+  return doc === null ? null : () => ctx.why(target, `${id} × ${showId(doc)}, ${target.kind}`);
+}
+
 /** The review keys of a claim row (see review.js); null when the view takes no reviews. */
-function claimKeys(review, r, kind, index, id, ctx) {
+function claimKeys(review, r, kind, index, id, item, ctx) {
   if (!review) return null;
   const target = { kind: r ? kind : ROW_KIND[kind], claim: index, doc_id: null };
-  return (e) => reviewKeys(e, target, ctx, ctx.why && r ? () => ctx.why(target, `${id}, ${kind}`) : null);
+  return (e) => reviewKeys(e, target, ctx, whyOf(r, kind, index, id, item, ctx));
 }
+
+/** The claim table's review column, in the words of the labels it reviews: against the ground
+ * truth only where the claims carry such a label. */
+const reviewHead = (claims) => (claims.some((c) => c.review) ? "Review (against the ground truth)" : "Review (its passages)");
 
 // Column widths (em) of long tables, which lay out with `table-layout: fixed`: an update then
 // re-lays out only the rows it changed, not every cell of the table. Unlisted: the rest.
@@ -84,7 +98,7 @@ const WIDTHS = {
   Rank: 3.2, Source: 7, "In context?": 6.5, "Question-relevant?": 8, "Entails claims": 8, "Cited by": 5,
   "Fact IDs": 5.5, Claim: 5.8, "Fact ID": 4.5, "Correct?": 7, "Faithful?": 7.8, "Supported by": 9,
   "Retrieved?": 5.5, "Entails?": 5, "Valid?": 4.5, "In the response?": 7, "Supported by (retrieved)": 9,
-  "Review (against the ground truth)": 12, "Review (against the response)": 12,
+  "Review (against the ground truth)": 12, "Review (against the response)": 12, "Review (its passages)": 12,
 };
 
 const TEXT_WIDTH = 14; // em: the least an unlisted column (a text) keeps in a narrow host
@@ -186,7 +200,7 @@ const NO_PASSAGE_LABELS = html`<span class="rw-unknown" title="faithfulness is n
 const ClaimRow = memo(function ClaimRow({ c, index, selected, hasFacts, hasCorrect, cites, review, ctx }) {
   const cits = c.citations || [];
   const per = (f) => (cits.length ? cits.map((x, i) => html`${i ? html`<br />` : null}${f(x)}`) : "—");
-  return html`<${Row} item=${c} selected=${selected} send=${ctx.send} more=${claimKeys(review, c.review, "answer2response", index, c.id, ctx)}>
+  return html`<${Row} item=${c} selected=${selected} send=${ctx.send} more=${claimKeys(review, c.review, "answer2response", index, c.id, c, ctx)}>
     <${IdCell} id=${c.id} roles=${c.roles} />
     <td class="rw-text"><${LongText} text=${c.text} /></td>
     ${hasFacts ? html`<td data-label="Fact ID">${c.facts && c.facts.length ? c.facts.map(showId).join(", ") : "—"}</td>` : null}
@@ -199,7 +213,7 @@ const ClaimRow = memo(function ClaimRow({ c, index, selected, hasFacts, hasCorre
     ${cites ? html`<td data-label="Entails?">${per((x) => html`<${Verdict} value=${x.entails} contradicted=${x.contradicts}
       words=${["Yes", "No", `${x.doc_id} contradicts the claim`]} />`)}</td>` : null}
     ${cites ? html`<td data-label="Valid?">${per((x) => html`<span title=${x.why}><${YesNo} value=${x.valid} /></span>`)}</td>` : null}
-    ${review ? html`<${ReviewCell} r=${c.review} kind="answer2response" index=${index} id=${c.id} ctx=${ctx} />` : null}
+    ${review ? html`<${ReviewCell} r=${c.review} kind="answer2response" index=${index} id=${c.id} item=${c} ctx=${ctx} />` : null}
   <//>`;
 });
 
@@ -318,7 +332,7 @@ export function ClaimTable({ view, ctx }) {
   const heads = [
     "Claim", "Text", hasFacts ? "Fact ID" : null, hasCorrect ? "Correct?" : null, "Faithful?", "Supported by",
     cites ? "Source" : null, cites ? "Retrieved?" : null, cites ? "Entails?" : null, cites ? "Valid?" : null,
-    reviewing(view, ctx) ? "Review (against the ground truth)" : null,
+    reviewing(view, ctx) ? reviewHead(view.claims) : null,
   ].filter(Boolean);
   const before = heads.indexOf("Supported by");
   const groupRow = cites
@@ -337,13 +351,13 @@ export function ClaimTable({ view, ctx }) {
 }
 
 const GtRow = memo(function GtRow({ g, index, selected, review, ctx }) {
-  return html`<${Row} item=${g} selected=${selected} send=${ctx.send} more=${claimKeys(review, g.review, "response2answer", index, g.id, ctx)}>
+  return html`<${Row} item=${g} selected=${selected} send=${ctx.send} more=${claimKeys(review, g.review, "response2answer", index, g.id, g, ctx)}>
     <${IdCell} id=${g.id} roles=${g.roles} />
     <td class="rw-text"><${LongText} text=${g.text} /></td>
     <td class="rw-verdict-cell"><${Verdict} value=${g.covered} contradicted=${g.contradicted}
       words=${["Covered", "Missed", "the response contradicts it"]} /></td>
     <td class="rw-list" data-label="Supported by">${selected ? below(g) : html`${idLinks(g.supported_by, "source", ctx.send, "none", { n: 3, target: g.key })}${against([["source", g.contradicted_by]], "contradicted by", ctx.send)}`}</td>
-    ${review ? html`<${ReviewCell} r=${g.review} kind="response2answer" index=${index} id=${g.id} ctx=${ctx} />` : null}
+    ${review ? html`<${ReviewCell} r=${g.review} kind="response2answer" index=${index} id=${g.id} item=${g} ctx=${ctx} />` : null}
   <//>`;
 });
 

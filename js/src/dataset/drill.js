@@ -3,7 +3,10 @@
 // (`_other`), with ◀ ▶ to step through the rows and the query_id to copy. Toggling a passage, a
 // review and a trace are requests to the kernel ("drill", "review", "trace"); a failed one says so
 // above the views. Selecting a claim or a passage asks the kernel nothing: it is drawn here
-// (selection.js) and kept while the same sample is shown.
+// (selection.js) and kept while the same sample is shown. The keyboard review (sample_view.js):
+// the next label to review (of the review queue's kinds, `queue`) takes focus when a sample opens
+// or a label is reviewed; keys the view leaves are the explorer's (`navigate`: j / k / ↓ / ↑ step
+// the table's rows, ] and [ the queue) here too.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../incremental.js";
 import { mountSampleView } from "../sample_view.js";
@@ -27,6 +30,24 @@ export async function copyText(text, input) {
   }
 }
 
+/** The DatasetExplorer's navigation keys (outside text boxes): j / ↓ and k / ↑ step the table's
+ * rows (`step(delta)`), ] and [ the review queue (`queue(step)`; null: no queue). True when handled. */
+export function navigate(e, step, queue) {
+  if (e.target.closest("input, select, textarea")) return false;
+  const by = { j: 1, ArrowDown: 1, k: -1, ArrowUp: -1 }[e.key];
+  if (by) {
+    e.preventDefault();
+    step(by);
+    return true;
+  }
+  if (queue && (e.key === "]" || e.key === "[")) {
+    e.preventDefault();
+    queue(e.key === "]" ? 1 : -1);
+    return true;
+  }
+  return false;
+}
+
 const selectable = (view) => new Set([...view.sources, ...view.claims, ...view.gt_claims].map((x) => x.key));
 
 /** The selection `kept` ({sample, selected}) carried over to `view`: the same while it shows the
@@ -39,6 +60,8 @@ export function keptSelection(kept, view) {
 
 function Drill({ part, request }) {
   const { drill, other, selected: sel, count } = part;
+  const queued = useRef(null);
+  queued.current = part.queue; // read when a key or a review asks
   const main = useRef(null);
   const otherRef = useRef(null);
   const mounted = useRef({});
@@ -69,8 +92,12 @@ function Drill({ part, request }) {
         }
         if (Object.keys(patch).length) drillAsk("drill", { which, patch });
       };
+      const queue = (by) => (queued.current ? drillAsk("queue", { step: by }) : null);
       mounted.current[which] = mountSampleView(ref.current, {
-        view: shown(which, next), send,
+        view: shown(which, next), send, queue, queued: () => queued.current,
+        kinds: () => (queued.current ? queued.current.kinds : null),
+        keys: (e) => !(e.key.startsWith("Arrow") && e.target.matches(".rw-scroll, .rw-matrix-wrap")) // an arrow scrolls a region
+          && navigate(e, (by) => request("step", { delta: by }).catch(() => null), queued.current ? queue : null),
         review: (action) => drillAsk("review", { which, ...action }),
         trace: (target) => request("trace", { which, ...target })
           .catch((err) => ({ trace: null, reason: `the trace request failed: ${err.message}` })),
@@ -107,7 +134,8 @@ function Drill({ part, request }) {
 
 export const panel = {
   key: "drill", place: "detail", shows: () => true,
-  part: (view, views) => ({ drill: views._drill, other: views._other, selected: view.selected, count: view.count }),
+  part: (view, views) => ({ drill: views._drill, other: views._other, selected: view.selected, count: view.count,
+    queue: view.queue || null }),
   traits: [],
   Panel: Drill,
 };

@@ -1,0 +1,126 @@
+// The keyboard review (issue 36 item 1), in jsdom, on a view Python made
+// (fixtures/ragchecker_reviewed.json: SampleExplorer's, a random queue of 2): the next label to
+// review takes focus when the view names a new one while the user works in the widget, never
+// otherwise; after a queued sample's last label the queue moves on; the DatasetExplorer's keys.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { fakeModel, viewTrait } from "./fake_model.js";
+import { navigate } from "./src/dataset/drill.js";
+import { PAUSE, panel as queuePanel } from "./src/dataset/queue.js";
+import { html } from "./src/incremental.js";
+import { nextLabel } from "./src/review.js";
+import { render } from "preact";
+import widget from "./src/widget.js";
+
+const fixture = (name) => JSON.parse(readFileSync(join(process.cwd(), "fixtures", `${name}.json`), "utf8"));
+const key = (node, k) => node.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true }));
+const tick = () => new Promise((r) => setTimeout(r, 10));
+
+function mount(view) {
+  const el = document.createElement("div");
+  document.body.appendChild(el);
+  const model = fakeModel({ predictions: {}, _view: viewTrait(view) });
+  const cleanup = widget.render({ model, el });
+  const show = (next) => { model.state._view = viewTrait(next); model.emit("change:_view"); };
+  return { el, model, cleanup, show };
+}
+
+/** The fixture's view with review.next set to `next` (kind -> target or null). */
+const withNext = (view, next) => ({ ...view, review: { ...view.review, next } });
+const row = (kind, claim) => ({ kind, claim, doc_id: null });
+
+beforeEach(() => document.body.replaceChildren());
+
+describe("the next label to review", () => {
+  it("is the first of view.review.next in the keyboard's order, of the queue's kinds", () => {
+    const v = fixture("ragchecker_reviewed");
+    expect(nextLabel(v)).toEqual(row("answer2response", 1));
+    expect(nextLabel(v, ["retrieved2response"])).toEqual({ kind: "retrieved2response", claim: 0, doc_id: "001" });
+    expect(nextLabel(withNext(v, { answer2response: null, response2answer: null }))).toBeNull();
+    expect(nextLabel({ ...v, review: undefined })).toBeNull();
+  });
+
+  it("takes focus when a label is reviewed while the user works in the widget, and a key moves on", async () => {
+    const v = fixture("ragchecker_reviewed");
+    const { el, model, show } = mount(v);
+    expect(document.activeElement).toBe(document.body); // opening the widget takes no focus
+    el.querySelector('[data-testid="next-label"]').click(); // the first click
+    expect(document.activeElement.dataset.key).toBe("claim:R2");
+    key(document.activeElement, "e");
+    expect(model.messages.at(-1)).toEqual({ type: "review", kind: "answer2response", claim: 1, doc_id: null, label: "Entailment" });
+    show(withNext(v, { ...v.review.next, answer2response: row("answer2response", 4) })); // the kernel's answer
+    expect(document.activeElement.dataset.key).toBe("claim:R5");
+    show(withNext(v, { ...v.review.next, answer2response: null })); // the claims done: the ground truth's
+    expect(document.activeElement.dataset.key).toBe("gt:G1");
+    show(withNext(v, { answer2response: null, response2answer: null, retrieved2response: { kind: "retrieved2response", claim: 2, doc_id: "001" } }));
+    await tick();
+    const focused = document.activeElement;
+    expect(focused.dataset.row).toBe("claim:R3"); // the matrix row, its cursor on the cell
+    expect(focused.querySelector('td[data-col="1"]').classList.contains("rw-cursor")).toBe(true);
+    key(focused, "n");
+    expect(model.messages.at(-1)).toEqual({ type: "review", kind: "retrieved2response", claim: 2, doc_id: "001", label: "Neutral" });
+  });
+
+  it("takes no focus while the user is elsewhere (typing in a box, or outside the widget)", () => {
+    const v = fixture("ragchecker_reviewed");
+    const outside = document.createElement("input");
+    document.body.appendChild(outside);
+    const { show } = mount(v);
+    outside.focus();
+    show(withNext(v, { ...v.review.next, answer2response: row("answer2response", 4) }));
+    expect(document.activeElement).toBe(outside);
+  });
+
+  it("after a queued sample's last label, the queue moves on (and not past its end)", () => {
+    const v = fixture("ragchecker_reviewed");
+    const { el, model, show } = mount(v);
+    el.querySelector('[data-testid="next-label"]').click();
+    show(withNext(v, { answer2response: null, response2answer: null, retrieved2response: null, retrieved2answer: null }));
+    expect(model.messages.at(-1)).toEqual({ type: "queue", step: 1 });
+    const n = model.messages.length;
+    const last = { ...v, query_id: "1", review: { ...v.review, queue: { ...v.review.queue, position: 1 }, next: { answer2response: row("answer2response", 0) } } };
+    show(last);
+    expect(document.activeElement.dataset.key).toBe("claim:R1"); // the next sample's first label
+    show({ ...last, review: { ...last.review, next: { answer2response: null } } });
+    expect(model.messages.length).toBe(n); // the queue's last sample: nowhere to go
+  });
+});
+
+describe("the DatasetExplorer's keys and queue line", () => {
+  it("j / k / arrows step the rows, ] and [ the queue (only with one), never from a text box", () => {
+    const step = vi.fn();
+    const queue = vi.fn();
+    const at = (target, k) => navigate({ key: k, target, preventDefault: () => {} }, step, queue);
+    const div = document.createElement("div");
+    const input = document.createElement("input");
+    div.appendChild(input);
+    expect([at(div, "j"), at(div, "ArrowUp"), at(div, "]"), at(div, "["), at(div, "x"), at(input, "j")])
+      .toEqual([true, true, true, true, false, false]);
+    expect(step.mock.calls).toEqual([[1], [-1]]);
+    expect(queue.mock.calls).toEqual([[1], [-1]]);
+    expect(navigate({ key: "]", target: div, preventDefault: () => {} }, step, null)).toBe(false);
+  });
+
+  it("the progress line asks for the interval after a pause, and its buttons step the queue", async () => {
+    const asked = [];
+    const request = (name, msg = {}) => { asked.push({ name, ...msg }); return Promise.resolve({}); };
+    const q = { strategy: "random", run: null, kinds: [], position: 0, total: 3, reviewed: 1, query_id: "7", note: "",
+      line: "1 of 3 reviewed", interval: null, file: "Saved to reviews.jsonl" };
+    const el = document.createElement("div");
+    document.body.appendChild(el);
+    render(html`<${queuePanel.Panel} part=${queuePanel.part({ queue: q })} request=${request} set=${() => {}} />`, el);
+    expect(el.textContent.replace(/\s+/g, " ")).toContain("1 of 3 reviewed · interval … · Saved to reviews.jsonl");
+    expect(asked).toEqual([]);
+    await new Promise((r) => setTimeout(r, PAUSE + 300)); // the effect runs after the paint, then waits PAUSE
+    expect(asked).toEqual([{ name: "queue_interval" }]);
+    el.querySelector('[data-testid="queue-next"]').click();
+    expect(asked.at(-1)).toEqual({ name: "queue", step: 1 });
+    render(html`<${queuePanel.Panel} part=${queuePanel.part({ queue: { ...q, interval: "faithfulness ±0.06, 140 more for ±0.05" } })}
+      request=${request} set=${() => {}} />`, el);
+    await new Promise((r) => setTimeout(r, PAUSE + 300));
+    expect(asked.filter((a) => a.name === "queue_interval").length).toBe(1);
+    expect(el.textContent).toContain("faithfulness ±0.06, 140 more for ±0.05");
+    expect(queuePanel.shows({ queue: null })).toBe(false);
+  });
+});
