@@ -14,7 +14,7 @@ const row = (over = {}) => ({ run: "", query_id: "7", kind: "answer2response", c
   claim_text: "<img src=x onerror=alert(1)>", row: 7, labels: { ann: "Entailment", bo: "Neutral" }, adjudicated: null, ...over });
 const part = (rows) => ({ reviewers: ["ann", "bo"], rows, total: rows.length, decided: rows.filter((d) => d.adjudicated).length });
 
-function mount(Panel, p, reply = { said: "Decided Neutral for answer2response claim 3 of 7" }) {
+function mount(Panel, p, reply = { said: "Decided Neutral for answer2response claim 3 of sample 7" }) {
   const asked = [];
   const sets = [];
   const request = (name, msg) => { asked.push({ name, ...msg }); return Promise.resolve(reply); };
@@ -47,7 +47,7 @@ describe("the adjudication tab", () => {
     await tick();
     expect(asked).toEqual([{ name: "adjudicate", run: "", query_id: "7", kind: "answer2response", claim: 2, doc_id: null, label: "Neutral" }]);
     expect(document.activeElement).toBe(second);
-    expect(el.querySelector("[data-testid=adjudicate-said]").textContent).toBe("Decided Neutral for answer2response claim 3 of 7");
+    expect(el.querySelector("[data-testid=adjudicate-said]").textContent).toBe("Decided Neutral for answer2response claim 3 of sample 7");
     second.querySelector("[data-testid=decide-E]").click();
     await tick();
     expect(asked[1]).toMatchObject({ query_id: "9", label: "Entailment" });

@@ -66,3 +66,51 @@ def test_a_confusion_cell_filters_the_table(lab, offline_page, artifacts):
     chip.click()
     expect(widget.locator("[data-testid=count]")).to_contain_text(f"{N} of {N}", timeout=TIMEOUT)
     expect(chip).to_have_count(0)
+
+
+TEAM_CELLS = ["import ragwidgets as rw\nfrom ragwidgets.datasets import synthetic_run",
+              f"t = rw.DatasetExplorer(synthetic_run({N}, seed={SEED}), reviews='team_reviews.jsonl', reviewer='cy')\nt"]
+
+
+def write_team_reviews(path) -> list[tuple]:
+    """ann and bo review the same 20 answer2response labels, bo agreeing two times in three; the
+    labels they disagree on, in the order first reviewed."""
+    records = synthetic_run(N, seed=SEED)
+    rng = np.random.default_rng(1)
+    cells = [(r["query_id"], c) for r in records for c in range(len(r["answer2response"]))][:20]
+    ann = [LABELS[rng.integers(3)] for _ in cells]
+    bo = [a if rng.random() < 2 / 3 else LABELS[rng.integers(3)] for a in ann]
+    lines = [Review(q, "answer2response", c, label, reviewer=name).to_json()
+             for name, labels in (("ann", ann), ("bo", bo)) for (q, c), label in zip(cells, labels)]
+    path.write_text("".join(json.dumps(d) + "\n" for d in lines))
+    return [(q, c) for (q, c), a, b in zip(cells, ann, bo) if a != b]
+
+
+def test_adjudicating_a_disagreement_from_the_keyboard(lab, offline_page, artifacts):
+    from playwright.sync_api import expect
+    _, _, root = lab
+    page = offline_page.page
+    differ = write_team_reviews(root / "team_reviews.jsonl")
+    assert len(differ) >= 2
+    run_notebook(page, lab, "team_panel.ipynb", TEAM_CELLS)
+    widget = page.locator(".rw-dataset").first
+    expect(widget.locator("[data-testid=count]")).to_contain_text(f"{N} of {N}", timeout=TIMEOUT)
+    widget.locator("[data-testid=trust] summary").click()
+    expect(widget.locator("[data-testid=reviewer-agreement]")).to_contain_text("ann, bo", timeout=TIMEOUT)
+    expect(widget.locator("[data-testid=use]")).to_be_visible()
+    widget.locator('[data-tab="adjudicate"]').click()
+    rows = widget.locator("[data-testid=disagreement]")
+    expect(rows).to_have_count(len(differ), timeout=TIMEOUT)
+    rows.first.focus()
+    rows.first.press("n")
+    expect(rows.first.locator("[data-testid=decision]")).to_have_text("Neutral", timeout=TIMEOUT)
+    expect(rows.nth(1)).to_be_focused()
+    last = json.loads((root / "team_reviews.jsonl").read_text().splitlines()[-1])
+    assert (last["query_id"], last["claim"], last["label"], last["adjudicated"], last["reviewer"]) == (
+        differ[0][0], differ[0][1], "Neutral", True, "cy")
+    rows.nth(1).click()  # opens the sample in the drill-down
+    expect(widget.locator("[data-testid=drill-main] .rw-root")).to_be_visible(timeout=TIMEOUT)
+    widget.locator("[data-testid=drawer-adjudicate]").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "adjudicate_panel.png"))
+    widget.locator("[data-testid=team]").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "trust_team.png"))

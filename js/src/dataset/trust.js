@@ -73,7 +73,7 @@ function Team({ team, request }) {
     <h4>Reviewers</h4>
     <label>Labels in force: <select data-testid="use" value=${team.use}
       onChange=${(e) => request("trust_use", { use: e.target.value }).catch(() => null)}>
-      <option value="adjudicated">adjudicated (else the latest review)</option>
+      <option value="adjudicated">adjudicated</option>
       ${team.reviewers.map((n) => html`<option value=${n}>${n || "(unnamed)"}</option>`)}
     </select></label>
     ${Object.entries(team.runs).map(([run, t]) => html`<div key=${run}>

@@ -87,7 +87,7 @@ class AdjudicatePanel(Panel):
         doc_id = message.get("doc_id")
         made = self.adjudicate(ctx, message.get("run") or "", text(message, "query_id"), text(message, "kind"),
                                message.get("claim"), doc_id if doc_id else None, text(message, "label"))
-        return {"said": f"Decided {made.label} for {made.kind} claim {made.claim + 1} of {made.query_id}"}
+        return {"said": f"Decided {made.label} for {made.kind} claim {made.claim + 1} of sample {made.query_id}"}
 
     def adjudicate(self, ctx: Context, run: str, query_id: str, kind: str, claim, doc_id: str | None, label: str):
         """The adjudicated Review of one label the reviewers disagree on, appended to the run's
