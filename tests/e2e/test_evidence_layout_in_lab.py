@@ -6,8 +6,9 @@ entails (R2, "Nile stretches approximately 6,650 kilometers") with the keyboard.
 review button of the claims table and the selected claim's evidence lie inside the drill-down pane;
 the review controls and the regions around them do not scroll sideways (scrollWidth <= clientWidth);
 the claim's buttons, the evidence's head and its closest passage (its shared words marked) are in the
-pane's visible part and the viewport at once. The same checks for SampleExplorer at 760x800.
-Screenshots artifacts/evidence_{1280,1024,760}.png and evidence_sample_760.png.
+pane's visible part and the viewport at once. The same checks for SampleExplorer at 1280x800 (the
+claims stay a table) and 760x800 (they collapse), and for an 80-claim sample in the drill-down.
+Screenshots artifacts/evidence_{1280,1024,760}.png, evidence_sample_{1280,760}.png, evidence_big_1280.png.
 """
 
 from __future__ import annotations
@@ -129,16 +130,20 @@ def test_evidence_beside_the_claim_in_the_drill_down(lab, browser, artifacts, si
         assert not p.errors, p.errors
 
 
-def test_evidence_beside_the_claim_in_the_sample_explorer(lab, browser, artifacts):
+@pytest.mark.parametrize("width", [1280, 760])
+def test_evidence_beside_the_claim_in_the_sample_explorer(lab, browser, artifacts, width):
+    """At 1280 the claims stay a table (wide enough), at 760 they collapse."""
     from playwright.sync_api import expect
-    with offline_page_sized(browser, 760, 800) as p:
+    with offline_page_sized(browser, width, 800) as p:
         page = p.page
-        open_lab(page, lab, "evidence_sample_760.ipynb", SAMPLE_CELLS, 760, 800)
+        open_lab(page, lab, f"evidence_sample_{width}.ipynb", SAMPLE_CELLS, width, 800)
         view = page.locator(".rw-widget .rw-root").first
         expect(view.locator(f'[data-key="{KEY}"] .rw-review-button').first).to_be_visible(timeout=3 * TIMEOUT)
         select_unsupported(page, view, KEY, "Nile")
-        page.screenshot(path=str(artifacts / "evidence_sample_760.png"))
-        check_boxes(page, view, view, view, KEY, "SampleExplorer at 760x800")
+        page.screenshot(path=str(artifacts / f"evidence_sample_{width}.png"))
+        check_boxes(page, view, view, view, KEY, f"SampleExplorer at {width}x800")
+        head = view.locator("[data-testid=claims] thead").evaluate("e => e.getBoundingClientRect().height")
+        assert (head > 10) == (width == 1280), f"the claims table's header at {width}: {head} px high"
         assert not p.errors, p.errors
 
 
