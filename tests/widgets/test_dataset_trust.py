@@ -298,3 +298,25 @@ def test_only_a_disagreement_can_be_adjudicated():
     differ = next(key for key in a if a[key] != b[key])
     reply = ask(x, type="adjudicate", query_id=differ[0], kind=differ[1], claim=differ[2], label="Maybe")
     assert "label must be one of" in reply["error"]
+
+
+@pytest.mark.filterwarnings("ignore:comparing runs")
+def test_several_runs_one_reviewed_by_a_team():
+    records = run()
+    reviews = team_reviews(records, ["ann", "bo"])
+    x = rw.DatasetExplorer({"a": records, "b": run(seed=5)}, reviews={"a": reviews, "b": Reviews()}, reviewer="cy")
+    x.trust_open = True
+    team = x.view_state["reviews"]["trust"]["team"]
+    assert team["reviewers"] == ["ann", "bo"] and list(team["runs"]) == ["a"]  # b has no reviews: no say
+    assert "error" not in ask(x, type="trust_use", use="ann")
+    judge_of = {r["query_id"]: r["answer2response"] for r in records}
+    counts = np.zeros((3, 3), dtype=int)
+    for (q, _, c, _), label in labels_of(reviews, "ann").items():
+        counts[LABELS.index(judge_of[q][c]), LABELS.index(label)] += 1
+    a = next(k for k in x.view_state["reviews"]["trust"]["kinds"] if k["kind"] == "answer2response" and k["run"] == "a")
+    assert a["classes"]["counts"] == counts.tolist()
+    rows = x.view_state["adjudicate"]["rows"]
+    assert rows and {d["run"] for d in rows} == {"a"} and all(x.frame["run"].iat[d["row"]] == "a" for d in rows)
+    d = rows[0]
+    reply = ask(x, type="adjudicate", run="a", query_id=d["query_id"], kind=d["kind"], claim=d["claim"], label="Neutral")
+    assert "error" not in reply and x.view_state["adjudicate"]["decided"] == 1

@@ -66,9 +66,13 @@ class TrustPanel(Panel):
         reviews = self.model.reviews
         return reviews if isinstance(reviews, dict) else {self.model.runs[0]: reviews}
 
+    def _in_force(self) -> dict:
+        """Each run's Reviews resolved for ``use`` (a run without reviews as it is)."""
+        return {run: r.resolved(self.use) if len(r) else r for run, r in self._per_run().items()}
+
     def reviewers(self) -> list[str]:
-        """The reviewers whose labels may be put in force: those who reviewed in every run (sorted)."""
-        names = [set(r.reviewers) for r in self._per_run().values()]
+        """The reviewers whose labels may be put in force: those who reviewed in every reviewed run (sorted)."""
+        names = [set(r.reviewers) for r in self._per_run().values() if len(r)]
         return sorted(set.intersection(*names)) if names else []
 
     def on_trust_cell(self, ctx: Context, message: dict) -> dict:
@@ -114,7 +118,7 @@ class TrustPanel(Panel):
     def _reviewed(self, run: str):
         """``run``'s judge and reviewed labels (found once per opening of the panel and review)."""
         if run not in self._labels:
-            self._labels[run] = reviewed_run(self.judged[run], self._per_run()[run], self.use)
+            self._labels[run] = reviewed_run(self.judged[run], self._in_force()[run])
         return self._labels[run]
 
     def kinds(self) -> list[str]:
@@ -136,12 +140,12 @@ class TrustPanel(Panel):
         """The trust panel's tables as analysis gives them (see
         :meth:`~ragwidgets.widgets.dataset.DatasetExplorer.trust`)."""
         require(self.model, "reviews")
-        judged, per_run, first, use = self.judged, self._per_run(), self.model.runs[0], self.use
+        judged, per_run, first = self.judged, self._in_force(), self.model.runs[0]
         several = len(judged) > 1
         return {"agreement": agreement(judged if several else judged[first],
-                                       per_run if several else per_run[first], by="run" if several else None, use=use),
-                "corrected": {run: corrected(judged[run], per_run[run], use=use) for run in judged} if several
-                else corrected(judged[first], per_run[first], use=use)}
+                                       per_run if several else per_run[first], by="run" if several else None),
+                "corrected": {run: corrected(judged[run], per_run[run]) for run in judged} if several
+                else corrected(judged[first], per_run[first])}
 
     def _tables(self) -> dict:
         """The trust panel's view: each table's columns and rows (None: Undefined, with its reason)."""
