@@ -156,6 +156,14 @@ function focusRow(el, view, t) {
   return !!row;
 }
 
+/** Focus the view itself (not a Tab stop), where the element that held focus may be redrawn away. */
+function holdFocus(el) {
+  const root = el.querySelector(".rw-root");
+  if (!root || root.contains(document.activeElement)) return;
+  root.tabIndex = -1;
+  root.focus({ preventScroll: true });
+}
+
 /** A sample judged several times: each label whose repeats disagree, with how often each word came. */
 function RepeatedLabels({ view }) {
   const { n, labels } = view.repeats;
@@ -217,6 +225,7 @@ export function mountSampleView(el, { view, send, search = null, review = null, 
     if (go && t && PASSAGE_KINDS.includes(t.kind)) focusLabel(t);
     render(html`<${SampleView} view=${current} ctx=${ctx} focusCell=${focusCell} />`, el);
     if (go && t && !PASSAGE_KINDS.includes(t.kind)) focusLabel(t);
+    if (go && !t) holdFocus(el); // nothing left to review here: the keys still reach the view ([ ], j / k)
     if (current && current.selected && current.selected !== before) revealLinked(el, !first);
     first = false;
     const q = queued ? queued() : current && current.review && current.review.queue;
