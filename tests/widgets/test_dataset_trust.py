@@ -241,7 +241,6 @@ def test_the_labels_in_force_choose_whose_labels_agreement_and_corrected_use():
             counts[LABELS.index(judge_of[q][c]), LABELS.index(label)] += 1
         assert kind_view(x, "answer2response")["classes"]["counts"] == counts.tolist()
         assert x.view_state["reviews"]["trust"]["team"]["use"] == name
-    ann_corrected = None
     ask(x, type="trust_use", use="ann")
     ann_corrected = x.view_state["reviews"]["trust"]["corrected"][""]
     ask(x, type="trust_use", use="bo")

@@ -39,7 +39,7 @@ class TrustPanel(Panel):
         self.judged = judged_scores(model)
         self.tables: dict | None = None
         self._labels: dict = {}  # run -> its ReviewedRun, while the reviews stay as they are
-        self.use = "adjudicated"  # the reviewed labels in force: per label the adjudication, else the latest; or a reviewer's
+        self.use = "adjudicated"  # the labels in force: per label the adjudication, else the latest; or a reviewer's
 
     def part(self, ctx: Context, view: dict) -> dict:
         return {"reviews": self._lines() if "reviews" in self.model.capabilities else None}
@@ -70,6 +70,10 @@ class TrustPanel(Panel):
         """Each run's Reviews resolved for ``use`` (a run without reviews as it is)."""
         return {run: r.resolved(self.use) if len(r) else r for run, r in self._per_run().items()}
 
+    def _first(self, run: str) -> str:
+        """``run``, or for "" the first run."""
+        return run or next(iter(self.judged))
+
     def reviewers(self) -> list[str]:
         """The reviewers whose labels may be put in force: those who reviewed in every reviewed run (sorted)."""
         names = [set(r.reviewers) for r in self._per_run().values() if len(r)]
@@ -85,22 +89,23 @@ class TrustPanel(Panel):
     def cell(self, kind: str, judge: str, reviewer: str, *, run: str = "", binary: bool = False) -> dict:
         """The reviewed samples holding a ``kind`` label the judge said ``judge`` and the reviewer
         ``reviewer`` (``binary``: Entailment / not entailed), in ``run`` (""; the first run):
-        ``{"label": "judge Entailment, reviewer Neutral: 6 samples", "query_ids", "run"}``.
+        ``{"label": "answer2response · judge Entailment, reviewer Neutral: 6 samples", "query_ids",
+        "run"}`` (``run`` "" for one run).
         ValueError for an unknown kind, label or run."""
         labels = BINARY if binary else LABEL_SPELLINGS
         for name, value in (("kind", kind), ("judge", judge), ("reviewer", reviewer), ("run", run)):
             known = {"kind": LABEL_MATRICES, "run": ["", *self.judged]}.get(name, labels)
             if value not in known:
                 raise ValueError(f"{name} must be one of {', '.join(map(repr, known))}, not {value!r:.80}")
-        j, r, owner, run_name = self._pairs(kind, run or next(iter(self.judged)), binary)
+        j, r, owner = self._pairs(kind, self._first(run), binary)
         owners = np.unique(owner[(j == labels.index(judge)) & (r == labels.index(reviewer))])
-        ids = self.judged[run_name].batch.query_ids
+        ids = self.judged[self._first(run)].batch.query_ids
         query_ids = [ids[i] for i in owners.tolist()]
         n = len(query_ids)
         return {"label": f"{kind} · judge {judge}, reviewer {reviewer}: {n} sample{'s' if n != 1 else ''}",
                 "query_ids": query_ids, "run": run if len(self.judged) > 1 else ""}
 
-    def _pairs(self, kind: str, run: str, binary: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    def _pairs(self, kind: str, run: str, binary: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The reviewed ``kind`` labels of ``run`` judged on both sides: the judge's and the
         reviewer's position in the labels (BINARY's when ``binary``) and each one's sample."""
         rr = self._reviewed(run)
@@ -109,16 +114,17 @@ class TrustPanel(Panel):
         both = (j >= 0) & (r >= 0)
         j, r, owner = j[both], r[both], rr.owner[kind][cells][both]
         if binary:
-            return (j != ENTAILED).astype(np.int64), (r != ENTAILED).astype(np.int64), owner, run
+            return (j != ENTAILED).astype(np.int64), (r != ENTAILED).astype(np.int64), owner
         position = np.full(max(LABEL_CODES.values()) + 1, -1)
         for i, spelling in enumerate(LABEL_SPELLINGS):
             position[LABEL_CODES[spelling]] = i
-        return position[j], position[r], owner, run
+        return position[j], position[r], owner
 
     def _reviewed(self, run: str):
         """``run``'s judge and reviewed labels (found once per opening of the panel and review)."""
         if run not in self._labels:
-            self._labels[run] = reviewed_run(self.judged[run], self._in_force()[run])
+            reviews = self._per_run()[run]
+            self._labels[run] = reviewed_run(self.judged[run], reviews.resolved(self.use) if len(reviews) else reviews)
         return self._labels[run]
 
     def kinds(self) -> list[str]:
@@ -189,17 +195,9 @@ class TrustPanel(Panel):
             ra = reviewer_agreement(reviews)
             table, pairs = ra.table[ra.table["kind"].isin(kinds)], ra.pairs[ra.pairs["kind"].isin(kinds)]
             runs[run if len(self.judged) > 1 else ""] = {
-                "table": _shown(pd.DataFrame({
-                    "kind": table["kind"], "reviewers": [", ".join(map(_who, r)) for r in table["reviewers"]],
-                    "labels": table["n_labels"], "samples": table["n_samples"], "agreement": table["agreement"],
-                    "Cohen's kappa": table["kappa"], "kappa 95%": list(map(_interval, table["kappa_low"], table["kappa_high"])),
-                    "Krippendorff's alpha": table["alpha"],
-                    "alpha 95%": list(map(_interval, table["alpha_low"], table["alpha_high"])), "reason": table["reason"]})),
-                "pairs": _shown(pd.DataFrame({
-                    "kind": pairs["kind"], "reviewers": [f"{_who(a)} · {_who(b)}" for a, b in zip(pairs["reviewer_a"], pairs["reviewer_b"])],
-                    "labels": pairs["n_labels"], "samples": pairs["n_samples"], "agreement": pairs["agreement"],
-                    "Cohen's kappa": pairs["kappa"], "kappa 95%": list(map(_interval, pairs["kappa_low"], pairs["kappa_high"])),
-                    "reason": pairs["reason"]}))}
+                "table": _team_table(table, [", ".join(map(_who, r)) for r in table["reviewers"]], alpha=True),
+                "pairs": _team_table(pairs, [f"{_who(a)} · {_who(b)}"
+                                             for a, b in zip(pairs["reviewer_a"], pairs["reviewer_b"])], alpha=False)}
         if not runs:
             return None
         return {"use": self.use, "reviewers": self.reviewers(), "runs": runs}
@@ -210,7 +208,7 @@ class TrustPanel(Panel):
         its reason), in three classes and in the 2-class view."""
         view = {"kind": kind, "run": run or "", "n": a.n}
         for name, stats in (("classes", a), ("binary", a.binary)):
-            j, r, owner, _ = self._pairs(kind, run or next(iter(self.judged)), name == "binary")
+            j, r, owner = self._pairs(kind, self._first(run or ""), name == "binary")
             k = len(stats.labels)
             samples = np.zeros((k, k), dtype=int)
             if len(owner):
@@ -250,6 +248,17 @@ def _shown(frame: pd.DataFrame) -> dict:
     view = frame_view(frame)
     view["rows"] = [[_number(v) if isinstance(v, float) else v for v in row] for row in view["rows"]]
     return view
+
+
+def _team_table(frame: pd.DataFrame, reviewers: list[str], *, alpha: bool) -> dict:
+    """reviewer_agreement's table (``alpha``) or pairs as the panel shows them, ``reviewers`` named."""
+    shown = {"kind": frame["kind"], "reviewers": reviewers, "labels": frame["n_labels"], "samples": frame["n_samples"],
+             "agreement": frame["agreement"], "Cohen's kappa": frame["kappa"],
+             "kappa 95%": list(map(_interval, frame["kappa_low"], frame["kappa_high"]))}
+    if alpha:
+        shown.update({"Krippendorff's alpha": frame["alpha"],
+                      "alpha 95%": list(map(_interval, frame["alpha_low"], frame["alpha_high"]))})
+    return _shown(pd.DataFrame({**shown, "reason": frame["reason"]}))
 
 
 def _who(name: str) -> str:
