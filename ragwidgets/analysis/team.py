@@ -4,7 +4,7 @@ Per label kind over the labels two or more reviewers reviewed (each reviewer's l
 review of a label; adjudications left out): percent agreement, Cohen's kappa (exactly two
 reviewers) and Krippendorff's alpha (nominal; any number of reviewers, each label reviewed by
 any two or more of them), with a cluster-bootstrap interval over samples for alpha (labels of one
-sample share their answer, so the sample is the resampled unit).
+sample share their answer, so the sample is the resampled unit: :func:`alpha_interval`).
 
 Krippendorff's alpha from the coincidence matrix o (classes × classes): a label reviewed by m ≥ 2
 reviewers adds 1 / (m − 1) to o[c, k] for each ordered pair of its values (c, k) given by two
@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy.stats import norm
+from scipy.stats import t as student_t
 
 from ..errors import InputError
 from ..model import LABEL_SPELLINGS
@@ -69,22 +71,59 @@ def krippendorff_alpha(values) -> float | None:
     return None if np.isnan(a) else a
 
 
-def _percentile_interval(per_cluster: np.ndarray, n_boot: int, level: float, seed: int) -> tuple:
-    """The percentile interval of alpha over ``n_boot`` cluster-bootstrap resamples of
-    ``per_cluster`` (clusters × K × K coincidences); (None, None) from fewer than two clusters
-    or when no resample has alpha defined."""
-    g = len(per_cluster)
-    if g < 2:
-        return None, None
-    rng = np.random.default_rng(seed)
-    picks = np.stack([np.bincount(row, minlength=g) for row in rng.integers(0, g, size=(n_boot, g))])
-    boots = alpha_of(np.einsum("bg,gij->bij", picks.astype(float), per_cluster))
+def _bca(per_cluster: np.ndarray, picks: np.ndarray, extra: np.ndarray, q: float) -> tuple[float, float]:
+    """The BCa interval of alpha over the resamples ``picks`` (resamples × clusters, counts) of
+    ``per_cluster`` with ``extra`` coincidences added to each, at standard scores ∓``q``
+    (NaN when no resample or no jackknife value is defined)."""
+    total = per_cluster.sum(axis=0) + extra
+    a = alpha_of(total)
+    boots = alpha_of(np.einsum("bg,gij->bij", picks, per_cluster) + extra)
     boots = boots[~np.isnan(boots)]
-    if not len(boots):
-        return None, None
-    tail = (1 - level) / 2 * 100
-    low, high = np.percentile(boots, [tail, 100 - tail])
+    jack = alpha_of(total[None] - per_cluster)
+    jack = jack[~np.isnan(jack)]
+    if not len(boots) or np.isnan(a):
+        return np.nan, np.nan
+    z0 = norm.ppf(np.clip(np.mean(boots < a) + np.mean(boots == a) / 2, 1e-6, 1 - 1e-6))
+    d = jack.mean() - jack
+    spread = (d ** 2).sum()
+    acc = (d ** 3).sum() / (6 * spread ** 1.5) if spread > 0 else 0.0
+    z = np.array([-q, q])
+    shares = norm.cdf(z0 + (z0 + z) / (1 - acc * (z0 + z)))
+    low, high = np.percentile(boots, 100 * np.clip(shares, 0, 1))
     return float(low), float(high)
+
+
+def alpha_interval(per_cluster: np.ndarray, *, n_boot: int = 1000, level: float = 0.95,
+                   seed: int = 0) -> tuple[float | None, float | None]:
+    """A ``level`` interval for Krippendorff's alpha from per-cluster coincidences (clusters ×
+    K × K; a cluster is a sample): the BCa interval of a cluster bootstrap (``n_boot`` resamples,
+    seeded) with Student's t quantile on clusters − 1 degrees of freedom in place of the normal's
+    (few clusters), widened to hold the same interval with one pseudo-cluster of the clusters'
+    mean size added that agrees wholly (its coincidences on the diagonal, in the classes'
+    shares) and one that agrees only by chance (the coincidences the classes' shares expect):
+    a team that saw few disagreements, or many, is not taken to have seen all there are (a
+    plus-one floor either way, as Wilson's pseudo-counts). (None, None) from fewer than two
+    clusters or when alpha is Undefined."""
+    per_cluster = np.asarray(per_cluster, dtype=float)
+    g = int((per_cluster.sum(axis=(1, 2)) > 0).sum())
+    total = per_cluster.sum(axis=0)
+    if g < 2 or np.isnan(alpha_of(total)):
+        return None, None
+    per_cluster = per_cluster[per_cluster.sum(axis=(1, 2)) > 0]
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, g, size=(n_boot, g))
+    picks = np.zeros((n_boot, g))
+    np.add.at(picks, (np.repeat(np.arange(n_boot), g), draws.ravel()), 1.0)
+    n, nc = total.sum(), total.sum(axis=1)
+    size = n / g
+    agreeing = np.diag(nc) * size / n
+    chance = (np.outer(nc, nc) - np.diag(nc)) / (n - 1) * size / n
+    q = float(student_t.ppf((1 + level) / 2, g - 1))
+    ends = np.array([_bca(per_cluster, picks, extra, q) for extra in (np.zeros_like(total), agreeing, chance)])
+    low, high = np.nanmin(ends[:, 0]), np.nanmax(ends[:, 1])
+    if np.isnan(low) or np.isnan(high):
+        return None, None
+    return float(low), float(min(high, 1.0))
 
 
 @dataclass(eq=False)
@@ -161,9 +200,9 @@ def reviewer_agreement(reviews, *, kinds=None, seed: int = 0, n_boot: int = 1000
     to one label by two reviewers (Σ_c o[c, c] / n; for two reviewers, the share of labels they
     agree on). kappa: Cohen's, with the cluster-bootstrap interval of
     :func:`~ragwidgets.analysis.agreement.agreement_stats`, for exactly two reviewers (Undefined
-    otherwise, with the reason). alpha: Krippendorff's nominal alpha (module docstring) with a
-    ``level`` percentile interval from ``n_boot`` cluster-bootstrap resamples of the samples
-    (seeded by ``seed``).
+    otherwise, with the reason). alpha: Krippendorff's nominal alpha (module docstring) with the
+    ``level`` interval of :func:`alpha_interval` from ``n_boot`` cluster-bootstrap resamples of
+    the samples (seeded by ``seed``).
     """
     reviews = as_reviews(reviews)
     kinds = _kinds(kinds, reviews)
@@ -193,7 +232,8 @@ def reviewer_agreement(reviews, *, kinds=None, seed: int = 0, n_boot: int = 1000
                 _, cluster = np.unique(qids, return_inverse=True)
                 per_sample = np.zeros((cluster.max() + 1, len(LABELS), len(LABELS)))
                 np.add.at(per_sample, cluster, per_label)
-                row["alpha_low"], row["alpha_high"] = _percentile_interval(per_sample, n_boot, level, seed)
+                row["alpha_low"], row["alpha_high"] = alpha_interval(per_sample, n_boot=n_boot, level=level,
+                                                                     seed=seed)
                 if row["alpha_low"] is None:
                     reasons.append("alpha's interval: one sample only, nothing to resample")
         mine_pairs = []
