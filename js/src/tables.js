@@ -203,12 +203,12 @@ const ClaimRow = memo(function ClaimRow({ c, index, selected, hasFacts, hasCorre
   return html`<${Row} item=${c} selected=${selected} send=${ctx.send} more=${claimKeys(review, c.review, "answer2response", index, c.id, c, ctx)}>
     <${IdCell} id=${c.id} roles=${c.roles} />
     <td class="rw-text"><${LongText} text=${c.text} /></td>
-    ${hasFacts ? html`<td data-label="Fact ID">${c.facts && c.facts.length ? c.facts.map(showId).join(", ") : "—"}</td>` : null}
+    ${hasFacts ? html`<td data-label="Fact ID:">${c.facts && c.facts.length ? c.facts.map(showId).join(", ") : "—"}</td>` : null}
     ${hasCorrect ? html`<td class="rw-verdict-cell"><${Verdict} value=${c.correct} contradicted=${c.contradicted}
       words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
     <td class="rw-verdict-cell">${c.faithful === null ? NO_PASSAGE_LABELS : html`<${YesNo} value=${c.faithful} words=${["Faithful", "Unfaithful"]} />`}</td>
-    <td class="rw-list" data-label="Supported by">${c.faithful === null ? "—" : selected ? below(c) : html`${idLinks(c.supported_by, "source", ctx.send, "none", { n: 3, target: c.key })}${against([["source", c.contradicted_by]], "contradicted by", ctx.send)}`}</td>
-    ${cites ? html`<td class="rw-list" data-label="Cites">${cits.length ? idLinks(cits.map((x) => x.doc_id), "source", ctx.send) : "no citation"}</td>` : null}
+    <td class="rw-list" data-label="Supported by:">${c.faithful === null ? "—" : selected ? below(c) : html`${idLinks(c.supported_by, "source", ctx.send, "none", { n: 3, target: c.key })}${against([["source", c.contradicted_by]], "contradicted by", ctx.send)}`}</td>
+    ${cites ? html`<td class="rw-list" data-label="Cites:">${cits.length ? idLinks(cits.map((x) => x.doc_id), "source", ctx.send) : "no citation"}</td>` : null}
     ${cites ? html`<td data-label="Retrieved?">${per((x) => html`<${YesNo} value=${x.retrieved} />`)}</td>` : null}
     ${cites ? html`<td data-label="Entails?">${per((x) => html`<${Verdict} value=${x.entails} contradicted=${x.contradicts}
       words=${["Yes", "No", `${x.doc_id} contradicts the claim`]} />`)}</td>` : null}
@@ -339,7 +339,8 @@ export function ClaimTable({ view, ctx }) {
     ? [{ text: "", span: before }, { text: "Retrieved context", span: 1 }, { text: "Cited source", span: 4, class: "rw-group-head" }]
     : null;
   const title = cites ? "Claims and citations" : `Response claims (${view.claims.length})`;
-  return html`<section class=${cites ? "rw-section rw-claims-section rw-has-cites" : "rw-section rw-claims-section"} data-testid="claims">
+  const fit = cites ? (reviewing(view, ctx) ? " rw-fit-cites-review" : " rw-fit-cites") : ""; // when it collapses: widget.css
+  return html`<section class=${`rw-section rw-claims-section${fit}`} data-testid="claims">
     <h4>${title}</h4>
     <${Table} heads=${heads} groupRow=${groupRow} cls="rw-claims" n=${view.claims.length} label="Claims">
       ${view.claims.map((c, i) => html`<${ClaimRow} key=${c.key} c=${c} index=${i} selected=${view.selected === c.key}
@@ -356,7 +357,7 @@ const GtRow = memo(function GtRow({ g, index, selected, review, ctx }) {
     <td class="rw-text"><${LongText} text=${g.text} /></td>
     <td class="rw-verdict-cell"><${Verdict} value=${g.covered} contradicted=${g.contradicted}
       words=${["Covered", "Missed", "the response contradicts it"]} /></td>
-    <td class="rw-list" data-label="Supported by">${selected ? below(g) : html`${idLinks(g.supported_by, "source", ctx.send, "none", { n: 3, target: g.key })}${against([["source", g.contradicted_by]], "contradicted by", ctx.send)}`}</td>
+    <td class="rw-list" data-label="Supported by:">${selected ? below(g) : html`${idLinks(g.supported_by, "source", ctx.send, "none", { n: 3, target: g.key })}${against([["source", g.contradicted_by]], "contradicted by", ctx.send)}`}</td>
     ${review ? html`<${ReviewCell} r=${g.review} kind="response2answer" index=${index} id=${g.id} item=${g} ctx=${ctx} />` : null}
   <//>`;
 });
