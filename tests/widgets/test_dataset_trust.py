@@ -319,3 +319,15 @@ def test_several_runs_one_reviewed_by_a_team():
     d = rows[0]
     reply = ask(x, type="adjudicate", run="a", query_id=d["query_id"], kind=d["kind"], claim=d["claim"], label="Neutral")
     assert "error" not in reply and x.view_state["adjudicate"]["decided"] == 1
+
+
+def test_an_unnamed_reviewer_can_be_put_in_force():
+    records = run()
+    reviews = team_reviews(records, ["", "bo"])
+    x = rw.DatasetExplorer(records, reviews=reviews)
+    x.trust_open = True
+    team = x.view_state["reviews"]["trust"]["team"]
+    assert team["reviewers"] == ["", "bo"] and team_row(x)["reviewers"] == "(unnamed), bo"
+    assert "error" not in ask(x, type="trust_use", use="")
+    assert x.view_state["reviews"]["trust"]["team"]["use"] == ""
+    assert "use must be" in ask(x, type="trust_use", use=None)["error"]

@@ -48,7 +48,10 @@ class TrustPanel(Panel):
         self.open(bool(message.get("open", True)))
 
     def on_trust_use(self, ctx: Context, message: dict) -> None:
-        self.set_use(text(message, "use"))
+        use = message.get("use")
+        if not isinstance(use, str):  # "" is a reviewer who gave no name
+            raise ValueError(f"use must be 'adjudicated' or a reviewer's name, not {use!r:.80}")
+        self.set_use(use)
 
     def set_use(self, use: str) -> None:
         """Put ``use``'s labels in force for the agreement, corrected and confusion tables:
