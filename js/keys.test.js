@@ -9,11 +9,16 @@ const PLAIN = ["e", "n", "c", "a", "u", "w", "]", "[", "j", "k", "ArrowDown", "A
 const HOST = [{ key: "Escape" }, { key: "Enter", shiftKey: true }, { key: "Enter", ctrlKey: true }, { key: "s", ctrlKey: true },
   { key: "s", metaKey: true }, { key: "Tab" }, { key: "Tab", shiftKey: true }, { key: "a", altKey: true }];
 
-/** What a Lumino host would do with the key: match unless an element from the target up to
- * `document` carries data-lm-suppress-shortcuts (its matching stops there). */
+/** Whether a Lumino host (its key matching as in @lumino/commands) runs a command-mode binding
+ * on the key: it walks from the target up, stops (no match) at an element that carries
+ * data-lm-suppress-shortcuts, and takes the first element the binding's selector matches. The
+ * command-mode selectors end in `:focus`: the focused target itself matches. */
 const luminoSees = (e) => {
-  for (let n = e.target; n && n.nodeType === 1; n = n.parentElement) if (n.hasAttribute("data-lm-suppress-shortcuts")) return false;
-  return true;
+  for (let n = e.target; n && n.nodeType === 1; n = n.parentElement) {
+    if (n.hasAttribute("data-lm-suppress-shortcuts")) return false;
+    if (n === e.target) return true;
+  }
+  return false;
 };
 
 let undo = [];
@@ -93,17 +98,32 @@ describe("keepKeys", () => {
     expect(heard.capture).toEqual([]);
   });
 
-  it("marks every kept root on the path, so an outer root's mark never holds back a host key", () => {
+  it("marks nothing but the target of the key being pressed, and only while it is", () => {
+    const { root, heard } = notebook();
+    const row = root.querySelector(".row");
+    const button = root.querySelector(".btn");
+    press(row, { key: "a" });
+    expect(row.hasAttribute("data-lm-suppress-shortcuts")).toBe(true);
+    press(button, { key: "b" });
+    expect(row.hasAttribute("data-lm-suppress-shortcuts")).toBe(false);
+    expect(button.hasAttribute("data-lm-suppress-shortcuts")).toBe(true);
+    press(button, { key: "Escape" });
+    expect(button.hasAttribute("data-lm-suppress-shortcuts")).toBe(false);
+    expect(root.querySelectorAll("[data-lm-suppress-shortcuts]").length).toBe(0);
+    expect(heard.capture).toEqual(["Escape"]);
+  });
+
+  it("a view kept inside another kept root (a drill-down's sample view) keeps its keys too", () => {
     const { root, heard } = notebook();
     const inner = document.createElement("div");
     inner.innerHTML = `<div class="deep" tabindex="0"></div>`;
     root.append(inner);
     undo.push(keepKeys(inner));
-    press(root.querySelector(".row"), { key: "a" }); // the outer root alone: marked
-    press(inner.querySelector(".deep"), { key: "Escape" });
-    expect(root.hasAttribute("data-lm-suppress-shortcuts")).toBe(false);
-    expect(heard.capture).toEqual(["Escape"]);
-    expect(heard.bubble).toEqual(["Escape"]);
+    const deep = inner.querySelector(".deep");
+    press(deep, { key: "a" });
+    press(deep, { key: "Enter", shiftKey: true });
+    expect(heard.capture).toEqual(["Enter"]);
+    expect(heard.bubble).toEqual(["Enter"]);
   });
 
   it("keys outside a kept root reach the host as before", () => {

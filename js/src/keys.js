@@ -5,10 +5,12 @@
 //   handlers on its cells) hear a key as it bubbles: the root stops it there, after the widget's
 //   own handlers ran.
 // - Notebook 7 starts its Lumino application without `bubblingKeydown`: it hears every key on
-//   `document` in the capture phase, before any element of the widget does. Lumino's key
-//   matching stops at an element that carries `data-lm-suppress-shortcuts`; a listener on the
-//   window (the only node captured before `document`) sets it on the roots around the key's
-//   target, for that key alone, so a host key still matches.
+//   `document` in the capture phase, before any element of the widget does. Lumino walks from
+//   the key's target up to the first element a binding's selector matches (the command-mode
+//   selectors end in `:focus`, so the target itself matches) and stops at an element that
+//   carries `data-lm-suppress-shortcuts`. A listener on the window (the only node captured
+//   before `document`) puts that attribute on the target of a plain key pressed inside a root,
+//   for that key alone: the next key takes it away first, so a host key still matches.
 // Host keys, which go on to the host: anything with Ctrl / Cmd / Alt (Ctrl+Enter runs the cell,
 // Ctrl+S saves), Shift+Enter (run the cell and go on), Escape (leave the widget for the
 // notebook) and Tab / Shift+Tab (focus moves on; the widget binds none). AltGr, which types
@@ -24,12 +26,18 @@ export function forHost(e) {
     || (e.shiftKey && e.key === "Enter");
 }
 
-/** Before a capture-phase host hears the key: every root on its path says whether it keeps it. */
+let marked = null; // the element that carries SUPPRESS for the key being dispatched
+
+/** Before a capture-phase host hears the key: its target carries SUPPRESS when the key is plain
+ * and pressed inside a root (`e.target` as `document` sees it, a shadow root's host included). */
 function mark(e) {
-  const keep = !forHost(e);
-  for (const node of e.composedPath()) {
-    if (node.nodeType === 1 && node.hasAttribute(ROOT)) node.toggleAttribute(SUPPRESS, keep);
-  }
+  if (marked) marked.removeAttribute(SUPPRESS);
+  marked = null;
+  const target = e.target;
+  if (forHost(e) || !target || target.nodeType !== 1 || target.hasAttribute(SUPPRESS)) return;
+  if (!e.composedPath().some((node) => node.nodeType === 1 && node.hasAttribute(ROOT))) return;
+  target.setAttribute(SUPPRESS, "");
+  marked = target;
 }
 
 const watched = new WeakSet(); // windows whose keys `mark` sees
@@ -52,7 +60,6 @@ export function keepKeys(el, { focusable = false } = {}) {
   return () => {
     el.removeEventListener("keydown", stop);
     el.removeAttribute(ROOT);
-    el.removeAttribute(SUPPRESS);
     if (focus) el.removeAttribute("tabindex");
   };
 }
