@@ -12,7 +12,8 @@ import { html } from "./src/incremental.js";
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 const row = (over = {}) => ({ run: "", query_id: "7", kind: "answer2response", claim: 2, doc_id: null,
   claim_text: "<img src=x onerror=alert(1)>", row: 7, labels: { ann: "Entailment", bo: "Neutral" }, adjudicated: null, ...over });
-const part = (rows) => ({ reviewers: ["ann", "bo"], rows, total: rows.length, decided: rows.filter((d) => d.adjudicated).length });
+const part = (rows) => ({ reviewers: ["ann", "bo"], rows, total: rows.length, decided: rows.filter((d) => d.adjudicated).length,
+  query_ids: [...new Set(rows.map((d) => d.query_id))] });
 
 function mount(Panel, p, reply = { said: "Decided Neutral for answer2response claim 3 of sample 7" }) {
   const asked = [];
@@ -74,8 +75,19 @@ describe("the adjudication tab", () => {
     tr.querySelector("td").click();
     tr.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
     expect(sets).toEqual([{ selected: 7 }, { selected: 7 }]);
-    expect(panel.traits).toEqual(["selected"]);
+    expect(panel.traits).toEqual(["selected", "samples"]);
     expect(panel.shows({ adjudicate: null })).toBe(false);
+    cleanup();
+  });
+});
+
+describe("the adjudication tab's samples", () => {
+  it("keeps the disagreements' samples in the table", () => {
+    const { el, sets, cleanup } = mount(panel.Panel, part([row(), row({ claim: 4 }), row({ query_id: "9" })]));
+    const button = el.querySelector("[data-testid=adjudicate-samples]");
+    expect(button.textContent).toBe("Show their 2 samples in the table");
+    button.click();
+    expect(sets).toEqual([{ samples: { label: "2 samples the reviewers disagree on", query_ids: ["7", "9"] } }]);
     cleanup();
   });
 });

@@ -261,6 +261,7 @@ def test_adjudication_lists_the_disagreements_and_writes_one_adjudicated_line(tm
     view = x.view_state["adjudicate"]
     assert view["reviewers"] == ["ann", "bo"] and view["total"] == len(differ) and view["decided"] == 0
     assert [(d["query_id"], d["kind"], d["claim"], d["doc_id"]) for d in view["rows"]] == differ
+    assert view["query_ids"] == list(dict.fromkeys(key[0] for key in differ))
     first = view["rows"][0]
     key = differ[0]
     assert first["labels"] == {"ann": a[key], "bo": b[key]} and first["adjudicated"] is None

@@ -3,7 +3,8 @@
 // claim's text, each reviewer's label and the decision so far. E / N / C on a row (or its
 // buttons) record the decision ("adjudicate": a review with adjudicated true, by the explorer's
 // reviewer, appended to the reviews file) and move to the next row; a click or Enter on a row
-// opens its sample in the drill-down. Every text is drawn as text.
+// opens its sample in the drill-down; a button keeps their samples in the table (the explorer's
+// `samples`, cleared by the toolbar's chip). Every text is drawn as text.
 import { useState } from "preact/hooks";
 import { html } from "../incremental.js";
 import { showId } from "../text.js";
@@ -18,6 +19,7 @@ export const labelName = (d) => `${ROW[d.kind] || ""}${d.claim + 1}${d.doc_id ? 
 function Adjudicate({ part: a, request, set }) {
   const [said, setSaid] = useState("");
   const several = a.rows.some((d) => d.run);
+  const samplesLabel = `${a.query_ids.length} sample${a.query_ids.length === 1 ? "" : "s"} the reviewers disagree on`;
   const decide = (d, label, tr) => request("adjudicate", {
     run: d.run, query_id: d.query_id, kind: d.kind, claim: d.claim, doc_id: d.doc_id, label,
   }).then((reply) => {
@@ -39,7 +41,8 @@ function Adjudicate({ part: a, request, set }) {
   };
   return html`<div class="rw-ds-adjudicate" data-testid="adjudicate">
     <p class="rw-hint">${a.total} label${a.total === 1 ? "" : "s"} the reviewers disagree on, ${a.decided} decided${a.rows.length < a.total ? ` (the first ${a.rows.length} listed)` : ""}.
-      Press E / N / C on a row to decide (saved as adjudicated), Enter or a click to open its sample.</p>
+      Press E / N / C on a row to decide (saved as adjudicated), Enter or a click to open its sample.
+      <button data-testid="adjudicate-samples" onClick=${() => set({ samples: { label: samplesLabel, query_ids: a.query_ids } })}>Show their ${a.query_ids.length} sample${a.query_ids.length === 1 ? "" : "s"} in the table</button></p>
     ${said ? html`<p role="status" data-testid="adjudicate-said">${said}</p>` : ""}
     <table class="rw-table rw-ds-trust-table">
       <thead><tr>${several ? html`<th scope="col">run</th>` : ""}<th scope="col">sample</th><th scope="col">label</th><th scope="col">claim</th>
@@ -60,6 +63,6 @@ function Adjudicate({ part: a, request, set }) {
 export const panel = {
   key: "adjudicate", title: "Adjudicate", place: "tab", shows: (view) => !!view.adjudicate,
   part: (view) => view.adjudicate,
-  traits: ["selected"],
+  traits: ["selected", "samples"],
   Panel: Adjudicate,
 };

@@ -62,8 +62,9 @@ class AdjudicatePanel(Panel):
 
     def _disagreements(self) -> dict:
         """Per run with two or more reviewers, the first SHOWN labels they disagree on: the
-        label's key, the claim's text, each reviewer's label, the decision, the sample's row."""
-        rows, reviewers, total, decided = [], [], 0, 0
+        label's key, the claim's text, each reviewer's label, the decision, the sample's row;
+        how many there are and are decided, and the query_ids of all."""
+        rows, reviewers, total, decided, query_ids = [], [], 0, 0, {}
         several = len(self.model.runs) > 1
         for run, reviews in self._per_run().items():
             if len(reviews.reviewers) < 2:
@@ -72,6 +73,7 @@ class AdjudicatePanel(Panel):
             reviewers += [n for n in reviews.reviewers if n not in reviewers]
             total += len(frame)
             decided += int(frame["adjudicated"].notna().sum())
+            query_ids.update(dict.fromkeys(frame["query_id"]))
             for d in frame.head(max(SHOWN - len(rows), 0)).to_dict("records"):
                 row = self._row_of(run, d["query_id"])
                 rows.append({"run": run if several else "", **{k: d[k] for k in KEY},
@@ -79,7 +81,8 @@ class AdjudicatePanel(Panel):
                              "labels": {n: d[n] for n in reviews.reviewers}, "adjudicated": d["adjudicated"]})
         if not reviewers:
             return {}
-        return {"reviewers": reviewers, "rows": rows, "total": total, "decided": decided}
+        return {"reviewers": reviewers, "rows": rows, "total": total, "decided": decided,
+                "query_ids": list(query_ids)}
 
     def on_adjudicate(self, ctx: Context, message: dict) -> dict:
         """Record the decision ``label`` on one disagreement (``run``, ``query_id``, ``kind``,
