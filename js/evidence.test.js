@@ -172,3 +172,16 @@ describe("the evidence under an unsupported claim", () => {
     expect([...ev.querySelectorAll('[data-testid="closest"] .rw-evidence-item')].map((li) => li.dataset.doc)).toEqual(["P1"]);
   });
 });
+
+describe("the evidence under a claim that cites a source", () => {
+  it("lists a cited source that does not entail it, with why its citation is invalid", () => {
+    const view = fixture("harbor_selected");
+    const el = document.createElement("div");
+    document.body.appendChild(el);
+    mountSampleView(el, { view: { ...view, selected: "claim:R3" }, send: () => {} });
+    const item = el.querySelector('[data-evidence="claim:R3"] .rw-ev-cited');
+    expect(item.dataset.doc).toBe("D3");
+    expect(text(item.querySelector(".rw-ev-how"))).toBe("cited, does not entail");
+    expect(text(item.querySelector(".rw-ev-why"))).toBe("citation invalid: D3 was not retrieved");
+  });
+});

@@ -276,20 +276,20 @@ function evidenceHead(item, entries, near, retrieved) {
   return near ? ": no retrieved passage entails or contradicts it" : ": no retrieved passage entails or contradicts it, or shares a content word with it";
 }
 
-/** One passage under a claim: how it stands to the claim, its ID, rank, text (the shared words
- * marked) and, for a cited one, the judge's reason. */
+/** One passage under a claim: how it stands to the claim (`note`, else in HOW's words), its ID,
+ * rank, text (the shared words marked) and, for a cited one, why its citation is invalid. */
 function EvidenceItem({ how, d, s, spans, note, why, ctx }) {
   return html`<li class=${`rw-evidence-item rw-ev-${how}`} data-doc=${d}>
-    <span class="rw-ev-how" title=${HOW[how][1]}>${how === "closest" ? note : HOW[how][0]}</span>
+    <span class="rw-ev-how" title=${HOW[how][1]}>${note || HOW[how][0]}</span>
     <${IdLink} id=${d} target=${`source:${d}`} send=${ctx.send} max=${14} />
     <span class="rw-ev-rank">${s && s.rank !== null ? `rank ${s.rank}` : ""}</span>
     ${s ? html`<${EvidenceText} text=${s.text} spans=${spans} />` : html`<i>(not among the passages)</i>`}
-    ${why ? html`<span class="rw-ev-why"><b>judge: </b>${why}</span>` : null}
+    ${why ? html`<span class="rw-ev-why">citation ${why}</span>` : null}
   </li>`;
 }
 
 /** Under a selected claim: the text of every passage that entails or contradicts it (and of the
- * sources it cites that do neither, with the judge's reason), each marked in words and a symbol,
+ * sources it cites that do neither, with why the citation is invalid), each marked in words and a symbol,
  * its ID a link, the words it shares with the claim marked. For a claim no passage entails, the
  * other retrieved passages ranked by how close they come (evidence.js), the first CLOSEST of them
  * until "show all". */
