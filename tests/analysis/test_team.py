@@ -2,13 +2,15 @@
 own worked example, Cohen's kappa by hand, the per-kind table and pairs, the disagreements
 table, and agreement / corrected reading the label in force for ``use``."""
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
 
 import ragwidgets as rw
 from ragwidgets.analysis import agreement, corrected, disagreements, reviewer_agreement
-from ragwidgets.analysis.team import alpha_of, coincidences, krippendorff_alpha
+from ragwidgets.analysis.team import alpha_interval, alpha_of, coincidences, krippendorff_alpha
 from ragwidgets.errors import InputError
 from ragwidgets.reviews import Review, Reviews
 
@@ -111,6 +113,9 @@ def test_two_reviewers_kappa_by_hand_and_alpha_by_the_package():
     values = np.array([[codes[x], codes[y]] for x, y in zip(a, b)])
     assert row["alpha"] == pytest.approx(reference(values), abs=1e-12)
     assert row["alpha_low"] <= row["alpha"] <= row["alpha_high"]
+    per_sample = np.zeros((len(set(q)), 3, 3))  # the interval is alpha_interval's (what the coverage test checks)
+    np.add.at(per_sample, np.unique(np.asarray(q), return_inverse=True)[1], coincidences(values, 3))  # sorted ids
+    assert (row["alpha_low"], row["alpha_high"]) == pytest.approx(alpha_interval(per_sample))
     assert row["reason"] == ""
     assert result.reviewers == ["ann", "bob"]
     (pair,) = result.pairs.to_dict("records")
@@ -118,6 +123,8 @@ def test_two_reviewers_kappa_by_hand_and_alpha_by_the_package():
     assert pair["kappa"] == pytest.approx(row["kappa"])
     view = result.to_view()
     assert view["rows"][0]["alpha"] == pytest.approx(row["alpha"]) and view["reviewers"] == ["ann", "bob"]
+    assert json.loads(json.dumps(view, allow_nan=False)) == view  # plain JSON: no NaN, no numpy types
+    assert json.dumps(reviewer_agreement(Reviews()).to_view(), allow_nan=False)
     assert reviewer_agreement(team(rows), seed=3).table["alpha_low"][0] != pytest.approx(row["alpha_low"], abs=0)
 
 
