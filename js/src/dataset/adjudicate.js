@@ -44,7 +44,7 @@ function Adjudicate({ part: a, request, set }) {
       Press E / N / C on a row to decide (saved as adjudicated), Enter or a click to open its sample.
       <button data-testid="adjudicate-samples" onClick=${() => set({ samples: { label: samplesLabel, query_ids: a.query_ids } })}>Show their ${a.query_ids.length} sample${a.query_ids.length === 1 ? "" : "s"} in the table</button></p>
     ${said ? html`<p role="status" data-testid="adjudicate-said">${said}</p>` : ""}
-    <table class="rw-table rw-ds-trust-table">
+    <div class="rw-ds-trust-wrap"><table class="rw-table rw-ds-trust-table">
       <thead><tr>${several ? html`<th scope="col">run</th>` : ""}<th scope="col">sample</th><th scope="col">label</th><th scope="col">claim</th>
         ${a.reviewers.map((r) => html`<th scope="col">${r || "(unnamed)"}</th>`)}<th scope="col">decision</th><th scope="col">decide</th></tr></thead>
       <tbody>${a.rows.map((d) => html`<tr tabindex="0" data-testid="disagreement" data-query=${d.query_id}
@@ -56,7 +56,7 @@ function Adjudicate({ part: a, request, set }) {
         <td>${Object.entries(SHORT).map(([label, key]) => html`<button data-testid=${`decide-${key}`} title=${`Decide ${label} (${key})`}
           aria-pressed=${d.adjudicated === label ? "true" : "false"} onClick=${(e) => decide(d, label, e.currentTarget.closest("tr"))}>${key}</button>`)}</td>
       </tr>`)}</tbody>
-    </table>
+    </table></div>
   </div>`;
 }
 
