@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeModel, viewTrait } from "./fake_model.js";
 import { navigate } from "./src/dataset/drill.js";
 import { PAUSE, panel as queuePanel } from "./src/dataset/queue.js";
+import { reviewMark } from "./src/dataset/table.js";
 import { html } from "./src/incremental.js";
 import { nextLabel } from "./src/review.js";
 import { render } from "preact";
@@ -122,5 +123,20 @@ describe("the DatasetExplorer's keys and queue line", () => {
     expect(asked.filter((a) => a.name === "queue_interval").length).toBe(1);
     expect(el.textContent).toContain("faithfulness ±0.06, 140 more for ±0.05");
     expect(queuePanel.shows({ queue: null })).toBe(false);
+  });
+});
+
+describe("the table's reviewed rows", () => {
+  it("marks a row ✓ when every label is reviewed and ◐ when some are, in words too", () => {
+    const el = document.createElement("div");
+    const shown = (reviewed) => {
+      render(html`<span>${reviewMark({ values: { reviewed } })}</span>`, el);
+      const mark = el.querySelector(".rw-ds-reviewed");
+      return mark ? [mark.textContent.trim(), mark.title] : null;
+    };
+    expect(shown(2)).toEqual(["✓", "every label of this sample reviewed"]);
+    expect(shown(1)).toEqual(["◐", "some labels of this sample reviewed"]);
+    expect(shown(0)).toBeNull();
+    expect(shown(undefined)).toBeNull(); // rows saved before the column existed
   });
 });

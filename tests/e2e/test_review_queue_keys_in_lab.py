@@ -4,8 +4,9 @@ of small samples (4 labels each: the claim against the ground truth, the ground-
 against the response, and each against the one passage); one click ("Next label to review"), then
 only label keys: each key reviews the focused label and focus goes to the next; after a sample's
 last label the next queued sample opens with its first label focused. 10 labels take 10 key
-presses (≤ 20 asked), no Tab, no click after the first; the reviews file holds 10 lines; ] and [
-step the queue, j / k the table's rows from inside the drill-down. Screenshot in artifacts/."""
+presses (≤ 20 asked), no Tab, no click after the first; the reviews file holds 10 lines; the
+table marks the reviewed rows (✓ every label, ◐ some); ] and [ step the queue, j / k the table's
+rows from inside the drill-down. Screenshot in artifacts/."""
 
 from __future__ import annotations
 
@@ -70,6 +71,9 @@ def test_ten_labels_of_a_queue_of_three_samples_in_ten_key_presses(lab, offline_
     assert [x["kind"] for x in lines[:4]] == ["answer2response", "response2answer", "retrieved2response",
                                               "retrieved2answer"]
     expect(line.locator("[data-testid=queue-interval]")).not_to_have_text("interval …", timeout=TIMEOUT)
+    table = widget.locator("[data-testid=table]")  # the table marks the reviewed rows: 2 whole, 1 partly
+    expect(table.locator("[data-reviewed=all]")).to_have_count(2, timeout=TIMEOUT)
+    expect(table.locator("[data-reviewed=some]")).to_have_count(1)
     widget.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "review_queue_keys_1280x800.png"))
 

@@ -186,3 +186,17 @@ def test_sample_explorer_takes_a_scoring_result_as_dataset_explorer_does(tmp_pat
     y = SampleExplorer(reviewed)
     assert len(y.reviews) == 1 and y.view["claims"][0]["review"]["reviewed"]
     assert y.view["review"]["next"]["answer2response"]["claim"] == 1
+
+
+def test_the_table_marks_reviewed_rows_in_its_windows(scores):
+    ex = DatasetExplorer(scores)
+    queue = ex.start_review(2)
+    review_all(ex)  # the first queued sample: every label
+    ex.next_in_queue()
+    ex.review("answer2response", 0, "Neutral")  # the second: one label
+    header, buffers = ex.window(0, len(ex.frame))
+    marks = np.frombuffer(buffers[header["numeric"].index("reviewed")], dtype="<f8")
+    by_id = dict(zip(header["query_id"], marks))
+    assert by_id[queue.query_ids[0]] == 2 and by_id[queue.query_ids[1]] == 1
+    assert sum(marks > 0) == 2
+    assert ex._rows["numeric"][-1] == "reviewed"  # the saved first rows carry it too

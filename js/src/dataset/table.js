@@ -53,6 +53,15 @@ export function metricCell(value, status) {
   return { text: fmt(value), cls: "rw-num" };
 }
 
+/** A row's review marker, by the window's "reviewed" column (rows.py): "✓" every label of its
+ * sample reviewed, "◐" some, none else; with its words as the title (not only a symbol). */
+export function reviewMark(row) {
+  const r = row.values.reviewed;
+  if (r === 2) return html`<span class="rw-ds-reviewed" title="every label of this sample reviewed" data-reviewed="all">✓ </span>`;
+  if (r === 1) return html`<span class="rw-ds-reviewed rw-ds-partly" title="some labels of this sample reviewed" data-reviewed="some">◐ </span>`;
+  return null;
+}
+
 /** What the filters are, in words, for "No sample matches …". */
 function filtersInWords(view, labelOf) {
   const c = view.controls;
@@ -129,7 +138,7 @@ export function Table({ view, store, labelOf, set }) {
                 if (col.key === "query" && !row.query) // a dataset without questions (RefChecker's): say so, never blank
                   return html`<span class=${stick(k, "rw-ds-text rw-hint")} style=${at(k)} title="this sample has no question">no question</span>`;
                 const text = col.key === "query" ? row.query : showId(row[col.key]); // run, query_id: IDs
-                return html`<span class=${stick(k, "rw-ds-text")} style=${at(k)} title=${text}>${text}</span>`;
+                return html`<span class=${stick(k, "rw-ds-text")} style=${at(k)} title=${text}>${k === 0 ? reviewMark(row) : null}${text}</span>`;
               }
               if (col.kind === "metric") {
                 const m = metricCell(row.values[col.key], row.status[col.key]);

@@ -164,9 +164,11 @@ class LiveReviews:
         self._summarizer.update(RunTable(scores=None, frame=self._frame, status=self._status), changed)
         self._cache = {}
         part = RunTable(scores=None, frame=self._frame.iloc[rows], status=self._status.iloc[rows])
-        for s in self.slices:
-            kept = np.setdiff1d(self._slice_rows[s.name], rows, assume_unique=True)
-            self._slice_rows[s.name] = np.union1d(kept, rows[members(part, s)])
+        for s in self.slices:  # a few rows in or out of each sorted set: no sort of the whole set (a review's cost)
+            held = self._slice_rows[s.name]
+            kept = held[~np.isin(held, rows)]
+            new = np.unique(rows[members(part, s)]).astype(held.dtype, copy=False)
+            self._slice_rows[s.name] = np.insert(kept, np.searchsorted(kept, new), new)
         if len(self.runs) > 1:
             self.comparison = compare_runs(self.tables, judges=self.judges)
         self._mask = None

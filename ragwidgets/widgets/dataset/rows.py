@@ -1,5 +1,6 @@
 """The table's rows as the front end asks for them (``js/src/dataset/rows.js``): windows of the
-filtered order, one binary buffer per column, and the first SEED_ROWS of them saved in ``_rows``."""
+filtered order, one binary buffer per column (and one saying whether each row's labels are
+reviewed), and the first SEED_ROWS of them saved in ``_rows``."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import math
 
 import numpy as np
 
+from ...reviews import reviewed_cells
+
 MAX_WINDOW = 2000  # rows per window
 QUERY_CHARS = 160  # query text sent per row
 SEED_ROWS = 50  # the first rows of the order, kept in the saved state (`_rows`)
+REVIEWED = "reviewed"  # the numeric column saying whether a row's labels are reviewed: 0 none, 1 some, 2 all
 
 
 def rows_message(version: int, start: int, positions: np.ndarray, *, run: list, query_id: list, query: list,
@@ -25,9 +29,28 @@ def rows_message(version: int, start: int, positions: np.ndarray, *, run: list, 
 
 
 def window(model, start: int, count: int) -> dict:
-    """The model's window of rows, each query cut to QUERY_CHARS."""
+    """The model's window of rows, each query cut to QUERY_CHARS, with REVIEWED (see :func:`reviewed`)."""
     rows = model.window(start, count)
-    return {**rows, "query": [q[:QUERY_CHARS] for q in rows["query"]]}
+    return {**rows, "query": [q[:QUERY_CHARS] for q in rows["query"]],
+            "numeric": {**rows["numeric"], REVIEWED: reviewed(model, np.asarray(rows["positions"]))}}
+
+
+def reviewed(model, positions: np.ndarray) -> np.ndarray:
+    """Per ``frame`` row at ``positions``: 2 every label of its sample reviewed, 1 some, 0 none
+    (always 0 on a model that cannot review). Only the samples with a review are looked at."""
+    out = np.zeros(len(positions))
+    if "reviews" not in model.capabilities or not len(positions):
+        return out
+    reviews = model.reviews
+    per_run = reviews if isinstance(reviews, dict) else {model.runs[0]: reviews}
+    touched = {run: set(r.query_ids) for run, r in per_run.items()}
+    frame = model.frame
+    runs, ids = frame["run"].to_numpy()[positions], frame["query_id"].to_numpy()[positions]
+    for k, (run, qid) in enumerate(zip(runs, ids)):
+        if qid in touched.get(run, ()):
+            masks = reviewed_cells(model.sample(int(positions[k])), per_run[run].for_sample(qid))
+            out[k] = 2 if all(m.all() for m in masks.values()) else 1
+    return out
 
 
 def seed(model) -> dict:
