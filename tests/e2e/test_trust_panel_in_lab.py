@@ -63,6 +63,14 @@ def test_a_confusion_cell_filters_the_table(lab, offline_page, artifacts):
     widget.scroll_into_view_if_needed()
     kind.locator("[data-testid=confusion]").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "trust_panel.png"))
+    page.set_viewport_size({"width": 760, "height": 800})  # a narrow pane: the matrix scrolls inside the panel
+    confusion = kind.locator("[data-testid=confusion]")
+    confusion.scroll_into_view_if_needed()
+    panel = widget.locator("[data-testid=run-reviews]").bounding_box()
+    wrap = confusion.locator("xpath=..").bounding_box()
+    assert wrap["x"] >= panel["x"] - 1 and wrap["x"] + wrap["width"] <= panel["x"] + panel["width"] + 1
+    page.screenshot(path=str(artifacts / "trust_panel_760.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
     chip.click()
     expect(widget.locator("[data-testid=count]")).to_contain_text(f"{N} of {N}", timeout=TIMEOUT)
     expect(chip).to_have_count(0)
