@@ -80,11 +80,15 @@ describe("the next label to review", () => {
     show(withNext(v, { answer2response: null, response2answer: null, retrieved2response: null, retrieved2answer: null }));
     expect(model.messages.at(-1)).toEqual({ type: "queue", step: 1 });
     const n = model.messages.length;
-    const last = { ...v, query_id: "1", review: { ...v.review, queue: { ...v.review.queue, position: 1 }, next: { answer2response: row("answer2response", 0) } } };
+    const last = { ...v, query_id: "1", review: { ...v.review, queue: { ...v.review.queue, position: 1, query_id: "1" }, next: { answer2response: row("answer2response", 0) } } };
     show(last);
     expect(document.activeElement.dataset.key).toBe("claim:R1"); // the next sample's first label
     show({ ...last, review: { ...last.review, next: { answer2response: null } } });
     expect(model.messages.length).toBe(n); // the queue's last sample: nowhere to go
+    const other = { ...v, query_id: "7", review: { ...v.review, next: { answer2response: row("answer2response", 0) } } };
+    show(other); // a sample opened outside the queue (its current item is "0")
+    show({ ...other, review: { ...other.review, next: { answer2response: null } } });
+    expect(model.messages.length).toBe(n); // reviewing it whole does not move the queue
   });
 });
 

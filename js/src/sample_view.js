@@ -15,8 +15,8 @@
 // along the review queue (view.review.queue, or the holder's `queued()`; keys ] and [). `keys(e)`
 // (optional): the holder's plain keys, those the view leaves (a DatasetExplorer's j / k / ↓ / ↑).
 // The keyboard review: when a sample opens or a label is reviewed while the user works in the
-// widget, focus goes to the next label to review (review.js nextLabel, of `kinds()`' kinds); after a
-// queued sample's last label the queue moves on by itself.
+// widget, focus goes to the next label to review (review.js nextLabel, of `kinds()`' kinds); after the
+// last label of the queue's current sample the queue moves on by itself.
 //
 // Updates are incremental (Preact, keyed, memoised rows over a structurally shared view): DOM
 // nodes, focus, scroll positions and open sections survive. Plain keys pressed in the view stay
@@ -229,7 +229,7 @@ export function mountSampleView(el, { view, send, search = null, review = null, 
     if (current && current.selected && current.selected !== before) revealLinked(el, !first);
     first = false;
     const q = queued ? queued() : current && current.review && current.review.queue;
-    if (finished && queue && q && q.position < q.total - 1) queue(1); // the next queued sample opens
+    if (finished && queue && q && q.query_id === current.query_id && q.position < q.total - 1) queue(1); // the next queued sample opens
   };
   draw(view);
   return {
