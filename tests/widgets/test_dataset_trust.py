@@ -332,3 +332,11 @@ def test_an_unnamed_reviewer_can_be_put_in_force():
     assert "error" not in ask(x, type="trust_use", use="")
     assert x.view_state["reviews"]["trust"]["team"]["use"] == ""
     assert "use must be" in ask(x, type="trust_use", use=None)["error"]
+
+
+def test_a_run_model_without_the_samples_filter_refuses_it_by_name():
+    x = rw.DatasetExplorer(run())
+    x.model.capabilities = x.model.capabilities - {"samples"}  # as a Dask-scored run's model is
+    with pytest.raises(ControlError, match="keeping chosen samples is not available on"):
+        x.samples = {"label": "two", "query_ids": ["1", "2"]}
+    x.samples = {}  # none chosen: fine anywhere

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 CAPABILITIES = {  # what a run model may do -> how the explorer names it when it cannot
     "text_search": "full-text search", "slices": "failure slices", "compare": "comparing runs",
     "whatif": "what-ifs", "bootstrap": "bootstrap intervals", "report": "the HTML report",
-    "sort_any": "sorting by anything but a metric", "reviews": "reviewing labels", "claims": "the per-claim table"}
+    "sort_any": "sorting by anything but a metric", "reviews": "reviewing labels", "claims": "the per-claim table",
+    "samples": "keeping chosen samples"}
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ import pandas as pd
 import traitlets
 
 from ...analysis.review_queue import ReviewQueue
-from ...analysis.runs import Charts, Query, open_run, require, unavailable
+from ...analysis.runs import Charts, Query, not_available, open_run, require, unavailable
 from ...analysis.slices import Slice, load_slices, save_slices
 from ...engine.claims import write_claims
 from ...engine.metrics import metric_label, metric_of
@@ -197,6 +197,8 @@ class DatasetExplorer(Widget):
         chosen = dict(proposal["value"])
         if not chosen:
             return chosen
+        if "samples" not in self.model.capabilities:
+            raise ControlError(not_available(self.model, "samples"))
         label, ids = chosen.get("label", ""), chosen.get("query_ids")
         if set(chosen) - {"label", "query_ids"} or not isinstance(label, str) or not isinstance(ids, list) \
                 or not all(isinstance(q, str) for q in ids):
