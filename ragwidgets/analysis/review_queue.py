@@ -279,11 +279,13 @@ def progress(queue: ReviewQueue, reviews) -> tuple[int, int]:
     reviewed in ``reviews`` (a reviews file, Reviews, records, or scores evaluated with reviews);
     a sample marked for a second review (``queue.double``) counts when two different reviewers
     have each reviewed all of them (adjudications are no reviewer's)."""
+    if not isinstance(reviews, Scores):
+        reviews = as_reviews(reviews)
     run = reviewed_run(reviews) if isinstance(reviews, Scores) else reviewed_run(queue.scores, reviews)
     done = run.fully_reviewed(queue.kinds)
     position = {q: i for i, q in enumerate(run.judge.batch.query_ids)}
     if queue.double:
-        given = as_reviews(reviews.reviews if isinstance(reviews, Scores) else reviews)
+        given = reviews.reviews if isinstance(reviews, Scores) else reviews
         twice = np.zeros(len(done), dtype=int)
         for name in given.reviewers:
             twice += reviewed_run(run.judge, given.of_reviewer(name)).fully_reviewed(queue.kinds)

@@ -71,13 +71,13 @@ def krippendorff_alpha(values) -> float | None:
     return None if np.isnan(a) else a
 
 
-def _bca(per_cluster: np.ndarray, picks: np.ndarray, extra: np.ndarray, q: float) -> tuple[float, float]:
-    """The BCa interval of alpha over the resamples ``picks`` (resamples × clusters, counts) of
-    ``per_cluster`` with ``extra`` coincidences added to each, at standard scores ∓``q``
-    (NaN when no resample or no jackknife value is defined)."""
+def _bca(per_cluster: np.ndarray, resampled: np.ndarray, extra: np.ndarray, q: float) -> tuple[float, float]:
+    """The BCa interval of alpha over the ``resampled`` coincidences (resamples × K × K, sums of
+    resampled clusters of ``per_cluster``) with ``extra`` coincidences added to each, at
+    standard scores ∓``q`` (NaN when no resample or no jackknife value is defined)."""
     total = per_cluster.sum(axis=0) + extra
     a = alpha_of(total)
-    boots = alpha_of(np.einsum("bg,gij->bij", picks, per_cluster) + extra)
+    boots = alpha_of(resampled + extra)
     boots = boots[~np.isnan(boots)]
     jack = alpha_of(total[None] - per_cluster)
     jack = jack[~np.isnan(jack)]
@@ -111,15 +111,15 @@ def alpha_interval(per_cluster: np.ndarray, *, n_boot: int = 1000, level: float 
         return None, None
     per_cluster = per_cluster[per_cluster.sum(axis=(1, 2)) > 0]
     rng = np.random.default_rng(seed)
-    draws = rng.integers(0, g, size=(n_boot, g))
-    picks = np.zeros((n_boot, g))
-    np.add.at(picks, (np.repeat(np.arange(n_boot), g), draws.ravel()), 1.0)
+    draws = rng.integers(0, g, size=(n_boot, g)) + (np.arange(n_boot) * g)[:, None]
+    picks = np.bincount(draws.ravel(), minlength=n_boot * g).reshape(n_boot, g).astype(float)
+    resampled = (picks @ per_cluster.reshape(g, -1)).reshape(n_boot, *total.shape)
     n, nc = total.sum(), total.sum(axis=1)
     size = n / g
     agreeing = np.diag(nc) * size / n
     chance = (np.outer(nc, nc) - np.diag(nc)) / (n - 1) * size / n
     q = float(student_t.ppf((1 + level) / 2, g - 1))
-    ends = np.array([_bca(per_cluster, picks, extra, q) for extra in (np.zeros_like(total), agreeing, chance)])
+    ends = np.array([_bca(per_cluster, resampled, extra, q) for extra in (np.zeros_like(total), agreeing, chance)])
     low, high = np.nanmin(ends[:, 0]), np.nanmax(ends[:, 1])
     if np.isnan(low) or np.isnan(high):
         return None, None
