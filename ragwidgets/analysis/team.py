@@ -151,12 +151,11 @@ class ReviewerAgreement:
 
 
 def _plain(v):
-    if isinstance(v, (np.integer,)):
+    """A table cell as plain JSON: Python numbers, None for NaN."""
+    if isinstance(v, np.integer):
         return int(v)
-    if isinstance(v, (np.floating,)):
-        return None if np.isnan(v) else float(v)
-    if isinstance(v, float) and v != v:
-        return None
+    if isinstance(v, (float, np.floating)):
+        return None if v != v else float(v)
     return v
 
 
@@ -173,16 +172,17 @@ def _kinds(kinds, reviews) -> tuple[str, ...]:
 
 
 def _labels(reviews, kinds) -> tuple[pd.DataFrame, list[str]]:
-    """Per label (rows: query_id, kind, claim, doc_id) each reviewer's latest plain label as a
-    class index (-1: not reviewed by them), for the labels of ``kinds``; and the reviewers."""
+    """Per label (rows: query_id, kind, claim, doc_id, in the order first reviewed) each reviewer's
+    latest plain label as a class index (-1: not reviewed by them), for the labels of ``kinds``;
+    and the reviewers."""
     reviews = as_reviews(reviews)
     names = reviews.reviewers
+    column = {name: i for i, name in enumerate(names)}
     codes = {lab: i for i, lab in enumerate(LABELS)}
-    rows: dict[tuple, list[int]] = {}
-    for i, name in enumerate(names):
-        for r in reviews.of_reviewer(name):
-            if r.kind in kinds:
-                rows.setdefault(r.key, [-1] * len(names))[i] = codes[r.label]
+    rows: dict[tuple, list[int]] = {}  # in the order the labels were first reviewed
+    for r in reviews.history:
+        if not r.adjudicated and r.kind in kinds:
+            rows.setdefault(r.key, [-1] * len(names))[column[r.reviewer]] = codes[r.label]  # a later line wins
     frame = pd.DataFrame(list(rows), columns=list(KEY))
     values = np.array(list(rows.values()), dtype=np.int64).reshape(len(rows), len(names))
     return frame.assign(**{f"_{i}": values[:, i] for i in range(len(names))}), names

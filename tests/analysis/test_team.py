@@ -182,14 +182,14 @@ def test_undefined_rows_say_why():
 
 
 def test_disagreements_lists_each_reviewers_label_and_the_decision():
-    reviews = team([("q1", 0, "ann", E), ("q1", 0, "bob", N), ("q1", 1, "ann", E), ("q1", 1, "bob", E),
-                    ("q2", 0, "bob", C), ("q2", 0, "cy", E), ("q2", 0, "ann", C),
+    reviews = team([("q2", 0, "bob", C), ("q1", 0, "ann", E), ("q1", 0, "bob", N), ("q1", 1, "ann", E),
+                    ("q1", 1, "bob", E), ("q2", 0, "cy", E), ("q2", 0, "ann", C),
                     ("q1", 0, "dee", N, True), ("q3", 0, "ann", N)])
     frame = disagreements(reviews)
     assert list(frame.columns) == ["query_id", "kind", "claim", "doc_id", "ann", "bob", "cy", "adjudicated"]
-    assert frame[["query_id", "claim"]].values.tolist() == [["q1", 0], ["q2", 0]]
-    assert frame.loc[0, ["ann", "bob", "cy", "adjudicated"]].tolist() == [E, N, None, N]
-    assert frame.loc[1, ["ann", "bob", "cy", "adjudicated"]].tolist() == [C, C, E, None]
+    assert frame[["query_id", "claim"]].values.tolist() == [["q2", 0], ["q1", 0]]  # first reviewed first
+    assert frame.loc[1, ["ann", "bob", "cy", "adjudicated"]].tolist() == [E, N, None, N]
+    assert frame.loc[0, ["ann", "bob", "cy", "adjudicated"]].tolist() == [C, C, E, None]
     assert frame["doc_id"].tolist() == [None, None]
     passage = Reviews([Review(query_id="q1", kind="retrieved2response", claim=0, doc_id="d0", label=E,
                               reviewer="ann"),
