@@ -277,7 +277,8 @@ class Reviews:
                 items.append(r)
             else:
                 if isinstance(r, Mapping):
-                    r = {k: v for k, v in r.items() if not (isinstance(v, float) and v != v)}
+                    r = {k: (None if isinstance(v, float) and v != v else v) for k, v in r.items()
+                         if not (k == "adjudicated" and isinstance(v, float) and v != v)}  # NaN: absent
                 items.append(Review.from_json(r, f"review {i}"))
         return cls(items)
 

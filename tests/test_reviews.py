@@ -403,3 +403,12 @@ def test_applying_reviews_applies_the_decision():
     assert applied.samples[0].answer2response[1] == rw.model.LABEL_CODES["Contradiction"]
     applied = apply_reviews([sample], reviews.of_reviewer("ann"))
     assert applied.samples[0].answer2response[1] == rw.model.LABEL_CODES["Neutral"]
+
+
+def test_a_frame_of_reviews_with_and_without_adjudicated_reads_back():
+    frame = pd.DataFrame([{"query_id": "q1", "kind": "answer2response", "claim": 1, "label": "Neutral"},
+                          {"query_id": "q1", "kind": "answer2response", "claim": 1, "label": "Entailment",
+                           "adjudicated": True}])  # the first row's adjudicated is NaN: absent
+    reviews = as_reviews(frame)
+    assert [r.adjudicated for r in reviews.history] == [False, True]
+    assert reviews.latest[("q1", "answer2response", 1, None)].label == "Entailment"
