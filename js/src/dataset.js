@@ -20,6 +20,7 @@
 // Adding a panel: one module here, one line in PANELS (and its Python module, README).
 import { render as mount } from "preact";
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
+import { panel as adjudicate } from "./dataset/adjudicate.js";
 import { panel as charts } from "./dataset/charts.js";
 import { labelsOf, TraitSelect, toggled } from "./dataset/common.js";
 import { panel as compare } from "./dataset/compare.js";
@@ -38,7 +39,7 @@ import { keepKeys } from "./keys.js";
 import { viewOf } from "./view_trait.js";
 
 /** The panels, in the order they are drawn in their place (the tabs' order). */
-export const PANELS = [trust, charts, summary, compare, whatif, columns, exportPanel, slices, drill, queue];
+export const PANELS = [trust, charts, summary, compare, whatif, columns, exportPanel, slices, drill, queue, adjudicate];
 
 const HOST_CHROME = 140; // a notebook host's bars above and below its cells (JupyterLab's menu, tabs, toolbar, status bar)
 
