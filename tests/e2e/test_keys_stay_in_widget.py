@@ -4,8 +4,9 @@ state space (one kernel start each); with focus in each region of each widget (a
 drill-down claim row, a matrix cell, a control) every review and navigation key is pressed, and
 after each one the notebook must be as it was: its cells, their types (Jupyter) or code (marimo),
 the active cell, the mode and whether it has unsaved changes, read from the host's own model in
-the page. A key pressed on the host's own cell (outside the widgets) does change the notebook:
-the check sees a change when there is one."""
+the page. The host's keys still reach it from a widget (Shift+Enter runs the cell, in Jupyter),
+and a key pressed on the host's own cell (outside the widgets) does change the notebook: the check
+sees a change when there is one."""
 
 from __future__ import annotations
 
@@ -150,6 +151,12 @@ def _jupyter(server, p, url: str) -> list[str]:
     page.evaluate("window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=TIMEOUT)
     changed = press_everywhere(page, JUPYTER_STATE)
+    # the host's own keys still reach it from inside a widget: Shift+Enter runs the cell and selects the next
+    sample = page.locator(".rw-widget:not(.rw-dataset)").filter(has=page.locator("[data-testid=controls]")).first
+    sample.locator("[data-testid=reset]").click()
+    at = json.loads(page.evaluate(JUPYTER_STATE))["active"]
+    page.keyboard.press("Shift+Enter")
+    page.wait_for_function(f"() => window.jupyterapp.shell.currentWidget.content.activeCellIndex === {at + 1}", timeout=TIMEOUT)
     before = json.loads(page.evaluate(JUPYTER_STATE))
     page.evaluate("""() => { const nb = window.jupyterapp.shell.currentWidget.content;
                              nb.activeCellIndex = 0; nb.mode = 'command'; nb.activeCell.node.focus(); }""")
