@@ -1,4 +1,4 @@
-"""A busy kernel is not a missing one (issue 36, item 7; js/src/live.js). In JupyterLab, Run All of
+"""A busy kernel is not a missing one (issue 36, item 7; js/src/live.js). In JupyterLab (and Notebook 7), Run All of
 a notebook whose widgets are followed by a cell that sleeps 8 s: while it sleeps each view says the
 kernel is busy, never that it is a snapshot, and the DatasetExplorer never says its rows are the
 ones saved with the notebook; when the kernel is free every view answers and the notes go. The
@@ -30,17 +30,15 @@ RECORD = """() => { window.rwLive = []; new MutationObserver((changes) => { for 
   } }).observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-rw-live']}); }"""
 
 
-def test_a_busy_kernel_says_busy_then_answers_and_a_snapshot_still_says_snapshot(lab, offline_page, browser, artifacts, tmp_path):
+def run_all_busy(server, page, url: str, shot) -> None:
+    """Open busy.ipynb, Run All without waiting: both views say busy while the sleep runs (never
+    snapshot, never the saved rows), then answer."""
     from playwright.sync_api import expect
-    base, token, root = lab
-    setting = root.parent / "settings" / "@jupyter-widgets" / "jupyterlab-manager" / "plugin.jupyterlab-settings"
-    setting.parent.mkdir(parents=True, exist_ok=True)
-    setting.write_text(json.dumps({"saveState": True}))
+    base, token, root = server
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, root / "busy.ipynb")
-    page = offline_page.page
-    page.goto(f"{base}/lab/tree/busy.ipynb?token={token}&reset", timeout=TIMEOUT)
+    page.goto(url.format(base=base, token=token), timeout=TIMEOUT)
     page.wait_for_function(
         """() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
                    const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
@@ -54,7 +52,7 @@ def test_a_busy_kernel_says_busy_then_answers_and_a_snapshot_still_says_snapshot
     expect(page.locator('[data-rw-live="busy"]')).to_have_count(2)
     assert page.locator(".rw-ds-saved:visible").count() == 0
     notes.nth(1).scroll_into_view_if_needed()  # the DatasetExplorer's note, above it in its output
-    page.screenshot(path=str(artifacts / "busy_kernel_lab.png"))
+    page.screenshot(path=str(shot))
 
     kernel_answered(page, 2, timeout=TIMEOUT)  # the sleep over: both pings answered
     expect(notes).to_have_count(0)
@@ -64,6 +62,15 @@ def test_a_busy_kernel_says_busy_then_answers_and_a_snapshot_still_says_snapshot
     table = page.locator(".rw-dataset [data-testid=table]")
     expect(table.locator('[data-index="0"] > span').first).not_to_have_text("…", timeout=TIMEOUT)
 
+
+def test_a_busy_kernel_says_busy_then_answers_and_a_snapshot_still_says_snapshot(lab, offline_page, browser, artifacts, tmp_path):
+    from playwright.sync_api import expect
+    _, _, root = lab
+    setting = root.parent / "settings" / "@jupyter-widgets" / "jupyterlab-manager" / "plugin.jupyterlab-settings"
+    setting.parent.mkdir(parents=True, exist_ok=True)
+    setting.write_text(json.dumps({"saveState": True}))
+    page = offline_page.page
+    run_all_busy(lab, page, "{base}/lab/tree/busy.ipynb?token={token}&reset", artifacts / "busy_kernel_lab.png")
     page.evaluate("window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_function("!window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=TIMEOUT)
     out = export_notebook(root / "busy.ipynb", tmp_path / "busy.html")
@@ -78,3 +85,8 @@ def test_a_busy_kernel_says_busy_then_answers_and_a_snapshot_still_says_snapshot
     snapshot.screenshot(path=str(artifacts / "busy_kernel_export.png"))
     assert not snapshot.blocked and not snapshot.errors, (snapshot.blocked, snapshot.errors)
     snapshot.context.close()
+
+
+def test_a_busy_kernel_says_busy_in_notebook7(notebook7, offline_page, artifacts):
+    """Notebook 7's widget manager tells the kernel's status the same way."""
+    run_all_busy(notebook7, offline_page.page, "{base}/notebooks/busy.ipynb?token={token}", artifacts / "busy_kernel_notebook7.png")
