@@ -7,7 +7,7 @@ import { useEffect } from "preact/hooks";
 import { html } from "../incremental.js";
 import { showId } from "../text.js";
 
-export const PAUSE = 700; // ms without a new view before the interval is asked for
+export const PAUSE = 1500; // ms without a new view before the interval is asked for: a reviewer reading a label is not kept waiting by it
 
 function Queue({ part, request }) {
   const q = part.queue;

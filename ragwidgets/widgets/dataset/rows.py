@@ -32,23 +32,22 @@ def window(model, start: int, count: int) -> dict:
     """The model's window of rows, each query cut to QUERY_CHARS, with REVIEWED (see :func:`reviewed`)."""
     rows = model.window(start, count)
     return {**rows, "query": [q[:QUERY_CHARS] for q in rows["query"]],
-            "numeric": {**rows["numeric"], REVIEWED: reviewed(model, np.asarray(rows["positions"]))}}
+            "numeric": {**rows["numeric"], REVIEWED: reviewed(model, rows)}}
 
 
-def reviewed(model, positions: np.ndarray) -> np.ndarray:
-    """Per ``frame`` row at ``positions``: 2 every label of its sample reviewed, 1 some, 0 none
-    (always 0 on a model that cannot review). Only the samples with a review are looked at."""
-    out = np.zeros(len(positions))
-    if "reviews" not in model.capabilities or not len(positions):
+def reviewed(model, rows: dict) -> np.ndarray:
+    """Per row of a model's window ``rows`` (its positions, runs and query_ids): 2 every label of
+    its sample reviewed, 1 some, 0 none (always 0 on a model that cannot review). Only the samples
+    with a review are looked at."""
+    out = np.zeros(len(rows["positions"]))
+    if "reviews" not in model.capabilities or not len(out):
         return out
     reviews = model.reviews
     per_run = reviews if isinstance(reviews, dict) else {model.runs[0]: reviews}
-    touched = {run: set(r.query_ids) for run, r in per_run.items()}
-    frame = model.frame
-    runs, ids = frame["run"].to_numpy()[positions], frame["query_id"].to_numpy()[positions]
-    for k, (run, qid) in enumerate(zip(runs, ids)):
-        if qid in touched.get(run, ()):
-            masks = reviewed_cells(model.sample(int(positions[k])), per_run[run].for_sample(qid))
+    for k, (position, run, qid) in enumerate(zip(rows["positions"], rows["run"], rows["query_id"])):
+        mine = per_run[run].for_sample(qid) if run in per_run else {}
+        if mine:
+            masks = reviewed_cells(model.sample(int(position)), mine)
             out[k] = 2 if all(m.all() for m in masks.values()) else 1
     return out
 
