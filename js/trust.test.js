@@ -15,7 +15,7 @@ import { html } from "./src/incremental.js";
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 const perClass = (labels) => ({ columns: ["label", "reviewer n", "judge n", "precision", "recall", "F1", "reason"],
   rows: labels.map((l, i) => [l, i, 2, i ? "0.5" : null, "1", "0.667", i ? "" : "the judge never says Entailment"]) });
-const figures = (over = {}) => ({ kappa: "0.31", kappa_interval: "0.02–0.6", agreement: "0.6", majority_label: "Neutral",
+const figures = (over = {}) => ({ kappa: "0.31", kappa_interval: "0.02 to 0.6", agreement: "0.6", majority_label: "Neutral",
   base_rate: "0.533", reason: "", ...over });
 const kind = (over = {}, classes = {}) => ({
   kind: "answer2response", run: "", n: 15,
@@ -24,7 +24,7 @@ const kind = (over = {}, classes = {}) => ({
     per_class: perClass(["Entailment", "Neutral", "Contradiction"]), ...figures(classes) },
   binary: { labels: ["Entailment", "not entailed"], counts: [[4, 6], [1, 4]], samples: [[3, 5], [1, 2]],
     rates: [["0.4", "0.6"], ["0.2", "0.8"]], per_class: perClass(["Entailment", "not entailed"]),
-    ...figures({ kappa: "0.12", kappa_interval: "-0.3–0.5", base_rate: "0.667", majority_label: "not entailed" }) },
+    ...figures({ kappa: "0.12", kappa_interval: "-0.3 to 0.5", base_rate: "0.667", majority_label: "not entailed" }) },
   ...over,
 });
 const part = (kinds) => ({ runs: [], problems: [], trust: { n_reviews: 15, kinds,
@@ -53,7 +53,7 @@ describe("the trust panel's confusion matrix", () => {
     expect(c[3].textContent).toContain("Undefined");
     expect(c[3].disabled).toBe(true); // an empty cell has no samples to show
     const line = el.querySelector("[data-testid=kind-answer2response] [data-testid=kappa-line]").textContent;
-    expect(line).toContain("kappa 0.31 (95% 0.02–0.6) · agreement 0.6 · base rate 0.533");
+    expect(line).toContain("kappa 0.31 (95% 0.02 to 0.6) · agreement 0.6 · base rate 0.533");
     expect(line).toContain("base rate 0.533 (the reviewers' majority label, Neutral");
     const rows = [...el.querySelectorAll("[data-testid=kind-answer2response] [data-testid=per-class] tbody tr")];
     expect(rows.length).toBe(3);
@@ -70,7 +70,7 @@ describe("the trust panel's confusion matrix", () => {
     const c = cells(el);
     expect(c.map((x) => x.dataset.reviewer)).toEqual(["Entailment", "not entailed", "Entailment", "not entailed"]);
     const line = el.querySelector("[data-testid=kappa-line]").textContent;
-    expect(line).toContain("kappa 0.12 (95% -0.3–0.5) · agreement 0.6 · base rate 0.667 (the reviewers' majority label, not entailed");
+    expect(line).toContain("kappa 0.12 (95% -0.3 to 0.5) · agreement 0.6 · base rate 0.667 (the reviewers' majority label, not entailed");
     cleanup();
   });
 

@@ -93,7 +93,7 @@ def test_the_matrix_rates_per_class_and_kappa_are_the_counts_made_by_hand():
         assert view["kappa"] == format_value((po - pe) / (1 - pe)) and view["agreement"] == format_value(po)
         top = int(np.argmax(conf.sum(0)))
         assert view["majority_label"] == labels[top] and view["base_rate"] == format_value(conf.sum(0)[top] / n)
-        assert view["kappa_interval"] and "–" in view["kappa_interval"]
+        assert view["kappa_interval"] and " to " in view["kappa_interval"]
     per_class = [dict(zip(k["classes"]["per_class"]["columns"], row)) for row in k["classes"]["per_class"]["rows"]]
     for i, c in enumerate(per_class):
         tp, judged, truth = counts[i, i], counts[i].sum(), counts[:, i].sum()
@@ -200,7 +200,7 @@ def test_two_reviewers_show_cohen_s_kappa_between_them_counted_by_hand():
     row = team_row(x)
     assert row["reviewers"] == "ann, bo" and row["labels"] == len(a) == n
     assert row["agreement"] == format_value(po) and row["Cohen's kappa"] == format_value((po - pe) / (1 - pe))
-    assert row["Krippendorff's alpha"] is not None and "–" in row["alpha 95%"]
+    assert row["Krippendorff's alpha"] is not None and " to " in row["alpha 95%"]
 
 
 def test_three_reviewers_show_krippendorff_s_alpha_as_the_reference_package_computes_it():

@@ -275,7 +275,8 @@ def _number(value) -> str | None:
 
 
 def _interval(low, high) -> str | None:
-    """An interval as the trust panel shows it, "0.372–0.428"; None (Undefined) when either end is."""
+    """An interval as the trust panel shows it, "0.372 to 0.428" (a dash would read as a minus
+    beside a negative bound); None (Undefined) when either end is."""
     if format_value(low) == "Undefined" or format_value(high) == "Undefined":
         return None
-    return f"{format_value(low)}–{format_value(high)}"
+    return f"{format_value(low)} to {format_value(high)}"
