@@ -61,6 +61,11 @@ class ReviewQueue:
     def to_frame(self) -> pd.DataFrame:
         return self.frame
 
+    def __repr__(self) -> str:
+        first = ", ".join(self.query_ids[:5]) + (", …" if len(self) > 5 else "")
+        return (f"ReviewQueue({self.strategy}: {len(self)} of {self.eligible} samples left to review"
+                f"{f', {len(self.double)} to review twice' if len(self.double) else ''}; [{first}])")
+
     def to_view(self) -> dict:
         """JSON-able: the strategy, the query_ids in order, how many were eligible, the note, the
         quotas, the query_ids marked for a second review."""

@@ -9,6 +9,7 @@ import pytest
 import ragwidgets as rw
 from judge_runs import true_reviews
 from ragwidgets.analysis.review_queue import progress, review_queue
+from ragwidgets.datasets import synthetic_run
 
 E, N = "Entailment", "Neutral"
 
@@ -94,3 +95,12 @@ def test_a_moves_size_does_not_wrap_with_large_int32_counts():
     defined = int((part.code["precision"] == 0).sum())
     moves = _moves(scores, "precision")
     assert defined > 2 and (moves[part.code["precision"] == 0] == 1 / (2**30 * defined)).all()
+
+
+def test_a_queue_says_itself_in_one_line():
+    """The repr names the strategy, the counts and the first query_ids: never the whole frame."""
+    scores = rw.evaluate(synthetic_run(50, seed=1))
+    queue = rw.analysis.review_queue(scores, 10, double=0.3, seed=2)
+    said = repr(queue)
+    assert "\n" not in said and said.startswith("ReviewQueue(random: 10 of 50 samples left to review, 3 to review twice; [")
+    assert said.endswith(", …])") and ", ".join(queue.query_ids[:5]) in said
