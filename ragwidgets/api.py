@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import backends
 from .engine import Scores
 from .engine import evaluate as evaluate_in_process
+from .sources import is_scoring_result
 
 
 def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "null",
@@ -17,7 +18,10 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
     with ``engine="dask"``, on a Dask cluster: ``data`` is then a glob of files or a Dask DataFrame of
     records, and the result a :class:`ragwidgets.dask.DaskScores` (``pip install "ragwidgets[dask]"``)
     whose per-group aggregates are by the columns ``by`` adds (see :func:`ragwidgets.dask.evaluate`).
-    ``reviews`` (a reviews file's path or an in-memory object) apply in this process only."""
+    ``reviews`` (a reviews file's path or an in-memory object) apply in this process only. A
+    scorer's :class:`~ragwidgets.scoring.ScoringResult` is read as its records (as the explorers read it)."""
+    if is_scoring_result(data):
+        data = data.records
     if engine == "dask":
         if passage_active is not None:
             raise ValueError("engine='dask' takes no passage_active")

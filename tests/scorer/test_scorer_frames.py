@@ -36,6 +36,13 @@ def test_ragchecker_results_with_their_labels_cost_nothing():
     assert RagChecker().dry_run(str(EXAMPLE)).calls == 0
 
 
+def test_evaluate_reads_a_scoring_result_as_its_records():
+    """rw.evaluate(result) is rw.evaluate(result.records): what the explorers take, evaluate takes."""
+    result = RagChecker().score({"results": example_records()})
+    pd.testing.assert_frame_equal(rw.evaluate(result).frame, rw.evaluate(result.records).frame)
+    assert rw.evaluate(result, ["recall"]).frame["recall"].tolist() == result.scores["recall"].tolist()
+
+
 def test_precomputed_dict_claims_in_configured_columns(frame):
     frame["my_claims"] = [
         [{"subject": "Paris", "predicate": "is", "object": "the capital of France"}],
