@@ -4,18 +4,14 @@ its printed figures are the ones worked out here by hand from the same answers a
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import ragwidgets as rw
+from notebooks import execute
 from ragwidgets.judges import LexicalJudge
 
-nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
-
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "05_trust_the_judge.ipynb"
 NUMBER = r"(-?\d+\.\d+)"
 
 
@@ -35,15 +31,8 @@ def hand_kappa(judge: np.ndarray, truth: np.ndarray) -> float:
 
 @pytest.fixture(scope="module")
 def executed(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("nb05")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("TMPDIR", str(tmp))  # the kernel's tempfile folder: the judge cache goes there
-        mp.delenv("RAGWIDGETS_LLM_JUDGE", raising=False)  # the LLM cell must not make a request
-        nb = nbformat.read(NOTEBOOK, as_version=4)
-        nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
-                                resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
-    text = "\n".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in outputs)
+    tmp = tmp_path_factory.mktemp("nb05")  # the judge cache goes there
+    outputs, text = execute("05_trust_the_judge.ipynb", tmp, 120, unset=("RAGWIDGETS_LLM_JUDGE",))  # no LLM request
     return outputs, text, tmp
 
 

@@ -5,31 +5,21 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import ragwidgets as rw
 from ragwidgets.analysis import review_queue
+from notebooks import execute
 from ragwidgets.judges import LexicalJudge
 
-nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
-
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "06_review_a_run.ipynb"
 
 
 @pytest.fixture(scope="module")
 def executed(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("nb06")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("TMPDIR", str(tmp))  # the kernel's tempfile folder: cache, reviews and exports go there
-        nb = nbformat.read(NOTEBOOK, as_version=4)
-        nbclient.NotebookClient(nb, timeout=180, kernel_name="python3",
-                                resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
-    text = "\n".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in outputs)
+    tmp = tmp_path_factory.mktemp("nb06")  # the judge cache, reviews and exports go there
+    outputs, text = execute("06_review_a_run.ipynb", tmp)
     return outputs, text, tmp
 
 
