@@ -315,9 +315,9 @@ class Reviews:
 
     def resolved(self, use: str = "adjudicated") -> "Reviews":
         """The reviews in force for ``use``: "adjudicated" (these reviews: per label the latest
-        adjudication, else the latest review of anyone), or a reviewer's name (that reviewer's
-        reviews, with the adjudications winning over them). An unknown name is an InputError
-        listing the reviewers."""
+        adjudication, else the latest review of anyone), or a reviewer's name (that reviewer's own
+        labels, :meth:`of_reviewer`: no one else's, no adjudication). An unknown name is an
+        InputError listing the reviewers."""
         if not isinstance(use, str):
             raise InputError(f"must be 'adjudicated' or a reviewer's name, not {use!r}", field="use")
         if use == "adjudicated":
@@ -325,7 +325,7 @@ class Reviews:
         if use not in self.reviewers:
             names = ", ".join(map(repr, self.reviewers)) or "none"
             raise InputError(f"no reviewer {use!r}; the reviewers are {names} (or use='adjudicated')", field="use")
-        return Reviews(r for r in self.history if r.adjudicated or r.reviewer == use)
+        return self.of_reviewer(use)
 
     @property
     def query_ids(self) -> list[str]:
