@@ -271,25 +271,22 @@ def _pair(kind, a, b, va, vb, qids, seed, n_boot, level) -> dict:
 
 def disagreements(reviews) -> pd.DataFrame:
     """The labels the reviewers disagree on (two or more different latest plain labels): query_id,
-    kind, claim, doc_id, one column per reviewer (:attr:`Reviews.reviewers`) with their label
-    (None: not reviewed by them) and ``adjudicated`` (the latest adjudication's label, None: not
-    decided yet); in the order the labels were first reviewed."""
+    kind, claim, doc_id, ``labels`` (each reviewer of :attr:`Reviews.reviewers` → their label,
+    None: not reviewed by them; a dict, so that no reviewer's name can clash with a column) and
+    ``adjudicated`` (the latest adjudication's label, None: not decided yet); in the order the
+    labels were first reviewed. ``frame.attrs["reviewers"]``: the names."""
     reviews = as_reviews(reviews)
     frame, names = _labels(reviews, KINDS)
-    clash = [n for n in names if n in (*KEY, "adjudicated")]
-    if clash:
-        raise InputError(f"a reviewer named {clash[0]!r} clashes with a column of the disagreements table",
-                         field="reviewer")
     cols = [f"_{i}" for i in range(len(names))]
     values = frame[cols].to_numpy(dtype=np.int64).reshape(len(frame), len(names))
     differ = np.array([len({v for v in row if v >= 0}) >= 2 for row in values], dtype=bool)
     out = frame.loc[differ, list(KEY)].reset_index(drop=True)
     words = np.asarray((*LABELS, None), dtype=object)
-    for i, name in enumerate(names):
-        out[name] = pd.Series(words[values[differ, i]], dtype=object)
+    out["labels"] = pd.Series([dict(zip(names, words[row])) for row in values[differ]], dtype=object)
     decided = reviews.adjudications
     out["adjudicated"] = pd.Series([decided[k].label if k in decided else None
                                     for k in map(tuple, out[list(KEY)].itertuples(index=False))], dtype=object)
     out["claim"] = out["claim"].astype(np.int64)
     out["doc_id"] = out["doc_id"].astype(object).where(out["doc_id"].notna(), None)
+    out.attrs["reviewers"] = list(names)
     return out

@@ -186,19 +186,20 @@ def test_disagreements_lists_each_reviewers_label_and_the_decision():
                     ("q1", 1, "bob", E), ("q2", 0, "cy", E), ("q2", 0, "ann", C),
                     ("q1", 0, "dee", N, True), ("q3", 0, "ann", N)])
     frame = disagreements(reviews)
-    assert list(frame.columns) == ["query_id", "kind", "claim", "doc_id", "ann", "bob", "cy", "adjudicated"]
+    assert list(frame.columns) == ["query_id", "kind", "claim", "doc_id", "labels", "adjudicated"]
+    assert frame.attrs["reviewers"] == ["ann", "bob", "cy"]
     assert frame[["query_id", "claim"]].values.tolist() == [["q2", 0], ["q1", 0]]  # first reviewed first
-    assert frame.loc[1, ["ann", "bob", "cy", "adjudicated"]].tolist() == [E, N, None, N]
-    assert frame.loc[0, ["ann", "bob", "cy", "adjudicated"]].tolist() == [C, C, E, None]
+    assert frame.loc[1, "labels"] == {"ann": E, "bob": N, "cy": None} and frame.loc[1, "adjudicated"] == N
+    assert frame.loc[0, "labels"] == {"ann": C, "bob": C, "cy": E} and frame.loc[0, "adjudicated"] is None
     assert frame["doc_id"].tolist() == [None, None]
     passage = Reviews([Review(query_id="q1", kind="retrieved2response", claim=0, doc_id="d0", label=E,
                               reviewer="ann"),
                        Review(query_id="q1", kind="retrieved2response", claim=0, doc_id="d0", label=N,
                               reviewer="bob")])
     assert disagreements(passage)["doc_id"].tolist() == ["d0"]
-    with pytest.raises(InputError, match="clashes") as err:
-        disagreements(team([("q1", 0, "adjudicated", E), ("q1", 0, "bob", N)]))
-    assert err.value.field == "reviewer"
+    named_like_columns = disagreements(team([("q1", 0, "adjudicated", E), ("q1", 0, "claim", N)]))  # names from a file
+    assert named_like_columns.loc[0, "labels"] == {"adjudicated": E, "claim": N}
+    assert named_like_columns.loc[0, "claim"] == 0 and named_like_columns.loc[0, "adjudicated"] is None
     assert disagreements(Reviews()).empty
 
 

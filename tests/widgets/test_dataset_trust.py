@@ -340,3 +340,14 @@ def test_a_run_model_without_the_samples_filter_refuses_it_by_name():
     with pytest.raises(ControlError, match="keeping chosen samples is not available on"):
         x.samples = {"label": "two", "query_ids": ["1", "2"]}
     x.samples = {}  # none chosen: fine anywhere
+
+
+def test_reviewers_named_like_columns_open_and_list_their_disagreements():
+    """Reviewer names come from a file: 'claim' and 'adjudicated' are names like any other."""
+    records = run()
+    reviews = team_reviews(records, ["claim", "adjudicated"])
+    x = rw.DatasetExplorer(records, reviews=reviews)
+    view = x.view_state["adjudicate"]
+    assert view["reviewers"] == ["adjudicated", "claim"] and view["rows"]
+    assert set(view["rows"][0]["labels"]) == {"adjudicated", "claim"}
+    assert isinstance(view["rows"][0]["claim"], int)

@@ -78,7 +78,7 @@ class AdjudicatePanel(Panel):
                 row = self._row_of(run, d["query_id"])
                 rows.append({"run": run if several else "", **{k: d[k] for k in KEY},
                              "claim_text": self._claim_text(row, d["kind"], d["claim"]), "row": row,
-                             "labels": {n: d[n] for n in reviews.reviewers}, "adjudicated": d["adjudicated"]})
+                             "labels": d["labels"], "adjudicated": d["adjudicated"]})
         if not reviewers:
             return {}
         return {"reviewers": reviewers, "rows": rows, "total": total, "decided": decided,
