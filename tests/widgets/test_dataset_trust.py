@@ -298,6 +298,12 @@ def test_only_a_disagreement_can_be_adjudicated():
     differ = next(key for key in a if a[key] != b[key])
     reply = ask(x, type="adjudicate", query_id=differ[0], kind=differ[1], claim=differ[2], label="Maybe")
     assert "label must be one of" in reply["error"]
+    for bad, said in (({"claim": [1]}, "claim must be a whole number ≥ 0, not [1]"),
+                      ({"claim": "0"}, "claim must be a whole number ≥ 0, not '0'"),
+                      ({"kind": "answers"}, "kind must be one of answer2response"),
+                      ({"doc_id": 7}, "doc_id must be a passage's id or None, not 7")):
+        message = dict(type="adjudicate", query_id=differ[0], kind=differ[1], claim=differ[2], label="Neutral") | bad
+        assert said in ask(x, **message)["error"]
 
 
 @pytest.mark.filterwarnings("ignore:comparing runs")

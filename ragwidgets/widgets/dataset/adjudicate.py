@@ -13,9 +13,9 @@ import pandas as pd
 from ...analysis.runs import require
 from ...analysis.team import KEY, disagreements
 from ...errors import InputWarning
-from ...model import LABEL_SPELLINGS
+from ...model import LABEL_MATRICES, LABEL_SPELLINGS
 from ...reviews import RESPONSE_KINDS, Reviews, now
-from .common import REVIEWED, Context, Panel, text
+from .common import REVIEWED, Context, Panel, text, whole
 
 SHOWN = 500  # the disagreements the view lists (the first, in the order first reviewed)
 
@@ -97,6 +97,11 @@ class AdjudicatePanel(Panel):
         reviews file and put in force (ValueError for a label that is not among the disagreements,
         or a label that is not Entailment / Neutral / Contradiction)."""
         require(self.model, "reviews")
+        if kind not in LABEL_MATRICES:
+            raise ValueError(f"kind must be one of {', '.join(LABEL_MATRICES)}, not {kind!r:.80}")
+        claim = whole(claim, "claim", 0, None)
+        if doc_id is not None and not isinstance(doc_id, str):
+            raise ValueError(f"doc_id must be a passage's id or None, not {doc_id!r:.80}")
         if label not in LABEL_SPELLINGS:
             raise ValueError(f"label must be one of {', '.join(LABEL_SPELLINGS)}, not {label!r:.80}")
         per_run = self._per_run()
