@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { render } from "preact";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { PAUSE } from "./src/dataset/common.js";
 import { panel } from "./src/dataset/trust.js";
 import widget from "./src/dataset.js";
 import { fakeModel, viewTrait } from "./fake_model.js";
@@ -118,5 +119,24 @@ describe("the samples chip", () => {
     expect(model.sent.at(-1)).toEqual({ samples: {} });
     cleanup();
     el.remove();
+  });
+});
+
+describe("the trust panel after a review", () => {
+  it("keeps its stale tables, says it is updating, and asks for them once after a pause", async () => {
+    const stale = part([kind()]);
+    stale.trust.stale = true;
+    const { el, asked, cleanup } = mount(stale);
+    expect(el.querySelector("[data-testid=trust-stale]").textContent).toContain("Updating");
+    expect(cells(el).length).toBe(9); // the last tables stay on screen meanwhile
+    await tick(PAUSE / 2);
+    expect(asked).toEqual([]);
+    await vi.waitFor(() => expect(asked).toEqual([{ name: "trust", open: true }]), { timeout: 2 * PAUSE });
+    cleanup();
+    const fresh = mount(part([kind()]));
+    await tick(PAUSE + 300); // the effect runs after the paint, then would wait PAUSE
+    expect(fresh.asked).toEqual([]);
+    expect(fresh.el.querySelector("[data-testid=trust-stale]")).toBeNull();
+    fresh.cleanup();
   });
 });

@@ -281,6 +281,8 @@ def test_adjudication_lists_the_disagreements_and_writes_one_adjudicated_line(tm
     assert x.reviews.latest[key].adjudicated and x.reviews.latest[key].label == decided
     view = x.view_state["adjudicate"]
     assert view["decided"] == 1 and view["rows"][0]["adjudicated"] == decided
+    assert x.view_state["reviews"]["trust"]["stale"]
+    ask(x, type="trust", open=True)  # as the front end does after a pause
     after = x.view_state["reviews"]["trust"]["corrected"][""]
     assert after != before  # corrected uses the adjudicated label
     again = rw.DatasetExplorer(records, reviews=str(path))  # the file holds the decision

@@ -19,3 +19,8 @@ export function TraitSelect({ trait, value, options, labels = options, set }) {
 
 /** `list` with `x` added, or without it when it is there. */
 export const toggled = (list, x) => (list.includes(x) ? list.filter((y) => y !== x) : [...list, x]);
+
+/** ms without a new view before a panel asks the kernel for what costs a pass over the run (the
+ * queue's interval, the trust panel's tables after a review): a reviewer at a label a second is
+ * never kept waiting by it. */
+export const PAUSE = 1500;

@@ -8,10 +8,13 @@
 // asks the kernel for its samples ("trust_cell") and keeps them as the explorer's `samples`: the
 // table shows only them, and the toolbar's chip clears it. With two or more reviewers: their
 // agreement with each other (Cohen's kappa for two, Krippendorff's alpha for more, and per pair)
-// and a chooser of the labels in force ("trust_use": adjudicated, or one reviewer's).
-import { useState } from "preact/hooks";
+// and a chooser of the labels in force ("trust_use": adjudicated, or one reviewer's). After a
+// review the tables come back `stale` (kept, marked "Updating…") and are asked for again after
+// a pause in the reviewing: a key press never waits for a pass over the run.
+import { useEffect, useState } from "preact/hooks";
 import { html } from "../incremental.js";
 import { showId } from "../text.js";
+import { PAUSE } from "./common.js";
 
 /** Undefined said as such (the row's reason in the tooltip); a figure as the kernel wrote it. */
 function cellText(v) {
@@ -86,6 +89,11 @@ function Team({ team, request }) {
 
 function Reviews({ part: r, request, set }) {
   const trust = r.trust;
+  useEffect(() => { // tables a review left stale are asked for again after a pause in the reviewing
+    if (!trust || !trust.stale) return undefined;
+    const t = setTimeout(() => request("trust", { open: true }).catch(() => null), PAUSE);
+    return () => clearTimeout(t);
+  });
   const pick = (cell) => request("trust_cell", cell)
     .then((reply) => set({ samples: { label: reply.label, query_ids: reply.query_ids }, ...(reply.run ? { run: reply.run } : {}) }))
     .catch(() => null); // the alert shows the kernel's error
@@ -95,7 +103,7 @@ function Reviews({ part: r, request, set }) {
     ${r.problems.length ? html`<details><summary>${r.problems.length} review(s) not applied</summary><ul>${r.problems.map((p) => html`<li>${p}</li>`)}</ul></details>` : ""}
     <details open=${!!trust} data-testid="trust" onToggle=${(e) => e.target.open !== !!trust && request("trust", { open: e.target.open }).catch(() => null)}>
       <summary>Can I trust the judge? Agreement with the reviewers and corrected scores</summary>
-      ${trust ? html`<p class="rw-hint">Over ${trust.n_reviews} reviewed label(s)${trust.team ? `; labels in force: ${trust.team.use === "adjudicated" ? "adjudicated, else the latest review" : `${trust.team.use || "(unnamed)"}'s`}` : ""}. Undefined where a figure has no data (hover for why). Click a cell of a matrix to show its samples in the table.</p>
+      ${trust ? html`<p class="rw-hint">${trust.stale ? html`<b data-testid="trust-stale">Updating after the latest reviews… </b>` : ""}Over ${trust.n_reviews} reviewed label(s)${trust.team ? `; labels in force: ${trust.team.use === "adjudicated" ? "adjudicated, else the latest review" : `${trust.team.use || "(unnamed)"}'s`}` : ""}. Undefined where a figure has no data (hover for why). Click a cell of a matrix to show its samples in the table.</p>
         ${trust.team ? html`<${Team} team=${trust.team} request=${request} />` : ""}
         ${(trust.kinds || []).map((k) => html`<${Kind} key=${`${k.kind} ${k.run}`} k=${k} pick=${pick} />`)}
         <${TrustTable} t=${trust.agreement} caption="Judge–reviewer agreement per label kind (kappa with its bootstrap interval, the majority-label base rate beside it)" testid="agreement" />

@@ -141,9 +141,12 @@ class TrustPanel(Panel):
         self.tables = self._tables() if value else None
 
     def reviewed(self, ctx: Context | None) -> None:
+        """After a review (``ctx``) the open tables are kept, marked ``stale``: the front end asks
+        for them again after a pause in the reviewing (a pass over the run is no cost of a key
+        press); after a change of the labels in force (``ctx`` None) they are found at once."""
         self._labels = {}
         if self.tables is not None:
-            self.tables = self._tables()
+            self.tables = self._tables() if ctx is None else {**self.tables, "stale": True}
 
     def trust(self) -> dict:
         """The trust panel's tables as analysis gives them (see
