@@ -289,7 +289,8 @@ class Reviews:
         return iter(self.latest.values())
 
     def __add__(self, other: "Reviews") -> "Reviews":
-        """These reviews, then ``other``'s (which win on the same key)."""
+        """These reviews, then ``other``'s: on the same key the latest adjudication wins, else the
+        latest review (``other``'s)."""
         return Reviews(self.history + as_reviews(other).history)
 
     def __repr__(self) -> str:
