@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import backends
 from .engine import Scores
 from .engine import evaluate as evaluate_in_process
-from .sources import is_scoring_result
+from .sources import is_scoring_result, scoring_records
 
 
 def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "null",
@@ -19,9 +19,11 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
     records, and the result a :class:`ragwidgets.dask.DaskScores` (``pip install "ragwidgets[dask]"``)
     whose per-group aggregates are by the columns ``by`` adds (see :func:`ragwidgets.dask.evaluate`).
     ``reviews`` (a reviews file's path or an in-memory object) apply in this process only. A
-    scorer's :class:`~ragwidgets.scoring.ScoringResult` is read as its records (as the explorers read it)."""
+    scorer's :class:`~ragwidgets.scoring.ScoringResult` is read as the explorers read it: its
+    judge's records, with the reviews it was reviewed with unless ``reviews`` is given."""
     if is_scoring_result(data):
-        data = data.records
+        data, carried = scoring_records(data)
+        reviews = carried if reviews is None else reviews
     if engine == "dask":
         if passage_active is not None:
             raise ValueError("engine='dask' takes no passage_active")

@@ -123,6 +123,13 @@ def is_scoring_result(source: Any) -> bool:
     return hasattr(source, "records") and hasattr(source, "score_columns")
 
 
+def scoring_records(result: Any) -> tuple[list, Any]:
+    """A ScoringResult read as the judge said it and the reviews beside it: its judge's records
+    (``judge_result``'s when it was reviewed: its own ``records`` hold the reviewed labels) and
+    its ``reviews`` (None: not reviewed)."""
+    return (getattr(result, "judge_result", None) or result).records, getattr(result, "reviews", None)
+
+
 def read_run(source: Any, *, shape: str | None = None, columns: Mapping[str, str] | None = None) -> SourceRun:
     """``source`` (see :func:`is_table`, or a list of records in another tool's shape: :func:`tool_shape`)
     read as a run of RAGChecker records.

@@ -10,6 +10,7 @@ import pytest
 
 import ragwidgets as rw
 from ragwidgets.judges import PrecomputedJudge, UnknownJudgeError, register_judge, unregister_judge
+from ragwidgets.reviews import Review, Reviews
 from ragwidgets.scoring import RagChecker, ScoringInputError
 
 EXAMPLE = resources.files("ragwidgets.data").joinpath("ragchecker_example.json")
@@ -41,6 +42,22 @@ def test_evaluate_reads_a_scoring_result_as_its_records():
     result = RagChecker().score({"results": example_records()})
     pd.testing.assert_frame_equal(rw.evaluate(result).frame, rw.evaluate(result.records).frame)
     assert rw.evaluate(result, ["recall"]).frame["recall"].tolist() == result.scores["recall"].tolist()
+
+
+def test_a_reviewed_scoring_result_is_read_as_the_judge_said_it_with_its_reviews():
+    """result.reviewed(r): evaluate and the DatasetExplorer keep the judge's labels and the reviews
+    apart (judge_scores, agreement), as the SampleExplorer does; a reviews= given wins."""
+    result = RagChecker().score({"results": example_records()})
+    query_id = result.records[0]["query_id"]
+    reviewed = result.reviewed(Reviews([Review(query_id, "answer2response", 0, "Contradiction")]))
+    scores = rw.evaluate(reviewed)
+    assert len(scores.reviews) == 1
+    pd.testing.assert_frame_equal(scores.judge_scores.frame, rw.evaluate(result).frame)
+    pd.testing.assert_frame_equal(scores.frame, rw.evaluate(reviewed.records).frame)  # the reviewed labels in force
+    assert rw.analysis.agreement(scores).table.set_index("kind").loc["answer2response", "n"] == 1
+    assert len(rw.DatasetExplorer(reviewed).reviews) == 1
+    none = rw.evaluate(reviewed, reviews=Reviews())
+    assert none.judge_scores is not None and len(none.reviews) == 0
 
 
 def test_precomputed_dict_claims_in_configured_columns(frame):

@@ -21,7 +21,7 @@ from ...errors import InputWarning, RagWidgetsError
 from ...judges.repeats import REPEATS_FIELD
 from ...loaders import KNOWN_FIELDS
 from ...reviews import ReviewLog, Reviews, as_reviews
-from ...sources import is_scoring_result, is_table, read_run
+from ...sources import is_scoring_result, is_table, read_run, scoring_records
 from ..compare import JudgeInfo, judge_info
 from ..external import counterparts
 from ..judge_variance import Repeats, repeat_scores
@@ -94,7 +94,8 @@ def read_input(source, reviews: Reviews | None = None, log: ReviewLog | None = N
     if isinstance(source, Scores):
         scores = source if reviews is None else source.reviewed(reviews)
     elif is_scoring_result(source):
-        scores = evaluate(source.records, reviews=reviews)
+        judged, carried = scoring_records(source)
+        scores = evaluate(judged, reviews=carried if reviews is None else reviews)
         named = {c: name for c, name in source.frame.attrs.get("external", {}).items() if c in source.frame.columns}
         if named:  # another tool's numbers the scorer kept beside its rows, under the tool's own names
             scores.external = source.frame[list(named)].rename(columns=named).set_axis(
