@@ -93,14 +93,16 @@ export function Table({ view, store, labelOf, set }) {
   v.setOptions({ ...v.options, count: view.count });
   useLayoutEffect(() => v._didMount(), []);
   useLayoutEffect(() => { v._willUpdate(); });
-  useEffect(() => { if (scrollRef.current) scrollRef.current.scrollTop = 0; }, [view.version]);
+  // A new filter or sort shows the top; a review (a new version of the same order) leaves the table
+  // where it is, and reads no layout (each forced one cost a layout of the whole page).
+  useEffect(() => { if (scrollRef.current) scrollRef.current.scrollTop = 0; }, [JSON.stringify(view.controls)]);
   useEffect(() => {
     const el = scrollRef.current;
     const i = view.selected.index;
     if (!el || i < 0) return;
     const top = scrollFor(i, el.scrollTop, el.clientHeight);
     if (top !== null) el.scrollTop = top; // whole, below the sticky header (k / ↑ or set from Python)
-  }, [view.selected.row, view.version]);
+  }, [view.selected.row, view.selected.index, JSON.stringify(view.controls)]);
   const items = v.getVirtualItems();
   if (items.length) store.ensure(items[0].index, items[items.length - 1].index, view.count);
   const cols = view.columns;
