@@ -144,3 +144,24 @@ describe("the table's reviewed rows", () => {
     expect(shown(undefined)).toBeNull(); // rows saved before the column existed
   });
 });
+
+describe("reviews without ground truth (item 5)", () => {
+  it("the claims' review column and W follow the labels the claims carry", async () => {
+    const v = fixture("ragchecker_reviewed");
+    const noGt = { ...v, review: { ...v.review, count: 0, traces: true, next: { retrieved2response: v.review.next.retrieved2response } },
+      claims: v.claims.map((c) => ({ ...c, review: null })) };
+    const { el, model } = mount(noGt);
+    const heads = [...el.querySelectorAll('[data-testid="claims"] th')].map((th) => th.textContent);
+    expect(heads).toContain("Review (its passages)");
+    expect(heads).not.toContain("Review (against the ground truth)");
+    expect(el.querySelector('[data-testid="review-changes"]').textContent).toContain("no ground-truth labels here");
+    const c = noGt.claims.find((x) => x.supported_by.length);
+    const i = noGt.claims.indexOf(c);
+    const row = el.querySelector(`[data-testid="claims"] tr[data-key="${c.key}"]`);
+    key(row, "w"); // W: the claim's label against the passage that supports it
+    await tick();
+    expect(model.messages.at(-1)).toMatchObject({ type: "trace", kind: "retrieved2response", claim: i, doc_id: c.supported_by[0] });
+    const { el: withGt } = mount(v);
+    expect([...withGt.querySelectorAll('[data-testid="claims"] th')].map((th) => th.textContent)).toContain("Review (against the ground truth)");
+  });
+});
