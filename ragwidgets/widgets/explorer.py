@@ -34,7 +34,7 @@ from ..model import Sample
 from ..analysis.review_queue import ReviewQueue, review_queue
 from ..reviews import KINDS, ReviewLog, ReviewProblem, Reviews, apply_reviews, as_reviews, reviewed_cells
 from ..scenario import Scenario, State
-from ..sources import is_scoring_result
+from ..sources import is_scoring_result, scoring_records
 from .base import Widget, bundled, view_trait
 from .lessons import HARBOR_PRESETS, Preset
 from ._picker import SampleIndex
@@ -395,8 +395,8 @@ class SampleExplorer(_Linked):
     def __init__(self, sample, query_id: str | None = None, *, reviews=None, reviewer: str = "", judge=None,
                  **kwargs):
         if is_scoring_result(sample):  # RagChecker.score's result (as DatasetExplorer takes it): its judge's records
-            reviews = sample.reviews if reviews is None else reviews
-            sample = (sample.judge_result or sample).records
+            sample, given = scoring_records(sample)
+            reviews = given if reviews is None else reviews
         if isinstance(sample, Scores) and sample.judge_scores is not None:  # scored with reviews: judge and reviews apart
             reviews = sample.reviews if reviews is None else reviews
             sample = sample.judge_scores
