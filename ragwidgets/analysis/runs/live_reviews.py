@@ -5,6 +5,7 @@ next asked for. The judge's own values stay in ``judge_frame`` / ``judge_status`
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Mapping
 
@@ -83,11 +84,21 @@ class LiveReviews:
         rows = self._run_code == self.runs.index(name)
         out = {}
         for m in self.metrics:
-            judge = mean_over_defined(self._judge_frame[m].to_numpy()[rows],
-                                      self._judge_status[m].to_numpy()[rows] == DEFINED_CODE)[0]
             reviewed = mean_over_defined(self._values[m][rows], self._codes[m][rows] == DEFINED_CODE)[0]
-            out[m] = {"judge_mean": judge, "reviewed_mean": reviewed}
+            out[m] = {"judge_mean": self._judge_means[name][m], "reviewed_mean": reviewed}
         return pd.DataFrame.from_dict(out, orient="index").rename_axis("metric")
+
+    @functools.cached_property
+    def _judge_means(self) -> dict[str, dict]:
+        """Per run, per metric: its exact mean under the judge's labels (found once: a review never
+        changes them, and every review that changes a value asked for them again)."""
+        out = {}
+        for code, name in enumerate(self.runs):
+            rows = self._run_code == code
+            out[name] = {m: mean_over_defined(self._judge_frame[m].to_numpy()[rows],
+                                              self._judge_status[m].to_numpy()[rows] == DEFINED_CODE)[0]
+                         for m in self.metrics}
+        return out
 
     def _run_name(self, run: str | None) -> str:
         if run is None:
