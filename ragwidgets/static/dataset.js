@@ -480,6 +480,119 @@ function memo(render2) {
   return Memo;
 }
 
+// src/text.js
+var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+var codePoint = (c3) => `⟨U+${c3.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
+function showId(id) {
+  return String(id).replace(BIDI, codePoint);
+}
+function Id({ id, max = 40 }) {
+  const shown = showId(id);
+  if (shown.length <= max) return html`<bdi class="rw-idtext">${shown}</bdi>`;
+  return html`<bdi class="rw-idtext rw-cut" title=${shown}>${shown.slice(0, max - 1)}…</bdi>`;
+}
+function IdLink({ id, target, send, label = null, max = 24 }) {
+  return html`<button type="button" class="rw-idlink" data-select=${target} title=${`Select ${showId(id)}`}
+    onClick=${(e3) => {
+    e3.stopPropagation();
+    send({ selected: target });
+  }}>${label === null ? html`<${Id} id=${id} max=${max} />` : label}</button>`;
+}
+function idLinks(items, prefix, send, empty = "—", more = null) {
+  if (!items || !items.length) return empty;
+  const cut = more && items.length > more.n + 1 ? more.n : items.length;
+  const links = items.slice(0, cut).map((id, i3) => html`${i3 ? ", " : ""}<${IdLink} key=${id} id=${id} target=${`${prefix}:${id}`} send=${send} max=${16} />`);
+  if (cut === items.length) return links;
+  return html`${links}, <button type="button" class="rw-idlink rw-idlink-more" data-select=${more.target}
+    title=${items.map(showId).join(", ")} onClick=${(e3) => {
+    e3.stopPropagation();
+    send({ selected: more.target });
+  }}>+ ${items.length - cut} more</button>`;
+}
+function YesNo({ value, words: words2 = ["Yes", "No"] }) {
+  if (value === null || value === void 0) return html`<span class="rw-unknown">? unknown</span>`;
+  const yes = value === true || value === "yes";
+  return html`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words2[0]}` : `✗ ${words2[1]}`}</span>`;
+}
+var LONG = 300;
+function LongText({ text, clamp = false }) {
+  const [whole, setWhole] = d2(false);
+  const s3 = String(text);
+  const long = s3.length > LONG;
+  const shown = long && !whole ? `${s3.slice(0, LONG)}…` : s3;
+  const body = clamp && !whole ? html`<span class="rw-clamp">${shown}</span>` : shown;
+  if (!long) return body;
+  return html`${body}<button type="button" class="rw-whole"
+    aria-expanded=${whole ? "true" : "false"} onClick=${(e3) => {
+    e3.stopPropagation();
+    setWhole(!whole);
+  }}
+    >${whole ? "Show less" : `Show all ${s3.length.toLocaleString("en")} characters`}</button>`;
+}
+
+// src/dataset/adjudicate.js
+var DECISION_KEYS = { e: "Entailment", n: "Neutral", c: "Contradiction" };
+var SHORT = { Entailment: "E", Neutral: "N", Contradiction: "C" };
+var ROW = { answer2response: "R", retrieved2response: "R", response2answer: "G", retrieved2answer: "G" };
+var labelName = (d3) => `${ROW[d3.kind] || ""}${d3.claim + 1}${d3.doc_id ? ` × ${showId(d3.doc_id)}` : ""}`;
+function Adjudicate({ part: a3, request, set }) {
+  const [said2, setSaid] = d2("");
+  const several = a3.rows.some((d3) => d3.run);
+  const samplesLabel = `${a3.query_ids.length} sample${a3.query_ids.length === 1 ? "" : "s"} the reviewers disagree on`;
+  const decide = (d3, label, tr) => request("adjudicate", {
+    run: d3.run,
+    query_id: d3.query_id,
+    kind: d3.kind,
+    claim: d3.claim,
+    doc_id: d3.doc_id,
+    label
+  }).then((reply) => {
+    setSaid(reply.said || "");
+    const next = tr && tr.nextElementSibling;
+    if (next) next.focus();
+  }).catch(() => null);
+  const open = (d3) => d3.row >= 0 && set({ selected: d3.row });
+  const onKey = (d3) => (e3) => {
+    const label = DECISION_KEYS[e3.key.toLowerCase()];
+    if (label && !e3.ctrlKey && !e3.metaKey && !e3.altKey) {
+      e3.preventDefault();
+      e3.stopPropagation();
+      decide(d3, label, e3.currentTarget);
+    } else if (e3.key === "Enter") {
+      e3.preventDefault();
+      open(d3);
+    }
+  };
+  return html`<div class="rw-ds-adjudicate" data-testid="adjudicate">
+    <p class="rw-hint">${a3.total} label${a3.total === 1 ? "" : "s"} the reviewers disagree on, ${a3.decided} decided${a3.rows.length < a3.total ? ` (the first ${a3.rows.length} listed)` : ""}.
+      Press E / N / C on a row to decide (saved as adjudicated), Enter or a click to open its sample.
+      <button data-testid="adjudicate-samples" onClick=${() => set({ samples: { label: samplesLabel, query_ids: a3.query_ids } })}>Show their ${a3.query_ids.length} sample${a3.query_ids.length === 1 ? "" : "s"} in the table</button></p>
+    ${said2 ? html`<p role="status" data-testid="adjudicate-said">${said2}</p>` : ""}
+    <div class="rw-ds-trust-wrap"><table class="rw-table rw-ds-trust-table">
+      <thead><tr>${several ? html`<th scope="col">run</th>` : ""}<th scope="col">sample</th><th scope="col">label</th><th scope="col">claim</th>
+        ${a3.reviewers.map((r3) => html`<th scope="col">${r3 || "(unnamed)"}</th>`)}<th scope="col">decision</th><th scope="col">decide</th></tr></thead>
+      <tbody>${a3.rows.map((d3) => html`<tr tabindex="0" data-testid="disagreement" data-query=${d3.query_id}
+          class=${d3.adjudicated ? "rw-ds-decided" : ""} onKeyDown=${onKey(d3)} onClick=${(e3) => !e3.target.closest("button") && open(d3)}>
+        ${several ? html`<td>${showId(d3.run)}</td>` : ""}<td>${showId(d3.query_id)}</td>
+        <td title=${d3.kind}>${labelName(d3)}</td><td class="rw-ds-claim-text">${d3.claim_text}</td>
+        ${a3.reviewers.map((r3) => html`<td>${d3.labels[r3] || html`<span class="rw-hint">—</span>`}</td>`)}
+        <td data-testid="decision">${d3.adjudicated || html`<span class="rw-hint">not yet</span>`}</td>
+        <td>${Object.entries(SHORT).map(([label, key]) => html`<button data-testid=${`decide-${key}`} title=${`Decide ${label} (${key})`}
+          aria-pressed=${d3.adjudicated === label ? "true" : "false"} onClick=${(e3) => decide(d3, label, e3.currentTarget.closest("tr"))}>${key}</button>`)}</td>
+      </tr>`)}</tbody>
+    </table></div>
+  </div>`;
+}
+var panel = {
+  key: "adjudicate",
+  title: "Adjudicate",
+  place: "tab",
+  shows: (view) => !!view.adjudicate,
+  part: (view) => view.adjudicate,
+  traits: ["selected", "samples"],
+  Panel: Adjudicate
+};
+
 // src/dataset/common.js
 var fmt = (v3, digits = 3) => v3 === null || v3 === void 0 || Number.isNaN(v3) ? "" : Number(v3).toFixed(digits);
 var meanText = (v3) => v3 === null || v3 === void 0 ? "Undefined" : Number(v3).toFixed(3);
@@ -489,6 +602,7 @@ function TraitSelect({ trait, value, options, labels = options, set }) {
     ${options.map((o3, i3) => html`<option value=${o3}>${labels[i3]}</option>`)}</select>`;
 }
 var toggled = (list, x2) => list.includes(x2) ? list.filter((y3) => y3 !== x2) : [...list, x2];
+var PAUSE = 1500;
 
 // src/dataset/charts.js
 var W = 290;
@@ -645,7 +759,7 @@ function Charts({ part, set }) {
           onPick=${(g2) => c3.group_by === "run" ? set({ run: c3.run === g2 ? "" : g2 }) : toggle(groupCondition(c3.group_by, g2))} /></div>` : ""}
     </div>`;
 }
-var panel = {
+var panel2 = {
   key: "charts",
   title: "Charts",
   place: "tab",
@@ -697,7 +811,7 @@ function Compare({ part, set }) {
           ${r3.includes_zero ? html` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r3.paired}</td></tr>`)}</tbody></table></div>
   </div>`;
 }
-var panel2 = {
+var panel3 = {
   key: "compare",
   title: "Comparison",
   place: "tab",
@@ -736,7 +850,7 @@ function Columns({ part, set }) {
   })}</ol>
   </div>`;
 }
-var panel3 = {
+var panel4 = {
   key: "columns",
   title: "Columns",
   place: "tab",
@@ -864,56 +978,6 @@ function Strip({ groups, missing, send }) {
           <ul>${missing.map((m3) => html`<li key=${m3.name}><b>${m3.label}</b>: ${m3.reason}</li>`)}</ul>
         </details>` : null}
   </section>`;
-}
-
-// src/text.js
-var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-var codePoint = (c3) => `⟨U+${c3.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
-function showId(id) {
-  return String(id).replace(BIDI, codePoint);
-}
-function Id({ id, max = 40 }) {
-  const shown = showId(id);
-  if (shown.length <= max) return html`<bdi class="rw-idtext">${shown}</bdi>`;
-  return html`<bdi class="rw-idtext rw-cut" title=${shown}>${shown.slice(0, max - 1)}…</bdi>`;
-}
-function IdLink({ id, target, send, label = null, max = 24 }) {
-  return html`<button type="button" class="rw-idlink" data-select=${target} title=${`Select ${showId(id)}`}
-    onClick=${(e3) => {
-    e3.stopPropagation();
-    send({ selected: target });
-  }}>${label === null ? html`<${Id} id=${id} max=${max} />` : label}</button>`;
-}
-function idLinks(items, prefix, send, empty = "—", more = null) {
-  if (!items || !items.length) return empty;
-  const cut = more && items.length > more.n + 1 ? more.n : items.length;
-  const links = items.slice(0, cut).map((id, i3) => html`${i3 ? ", " : ""}<${IdLink} key=${id} id=${id} target=${`${prefix}:${id}`} send=${send} max=${16} />`);
-  if (cut === items.length) return links;
-  return html`${links}, <button type="button" class="rw-idlink rw-idlink-more" data-select=${more.target}
-    title=${items.map(showId).join(", ")} onClick=${(e3) => {
-    e3.stopPropagation();
-    send({ selected: more.target });
-  }}>+ ${items.length - cut} more</button>`;
-}
-function YesNo({ value, words = ["Yes", "No"] }) {
-  if (value === null || value === void 0) return html`<span class="rw-unknown">? unknown</span>`;
-  const yes = value === true || value === "yes";
-  return html`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words[0]}` : `✗ ${words[1]}`}</span>`;
-}
-var LONG = 300;
-function LongText({ text, clamp = false }) {
-  const [whole, setWhole] = d2(false);
-  const s3 = String(text);
-  const long = s3.length > LONG;
-  const shown = long && !whole ? `${s3.slice(0, LONG)}…` : s3;
-  const body = clamp && !whole ? html`<span class="rw-clamp">${shown}</span>` : shown;
-  if (!long) return body;
-  return html`${body}<button type="button" class="rw-whole"
-    aria-expanded=${whole ? "true" : "false"} onClick=${(e3) => {
-    e3.stopPropagation();
-    setWhole(!whole);
-  }}
-    >${whole ? "Show less" : `Show all ${s3.length.toLocaleString("en")} characters`}</button>`;
 }
 
 // src/picker.js
@@ -1095,6 +1159,44 @@ var Failing = memo(function Failing2({ claims, gtClaims, selected, send }) {
   </section>`;
 });
 
+// src/keys.js
+var ROOT = "data-rw-keys";
+var SUPPRESS = "data-lm-suppress-shortcuts";
+function forHost(e3) {
+  const altGraph = typeof e3.getModifierState === "function" && e3.getModifierState("AltGraph");
+  return !altGraph && (e3.ctrlKey || e3.metaKey || e3.altKey) || e3.key === "Escape" || e3.key === "Tab" || e3.shiftKey && e3.key === "Enter";
+}
+var marked = null;
+function mark(e3) {
+  if (marked) marked.removeAttribute(SUPPRESS);
+  marked = null;
+  const target = e3.target;
+  if (forHost(e3) || !target || target.nodeType !== 1 || target.hasAttribute(SUPPRESS)) return;
+  if (!e3.composedPath().some((node) => node.nodeType === 1 && node.hasAttribute(ROOT))) return;
+  target.setAttribute(SUPPRESS, "");
+  marked = target;
+}
+var watched = /* @__PURE__ */ new WeakSet();
+function keepKeys(el, { focusable = false } = {}) {
+  const win = el.ownerDocument.defaultView;
+  if (win && !watched.has(win)) {
+    watched.add(win);
+    win.addEventListener("keydown", mark, true);
+  }
+  el.setAttribute(ROOT, "");
+  const focus = focusable && !el.hasAttribute("tabindex");
+  if (focus) el.setAttribute("tabindex", "-1");
+  const stop = (e3) => {
+    if (!forHost(e3)) e3.stopPropagation();
+  };
+  el.addEventListener("keydown", stop);
+  return () => {
+    el.removeEventListener("keydown", stop);
+    el.removeAttribute(ROOT);
+    if (focus) el.removeAttribute("tabindex");
+  };
+}
+
 // src/labels.js
 var LABEL_CODES = { Entailment: 1, Neutral: 0, Contradiction: 2 };
 var UNJUDGED = -1;
@@ -1108,6 +1210,15 @@ var LABEL = {
 };
 var KEYS = { e: "Entailment", n: "Neutral", c: "Contradiction" };
 var ROW_KIND = { answer2response: "retrieved2response", response2answer: "retrieved2answer" };
+var REVIEW_ORDER = ["answer2response", "response2answer", "retrieved2response", "retrieved2answer"];
+var PASSAGE_KINDS = ["retrieved2response", "retrieved2answer"];
+function nextLabel(view, kinds = null) {
+  const next = view && view.review && view.review.next;
+  if (!next) return null;
+  for (const k3 of REVIEW_ORDER) if (next[k3] && (!kinds || kinds.includes(k3))) return next[k3];
+  return null;
+}
+var firstPassage = (item, view) => item.supported_by[0] || item.contradicted_by[0] || (view && view.sources.length ? view.sources[0].doc_id : null);
 function keyAction(key, target) {
   const k3 = key.toLowerCase();
   if (k3 in KEYS) return { ...target, label: KEYS[k3] };
@@ -1152,12 +1263,19 @@ function ReviewButtons({ target, ctx, labels = true, onWhy = null }) {
   }}>Why?</button>` : null}
   </span>`;
 }
-var ReviewLine = memo(function ReviewLine2({ review, queue = null }) {
+function hint(next) {
+  const kinds = Object.keys(next || {});
+  const rows = kinds.includes("answer2response") || kinds.includes("response2answer") ? "a claim row (its label against the ground truth, or the ground-truth claim against the response) or a matrix cell (claim × passage)" : "a matrix cell (claim × passage; no ground-truth labels here) or a claim row (its passages)";
+  return html`<b>Review the judge: </b>the next label to review is focused (or press the button); on ${rows} press E / N / C (Entailment / Neutral / Contradiction), A to confirm the judge's label, U for "no passage supports it" (the claim's whole passage row), W for why the judge said it.`;
+}
+var ReviewLine = memo(function ReviewLine2({ review, queue = null, focusNext = null }) {
   if (!review) return null;
   const q3 = review.queue;
   return html`<section class="rw-review-line" data-testid="review" aria-live="polite">
-    <p data-testid="review-changes">${review.count ? html`<b>Reviewed: </b>${review.line}` : html`<b>Review the judge: </b>focus a claim row or a matrix cell and press E / N / C (Entailment / Neutral / Contradiction), A to confirm the judge's label, U for "no passage supports it", W for why the judge said it.`}
+    <p data-testid="review-changes">${review.count ? html`<b>Reviewed: </b>${review.line}` : hint(review.next)}
       ${review.file ? html` <span class="rw-hint">Saved to ${review.file}.</span>` : null}</p>
+    ${focusNext ? html`<p><button type="button" data-testid="next-label" title="Focus the next label to review (then E / N / C / A)"
+      onClick=${focusNext}>Next label to review ▸</button></p>` : null}
     ${q3 ? html`<p data-testid="queue">Review queue (${q3.strategy}): <b data-testid="progress">${q3.reviewed} of ${q3.total} reviewed</b> · item ${q3.position + 1}
       ${queue ? html`<button type="button" onClick=${() => queue(-1)} disabled=${q3.position === 0} title="Previous in the queue ([)">◀ previous</button>
         <button type="button" onClick=${() => queue(1)} disabled=${q3.position >= q3.total - 1} title="Next in the queue (])" data-testid="queue-next">next ▶</button>` : null}
@@ -1342,19 +1460,53 @@ function ReviewBar({ m: m3, cursor, ctx }) {
   if (!row || cursor.col >= m3.columns.length) return null;
   const target = cellTarget(m3, cursor.index, cursor.col);
   const v3 = typed(m3.cells, Int8Array)[cursor.index * m3.columns.length + cursor.col];
-  const mark = (m3.reviewed || []).find((x2) => x2[0] === cursor.index && x2[1] === cursor.col);
-  const r3 = { judge: mark ? mark[2] : v3, label: v3, reviewed: !!mark };
+  const mark2 = (m3.reviewed || []).find((x2) => x2[0] === cursor.index && x2[1] === cursor.col);
+  const r3 = { judge: mark2 ? mark2[2] : v3, label: v3, reviewed: !!mark2 };
   const title = `${row.id} × ${showId(target.doc_id)}`;
   return html`<div class="rw-review-bar" data-testid="review-bar">
     <span><b>${title}</b> (passage rank ${cursor.col + 1}, ${target.kind}): <${LabelShown} r=${r3} /></span>
     <${ReviewButtons} target=${target} ctx=${ctx} onWhy=${ctx.why ? () => ctx.why(target, `${title}, ${target.kind}`) : null} />
   </div>`;
 }
-function Matrix({ m: m3, selected, ctx, reviewable = false }) {
+function Overruled({ m: m3 }) {
+  const cells = typed(m3.cells, Int8Array);
+  const rows = [...m3.response, ...m3.gt];
+  const changed = (m3.reviewed || []).filter(([i3, k3, judge]) => cells[i3 * m3.columns.length + k3] !== judge);
+  if (!changed.length) return null;
+  return html`<ul class="rw-overruled-list" data-testid="overruled">${changed.map(([i3, k3, judge]) => html`<li key=${`${i3}:${k3}`}>
+    <b>${rows[i3].id} × ${showId(m3.columns[k3].doc_id)}</b>: the judge said <s class="rw-judge-word">${CELL[judge][0]} ${LABEL_WORD[judge]}</s>,
+    the reviewer <b>${CELL[cells[i3 * m3.columns.length + k3]][0]} ${LABEL_WORD[cells[i3 * m3.columns.length + k3]]}</b></li>`)}</ul>`;
+}
+var LABEL_WORD = {
+  [LABEL_CODES.Entailment]: "Entailment",
+  [LABEL_CODES.Neutral]: "Neutral",
+  [LABEL_CODES.Contradiction]: "Contradiction",
+  [UNJUDGED]: "unjudged"
+};
+function Matrix({ m: m3, selected, ctx, reviewable = false, focusCell = null }) {
   const [open, setOpen] = d2(() => (m3.response.length + m3.gt.length) * m3.columns.length <= ON_DEMAND);
   const [cursor, setCursor] = d2(null);
   const mref = A2(m3);
   mref.current = m3;
+  const wrap = A2(null);
+  const pending = A2(-1);
+  _2(() => {
+    if (!focusCell) return;
+    const index = focusCell.kind === "retrieved2response" ? focusCell.claim : m3.response.length + focusCell.claim;
+    const col = m3.columns.findIndex((c3) => c3.doc_id === focusCell.doc_id);
+    if (col < 0) return;
+    pending.current = index;
+    setOpen(true);
+    setCursor({ index, col });
+  }, [focusCell && focusCell.seq]);
+  h2(() => {
+    if (pending.current < 0 || !wrap.current) return;
+    const row = wrap.current.querySelectorAll("tr[data-row]")[pending.current];
+    if (row) {
+      pending.current = -1;
+      row.focus();
+    }
+  });
   const act = q2((e3, index, col) => {
     const target = cellTarget(mref.current, index, col);
     reviewKeys(e3, target, ctx, ctx.why ? () => ctx.why(target, `${target.kind} claim ${target.claim + 1} × ${showId(target.doc_id)}`) : null);
@@ -1375,14 +1527,78 @@ function Matrix({ m: m3, selected, ctx, reviewable = false }) {
     <h4>Entailment: claims × passages</h4>
     <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
       by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
-      shaded columns are switched off.${reviewable ? " Reviewed: a struck-through symbol is the judge's label, overruled, the one after it the reviewer's; ✓ the judge's label confirmed. Click a cell (or focus a row, ← →) and press E / N / C, A, U or W." : ""}</p>
-    ${open ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
+      shaded columns are switched off.${reviewable ? " Reviewed: a struck-through symbol is the judge's label, overruled, the one after it the reviewer's (each listed in words under the matrix); ✓ the judge's label confirmed. Click a cell (or focus a row, ← →) and press E / N / C, A, U or W." : ""}</p>
+    ${open ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix" ref=${wrap}>
           <${Grid} caption="Response claims" rows=${m3.response} first=${0} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} ...${grid} />
           ${m3.gt.length ? html`<${Grid} caption="Ground-truth claims" rows=${m3.gt} first=${m3.response.length} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} ...${grid} />` : null}
         </div>
-        ${reviewable && cursor ? html`<${ReviewBar} m=${m3} cursor=${cursor} ctx=${ctx} />` : null}` : html`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
+        ${reviewable && cursor ? html`<${ReviewBar} m=${m3} cursor=${cursor} ctx=${ctx} />` : null}
+        ${reviewable ? html`<${Overruled} m=${m3} />` : null}` : html`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
           onClick=${() => setOpen(true)}>Show the full matrix</button>`}
   </section>`;
+}
+
+// src/evidence.js
+var SCAN = 4e3;
+var STOP = new Set(`a about above after again against all also am an and any are as at be because been before
+being below between both but by can could did do does doing down during each few for from further had has have
+having he her here hers herself him himself his how i if in into is it its itself just me more most my myself no
+nor not now of off on once only or other our ours ourselves out over own same she should so some such than that
+the their theirs them themselves then there these they this those through to too under until up very was we were
+what when where which while who whom why will with would you your yours yourself yourselves`.split(/\s+/));
+var WORD = /\p{N}+(?:[.,]\p{N}+)*(?![\p{L}\p{N}])|[\p{L}\p{N}]+(?:['’]\p{L}+)*/gu;
+function stem(word) {
+  let w3 = word.toLowerCase().replace(/['’]s$/, "");
+  if (STOP.has(w3)) return "";
+  if (w3.length > 4 && w3.endsWith("ies")) w3 = `${w3.slice(0, -3)}y`;
+  else if (w3.length > 4 && /(ch|sh|ss|x|z)es$/.test(w3)) w3 = w3.slice(0, -2);
+  else if (w3.length > 3 && w3.endsWith("s") && !/(ss|us|is)$/.test(w3)) w3 = w3.slice(0, -1);
+  return w3;
+}
+function words(text) {
+  const out = [];
+  for (const m3 of String(text).slice(0, SCAN).matchAll(WORD)) {
+    const s3 = stem(m3[0]);
+    if (s3) out.push([s3, m3.index, m3.index + m3[0].length]);
+  }
+  return out;
+}
+function contentWords(text) {
+  return new Set(words(text).map(([s3]) => s3));
+}
+function overlap(claim, text) {
+  const spans = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const [s3, a3, b2] of words(text)) {
+    if (!claim.has(s3)) continue;
+    seen.add(s3);
+    spans.push([a3, b2]);
+  }
+  return { shared: seen.size, spans };
+}
+function closest(claimText, passages) {
+  const claim = contentWords(claimText);
+  if (!claim.size) return [];
+  const rankOf = (p3) => p3.rank === null || p3.rank === void 0 ? Infinity : p3.rank;
+  return passages.map((p3, i3) => ({ p: p3, i: i3, ...overlap(claim, p3.text) })).filter((x2) => x2.shared > 0).sort((x2, y3) => y3.shared - x2.shared || rankOf(x2.p) - rankOf(y3.p) || x2.i - y3.i).map(({ p: p3, shared, spans }) => ({ passage: p3, shared, of: claim.size, score: shared / claim.size, spans }));
+}
+function segments(text, spans) {
+  const s3 = String(text);
+  const out = [];
+  let at = 0;
+  for (const [a3, b2] of spans) {
+    if (a3 > at) out.push({ text: s3.slice(at, a3), mark: false });
+    out.push({ text: s3.slice(a3, b2), mark: true });
+    at = b2;
+  }
+  if (at < s3.length) out.push({ text: s3.slice(at), mark: false });
+  return out;
+}
+function excerptStart(text, spans, lead = 40) {
+  if (!spans.length || spans[0][0] <= lead * 2) return 0;
+  const from = spans[0][0] - lead;
+  const space = String(text).indexOf(" ", from);
+  return space >= 0 && space < spans[0][0] ? space + 1 : spans[0][0];
 }
 
 // src/tables.js
@@ -1424,19 +1640,27 @@ function Row({ item, selected, send, more = null, children }) {
     onClick=${pick} onKeyDown=${(e3) => rowKeys(e3, pick, more)}>${children}</tr>`;
 }
 var reviewing = (view, ctx) => !!(ctx.review && view.review);
-function ReviewCell({ r: r3, kind, index, id, ctx }) {
+function ReviewCell({ r: r3, kind, index, id, item, ctx }) {
   const target = { kind: r3 ? kind : ROW_KIND[kind], claim: index, doc_id: null };
-  const why = ctx.why && r3 ? () => ctx.why(target, `${id}, ${kind}`) : null;
+  const why = whyOf(r3, kind, index, id, item, ctx);
   return html`<td class="rw-review-cell">
     ${r3 ? html`<${LabelShown} r=${r3} />` : null}
     <${ReviewButtons} target=${target} ctx=${ctx} labels=${!!r3} onWhy=${why} />
   </td>`;
 }
-function claimKeys(review, r3, kind, index, id, ctx) {
+function whyOf(r3, kind, index, id, item, ctx) {
+  if (!ctx.why) return null;
+  if (r3) return () => ctx.why({ kind, claim: index, doc_id: null }, `${id}, ${kind}`);
+  const doc = firstPassage(item, ctx.view());
+  const target = { kind: ROW_KIND[kind], claim: index, doc_id: doc };
+  return doc === null ? null : () => ctx.why(target, `${id} × ${showId(doc)}, ${target.kind}`);
+}
+function claimKeys(review, r3, kind, index, id, item, ctx) {
   if (!review) return null;
   const target = { kind: r3 ? kind : ROW_KIND[kind], claim: index, doc_id: null };
-  return (e3) => reviewKeys(e3, target, ctx, ctx.why && r3 ? () => ctx.why(target, `${id}, ${kind}`) : null);
+  return (e3) => reviewKeys(e3, target, ctx, whyOf(r3, kind, index, id, item, ctx));
 }
+var reviewHead = (claims) => claims.some((c3) => c3.review) ? "Review (against the ground truth)" : "Review (its passages)";
 var WIDTHS = {
   Rank: 3.2,
   Source: 7,
@@ -1456,7 +1680,8 @@ var WIDTHS = {
   "In the response?": 7,
   "Supported by (retrieved)": 9,
   "Review (against the ground truth)": 12,
-  "Review (against the response)": 12
+  "Review (against the response)": 12,
+  "Review (its passages)": 12
 };
 var TEXT_WIDTH = 14;
 var minWidth = (heads) => heads.reduce((n4, t4) => n4 + (WIDTHS[t4] || TEXT_WIDTH), 0);
@@ -1464,7 +1689,7 @@ function Table({ heads, groupRow, cls, n: n4, children, label }) {
   const tall = n4 > 12;
   return html`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
       role=${tall ? "region" : null} aria-label=${tall ? label : null}>
-    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`} style=${tall ? `min-width: ${minWidth(heads)}em` : null}>
+    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`} style=${tall ? `--rw-min-width: ${minWidth(heads)}em` : null}>
       ${tall ? html`<colgroup>${heads.map((t4) => html`<col style=${WIDTHS[t4] ? `width: ${WIDTHS[t4]}em` : null} />`)}</colgroup>` : null}
       <thead>
         ${groupRow ? html`<tr class="rw-group-row">${groupRow.map((g2) => html`<th colspan=${String(g2.span)} class=${g2.class || null}>${g2.text}</th>`)}</tr>` : null}
@@ -1526,37 +1751,36 @@ function below(c3) {
   if (!n4 && !k3) return "none";
   return html`<span class="rw-below">${n4 ? `${n4} passage${n4 === 1 ? "" : "s"}` : "none"}${k3 ? html`; <span class="rw-contradicts">⊗ ${k3} contradict${k3 === 1 ? "s" : ""}</span>` : null} <span class="rw-hint">(listed below ↓)</span></span>`;
 }
-function against(groups, words, send) {
+function against(groups, words2, send) {
   const all = groups.flatMap(([prefix, items]) => (items || []).map((id) => [prefix, id]));
-  return all.length ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words}</span> ${all.map(
+  return all.length ? html`<div class="rw-contradicts" title=${`${words2} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words2}</span> ${all.map(
     ([prefix, id], i3) => html`${i3 ? ", " : ""}<${IdLink} id=${id} target=${`${prefix}:${id}`} send=${send} />`
   )}</div>` : null;
 }
-function Verdict({ value, contradicted, words }) {
-  if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>⊗ Contradicted</span>`;
-  return html`<${YesNo} value=${value} words=${words} />`;
+function Verdict({ value, contradicted, words: words2 }) {
+  if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words2[2]} (judged Contradiction)`}>⊗ Contradicted</span>`;
+  return html`<${YesNo} value=${value} words=${words2} />`;
 }
 var NO_PASSAGE_LABELS = html`<span class="rw-unknown" title="faithfulness is not computable: the data has no passage labels">⊘ no passage labels</span>`;
 var ClaimRow = memo(function ClaimRow2({ c: c3, index, selected, hasFacts, hasCorrect, cites, review, ctx }) {
   const cits = c3.citations || [];
   const per = (f3) => cits.length ? cits.map((x2, i3) => html`${i3 ? html`<br />` : null}${f3(x2)}`) : "—";
-  return html`<${Row} item=${c3} selected=${selected} send=${ctx.send} more=${claimKeys(review, c3.review, "answer2response", index, c3.id, ctx)}>
+  return html`<${Row} item=${c3} selected=${selected} send=${ctx.send} more=${claimKeys(review, c3.review, "answer2response", index, c3.id, c3, ctx)}>
     <${IdCell} id=${c3.id} roles=${c3.roles} />
     <td class="rw-text"><${LongText} text=${c3.text} /></td>
-    ${hasFacts ? html`<td>${c3.facts && c3.facts.length ? c3.facts.map(showId).join(", ") : "—"}</td>` : null}
-    ${hasCorrect ? html`<td><${Verdict} value=${c3.correct} contradicted=${c3.contradicted}
+    ${hasFacts ? html`<td data-label="Fact ID:">${c3.facts && c3.facts.length ? c3.facts.map(showId).join(", ") : "—"}</td>` : null}
+    ${hasCorrect ? html`<td class="rw-verdict-cell"><${Verdict} value=${c3.correct} contradicted=${c3.contradicted}
       words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
-    <td>${c3.faithful === null ? NO_PASSAGE_LABELS : html`<${YesNo} value=${c3.faithful} words=${["Faithful", "Unfaithful"]} />`}</td>
-    <td class="rw-list">${c3.faithful === null ? "—" : selected ? below(c3) : html`${idLinks(c3.supported_by, "source", ctx.send, "none", { n: 3, target: c3.key })}${against([["source", c3.contradicted_by]], "contradicted by", ctx.send)}`}</td>
-    ${cites ? html`<td class="rw-list">${cits.length ? idLinks(cits.map((x2) => x2.doc_id), "source", ctx.send) : "no citation"}</td>` : null}
-    ${cites ? html`<td>${per((x2) => html`<${YesNo} value=${x2.retrieved} />`)}</td>` : null}
-    ${cites ? html`<td>${per((x2) => html`<${Verdict} value=${x2.entails} contradicted=${x2.contradicts}
+    <td class="rw-verdict-cell">${c3.faithful === null ? NO_PASSAGE_LABELS : html`<${YesNo} value=${c3.faithful} words=${["Faithful", "Unfaithful"]} />`}</td>
+    <td class="rw-list" data-label="Supported by:">${c3.faithful === null ? "—" : selected ? below(c3) : html`${idLinks(c3.supported_by, "source", ctx.send, "none", { n: 3, target: c3.key })}${against([["source", c3.contradicted_by]], "contradicted by", ctx.send)}`}</td>
+    ${cites ? html`<td class="rw-list" data-label="Cites:">${cits.length ? idLinks(cits.map((x2) => x2.doc_id), "source", ctx.send) : "no citation"}</td>` : null}
+    ${cites ? html`<td data-label="Retrieved?">${per((x2) => html`<${YesNo} value=${x2.retrieved} />`)}</td>` : null}
+    ${cites ? html`<td data-label="Entails?">${per((x2) => html`<${Verdict} value=${x2.entails} contradicted=${x2.contradicts}
       words=${["Yes", "No", `${x2.doc_id} contradicts the claim`]} />`)}</td>` : null}
-    ${cites ? html`<td>${per((x2) => html`<span title=${x2.why}><${YesNo} value=${x2.valid} /></span>`)}</td>` : null}
-    ${review ? html`<${ReviewCell} r=${c3.review} kind="answer2response" index=${index} id=${c3.id} ctx=${ctx} />` : null}
+    ${cites ? html`<td data-label="Valid?">${per((x2) => html`<span title=${x2.why}><${YesNo} value=${x2.valid} /></span>`)}</td>` : null}
+    ${review ? html`<${ReviewCell} r=${c3.review} kind="answer2response" index=${index} id=${c3.id} item=${c3} ctx=${ctx} />` : null}
   <//>`;
 });
-var byDoc = (view) => new Map(view.sources.map((s3) => [s3.doc_id, s3]));
 var clampChecks = /* @__PURE__ */ new Map();
 function checkClamp(box, more) {
   clampChecks.set(box, more);
@@ -1570,41 +1794,82 @@ function checkClamp(box, more) {
     });
   });
 }
-function EvidenceText({ text }) {
+function EvidenceText({ text, spans }) {
   const box = A2(null);
   const more = A2(null);
   const [whole, setWhole] = d2(false);
+  const s3 = String(text);
+  const start = whole ? 0 : excerptStart(s3, spans);
   h2(() => {
-    if (box.current && more.current && !whole) checkClamp(box.current, more.current);
-  }, [text, whole]);
-  return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text"><${LongText} text=${text} /></span>${whole ? html`<button type="button" class="rw-whole" aria-expanded="true" onClick=${() => setWhole(false)}>less</button>` : html`<button type="button" class="rw-whole" ref=${more} hidden=${true} aria-expanded="false" onClick=${() => setWhole(true)}>more</button>`}`;
+    if (start) more.current.hidden = false;
+    else if (box.current && more.current && !whole) checkClamp(box.current, more.current);
+  }, [text, whole, start]);
+  const end = whole ? s3.length : Math.min(s3.length, start + SHOWN2);
+  const pieces = segments(s3.slice(start, end), spans.filter(([, b2]) => b2 > start && b2 <= end).map(([a3, b2]) => [Math.max(a3, start) - start, b2 - start]));
+  return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text">${start ? "…" : ""}${pieces.map((p3) => p3.mark ? html`<mark>${p3.text}</mark>` : p3.text)}${end < s3.length ? "…" : ""}</span>${whole ? html`<button type="button" class="rw-whole" aria-expanded="true" onClick=${() => setWhole(false)}>less</button>` : html`<button type="button" class="rw-whole" ref=${more} hidden=${true} aria-expanded="false" onClick=${() => setWhole(true)}>more</button>`}`;
 }
+var SHOWN2 = 600;
+var CLOSEST = 3;
 var HOW = {
   entails: ["● entails", "entails it"],
   contradicts: ["⊗ contradicts", "contradicts it (judged Contradiction)"],
-  cited: ["cited, does not entail", "cited by the claim but does not entail it"]
+  cited: ["cited, does not entail", "cited by the claim but does not entail it"],
+  closest: ["≈ closest", "no judge's label: it shares these content words with the claim (lexical overlap)"]
 };
-function Evidence({ item, byDoc: byDoc2, span, ctx }) {
+function evidenceHead(item, entries, near, retrieved) {
+  if (item.faithful === null) return ": none known (the data has no passage labels)";
+  if (entries.length) {
+    const n4 = item.supported_by.length;
+    const k3 = item.contradicted_by.length;
+    return ` (${n4} entail${n4 === 1 ? "s" : ""} it, ${k3} contradict${k3 === 1 ? "s" : ""} it)`;
+  }
+  if (!retrieved) return ": none (no passage is retrieved for this sample)";
+  return near ? ": no retrieved passage entails or contradicts it" : ": no retrieved passage entails or contradicts it, or shares a content word with it";
+}
+function EvidenceItem({ how, d: d3, s: s3, spans, note, why, ctx }) {
+  return html`<li class=${`rw-evidence-item rw-ev-${how}`} data-doc=${d3}>
+    <span class="rw-ev-how" title=${HOW[how][1]}>${note || HOW[how][0]}</span>
+    <${IdLink} id=${d3} target=${`source:${d3}`} send=${ctx.send} max=${14} />
+    <span class="rw-ev-rank">${s3 && s3.rank !== null ? `rank ${s3.rank}` : ""}</span>
+    ${s3 ? html`<${EvidenceText} text=${s3.text} spans=${spans} />` : html`<i>(not among the passages)</i>`}
+    ${why ? html`<span class="rw-ev-why">citation ${why}</span>` : null}
+  </li>`;
+}
+function Evidence({ item, sources, span, ctx }) {
+  const [all, setAll] = d2(false);
+  const docs = T2(() => new Map(sources.map((s3) => [s3.doc_id, s3])), [sources]);
+  const claim = T2(() => contentWords(item.text), [item.text]);
   const taken = /* @__PURE__ */ new Set([...item.supported_by, ...item.contradicted_by]);
-  const cited = (item.citations || []).map((x2) => x2.doc_id).filter((d3) => !taken.has(d3));
+  const cites = item.citations || [];
+  const cited = [...new Set(cites.map((x2) => x2.doc_id).filter((d3) => !taken.has(d3)))];
   const entries = [
     ...item.supported_by.map((d3) => ["entails", d3]),
     ...item.contradicted_by.map((d3) => ["contradicts", d3]),
-    ...[...new Set(cited)].map((d3) => ["cited", d3])
+    ...cited.map((d3) => ["cited", d3])
   ];
-  const counts = `${item.supported_by.length} entail${item.supported_by.length === 1 ? "s" : ""} it, ${item.contradicted_by.length} contradict${item.contradicted_by.length === 1 ? "s" : ""} it`;
+  const retrieved = sources.filter((s3) => s3.retrieved);
+  const near = T2(
+    () => item.supported_by.length ? [] : closest(item.text, retrieved.filter((s3) => !taken.has(s3.doc_id) && !cited.includes(s3.doc_id))),
+    [item, sources]
+  );
+  const shown = all ? near : near.slice(0, CLOSEST);
+  const why = (d3) => (cites.find((x2) => x2.doc_id === d3 && x2.why) || {}).why;
   return html`<tr class="rw-evidence-row" data-evidence=${item.key}><td colspan=${String(span)}>
     <div class="rw-evidence" data-testid="evidence">
-      <div class="rw-evidence-head"><b>Passages behind ${item.id}</b>${item.faithful === null ? ": none known (the data has no passage labels)" : entries.length ? ` (${counts})` : ": no retrieved passage entails or contradicts it"}</div>
+      <div class="rw-evidence-head"><b>Passages behind ${item.id}</b>${evidenceHead(item, entries, near.length, retrieved.length)}</div>
       ${entries.length ? html`<ol class="rw-evidence-list">${entries.map(([how, d3]) => {
-    const s3 = byDoc2.get(d3);
-    return html`<li key=${`${how}:${d3}`} class=${`rw-evidence-item rw-ev-${how}`} data-doc=${d3}>
-          <span class="rw-ev-how" title=${HOW[how][1]}>${HOW[how][0]}</span>
-          <${IdLink} id=${d3} target=${`source:${d3}`} send=${ctx.send} max=${14} />
-          <span class="rw-ev-rank">${s3 && s3.rank !== null ? `rank ${s3.rank}` : ""}</span>
-          ${s3 ? html`<${EvidenceText} text=${s3.text} />` : html`<i>(not among the passages)</i>`}
-        </li>`;
+    const s3 = docs.get(d3);
+    return html`<${EvidenceItem} key=${`${how}:${d3}`} how=${how} d=${d3} s=${s3} spans=${s3 ? overlap(claim, s3.text).spans : []}
+          why=${how === "cited" ? why(d3) : null} ctx=${ctx} />`;
   })}</ol>` : null}
+      ${near.length ? html`<div class="rw-evidence-head rw-ev-near-head" data-testid="closest-head">${entries.length ? "No passage entails it. " : ""}Closest retrieved passages by the words they share with it (not the judge's labels):</div>
+        <ol class="rw-evidence-list" data-testid="closest">${shown.map((x2) => html`<${EvidenceItem} key=${`closest:${x2.passage.doc_id}`} how="closest"
+          d=${x2.passage.doc_id} s=${x2.passage} spans=${x2.spans} note=${`≈ ${x2.shared} of ${x2.of} words`} ctx=${ctx} />`)}</ol>
+        ${near.length > CLOSEST ? html`<button type="button" class="rw-whole rw-ev-all" data-testid="closest-all" aria-expanded=${all ? "true" : "false"}
+          onClick=${(e3) => {
+    e3.stopPropagation();
+    setAll(!all);
+  }}>${all ? `show the closest ${CLOSEST}` : `show all ${near.length}`}</button>` : null}` : null}
     </div>
   </td></tr>`;
 }
@@ -1623,38 +1888,39 @@ function ClaimTable({ view, ctx }) {
     cites ? "Retrieved?" : null,
     cites ? "Entails?" : null,
     cites ? "Valid?" : null,
-    reviewing(view, ctx) ? "Review (against the ground truth)" : null
+    reviewing(view, ctx) ? reviewHead(view.claims) : null
   ].filter(Boolean);
   const before = heads.indexOf("Supported by");
   const groupRow = cites ? [{ text: "", span: before }, { text: "Retrieved context", span: 1 }, { text: "Cited source", span: 4, class: "rw-group-head" }] : null;
   const title = cites ? "Claims and citations" : `Response claims (${view.claims.length})`;
-  return html`<section class="rw-section" data-testid="claims">
+  const fit = cites ? reviewing(view, ctx) ? " rw-fit-cites-review" : " rw-fit-cites" : "";
+  return html`<section class=${`rw-section rw-claims-section${fit}`} data-testid="claims">
     <h4>${title}</h4>
     <${Table} heads=${heads} groupRow=${groupRow} cls="rw-claims" n=${view.claims.length} label="Claims">
       ${view.claims.map((c3, i3) => html`<${ClaimRow} key=${c3.key} c=${c3} index=${i3} selected=${view.selected === c3.key}
         hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} review=${reviewing(view, ctx)} ctx=${ctx} />
-        ${view.selected === c3.key ? html`<${Evidence} key=${`evidence:${c3.key}`} item=${c3} byDoc=${byDoc(view)} span=${heads.length} ctx=${ctx} />` : null}`)}
+        ${view.selected === c3.key ? html`<${Evidence} key=${`evidence:${c3.key}`} item=${c3} sources=${view.sources} span=${heads.length} ctx=${ctx} />` : null}`)}
     <//>
     ${view.claims.length ? null : html`<p class="rw-note">The answer makes no claims.</p>`}
   </section>`;
 }
 var GtRow = memo(function GtRow2({ g: g2, index, selected, review, ctx }) {
-  return html`<${Row} item=${g2} selected=${selected} send=${ctx.send} more=${claimKeys(review, g2.review, "response2answer", index, g2.id, ctx)}>
+  return html`<${Row} item=${g2} selected=${selected} send=${ctx.send} more=${claimKeys(review, g2.review, "response2answer", index, g2.id, g2, ctx)}>
     <${IdCell} id=${g2.id} roles=${g2.roles} />
     <td class="rw-text"><${LongText} text=${g2.text} /></td>
-    <td><${Verdict} value=${g2.covered} contradicted=${g2.contradicted}
+    <td class="rw-verdict-cell"><${Verdict} value=${g2.covered} contradicted=${g2.contradicted}
       words=${["Covered", "Missed", "the response contradicts it"]} /></td>
-    <td class="rw-list">${selected ? below(g2) : html`${idLinks(g2.supported_by, "source", ctx.send, "none", { n: 3, target: g2.key })}${against([["source", g2.contradicted_by]], "contradicted by", ctx.send)}`}</td>
-    ${review ? html`<${ReviewCell} r=${g2.review} kind="response2answer" index=${index} id=${g2.id} ctx=${ctx} />` : null}
+    <td class="rw-list" data-label="Supported by:">${selected ? below(g2) : html`${idLinks(g2.supported_by, "source", ctx.send, "none", { n: 3, target: g2.key })}${against([["source", g2.contradicted_by]], "contradicted by", ctx.send)}`}</td>
+    ${review ? html`<${ReviewCell} r=${g2.review} kind="response2answer" index=${index} id=${g2.id} item=${g2} ctx=${ctx} />` : null}
   <//>`;
 });
 function GtTable({ view, ctx }) {
-  return html`<section class="rw-section" data-testid="gt-claims">
+  return html`<section class="rw-section rw-claims-section" data-testid="gt-claims">
     <h4>Ground-truth claims (${view.gt_claims.length})</h4>
     <${Table} heads=${["Claim", "Text", "In the response?", "Supported by (retrieved)", ...reviewing(view, ctx) ? ["Review (against the response)"] : []]}
       cls="rw-gt" n=${view.gt_claims.length} label="Ground-truth claims">
       ${view.gt_claims.map((g2, i3) => html`<${GtRow} key=${g2.key} g=${g2} index=${i3} selected=${view.selected === g2.key} review=${reviewing(view, ctx)} ctx=${ctx} />
-        ${view.selected === g2.key ? html`<${Evidence} key=${`evidence:${g2.key}`} item=${g2} byDoc=${byDoc(view)} span=${4 + (reviewing(view, ctx) ? 1 : 0)} ctx=${ctx} />` : null}`)}
+        ${view.selected === g2.key ? html`<${Evidence} key=${`evidence:${g2.key}`} item=${g2} sources=${view.sources} span=${4 + (reviewing(view, ctx) ? 1 : 0)} ctx=${ctx} />` : null}`)}
     <//>
   </section>`;
 }
@@ -1684,7 +1950,7 @@ function useSame(list) {
   if (list.length !== last.current.length || list.some((x2, i3) => x2 !== last.current[i3])) last.current = list;
   return last.current;
 }
-function SampleView({ view, ctx }) {
+function SampleView({ view, ctx, focusCell = null }) {
   const [trace, why, closeTrace] = useTrace(ctx);
   const toggleable = useSame(view && view.sources ? view.sources.filter((s3) => s3.toggleable).map((s3) => s3.doc_id) : []);
   ctx.why = why;
@@ -1703,7 +1969,8 @@ function SampleView({ view, ctx }) {
     <${Header} title=${view.title} question=${view.question} state=${view.state} kind=${view.kind} />
     <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} search=${ctx.search} />
     <p class="rw-summary" data-testid="summary">${view.summary}</p>
-    ${review ? html`<${ReviewLine} review=${review} queue=${ctx.queue} />` : null}
+    ${review ? html`<${ReviewLine} review=${review} queue=${view.review.queue ? ctx.queue : null}
+      focusNext=${nextLabel(view, ctx.kinds()) ? ctx.focusNext : null} />` : null}
     ${view.review_note ? html`<p class="rw-note" data-testid="review-note">${view.review_note}</p>` : null}
     <${TracePanel} answer=${trace} onClose=${closeTrace} />
     ${view.repeats ? html`<${RepeatedLabels} view=${view} />` : null}
@@ -1716,7 +1983,8 @@ function SampleView({ view, ctx }) {
     ${strip ? html`<${Answer} view=${view} />` : null}
     ${strip ? html`<${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />` : null}
     ${strip && gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
-    ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} reviewable=${!!review} />` : null}
+    ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} reviewable=${!!review}
+      focusCell=${focusCell} />` : null}
     ${!strip && gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
     ${view.facts.length ? html`<${FactsTable} view=${view} ctx=${ctx} />` : null}
   </div>`;
@@ -1762,9 +2030,18 @@ function showOnPage(el, top, bottom, region) {
   if (a3 < 0) pane.scrollTop += a3;
   else if (b2 > 0) pane.scrollTop += Math.min(a3, b2);
 }
-function keepKeys(e3) {
-  const host = e3.ctrlKey || e3.metaKey || e3.altKey || e3.key === "Escape" || e3.shiftKey && e3.key === "Enter";
-  if (!host) e3.stopPropagation();
+function focusRow(el, view, t4) {
+  const item = t4.kind === "answer2response" ? view.claims[t4.claim] : view.gt_claims[t4.claim];
+  const table = t4.kind === "answer2response" ? "claims" : "gt-claims";
+  const row = item && [...el.querySelectorAll(`[data-testid="${table}"] tr.rw-row`)].find((r3) => r3.dataset.key === item.key);
+  if (row) row.focus();
+  return !!row;
+}
+function holdFocus(el) {
+  const root = el.querySelector(".rw-root");
+  if (!root || root.contains(document.activeElement)) return;
+  root.tabIndex = -1;
+  root.focus({ preventScroll: true });
 }
 function RepeatedLabels({ view }) {
   const { n: n4, labels } = view.repeats;
@@ -1778,23 +2055,78 @@ function RepeatedLabels({ view }) {
         ${l3.doc_id === null ? l3.side === "response" ? " against the reference answer" : " against the response" : html` × <span class="rw-id">${l3.doc_id}</span>`}: ${l3.said}</li>`;
   })}</ul></details>`;
 }
-function mountSampleView(el, { view, send, search = null, review = null, trace = null, queue = null }) {
+function mountSampleView(el, {
+  view,
+  send,
+  search = null,
+  review = null,
+  trace = null,
+  queue = null,
+  queued = null,
+  kinds = () => null,
+  keys = null
+}) {
   let current = null;
   let first = true;
-  const ctx = { send, search, review, trace, queue, view: () => current };
-  el.addEventListener("keydown", keepKeys);
+  let label = null;
+  let engaged = false;
+  let focusCell = null;
+  let seq = 0;
+  const widget = () => el.closest(".rw-widget") || el;
+  const ctx = { send, search, review, trace, queue, kinds, view: () => current };
+  const unkeep = keepKeys(el);
+  const mayFocus = () => {
+    const a3 = document.activeElement;
+    if (!a3 || a3 === document.body) return engaged;
+    return !a3.closest("input, select, textarea") && widget().contains(a3);
+  };
+  const focusLabel = (t4) => {
+    if (!PASSAGE_KINDS.includes(t4.kind)) return focusRow(el, current, t4);
+    focusCell = { ...t4, seq: ++seq };
+    return false;
+  };
+  ctx.focusNext = () => {
+    const t4 = nextLabel(current, kinds());
+    if (t4 && !focusLabel(t4)) draw(current);
+  };
+  const onKey = (e3) => {
+    engaged = true;
+    if (keys && !forHost(e3) && !e3.defaultPrevented && !e3.target.closest("input, select, textarea")) keys(e3);
+  };
+  const onDown = () => {
+    engaged = true;
+  };
+  const onOut = (e3) => {
+    if (e3.relatedTarget && !widget().contains(e3.relatedTarget)) engaged = false;
+  };
+  el.addEventListener("keydown", onKey);
+  el.addEventListener("pointerdown", onDown);
+  el.addEventListener("focusout", onOut);
   const draw = (next) => {
     const before = current && current.selected;
     current = share(current, next);
-    R(html`<${SampleView} view=${current} ctx=${ctx} />`, el);
+    const t4 = current && current.review ? nextLabel(current, kinds()) : null;
+    const now = current && current.review ? `${current.query_id}\0${t4 ? `${t4.kind}/${t4.claim}/${t4.doc_id}` : "done"}` : null;
+    const go = now !== null && now !== label && mayFocus();
+    const finished = go && !t4 && label !== null && label.startsWith(`${current.query_id}\0`);
+    label = now;
+    if (go && t4 && PASSAGE_KINDS.includes(t4.kind)) focusLabel(t4);
+    R(html`<${SampleView} view=${current} ctx=${ctx} focusCell=${focusCell} />`, el);
+    if (go && t4 && !PASSAGE_KINDS.includes(t4.kind)) focusLabel(t4);
+    if (go && !t4) holdFocus(el);
     if (current && current.selected && current.selected !== before) revealLinked(el, !first);
     first = false;
+    const q3 = queued ? queued() : current && current.review && current.review.queue;
+    if (finished && queue && q3 && q3.query_id === current.query_id && q3.position < q3.total - 1) queue(1);
   };
   draw(view);
   return {
     update: draw,
     destroy() {
-      el.removeEventListener("keydown", keepKeys);
+      unkeep();
+      el.removeEventListener("keydown", onKey);
+      el.removeEventListener("pointerdown", onDown);
+      el.removeEventListener("focusout", onOut);
       R(null, el);
     }
   };
@@ -1803,29 +2135,29 @@ function mountSampleView(el, { view, send, search = null, review = null, trace =
 // src/selection.js
 function highlights(view, selected) {
   const out = {};
-  const mark = (key, role) => (out[key] || (out[key] = [])).push(role);
+  const mark2 = (key, role) => (out[key] || (out[key] = [])).push(role);
   if (!selected) return out;
   const at = selected.indexOf(":");
   const kind = at < 0 ? selected : selected.slice(0, at);
   const ident = at < 0 ? "" : selected.slice(at + 1);
-  mark(selected, "selected");
+  mark2(selected, "selected");
   if (kind === "claim" || kind === "gt") {
     for (const c3 of kind === "claim" ? view.claims : view.gt_claims) {
       if (c3.id !== ident) continue;
-      for (const d3 of c3.supported_by) mark(`source:${d3}`, "supports");
-      for (const d3 of c3.contradicted_by) mark(`source:${d3}`, "contradicts");
-      if (kind === "claim") for (const cit of c3.citations || []) mark(`source:${cit.doc_id}`, "cited");
+      for (const d3 of c3.supported_by) mark2(`source:${d3}`, "supports");
+      for (const d3 of c3.contradicted_by) mark2(`source:${d3}`, "contradicts");
+      if (kind === "claim") for (const cit of c3.citations || []) mark2(`source:${cit.doc_id}`, "cited");
     }
   } else if (kind === "source") {
     for (const p3 of view.sources) {
       if (p3.doc_id !== ident) continue;
-      for (const r3 of p3.entails_response) mark(`claim:${r3}`, "entailed");
-      for (const g2 of p3.entails_gt) mark(`gt:${g2}`, "entailed");
-      for (const r3 of p3.contradicts_response) mark(`claim:${r3}`, "contradicted");
-      for (const g2 of p3.contradicts_gt) mark(`gt:${g2}`, "contradicted");
+      for (const r3 of p3.entails_response) mark2(`claim:${r3}`, "entailed");
+      for (const g2 of p3.entails_gt) mark2(`gt:${g2}`, "entailed");
+      for (const r3 of p3.contradicts_response) mark2(`claim:${r3}`, "contradicted");
+      for (const g2 of p3.contradicts_gt) mark2(`gt:${g2}`, "contradicted");
     }
     for (const c3 of view.claims) {
-      if ((c3.citations || []).some((cit) => cit.doc_id === ident)) mark(`claim:${c3.id}`, "cites");
+      if ((c3.citations || []).some((cit) => cit.doc_id === ident)) mark2(`claim:${c3.id}`, "cites");
     }
   }
   return out;
@@ -1863,6 +2195,21 @@ async function copyText(text, input) {
     return "selected: press Ctrl+C (⌘C) to copy";
   }
 }
+function navigate(e3, step, queue) {
+  if (e3.target.closest("input, select, textarea")) return false;
+  const by = { j: 1, ArrowDown: 1, k: -1, ArrowUp: -1 }[e3.key];
+  if (by) {
+    e3.preventDefault();
+    step(by);
+    return true;
+  }
+  if (queue && (e3.key === "]" || e3.key === "[")) {
+    e3.preventDefault();
+    queue(e3.key === "]" ? 1 : -1);
+    return true;
+  }
+  return false;
+}
 var selectable = (view) => new Set([...view.sources, ...view.claims, ...view.gt_claims].map((x2) => x2.key));
 function keptSelection(kept, view) {
   const sample = `${view.title}\0${view.query_id}`;
@@ -1871,6 +2218,8 @@ function keptSelection(kept, view) {
 }
 function Drill({ part, request }) {
   const { drill, other, selected: sel, count } = part;
+  const queued = A2(null);
+  queued.current = part.queue;
   const main = A2(null);
   const otherRef = A2(null);
   const mounted = A2({});
@@ -1912,9 +2261,14 @@ function Drill({ part, request }) {
         }
         if (Object.keys(patch).length) drillAsk("drill", { which, patch });
       };
+      const queue = (by) => queued.current ? drillAsk("queue", { step: by }) : null;
       mounted.current[which] = mountSampleView(ref.current, {
         view: shown(which, next),
         send,
+        queue,
+        queued: () => queued.current,
+        kinds: () => queued.current ? queued.current.kinds : null,
+        keys: (e3) => !(e3.key.startsWith("Arrow") && e3.target.matches(".rw-scroll, .rw-matrix-wrap")) && navigate(e3, (by) => request("step", { delta: by }).catch(() => null), queued.current ? queue : null),
         review: (action) => drillAsk("review", { which, ...action }),
         trace: (target) => request("trace", { which, ...target }).catch((err) => ({ trace: null, reason: `the trace request failed: ${err.message}` }))
       });
@@ -1949,11 +2303,17 @@ function Drill({ part, request }) {
     </div>
   </div>`;
 }
-var panel4 = {
+var panel5 = {
   key: "drill",
   place: "detail",
   shows: () => true,
-  part: (view, views) => ({ drill: views._drill, other: views._other, selected: view.selected, count: view.count }),
+  part: (view, views) => ({
+    drill: views._drill,
+    other: views._other,
+    selected: view.selected,
+    count: view.count,
+    queue: view.queue || null
+  }),
   traits: [],
   Panel: Drill
 };
@@ -1982,7 +2342,7 @@ function Actions({ part, request }) {
     ${said2 ? html`<p class="rw-hint" role="status" data-testid="act-said">${said2}</p>` : ""}
   </div>`;
 }
-var panel5 = {
+var panel6 = {
   key: "act",
   title: "Save · export",
   place: "tab",
@@ -1990,6 +2350,36 @@ var panel5 = {
   part: (view) => ({ count: view.count, cluster: !!view.cluster }),
   traits: [],
   Panel: Actions
+};
+
+// src/dataset/queue.js
+var PAUSE2 = 1500;
+function Queue({ part, request }) {
+  const q3 = part.queue;
+  h2(() => {
+    if (q3.interval !== null) return void 0;
+    const t4 = setTimeout(() => request("queue_interval").catch(() => null), PAUSE2);
+    return () => clearTimeout(t4);
+  });
+  const step = (by) => request("queue", { step: by }).catch(() => null);
+  const dot = " · ";
+  return html`<div class="rw-ds-queue" role="status" data-testid="queue">
+    <b>Review queue</b>${` (${q3.strategy}${q3.run ? `, over run ${showId(q3.run)}` : ""}): `}
+    <b data-testid="queue-progress">${q3.line}</b>${dot}<span data-testid="queue-interval">${q3.interval === null ? "interval …" : q3.interval}</span>${dot}<span
+      class="rw-hint" data-testid="queue-file">${q3.file}</span>${dot}${`sample ${q3.position + 1} of ${q3.total}${q3.query_id === null ? "" : ` (${showId(q3.query_id)})`} `}
+    <button type="button" onClick=${() => step(-1)} disabled=${q3.position === 0} title="Previous in the queue ([)">◀</button>
+    <button type="button" onClick=${() => step(1)} disabled=${q3.position >= q3.total - 1} title="Next in the queue (])"
+      data-testid="queue-next">▶</button>
+    ${q3.note ? html`<span class="rw-hint">${` ${q3.note}`}</span>` : ""}
+  </div>`;
+}
+var panel7 = {
+  key: "queue",
+  place: "above",
+  shows: (view) => !!view.queue,
+  part: (view) => ({ queue: view.queue }),
+  traits: [],
+  Panel: Queue
 };
 
 // src/request.js
@@ -2180,7 +2570,7 @@ ${s3.expression}`}
       <button disabled=${!expression.trim()} onClick=${save} title="Save the filter expression as a named slice">+ slice from filter</button>
     </div>`;
 }
-var panel6 = {
+var panel8 = {
   key: "slices",
   place: "master",
   shows: (view) => !view.cluster,
@@ -2220,7 +2610,7 @@ function Summary({ summary, metrics, percent, cluster, count }) {
       ${runs.map((run) => cell(summary.find((r3) => r3.run === run && r3.metric === m3.key)))}</tr>`)}</tbody>
   </table></div>`;
 }
-var panel7 = {
+var panel9 = {
   key: "summary",
   title: "Summary",
   place: "tab",
@@ -4216,6 +4606,12 @@ function metricCell(value, status) {
   if (status === 2) return { text: "n/c", cls: "rw-ds-nc" };
   return { text: fmt(value), cls: "rw-num" };
 }
+function reviewMark(row) {
+  const r3 = row.values.reviewed;
+  if (r3 === 2) return html`<span class="rw-ds-reviewed" title="every label of this sample reviewed" data-reviewed="all">✓ </span>`;
+  if (r3 === 1) return html`<span class="rw-ds-reviewed rw-ds-partly" title="some labels of this sample reviewed" data-reviewed="some">◐ </span>`;
+  return null;
+}
 function filtersInWords(view, labelOf) {
   const c3 = view.controls;
   const parts = [];
@@ -4255,14 +4651,14 @@ function Table2({ view, store, labelOf, set }) {
   });
   h2(() => {
     if (scrollRef.current) scrollRef.current.scrollTop = 0;
-  }, [view.version]);
+  }, [JSON.stringify(view.controls)]);
   h2(() => {
     const el = scrollRef.current;
     const i3 = view.selected.index;
     if (!el || i3 < 0) return;
     const top = scrollFor(i3, el.scrollTop, el.clientHeight);
     if (top !== null) el.scrollTop = top;
-  }, [view.selected.row, view.version]);
+  }, [view.selected.row, view.selected.index, JSON.stringify(view.controls)]);
   const items = v3.getVirtualItems();
   if (items.length) store.ensure(items[0].index, items[items.length - 1].index, view.count);
   const cols = view.columns;
@@ -4302,7 +4698,7 @@ function Table2({ view, store, labelOf, set }) {
         if (col.key === "query" && !row.query)
           return html`<span class=${stick(k3, "rw-ds-text rw-hint")} style=${at(k3)} title="this sample has no question">no question</span>`;
         const text = col.key === "query" ? row.query : showId(row[col.key]);
-        return html`<span class=${stick(k3, "rw-ds-text")} style=${at(k3)} title=${text}>${text}</span>`;
+        return html`<span class=${stick(k3, "rw-ds-text")} style=${at(k3)} title=${text}>${k3 === 0 ? reviewMark(row) : null}${text}</span>`;
       }
       if (col.kind === "metric") {
         const m3 = metricCell(row.values[col.key], row.status[col.key]);
@@ -4325,7 +4721,7 @@ function Table2({ view, store, labelOf, set }) {
 // src/dataset/trust.js
 function cellText(v3) {
   if (v3 === null || v3 === void 0) return html`<span class="rw-ds-undef">Undefined</span>`;
-  return typeof v3 === "number" ? Number.isInteger(v3) ? String(v3) : v3.toFixed(3) : String(v3);
+  return String(v3);
 }
 function TrustTable({ t: t4, caption, testid }) {
   const reason = t4.columns.indexOf("reason");
@@ -4335,26 +4731,83 @@ function TrustTable({ t: t4, caption, testid }) {
     <tbody>${t4.rows.map((row) => html`<tr title=${reason >= 0 && row[reason] ? row[reason] : null}>${row.map((v3, k3) => html`<td class=${k3 === reason ? "rw-ds-reason" : "rw-num"}>${k3 === reason ? v3 || "" : cellText(v3)}</td>`)}</tr>`)}</tbody>
   </table></div>`;
 }
-function Reviews({ part: r3, request }) {
+var plural = (n4, word) => `${n4} ${word}${n4 === 1 ? "" : "s"}`;
+function Confusion({ k: k3, m: m3, binary, pick }) {
+  return html`<table class="rw-table rw-ds-confusion" data-testid="confusion">
+    <caption>Judge (rows) × reviewer (columns): labels, and the share of the judge's row</caption>
+    <thead><tr><th scope="col">judge ↓ · reviewer →</th>${m3.labels.map((l3) => html`<th scope="col">${l3}</th>`)}<th scope="col">judge n</th></tr></thead>
+    <tbody>${m3.labels.map((judge, i3) => html`<tr>
+      <th scope="row">${judge}</th>
+      ${m3.labels.map((reviewer, j3) => {
+    const n4 = m3.counts[i3][j3];
+    const rate = m3.rates[i3][j3];
+    const said2 = `judge ${judge}, reviewer ${reviewer}: ${plural(n4, "label")} in ${plural(m3.samples[i3][j3], "sample")}`;
+    return html`<td class=${i3 === j3 ? "rw-ds-agree" : "rw-ds-disagree"}>
+          <button class="rw-ds-cell" data-testid="confusion-cell" data-judge=${judge} data-reviewer=${reviewer} disabled=${!n4}
+            title=${n4 ? `${said2}: show them in the table` : said2} aria-label=${said2}
+            onClick=${() => pick({ kind: k3.kind, run: k3.run, judge, reviewer, binary })}>
+            <b>${n4}</b> <span class="rw-ds-rate">${rate === null ? html`<span class="rw-ds-undef" title=${`the judge never says ${judge}`}>Undefined</span>` : rate}</span>
+          </button></td>`;
+  })}
+      <td class="rw-num">${m3.counts[i3].reduce((a3, b2) => a3 + b2, 0)}</td>
+    </tr>`)}</tbody>
+  </table>`;
+}
+function Kind({ k: k3, pick }) {
+  const [binary, setBinary] = d2(false);
+  const m3 = binary ? k3.binary : k3.classes;
+  const kappaText = (v3) => v3 === null ? html`<span class="rw-ds-undef" title=${m3.reason}>Undefined</span>` : v3;
+  return html`<section class="rw-ds-kind" data-testid=${`kind-${k3.kind}`} data-kind=${k3.kind}>
+    <h4>${k3.kind}${k3.run ? ` · ${showId(k3.run)}` : ""} <span class="rw-hint">(${plural(k3.n, "reviewed label")})</span></h4>
+    <p data-testid="kappa-line">kappa <b>${kappaText(m3.kappa)}</b>${m3.kappa_interval ? ` (95% ${m3.kappa_interval})` : ""}${" · "}agreement ${kappaText(m3.agreement)}${" · "}base rate ${m3.base_rate === null ? kappaText(null) : html`<b>${m3.base_rate}</b> (the reviewers' majority label, ${m3.majority_label}: a judge always saying it would agree this often)`}
+      ${k3.binary ? html`${" · "}<label><input type="checkbox" data-testid="binary" checked=${binary} onChange=${(e3) => setBinary(e3.target.checked)} /> 2-class view (Entailment / not entailed)</label>` : ""}</p>
+    <div class="rw-ds-trust-wrap"><${Confusion} k=${k3} m=${m3} binary=${binary} pick=${pick} /></div>
+    <${TrustTable} t=${m3.per_class} caption="Per class: precision (of the judge's labels of it), recall (of the reviewers'), F1" testid="per-class" />
+  </section>`;
+}
+function Team({ team, request }) {
+  return html`<section class="rw-ds-team" data-testid="team">
+    <h4>Reviewers</h4>
+    <label>Labels in force: <select data-testid="use" value=${team.use}
+      onChange=${(e3) => request("trust_use", { use: e3.target.value }).catch(() => null)}>
+      <option value="adjudicated">adjudicated</option>
+      ${team.reviewers.map((n4) => html`<option value=${n4}>${n4 || "(unnamed)"}</option>`)}
+    </select></label>
+    ${Object.entries(team.runs).map(([run, t4]) => html`<div key=${run}>
+      <${TrustTable} t=${t4.table} testid="reviewer-agreement"
+        caption=${`Reviewer–reviewer agreement per label kind over the labels two or more reviewed: Cohen's kappa for two reviewers, Krippendorff's alpha for more${run ? ` · ${run}` : ""}`} />
+      ${t4.pairs.rows.length > 1 ? html`<${TrustTable} t=${t4.pairs} testid="reviewer-pairs" caption="Each pair of reviewers: Cohen's kappa" />` : ""}
+    </div>`)}
+  </section>`;
+}
+function Reviews({ part: r3, request, set }) {
   const trust = r3.trust;
+  h2(() => {
+    if (!trust || !trust.stale) return void 0;
+    const t4 = setTimeout(() => request("trust", { open: true }).catch(() => null), PAUSE);
+    return () => clearTimeout(t4);
+  });
+  const pick = (cell) => request("trust_cell", cell).then((reply) => set({ samples: { label: reply.label, query_ids: reply.query_ids }, ...reply.run ? { run: reply.run } : {} })).catch(() => null);
   return html`<div class="rw-ds-panel rw-ds-reviews" data-testid="run-reviews">
     ${r3.runs.length ? r3.runs.map((x2) => html`<p data-testid="run-review-line"><b>${showId(x2.run)}:</b> ${x2.line} (${x2.samples} sample${x2.samples === 1 ? "" : "s"})</p>`) : html`<p class="rw-hint">No label reviewed yet: open a sample below and press E / N / C on a claim row or a matrix cell.</p>`}
     ${r3.problems.length ? html`<details><summary>${r3.problems.length} review(s) not applied</summary><ul>${r3.problems.map((p3) => html`<li>${p3}</li>`)}</ul></details>` : ""}
     <details open=${!!trust} data-testid="trust" onToggle=${(e3) => e3.target.open !== !!trust && request("trust", { open: e3.target.open }).catch(() => null)}>
       <summary>Can I trust the judge? Agreement with the reviewers and corrected scores</summary>
-      ${trust ? html`<p class="rw-hint">Over ${trust.n_reviews} reviewed label(s). Undefined where a figure has no data (hover a row for why).</p>
+      ${trust ? html`<p class="rw-hint">${trust.stale ? html`<b data-testid="trust-stale">Updating after the latest reviews… </b>` : ""}Over ${trust.n_reviews} reviewed label(s)${trust.team ? `; labels in force: ${trust.team.use === "adjudicated" ? "adjudicated, else the latest review" : `${trust.team.use || "(unnamed)"}'s`}` : ""}. Undefined where a figure has no data (hover for why). Click a cell of a matrix to show its samples in the table.</p>
+        ${trust.team ? html`<${Team} team=${trust.team} request=${request} />` : ""}
+        ${(trust.kinds || []).map((k3) => html`<${Kind} key=${`${k3.kind} ${k3.run}`} k=${k3} pick=${pick} />`)}
         <${TrustTable} t=${trust.agreement} caption="Judge–reviewer agreement per label kind (kappa with its bootstrap interval, the majority-label base rate beside it)" testid="agreement" />
         ${Object.entries(trust.corrected).map(([run, t4]) => html`<${TrustTable} key=${run} t=${t4} testid="corrected"
-          caption=${`Each metric's mean three ways, 95% intervals: judge only, reviewed only, prediction-powered (corrected)${run ? ` · ${run}` : ""}`} />`)}` : html`<p class="rw-hint">Open to compute.</p>`}
+          caption=${`Each metric's mean three ways, 95% intervals: judge only, reviewed only, prediction-powered (corrected); discordant: reviewed samples whose reviewed value differs from the judge's${run ? ` · ${run}` : ""}`} />`)}` : html`<p class="rw-hint">Open to compute.</p>`}
     </details>
   </div>`;
 }
-var panel8 = {
+var panel10 = {
   key: "trust",
   place: "above",
   shows: (view) => !!view.reviews,
   part: (view) => view.reviews,
-  traits: [],
+  traits: ["samples", "run"],
   Panel: Reviews
 };
 
@@ -4524,7 +4977,7 @@ function WhatIf({ part: view, request }) {
     ${result && result.dropped ? html`<${DropTable} result=${result} rule=${rule} />` : ""}
   </div>`;
 }
-var panel9 = {
+var panel11 = {
   key: "whatif",
   title: "What if",
   place: "tab",
@@ -4535,7 +4988,7 @@ var panel9 = {
 };
 
 // src/dataset.js
-var PANELS = [panel8, panel, panel7, panel2, panel9, panel3, panel5, panel6, panel4];
+var PANELS = [panel10, panel2, panel9, panel3, panel11, panel4, panel6, panel8, panel5, panel7, panel];
 var HOST_CHROME = 140;
 function useViews(model, names) {
   const events = ["", "_base"];
@@ -4601,17 +5054,7 @@ function App({ model, store }) {
   const request = (name, msg = {}) => store.requests.ask({ type: name, ...msg });
   const step = (delta) => store.requests.send({ type: "step", delta });
   const error = [view.error, store.requests.error].filter(Boolean).join("; ");
-  const onKey = (e3) => {
-    if (e3.target.closest("input, select, textarea")) return;
-    if (e3.key === "ArrowDown" || e3.key === "j") {
-      e3.preventDefault();
-      step(1);
-    }
-    if (e3.key === "ArrowUp" || e3.key === "k") {
-      e3.preventDefault();
-      step(-1);
-    }
-  };
+  const onKey = (e3) => navigate(e3, step, view.queue ? (by) => store.requests.send({ type: "queue", step: by }) : null);
   const b2 = c3.brush || {};
   const conditions = c3.conditions || [];
   const toggleCondition = (x2) => set({ conditions: toggled(conditions, x2) });
@@ -4644,6 +5087,8 @@ function App({ model, store }) {
         ✕ ${labelOf[b2.metric] || b2.metric} ${b2.undefined ? "Undefined" : `${b2.lo}–${b2.hi}`}</button>` : ""}
       ${conditions.map((x2) => html`<button class="rw-ds-chip" data-testid="condition" title="Remove this condition"
         onClick=${() => toggleCondition(x2)}>✕ ${x2}</button>`)}
+      ${c3.samples && c3.samples.label ? html`<button class="rw-ds-chip" data-testid="clear-samples" title="Show every sample again"
+        onClick=${() => set({ samples: {} })}>✕ ${c3.samples.label}</button>` : ""}
       <label><input type="checkbox" checked=${c3.percent} onChange=${(e3) => set({ percent: e3.target.checked })} /> ×100</label>
       <span class="rw-ds-count-all" data-testid="count"><b>${(view.cluster ? view.cluster.matching : view.count).toLocaleString("en-US")}</b> of ${view.total.toLocaleString("en-US")} samples${view.cluster ? ` · ${view.count.toLocaleString("en-US")} in the table` : ""}</span>
     </div>
@@ -4670,22 +5115,48 @@ function App({ model, store }) {
 }
 function render({ model, el }) {
   el.classList.add("rw-widget", "rw-dataset");
+  const unkeep = keepKeys(el, { focusable: true });
   const store = new RowStore(model, () => {
   });
   R(html`<${App} model=${model} store=${store} />`, el);
   return () => {
     R(null, el);
     store.destroy();
+    unkeep();
   };
 }
 var dataset_default = { render };
 
 // src/live.js
 var NOTE = "Snapshot: no kernel answers this view, so its controls do nothing. Run the cell again to use them.";
+var BUSY = "Busy: the kernel is running other cells; this view answers when it is free.";
+var WAITING = "Waiting for the kernel (busy?): this view answers when the kernel is free; if it never does, run the cell again.";
+function kernelOf(model) {
+  const manager = model.widget_manager;
+  if (!manager || typeof manager !== "object" || !("kernel" in manager)) return void 0;
+  return manager.kernel ?? null;
+}
 function watchLive(model, host, { wait = 3e3 } = {}) {
   let note = null;
+  let timer = null;
+  const kernel = host.closest?.(".rw-snapshot-view") ? void 0 : kernelOf(model);
+  const signal = kernel && kernel.statusChanged && typeof kernel.statusChanged.connect === "function" ? kernel.statusChanged : null;
+  const say = (state, text) => {
+    host.dataset.rwLive = state;
+    if (!note) {
+      note = host.ownerDocument.createElement("p");
+      note.className = "rw-live-note";
+      note.setAttribute("role", "status");
+      host.prepend(note);
+    }
+    note.textContent = text;
+  };
+  const unwatch = () => {
+    if (signal) signal.disconnect(changed);
+  };
   const stop = () => {
     clearTimeout(timer);
+    unwatch();
     note?.remove();
     note = null;
     model.off("msg:custom", answered);
@@ -4694,15 +5165,20 @@ function watchLive(model, host, { wait = 3e3 } = {}) {
     stop();
     host.dataset.rwLive = "answered";
   };
-  const timer = setTimeout(() => {
+  const decide = () => {
     if (host.closest?.(".rw-snapshot-view")) return;
-    host.dataset.rwLive = "snapshot";
-    note = host.ownerDocument.createElement("p");
-    note.className = "rw-live-note";
-    note.setAttribute("role", "status");
-    note.textContent = NOTE;
-    host.prepend(note);
-  }, wait);
+    if (kernel === void 0) return say("waiting", WAITING);
+    if (kernel && kernel.status === "busy") return say("busy", BUSY);
+    unwatch();
+    say("snapshot", NOTE);
+  };
+  function changed() {
+    clearTimeout(timer);
+    if (kernel.status === "busy" && host.dataset.rwLive === "busy") return;
+    timer = setTimeout(decide, wait);
+  }
+  if (signal) signal.connect(changed);
+  timer = setTimeout(decide, wait);
   model.on("msg:custom", answered);
   model.send({ type: "ping" });
   return stop;

@@ -282,6 +282,44 @@ function htm_module_default(s2) {
 // src/incremental.js
 var html = htm_module_default.bind(k);
 
+// src/keys.js
+var ROOT = "data-rw-keys";
+var SUPPRESS = "data-lm-suppress-shortcuts";
+function forHost(e2) {
+  const altGraph = typeof e2.getModifierState === "function" && e2.getModifierState("AltGraph");
+  return !altGraph && (e2.ctrlKey || e2.metaKey || e2.altKey) || e2.key === "Escape" || e2.key === "Tab" || e2.shiftKey && e2.key === "Enter";
+}
+var marked = null;
+function mark(e2) {
+  if (marked) marked.removeAttribute(SUPPRESS);
+  marked = null;
+  const target = e2.target;
+  if (forHost(e2) || !target || target.nodeType !== 1 || target.hasAttribute(SUPPRESS)) return;
+  if (!e2.composedPath().some((node) => node.nodeType === 1 && node.hasAttribute(ROOT))) return;
+  target.setAttribute(SUPPRESS, "");
+  marked = target;
+}
+var watched = /* @__PURE__ */ new WeakSet();
+function keepKeys(el, { focusable = false } = {}) {
+  const win = el.ownerDocument.defaultView;
+  if (win && !watched.has(win)) {
+    watched.add(win);
+    win.addEventListener("keydown", mark, true);
+  }
+  el.setAttribute(ROOT, "");
+  const focus = focusable && !el.hasAttribute("tabindex");
+  if (focus) el.setAttribute("tabindex", "-1");
+  const stop = (e2) => {
+    if (!forHost(e2)) e2.stopPropagation();
+  };
+  el.addEventListener("keydown", stop);
+  return () => {
+    el.removeEventListener("keydown", stop);
+    el.removeAttribute(ROOT);
+    if (focus) el.removeAttribute("tabindex");
+  };
+}
+
 // src/patch.js
 function put(node, key, value) {
   Object.defineProperty(node, key, { value, writable: true, enumerable: true, configurable: true });
@@ -429,8 +467,8 @@ var state_space_default = {
       model.save_changes();
       draw();
     };
+    const unkeep = keepKeys(el, { focusable: true });
     const keys = (e2) => {
-      e2.stopPropagation();
       const cells = [...el.querySelectorAll(".rw-cell")];
       const from = cells.indexOf(e2.target);
       const to = from < 0 ? -1 : step(grid, from, e2.key);
@@ -459,16 +497,41 @@ var state_space_default = {
       model.off("change:metric", draw);
       model.off("change:current", draw);
       R(null, el);
+      unkeep();
     };
   }
 };
 
 // src/live.js
 var NOTE = "Snapshot: no kernel answers this view, so its controls do nothing. Run the cell again to use them.";
+var BUSY = "Busy: the kernel is running other cells; this view answers when it is free.";
+var WAITING = "Waiting for the kernel (busy?): this view answers when the kernel is free; if it never does, run the cell again.";
+function kernelOf(model) {
+  const manager = model.widget_manager;
+  if (!manager || typeof manager !== "object" || !("kernel" in manager)) return void 0;
+  return manager.kernel ?? null;
+}
 function watchLive(model, host, { wait = 3e3 } = {}) {
   let note = null;
+  let timer = null;
+  const kernel = host.closest?.(".rw-snapshot-view") ? void 0 : kernelOf(model);
+  const signal = kernel && kernel.statusChanged && typeof kernel.statusChanged.connect === "function" ? kernel.statusChanged : null;
+  const say = (state, text) => {
+    host.dataset.rwLive = state;
+    if (!note) {
+      note = host.ownerDocument.createElement("p");
+      note.className = "rw-live-note";
+      note.setAttribute("role", "status");
+      host.prepend(note);
+    }
+    note.textContent = text;
+  };
+  const unwatch = () => {
+    if (signal) signal.disconnect(changed);
+  };
   const stop = () => {
     clearTimeout(timer);
+    unwatch();
     note?.remove();
     note = null;
     model.off("msg:custom", answered);
@@ -477,15 +540,20 @@ function watchLive(model, host, { wait = 3e3 } = {}) {
     stop();
     host.dataset.rwLive = "answered";
   };
-  const timer = setTimeout(() => {
+  const decide = () => {
     if (host.closest?.(".rw-snapshot-view")) return;
-    host.dataset.rwLive = "snapshot";
-    note = host.ownerDocument.createElement("p");
-    note.className = "rw-live-note";
-    note.setAttribute("role", "status");
-    note.textContent = NOTE;
-    host.prepend(note);
-  }, wait);
+    if (kernel === void 0) return say("waiting", WAITING);
+    if (kernel && kernel.status === "busy") return say("busy", BUSY);
+    unwatch();
+    say("snapshot", NOTE);
+  };
+  function changed() {
+    clearTimeout(timer);
+    if (kernel.status === "busy" && host.dataset.rwLive === "busy") return;
+    timer = setTimeout(decide, wait);
+  }
+  if (signal) signal.connect(changed);
+  timer = setTimeout(decide, wait);
   model.on("msg:custom", answered);
   model.send({ type: "ping" });
   return stop;

@@ -69,8 +69,8 @@ function H() {
   }
 }
 function L(n3, l3, u3, t4, i3, r3, o3, e3, f3, c3, a3) {
-  var s3, h3, p3, v3, y3, _2, g2 = t4 && t4.__k || w, m3 = l3.length;
-  for (f3 = T(u3, l3, g2, f3, m3), s3 = 0; s3 < m3; s3++) null != (p3 = u3.__k[s3]) && (h3 = -1 != p3.__i && g2[p3.__i] || d, p3.__i = s3, _2 = q(n3, p3, h3, i3, r3, o3, e3, f3, c3, a3), v3 = p3.__e, p3.ref && h3.ref != p3.ref && (h3.ref && J(h3.ref, null, p3), a3.push(p3.ref, p3.__c || v3, p3)), null == y3 && null != v3 && (y3 = v3), 4 & p3.__u ? (f3 = j(p3, f3, n3), h3.__e && (h3.__e = null)) : "function" == typeof p3.type && void 0 !== _2 ? f3 = _2 : v3 && (f3 = v3.nextSibling), p3.__u &= -7);
+  var s3, h3, p3, v3, y3, _3, g2 = t4 && t4.__k || w, m3 = l3.length;
+  for (f3 = T(u3, l3, g2, f3, m3), s3 = 0; s3 < m3; s3++) null != (p3 = u3.__k[s3]) && (h3 = -1 != p3.__i && g2[p3.__i] || d, p3.__i = s3, _3 = q(n3, p3, h3, i3, r3, o3, e3, f3, c3, a3), v3 = p3.__e, p3.ref && h3.ref != p3.ref && (h3.ref && J(h3.ref, null, p3), a3.push(p3.ref, p3.__c || v3, p3)), null == y3 && null != v3 && (y3 = v3), 4 & p3.__u ? (f3 = j(p3, f3, n3), h3.__e && (h3.__e = null)) : "function" == typeof p3.type && void 0 !== _3 ? f3 = _3 : v3 && (f3 = v3.nextSibling), p3.__u &= -7);
   return u3.__e = y3, f3;
 }
 function T(n3, l3, u3, t4, i3) {
@@ -131,7 +131,7 @@ function V(n3) {
   };
 }
 function q(n3, u3, t4, i3, r3, o3, e3, f3, c3, a3) {
-  var s3, h3, p3, v3, y3, d3, _2, k3, x2, M, I2, P2, A3, H2, T3, j3, F = u3.type;
+  var s3, h3, p3, v3, y3, d3, _3, k3, x2, M, I2, P2, A3, H2, T3, j3, F = u3.type;
   if (void 0 !== u3.constructor) return null;
   128 & t4.__u && (c3 = !!(32 & t4.__u), o3 = [f3 = u3.__e = t4.__e]), (s3 = l.__b) && s3(u3);
   n: if ("function" == typeof F) {
@@ -146,14 +146,14 @@ function q(n3, u3, t4, i3, r3, o3, e3, f3, c3, a3) {
           break n;
         }
         null != p3.componentWillUpdate && p3.componentWillUpdate(x2, p3.__s, P2), M && null != p3.componentDidUpdate && p3.__h.push(function() {
-          p3.componentDidUpdate(y3, d3, _2);
+          p3.componentDidUpdate(y3, d3, _3);
         });
       }
       if (p3.context = P2, p3.props = x2, p3.__P = n3, p3.__e = false, A3 = l.__r, H2 = 0, M) p3.state = p3.__s, p3.__d = false, A3 && A3(u3), s3 = p3.render(p3.props, p3.state, p3.context), w.push.apply(p3.__h, p3._sb), p3._sb = [];
       else do {
         p3.__d = false, A3 && A3(u3), s3 = p3.render(p3.props, p3.state, p3.context), p3.state = p3.__s;
       } while (p3.__d && ++H2 < 25);
-      p3.state = p3.__s, null != p3.getChildContext && (i3 = m(m({}, i3), p3.getChildContext())), M && !v3 && null != p3.getSnapshotBeforeUpdate && (_2 = p3.getSnapshotBeforeUpdate(y3, d3)), T3 = null != s3 && s3.type === S && null == s3.key ? E(s3.props.children) : s3, f3 = L(n3, g(T3) ? T3 : [T3], u3, t4, i3, r3, o3, e3, f3, c3, a3), p3.base = u3.__e, u3.__u &= -161, p3.__h.length && e3.push(p3), k3 && (p3.__E = p3.__ = null);
+      p3.state = p3.__s, null != p3.getChildContext && (i3 = m(m({}, i3), p3.getChildContext())), M && !v3 && null != p3.getSnapshotBeforeUpdate && (_3 = p3.getSnapshotBeforeUpdate(y3, d3)), T3 = null != s3 && s3.type === S && null == s3.key ? E(s3.props.children) : s3, f3 = L(n3, g(T3) ? T3 : [T3], u3, t4, i3, r3, o3, e3, f3, c3, a3), p3.base = u3.__e, u3.__u &= -161, p3.__h.length && e3.push(p3), k3 && (p3.__E = p3.__ = null);
     } catch (n4) {
       if (e3.length = h3, u3.__v = null, c3 || null != o3) {
         if (n4.then) {
@@ -185,7 +185,7 @@ function E(n3) {
   return "object" != typeof n3 || null == n3 || n3.__b > 0 ? n3 : g(n3) ? n3.map(E) : void 0 !== n3.constructor ? null : m({}, n3);
 }
 function G(u3, t4, i3, r3, o3, e3, f3, c3, a3) {
-  var s3, h3, p3, v3, y3, w3, _2, m3 = i3.props || d, k3 = t4.props, x2 = t4.type;
+  var s3, h3, p3, v3, y3, w3, _3, m3 = i3.props || d, k3 = t4.props, x2 = t4.type;
   if ("svg" == x2 ? o3 = "http://www.w3.org/2000/svg" : "math" == x2 ? o3 = "http://www.w3.org/1998/Math/MathML" : o3 || (o3 = "http://www.w3.org/1999/xhtml"), null != e3) {
     for (s3 = 0; s3 < e3.length; s3++) if ((y3 = e3[s3]) && "setAttribute" in y3 == !!x2 && (x2 ? y3.localName == x2 : 3 == y3.nodeType)) {
       u3 = y3, e3[s3] = null;
@@ -200,10 +200,10 @@ function G(u3, t4, i3, r3, o3, e3, f3, c3, a3) {
   else {
     if (e3 = "textarea" == x2 && null != k3.defaultValue ? null : e3 && n.call(u3.childNodes), !c3 && null != e3) for (m3 = {}, s3 = 0; s3 < u3.attributes.length; s3++) m3[(y3 = u3.attributes[s3]).name] = y3.value;
     for (s3 in m3) y3 = m3[s3], "dangerouslySetInnerHTML" == s3 ? p3 = y3 : "children" == s3 || s3 in k3 || "value" == s3 && "defaultValue" in k3 || "checked" == s3 && "defaultChecked" in k3 || N(u3, s3, null, y3, o3);
-    for (s3 in k3) y3 = k3[s3], "children" == s3 ? v3 = y3 : "dangerouslySetInnerHTML" == s3 ? h3 = y3 : "value" == s3 ? w3 = y3 : "checked" == s3 ? _2 = y3 : c3 && "function" != typeof y3 || m3[s3] === y3 || N(u3, s3, y3, m3[s3], o3);
+    for (s3 in k3) y3 = k3[s3], "children" == s3 ? v3 = y3 : "dangerouslySetInnerHTML" == s3 ? h3 = y3 : "value" == s3 ? w3 = y3 : "checked" == s3 ? _3 = y3 : c3 && "function" != typeof y3 || m3[s3] === y3 || N(u3, s3, y3, m3[s3], o3);
     if (h3) c3 || p3 && (h3.__html == p3.__html || h3.__html == u3.innerHTML) || (u3.innerHTML = h3.__html), t4.__k = [];
     else if (p3 && (u3.innerHTML = ""), L("template" == t4.type ? u3.content : u3, g(v3) ? v3 : [v3], t4, i3, r3, "foreignObject" == x2 ? "http://www.w3.org/1999/xhtml" : o3, e3, f3, e3 ? e3[0] : i3.__k && $(i3, 0), c3, a3), null != e3) for (s3 = e3.length; s3--; ) b(e3[s3]);
-    c3 && "textarea" != x2 || (s3 = "value", "progress" == x2 && null == w3 ? u3.removeAttribute("value") : null != w3 && (w3 !== u3[s3] || "progress" == x2 && !w3 || "option" == x2 && w3 != m3[s3]) && N(u3, s3, w3, m3[s3], o3), s3 = "checked", null != _2 && _2 != u3[s3] && N(u3, s3, _2, m3[s3], o3));
+    c3 && "textarea" != x2 || (s3 = "value", "progress" == x2 && null == w3 ? u3.removeAttribute("value") : null != w3 && (w3 !== u3[s3] || "progress" == x2 && !w3 || "option" == x2 && w3 != m3[s3]) && N(u3, s3, w3, m3[s3], o3), s3 = "checked", null != _3 && _3 != u3[s3] && N(u3, s3, _3, m3[s3], o3));
   }
   return u3;
 }
@@ -313,6 +313,10 @@ function y2(n3, u3, i3) {
 function h2(n3, u3) {
   var i3 = s2(t2++, 3);
   !c2.__s && C2(i3.__H, u3) && (i3.__ = n3, i3.u = u3, r2.__H.__h.push(i3));
+}
+function _2(n3, u3) {
+  var i3 = s2(t2++, 4);
+  !c2.__s && C2(i3.__H, u3) && (i3.__ = n3, i3.u = u3, r2.__h.push(i3));
 }
 function A2(n3) {
   return o2 = 5, T2(function() {
@@ -625,10 +629,10 @@ function idLinks(items, prefix, send, empty = "—", more = null) {
     send({ selected: more.target });
   }}>+ ${items.length - cut} more</button>`;
 }
-function YesNo({ value, words = ["Yes", "No"] }) {
+function YesNo({ value, words: words2 = ["Yes", "No"] }) {
   if (value === null || value === void 0) return html`<span class="rw-unknown">? unknown</span>`;
   const yes = value === true || value === "yes";
-  return html`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words[0]}` : `✗ ${words[1]}`}</span>`;
+  return html`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words2[0]}` : `✗ ${words2[1]}`}</span>`;
 }
 var LONG = 300;
 function LongText({ text, clamp = false }) {
@@ -825,6 +829,44 @@ var Failing = memo(function Failing2({ claims, gtClaims, selected, send }) {
   </section>`;
 });
 
+// src/keys.js
+var ROOT = "data-rw-keys";
+var SUPPRESS = "data-lm-suppress-shortcuts";
+function forHost(e3) {
+  const altGraph = typeof e3.getModifierState === "function" && e3.getModifierState("AltGraph");
+  return !altGraph && (e3.ctrlKey || e3.metaKey || e3.altKey) || e3.key === "Escape" || e3.key === "Tab" || e3.shiftKey && e3.key === "Enter";
+}
+var marked = null;
+function mark(e3) {
+  if (marked) marked.removeAttribute(SUPPRESS);
+  marked = null;
+  const target = e3.target;
+  if (forHost(e3) || !target || target.nodeType !== 1 || target.hasAttribute(SUPPRESS)) return;
+  if (!e3.composedPath().some((node) => node.nodeType === 1 && node.hasAttribute(ROOT))) return;
+  target.setAttribute(SUPPRESS, "");
+  marked = target;
+}
+var watched = /* @__PURE__ */ new WeakSet();
+function keepKeys(el, { focusable = false } = {}) {
+  const win = el.ownerDocument.defaultView;
+  if (win && !watched.has(win)) {
+    watched.add(win);
+    win.addEventListener("keydown", mark, true);
+  }
+  el.setAttribute(ROOT, "");
+  const focus = focusable && !el.hasAttribute("tabindex");
+  if (focus) el.setAttribute("tabindex", "-1");
+  const stop = (e3) => {
+    if (!forHost(e3)) e3.stopPropagation();
+  };
+  el.addEventListener("keydown", stop);
+  return () => {
+    el.removeEventListener("keydown", stop);
+    el.removeAttribute(ROOT);
+    if (focus) el.removeAttribute("tabindex");
+  };
+}
+
 // src/labels.js
 var LABEL_CODES = { Entailment: 1, Neutral: 0, Contradiction: 2 };
 var UNJUDGED = -1;
@@ -838,6 +880,15 @@ var LABEL = {
 };
 var KEYS = { e: "Entailment", n: "Neutral", c: "Contradiction" };
 var ROW_KIND = { answer2response: "retrieved2response", response2answer: "retrieved2answer" };
+var REVIEW_ORDER = ["answer2response", "response2answer", "retrieved2response", "retrieved2answer"];
+var PASSAGE_KINDS = ["retrieved2response", "retrieved2answer"];
+function nextLabel(view, kinds = null) {
+  const next = view && view.review && view.review.next;
+  if (!next) return null;
+  for (const k3 of REVIEW_ORDER) if (next[k3] && (!kinds || kinds.includes(k3))) return next[k3];
+  return null;
+}
+var firstPassage = (item, view) => item.supported_by[0] || item.contradicted_by[0] || (view && view.sources.length ? view.sources[0].doc_id : null);
 function keyAction(key, target) {
   const k3 = key.toLowerCase();
   if (k3 in KEYS) return { ...target, label: KEYS[k3] };
@@ -882,12 +933,19 @@ function ReviewButtons({ target, ctx, labels = true, onWhy = null }) {
   }}>Why?</button>` : null}
   </span>`;
 }
-var ReviewLine = memo(function ReviewLine2({ review, queue = null }) {
+function hint(next) {
+  const kinds = Object.keys(next || {});
+  const rows = kinds.includes("answer2response") || kinds.includes("response2answer") ? "a claim row (its label against the ground truth, or the ground-truth claim against the response) or a matrix cell (claim × passage)" : "a matrix cell (claim × passage; no ground-truth labels here) or a claim row (its passages)";
+  return html`<b>Review the judge: </b>the next label to review is focused (or press the button); on ${rows} press E / N / C (Entailment / Neutral / Contradiction), A to confirm the judge's label, U for "no passage supports it" (the claim's whole passage row), W for why the judge said it.`;
+}
+var ReviewLine = memo(function ReviewLine2({ review, queue = null, focusNext = null }) {
   if (!review) return null;
   const q3 = review.queue;
   return html`<section class="rw-review-line" data-testid="review" aria-live="polite">
-    <p data-testid="review-changes">${review.count ? html`<b>Reviewed: </b>${review.line}` : html`<b>Review the judge: </b>focus a claim row or a matrix cell and press E / N / C (Entailment / Neutral / Contradiction), A to confirm the judge's label, U for "no passage supports it", W for why the judge said it.`}
+    <p data-testid="review-changes">${review.count ? html`<b>Reviewed: </b>${review.line}` : hint(review.next)}
       ${review.file ? html` <span class="rw-hint">Saved to ${review.file}.</span>` : null}</p>
+    ${focusNext ? html`<p><button type="button" data-testid="next-label" title="Focus the next label to review (then E / N / C / A)"
+      onClick=${focusNext}>Next label to review ▸</button></p>` : null}
     ${q3 ? html`<p data-testid="queue">Review queue (${q3.strategy}): <b data-testid="progress">${q3.reviewed} of ${q3.total} reviewed</b> · item ${q3.position + 1}
       ${queue ? html`<button type="button" onClick=${() => queue(-1)} disabled=${q3.position === 0} title="Previous in the queue ([)">◀ previous</button>
         <button type="button" onClick=${() => queue(1)} disabled=${q3.position >= q3.total - 1} title="Next in the queue (])" data-testid="queue-next">next ▶</button>` : null}
@@ -1072,19 +1130,53 @@ function ReviewBar({ m: m3, cursor, ctx }) {
   if (!row || cursor.col >= m3.columns.length) return null;
   const target = cellTarget(m3, cursor.index, cursor.col);
   const v3 = typed(m3.cells, Int8Array)[cursor.index * m3.columns.length + cursor.col];
-  const mark = (m3.reviewed || []).find((x2) => x2[0] === cursor.index && x2[1] === cursor.col);
-  const r3 = { judge: mark ? mark[2] : v3, label: v3, reviewed: !!mark };
+  const mark2 = (m3.reviewed || []).find((x2) => x2[0] === cursor.index && x2[1] === cursor.col);
+  const r3 = { judge: mark2 ? mark2[2] : v3, label: v3, reviewed: !!mark2 };
   const title = `${row.id} × ${showId(target.doc_id)}`;
   return html`<div class="rw-review-bar" data-testid="review-bar">
     <span><b>${title}</b> (passage rank ${cursor.col + 1}, ${target.kind}): <${LabelShown} r=${r3} /></span>
     <${ReviewButtons} target=${target} ctx=${ctx} onWhy=${ctx.why ? () => ctx.why(target, `${title}, ${target.kind}`) : null} />
   </div>`;
 }
-function Matrix({ m: m3, selected, ctx, reviewable = false }) {
+function Overruled({ m: m3 }) {
+  const cells = typed(m3.cells, Int8Array);
+  const rows = [...m3.response, ...m3.gt];
+  const changed = (m3.reviewed || []).filter(([i3, k3, judge]) => cells[i3 * m3.columns.length + k3] !== judge);
+  if (!changed.length) return null;
+  return html`<ul class="rw-overruled-list" data-testid="overruled">${changed.map(([i3, k3, judge]) => html`<li key=${`${i3}:${k3}`}>
+    <b>${rows[i3].id} × ${showId(m3.columns[k3].doc_id)}</b>: the judge said <s class="rw-judge-word">${CELL[judge][0]} ${LABEL_WORD[judge]}</s>,
+    the reviewer <b>${CELL[cells[i3 * m3.columns.length + k3]][0]} ${LABEL_WORD[cells[i3 * m3.columns.length + k3]]}</b></li>`)}</ul>`;
+}
+var LABEL_WORD = {
+  [LABEL_CODES.Entailment]: "Entailment",
+  [LABEL_CODES.Neutral]: "Neutral",
+  [LABEL_CODES.Contradiction]: "Contradiction",
+  [UNJUDGED]: "unjudged"
+};
+function Matrix({ m: m3, selected, ctx, reviewable = false, focusCell = null }) {
   const [open, setOpen] = d2(() => (m3.response.length + m3.gt.length) * m3.columns.length <= ON_DEMAND);
   const [cursor, setCursor] = d2(null);
   const mref = A2(m3);
   mref.current = m3;
+  const wrap = A2(null);
+  const pending = A2(-1);
+  _2(() => {
+    if (!focusCell) return;
+    const index = focusCell.kind === "retrieved2response" ? focusCell.claim : m3.response.length + focusCell.claim;
+    const col = m3.columns.findIndex((c3) => c3.doc_id === focusCell.doc_id);
+    if (col < 0) return;
+    pending.current = index;
+    setOpen(true);
+    setCursor({ index, col });
+  }, [focusCell && focusCell.seq]);
+  h2(() => {
+    if (pending.current < 0 || !wrap.current) return;
+    const row = wrap.current.querySelectorAll("tr[data-row]")[pending.current];
+    if (row) {
+      pending.current = -1;
+      row.focus();
+    }
+  });
   const act = q2((e3, index, col) => {
     const target = cellTarget(mref.current, index, col);
     reviewKeys(e3, target, ctx, ctx.why ? () => ctx.why(target, `${target.kind} claim ${target.claim + 1} × ${showId(target.doc_id)}`) : null);
@@ -1105,14 +1197,78 @@ function Matrix({ m: m3, selected, ctx, reviewable = false }) {
     <h4>Entailment: claims × passages</h4>
     <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
       by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
-      shaded columns are switched off.${reviewable ? " Reviewed: a struck-through symbol is the judge's label, overruled, the one after it the reviewer's; ✓ the judge's label confirmed. Click a cell (or focus a row, ← →) and press E / N / C, A, U or W." : ""}</p>
-    ${open ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix">
+      shaded columns are switched off.${reviewable ? " Reviewed: a struck-through symbol is the judge's label, overruled, the one after it the reviewer's (each listed in words under the matrix); ✓ the judge's label confirmed. Click a cell (or focus a row, ← →) and press E / N / C, A, U or W." : ""}</p>
+    ${open ? html`<div class="rw-matrix-wrap" tabindex="0" role="region" aria-label="Entailment matrix" ref=${wrap}>
           <${Grid} caption="Response claims" rows=${m3.response} first=${0} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} ...${grid} />
           ${m3.gt.length ? html`<${Grid} caption="Ground-truth claims" rows=${m3.gt} first=${m3.response.length} m=${m3} docIds=${docIds} selected=${selected} ctx=${ctx} ...${grid} />` : null}
         </div>
-        ${reviewable && cursor ? html`<${ReviewBar} m=${m3} cursor=${cursor} ctx=${ctx} />` : null}` : html`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
+        ${reviewable && cursor ? html`<${ReviewBar} m=${m3} cursor=${cursor} ctx=${ctx} />` : null}
+        ${reviewable ? html`<${Overruled} m=${m3} />` : null}` : html`<button type="button" class="rw-show-matrix" data-testid="show-matrix"
           onClick=${() => setOpen(true)}>Show the full matrix</button>`}
   </section>`;
+}
+
+// src/evidence.js
+var SCAN = 4e3;
+var STOP = new Set(`a about above after again against all also am an and any are as at be because been before
+being below between both but by can could did do does doing down during each few for from further had has have
+having he her here hers herself him himself his how i if in into is it its itself just me more most my myself no
+nor not now of off on once only or other our ours ourselves out over own same she should so some such than that
+the their theirs them themselves then there these they this those through to too under until up very was we were
+what when where which while who whom why will with would you your yours yourself yourselves`.split(/\s+/));
+var WORD = /\p{N}+(?:[.,]\p{N}+)*(?![\p{L}\p{N}])|[\p{L}\p{N}]+(?:['’]\p{L}+)*/gu;
+function stem(word) {
+  let w3 = word.toLowerCase().replace(/['’]s$/, "");
+  if (STOP.has(w3)) return "";
+  if (w3.length > 4 && w3.endsWith("ies")) w3 = `${w3.slice(0, -3)}y`;
+  else if (w3.length > 4 && /(ch|sh|ss|x|z)es$/.test(w3)) w3 = w3.slice(0, -2);
+  else if (w3.length > 3 && w3.endsWith("s") && !/(ss|us|is)$/.test(w3)) w3 = w3.slice(0, -1);
+  return w3;
+}
+function words(text) {
+  const out = [];
+  for (const m3 of String(text).slice(0, SCAN).matchAll(WORD)) {
+    const s3 = stem(m3[0]);
+    if (s3) out.push([s3, m3.index, m3.index + m3[0].length]);
+  }
+  return out;
+}
+function contentWords(text) {
+  return new Set(words(text).map(([s3]) => s3));
+}
+function overlap(claim, text) {
+  const spans = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const [s3, a3, b2] of words(text)) {
+    if (!claim.has(s3)) continue;
+    seen.add(s3);
+    spans.push([a3, b2]);
+  }
+  return { shared: seen.size, spans };
+}
+function closest(claimText, passages) {
+  const claim = contentWords(claimText);
+  if (!claim.size) return [];
+  const rankOf = (p3) => p3.rank === null || p3.rank === void 0 ? Infinity : p3.rank;
+  return passages.map((p3, i3) => ({ p: p3, i: i3, ...overlap(claim, p3.text) })).filter((x2) => x2.shared > 0).sort((x2, y3) => y3.shared - x2.shared || rankOf(x2.p) - rankOf(y3.p) || x2.i - y3.i).map(({ p: p3, shared, spans }) => ({ passage: p3, shared, of: claim.size, score: shared / claim.size, spans }));
+}
+function segments(text, spans) {
+  const s3 = String(text);
+  const out = [];
+  let at = 0;
+  for (const [a3, b2] of spans) {
+    if (a3 > at) out.push({ text: s3.slice(at, a3), mark: false });
+    out.push({ text: s3.slice(a3, b2), mark: true });
+    at = b2;
+  }
+  if (at < s3.length) out.push({ text: s3.slice(at), mark: false });
+  return out;
+}
+function excerptStart(text, spans, lead = 40) {
+  if (!spans.length || spans[0][0] <= lead * 2) return 0;
+  const from = spans[0][0] - lead;
+  const space = String(text).indexOf(" ", from);
+  return space >= 0 && space < spans[0][0] ? space + 1 : spans[0][0];
 }
 
 // src/tables.js
@@ -1154,19 +1310,27 @@ function Row({ item, selected, send, more = null, children }) {
     onClick=${pick} onKeyDown=${(e3) => rowKeys(e3, pick, more)}>${children}</tr>`;
 }
 var reviewing = (view, ctx) => !!(ctx.review && view.review);
-function ReviewCell({ r: r3, kind, index, id, ctx }) {
+function ReviewCell({ r: r3, kind, index, id, item, ctx }) {
   const target = { kind: r3 ? kind : ROW_KIND[kind], claim: index, doc_id: null };
-  const why = ctx.why && r3 ? () => ctx.why(target, `${id}, ${kind}`) : null;
+  const why = whyOf(r3, kind, index, id, item, ctx);
   return html`<td class="rw-review-cell">
     ${r3 ? html`<${LabelShown} r=${r3} />` : null}
     <${ReviewButtons} target=${target} ctx=${ctx} labels=${!!r3} onWhy=${why} />
   </td>`;
 }
-function claimKeys(review, r3, kind, index, id, ctx) {
+function whyOf(r3, kind, index, id, item, ctx) {
+  if (!ctx.why) return null;
+  if (r3) return () => ctx.why({ kind, claim: index, doc_id: null }, `${id}, ${kind}`);
+  const doc = firstPassage(item, ctx.view());
+  const target = { kind: ROW_KIND[kind], claim: index, doc_id: doc };
+  return doc === null ? null : () => ctx.why(target, `${id} × ${showId(doc)}, ${target.kind}`);
+}
+function claimKeys(review, r3, kind, index, id, item, ctx) {
   if (!review) return null;
   const target = { kind: r3 ? kind : ROW_KIND[kind], claim: index, doc_id: null };
-  return (e3) => reviewKeys(e3, target, ctx, ctx.why && r3 ? () => ctx.why(target, `${id}, ${kind}`) : null);
+  return (e3) => reviewKeys(e3, target, ctx, whyOf(r3, kind, index, id, item, ctx));
 }
+var reviewHead = (claims) => claims.some((c3) => c3.review) ? "Review (against the ground truth)" : "Review (its passages)";
 var WIDTHS = {
   Rank: 3.2,
   Source: 7,
@@ -1186,7 +1350,8 @@ var WIDTHS = {
   "In the response?": 7,
   "Supported by (retrieved)": 9,
   "Review (against the ground truth)": 12,
-  "Review (against the response)": 12
+  "Review (against the response)": 12,
+  "Review (its passages)": 12
 };
 var TEXT_WIDTH = 14;
 var minWidth = (heads) => heads.reduce((n3, t4) => n3 + (WIDTHS[t4] || TEXT_WIDTH), 0);
@@ -1194,7 +1359,7 @@ function Table({ heads, groupRow, cls, n: n3, children, label }) {
   const tall = n3 > 12;
   return html`<div class=${tall ? "rw-table-wrap rw-scroll" : "rw-table-wrap"} tabindex=${tall ? "0" : null}
       role=${tall ? "region" : null} aria-label=${tall ? label : null}>
-    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`} style=${tall ? `min-width: ${minWidth(heads)}em` : null}>
+    <table class=${`rw-table ${cls}${tall ? " rw-fixed" : ""}`} style=${tall ? `--rw-min-width: ${minWidth(heads)}em` : null}>
       ${tall ? html`<colgroup>${heads.map((t4) => html`<col style=${WIDTHS[t4] ? `width: ${WIDTHS[t4]}em` : null} />`)}</colgroup>` : null}
       <thead>
         ${groupRow ? html`<tr class="rw-group-row">${groupRow.map((g2) => html`<th colspan=${String(g2.span)} class=${g2.class || null}>${g2.text}</th>`)}</tr>` : null}
@@ -1256,37 +1421,36 @@ function below(c3) {
   if (!n3 && !k3) return "none";
   return html`<span class="rw-below">${n3 ? `${n3} passage${n3 === 1 ? "" : "s"}` : "none"}${k3 ? html`; <span class="rw-contradicts">⊗ ${k3} contradict${k3 === 1 ? "s" : ""}</span>` : null} <span class="rw-hint">(listed below ↓)</span></span>`;
 }
-function against(groups, words, send) {
+function against(groups, words2, send) {
   const all = groups.flatMap(([prefix, items]) => (items || []).map((id) => [prefix, id]));
-  return all.length ? html`<div class="rw-contradicts" title=${`${words} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words}</span> ${all.map(
+  return all.length ? html`<div class="rw-contradicts" title=${`${words2} (judged Contradiction, not merely not mentioned)`}><span class="rw-words">⊗ ${words2}</span> ${all.map(
     ([prefix, id], i3) => html`${i3 ? ", " : ""}<${IdLink} id=${id} target=${`${prefix}:${id}`} send=${send} />`
   )}</div>` : null;
 }
-function Verdict({ value, contradicted, words }) {
-  if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words[2]} (judged Contradiction)`}>⊗ Contradicted</span>`;
-  return html`<${YesNo} value=${value} words=${words} />`;
+function Verdict({ value, contradicted, words: words2 }) {
+  if (contradicted) return html`<span class="rw-no rw-contradicted" title=${`${words2[2]} (judged Contradiction)`}>⊗ Contradicted</span>`;
+  return html`<${YesNo} value=${value} words=${words2} />`;
 }
 var NO_PASSAGE_LABELS = html`<span class="rw-unknown" title="faithfulness is not computable: the data has no passage labels">⊘ no passage labels</span>`;
 var ClaimRow = memo(function ClaimRow2({ c: c3, index, selected, hasFacts, hasCorrect, cites, review, ctx }) {
   const cits = c3.citations || [];
   const per = (f3) => cits.length ? cits.map((x2, i3) => html`${i3 ? html`<br />` : null}${f3(x2)}`) : "—";
-  return html`<${Row} item=${c3} selected=${selected} send=${ctx.send} more=${claimKeys(review, c3.review, "answer2response", index, c3.id, ctx)}>
+  return html`<${Row} item=${c3} selected=${selected} send=${ctx.send} more=${claimKeys(review, c3.review, "answer2response", index, c3.id, c3, ctx)}>
     <${IdCell} id=${c3.id} roles=${c3.roles} />
     <td class="rw-text"><${LongText} text=${c3.text} /></td>
-    ${hasFacts ? html`<td>${c3.facts && c3.facts.length ? c3.facts.map(showId).join(", ") : "—"}</td>` : null}
-    ${hasCorrect ? html`<td><${Verdict} value=${c3.correct} contradicted=${c3.contradicted}
+    ${hasFacts ? html`<td data-label="Fact ID:">${c3.facts && c3.facts.length ? c3.facts.map(showId).join(", ") : "—"}</td>` : null}
+    ${hasCorrect ? html`<td class="rw-verdict-cell"><${Verdict} value=${c3.correct} contradicted=${c3.contradicted}
       words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
-    <td>${c3.faithful === null ? NO_PASSAGE_LABELS : html`<${YesNo} value=${c3.faithful} words=${["Faithful", "Unfaithful"]} />`}</td>
-    <td class="rw-list">${c3.faithful === null ? "—" : selected ? below(c3) : html`${idLinks(c3.supported_by, "source", ctx.send, "none", { n: 3, target: c3.key })}${against([["source", c3.contradicted_by]], "contradicted by", ctx.send)}`}</td>
-    ${cites ? html`<td class="rw-list">${cits.length ? idLinks(cits.map((x2) => x2.doc_id), "source", ctx.send) : "no citation"}</td>` : null}
-    ${cites ? html`<td>${per((x2) => html`<${YesNo} value=${x2.retrieved} />`)}</td>` : null}
-    ${cites ? html`<td>${per((x2) => html`<${Verdict} value=${x2.entails} contradicted=${x2.contradicts}
+    <td class="rw-verdict-cell">${c3.faithful === null ? NO_PASSAGE_LABELS : html`<${YesNo} value=${c3.faithful} words=${["Faithful", "Unfaithful"]} />`}</td>
+    <td class="rw-list" data-label="Supported by:">${c3.faithful === null ? "—" : selected ? below(c3) : html`${idLinks(c3.supported_by, "source", ctx.send, "none", { n: 3, target: c3.key })}${against([["source", c3.contradicted_by]], "contradicted by", ctx.send)}`}</td>
+    ${cites ? html`<td class="rw-list" data-label="Cites:">${cits.length ? idLinks(cits.map((x2) => x2.doc_id), "source", ctx.send) : "no citation"}</td>` : null}
+    ${cites ? html`<td data-label="Retrieved?">${per((x2) => html`<${YesNo} value=${x2.retrieved} />`)}</td>` : null}
+    ${cites ? html`<td data-label="Entails?">${per((x2) => html`<${Verdict} value=${x2.entails} contradicted=${x2.contradicts}
       words=${["Yes", "No", `${x2.doc_id} contradicts the claim`]} />`)}</td>` : null}
-    ${cites ? html`<td>${per((x2) => html`<span title=${x2.why}><${YesNo} value=${x2.valid} /></span>`)}</td>` : null}
-    ${review ? html`<${ReviewCell} r=${c3.review} kind="answer2response" index=${index} id=${c3.id} ctx=${ctx} />` : null}
+    ${cites ? html`<td data-label="Valid?">${per((x2) => html`<span title=${x2.why}><${YesNo} value=${x2.valid} /></span>`)}</td>` : null}
+    ${review ? html`<${ReviewCell} r=${c3.review} kind="answer2response" index=${index} id=${c3.id} item=${c3} ctx=${ctx} />` : null}
   <//>`;
 });
-var byDoc = (view) => new Map(view.sources.map((s3) => [s3.doc_id, s3]));
 var clampChecks = /* @__PURE__ */ new Map();
 function checkClamp(box, more) {
   clampChecks.set(box, more);
@@ -1300,41 +1464,82 @@ function checkClamp(box, more) {
     });
   });
 }
-function EvidenceText({ text }) {
+function EvidenceText({ text, spans }) {
   const box = A2(null);
   const more = A2(null);
   const [whole, setWhole] = d2(false);
+  const s3 = String(text);
+  const start = whole ? 0 : excerptStart(s3, spans);
   h2(() => {
-    if (box.current && more.current && !whole) checkClamp(box.current, more.current);
-  }, [text, whole]);
-  return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text"><${LongText} text=${text} /></span>${whole ? html`<button type="button" class="rw-whole" aria-expanded="true" onClick=${() => setWhole(false)}>less</button>` : html`<button type="button" class="rw-whole" ref=${more} hidden=${true} aria-expanded="false" onClick=${() => setWhole(true)}>more</button>`}`;
+    if (start) more.current.hidden = false;
+    else if (box.current && more.current && !whole) checkClamp(box.current, more.current);
+  }, [text, whole, start]);
+  const end = whole ? s3.length : Math.min(s3.length, start + SHOWN2);
+  const pieces = segments(s3.slice(start, end), spans.filter(([, b2]) => b2 > start && b2 <= end).map(([a3, b2]) => [Math.max(a3, start) - start, b2 - start]));
+  return html`<span class=${whole ? "rw-ev-text" : "rw-ev-text rw-ev-clamp"} ref=${box} data-testid="evidence-text">${start ? "…" : ""}${pieces.map((p3) => p3.mark ? html`<mark>${p3.text}</mark>` : p3.text)}${end < s3.length ? "…" : ""}</span>${whole ? html`<button type="button" class="rw-whole" aria-expanded="true" onClick=${() => setWhole(false)}>less</button>` : html`<button type="button" class="rw-whole" ref=${more} hidden=${true} aria-expanded="false" onClick=${() => setWhole(true)}>more</button>`}`;
 }
+var SHOWN2 = 600;
+var CLOSEST = 3;
 var HOW = {
   entails: ["● entails", "entails it"],
   contradicts: ["⊗ contradicts", "contradicts it (judged Contradiction)"],
-  cited: ["cited, does not entail", "cited by the claim but does not entail it"]
+  cited: ["cited, does not entail", "cited by the claim but does not entail it"],
+  closest: ["≈ closest", "no judge's label: it shares these content words with the claim (lexical overlap)"]
 };
-function Evidence({ item, byDoc: byDoc2, span, ctx }) {
+function evidenceHead(item, entries, near, retrieved) {
+  if (item.faithful === null) return ": none known (the data has no passage labels)";
+  if (entries.length) {
+    const n3 = item.supported_by.length;
+    const k3 = item.contradicted_by.length;
+    return ` (${n3} entail${n3 === 1 ? "s" : ""} it, ${k3} contradict${k3 === 1 ? "s" : ""} it)`;
+  }
+  if (!retrieved) return ": none (no passage is retrieved for this sample)";
+  return near ? ": no retrieved passage entails or contradicts it" : ": no retrieved passage entails or contradicts it, or shares a content word with it";
+}
+function EvidenceItem({ how, d: d3, s: s3, spans, note, why, ctx }) {
+  return html`<li class=${`rw-evidence-item rw-ev-${how}`} data-doc=${d3}>
+    <span class="rw-ev-how" title=${HOW[how][1]}>${note || HOW[how][0]}</span>
+    <${IdLink} id=${d3} target=${`source:${d3}`} send=${ctx.send} max=${14} />
+    <span class="rw-ev-rank">${s3 && s3.rank !== null ? `rank ${s3.rank}` : ""}</span>
+    ${s3 ? html`<${EvidenceText} text=${s3.text} spans=${spans} />` : html`<i>(not among the passages)</i>`}
+    ${why ? html`<span class="rw-ev-why">citation ${why}</span>` : null}
+  </li>`;
+}
+function Evidence({ item, sources, span, ctx }) {
+  const [all, setAll] = d2(false);
+  const docs = T2(() => new Map(sources.map((s3) => [s3.doc_id, s3])), [sources]);
+  const claim = T2(() => contentWords(item.text), [item.text]);
   const taken = /* @__PURE__ */ new Set([...item.supported_by, ...item.contradicted_by]);
-  const cited = (item.citations || []).map((x2) => x2.doc_id).filter((d3) => !taken.has(d3));
+  const cites = item.citations || [];
+  const cited = [...new Set(cites.map((x2) => x2.doc_id).filter((d3) => !taken.has(d3)))];
   const entries = [
     ...item.supported_by.map((d3) => ["entails", d3]),
     ...item.contradicted_by.map((d3) => ["contradicts", d3]),
-    ...[...new Set(cited)].map((d3) => ["cited", d3])
+    ...cited.map((d3) => ["cited", d3])
   ];
-  const counts = `${item.supported_by.length} entail${item.supported_by.length === 1 ? "s" : ""} it, ${item.contradicted_by.length} contradict${item.contradicted_by.length === 1 ? "s" : ""} it`;
+  const retrieved = sources.filter((s3) => s3.retrieved);
+  const near = T2(
+    () => item.supported_by.length ? [] : closest(item.text, retrieved.filter((s3) => !taken.has(s3.doc_id) && !cited.includes(s3.doc_id))),
+    [item, sources]
+  );
+  const shown = all ? near : near.slice(0, CLOSEST);
+  const why = (d3) => (cites.find((x2) => x2.doc_id === d3 && x2.why) || {}).why;
   return html`<tr class="rw-evidence-row" data-evidence=${item.key}><td colspan=${String(span)}>
     <div class="rw-evidence" data-testid="evidence">
-      <div class="rw-evidence-head"><b>Passages behind ${item.id}</b>${item.faithful === null ? ": none known (the data has no passage labels)" : entries.length ? ` (${counts})` : ": no retrieved passage entails or contradicts it"}</div>
+      <div class="rw-evidence-head"><b>Passages behind ${item.id}</b>${evidenceHead(item, entries, near.length, retrieved.length)}</div>
       ${entries.length ? html`<ol class="rw-evidence-list">${entries.map(([how, d3]) => {
-    const s3 = byDoc2.get(d3);
-    return html`<li key=${`${how}:${d3}`} class=${`rw-evidence-item rw-ev-${how}`} data-doc=${d3}>
-          <span class="rw-ev-how" title=${HOW[how][1]}>${HOW[how][0]}</span>
-          <${IdLink} id=${d3} target=${`source:${d3}`} send=${ctx.send} max=${14} />
-          <span class="rw-ev-rank">${s3 && s3.rank !== null ? `rank ${s3.rank}` : ""}</span>
-          ${s3 ? html`<${EvidenceText} text=${s3.text} />` : html`<i>(not among the passages)</i>`}
-        </li>`;
+    const s3 = docs.get(d3);
+    return html`<${EvidenceItem} key=${`${how}:${d3}`} how=${how} d=${d3} s=${s3} spans=${s3 ? overlap(claim, s3.text).spans : []}
+          why=${how === "cited" ? why(d3) : null} ctx=${ctx} />`;
   })}</ol>` : null}
+      ${near.length ? html`<div class="rw-evidence-head rw-ev-near-head" data-testid="closest-head">${entries.length ? "No passage entails it. " : ""}Closest retrieved passages by the words they share with it (not the judge's labels):</div>
+        <ol class="rw-evidence-list" data-testid="closest">${shown.map((x2) => html`<${EvidenceItem} key=${`closest:${x2.passage.doc_id}`} how="closest"
+          d=${x2.passage.doc_id} s=${x2.passage} spans=${x2.spans} note=${`≈ ${x2.shared} of ${x2.of} words`} ctx=${ctx} />`)}</ol>
+        ${near.length > CLOSEST ? html`<button type="button" class="rw-whole rw-ev-all" data-testid="closest-all" aria-expanded=${all ? "true" : "false"}
+          onClick=${(e3) => {
+    e3.stopPropagation();
+    setAll(!all);
+  }}>${all ? `show the closest ${CLOSEST}` : `show all ${near.length}`}</button>` : null}` : null}
     </div>
   </td></tr>`;
 }
@@ -1353,38 +1558,39 @@ function ClaimTable({ view, ctx }) {
     cites ? "Retrieved?" : null,
     cites ? "Entails?" : null,
     cites ? "Valid?" : null,
-    reviewing(view, ctx) ? "Review (against the ground truth)" : null
+    reviewing(view, ctx) ? reviewHead(view.claims) : null
   ].filter(Boolean);
   const before = heads.indexOf("Supported by");
   const groupRow = cites ? [{ text: "", span: before }, { text: "Retrieved context", span: 1 }, { text: "Cited source", span: 4, class: "rw-group-head" }] : null;
   const title = cites ? "Claims and citations" : `Response claims (${view.claims.length})`;
-  return html`<section class="rw-section" data-testid="claims">
+  const fit = cites ? reviewing(view, ctx) ? " rw-fit-cites-review" : " rw-fit-cites" : "";
+  return html`<section class=${`rw-section rw-claims-section${fit}`} data-testid="claims">
     <h4>${title}</h4>
     <${Table} heads=${heads} groupRow=${groupRow} cls="rw-claims" n=${view.claims.length} label="Claims">
       ${view.claims.map((c3, i3) => html`<${ClaimRow} key=${c3.key} c=${c3} index=${i3} selected=${view.selected === c3.key}
         hasFacts=${hasFacts} hasCorrect=${hasCorrect} cites=${cites} review=${reviewing(view, ctx)} ctx=${ctx} />
-        ${view.selected === c3.key ? html`<${Evidence} key=${`evidence:${c3.key}`} item=${c3} byDoc=${byDoc(view)} span=${heads.length} ctx=${ctx} />` : null}`)}
+        ${view.selected === c3.key ? html`<${Evidence} key=${`evidence:${c3.key}`} item=${c3} sources=${view.sources} span=${heads.length} ctx=${ctx} />` : null}`)}
     <//>
     ${view.claims.length ? null : html`<p class="rw-note">The answer makes no claims.</p>`}
   </section>`;
 }
 var GtRow = memo(function GtRow2({ g: g2, index, selected, review, ctx }) {
-  return html`<${Row} item=${g2} selected=${selected} send=${ctx.send} more=${claimKeys(review, g2.review, "response2answer", index, g2.id, ctx)}>
+  return html`<${Row} item=${g2} selected=${selected} send=${ctx.send} more=${claimKeys(review, g2.review, "response2answer", index, g2.id, g2, ctx)}>
     <${IdCell} id=${g2.id} roles=${g2.roles} />
     <td class="rw-text"><${LongText} text=${g2.text} /></td>
-    <td><${Verdict} value=${g2.covered} contradicted=${g2.contradicted}
+    <td class="rw-verdict-cell"><${Verdict} value=${g2.covered} contradicted=${g2.contradicted}
       words=${["Covered", "Missed", "the response contradicts it"]} /></td>
-    <td class="rw-list">${selected ? below(g2) : html`${idLinks(g2.supported_by, "source", ctx.send, "none", { n: 3, target: g2.key })}${against([["source", g2.contradicted_by]], "contradicted by", ctx.send)}`}</td>
-    ${review ? html`<${ReviewCell} r=${g2.review} kind="response2answer" index=${index} id=${g2.id} ctx=${ctx} />` : null}
+    <td class="rw-list" data-label="Supported by:">${selected ? below(g2) : html`${idLinks(g2.supported_by, "source", ctx.send, "none", { n: 3, target: g2.key })}${against([["source", g2.contradicted_by]], "contradicted by", ctx.send)}`}</td>
+    ${review ? html`<${ReviewCell} r=${g2.review} kind="response2answer" index=${index} id=${g2.id} item=${g2} ctx=${ctx} />` : null}
   <//>`;
 });
 function GtTable({ view, ctx }) {
-  return html`<section class="rw-section" data-testid="gt-claims">
+  return html`<section class="rw-section rw-claims-section" data-testid="gt-claims">
     <h4>Ground-truth claims (${view.gt_claims.length})</h4>
     <${Table} heads=${["Claim", "Text", "In the response?", "Supported by (retrieved)", ...reviewing(view, ctx) ? ["Review (against the response)"] : []]}
       cls="rw-gt" n=${view.gt_claims.length} label="Ground-truth claims">
       ${view.gt_claims.map((g2, i3) => html`<${GtRow} key=${g2.key} g=${g2} index=${i3} selected=${view.selected === g2.key} review=${reviewing(view, ctx)} ctx=${ctx} />
-        ${view.selected === g2.key ? html`<${Evidence} key=${`evidence:${g2.key}`} item=${g2} byDoc=${byDoc(view)} span=${4 + (reviewing(view, ctx) ? 1 : 0)} ctx=${ctx} />` : null}`)}
+        ${view.selected === g2.key ? html`<${Evidence} key=${`evidence:${g2.key}`} item=${g2} sources=${view.sources} span=${4 + (reviewing(view, ctx) ? 1 : 0)} ctx=${ctx} />` : null}`)}
     <//>
   </section>`;
 }
@@ -1414,7 +1620,7 @@ function useSame(list) {
   if (list.length !== last.current.length || list.some((x2, i3) => x2 !== last.current[i3])) last.current = list;
   return last.current;
 }
-function SampleView({ view, ctx }) {
+function SampleView({ view, ctx, focusCell = null }) {
   const [trace, why, closeTrace] = useTrace(ctx);
   const toggleable = useSame(view && view.sources ? view.sources.filter((s3) => s3.toggleable).map((s3) => s3.doc_id) : []);
   ctx.why = why;
@@ -1433,7 +1639,8 @@ function SampleView({ view, ctx }) {
     <${Header} title=${view.title} question=${view.question} state=${view.state} kind=${view.kind} />
     <${Controls} c=${view.controls} predict=${view.predict} ids=${toggleable} inPlay=${inPlay} send=${ctx.send} search=${ctx.search} />
     <p class="rw-summary" data-testid="summary">${view.summary}</p>
-    ${review ? html`<${ReviewLine} review=${review} queue=${ctx.queue} />` : null}
+    ${review ? html`<${ReviewLine} review=${review} queue=${view.review.queue ? ctx.queue : null}
+      focusNext=${nextLabel(view, ctx.kinds()) ? ctx.focusNext : null} />` : null}
     ${view.review_note ? html`<p class="rw-note" data-testid="review-note">${view.review_note}</p>` : null}
     <${TracePanel} answer=${trace} onClose=${closeTrace} />
     ${view.repeats ? html`<${RepeatedLabels} view=${view} />` : null}
@@ -1446,7 +1653,8 @@ function SampleView({ view, ctx }) {
     ${strip ? html`<${Answer} view=${view} />` : null}
     ${strip ? html`<${SourceTable} view=${view} ctx=${ctx} showGt=${gtTable} />` : null}
     ${strip && gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
-    ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} reviewable=${!!review} />` : null}
+    ${view.matrix ? html`<${Matrix} key=${view.query_id} m=${view.matrix} selected=${view.selected} ctx=${ctx} reviewable=${!!review}
+      focusCell=${focusCell} />` : null}
     ${!strip && gtTable ? html`<${GtTable} view=${view} ctx=${ctx} />` : null}
     ${view.facts.length ? html`<${FactsTable} view=${view} ctx=${ctx} />` : null}
   </div>`;
@@ -1492,9 +1700,18 @@ function showOnPage(el, top, bottom, region) {
   if (a3 < 0) pane.scrollTop += a3;
   else if (b2 > 0) pane.scrollTop += Math.min(a3, b2);
 }
-function keepKeys(e3) {
-  const host = e3.ctrlKey || e3.metaKey || e3.altKey || e3.key === "Escape" || e3.shiftKey && e3.key === "Enter";
-  if (!host) e3.stopPropagation();
+function focusRow(el, view, t4) {
+  const item = t4.kind === "answer2response" ? view.claims[t4.claim] : view.gt_claims[t4.claim];
+  const table = t4.kind === "answer2response" ? "claims" : "gt-claims";
+  const row = item && [...el.querySelectorAll(`[data-testid="${table}"] tr.rw-row`)].find((r3) => r3.dataset.key === item.key);
+  if (row) row.focus();
+  return !!row;
+}
+function holdFocus(el) {
+  const root = el.querySelector(".rw-root");
+  if (!root || root.contains(document.activeElement)) return;
+  root.tabIndex = -1;
+  root.focus({ preventScroll: true });
 }
 function RepeatedLabels({ view }) {
   const { n: n3, labels } = view.repeats;
@@ -1508,23 +1725,78 @@ function RepeatedLabels({ view }) {
         ${l3.doc_id === null ? l3.side === "response" ? " against the reference answer" : " against the response" : html` × <span class="rw-id">${l3.doc_id}</span>`}: ${l3.said}</li>`;
   })}</ul></details>`;
 }
-function mountSampleView(el, { view, send, search = null, review = null, trace = null, queue = null }) {
+function mountSampleView(el, {
+  view,
+  send,
+  search = null,
+  review = null,
+  trace = null,
+  queue = null,
+  queued = null,
+  kinds = () => null,
+  keys = null
+}) {
   let current = null;
   let first = true;
-  const ctx = { send, search, review, trace, queue, view: () => current };
-  el.addEventListener("keydown", keepKeys);
+  let label = null;
+  let engaged = false;
+  let focusCell = null;
+  let seq = 0;
+  const widget = () => el.closest(".rw-widget") || el;
+  const ctx = { send, search, review, trace, queue, kinds, view: () => current };
+  const unkeep = keepKeys(el);
+  const mayFocus = () => {
+    const a3 = document.activeElement;
+    if (!a3 || a3 === document.body) return engaged;
+    return !a3.closest("input, select, textarea") && widget().contains(a3);
+  };
+  const focusLabel = (t4) => {
+    if (!PASSAGE_KINDS.includes(t4.kind)) return focusRow(el, current, t4);
+    focusCell = { ...t4, seq: ++seq };
+    return false;
+  };
+  ctx.focusNext = () => {
+    const t4 = nextLabel(current, kinds());
+    if (t4 && !focusLabel(t4)) draw(current);
+  };
+  const onKey = (e3) => {
+    engaged = true;
+    if (keys && !forHost(e3) && !e3.defaultPrevented && !e3.target.closest("input, select, textarea")) keys(e3);
+  };
+  const onDown = () => {
+    engaged = true;
+  };
+  const onOut = (e3) => {
+    if (e3.relatedTarget && !widget().contains(e3.relatedTarget)) engaged = false;
+  };
+  el.addEventListener("keydown", onKey);
+  el.addEventListener("pointerdown", onDown);
+  el.addEventListener("focusout", onOut);
   const draw = (next) => {
     const before = current && current.selected;
     current = share(current, next);
-    R(html`<${SampleView} view=${current} ctx=${ctx} />`, el);
+    const t4 = current && current.review ? nextLabel(current, kinds()) : null;
+    const now = current && current.review ? `${current.query_id}\0${t4 ? `${t4.kind}/${t4.claim}/${t4.doc_id}` : "done"}` : null;
+    const go = now !== null && now !== label && mayFocus();
+    const finished = go && !t4 && label !== null && label.startsWith(`${current.query_id}\0`);
+    label = now;
+    if (go && t4 && PASSAGE_KINDS.includes(t4.kind)) focusLabel(t4);
+    R(html`<${SampleView} view=${current} ctx=${ctx} focusCell=${focusCell} />`, el);
+    if (go && t4 && !PASSAGE_KINDS.includes(t4.kind)) focusLabel(t4);
+    if (go && !t4) holdFocus(el);
     if (current && current.selected && current.selected !== before) revealLinked(el, !first);
     first = false;
+    const q3 = queued ? queued() : current && current.review && current.review.queue;
+    if (finished && queue && q3 && q3.query_id === current.query_id && q3.position < q3.total - 1) queue(1);
   };
   draw(view);
   return {
     update: draw,
     destroy() {
-      el.removeEventListener("keydown", keepKeys);
+      unkeep();
+      el.removeEventListener("keydown", onKey);
+      el.removeEventListener("pointerdown", onDown);
+      el.removeEventListener("focusout", onOut);
       R(null, el);
     }
   };
@@ -1580,29 +1852,29 @@ function requester(model, { timeoutMs = TIMEOUT_MS } = {}) {
 // src/selection.js
 function highlights(view, selected) {
   const out = {};
-  const mark = (key, role) => (out[key] || (out[key] = [])).push(role);
+  const mark2 = (key, role) => (out[key] || (out[key] = [])).push(role);
   if (!selected) return out;
   const at = selected.indexOf(":");
   const kind = at < 0 ? selected : selected.slice(0, at);
   const ident = at < 0 ? "" : selected.slice(at + 1);
-  mark(selected, "selected");
+  mark2(selected, "selected");
   if (kind === "claim" || kind === "gt") {
     for (const c3 of kind === "claim" ? view.claims : view.gt_claims) {
       if (c3.id !== ident) continue;
-      for (const d3 of c3.supported_by) mark(`source:${d3}`, "supports");
-      for (const d3 of c3.contradicted_by) mark(`source:${d3}`, "contradicts");
-      if (kind === "claim") for (const cit of c3.citations || []) mark(`source:${cit.doc_id}`, "cited");
+      for (const d3 of c3.supported_by) mark2(`source:${d3}`, "supports");
+      for (const d3 of c3.contradicted_by) mark2(`source:${d3}`, "contradicts");
+      if (kind === "claim") for (const cit of c3.citations || []) mark2(`source:${cit.doc_id}`, "cited");
     }
   } else if (kind === "source") {
     for (const p3 of view.sources) {
       if (p3.doc_id !== ident) continue;
-      for (const r3 of p3.entails_response) mark(`claim:${r3}`, "entailed");
-      for (const g2 of p3.entails_gt) mark(`gt:${g2}`, "entailed");
-      for (const r3 of p3.contradicts_response) mark(`claim:${r3}`, "contradicted");
-      for (const g2 of p3.contradicts_gt) mark(`gt:${g2}`, "contradicted");
+      for (const r3 of p3.entails_response) mark2(`claim:${r3}`, "entailed");
+      for (const g2 of p3.entails_gt) mark2(`gt:${g2}`, "entailed");
+      for (const r3 of p3.contradicts_response) mark2(`claim:${r3}`, "contradicted");
+      for (const g2 of p3.contradicts_gt) mark2(`gt:${g2}`, "contradicted");
     }
     for (const c3 of view.claims) {
-      if ((c3.citations || []).some((cit) => cit.doc_id === ident)) mark(`claim:${c3.id}`, "cites");
+      if ((c3.citations || []).some((cit) => cit.doc_id === ident)) mark2(`claim:${c3.id}`, "cites");
     }
   }
   return out;
@@ -1647,6 +1919,7 @@ function render({ model, el }) {
     model.save_changes();
   };
   el.classList.add("rw-widget");
+  const unkeep = keepKeys(el, { focusable: true });
   const { ask, stop } = requester(model);
   const search = (text) => ask({ type: "search", text }).catch((err) => ({ error: `search failed: ${err.message}` }));
   const review = (action) => model.send({ type: "review", ...action });
@@ -1671,16 +1944,41 @@ function render({ model, el }) {
     model.off("change:selected", reselect);
     sv.destroy();
     stop();
+    unkeep();
   };
 }
 var widget_default = { render };
 
 // src/live.js
 var NOTE = "Snapshot: no kernel answers this view, so its controls do nothing. Run the cell again to use them.";
+var BUSY = "Busy: the kernel is running other cells; this view answers when it is free.";
+var WAITING = "Waiting for the kernel (busy?): this view answers when the kernel is free; if it never does, run the cell again.";
+function kernelOf(model) {
+  const manager = model.widget_manager;
+  if (!manager || typeof manager !== "object" || !("kernel" in manager)) return void 0;
+  return manager.kernel ?? null;
+}
 function watchLive(model, host, { wait = 3e3 } = {}) {
   let note = null;
+  let timer = null;
+  const kernel = host.closest?.(".rw-snapshot-view") ? void 0 : kernelOf(model);
+  const signal = kernel && kernel.statusChanged && typeof kernel.statusChanged.connect === "function" ? kernel.statusChanged : null;
+  const say = (state, text) => {
+    host.dataset.rwLive = state;
+    if (!note) {
+      note = host.ownerDocument.createElement("p");
+      note.className = "rw-live-note";
+      note.setAttribute("role", "status");
+      host.prepend(note);
+    }
+    note.textContent = text;
+  };
+  const unwatch = () => {
+    if (signal) signal.disconnect(changed);
+  };
   const stop = () => {
     clearTimeout(timer);
+    unwatch();
     note?.remove();
     note = null;
     model.off("msg:custom", answered);
@@ -1689,15 +1987,20 @@ function watchLive(model, host, { wait = 3e3 } = {}) {
     stop();
     host.dataset.rwLive = "answered";
   };
-  const timer = setTimeout(() => {
+  const decide = () => {
     if (host.closest?.(".rw-snapshot-view")) return;
-    host.dataset.rwLive = "snapshot";
-    note = host.ownerDocument.createElement("p");
-    note.className = "rw-live-note";
-    note.setAttribute("role", "status");
-    note.textContent = NOTE;
-    host.prepend(note);
-  }, wait);
+    if (kernel === void 0) return say("waiting", WAITING);
+    if (kernel && kernel.status === "busy") return say("busy", BUSY);
+    unwatch();
+    say("snapshot", NOTE);
+  };
+  function changed() {
+    clearTimeout(timer);
+    if (kernel.status === "busy" && host.dataset.rwLive === "busy") return;
+    timer = setTimeout(decide, wait);
+  }
+  if (signal) signal.connect(changed);
+  timer = setTimeout(decide, wait);
   model.on("msg:custom", answered);
   model.send({ type: "ping" });
   return stop;
