@@ -8,7 +8,8 @@ allocation, each quota rounded at random; the queue records each sample's stratu
 samples where one label's flip moves the run's metric most: not a random sample, so
 ``corrected(..., design=queue)`` refuses it). Any queue can mark a share of its samples for a
 second review by another reviewer (``double``): a random subset of the queue, so the queue stays
-the same design.
+the same design; a second reviewer's queue (``reviewer=``) draws those second reviews back (see
+:func:`review_queue`). One rule says when a queued sample is done: :func:`sample_done`.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ import pandas as pd
 from ..engine.evaluate import Scores
 from ..engine.metrics import REQUIRED_PREFIX
 from ..errors import InputError
-from ..model import LABEL_MATRICES
-from ..reviews import Reviews, as_reviews
+from ..model import LABEL_MATRICES, Sample
+from ..reviews import Review, Reviews, as_reviews, reviewed_cells
 from .reviewed_labels import ReviewedRun, groups_of, label_kinds, reviewed_run
 from .table import DEFINED_CODE, defined_metrics, run_table
 
@@ -181,7 +182,7 @@ def _doubles(count: int, share: float, rng: np.random.Generator) -> np.ndarray:
 
 def review_queue(scores: Scores, n: int, *, strategy: str = "random", by=None, seed: int = 0, reviews=None,
                  metric: str | None = None, allocation: str = "proportional", disagreement=None,
-                 double: float = 0.0) -> ReviewQueue:
+                 double: float = 0.0, reviewer: str | None = None) -> ReviewQueue:
     """The next ``n`` samples to review (fewer when fewer are left), skipping samples with no
     label to review and those already fully reviewed (every label cell of the matrices in
     ``kinds``; ``reviews``: a reviews file, Reviews, records; None: those ``scores`` carry).
@@ -211,6 +212,15 @@ def review_queue(scores: Scores, n: int, *, strategy: str = "random", by=None, s
     share × len(queue) rounded at random, a simple random subset of the queue drawn after it
     (the queue itself is the same for any ``double``); ``frame["double"]`` and ``queue.double``
     mark them, and :func:`progress` counts one done when two reviewers have reviewed it all.
+
+    ``reviewer``: who reviews this queue (None: anyone; then ``double`` only marks samples). A
+    sample fully reviewed by exactly one other reviewer (and not by ``reviewer``) stays eligible
+    with probability ``double``, a seeded coin per sample on its own stream: drawn, it is a
+    second review (marked in ``double``; ``why`` says so). The design stays a simple random one:
+    the first reviews were a simple random sample of the run, and this queue draws at random from
+    the samples not reviewed and a random subset of the reviewed ones, independently of their
+    labels, so the samples reviewed in all are a simple random sample of the run (of a random
+    size), and the second reviews a simple random subset of them.
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
@@ -236,7 +246,14 @@ def review_queue(scores: Scores, n: int, *, strategy: str = "random", by=None, s
         elif metric not in base.names:
             raise ValueError(f"unknown metric {metric!r}; these scores have {', '.join(base.names)}")
         kinds = label_kinds(metric)
-    eligible = np.flatnonzero(run.reviewable(kinds) & ~run.fully_reviewed(kinds))
+    full = run.fully_reviewed(kinds)
+    second = np.zeros(len(full), dtype=bool)
+    if reviewer is not None and float(double) > 0:
+        done_by = _reviewers_done(run, _given(scores, reviews), kinds)
+        mine = done_by.pop(str(reviewer), np.zeros(len(full), dtype=bool))
+        once = full & ~mine & (sum(done_by.values(), np.zeros(len(full), dtype=int)) == 1)
+        second = once & (np.random.default_rng([seed, 1]).random(len(full)) < float(double))
+    eligible = np.flatnonzero(run.reviewable(kinds) & (~full | second))
     rng = np.random.default_rng(seed)
     ids = base.batch.query_ids
     columns: dict[str, object] = {}
@@ -273,27 +290,64 @@ def review_queue(scores: Scores, n: int, *, strategy: str = "random", by=None, s
         warnings.warn(note, UserWarning, stacklevel=2)
     chosen = np.asarray(chosen, dtype=np.int64)
     qids = [ids[i] for i in chosen]
-    twice = _doubles(len(qids), float(double), rng)
+    twice = _doubles(len(qids), float(double), rng) | second[chosen]
+    why = [f"second review: {w}" if s else w for w, s in zip(why, second[chosen])]
     frame = pd.DataFrame({"query_id": qids, "position": chosen, **columns, "why": why, "double": twice})
     return ReviewQueue(qids, frame, strategy, tuple(kinds), len(eligible), note, run.judge, strata, quotas,
                        [q for q, d in zip(qids, twice) if d])
 
 
+def _given(scores: Scores, reviews) -> Reviews:
+    """The reviews ``review_queue`` reads: ``reviews`` given, else those ``scores`` carry."""
+    if reviews is not None:
+        return as_reviews(reviews)
+    return scores.reviews if scores.judge_scores is not None else Reviews()
+
+
+def _reviewers_done(run: ReviewedRun, given: Reviews, kinds) -> dict[str, np.ndarray]:
+    """Per reviewer of ``given`` (plain reviews only): per sample of ``run``, every label of
+    ``kinds`` reviewed by them."""
+    return {name: reviewed_run(run.judge, given.of_reviewer(name)).fully_reviewed(kinds) for name in given.reviewers}
+
+
+def _all_reviewed(sample: Sample, in_force, kinds) -> bool:
+    masks = reviewed_cells(sample, in_force)
+    cells = [masks[k] for k in kinds if k in masks]
+    return any(m.size for m in cells) and all(m.all() for m in cells)
+
+
+def _done(queue: ReviewQueue, sample: Sample, in_force, history: list[Review]) -> bool:
+    """:func:`sample_done` given the sample's reviews in force and its whole history."""
+    if not _all_reviewed(sample, in_force, queue.kinds):
+        return False
+    if sample.query_id not in queue.double:
+        return True
+    own: dict[str, dict[tuple, Review]] = {}
+    for r in history:
+        if not r.adjudicated:
+            own.setdefault(r.reviewer, {})[r.key[1:]] = r
+    return sum(_all_reviewed(sample, mine, queue.kinds) for mine in own.values()) >= 2
+
+
+def sample_done(queue: ReviewQueue, sample: Sample, reviews: Reviews) -> bool:
+    """Whether queued ``sample`` (the judge's) counts as reviewed in ``reviews``: every label of
+    ``queue.kinds`` it carries reviewed; for one marked for a second review (``queue.double``),
+    by two different reviewers each (adjudications are no reviewer's). The rule of
+    :func:`progress` and of the widgets' queues."""
+    qid = sample.query_id
+    history = [r for r in reviews.history if r.query_id == qid] if qid in queue.double else []
+    return _done(queue, sample, reviews.for_sample(qid), history)
+
+
 def progress(queue: ReviewQueue, reviews) -> tuple[int, int]:
-    """(reviewed, total): how many of the queue's samples have all their ``queue.kinds`` labels
-    reviewed in ``reviews`` (a reviews file, Reviews, records, or scores evaluated with reviews);
-    a sample marked for a second review (``queue.double``) counts when two different reviewers
-    have each reviewed all of them (adjudications are no reviewer's)."""
-    if not isinstance(reviews, Scores):
-        reviews = as_reviews(reviews)
-    run = reviewed_run(reviews) if isinstance(reviews, Scores) else reviewed_run(queue.scores, reviews)
-    done = run.fully_reviewed(queue.kinds)
-    position = {q: i for i, q in enumerate(run.judge.batch.query_ids)}
-    if queue.double:
-        given = reviews.reviews if isinstance(reviews, Scores) else reviews
-        twice = np.zeros(len(done), dtype=int)
-        for name in given.reviewers:
-            twice += reviewed_run(run.judge, given.of_reviewer(name)).fully_reviewed(queue.kinds)
-        for q in queue.double:
-            done[position[q]] &= twice[position[q]] >= 2
-    return int(sum(bool(done[position[q]]) for q in queue.query_ids)), len(queue)
+    """(reviewed, total): how many of the queue's samples are done by :func:`sample_done` in
+    ``reviews`` (a reviews file, Reviews, records, or scores evaluated with reviews)."""
+    given = reviews.reviews if isinstance(reviews, Scores) else as_reviews(reviews)
+    samples = queue.scores.samples
+    history: dict[str, list[Review]] = {q: [] for q in queue.double}
+    for r in given.history:
+        if r.query_id in history:
+            history[r.query_id].append(r)
+    done = sum(_done(queue, samples[int(p)], given.for_sample(q), history.get(q, []))
+               for q, p in zip(queue.query_ids, queue.frame["position"]))
+    return int(done), len(queue)

@@ -31,8 +31,8 @@ from ..engine.values import UNDEFINED_POLICIES
 from ..loaders import load_any, parse_sample
 from ..judges.traces import Trace, find_trace
 from ..model import Sample
-from ..analysis.review_queue import ReviewQueue, review_queue
-from ..reviews import KINDS, ReviewLog, ReviewProblem, Reviews, apply_reviews, as_reviews, reviewed_cells
+from ..analysis.review_queue import ReviewQueue, review_queue, sample_done
+from ..reviews import KINDS, ReviewLog, ReviewProblem, Reviews, apply_reviews, as_reviews
 from ..scenario import Scenario, State
 from ..sources import is_scoring_result, scoring_records
 from .base import Widget, bundled, view_trait
@@ -520,12 +520,15 @@ class SampleExplorer(_Linked):
     def start_review(self, n: int = 200, strategy: str = "random", *, seed: int = 0, **options) -> ReviewQueue:
         """Step through the next ``n`` samples to review (:func:`ragwidgets.analysis.review_queue`:
         ``strategy`` "random", "stratified" with ``by=``, or "consequential" with ``metric=``;
-        samples fully reviewed already are skipped) and open the first. The view shows the progress
-        ("37 of 200 reviewed"); :meth:`next_in_queue` (or ] and [ in the view) moves along it."""
+        samples fully reviewed already are skipped, except, with ``double=``, a share of those one
+        other reviewer has reviewed, which come back to ``reviewer`` as second reviews) and open the
+        first. The view shows the progress ("37 of 200 reviewed"); :meth:`next_in_queue` (or ] and
+        [ in the view) moves along it."""
         scores = self._scores or evaluate(batch_of(self._loaded))
-        queue = review_queue(scores, n, strategy=strategy, seed=seed, reviews=self._reviews, **options)
+        queue = review_queue(scores, n, strategy=strategy, seed=seed, reviews=self._reviews, reviewer=self.reviewer,
+                             **options)
         self._queue, self._queue_at = queue, 0
-        self._queue_done = {q: False for q in queue.query_ids}  # eligible samples are not fully reviewed
+        self._queue_done = {q: False for q in queue.query_ids}  # drawn: not fully reviewed, or not yet by this reviewer
         if len(queue):
             self.sample_index = self._position(queue.query_ids[0])
         self._signature = None
@@ -554,19 +557,18 @@ class SampleExplorer(_Linked):
         return sum(self._queue_done.values()), len(self._queue)
 
     def _done(self, index: int) -> bool:
-        """Whether every label of the queue's kinds is reviewed in sample ``index``."""
-        sv = self._sample_view() if index == self.sample_index else None
-        sample = self.samples[index]
-        mine = sv.reviewed.reviews if sv is not None else self._reviews.for_sample(sample.query_id)
-        masks = reviewed_cells(sample, mine)
-        return all(masks[k].all() for k in self._queue.kinds if k in masks)
+        """Whether sample ``index`` of the queue is done (:func:`~ragwidgets.analysis.review_queue.sample_done`)."""
+        return sample_done(self._queue, self.samples[index], self._reviews)
 
     def _queue_view(self) -> dict | None:
         if self._queue is None:
             return None
         reviewed, total = self.review_progress
         return {"strategy": self._queue.strategy, "position": self._queue_at, "total": total, "reviewed": reviewed,
-                "query_id": self._queue.query_ids[self._queue_at] if total else None, "note": self._queue.note}
+                "query_id": self._queue.query_ids[self._queue_at] if total else None, "note": self._queue.note,
+                "double": "second review" if total and self._queue.query_ids[self._queue_at] in self._queue.double
+                else None}
+
     def _find_trace(self, kind, claim, doc_id=None):
         if self.judge is None:
             return None, "no trace kept: no judge was given (SampleExplorer(..., judge=...))"

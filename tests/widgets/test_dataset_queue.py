@@ -200,3 +200,40 @@ def test_the_table_marks_reviewed_rows_in_its_windows(scores):
     assert by_id[queue.query_ids[0]] == 2 and by_id[queue.query_ids[1]] == 1
     assert sum(marks > 0) == 2
     assert ex._rows["numeric"][-1] == "reviewed"  # the saved first rows carry it too
+
+
+def review_all_in_sample_explorer(ex) -> None:
+    """Review every label of the SampleExplorer's current sample (its view's next label, Entailment)."""
+    while True:
+        target = next((t for t in ex._sample_view().reviewed.unreviewed().values() if t), None)
+        if target is None:
+            return
+        ex.review(target["kind"], target["claim"], "Entailment", target["doc_id"])
+
+
+@pytest.mark.parametrize("widget", ["dataset", "sample"])
+def test_a_double_review_is_done_after_two_reviewers_and_comes_back_to_the_second(scores, tmp_path, widget):
+    path = str(tmp_path / "team.jsonl")
+    make = DatasetExplorer if widget == "dataset" else SampleExplorer
+    ann = make(scores, reviews=path, reviewer="ann")
+    queue = ann.start_review(4, seed=2, double=1.0)
+    first = queue.query_ids[0]
+    (review_all if widget == "dataset" else review_all_in_sample_explorer)(ann)
+    assert progress(queue, ann.reviews) == (0, 4)  # a double sample waits for a second reviewer
+    assert ann.review_progress == progress(queue, ann.reviews)  # the widget counts as analysis does
+    line = ann.view_state["queue"] if widget == "dataset" else ann.view["review"]["queue"]
+    assert line["double"] == "second review"
+    bob = make(scores, reviews=path, reviewer="bob")
+    again = bob.start_review(200, seed=5, double=1.0)
+    assert first in again.query_ids and first in again.double  # bob gets ann's double sample back
+    assert "second review" in again.frame.set_index("query_id").at[first, "why"]
+    assert first not in review_queue(scores, 200, seed=5, reviews=path, double=1.0, reviewer="ann").query_ids
+    assert first not in review_queue(scores, 200, seed=5, reviews=path, double=0.0, reviewer="bob").query_ids
+    bob.next_in_queue(again.query_ids.index(first))
+    sample = scores.samples[scores.sample_index(first)]
+    for kind, claims in (("answer2response", sample.response_claims), ("response2answer", sample.gt_claims),
+                         ("retrieved2response", sample.response_claims), ("retrieved2answer", sample.gt_claims)):
+        for j in range(len(claims) if getattr(sample, kind) is not None else 0):
+            bob.review(kind, j, "Entailment")  # a passage kind: the whole row
+    assert bob.review_progress == progress(again, bob.reviews)
+    assert progress(queue, bob.reviews) == (1, 4)  # two reviewers: ann's queue counts it now

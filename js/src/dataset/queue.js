@@ -21,7 +21,7 @@ function Queue({ part, request }) {
   return html`<div class="rw-ds-queue" role="status" data-testid="queue">
     <b>Review queue</b>${` (${q.strategy}${q.run ? `, over run ${showId(q.run)}` : ""}): `}
     <b data-testid="queue-progress">${q.line}</b>${dot}<span data-testid="queue-interval">${q.interval === null ? "interval …" : q.interval}</span>${dot}<span
-      class="rw-hint" data-testid="queue-file">${q.file}</span>${dot}${`sample ${q.position + 1} of ${q.total}${q.query_id === null ? "" : ` (${showId(q.query_id)})`} `}
+      class="rw-hint" data-testid="queue-file">${q.file}</span>${dot}${`sample ${q.position + 1} of ${q.total}${q.query_id === null ? "" : ` (${showId(q.query_id)})`} `}${q.double ? html`<b data-testid="queue-double">${q.double}</b> ` : ""}
     <button type="button" onClick=${() => step(-1)} disabled=${q.position === 0} title="Previous in the queue ([)">◀</button>
     <button type="button" onClick=${() => step(1)} disabled=${q.position >= q.total - 1} title="Next in the queue (])"
       data-testid="queue-next">▶</button>

@@ -1,6 +1,7 @@
 """The review queue (``js/src/dataset/queue.js``): the samples of one run to review next, in
 order (:func:`ragwidgets.analysis.review_queue`: random, stratified or consequential), the item
-shown, which items are done (every label of the queue's kinds reviewed), and the progress line:
+shown, which items are done (:func:`~ragwidgets.analysis.review_queue.sample_done`: every label of
+the queue's kinds reviewed, by two reviewers for a double one), and the progress line:
 "37 of 200 reviewed · faithfulness ±0.06, 140 more for ±0.05" (the corrected interval's
 half-width of the main metric, :func:`~ragwidgets.analysis.corrected` with the queue as its
 design, and :func:`~ragwidgets.analysis.plan.review_plan`'s reviews still to do) and the reviews
@@ -15,9 +16,8 @@ import numpy as np
 
 from ...analysis.corrected import corrected
 from ...analysis.plan import review_plan
-from ...analysis.review_queue import ReviewQueue, review_queue
+from ...analysis.review_queue import ReviewQueue, review_queue, sample_done
 from ...analysis.runs import require
-from ...reviews import reviewed_cells
 from .common import VIEW, Context, Panel, judged_scores
 
 PLAN_WIDTH = 0.05  # the progress line's plan: random reviews for a corrected interval of ± this
@@ -44,15 +44,16 @@ class QueuePanel(Panel):
         self.interval: str | None = None
 
     def start(self, ctx: Context, n: int, strategy: str, seed: int, options: dict) -> ReviewQueue:
-        """A new queue over the run shown (all runs shown: the first); returns it."""
+        """A new queue over the run shown (all runs shown: the first), for ``ctx.reviewer`` (a
+        double sample another reviewer has reviewed comes back as a second review); returns it."""
         require(self.model, "reviews", " (the labels stay on the cluster).")
         run = ctx.controls.get("run") or self.model.runs[0]
         queue = review_queue(self.judged[run], n, strategy=strategy, seed=seed, reviews=self._reviews(run),
-                             **options)
+                             reviewer=ctx.reviewer, **options)
         in_run = np.flatnonzero(self.model.frame["run"].to_numpy() == run)
         self.queue, self.run, self.at = queue, run, 0
         self.rows = in_run[queue.frame["position"].to_numpy(dtype=np.int64)]
-        self.done = np.zeros(len(queue), dtype=bool)  # the samples drawn are not fully reviewed
+        self.done = np.zeros(len(queue), dtype=bool)  # drawn: not fully reviewed, or not yet by this reviewer
         self.interval = None
         return queue
 
@@ -93,6 +94,7 @@ class QueuePanel(Panel):
             "strategy": q.strategy, "run": self.run if len(self.model.runs) > 1 else None, "kinds": list(q.kinds),
             "position": self.at, "total": total, "reviewed": reviewed, "row": int(self.rows[self.at]) if total else None,
             "query_id": q.query_ids[self.at] if total else None, "note": q.note, "eligible": q.eligible,
+            "double": "second review" if total and q.query_ids[self.at] in q.double else None,
             "line": f"{reviewed} of {total} reviewed", "interval": self.interval,
             "file": f"Saved to {file}" if file else NO_FILE}}
 
@@ -125,9 +127,6 @@ class QueuePanel(Panel):
         return reviews[run] if isinstance(reviews, dict) else reviews
 
     def _done(self, i: int) -> bool:
-        """Whether every label of the queue's kinds is reviewed in queued sample ``i``."""
-        judged = self.judged[self.run]
-        qid = self.queue.query_ids[i]
-        sample = judged.batch.samples[int(self.queue.frame["position"].iat[i])]
-        masks = reviewed_cells(sample, self._reviews(self.run).for_sample(qid))
-        return all(masks[k].all() for k in self.queue.kinds if k in masks)
+        """Whether queued sample ``i`` is done (:func:`~ragwidgets.analysis.review_queue.sample_done`)."""
+        sample = self.judged[self.run].batch.samples[int(self.queue.frame["position"].iat[i])]
+        return sample_done(self.queue, sample, self._reviews(self.run))
