@@ -49,7 +49,8 @@ class SampleReview:
              reviewer: str = "", note: str = "") -> list[Review]:
         """The reviews one action gives (InputError naming the sample and field when it does not
         fit this sample): one label, or every passage of the row when ``doc_id`` is None for a
-        passage kind; ``label`` None confirms the judge's label of each cell."""
+        passage kind; ``label`` None confirms the judge's label of each cell. A label with an
+        adjudication in force is refused (a plain review would never take effect over it)."""
         if kind not in self.kinds:
             raise self._error("kind", f"must be one of {', '.join(self.kinds) or 'none (no labels)'}, "
                              f"not {kind!r:.80}")
@@ -70,6 +71,12 @@ class SampleReview:
             raise self._error("doc_id", f"{kind} labels are not per passage; doc_id must be None")
         else:
             cells = [((claim,), None)]
+        decided = next((r for cell, d in cells if (r := self.reviews.get((kind, claim, d))) is not None
+                        and r.adjudicated), None)
+        if decided is not None:
+            raise self._error("label", f"{ROW_PREFIX[kind]}{claim + 1}{' × ' + decided.doc_id if decided.doc_id else ''}"
+                              f" is decided by {decided.reviewer or 'an adjudicator'} (adjudicated): change it in "
+                              f"the Adjudicate tab")
         judged = getattr(self.judged, kind)
         time, text = now(), claims[claim].text
         out = []
@@ -85,11 +92,14 @@ class SampleReview:
         return out
 
     def add(self, reviews: list[Review]) -> list[ReviewProblem]:
-        """Put ``reviews`` in force (a later one for the same label wins) and re-apply; returns the
-        ones that do not match this sample (kept in ``problems``, not applied)."""
+        """Put ``reviews`` in force (a later one for the same label wins, except over an
+        adjudication, as in :class:`~ragwidgets.reviews.Reviews`) and re-apply; returns the ones
+        that do not match this sample (kept in ``problems``, not applied)."""
         candidate = dict(self.reviews)
         for r in reviews:
-            candidate[r.key[1:]] = r
+            held = candidate.get(r.key[1:])
+            if held is None or r.adjudicated or not held.adjudicated:
+                candidate[r.key[1:]] = r
         sample, problems = apply_to_sample(self.judged, candidate)
         wrong = {p.review.key[1:] for p in problems}
         self.reviews = {k: r for k, r in candidate.items() if k not in wrong}

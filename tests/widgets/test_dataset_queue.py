@@ -237,3 +237,38 @@ def test_a_double_review_is_done_after_two_reviewers_and_comes_back_to_the_secon
             bob.review(kind, j, "Entailment")  # a passage kind: the whole row
     assert bob.review_progress == progress(again, bob.reviews)
     assert progress(queue, bob.reviews) == (1, 4)  # two reviewers: ann's queue counts it now
+
+
+@pytest.mark.parametrize("widget", ["dataset", "sample"])
+def test_a_plain_review_of_an_adjudicated_label_is_refused_and_the_decision_shown(scores, tmp_path, widget):
+    sample = scores.samples[0]
+    judge = ["Entailment", "Neutral", "Contradiction"][int(sample.answer2response[0])]
+    other = "Contradiction" if judge != "Contradiction" else "Neutral"
+    decided = "Entailment" if other != "Entailment" else "Neutral"
+
+    def made(label, reviewer, adjudicated=False):
+        return Review(sample.query_id, "answer2response", 0, label, judge_label=judge, reviewer=reviewer,
+                      adjudicated=adjudicated)
+
+    path = tmp_path / "team.jsonl"
+    path.write_text("".join(json.dumps(r.to_json()) + "\n" for r in
+                            [made(other, "ann"), made(decided, "cy", adjudicated=True)]))
+    if widget == "dataset":
+        ex = DatasetExplorer(scores, reviews=str(path), reviewer="bob")
+        ex.selected = int(np.flatnonzero(ex.frame["query_id"].to_numpy() == sample.query_id)[0])
+        shown = lambda: ex._panels["drill"].views["main"].reviewed.row_labels("answer2response", 0)  # noqa: E731
+    else:
+        ex = SampleExplorer(scores, reviews=str(path), reviewer="bob")
+        shown = lambda: ex._sample_view().reviewed.row_labels("answer2response", 0)  # noqa: E731
+    code = rw.model.LABEL_CODES[decided]
+    assert shown()["label"] == code
+    before = path.read_text()
+    with pytest.raises(ValueError, match=r"decided by cy \(adjudicated\): change it in the Adjudicate tab"):
+        ex.review("answer2response", 0, other)
+    with pytest.raises(ValueError, match="decided by cy"):
+        ex.review("answer2response", 0, None)
+    assert path.read_text() == before  # nothing written
+    assert shown()["label"] == code  # the drill-down still shows the decision
+    assert len(ex.reviews.history) == 2
+    ex.review("response2answer", 0, "Neutral")  # another label: reviewed as before
+    assert len(ex.reviews.history) == 3
