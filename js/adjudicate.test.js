@@ -55,6 +55,20 @@ describe("the adjudication tab", () => {
     cleanup();
   });
 
+  it("a held decision key (auto-repeat) decides nothing and does not reach the notebook", async () => {
+    const { el, asked, cleanup } = mount(panel.Panel, part([row(), row({ query_id: "9" })]));
+    let reached = 0;
+    el.addEventListener("keydown", () => { reached += 1; });
+    const first = el.querySelector("[data-testid=disagreement]");
+    const held = new KeyboardEvent("keydown", { key: "e", repeat: true, bubbles: true, cancelable: true });
+    first.dispatchEvent(held);
+    await tick();
+    expect(asked).toEqual([]);
+    expect(held.defaultPrevented).toBe(true);
+    expect(reached).toBe(0);
+    cleanup();
+  });
+
   it("a decision key does not reach the notebook; ctrl+C stays the browser's", () => {
     const { el, asked, cleanup } = mount(panel.Panel, part([row()]));
     const tr = el.querySelector("[data-testid=disagreement]");

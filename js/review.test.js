@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { fakeModel, viewTrait } from "./fake_model.js";
-import { keyAction } from "./src/review.js";
+import { keyAction, reviewKeys } from "./src/review.js";
 import widget from "./src/widget.js";
 
 const fixture = (name) => JSON.parse(readFileSync(join(process.cwd(), "fixtures", `${name}.json`), "utf8"));
@@ -32,6 +32,19 @@ describe("review keys", () => {
     expect(keyAction("u", t)).toEqual({ kind: "retrieved2response", claim: 2, doc_id: null, label: "Neutral" });
     expect(keyAction("u", { kind: "response2answer", claim: 0, doc_id: null }).kind).toBe("retrieved2answer");
     expect(keyAction("x", t)).toBeNull();
+  });
+
+  it("a held review key (auto-repeat) reviews nothing, and stays in the widget", () => {
+    const sent = [];
+    const ctx = { review: (a) => sent.push(a) };
+    const t = { kind: "answer2response", claim: 0, doc_id: null };
+    const held = new KeyboardEvent("keydown", { key: "e", repeat: true, cancelable: true });
+    expect(reviewKeys(held, t, ctx, () => sent.push("why"))).toBe(true);
+    expect(held.defaultPrevented).toBe(true);
+    expect(reviewKeys(new KeyboardEvent("keydown", { key: "w", repeat: true }), t, ctx, () => sent.push("why"))).toBe(true);
+    expect(sent).toEqual([]);
+    expect(reviewKeys(new KeyboardEvent("keydown", { key: "e" }), t, ctx, null)).toBe(true);
+    expect(sent).toEqual([{ ...t, label: "Entailment" }]);
   });
 
   it("on a focused claim row and ground-truth row, each key sends one review message", () => {

@@ -51,18 +51,17 @@ export function keyAction(key, target) {
   return null;
 }
 
-/** Keys on a focused row or cell: a review key sends its action (true when handled); W opens the trace. */
+/** Keys on a focused row or cell: a review key sends its action (true when handled); W opens the
+ * trace. A held key's auto-repeats are handled and do nothing (no label after label). */
 export function reviewKeys(e, target, ctx, onWhy) {
   if (!ctx.review || e.ctrlKey || e.metaKey || e.altKey) return false;
-  if (e.key.toLowerCase() === "w" && onWhy) {
-    e.preventDefault();
-    onWhy();
-    return true;
-  }
-  const action = keyAction(e.key, target);
-  if (!action) return false;
+  const why = e.key.toLowerCase() === "w" && onWhy;
+  const action = why ? null : keyAction(e.key, target);
+  if (!why && !action) return false;
   e.preventDefault();
-  ctx.review(action);
+  if (e.repeat) return true;
+  if (why) onWhy();
+  else ctx.review(action);
   return true;
 }
 

@@ -1,7 +1,7 @@
 // The DatasetExplorer's adjudication tab (widgets/dataset/adjudicate.py): with two or more
 // reviewers, the labels they disagree on: the sample, the label (kind, claim, passage), the
 // claim's text, each reviewer's label and the decision so far. E / N / C on a row (or its
-// buttons) record the decision ("adjudicate": a review with adjudicated true, by the explorer's
+// buttons) record the decision once per press ("adjudicate": a review with adjudicated true, by the explorer's
 // reviewer, appended to the reviews file) and move to the next row; a click or Enter on a row
 // opens its sample in the drill-down; a button keeps their samples in the table (the explorer's
 // `samples`, cleared by the toolbar's chip). Every text is drawn as text.
@@ -33,7 +33,7 @@ function Adjudicate({ part: a, request, set }) {
     if (label && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
       e.stopPropagation();
-      decide(d, label, e.currentTarget);
+      if (!e.repeat) decide(d, label, e.currentTarget); // a held key decides once
     } else if (e.key === "Enter") {
       e.preventDefault();
       open(d);
