@@ -338,6 +338,27 @@ describe("the compact sample view's keys", () => {
   });
 });
 
+describe("the arrows at the edge of the claims", () => {
+  it("stay on the first / last claim row (no other sample opens); j / k still reach the holder", () => {
+    const view = supportedBy(enlarge(fixture("ragchecker_sample"), 6, 8), 2);
+    const el = document.createElement("div");
+    document.body.appendChild(el);
+    const holder = [];
+    mountSampleView(el, { view, send: () => {}, keys: (e) => holder.push(e.key) });
+    const press = (k) => document.activeElement.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true }));
+    el.querySelector('[data-key="claim:R8"]').focus();
+    press("ArrowDown");
+    expect(document.activeElement.dataset.key).toBe("claim:R8");
+    el.querySelector('[data-key="claim:R1"]').focus();
+    press("ArrowUp");
+    expect(document.activeElement.dataset.key).toBe("claim:R1");
+    expect(holder).toEqual([]);
+    press("j");
+    press("k");
+    expect(holder).toEqual(["j", "k"]);
+  });
+});
+
 describe("long ID lists", () => {
   it("show three links, then '+ n more', which selects the claim (its passages then listed under it)", () => {
     const view = enlarge(fixture("ragchecker_sample"), 8, 4);

@@ -27,7 +27,8 @@ function IdCell({ id, roles }) {
   </td>`;
 }
 
-/** Keys on a row: Enter / Space select it, arrows move between rows, `more(e)` (a review key)
+/** Keys on a row: Enter / Space select it, arrows move between rows (at the first / last row
+ * they stay: never the holder's, which would open another sample), `more(e)` (a review key)
  * what it handles. Keys meant for a control inside the row (a checkbox's Space) are that
  * control's; keys with a modifier are the host's. */
 function rowKeys(e, pick, more) {
@@ -40,10 +41,8 @@ function rowKeys(e, pick, more) {
     const step = (n) => (e.key === "ArrowDown" ? n.nextElementSibling : n.previousElementSibling);
     let next = step(e.currentTarget);
     while (next && !next.classList.contains("rw-row")) next = step(next); // past a claim's passages
-    if (next) {
-      e.preventDefault();
-      next.focus();
-    }
+    e.preventDefault();
+    if (next) next.focus();
   }
 }
 
