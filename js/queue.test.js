@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeModel, viewTrait } from "./fake_model.js";
-import { navigate } from "./src/dataset/drill.js";
+import { panel as drillPanel, navigate } from "./src/dataset/drill.js";
 import { PAUSE, panel as queuePanel } from "./src/dataset/queue.js";
 import { reviewMark } from "./src/dataset/table.js";
 import { html } from "./src/incremental.js";
@@ -89,6 +89,33 @@ describe("the next label to review", () => {
     show(other); // a sample opened outside the queue (its current item is "0")
     show({ ...other, review: { ...other.review, next: { answer2response: null } } });
     expect(model.messages.length).toBe(n); // reviewing it whole does not move the queue
+  });
+});
+
+describe("the DatasetExplorer's drill-down and its queue", () => {
+  it("finishing the sample in the baseline view leaves the queue; in the main view it moves on", async () => {
+    const v = fixture("ragchecker_reviewed");
+    const view = { ...v, review: { ...v.review, queue: null } };
+    const done = withNext(view, { answer2response: null, response2answer: null, retrieved2response: null, retrieved2answer: null });
+    const queue = { query_id: v.query_id, position: 0, total: 2, kinds: null };
+    const asked = [];
+    const request = (name, msg = {}) => { asked.push({ name, ...msg }); return Promise.resolve({}); };
+    const el = document.createElement("div");
+    document.body.appendChild(el);
+    const draw = (drill, other) => render(html`<${drillPanel.Panel} part=${{ drill, other, queue, count: 3,
+      selected: { row: 0, run: "", query_id: v.query_id, index: 0 } }} request=${request} set=${() => {}} />`, el);
+    const queued = () => asked.filter((a) => a.name === "queue");
+    draw(view, view);
+    await tick();
+    el.querySelector('[data-testid="drill-other"] [data-testid="next-label"]').click();
+    draw(view, done); // the baseline view's sample reviewed whole
+    await tick();
+    expect(queued()).toEqual([]);
+    el.querySelector('[data-testid="drill-main"] [data-testid="next-label"]').click();
+    draw(done, done);
+    await tick();
+    expect(queued()).toEqual([{ name: "queue", step: 1 }]);
+    render(null, el);
   });
 });
 

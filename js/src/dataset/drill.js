@@ -5,8 +5,8 @@
 // above the views. Selecting a claim or a passage asks the kernel nothing: it is drawn here
 // (selection.js) and kept while the same sample is shown. The keyboard review (sample_view.js):
 // the next label to review (of the review queue's kinds, `queue`) takes focus when a sample opens
-// or a label is reviewed; keys the view leaves are the explorer's (`navigate`: j / k / ↓ / ↑ step
-// the table's rows, ] and [ the queue) here too.
+// or a label is reviewed, and the main view's last label moves the queue on; keys the view leaves
+// are the explorer's (`navigate`: j / k / ↓ / ↑ step the table's rows, ] and [ the queue) here too.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../incremental.js";
 import { mountSampleView } from "../sample_view.js";
@@ -93,8 +93,9 @@ function Drill({ part, request }) {
         if (Object.keys(patch).length) drillAsk("drill", { which, patch });
       };
       const queue = (by) => (queued.current ? drillAsk("queue", { step: by }) : null);
+      const isMain = which === "main"; // the queue is the main view's: the baseline's sample finished moves nothing
       mounted.current[which] = mountSampleView(ref.current, {
-        view: shown(which, next), send, queue, queued: () => queued.current,
+        view: shown(which, next), send, queue: isMain ? queue : null, queued: isMain ? () => queued.current : null,
         kinds: () => (queued.current ? queued.current.kinds : null),
         keys: (e) => !(e.key.startsWith("Arrow") && e.target.matches(".rw-scroll, .rw-matrix-wrap")) // an arrow scrolls a region
           && navigate(e, (by) => request("step", { delta: by }).catch(() => null), queued.current ? queue : null),
