@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeModel, viewTrait } from "./fake_model.js";
 import { panel as drillPanel, navigate } from "./src/dataset/drill.js";
-import { PAUSE, panel as queuePanel } from "./src/dataset/queue.js";
+import { PAUSE } from "./src/dataset/common.js";
+import { panel as queuePanel } from "./src/dataset/queue.js";
 import { reviewMark } from "./src/dataset/table.js";
 import { html } from "./src/incremental.js";
 import { nextLabel } from "./src/review.js";
@@ -132,6 +133,22 @@ describe("the DatasetExplorer's keys and queue line", () => {
     expect(step.mock.calls).toEqual([[1], [-1]]);
     expect(queue.mock.calls).toEqual([[1], [-1]]);
     expect(navigate({ key: "]", target: div, preventDefault: () => {} }, step, null)).toBe(false);
+  });
+
+  it("an empty queue says nothing is left (no 'sample 1 of 0'); a double item says 'second review'", () => {
+    const q = { strategy: "random", run: null, kinds: [], position: 0, total: 0, reviewed: 0, query_id: null, note: "",
+      line: "nothing left to review", interval: "x", file: "Saved to reviews.jsonl", double: null };
+    const el = document.createElement("div");
+    document.body.appendChild(el);
+    const draw = (over) => render(html`<${queuePanel.Panel} part=${queuePanel.part({ queue: { ...q, ...over } })}
+      request=${() => Promise.resolve({})} set=${() => {}} />`, el);
+    draw({});
+    const shown = () => el.textContent.replace(/\s+/g, " ");
+    expect(shown()).toContain("nothing left to review");
+    expect(shown()).not.toContain("of 0");
+    draw({ total: 3, line: "0 of 3 reviewed", query_id: "7", double: "second review" });
+    expect(shown()).toContain("sample 1 of 3 (7) second review");
+    render(null, el);
   });
 
   it("the progress line asks for the interval after a pause, and its buttons step the queue", async () => {

@@ -110,7 +110,7 @@ export const ReviewLine = memo(function ReviewLine({ review, queue = null, focus
       ${review.file ? html` <span class="rw-hint">Saved to ${review.file}.</span>` : null}</p>
     ${focusNext ? html`<p><button type="button" data-testid="next-label" title="Focus the next label to review (then E / N / C / A)"
       onClick=${focusNext}>Next label to review ▸</button></p>` : null}
-    ${q ? html`<p data-testid="queue">Review queue (${q.strategy}): <b data-testid="progress">${q.reviewed} of ${q.total} reviewed</b> · item ${q.position + 1}${q.double ? html` · <b data-testid="queue-double">${q.double}</b>` : ""}
+    ${q ? html`<p data-testid="queue">Review queue (${q.strategy}): <b data-testid="progress">${q.line}</b>${q.total ? ` · item ${q.position + 1}` : ""}${q.double ? html` · <b data-testid="queue-double">${q.double}</b>` : ""}
       ${queue ? html`<button type="button" onClick=${() => queue(-1)} disabled=${q.position === 0} title="Previous in the queue ([)">◀ previous</button>
         <button type="button" onClick=${() => queue(1)} disabled=${q.position >= q.total - 1} title="Next in the queue (])" data-testid="queue-next">next ▶</button>` : null}
       ${q.note ? html` <span class="rw-hint">${q.note}</span>` : null}</p>` : null}

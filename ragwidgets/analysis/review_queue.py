@@ -30,6 +30,10 @@ from .table import DEFINED_CODE, defined_metrics, run_table
 
 STRATEGIES = ("random", "stratified", "consequential")
 ALLOCATIONS = ("proportional", "neyman")
+# What the widgets' queues say: none started, none left, a step along an empty one.
+NO_QUEUE = "no review queue: start one with start_review(n, strategy=...)"
+EMPTY = "nothing left to review"
+EMPTY_STEP = f"the review queue is empty: {EMPTY}"
 
 
 @dataclass(eq=False)

@@ -31,7 +31,7 @@ from ..engine.values import UNDEFINED_POLICIES
 from ..loaders import load_any, parse_sample
 from ..judges.traces import Trace, find_trace
 from ..model import Sample
-from ..analysis.review_queue import ReviewQueue, review_queue, sample_done
+from ..analysis.review_queue import EMPTY, EMPTY_STEP, NO_QUEUE, ReviewQueue, review_queue, sample_done
 from ..reviews import KINDS, ReviewLog, ReviewProblem, Reviews, apply_reviews, as_reviews
 from ..scenario import Scenario, State
 from ..sources import is_scoring_result, scoring_records
@@ -538,7 +538,7 @@ class SampleExplorer(_Linked):
     def next_in_queue(self, step: int = 1) -> None:
         """Open the queue's item ``step`` places on (negative: back), kept within the queue."""
         if self._queue is None or not len(self._queue):
-            raise ValueError("no review queue: start one with start_review(n, strategy=...)")
+            raise ValueError(NO_QUEUE if self._queue is None else EMPTY_STEP)
         if isinstance(step, bool) or not isinstance(step, int):
             raise ValueError(f"step must be a whole number, not {step!r:.80}")
         self._queue_at = min(max(self._queue_at + step, 0), len(self._queue) - 1)
@@ -565,6 +565,7 @@ class SampleExplorer(_Linked):
             return None
         reviewed, total = self.review_progress
         return {"strategy": self._queue.strategy, "position": self._queue_at, "total": total, "reviewed": reviewed,
+                "line": f"{reviewed} of {total} reviewed" if total else EMPTY,
                 "query_id": self._queue.query_ids[self._queue_at] if total else None, "note": self._queue.note,
                 "double": "second review" if total and self._queue.query_ids[self._queue_at] in self._queue.double
                 else None}

@@ -272,3 +272,33 @@ def test_a_plain_review_of_an_adjudicated_label_is_refused_and_the_decision_show
     assert len(ex.reviews.history) == 2
     ex.review("response2answer", 0, "Neutral")  # another label: reviewed as before
     assert len(ex.reviews.history) == 3
+
+
+def test_an_empty_queue_says_nothing_is_left_and_its_step_says_so(scores):
+    ex = DatasetExplorer(scores)
+    ex.start_review(0)
+    line = ex.view_state["queue"]
+    assert line["total"] == 0 and line["line"] == "nothing left to review"
+    with pytest.raises(ValueError, match="the review queue is empty: nothing left to review"):
+        ex.next_in_queue()
+    ex._handle_custom_msg({"type": "queue", "step": 1, "request": 1}, [])  # ] in the view: no traceback
+    sx = SampleExplorer(scores)
+    sx.start_review(0)
+    assert sx.view["review"]["queue"]["line"] == "nothing left to review"
+    sx._handle_custom_msg({"type": "queue", "step": 1}, [])
+    assert sx.view["review"]["error"] == "the review queue is empty: nothing left to review"
+
+
+def test_the_interval_follows_the_chart_metric(scores):
+    ex = DatasetExplorer(scores)
+    queue = ex.start_review(40, seed=2)
+    ex._handle_custom_msg({"type": "queue_interval", "request": 1}, [])
+    assert ex.view_state["queue"]["interval"].startswith(f"{ex.chart_metric} ±")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        metrics = list(review_plan(corrected(scores, ex.reviews, design=queue), 0.05).index)
+    other = next(m for m in metrics if m != ex.chart_metric)
+    ex.chart_metric = other
+    assert ex.view_state["queue"]["interval"] is None  # the old metric's words are not shown
+    ex._handle_custom_msg({"type": "queue_interval", "request": 2}, [])
+    assert ex.view_state["queue"]["interval"].startswith(f"{other} ±")

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...analysis.corrected import corrected
 from ...analysis.plan import review_plan
-from ...analysis.review_queue import ReviewQueue, review_queue, sample_done
+from ...analysis.review_queue import EMPTY, EMPTY_STEP, NO_QUEUE, ReviewQueue, review_queue, sample_done
 from ...analysis.runs import require
 from .common import VIEW, Context, Panel, judged_scores
 
@@ -28,7 +28,8 @@ class QueuePanel(Panel):
     """The review queue's part of the view (``queue``: None without one): ``queue`` the
     ReviewQueue, ``run`` the run it is over, ``at`` the item shown, ``rows`` each item's row of the
     model's frame, ``done`` whether each item is reviewed, ``interval`` the progress line's
-    interval words (None: not computed since the last review)."""
+    interval words (None: not computed since the last review) and ``interval_metric`` the chart
+    metric they were computed for (another chart metric makes them stale)."""
 
     key = "queue"
     requests = {"queue_interval": VIEW}
@@ -42,6 +43,7 @@ class QueuePanel(Panel):
         self.rows = np.zeros(0, dtype=np.int64)
         self.done = np.zeros(0, dtype=bool)
         self.interval: str | None = None
+        self.interval_metric: str | None = None
 
     def start(self, ctx: Context, n: int, strategy: str, seed: int, options: dict) -> ReviewQueue:
         """A new queue over the run shown (all runs shown: the first), for ``ctx.reviewer`` (a
@@ -60,7 +62,7 @@ class QueuePanel(Panel):
     def step(self, step: int) -> int:
         """Move ``step`` items on (negative: back), kept within the queue; the item's frame row."""
         if self.queue is None or not len(self.queue):
-            raise ValueError("no review queue: start one with start_review(n, strategy=...)")
+            raise ValueError(NO_QUEUE if self.queue is None else EMPTY_STEP)
         if isinstance(step, bool) or not isinstance(step, (int, np.integer)):
             raise ValueError(f"step must be a whole number, not {step!r:.80}")
         self.at = min(max(self.at + int(step), 0), len(self.queue) - 1)
@@ -83,11 +85,14 @@ class QueuePanel(Panel):
         """Compute the progress line's interval (the front end asks after a pause in the reviewing)."""
         if self.queue is not None and self.interval is None:
             self.interval = self.interval_words(ctx)
+            self.interval_metric = ctx.controls.get("chart_metric")
 
     def part(self, ctx: Context, view: dict) -> dict:
         q = self.queue
         if q is None:
             return {"queue": None}
+        if self.interval_metric != ctx.controls.get("chart_metric"):  # computed for another metric: ask again
+            self.interval = None
         reviewed, total = self.progress
         file = self.model.review_files.get(self.run)
         return {"queue": {
@@ -95,7 +100,7 @@ class QueuePanel(Panel):
             "position": self.at, "total": total, "reviewed": reviewed, "row": int(self.rows[self.at]) if total else None,
             "query_id": q.query_ids[self.at] if total else None, "note": q.note, "eligible": q.eligible,
             "double": "second review" if total and q.query_ids[self.at] in q.double else None,
-            "line": f"{reviewed} of {total} reviewed", "interval": self.interval,
+            "line": f"{reviewed} of {total} reviewed" if total else EMPTY, "interval": self.interval,
             "file": f"Saved to {file}" if file else NO_FILE}}
 
     def interval_words(self, ctx: Context) -> str:
