@@ -57,7 +57,7 @@ describe("row windows", () => {
     model.emit("msg:custom", { ...header(2, 0), request: first.request + 2 }, buffers());
     await settled();
     expect(store.get(1).query_id).toBe("b");
-    expect(updates).toBe(4); // after each reply, and after its rows were taken
+    expect(updates).toBe(3); // after the first reply (a kernel answers), and after each reply's rows were taken
     store.reset(3);
     expect(store.get(1)).toBeUndefined();
     store.destroy();
@@ -105,6 +105,31 @@ describe("row windows", () => {
     expect(store.get(0).query_id).toBe("a");
     store.destroy();
     vi.useRealTimers();
+  });
+});
+
+describe("a review's rows", () => {
+  it("patches the reviewed row in place: its window is not asked for again, the other rows stay", async () => {
+    const model = fakeModel();
+    const store = new RowStore(model, () => {});
+    store.reset(1);
+    store.ensure(0, 30, 1000);
+    model.emit("msg:custom", { ...header(1, 0), request: model.messages[0].request }, buffers());
+    await settled();
+    const other = store.get(0);
+    const row = { ...header(1, 1), positions: [3], run: ["run"], query_id: ["b"], query: ["q"],
+      numeric: ["n_passages", "precision", "reviewed"], values: [[0], [0.5], [2]], codes: [[0]] }; // rows.py's JSON
+    const changes = { version: 1, rows: [row] };
+    store.reset(1, undefined, changes); // the same order: only the reviewed row is new
+    expect(store.get(1).values).toEqual({ n_passages: 0, precision: 0.5, reviewed: 2 });
+    expect(store.get(0)).toBe(other);
+    store.ensure(0, 30, 1000);
+    expect(model.messages.length).toBe(1); // no window asked for again
+    store.reset(1, undefined, { version: 0, rows: [{ ...row, values: [[0], [0.9], [0]] }] }); // an older order's: ignored
+    expect(store.get(1).values.precision).toBe(0.5);
+    store.reset(2, undefined, changes); // a new order drops the rows (asked again), the old order's changes with them
+    expect(store.get(1)).toBeUndefined();
+    store.destroy();
   });
 });
 
@@ -189,7 +214,7 @@ describe("the drill-down", () => {
     const f = fixture("example");
     const sample = f._drill;
     const { model, el, cleanup } = mountWith(f);
-    await tick();
+    await vi.waitFor(() => expect(el.querySelector("[data-testid=drill-main] .rw-matrix")).not.toBeNull(), { timeout: 5000 });
     const main = el.querySelector("[data-testid=drill-main]");
     const rows = sample.matrix.response.length + sample.matrix.gt.length;
     expect(main.querySelectorAll(".rw-matrix tbody tr").length).toBe(rows);

@@ -96,7 +96,7 @@ function ClusterNotice({ view, labelOf }) {
 }
 
 function App({ model, store }) {
-  const views = useViews(model, ["_view", "_drill", "_other", "_rows"]);
+  const views = useViews(model, ["_view", "_drill", "_other", "_rows", "_row_changes"]);
   const [, bump] = useReducer((x) => x + 1, 0);
   store.onRows = bump; // set while rendering: rows that arrive before the first effect still redraw
   const view = views._view;
@@ -115,7 +115,7 @@ function App({ model, store }) {
     root.current.style.setProperty("--rw-ds-work-h", `max(420px, calc(100vh - ${Math.round(above + HOST_CHROME)}px))`);
   });
   if (!view) return html`<div class="rw-hint">Loading…</div>`;
-  store.reset(view.version, model.get("_rows"));
+  store.reset(view.version, model.get("_rows"), model.get("_row_changes"));
   const labelOf = labelsOf(view.metrics);
   const set = (patch) => setTraits(model, patch);
   const request = (name, msg = {}) => store.requests.ask({ type: name, ...msg }); // rejects when it fails

@@ -58,14 +58,23 @@ export function decodeSeed(seed) {
 }
 
 /** The rows of the current order: those that came back from the kernel, asked for a window at a
- * time, and, before they come, the first rows saved in the state (`seed`). A reply for an order
+ * time, and, before they come, the first rows saved in the state (`seed`); the rows a review
+ * changed (`changes`, the `_row_changes` trait) replace theirs in place. A reply for an order
  * newer than the one shown is kept for it (the view naming that order may come a moment later),
- * and its window is not asked again meanwhile; a reply for an older order is dropped. */
+ * and its window is not asked again meanwhile; a reply for an older order is dropped. `onRows()`
+ * redraws: when rows come, and when a reply changes what is said (the first reply, an error). */
 export class RowStore {
   constructor(model, onRows) {
     this.onRows = onRows;
-    this.requests = new Requests(model, (reply) => { if (reply) this.answered = true; this.onRows(); });
+    this.requests = new Requests(model, (reply) => {
+      const news = (reply && !this.answered) || this.requests.error !== this.said;
+      if (reply) this.answered = true;
+      this.said = this.requests.error;
+      if (news) this.onRows();
+    });
+    this.said = ""; // the request error last drawn
     this.answered = false; // any reply from a kernel yet
+    this.changes = null; // the last `changes` taken
     this.version = -1;
     this.rows = new Map();
     this.seeded = 0; // rows here from the saved state, not (yet) from a reply
@@ -77,7 +86,11 @@ export class RowStore {
 
   /** A new order (filter, sort): forget the rows of the old one, take those a reply already
    * brought for this one, and the saved first rows when they are of this order. */
-  reset(version, seed) {
+  reset(version, seed, changes) {
+    if (changes && changes !== this.changes && changes.version === version) {
+      this.changes = changes;
+      if (version === this.version) this.patch(changes);
+    }
     if (version === this.version) return;
     this.version = version;
     this.rows.clear();
@@ -95,6 +108,12 @@ export class RowStore {
       for (const [start, rows] of windows) this.take(start, rows);
       this.later.delete(v);
     }
+    if (this.changes && this.changes.version === version) this.patch(this.changes);
+  }
+
+  /** The rows a review changed, each in its place (their windows stay as they were: loaded or not). */
+  patch(changes) {
+    for (const part of changes.rows) decodeSeed(part).forEach((row, i) => this.rows.set(part.start + i, row));
   }
 
   take(start, rows) {

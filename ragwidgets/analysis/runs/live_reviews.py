@@ -28,6 +28,8 @@ class LiveReviews:
     the reviews in force (``_reviews``), their file (``_logs``), the reviews that did not match
     (``_problems``) and the runs whose Scores are stale (``_stale``)."""
 
+    reviewed_rows = np.zeros(0, dtype=np.int64)  # the frame positions the last review() scored again
+
     @property
     def scores(self) -> dict[str, Scores]:
         """Each run's Scores under its reviews (a run reviewed live is scored again when asked for)."""
@@ -134,11 +136,11 @@ class LiveReviews:
         kept = [p for p in self._problems[name] if p.review.query_id not in again]
         self._problems[name] = kept + problems
         warn_problems(problems)
-        if not found:
-            return np.zeros(0, dtype=np.int64)
-        self._stale.add(name)
-        self._patch(name, np.array(found, dtype=np.int64), samples)
-        return self._run_start[name] + np.array(found, dtype=np.int64)
+        self.reviewed_rows = self._run_start[name] + np.array(found, dtype=np.int64)
+        if found:
+            self._stale.add(name)
+            self._patch(name, np.array(found, dtype=np.int64), samples)
+        return self.reviewed_rows
 
     def _patch(self, name: str, found: np.ndarray, samples: list[Sample]) -> None:
         """Score ``samples`` (run ``name``'s at positions ``found``) and write their values into the held tables."""
@@ -183,4 +185,7 @@ class LiveReviews:
         if len(self.runs) > 1:
             self.comparison = compare_runs(self.tables, judges=self.judges)
         self._mask = None
+        order, version = self._order, self.version
         self.update(self.query)
+        if np.array_equal(order, self._order):
+            self.version = version  # the same order: the rows stay in place, only these rows' values are new

@@ -48,7 +48,7 @@ from .common import DRILL, REVIEWED, ROWS, VIEW, Context, whole
 from .drill import DrillPanel
 from .export import ExportPanel
 from .queue import QueuePanel
-from .rows import MAX_WINDOW, rows_message, seed, window
+from .rows import MAX_WINDOW, SEED_ROWS, changed, rows_message, seed, window
 from .slices import SlicesPanel, add
 from .summary import SummaryPanel
 from .trust import TrustPanel
@@ -117,6 +117,7 @@ class DatasetExplorer(Widget):
     samples = traitlets.Dict().tag(sync=True)  # {"label", "query_ids"}: the chosen samples kept; {} = all
     table_columns = traitlets.List(traitlets.Unicode()).tag(sync=True)  # the table's columns in order; [] = all
     _rows = traitlets.Dict().tag(sync=True)  # the first SEED_ROWS rows of the order, saved with the notebook
+    _row_changes = traitlets.Dict().tag(sync=True)  # the rows the last review changed in this order (rows.changed)
     _view = view_trait()  # each view trait is sent as changes to its _base (Widget._show)
     _view_base = view_trait()
     _drill = view_trait()  # the selected sample's view
@@ -521,6 +522,7 @@ class DatasetExplorer(Widget):
         with self.hold_sync():
             if reorder or self._rows.get("version") != self.model.version:
                 self._rows = seed(self.model)
+                self._row_changes = {}
             self._show("_view", self.view_state)
             if self.selected != self._panels["drill"].drilled:
                 self._update_drill()
@@ -583,16 +585,31 @@ class DatasetExplorer(Widget):
             self._show(name, view)
 
     def _redraw(self, what: str) -> None:
-        """Redraw after a panel's request or action (``what``: common's NOTHING ... REVIEWED)."""
-        if what == REVIEWED:
-            for panel in self._panels.values():
-                panel.reviewed(self._context())
-        if what in (ROWS, REVIEWED) and self.view_state:
-            self._refresh()
-        elif what == VIEW:
-            self._refresh(reorder=False)
-        if what in (DRILL, REVIEWED):
-            self._update_drill()
+        """Redraw after a panel's request or action (``what``: common's NOTHING ... REVIEWED), what
+        changes sent in one message. A review leaves the order's version as it was unless it moved
+        a row (the model orders again itself): then only the reviewed rows are sent
+        (``_row_changes``), and the saved first rows again when one of them is among those."""
+        with self.hold_sync():
+            if what == REVIEWED:
+                for panel in self._panels.values():
+                    panel.reviewed(self._context())
+                if self.view_state:
+                    self._reviewed_rows()
+            if what == ROWS and self.view_state:
+                self._refresh()
+            elif what == VIEW:
+                self._refresh(reorder=False)
+            if what in (DRILL, REVIEWED):
+                self._update_drill()
+
+    def _reviewed_rows(self) -> None:
+        """The view, and the table's rows the last review changed (``_row_changes``), after a review."""
+        version = self._rows.get("version")
+        self._refresh(reorder=False)
+        if version == self.model.version:
+            self._row_changes = rows = changed(self.model, self.model.reviewed_rows)
+            if any(r["start"] < SEED_ROWS for r in rows["rows"]):
+                self._rows = seed(self.model)
 
     # -- rows on demand, and the requests -----------------------------------------------------
     def window(self, start: int, count: int) -> tuple[dict, list[bytes]]:

@@ -1,6 +1,7 @@
 """The table's rows as the front end asks for them (``js/src/dataset/rows.js``): windows of the
 filtered order, one binary buffer per column (and one saying whether each row's labels are
-reviewed), and the first SEED_ROWS of them saved in ``_rows``."""
+reviewed), the first SEED_ROWS of them saved in ``_rows``, and the rows a review changed
+(``_row_changes``), patched in place."""
 
 from __future__ import annotations
 
@@ -52,10 +53,23 @@ def reviewed(model, rows: dict) -> np.ndarray:
     return out
 
 
-def seed(model) -> dict:
-    """The first SEED_ROWS rows of the order, as ``_rows`` saves them: a window's header with its
-    numeric columns as lists (None for NaN) and its status codes."""
-    header, _ = rows_message(model.version, 0, **(first := window(model, 0, SEED_ROWS)))
+def _as_json(model, start: int, count: int) -> dict:
+    """A window of the model's rows as JSON: its header with its numeric columns as lists (None
+    for NaN) and its status codes."""
+    header, _ = rows_message(model.version, start, **(rows := window(model, start, count)))
     return {**header, "values": [[v if math.isfinite(v) else None for v in np.asarray(col, dtype=float).tolist()]
-                                 for col in first["numeric"].values()],
-            "codes": [np.asarray(col).astype(int).tolist() for col in first["status"].values()]}
+                                 for col in rows["numeric"].values()],
+            "codes": [np.asarray(col).astype(int).tolist() for col in rows["status"].values()]}
+
+
+def seed(model) -> dict:
+    """The first SEED_ROWS rows of the order, as ``_rows`` saves them (a window as JSON)."""
+    return _as_json(model, 0, SEED_ROWS)
+
+
+def changed(model, positions: np.ndarray) -> dict:
+    """The rows of the order that a review changed (``positions`` in ``frame``; those the filters
+    leave out are not in it), for the front end to patch in place while the order's ``version``
+    stays: ``{"version", "rows": [a one-row window as JSON, whose ``start`` is its place]}``."""
+    places = np.flatnonzero(np.isin(model.order, positions)) if len(positions) else []
+    return {"version": model.version, "rows": [_as_json(model, int(i), 1) for i in places]}
