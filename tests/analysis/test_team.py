@@ -310,3 +310,33 @@ def test_a_queue_marks_a_random_share_for_a_second_review():
                                    reviews=Reviews(first + all_labels(twice, "bob")))) == (4, 4)
     table = corrected(scores, Reviews(first + all_labels(twice, "bob")), metrics=["precision"], design=q)
     assert table.loc["precision", "n_reviewed"] == 4
+
+
+def test_a_second_reviewers_queue_draws_a_share_of_the_others_reviews_back():
+    from ragwidgets.analysis import review_queue
+
+    def labels(qid, who):
+        return [Review(query_id=qid, kind="answer2response", claim=c, label=E, reviewer=who) for c in range(2)] + \
+            [Review(query_id=qid, kind="response2answer", claim=0, label=E, reviewer=who)] + \
+            [Review(query_id=qid, kind=k, claim=c, doc_id="d0", label=E, reviewer=who)
+             for k, n in (("retrieved2response", 2), ("retrieved2answer", 1)) for c in range(n)]
+
+    scores = rw.evaluate([dict(RECORD, query_id=f"q{i}") for i in range(100)])
+    by_ann = [f"q{i}" for i in range(40)]
+    mine, both = ["q40", "q41"], ["q42"]
+    reviews = Reviews([r for q in by_ann for r in labels(q, "ann")] + [r for q in mine for r in labels(q, "bob")]
+                      + [r for q in both for r in labels(q, "ann") + labels(q, "cy")])
+    fresh = {f"q{i}" for i in range(43, 100)}
+    assert set(review_queue(scores, 1000, reviews=reviews, double=1.0).query_ids) == fresh  # no reviewer: as before
+    assert set(review_queue(scores, 1000, reviews=reviews, reviewer="bob").query_ids) == fresh  # double 0: none back
+    everything = review_queue(scores, 1000, reviews=reviews, reviewer="bob", double=1.0)
+    assert set(everything.query_ids) == fresh | set(by_ann)  # not bob's own, not those two reviewed
+    assert set(by_ann) <= set(everything.double)
+    assert all(w.startswith("second review: ") == (q in by_ann) for q, w in zip(everything.query_ids, everything.frame["why"]))
+    assert set(review_queue(scores, 1000, reviews=reviews, reviewer="ann", double=1.0).query_ids) == fresh | set(mine)
+    back = [len(set(review_queue(scores, 1000, reviews=reviews, reviewer="bob", double=0.25, seed=s).query_ids)
+                & set(by_ann)) for s in range(400)]
+    # each of ann's 40 comes back with probability 0.25: 10 expected, sd of the mean over 400 seeds √(40·0.25·0.75/400) ≈ 0.14
+    assert np.mean(back) == pytest.approx(10, abs=4 * 0.14)
+    q = review_queue(scores, 10, reviews=reviews, reviewer="bob", double=0.25, seed=3)
+    assert len(q) == 10 and set(q.query_ids) <= fresh | set(by_ann)
