@@ -74,9 +74,9 @@ class SampleReview:
         decided = next((r for cell, d in cells if (r := self.reviews.get((kind, claim, d))) is not None
                         and r.adjudicated), None)
         if decided is not None:
-            raise self._error("label", f"{ROW_PREFIX[kind]}{claim + 1}{' × ' + decided.doc_id if decided.doc_id else ''}"
-                              f" is decided by {decided.reviewer or 'an adjudicator'} (adjudicated): change it in "
-                              f"the Adjudicate tab")
+            where = f"{ROW_PREFIX[kind]}{claim + 1}{' × ' + decided.doc_id if decided.doc_id else ''}"
+            raise self._error("label", f"{where} is decided by {decided.reviewer or 'an adjudicator'} (adjudicated): "
+                              f"change it in the Adjudicate tab")
         judged = getattr(self.judged, kind)
         time, text = now(), claims[claim].text
         out = []

@@ -332,11 +332,13 @@ def test_a_second_reviewers_queue_draws_a_share_of_the_others_reviews_back():
     everything = review_queue(scores, 1000, reviews=reviews, reviewer="bob", double=1.0)
     assert set(everything.query_ids) == fresh | set(by_ann)  # not bob's own, not those two reviewed
     assert set(by_ann) <= set(everything.double)
-    assert all(w.startswith("second review: ") == (q in by_ann) for q, w in zip(everything.query_ids, everything.frame["why"]))
+    assert all(w.startswith("second review: ") == (q in by_ann)
+               for q, w in zip(everything.query_ids, everything.frame["why"]))
     assert set(review_queue(scores, 1000, reviews=reviews, reviewer="ann", double=1.0).query_ids) == fresh | set(mine)
     back = [len(set(review_queue(scores, 1000, reviews=reviews, reviewer="bob", double=0.25, seed=s).query_ids)
                 & set(by_ann)) for s in range(400)]
-    # each of ann's 40 comes back with probability 0.25: 10 expected, sd of the mean over 400 seeds √(40·0.25·0.75/400) ≈ 0.14
+    # each of ann's 40 comes back with probability 0.25: 10 expected; the sd of the mean over 400
+    # seeds is √(40 · 0.25 · 0.75 / 400) ≈ 0.14
     assert np.mean(back) == pytest.approx(10, abs=4 * 0.14)
     q = review_queue(scores, 10, reviews=reviews, reviewer="bob", double=0.25, seed=3)
     assert len(q) == 10 and set(q.query_ids) <= fresh | set(by_ann)
