@@ -105,6 +105,8 @@ def test_a_review_patches_the_reviewed_row_in_place_as_a_fresh_explorer_shows_it
     assert changed_values > 0  # some reviews changed a value (the ✓ mark at least)
     fresh = DatasetExplorer(scores, reviews=str(path))
     assert same(shown, table(fresh))  # the patched table is the fresh explorer's
+    means = [x.model.review_summary()["reviewed_mean"].to_numpy(dtype=float) for x in (ex, fresh)]
+    assert np.array_equal(*means, equal_nan=True)  # the means found again only for the metrics a review changed
     marks = [v["reviewed"] for _, v, _ in shown.values()]
     assert sum(m > 0 for m in marks) == len(done) > 1 and 2 in marks  # each reviewed row marked; the first one ✓
 

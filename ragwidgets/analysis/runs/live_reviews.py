@@ -82,13 +82,22 @@ class LiveReviews:
 
     def _review_means(self, name: str) -> pd.DataFrame:
         """Per metric of run ``name``: its exact means under the judge's labels and the reviews (kept
-        in the view cache until a review changes the values: every view shows them)."""
-        rows = self._run_code == self.runs.index(name)
+        in the view cache until a review changes the values: every view shows them; a metric's
+        reviewed mean is found again only when a review changed its values)."""
+        rows = None
         out = {}
         for m in self.metrics:
-            reviewed = mean_over_defined(self._values[m][rows], self._codes[m][rows] == DEFINED_CODE)[0]
-            out[m] = {"judge_mean": self._judge_means[name][m], "reviewed_mean": reviewed}
+            if (name, m) not in self._reviewed_means:
+                rows = self._run_code == self.runs.index(name) if rows is None else rows
+                self._reviewed_means[name, m] = mean_over_defined(self._values[m][rows],
+                                                                  self._codes[m][rows] == DEFINED_CODE)[0]
+            out[m] = {"judge_mean": self._judge_means[name][m], "reviewed_mean": self._reviewed_means[name, m]}
         return pd.DataFrame.from_dict(out, orient="index").rename_axis("metric")
+
+    @functools.cached_property
+    def _reviewed_means(self) -> dict[tuple[str, str], float | None]:
+        """(run, metric) -> its exact mean under the reviews, for the metrics no review changed since."""
+        return {}
 
     @functools.cached_property
     def _judge_means(self) -> dict[str, dict]:
@@ -174,6 +183,8 @@ class LiveReviews:
         if not changed:
             return
         self._rows.changed(changed)
+        for key in [k for k in self._reviewed_means if k[1] in changed]:
+            del self._reviewed_means[key]
         self._summarizer.update(RunTable(scores=None, frame=self._frame, status=self._status), changed)
         self._cache = {}
         part = RunTable(scores=None, frame=self._frame.iloc[rows], status=self._status.iloc[rows])
