@@ -68,8 +68,13 @@ def seed(model) -> dict:
 
 
 def changed(model, positions: np.ndarray) -> dict:
-    """The rows of the order that a review changed (``positions`` in ``frame``; those the filters
-    leave out are not in it), for the front end to patch in place while the order's ``version``
-    stays: ``{"version", "rows": [a one-row window as JSON, whose ``start`` is its place]}``."""
+    """The rows of the order that a review changed (the reviewed samples at ``positions`` in
+    ``frame`` and, comparing runs, the same queries' rows in the other runs: their difference; rows
+    the filters leave out are not in the order), for the front end to patch in place while the
+    order's ``version`` stays: ``{"version", "rows": [a one-row window as JSON, whose ``start`` is
+    its place]}``."""
+    if len(model.runs) > 1 and len(positions):
+        ids = model.frame["query_id"].to_numpy()
+        positions = np.flatnonzero(np.isin(ids, ids[positions]))
     places = np.flatnonzero(np.isin(model.order, positions)) if len(positions) else []
     return {"version": model.version, "rows": [_as_json(model, int(i), 1) for i in places]}
