@@ -13,7 +13,7 @@ comparison, ``count`` of ``total``), then each panel's part; each view one
 ``js/src/dataset/``) answer their requests; the drill-down (``drill.py``) fills ``_drill`` and
 ``_other``. What the model cannot do (its ``capabilities``) is named as not available. ``_rows``
 carries the first SEED_ROWS rows of the order, so that a saved notebook or an export shows them
-with no kernel.
+with no kernel; ``_row_changes`` the rows a review changed, which the front end patches in place.
 
 Every control value is checked where it enters: set from Python, a value that is not valid (a
 filter expression that does not evaluate included) raises :class:`ControlError`; sent by the
@@ -587,7 +587,7 @@ class DatasetExplorer(Widget):
     def _redraw(self, what: str) -> None:
         """Redraw after a panel's request or action (``what``: common's NOTHING ... REVIEWED), what
         changes sent in one message. A review leaves the order's version as it was unless it moved
-        a row (the model orders again itself): then only the reviewed rows are sent
+        a row (the model orders again itself); while it stays, only the reviewed rows are sent
         (``_row_changes``), and the saved first rows again when one of them is among those."""
         with self.hold_sync():
             if what == REVIEWED:
