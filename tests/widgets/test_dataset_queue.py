@@ -17,6 +17,7 @@ from ragwidgets.analysis.corrected import corrected
 from ragwidgets.analysis.plan import review_plan
 from ragwidgets.analysis.review_queue import progress, review_queue
 from ragwidgets.datasets.synthetic import synthetic_run
+from ragwidgets.engine.metrics import format_value
 from ragwidgets.errors import RagWidgetsError
 from ragwidgets.reviews import Review
 from ragwidgets.widgets import SampleExplorer
@@ -104,7 +105,7 @@ def test_the_progress_interval_is_corrected_and_the_plan(scores):
     half = (table.at[metric, "corrected_high"] - table.at[metric, "corrected_low"]) / 2
     assert plan.at[metric, "half_width"] == pytest.approx(half)
     more = plan.at[metric, "more"]
-    assert ex.view_state["queue"]["interval"] == f"{metric} ±{half:.2g}, {more} more for ±0.05" and more > 0
+    assert ex.view_state["queue"]["interval"] == f"{metric} ±{format_value(half)}, {more} more for ±0.05" and more > 0
     assert ex.review_progress == (12, 40)
 
 

@@ -18,6 +18,7 @@ from ...analysis.corrected import corrected
 from ...analysis.plan import review_plan
 from ...analysis.review_queue import EMPTY, EMPTY_STEP, NO_QUEUE, ReviewQueue, review_queue, sample_done
 from ...analysis.runs import require
+from ...engine.metrics import format_value
 from .common import VIEW, Context, Panel, judged_scores
 
 PLAN_WIDTH = 0.05  # the progress line's plan: random reviews for a corrected interval of ± this
@@ -118,7 +119,7 @@ class QueuePanel(Panel):
         metric = ctx.controls.get("chart_metric")
         metric = metric if metric in plan.index else plan.index[0]
         row = plan.loc[metric]
-        half = "Undefined" if row["half_width"] is None else f"{row['half_width']:.2g}"
+        half = format_value(row["half_width"])  # "Undefined" for None
         if row["n_needed"] is None:
             more = f"{row['more']} at random first, to measure the judge's disagreement"
         elif row["more"] == 0:
