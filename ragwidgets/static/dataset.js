@@ -557,7 +557,7 @@ function Adjudicate({ part: a3, request, set }) {
     if (label && !e3.ctrlKey && !e3.metaKey && !e3.altKey) {
       e3.preventDefault();
       e3.stopPropagation();
-      decide(d3, label, e3.currentTarget);
+      if (!e3.repeat) decide(d3, label, e3.currentTarget);
     } else if (e3.key === "Enter") {
       e3.preventDefault();
       open(d3);
@@ -1228,15 +1228,13 @@ function keyAction(key, target) {
 }
 function reviewKeys(e3, target, ctx, onWhy) {
   if (!ctx.review || e3.ctrlKey || e3.metaKey || e3.altKey) return false;
-  if (e3.key.toLowerCase() === "w" && onWhy) {
-    e3.preventDefault();
-    onWhy();
-    return true;
-  }
-  const action = keyAction(e3.key, target);
-  if (!action) return false;
+  const why = e3.key.toLowerCase() === "w" && onWhy;
+  const action = why ? null : keyAction(e3.key, target);
+  if (!why && !action) return false;
   e3.preventDefault();
-  ctx.review(action);
+  if (e3.repeat) return true;
+  if (why) onWhy();
+  else ctx.review(action);
   return true;
 }
 var said = (code) => `${LABEL[code][0]} ${LABEL[code][1]}`;
@@ -1276,7 +1274,7 @@ var ReviewLine = memo(function ReviewLine2({ review, queue = null, focusNext = n
       ${review.file ? html` <span class="rw-hint">Saved to ${review.file}.</span>` : null}</p>
     ${focusNext ? html`<p><button type="button" data-testid="next-label" title="Focus the next label to review (then E / N / C / A)"
       onClick=${focusNext}>Next label to review ▸</button></p>` : null}
-    ${q3 ? html`<p data-testid="queue">Review queue (${q3.strategy}): <b data-testid="progress">${q3.reviewed} of ${q3.total} reviewed</b> · item ${q3.position + 1}
+    ${q3 ? html`<p data-testid="queue">Review queue (${q3.strategy}): <b data-testid="progress">${q3.line}</b>${q3.total ? ` · item ${q3.position + 1}` : ""}${q3.double ? html` · <b data-testid="queue-double">${q3.double}</b>` : ""}
       ${queue ? html`<button type="button" onClick=${() => queue(-1)} disabled=${q3.position === 0} title="Previous in the queue ([)">◀ previous</button>
         <button type="button" onClick=${() => queue(1)} disabled=${q3.position >= q3.total - 1} title="Next in the queue (])" data-testid="queue-next">next ▶</button>` : null}
       ${q3.note ? html` <span class="rw-hint">${q3.note}</span>` : null}</p>` : null}
@@ -1627,10 +1625,8 @@ function rowKeys(e3, pick, more) {
     const step = (n4) => e3.key === "ArrowDown" ? n4.nextElementSibling : n4.previousElementSibling;
     let next = step(e3.currentTarget);
     while (next && !next.classList.contains("rw-row")) next = step(next);
-    if (next) {
-      e3.preventDefault();
-      next.focus();
-    }
+    e3.preventDefault();
+    if (next) next.focus();
   }
 }
 function Row({ item, selected, send, more = null, children }) {
@@ -2262,11 +2258,12 @@ function Drill({ part, request }) {
         if (Object.keys(patch).length) drillAsk("drill", { which, patch });
       };
       const queue = (by) => queued.current ? drillAsk("queue", { step: by }) : null;
+      const isMain = which === "main";
       mounted.current[which] = mountSampleView(ref.current, {
         view: shown(which, next),
         send,
-        queue,
-        queued: () => queued.current,
+        queue: isMain ? queue : null,
+        queued: isMain ? () => queued.current : null,
         kinds: () => queued.current ? queued.current.kinds : null,
         keys: (e3) => !(e3.key.startsWith("Arrow") && e3.target.matches(".rw-scroll, .rw-matrix-wrap")) && navigate(e3, (by) => request("step", { delta: by }).catch(() => null), queued.current ? queue : null),
         review: (action) => drillAsk("review", { which, ...action }),
@@ -2353,12 +2350,11 @@ var panel6 = {
 };
 
 // src/dataset/queue.js
-var PAUSE2 = 1500;
 function Queue({ part, request }) {
   const q3 = part.queue;
   h2(() => {
     if (q3.interval !== null) return void 0;
-    const t4 = setTimeout(() => request("queue_interval").catch(() => null), PAUSE2);
+    const t4 = setTimeout(() => request("queue_interval").catch(() => null), PAUSE);
     return () => clearTimeout(t4);
   });
   const step = (by) => request("queue", { step: by }).catch(() => null);
@@ -2366,7 +2362,7 @@ function Queue({ part, request }) {
   return html`<div class="rw-ds-queue" role="status" data-testid="queue">
     <b>Review queue</b>${` (${q3.strategy}${q3.run ? `, over run ${showId(q3.run)}` : ""}): `}
     <b data-testid="queue-progress">${q3.line}</b>${dot}<span data-testid="queue-interval">${q3.interval === null ? "interval …" : q3.interval}</span>${dot}<span
-      class="rw-hint" data-testid="queue-file">${q3.file}</span>${dot}${`sample ${q3.position + 1} of ${q3.total}${q3.query_id === null ? "" : ` (${showId(q3.query_id)})`} `}
+      class="rw-hint" data-testid="queue-file">${q3.file}</span>${dot}${q3.total ? `sample ${q3.position + 1} of ${q3.total}${q3.query_id === null ? "" : ` (${showId(q3.query_id)})`} ` : ""}${q3.double ? html`<b data-testid="queue-double">${q3.double}</b> ` : ""}
     <button type="button" onClick=${() => step(-1)} disabled=${q3.position === 0} title="Previous in the queue ([)">◀</button>
     <button type="button" onClick=${() => step(1)} disabled=${q3.position >= q3.total - 1} title="Next in the queue (])"
       data-testid="queue-next">▶</button>
@@ -2480,10 +2476,14 @@ var RowStore = class {
   constructor(model, onRows) {
     this.onRows = onRows;
     this.requests = new Requests(model, (reply) => {
+      const news = reply && !this.answered || this.requests.error !== this.said;
       if (reply) this.answered = true;
-      this.onRows();
+      this.said = this.requests.error;
+      if (news) this.onRows();
     });
+    this.said = "";
     this.answered = false;
+    this.changes = null;
     this.version = -1;
     this.rows = /* @__PURE__ */ new Map();
     this.seeded = 0;
@@ -2494,7 +2494,11 @@ var RowStore = class {
   }
   /** A new order (filter, sort): forget the rows of the old one, take those a reply already
    * brought for this one, and the saved first rows when they are of this order. */
-  reset(version, seed) {
+  reset(version, seed, changes) {
+    if (changes && changes !== this.changes && changes.version === version) {
+      this.changes = changes;
+      if (version === this.version) this.patch(changes);
+    }
     if (version === this.version) return;
     this.version = version;
     this.rows.clear();
@@ -2512,6 +2516,11 @@ var RowStore = class {
       for (const [start, rows] of windows) this.take(start, rows);
       this.later.delete(v3);
     }
+    if (this.changes && this.changes.version === version) this.patch(this.changes);
+  }
+  /** The rows a review changed, each in its place (their windows stay as they were: loaded or not). */
+  patch(changes) {
+    for (const part of changes.rows) decodeSeed(part).forEach((row, i3) => this.rows.set(part.start + i3, row));
   }
   take(start, rows) {
     rows.forEach((row, i3) => this.rows.set(start + i3, row));
@@ -5031,7 +5040,7 @@ function ClusterNotice({ view, labelOf }) {
   </div>`;
 }
 function App({ model, store }) {
-  const views = useViews(model, ["_view", "_drill", "_other", "_rows"]);
+  const views = useViews(model, ["_view", "_drill", "_other", "_rows", "_row_changes"]);
   const [, bump] = y2((x2) => x2 + 1, 0);
   store.onRows = bump;
   const view = views._view;
@@ -5041,14 +5050,15 @@ function App({ model, store }) {
   const [tab, setTab] = d2("");
   const root = A2(null);
   const work = A2(null);
-  _2(() => {
+  h2(() => {
     if (!root.current || !work.current) return;
     const cell = root.current.closest(".jp-Cell, .cell") || root.current;
     const above = work.current.getBoundingClientRect().top - cell.getBoundingClientRect().top;
-    root.current.style.setProperty("--rw-ds-work-h", `max(420px, calc(100vh - ${Math.round(above + HOST_CHROME)}px))`);
+    const height = `max(420px, calc(100vh - ${Math.round(above + HOST_CHROME)}px))`;
+    if (root.current.style.getPropertyValue("--rw-ds-work-h") !== height) root.current.style.setProperty("--rw-ds-work-h", height);
   });
   if (!view) return html`<div class="rw-hint">Loading…</div>`;
-  store.reset(view.version, model.get("_rows"));
+  store.reset(view.version, model.get("_rows"), model.get("_row_changes"));
   const labelOf = labelsOf(view.metrics);
   const set = (patch) => setTraits(model, patch);
   const request = (name, msg = {}) => store.requests.ask({ type: name, ...msg });

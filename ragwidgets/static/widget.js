@@ -898,15 +898,13 @@ function keyAction(key, target) {
 }
 function reviewKeys(e3, target, ctx, onWhy) {
   if (!ctx.review || e3.ctrlKey || e3.metaKey || e3.altKey) return false;
-  if (e3.key.toLowerCase() === "w" && onWhy) {
-    e3.preventDefault();
-    onWhy();
-    return true;
-  }
-  const action = keyAction(e3.key, target);
-  if (!action) return false;
+  const why = e3.key.toLowerCase() === "w" && onWhy;
+  const action = why ? null : keyAction(e3.key, target);
+  if (!why && !action) return false;
   e3.preventDefault();
-  ctx.review(action);
+  if (e3.repeat) return true;
+  if (why) onWhy();
+  else ctx.review(action);
   return true;
 }
 var said = (code) => `${LABEL[code][0]} ${LABEL[code][1]}`;
@@ -946,7 +944,7 @@ var ReviewLine = memo(function ReviewLine2({ review, queue = null, focusNext = n
       ${review.file ? html` <span class="rw-hint">Saved to ${review.file}.</span>` : null}</p>
     ${focusNext ? html`<p><button type="button" data-testid="next-label" title="Focus the next label to review (then E / N / C / A)"
       onClick=${focusNext}>Next label to review ▸</button></p>` : null}
-    ${q3 ? html`<p data-testid="queue">Review queue (${q3.strategy}): <b data-testid="progress">${q3.reviewed} of ${q3.total} reviewed</b> · item ${q3.position + 1}
+    ${q3 ? html`<p data-testid="queue">Review queue (${q3.strategy}): <b data-testid="progress">${q3.line}</b>${q3.total ? ` · item ${q3.position + 1}` : ""}${q3.double ? html` · <b data-testid="queue-double">${q3.double}</b>` : ""}
       ${queue ? html`<button type="button" onClick=${() => queue(-1)} disabled=${q3.position === 0} title="Previous in the queue ([)">◀ previous</button>
         <button type="button" onClick=${() => queue(1)} disabled=${q3.position >= q3.total - 1} title="Next in the queue (])" data-testid="queue-next">next ▶</button>` : null}
       ${q3.note ? html` <span class="rw-hint">${q3.note}</span>` : null}</p>` : null}
@@ -1297,10 +1295,8 @@ function rowKeys(e3, pick, more) {
     const step = (n3) => e3.key === "ArrowDown" ? n3.nextElementSibling : n3.previousElementSibling;
     let next = step(e3.currentTarget);
     while (next && !next.classList.contains("rw-row")) next = step(next);
-    if (next) {
-      e3.preventDefault();
-      next.focus();
-    }
+    e3.preventDefault();
+    if (next) next.focus();
   }
 }
 function Row({ item, selected, send, more = null, children }) {
