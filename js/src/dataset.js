@@ -19,7 +19,7 @@
 // too), `set(patch)` writes the panel's own traits. A panel never reaches into another.
 // Adding a panel: one module here, one line in PANELS (and its Python module, README).
 import { render as mount } from "preact";
-import { useEffect, useReducer, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
 import { panel as adjudicate } from "./dataset/adjudicate.js";
 import { panel as charts } from "./dataset/charts.js";
 import { labelsOf, TraitSelect, toggled } from "./dataset/common.js";
@@ -106,12 +106,11 @@ function App({ model, store }) {
   const [tab, setTab] = useState("");
   const root = useRef(null);
   const work = useRef(null);
-  useEffect(() => { // the workspace takes the screen's height below what is above it in its cell
+  useLayoutEffect(() => { // the workspace takes the screen's height below what is above it in its cell
     if (!root.current || !work.current) return;
     // in a notebook the whole cell (its code above the widget too) fits: a host that scrolls a
     // clicked cell's top into view when it is taller than the screen then does not move the page.
-    // Measured after the frame is drawn (its layout done, not forced again in each render) and set
-    // only when it changes (the same value would have the page's style found again).
+    // Set only when it changes (the same value would have the page's style found again).
     const cell = root.current.closest(".jp-Cell, .cell") || root.current;
     const above = work.current.getBoundingClientRect().top - cell.getBoundingClientRect().top;
     const height = `max(420px, calc(100vh - ${Math.round(above + HOST_CHROME)}px))`;

@@ -5050,7 +5050,7 @@ function App({ model, store }) {
   const [tab, setTab] = d2("");
   const root = A2(null);
   const work = A2(null);
-  h2(() => {
+  _2(() => {
     if (!root.current || !work.current) return;
     const cell = root.current.closest(".jp-Cell, .cell") || root.current;
     const above = work.current.getBoundingClientRect().top - cell.getBoundingClientRect().top;
