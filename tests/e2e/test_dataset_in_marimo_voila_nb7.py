@@ -10,40 +10,14 @@ import sys
 
 import nbformat
 import pytest
-from e2e_support import free_port, kernel_answered, serve
+from e2e_support import free_port, kernel_answered, marimo_app, serve
 from test_frontends_marimo_voila import TIMEOUT, VOILA_TEMPLATE_CDN, environment, pages  # noqa: F401 (a fixture)
 from test_harbor_in_lab import open_and_run
 
 SETUP = ("import ragwidgets as rw\nfrom ragwidgets.datasets import synthetic_run\n"
          "explorer = rw.DatasetExplorer(synthetic_run(500, seed=3))\n"
          "sample = rw.SampleExplorer.ragchecker_example()")
-MARIMO_APP = f'''import marimo
-
-app = marimo.App()
-
-
-@app.cell
-def _():
-    import marimo as mo
-{chr(10).join("    " + line for line in SETUP.splitlines())}
-    return explorer, mo, sample
-
-
-@app.cell
-def _(explorer, mo):
-    mo.ui.anywidget(explorer)
-    return
-
-
-@app.cell
-def _(mo, sample):
-    mo.ui.anywidget(sample)
-    return
-
-
-if __name__ == "__main__":
-    app.run()
-'''
+MARIMO_APP = marimo_app(SETUP, ["explorer", "sample"])
 CELLS = [SETUP, "explorer", "sample"]
 
 

@@ -9,39 +9,11 @@ import os
 import sys
 
 import pytest
-from e2e_support import ROOT, OfflinePage, free_port, kernel_answered, serve
+from e2e_support import ROOT, OfflinePage, free_port, kernel_answered, marimo_app, serve
 
 TIMEOUT = 90_000
-MARIMO_APP = '''import marimo
-
-app = marimo.App()
-
-
-@app.cell
-def _():
-    import marimo as mo
-    import ragwidgets as rw
-
-    explorer = rw.Explorer.harbor()
-    space = explorer.state_space("citation_precision")
-    return explorer, mo, space
-
-
-@app.cell
-def _(explorer, mo):
-    mo.ui.anywidget(explorer)
-    return
-
-
-@app.cell
-def _(mo, space):
-    mo.ui.anywidget(space)
-    return
-
-
-if __name__ == "__main__":
-    app.run()
-'''
+MARIMO_APP = marimo_app('import ragwidgets as rw\n\nexplorer = rw.Explorer.harbor()\n'
+                        'space = explorer.state_space("citation_precision")', ["explorer", "space"])
 # Voilà 0.5's own lab template links Font Awesome from jsdelivr (voila.js bundles the same CSS, so its
 # icons show anyway): blocked like every other request, and tolerated only with these exact URLs.
 VOILA_TEMPLATE_CDN = frozenset({f"https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@%5E5/css/{name}.min.css"

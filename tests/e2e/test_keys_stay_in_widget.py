@@ -15,7 +15,7 @@ import sys
 
 import nbformat
 import pytest
-from e2e_support import free_port, kernel_answered, serve
+from e2e_support import free_port, kernel_answered, marimo_app, serve
 from test_frontends_marimo_voila import TIMEOUT, environment
 from test_harbor_in_lab import open_and_run
 
@@ -28,39 +28,7 @@ SETUP = ("import ragwidgets as rw\nfrom ragwidgets.datasets import synthetic_run
          "sample = rw.SampleExplorer.ragchecker_example()\n"
          "space = rw.Explorer.harbor().state_space('citation_precision')")
 CELLS = [SETUP, "explorer", "sample", "space"]
-MARIMO_APP = f'''import marimo
-
-app = marimo.App()
-
-
-@app.cell
-def _():
-    import marimo as mo
-{chr(10).join("    " + line for line in SETUP.splitlines())}
-    return explorer, mo, sample, space
-
-
-@app.cell
-def _(explorer, mo):
-    mo.ui.anywidget(explorer)
-    return
-
-
-@app.cell
-def _(mo, sample):
-    mo.ui.anywidget(sample)
-    return
-
-
-@app.cell
-def _(mo, space):
-    mo.ui.anywidget(space)
-    return
-
-
-if __name__ == "__main__":
-    app.run()
-'''
+MARIMO_APP = marimo_app(SETUP, ["explorer", "sample", "space"])
 
 # The notebook as the host's model has it, as JSON text (compared before and after each key).
 JUPYTER_STATE = """() => { const w = window.jupyterapp.shell.currentWidget, nb = w.content, cells = nb.model.cells;
