@@ -205,6 +205,8 @@ def marimo_app(setup: str, widgets: list[str]) -> str:
     """A marimo notebook's source: one cell runs ``setup`` (Python defining ``widgets``), then one
     cell shows each widget with ``mo.ui.anywidget``."""
     body = "\n".join("    " + line if line else "" for line in setup.splitlines())
-    shows = "".join(f"\n\n@app.cell\ndef _({', '.join(sorted([name, 'mo']))}):\n    mo.ui.anywidget({name})\n    return\n" for name in widgets)
-    return (f"import marimo\n\napp = marimo.App()\n\n\n@app.cell\ndef _():\n    import marimo as mo\n{body}\n"
-            f"    return {', '.join(sorted([*widgets, 'mo']))}\n{shows}\n\nif __name__ == \"__main__\":\n    app.run()\n")
+    shows = "".join(f"\n\n@app.cell\ndef _({', '.join(sorted([name, 'mo']))}):\n"
+                    f"    mo.ui.anywidget({name})\n    return\n" for name in widgets)
+    return (f"import marimo\n\napp = marimo.App()\n\n\n@app.cell\ndef _():\n    import marimo as mo\n"
+            f"{body}\n    return {', '.join(sorted([*widgets, 'mo']))}\n{shows}\n\n"
+            "if __name__ == \"__main__\":\n    app.run()\n")
