@@ -26,13 +26,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import re
 import os
 import sys
 import warnings
 from collections.abc import Iterable, Mapping
-from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from numbers import Integral
@@ -40,12 +38,9 @@ from numbers import Integral
 import numpy as np
 
 from .errors import InputError, InputWarning
+from .jsonl_log import AppendLog, read_records
+from .jsonl_log import read_noting as jsonl_read_noting
 from .model import LABEL_CODES, LABEL_MATRICES, LABEL_SPELLINGS, Sample, label_code
-
-try:
-    import fcntl
-except ImportError:  # Windows: appends take no lock
-    fcntl = None
 
 KINDS = LABEL_MATRICES
 PASSAGE_KINDS = ("retrieved2response", "retrieved2answer")
@@ -177,43 +172,6 @@ class Review:
             raise InputError(err.detail, sample=where or None, field=err.field) from None
 
 
-MARK = b'{"query_id"'
-"""How every line :class:`ReviewLog` writes begins (and nowhere else in it: a ``"`` in a value is escaped)."""
-
-
-def _json(raw: bytes, where: str):
-    """The JSON value of one line; a ValueError when it is not UTF-8 JSON, an InputError naming
-    ``where`` when it is nested too deep to read."""
-    try:
-        return json.loads(raw.decode("utf-8").removeprefix("\ufeff"))
-    except RecursionError:
-        raise InputError("a JSON value nested too deep: not a review", sample=where) from None
-
-
-def _parse_line(raw: bytes, where: str) -> tuple[Review | None, str | None]:
-    """The review of one line (bytes, no newline) and what was wrong with it. A line that is not
-    UTF-8 JSON, as one cut short is, gives no review, or the whole review written onto it after
-    its cut-short start (by a writer that did not end the file on a newline first); a JSON line
-    that is not a review is an InputError naming ``where`` and the field."""
-    try:
-        value = _json(raw, where)
-    except InputError:
-        raise
-    except ValueError as err:
-        return _glued(raw, where) or (None, f"skipped, not a whole JSON line ({err})")
-    return Review.from_json(value, where), None
-
-
-def _glued(raw: bytes, where: str) -> tuple[Review, str] | None:
-    """The review that ends a damaged line after a cut-short start, with a note saying so; None when none does."""
-    start = raw.rfind(MARK)
-    if start > 0:
-        with suppress(ValueError):  # InputError included: then the line is just damaged
-            review = Review.from_json(_json(raw[start:], where), where)
-            return review, f"its first {start} bytes skipped (a line cut short, then a review written onto it)"
-    return None
-
-
 class Reviews:
     """Reviews, immutable; per label (:attr:`Review.key`) the latest adjudication is in force, else
     the latest review, whoever gave it.
@@ -243,30 +201,7 @@ class Reviews:
         lines around it are read; a JSON line that is not a review (a key missing, unknown or bad;
         nested too deep) is an InputError naming the file, line and field, as is a path that is
         missing or a folder."""
-        name = os.fspath(path)
-        if os.path.isdir(name):
-            raise InputError(f"{name}: a folder, not a reviews file")
-        try:
-            with open(name, "rb") as f:
-                data = f.read()
-        except FileNotFoundError:
-            raise InputError(f"{name}: no such reviews file") from None
-        except OSError as err:
-            raise InputError(f"{name}: cannot read the reviews file ({err.strerror or err})") from None
-        lines = data.split(b"\n")
-        items = []
-        for number, raw in enumerate(lines, 1):
-            if not raw.strip():
-                continue
-            where = f"{name} line {number}"
-            review, damage = _parse_line(raw, where)
-            if damage and review is None and number == len(lines):  # no newline: the log stopped midway
-                damage = "skipped, cut short (no newline, not JSON): the review being written when the log stopped"
-            if damage:
-                warnings.warn(f"{where}: {damage}", InputWarning, stacklevel=2)
-            if review is not None:
-                items.append(review)
-        return cls(items)
+        return cls(read_records(path, Review.from_json, "review"))
 
     @classmethod
     def from_records(cls, records: Iterable) -> "Reviews":
@@ -339,20 +274,16 @@ class Reviews:
         return pd.DataFrame([{name: getattr(r, name) for name in FIELDS} for r in self], columns=list(FIELDS))
 
 
-class ReviewLog:
-    """An append-only reviews file: ``append`` writes one JSON line, then fsync; a review it returns
-    (acknowledges) is on disk, and every later read gives it.
+class ReviewLog(AppendLog):
+    """An append-only reviews file (:class:`~ragwidgets.jsonl_log.AppendLog`): ``append`` writes one
+    JSON line, then fsync; a review it returns (acknowledged) is on disk, and every later read
+    gives it. Opening reads what is there (:meth:`Reviews.read`); ``reviews`` is everything read
+    and appended since. An append that fails (a full disk) raises and is not acknowledged."""
 
-    Opening reads what is there (:meth:`Reviews.read`); ``reviews`` is everything read and appended
-    since. Each append holds an exclusive lock on the file (``fcntl.flock``; no lock where the
-    system lacks it, e.g. Windows: one writer at a time there) while it ends the file on a newline
-    (a last line cut short, never acknowledged, is cut off with an InputWarning; a whole one gets
-    its newline) and writes its line. An append that fails (a full disk) raises and cuts its part
-    line off again: the failed review is not acknowledged, and the next line starts clean.
-    """
+    what = "review"
 
     def __init__(self, path):
-        self.path = os.fspath(path)
+        super().__init__(path, Review.from_json)
         self._reviews = Reviews.read(self.path) if os.path.exists(self.path) else Reviews()
 
     @property
@@ -363,75 +294,15 @@ class ReviewLog:
         """Write one review (a Review or its JSON object) as a line, durably; returns the Review."""
         if not isinstance(review, Review):
             review = Review.from_json(review, "review")
-        line = (json.dumps(review.to_json(), ensure_ascii=False) + "\n").encode("utf-8")
-        with open(self.path, "a+b", buffering=0) as f:
-            _lock(f)
-            end = self._mend(f)
-            try:
-                _write_all(f, line)
-                os.fsync(f.fileno())
-            except BaseException:
-                with suppress(OSError):
-                    f.truncate(end)
-                raise
+        self.write_lines([review.to_json()])
         self._reviews = Reviews(self._reviews.history + (review,))
         return review
-
-    def _mend(self, f) -> int:
-        """End the open log on a newline (see the class docstring); its size then."""
-        end = f.seek(0, os.SEEK_END)
-        start = _line_start(f, end)
-        if start == end:
-            return end
-        f.seek(start)
-        try:
-            whole = _parse_line(f.read(end - start), f"{self.path}, its last line")[0] is not None
-        except InputError:  # whole JSON, not a review: a person's line, kept (reading names it)
-            whole = True
-        if not whole:
-            f.truncate(start)
-            warnings.warn(f"{self.path}: its last line, cut short (no newline, not JSON), was cut off before "
-                          "appending: a review being written when its writer stopped", InputWarning, stacklevel=3)
-            return start
-        _write_all(f, b"\n")
-        return end + 1
-
-
-def _lock(f) -> None:
-    """Hold an exclusive lock on the open file ``f`` until it is closed (waits for another holder);
-    nothing where the system has no ``fcntl`` or the file system no locks."""
-    if fcntl is not None:
-        with suppress(OSError):
-            fcntl.flock(f.fileno(), fcntl.LOCK_EX)
-
-
-def _line_start(f, end: int) -> int:
-    """Where the last line of the open file ``f`` (``end`` bytes) starts: ``end`` when it ends on a newline."""
-    position = end
-    while position > 0:
-        step = min(position, 1 << 16)
-        position -= step
-        f.seek(position)
-        newline = f.read(step).rfind(b"\n")
-        if newline >= 0:
-            return position + newline + 1
-    return 0
-
-
-def _write_all(f, data: bytes) -> None:
-    """Write all of ``data`` to the unbuffered file ``f`` (a write may store only part)."""
-    view = memoryview(data)
-    while view:
-        view = view[f.write(view):]
 
 
 def read_noting(path) -> tuple[Reviews, list[str]]:
     """The reviews of a file and the warnings that reading it gave (a damaged line's each), for a
     command line to print."""
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always", InputWarning)
-        reviews = Reviews.read(path)
-    return reviews, [str(w.message) for w in seen if issubclass(w.category, InputWarning)]
+    return jsonl_read_noting(lambda: Reviews.read(path))
 
 
 def as_reviews(obj) -> Reviews:

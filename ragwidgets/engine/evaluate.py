@@ -6,13 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+import warnings
 
 import numpy as np
 
 from .._pages import small_pages
-from ..errors import InputError
+from ..errors import InputError, InputWarning
 from ..loaders import LoadResult, load_any
 from ..model import LABEL_MATRICES
+from ..notes import Notes, as_notes
 from ..reviews import ReviewProblem, Reviews, as_reviews, warn_problems
 from .batch import Batch
 from .claims import FLAG_METRICS, claims_frame, write_claims
@@ -107,7 +109,7 @@ def _masks(batch: Batch, mode: str, passage_active, asked: str | None = None) ->
 
 
 def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "null",
-             passage_active=None, on_error: str = "raise", reviews=None) -> Scores:
+             passage_active=None, on_error: str = "raise", reviews=None, notes=None) -> Scores:
     """Score ``data`` (a Batch, Samples, records, a results object, a path or JSON text).
 
     ``scores``: metric names (None = all). ``mode``: all_claims | required_only |
@@ -120,6 +122,9 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
     DataFrame: :func:`ragwidgets.reviews.as_reviews`) applied to the samples they name before
     scoring; the result then carries ``reviews``, ``review_problems`` (the reviews that did not
     match, also warned about once) and ``judge_scores`` (the same scoring of the judge's labels).
+    ``notes``: failure notes (a notes file's path, Notes, a NoteLog, Note objects or dicts, a
+    DataFrame: :func:`ragwidgets.notes.as_notes`), carried as ``notes`` (scores never read them); a
+    note naming no sample of the batch, or a claim it does not have, is warned about once.
     (``rw.evaluate`` adds ``engine="dask"``: :func:`ragwidgets.api.evaluate`.)
     """
     settings = Settings(scores, mode, undefined, on_error)
@@ -136,6 +141,8 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
     judged = _scores(batch, names, mode, undefined, passage_active, errors)
     if not isinstance(data, Batch):
         judged.external, judged.external_tool = loaded.external, loaded.external_tool
+    if notes is not None:
+        judged.notes = _checked_notes(batch, notes)
     if reviews is None:
         return judged
     reviews = as_reviews(reviews)
@@ -144,8 +151,24 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
     out = _scores(reviewed.batch, names, mode, undefined, passage_active, errors)
     out.reviews, out.review_problems, out.judge_scores, out.review_cells = (
         reviews, reviewed.problems, judged, reviewed.cells)
-    out.external, out.external_tool = judged.external, judged.external_tool
+    out.external, out.external_tool, out.notes = judged.external, judged.external_tool, judged.notes
     return out
+
+
+def _checked_notes(batch: Batch, notes) -> Notes:
+    """``notes`` as Notes, with one InputWarning for those naming no sample of ``batch`` or a
+    response claim its sample does not have (kept: a later run may have them)."""
+    notes = as_notes(notes)
+    position = {qid: i for i, qid in enumerate(batch.query_ids)}
+    claims = np.diff(batch.resp_offset)
+    stray = [n for n in notes if n.query_id not in position
+             or (n.claim is not None and n.claim >= claims[position[n.query_id]])]
+    if stray:
+        first = stray[0]
+        where = "no such sample" if first.query_id not in position else f"no response claim {first.claim}"
+        warnings.warn(f"{len(stray)} note(s) name no sample or claim of this run; the first: query_id "
+                      f"{first.query_id!r:.80} ({where})", InputWarning, stacklevel=3)
+    return notes
 
 
 def _scores(batch: Batch, names: tuple[str, ...], mode: str, undefined: str, passage_active,
@@ -180,6 +203,7 @@ class Scores:
     review_cells: dict | None = None  # label matrix -> mask over the batch's flat array: True where reviewed
     external: Any = None  # other tools' numbers read with a table run (a DataFrame by query_id): never scored
     external_tool: str = ""  # the tool that named them ("ragas", "phoenix", "external")
+    notes: Notes | None = None  # failure notes read with the run (evaluate(..., notes=)); never scored
 
     @property
     def samples(self):
@@ -288,5 +312,5 @@ class Scores:
                        passage_active=part.derived.psg_active, reviews=reviews)
         out.errors = self.errors
         out.judge_scores.errors = self.errors
-        out.external, out.external_tool = base.external, base.external_tool
+        out.external, out.external_tool, out.notes = base.external, base.external_tool, self.notes
         return out
