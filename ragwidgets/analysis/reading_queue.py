@@ -50,6 +50,9 @@ class ReadingQueue:
     def __len__(self) -> int:
         return len(self.query_ids)
 
+    def __iter__(self):
+        return iter(self.query_ids)
+
 
 def reading_queue(scores: Scores, n: int, *, where: str = "", strategy: str = "random", by=None, seed: int = 0,
                   notes=None) -> ReadingQueue:
