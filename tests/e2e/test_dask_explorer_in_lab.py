@@ -1,5 +1,6 @@
 """End to end: the DatasetExplorer on a Dask-scored run in JupyterLab, headless Chromium, offline:
-a 2-worker LocalCluster inside the kernel scores 4,000 generated samples in 4 JSONL.gz files; the
+a 2-worker LocalCluster inside the kernel (its start waited for both workers and tried once more
+when they did not arrive: a machine hiccup) scores 4,000 generated samples in 4 JSONL.gz files; the
 page says the table holds the first rows by a metric, a header click re-sorts on the cluster, and
 a row's drill-down fetches that one sample."""
 
@@ -14,7 +15,22 @@ CELLS = [
     "for k in range(4):\n"
     "    with gzip.open(f'part-{k}.jsonl.gz', 'wt') as out:\n"
     "        out.writelines(json.dumps(r) + '\\n' for r in records[k * 1000:(k + 1) * 1000])\n"
-    "client = distributed.Client(distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None))",
+    "def start_cluster():  # both workers arrived, or the start tried once more with the reason printed\n"
+    "    for attempt in (1, 2):\n"
+    "        cluster = client = None\n"
+    "        try:\n"
+    "            cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None)\n"
+    "            client = distributed.Client(cluster)\n"
+    "            client.wait_for_workers(2, timeout=120)\n"
+    "            return client\n"
+    "        except Exception as error:\n"
+    "            print(f'cluster start {attempt} failed ({type(error).__name__}: {error})')\n"
+    "            for part in (client, cluster):\n"
+    "                if part is not None:\n"
+    "                    part.close()\n"
+    "            if attempt == 2:\n"
+    "                raise\n"
+    "client = start_cluster()",
     "scores = rw.evaluate('part-*.jsonl.gz', engine='dask')\n"
     "rw.DatasetExplorer(scores, chart_metric='hallucination', rows=200)",
 ]
