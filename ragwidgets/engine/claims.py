@@ -16,6 +16,9 @@ None where that metric is not defined for the sample or the claim is not in play
 
 The few-valued columns (query_id, side, the labels, their source) are categoricals and the list
 columns Arrow lists, so a table of millions of claims is built from the flat arrays at once.
+
+:func:`write_frame` is the one writer of a table as CSV, Parquet or JSONL by the file's suffix
+(this table: :func:`write_claims`; the failure notes: :func:`write_notes`; the failure-mode table).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from ..arrow_json import json_text, jsonl_bytes
 from ..atomic import atomic_write
 from ..loaders import gc_paused
 from ..model import CONTRADICTED, ENTAILED, UNJUDGED
+from ..notes import as_notes
 from ..reviews import SPELLING
 from .batch import Batch
 from .derived import Derived
@@ -201,10 +205,13 @@ def csv_cells(frame: "pd.DataFrame") -> "pd.DataFrame":
     return out
 
 
-def write_claims(frame, path) -> None:
-    """Write the per-claim table whole (atomically) as CSV, Parquet or JSONL, by ``path``'s suffix
-    (Arrow does the writing, no Python loop per row); in CSV the list columns are JSON text and a
-    text that a spreadsheet would run as a formula is quoted (:func:`csv_text`)."""
+def write_frame(frame, path, *, list_columns=(), joined: str | None = None, what: str = "table") -> None:
+    """Write a table (a pandas DataFrame) whole (atomically) as CSV, Parquet or JSONL, by ``path``'s
+    suffix (Arrow does the writing, no Python loop per row): the one writer of a table by suffix.
+    ``list_columns`` hold lists (of strings when every list is empty): Arrow lists in Parquet and
+    JSONL; in CSV JSON text, or the items joined by ``joined`` when given; and in CSV a text that
+    a spreadsheet would run as a formula is quoted (:func:`csv_text`). ``what`` names the table
+    in the error for another suffix (a ValueError)."""
     import os
 
     import pyarrow as pa
@@ -212,8 +219,13 @@ def write_claims(frame, path) -> None:
 
     suffix = os.path.splitext(os.fspath(path))[1].lower()
     if suffix not in SUFFIXES:
-        raise ValueError(f"write the claims table as {', '.join(SUFFIXES)} (by the file's suffix), not {suffix!r}")
+        raise ValueError(f"write the {what} as {', '.join(SUFFIXES)} (by the file's suffix), not {suffix!r}")
     table = pa.Table.from_pandas(frame, preserve_index=False).replace_schema_metadata(None)  # plain Arrow types
+    for name in list_columns:
+        kind = table.schema.field(name).type
+        if pa.types.is_list(kind) and pa.types.is_null(kind.value_type):  # every list empty
+            table = table.set_column(table.column_names.index(name), name,
+                                     table[name].cast(pa.list_(pa.large_string())))
     if suffix == ".parquet":
         import pyarrow.parquet as pq
 
@@ -228,7 +240,9 @@ def write_claims(frame, path) -> None:
             column = table[name].combine_chunks()
             if pa.types.is_dictionary(column.type):
                 column = column.dictionary_decode()
-            if name in LIST_COLUMNS:
+            if name in list_columns and joined is not None:
+                column = pc.binary_join(column.cast(pa.list_(pa.large_string())), pa.scalar(joined, pa.large_string()))
+            elif name in list_columns:
                 column = pc.if_else(column.is_null(), pa.scalar(None, pa.large_string()), json_text(column))
             if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
                 column = csv_text(column)
@@ -239,3 +253,21 @@ def write_claims(frame, path) -> None:
     with atomic_write(path, "wb") as out:
         for start in range(0, table.num_rows, CHUNK):
             out.write(jsonl_bytes(table.slice(start, CHUNK)))
+
+
+def write_claims(frame, path) -> None:
+    """Write the per-claim table whole (atomically) as CSV, Parquet or JSONL, by ``path``'s suffix
+    (:func:`write_frame`; in CSV the list columns are JSON text)."""
+    write_frame(frame, path, list_columns=LIST_COLUMNS, what="claims table")
+
+
+def write_notes(notes, path) -> int:
+    """Write the notes in force (:meth:`~ragwidgets.notes.Notes.to_frame`; a path, Notes, a NoteLog,
+    records: :func:`~ragwidgets.notes.as_notes`) whole as CSV, Parquet or JSONL, by ``path``'s
+    suffix (:func:`write_frame`); returns the notes written. ``claim`` is a whole number (empty for
+    a sample's note); ``tags`` a list in Parquet and JSONL (the JSONL is a notes file
+    :meth:`~ragwidgets.notes.Notes.read` reads back), its tags joined by "; " in CSV."""
+    frame = as_notes(notes).to_frame()
+    frame["claim"] = frame["claim"].astype("Int64")
+    write_frame(frame, path, list_columns=("tags",), joined="; ", what="notes")
+    return len(frame)
