@@ -384,6 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
     judge.set_defaults(func=lambda args: importlib.import_module("ragwidgets.scoring.cli").main(args.args))
     from .export import add_parser as add_export  # nbconvert is imported only when export runs
     add_export(sub)
+    from .notes_cli import add_parser as add_notes  # analysis imported only when notes runs
+    add_notes(sub)
     return parser
 
 

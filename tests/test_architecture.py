@@ -20,7 +20,7 @@ LAYERS = {  # module (or package) -> layer; a module may import only from its ow
     "widgets": 5,
     "export": 6, "output": 6,
     "api": 7, "": 7,  # the facades: ragwidgets/__init__.py and api.py
-    "cli": 8, "scoring.cli": 8, "dask.cli": 8,
+    "cli": 8, "notes_cli": 8, "scoring.cli": 8, "dask.cli": 8,
 }
 
 
