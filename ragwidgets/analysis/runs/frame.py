@@ -53,6 +53,15 @@ class Rows:
         self._numeric = self.frame.drop(columns=["query", "response", "run", "query_id"])
         self._expression_cache = ("", None)
 
+    def set_columns(self, columns: dict[str, np.ndarray]) -> None:
+        """Add or replace ``columns`` (one value per row; not a metric's) in ``frame``, for the
+        filter, the sort and the windows (a failure mode's column after a note)."""
+        for name, values in columns.items():
+            self.frame[name] = values
+            self._numeric[name] = values
+            self._ranks.pop(name, None)
+        self._expression_cache = ("", None)
+
     def check_expression(self, expression: str) -> None:
         """ValueError when ``expression`` does not evaluate on the rows; its mask is kept for the filter."""
         if expression.strip() and self._expression_cache[0] != expression:
@@ -137,11 +146,13 @@ class Rows:
         diff[self.run_code == 0] = np.nan
         return diff
 
-    def window(self, rows: np.ndarray, metrics: list[str], external: list[str], compare_metric: str) -> dict:
+    def window(self, rows: np.ndarray, metrics: list[str], external: list[str], compare_metric: str,
+               more: list[str] = ()) -> dict:
         """The rows at ``rows`` (positions in ``frame``): their text columns and numeric ones (the
-        item counts, ``metrics``, ``external`` and, comparing runs, the difference in ``compare_metric``)."""
+        item counts, ``metrics``, ``external``, ``more`` (other numeric columns: the failure modes')
+        and, comparing runs, the difference in ``compare_metric``)."""
         comparing = len(self.runs) > 1
-        numeric = [*COUNT_COLUMNS, *metrics, *external] + (["difference"] if comparing else [])
+        numeric = [*COUNT_COLUMNS, *metrics, *external, *more] + (["difference"] if comparing else [])
         diff = self.difference(compare_metric) if comparing else None
         at = rows.tolist()
         # Only the window's rows leave pandas, a text one cell at a time: a take from an Arrow

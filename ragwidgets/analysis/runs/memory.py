@@ -24,6 +24,7 @@ from ..table import COUNT_COLUMNS, DEFINED_CODE, NOT_COMPUTABLE_CODE, RunTable, 
 from ..whatif import top_k_curve
 from .frame import Rows
 from .inputs import FLAKY, MAX_GROUPS, RunInput, read_runs
+from .live_notes import LiveNotes
 from .live_reviews import LiveReviews
 from .protocol import CAPABILITIES, Charts, Drill, HeldTable, Query
 from .views import ViewParts
@@ -41,24 +42,28 @@ def _with_external(table: RunTable, extras: pd.DataFrame | None, external: list[
     return RunTable(scores=table.scores, frame=table.frame.join(values), status=table.status.join(status))
 
 
-class InMemoryRun(LiveReviews, ViewParts, HeldTable):
+class InMemoryRun(LiveReviews, LiveNotes, ViewParts, HeldTable):
     """One run or several runs of the same queries, held in this process: a path, records, Scores,
     ScoringResult, DataFrame, or ``{run_name: source}`` (the first run is the baseline);
-    ``reviews`` applied at load (one run's, or ``{run: reviews}``), more live (:meth:`review`).
+    ``reviews`` applied at load (one run's, or ``{run: reviews}``), more live (:meth:`review`);
+    ``notes`` (failure notes: one run's, or ``{run: notes}``; a path: a notes file, appended to by
+    :meth:`add_notes`).
 
     ``frame`` is every run's per-sample table (``run``, ``query_id``, query, item counts, metrics,
-    the DataFrame's short columns; NaN = Undefined or not computable), ``status`` says which.
+    the DataFrame's short columns, the failure modes' ``mode: <tag>``; NaN = Undefined, not
+    computable or not read), ``status`` says which for the metrics.
     """
 
     capabilities = frozenset(CAPABILITIES)
     where = "a run in this process"
 
-    def __init__(self, source, *, slices: list[Slice] | str | Path | None = None, reviews=None):
+    def __init__(self, source, *, slices: list[Slice] | str | Path | None = None, reviews=None, notes=None):
         with small_pages():  # the tables, slots and charts of a large run: hundreds of MB of fresh arrays
             inputs = read_runs(source, reviews)
             self._hold_runs(inputs)
             self._hold_tables(inputs)
             self._start_views()
+            self._hold_notes(notes)
             self._add_builtin_slices()
             if slices is not None:
                 self.add_slices(load_slices(slices) if isinstance(slices, (str, Path)) else slices)
@@ -190,13 +195,13 @@ class InMemoryRun(LiveReviews, ViewParts, HeldTable):
         if self.comparison is not None:
             cols = [("run", "text"), *cols, ("difference", "difference")]
         return cols + [(c, "count") for c in COUNT_COLUMNS] + [(m, "metric") for m in self.metrics] + [
-            (c, "external") for c in self.external]
+            (c, "external") for c in self.external] + [(c, "mode") for c in self.modes]
 
     def window(self, start: int, count: int) -> dict:
         """Rows ``start`` ... ``start + count`` of the order: their positions in ``frame``, text
         columns and numeric ones (the item counts, the metrics and, comparing runs, the difference)."""
         return self._rows.window(self._order[start:start + count], self.metrics, self.external,
-                                 self.query.compare_metric)
+                                 self.query.compare_metric, self.modes)
 
     def top_k(self, run: str) -> pd.DataFrame:
         """What-if for ``run``: every passage-reading metric if the retriever kept only its top k

@@ -24,7 +24,7 @@ CAPABILITIES = {  # what a run model may do -> how the explorer names it when it
     "text_search": "full-text search", "slices": "failure slices", "compare": "comparing runs",
     "whatif": "what-ifs", "bootstrap": "bootstrap intervals", "report": "the HTML report",
     "sort_any": "sorting by anything but a metric", "reviews": "reviewing labels", "claims": "the per-claim table",
-    "samples": "keeping chosen samples"}
+    "samples": "keeping chosen samples", "notes": "failure notes"}
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,8 @@ class RunModel(Protocol):
     ``status`` each metric's status there (0 defined, 1 Undefined, 2 not computable), ``order``
     the positions in ``frame`` that the last :meth:`update` keeps, in its order; ``version``
     grows with each new order. A model with ``"slices"`` also has ``add_slices(slices)``, with
-    ``"compare"`` ``difference(metric)``, with ``"whatif"`` ``top_k(run)``.
+    ``"compare"`` ``difference(metric)``, with ``"whatif"`` ``top_k(run)``, with ``"notes"``
+    ``notes``, ``note_files``, ``modes`` and ``add_notes(run, notes)``.
     """
 
     capabilities: frozenset[str]  # keys of CAPABILITIES
