@@ -187,7 +187,9 @@ def mode_table(scores, notes=None, *, design=None, by=None, level: float = 0.95)
     rows = []
     for run, s in runs.items():
         read, tags = seen[run]
-        tagged = np.array([tags.get(t, np.zeros(len(read), dtype=bool)) for t in modes]).reshape(len(modes), len(read))
+        tagged = np.zeros((len(modes), len(read)), dtype=bool)
+        for k, t in enumerate(modes):
+            tagged[k] = tags.get(t, False)
         groups = (np.full(len(read), "", dtype=object) if by is None
                   else np.array([str(g) for g in _strata(s, by)], dtype=object))
         inside, stratum, words = _cells(s, designs[run])
