@@ -11,6 +11,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../incremental.js";
 import { showId } from "../text.js";
+import { toggled } from "./common.js";
 
 /** A fraction as a percent, "" for none. */
 export const pct = (x) => (x === null || x === undefined ? "" : `${Math.round(x * 100)}%`);
@@ -35,7 +36,7 @@ function ModeName({ m, pick, rename }) {
       ref=${(el) => el && !el.dataset.focused && (el.dataset.focused = "1", el.focus())}
       onInput=${(e) => setEditing(e.target.value)}
       onKeyDown=${(e) => {
-        if (e.key === "Enter") rename(m.mode, editing).then((ok) => ok && setEditing(null));
+        if (e.key === "Enter") rename(m.mode, e.target.value).then((ok) => ok && setEditing(null));
         if (e.key === "Escape") setEditing(null);
       }} />`;
   }
@@ -67,7 +68,7 @@ function Split({ mode, request, done }) {
   return html`<div class="rw-ds-modes-split" data-testid="mode-split">
     <b>Split ${mode}:</b> tick the notes that get a new tag.
     <ul>${notes.notes.map((n) => html`<li><label><input type="checkbox" checked=${ticked.includes(key(n))}
-        onChange=${() => setTicked(ticked.includes(key(n)) ? ticked.filter((k) => k !== key(n)) : [...ticked, key(n)])} />
+        onChange=${() => setTicked((t) => toggled(t, key(n)))} />
       <span class="rw-idtext">${showId(n.query_id)}${n.claim === null ? "" : ` · claim ${n.claim + 1}`}</span> ${n.note || html`<i class="rw-hint">(no text)</i>`}</label></li>`)}
     </ul>${notes.more ? html`<p class="rw-hint">${notes.more} more not listed.</p>` : ""}
     <input placeholder="new tag" value=${name} onInput=${(e) => setName(e.target.value)} data-testid="split-name" />
@@ -114,7 +115,7 @@ function Modes({ part: m, request, set }) {
         const c = x.runs[runs[0]];
         return html`<tr key=${x.mode} data-mode=${x.mode}>
           <td><input type="checkbox" aria-label=${`Merge ${x.mode}`} checked=${ticked.includes(x.mode)}
-            onChange=${() => setTicked(ticked.includes(x.mode) ? ticked.filter((t) => t !== x.mode) : [...ticked, x.mode])} /></td>
+            onChange=${() => setTicked((t) => toggled(t, x.mode))} /></td>
           <td><${ModeName} m=${x} pick=${pick} rename=${rename} /></td>
           ${grid ? runs.map((r) => html`<${Cell} c=${x.runs[r]} onPick=${() => pick(x.mode, r)} />`)
             : html`<td class="rw-num" data-testid="mode-count"><b>${c.tagged}</b> / ${c.read}</td>
