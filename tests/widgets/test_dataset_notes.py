@@ -128,3 +128,103 @@ def test_bad_notes_are_refused_naming_the_field_and_nothing_is_written(scores, t
     with pytest.raises(InputError, match="no run"):
         model.add_notes("other", {"query_id": q})
     assert not path.exists() and model.modes == []
+
+
+# -- the explorer ------------------------------------------------------------------------------
+from ragwidgets.analysis.reading_queue import reading_queue  # noqa: E402
+from ragwidgets.widgets.dataset import DatasetExplorer  # noqa: E402
+
+
+def drilled(ex) -> str:
+    return ex._panels["drill"].views["main"].sample.query_id
+
+
+def ask(ex, message: dict) -> dict:
+    """The one reply the widget sends to a front-end ``message``."""
+    ex.replies = []
+    ex.send = lambda content, buffers=None: ex.replies.append(content)
+    ex._handle_custom_msg(message, [])
+    assert len(ex.replies) == 1
+    return ex.replies[0]
+
+
+def test_start_reading_opens_the_queue_and_a_note_moves_on(scores, tmp_path):
+    path = tmp_path / "notes.jsonl"
+    ex = DatasetExplorer(scores, notes=str(path), reviewer="ana")
+    queue = ex.start_reading(5, where="faithfulness < 1", seed=2)
+    assert queue.query_ids == reading_queue(scores, 5, where="faithfulness < 1", seed=2).query_ids
+    assert drilled(ex) == queue.query_ids[0]
+    line = ex.view_state["notes"]["reading"]
+    assert line["line"] == "Reading 1 of 5 failing (where faithfulness < 1, random) · 0 read · 0 tagged"
+    assert line["file"] == f"Saved to {path}"
+    assert ex.reading_progress == f"0 of 5 read · 0 tagged · Saved to {path}"
+    # the front end's Enter: the note, then the next sample of the queue
+    for k, qid in enumerate(queue.query_ids[:4]):
+        reply = ask(ex, {"type": "note", "request": k, "query_id": qid, "note": f"n{k}",
+                                    "tags": ["dates"] if k % 2 == 0 else [], "advance": 1})
+        assert "error" not in reply, reply
+        assert drilled(ex) == queue.query_ids[k + 1]
+    assert ex.reading_progress == f"4 of 5 read · 2 tagged · Saved to {path}"
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert [x["query_id"] for x in lines] == queue.query_ids[:4] and lines[0]["author"] == "ana"
+    assert lines[0]["tags"] == ["dates"] and lines[1]["tags"] == []
+    # the view shows the drilled sample's notes and the run's tags; back to the first: its note
+    ex.next_to_read(-4)
+    shown = ex.view_state["notes"]
+    assert shown["query_id"] == queue.query_ids[0] and shown["shown"]["sample"]["note"] == "n0"
+    assert shown["tags"] == ["dates"]
+    assert ex.notes.latest == ex.model.notes["run"].latest and len(ex.notes) == 4
+
+
+def test_a_claim_note_and_notes_without_a_queue_step_the_table(scores):
+    ex = DatasetExplorer(scores, author="bo")
+    ex.selected = int(ex.order[0])
+    qid = drilled(ex)
+    made = ex.note(qid, "invented figure", "numbers, made up", claim=0)
+    sample = scores.batch.samples[scores.sample_index(qid)]
+    assert made.claim == 0 and made.claim_text == sample.response_claims[0].text and made.author == "bo"
+    assert made.tags == ("numbers", "made up")
+    assert ex.view_state["notes"]["shown"]["claims"] == {"0": {"note": "invented figure", "tags": ["numbers", "made up"],
+                                                               "author": "bo", "time": made.time}}
+    assert ex.view_state["notes"]["file"].startswith("not saved")
+    reply = ask(ex, {"type": "note", "request": 1, "query_id": qid, "note": "", "tags": [], "advance": 1})
+    assert "error" not in reply and ex.selected == int(ex.order[1])
+    assert "mode: numbers" in ex.frame.columns and {"key": "mode: numbers", "label": "mode: numbers", "kind": "mode"} \
+        in ex.view_state["all_columns"]
+    ex.expression = "`mode: numbers` == 1"
+    assert ex.filtered["query_id"].tolist() == [qid]
+
+
+@pytest.mark.parametrize("message, field", [
+    ({"query_id": "nope", "note": "x"}, "query_id"),
+    ({"query_id": 5, "note": "x"}, "query_id"),
+    ({"query_id": None, "note": "x", "tags": "a,b"}, "tags"),
+    ({"note": 5}, "note"),
+    ({"note": "x", "tags": [3]}, "tags"),
+    ({"note": "x", "tags": ["a"] * 51}, "tags"),
+    ({"note": "x", "claim": 10_000}, "claim"),
+    ({"note": "x", "claim": True}, "claim"),
+    ({"note": "x", "advance": 5}, "advance"),
+    ({"note": "x", "run": "other"}, "run"),
+    ({"note": "x", "path": "/etc/passwd"}, "path"),
+    ({"note": "x" * 10_001}, "note"),
+])
+def test_a_bad_note_from_the_front_end_is_refused_naming_the_field(scores, tmp_path, message, field):
+    path = tmp_path / "notes.jsonl"
+    ex = DatasetExplorer(scores, notes=str(path))
+    ex.selected = int(ex.order[0])
+    message = {"query_id": drilled(ex), **message} if "query_id" not in message else message
+    reply = ask(ex, {"type": "note", "request": 7, **message})
+    assert field in reply["error"], reply
+    assert not path.exists() and ex.selected == int(ex.order[0])
+
+
+def test_notes_on_a_model_that_cannot_take_them_say_so(scores):
+    ex = DatasetExplorer(scores)
+    ex.model.capabilities = frozenset(ex.model.capabilities - {"notes"})
+    ex._refresh()
+    assert ex.view_state["notes"] == {"available": False,
+                                      "said": "Failure notes are not available on a run in this process "
+                                              "(take notes on the run in memory)"}
+    with pytest.raises(rw.errors.RagWidgetsError, match="failure notes are not available"):
+        ex.start_reading(3)

@@ -47,6 +47,7 @@ from .charts import ChartsPanel, altair_chart
 from .common import DRILL, REVIEWED, ROWS, VIEW, Context, whole
 from .drill import DrillPanel
 from .export import ExportPanel
+from .notes import NotesPanel, note_message
 from .queue import QueuePanel
 from .rows import MAX_WINDOW, SEED_ROWS, changed, rows_message, seed, window
 from .slices import SlicesPanel, add
@@ -56,8 +57,9 @@ from .whatif import WhatIfPanel
 
 # The panels, each a module of this package, in the order of js/src/dataset.js's PANELS.
 PANELS = (TrustPanel, ChartsPanel, SummaryPanel, WhatIfPanel, ExportPanel, SlicesPanel, DrillPanel,
-          QueuePanel, AdjudicatePanel)
-REQUESTS = ("rows", "step", "queue", *(name for panel in PANELS for name in panel.requests))  # the front end's, each answered
+          QueuePanel, AdjudicatePanel,
+          NotesPanel)
+REQUESTS = ("rows", "step", "queue", "note", "reading", *(name for panel in PANELS for name in panel.requests))  # the front end's, each answered
 BRUSH_KEYS = ("metric", "lo", "hi", "undefined")
 
 
@@ -131,11 +133,12 @@ class DatasetExplorer(Widget):
 
     def __init__(self, source, *, slices: list[Slice] | str | Path | None = None, rows: int | None = None,
                  reviews=None, reviewer: str = "", judge=None, files_root: str | Path | None = None,
-                 overwrite: bool = False, **controls):
-        self.model = open_run(source, slices=slices, rows=rows, reviews=reviews)
+                 overwrite: bool = False, notes=None, author: str = "", **controls):
+        self.model = open_run(source, slices=slices, rows=rows, reviews=reviews, notes=notes)
         self.files_root = Path(files_root if files_root is not None else os.getcwd())  # the front end's files
         self.overwrite = bool(overwrite)  # whether the front end may replace a file there
         self.reviewer = str(reviewer)
+        self.author = str(author) or self.reviewer  # the name new notes carry
         self.judge = judge
         self._panels = {panel.key: panel for panel in (P(self.model) for P in PANELS)}
         self._busy = False
@@ -413,6 +416,56 @@ class DatasetExplorer(Widget):
         """(reviewed, total) of the queue :meth:`start_review` started; None without one."""
         return self._panels["queue"].progress
 
+    def start_reading(self, n: int, where: str = "", strategy: str = "random", by=None, seed: int = 0):
+        """Read the next ``n`` failing samples (``where``: a filter expression; "" every sample) of
+        the run shown (all runs shown: the first) for error analysis, skipping those with a note:
+        :func:`ragwidgets.analysis.reading_queue` ("random", "stratified" with ``by``, "all"). Opens
+        the first in the drill-down (its note box: key m; Enter saves and opens the next); the view
+        shows "Reading 12 of 40 failing (...) · 5 tagged · Saved to notes.jsonl". Returns the
+        queue (the design for the failure modes' rates over the run). Not on a Dask-scored run."""
+        queue = self._panels["notes"].start(self._context(), n, where, strategy, by, seed)
+        self._open_queued(int(self._panels["notes"].rows[0]) if len(queue) else None)
+        return queue
+
+    def next_to_read(self, step: int = 1) -> None:
+        """Open the reading queue's item ``step`` places on (negative: back), kept within the queue."""
+        self._open_queued(self._panels["notes"].step(step))
+
+    @property
+    def reading_progress(self) -> str | None:
+        """"12 of 40 read · 5 tagged · Saved to notes.jsonl" for :meth:`start_reading`'s queue; None without one."""
+        return self._panels["notes"].progress_words()
+
+    def note(self, query_id: str, text: str = "", tags=(), claim: int | None = None, run: str | None = None):
+        """Write a failure note on sample ``query_id`` (``claim``: on its response claim of that
+        0-based index) of ``run`` (default: the drilled sample's, else the run shown, else the
+        first): ``text``, ``tags`` (a list, or comma-separated text), by ``author``. No text and no
+        tags says "read, nothing to note". Appended to the notes file first (``notes=`` a path);
+        the mode columns and the view follow. Returns the Note; an InputError names a bad field."""
+        made = self._panels["notes"].note(self._context(), query_id, text, tags, claim, run, self.author)
+        self._redraw(VIEW)
+        return made
+
+    @property
+    def notes(self):
+        """The notes in force of the run shown (all runs shown: the first), Notes."""
+        require(self.model, "notes")
+        return self.model.notes[self.run or self.runs[0]]
+
+    def _note_request(self, message: dict) -> None:
+        """The front end's note (:func:`~.notes.note_message`), then, with ``advance``, the next
+        sample: the reading queue's, or without one the table's next row."""
+        m = note_message(message)
+        self._panels["notes"].note(self._context(), m["query_id"], m["text"], m["tags"], m["claim"], m["run"],
+                                   self.author)
+        reading, before = self._panels["notes"].queue, self.selected
+        if m["advance"] and reading is not None and len(reading):
+            return self.next_to_read(m["advance"])  # opens the next, or redraws the view
+        if m["advance"]:
+            self.step(m["advance"])
+        if self.selected == before:  # nothing opened: the view shows the note
+            self._redraw(VIEW)
+
     def _open_queued(self, row: int | None) -> None:
         """Select the queued sample at ``row`` (None: none) and redraw the queue's line."""
         if row is None or row == self.selected:
@@ -569,7 +622,7 @@ class DatasetExplorer(Widget):
                 cols.append({"key": key, "label": metric_label(key), "kind": kind,
                              "lower_is_better": metric_of(key).lower_is_better})
             else:
-                label = {"text": key, "count": key.removeprefix("n_").replace("_", " "),
+                label = {"text": key, "count": key.removeprefix("n_").replace("_", " "), "mode": key,
                          "difference": f"Δ {self.compare_metric} vs {self.runs[0]}"}[kind]
                 cols.append({"key": key, "label": label, "kind": kind})
         return cols
@@ -640,7 +693,9 @@ class DatasetExplorer(Widget):
         state is then as it was)."""
         handlers = {"rows": lambda m, _: self.window(m.get("start"), m.get("count")),
                     "step": lambda m, _: self.step(m.get("delta")),
-                    "queue": lambda m, _: self.next_in_queue(m.get("step", 1))}
+                    "queue": lambda m, _: self.next_in_queue(m.get("step", 1)),
+                    "note": lambda m, _: self._note_request(m),
+                    "reading": lambda m, _: self.next_to_read(m.get("step", 1))}
         for panel in self._panels.values():
             for name, redraws in panel.requests.items():
                 handlers[name] = partial(self._answer, getattr(panel, f"on_{name}"), redraws)
