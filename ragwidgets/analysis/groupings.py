@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -20,12 +22,17 @@ from scipy import sparse
 from scipy.cluster.hierarchy import fcluster, linkage
 
 from ..errors import InputError
+from ..judges.answers import find_json
+from ..judges.errors import AnswerParseError
 from ..notes import MAX_TAG, Note, as_notes, clean_tag
 
 MAX_NOTES = 5_000  # notes clustered at most (a seeded random subset of them above)
 MAX_CHARS = 4_000  # characters of a note's text read
 THRESHOLD = 0.93  # cosine distance (average linkage) at which the tree is cut
 TERMS = 6  # top terms kept per proposal
+JUDGE_NOTES = 200  # notes sent to a judge at most
+JUDGE_NOTE_CHARS = 400  # characters of a note's text sent to a judge
+JUDGE_CHARS = 40_000  # characters of notes' text sent to a judge in all
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 STOP_WORDS = frozenset("""
 a about above after again against all almost also am an and any are aren't as at be because been before
@@ -200,3 +207,81 @@ def _proposal(items: list[Note], rows: sparse.csr_matrix, vocabulary: list[str],
 
 def _renamed(proposal: Proposal, name: str) -> Proposal:
     return Proposal(clean_tag(name, "name"), proposal.keys, proposal.terms, proposal.source, proposal.why)
+
+
+def propose_with_judge(notes, judge, *, max_groups: int = 8) -> list[Proposal]:
+    """Groups of the untagged notes (``notes.untagged()``) that an LLM judge names as failure modes,
+    largest first, at most ``max_groups`` (``source`` "judge", no ``terms``).
+
+    One request (``judge.ask("group", ...)``: an OpenAICompatibleJudge, with its retries and cache)
+    numbers the notes: the first JUDGE_NOTES, each note's text on one line cut to JUDGE_NOTE_CHARS
+    characters, JUDGE_CHARS in all; the notes left out are said in a warning and in each ``why``.
+    The reply is validated whole (:func:`read_groups`): a reply that does not validate is asked
+    again as the judge retries, then a JudgeError naming what was wrong; nothing of it is cached
+    or proposed. Never changes a note: accept a proposal with ``NoteLog.tag(proposal.keys, name)``.
+    """
+    max_groups = _checked("max_groups", max_groups, 1)
+    if not callable(getattr(judge, "ask", None)):
+        raise TypeError(f"{type(judge).__name__} cannot group notes: a judge with a chat model "
+                        "(OpenAICompatibleJudge) can")
+    items = as_notes(notes).untagged()
+    lines, total = [], 0
+    for note in items[:JUDGE_NOTES]:
+        text = " ".join(note.note.split())[:JUDGE_NOTE_CHARS]
+        if total + len(text) > JUDGE_CHARS:
+            break
+        lines.append(text)
+        total += len(text)
+    if len(lines) < 2:
+        return []
+    left = len(items) - len(lines)
+    if left:
+        warnings.warn(f"the judge is asked about the first {len(lines)} of {len(items)} untagged notes "
+                      f"({left} left out: at most {JUDGE_NOTES} notes and {JUDGE_CHARS:,} characters)",
+                      stacklevel=2)
+    numbered = "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
+    groups = judge.ask("group", lambda content: read_groups(content, len(lines), max_groups),
+                       notes=numbered, max_groups=str(max_groups))
+    asked = f"of the {len(lines)} notes asked" + (f", {left} untagged notes left out" if left else "")
+    model = getattr(judge, "model", "") or type(judge).__name__
+    proposals = [Proposal(g["name"], tuple(items[i - 1].key for i in sorted(g["notes"])), (), "judge",
+                          f"{model} put {len(g['notes'])} notes here ({asked})") for g in groups]
+    return sorted(proposals, key=lambda p: -len(p.keys))
+
+
+def read_groups(content: str, n: int, max_groups: int) -> list[dict]:
+    """The groups of a judge's reply, validated whole: JSON ``{"groups": [{"name": ..., "notes":
+    [...]}]}`` (or the list alone), at most ``max_groups`` groups, each name a clean tag
+    (:func:`~ragwidgets.notes.clean_tag`; HTML in it is text) used once, each group's notes whole
+    numbers 1 to ``n``, each note in one group at most. Else AnswerParseError saying what is wrong.
+    Returns ``[{"name": tag, "notes": [numbers]}]``."""
+    value = find_json(content)
+    if isinstance(value, Mapping) and set(value) == {"groups"}:
+        value = value["groups"]
+    if not isinstance(value, list):
+        raise AnswerParseError(f'expected {{"groups": [...]}} or a list of groups, got {type(value).__name__}')
+    if len(value) > max_groups:
+        raise AnswerParseError(f"{len(value)} groups, more than the {max_groups} asked for")
+    out, names, seen = [], set(), {}
+    for k, group in enumerate(value, start=1):
+        if not isinstance(group, Mapping) or not {"name", "notes"} <= set(group):
+            raise AnswerParseError(f'group {k} is not an object with "name" and "notes"')
+        try:
+            name = clean_tag(group["name"])
+        except InputError as err:
+            raise AnswerParseError(f"group {k}'s name: {err.detail}") from None
+        if name in names:
+            raise AnswerParseError(f"group {k}'s name {name!r} names an earlier group too")
+        numbers = group["notes"]
+        if not isinstance(numbers, list) or not numbers:
+            raise AnswerParseError(f"group {k}'s notes are not a non-empty list of note numbers")
+        for i in numbers:
+            if not isinstance(i, int) or isinstance(i, bool) or not 1 <= i <= n:
+                raise AnswerParseError(f"group {k} names note {i!r:.40}, not a note number 1 to {n}")
+            if i in seen:
+                raise AnswerParseError(f"group {k} names note {i} twice" if seen[i] == k
+                                       else f"note {i} is in group {seen[i]} and group {k}")
+            seen[i] = k
+        names.add(name)
+        out.append({"name": name, "notes": list(numbers)})
+    return out

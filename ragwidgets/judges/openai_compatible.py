@@ -50,13 +50,14 @@ import httpx
 
 from .answers import ENTAILMENT_SYNONYMS, IMPORTANCE_SYNONYMS, parse_claims, parse_labels
 from .base import BaseJudge, CallOutcome
-from .cache import CacheSetting
+from .cache import MISSING, CacheSetting
 from .claims import ClaimLike, Reference, claim_text, reference_text
 from .errors import AnswerParseError, JudgeError, JudgeRequestError
 from .limits import ConcurrencyLimit
 from .prompts import load_prompt, numbered
 from .secrets import (Secret, answer_secrets, keep_out_of_logs, sent_secrets, strip_userinfo, url_credentials,
                       url_host)
+from .sync import run_sync
 
 logger = logging.getLogger("ragwidgets.judges")
 
@@ -73,7 +74,7 @@ _PAGE_TITLE = re.compile(r"<title\b[^<>]*>([^<]*)<", re.IGNORECASE)  # none of t
 _PAGE_HIDDEN = re.compile(r"<(head|script|style)\b|<!--", re.IGNORECASE)
 _PAGE_TAG = re.compile(r"<[^<>]*>")
 
-PROMPT_NAMES = {"extract": "extract_v1", "check": "check_v1", "label": "label_v1"}
+PROMPT_NAMES = {"extract": "extract_v1", "check": "check_v1", "label": "label_v1", "group": "group_v1"}
 CHARS_PER_TOKEN = 4  # the usual rule of thumb for English text; estimates only
 CLAIM_JSON_CHARS = 45  # {"subject": "", "predicate": "", "object": ""}, around a claim's words
 LABEL_JSON_CHARS = 16  # "Contradiction", in a list
@@ -592,6 +593,24 @@ class OpenAICompatibleJudge(BaseJudge):
         messages = self._messages("label", question=question, instructions=instructions,
                                   claims=[claim_text(c) for c in claims])
         return await self._ask(messages, lambda content: parse_labels(content, len(claims), IMPORTANCE_SYNONYMS))
+
+    def ask(self, operation: str, parse: Callable[[str], Any], **values: str) -> Any:
+        """The validated answer to one chat of an operation besides the three (``"group"``: grouping
+        notes into failure modes, ``analysis.groupings.propose_with_judge``): its prompt
+        (``PROMPT_NAMES``) filled with ``values``. The cache's answer to them, else asked as every
+        call is (retried; ``parse`` validates a reply, raising AnswerParseError to ask again), counted
+        in ``stats`` and cached (``parse`` returns JSON). No reply validated: a JudgeError saying why,
+        and nothing cached."""
+        key = self._key(operation, values)
+        if (hit := self._cached(key)) is not MISSING:
+            self.stats.add_hits(1)
+            return hit
+        messages = load_prompt(PROMPT_NAMES[operation]).messages(**values)
+        outcome = run_sync(self._ask(messages, parse))
+        self._record(operation, outcome, outcome.value is not None)
+        if outcome.value is None:
+            raise JudgeError(f"{self.model} gave no valid {operation} answer: {outcome.reason}")
+        return self._keep(operation, outcome, {key: (outcome.value, 0)})[key]
 
     # -- estimates ----------------------------------------------------------------------------
 

@@ -25,7 +25,8 @@ gzip body that inflates to ``bomb_bytes``), "endless" (a chunked body that never
 that is too long. ``refuse_with``: every request is answered with that status (401: a wrong key).
 ``down_after``: after answering that many requests the server stops listening (new connections
 are refused). ``changes_its_mind``: a claim checked against a reference it was checked against
-before (in this request or an earlier one) gets another label.
+before (in this request or an earlier one) gets another label. ``replies``: answer texts given as
+they are, one per request, in place of the derived answers (a prompt of another operation).
 """
 
 from __future__ import annotations
@@ -148,6 +149,7 @@ class ServerScript:
     flip: float = 0.0  # each Entailment / Neutral / Contradiction label swapped with this probability
     flip_rng: random.Random = field(default_factory=lambda: random.Random(0))
     changes_its_mind: bool = False  # a check asked again (same claim, same reference) is answered otherwise
+    replies: deque = field(default_factory=deque)  # answer texts, one per request, in place of fake_answer's
     asked: dict = field(default_factory=dict)  # (reference, claim) -> times checked
     requests: int = 0
     in_flight: int = 0
@@ -265,7 +267,9 @@ class _Handler(BaseHTTPRequestHandler):
                 error = {"message": "This model's maximum context length is 8192 tokens.", "type": "invalid_request_error"}
                 self._send(400, json.dumps({"error": error}).encode())
                 return
-            answer = fake_answer(messages["system"], messages["user"])
+            with script.lock:
+                scripted = script.replies.popleft() if script.replies else None
+            answer = fake_answer(messages["system"], messages["user"]) if scripted is None else scripted
             if script.flip and messages["user"].startswith("Reference:\n"):
                 with script.lock:
                     answer = json.dumps([("Neutral" if label == "Entailment" else "Entailment")
