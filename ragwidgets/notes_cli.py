@@ -121,6 +121,10 @@ def _plain(value):
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
+def _interval(lo, hi) -> str:
+    return "—" if lo != lo else f"[{percent(lo)}, {percent(hi)}]"
+
+
 def _rows(table, grouped: bool, estimated: bool) -> tuple[list[str], list[list[str]]]:
     """The header and the cells of the mode table as shown in text (table, markdown); the first one
     (two when ``grouped``) text, the rest numbers."""
@@ -131,10 +135,9 @@ def _rows(table, grouped: bool, estimated: bool) -> tuple[list[str], list[list[s
     for r in table.to_dict("records"):
         row = ([shown_text(str(r["group"]), 40)] if grouped else []) + [
             shown_text(r["mode"], 60), f"{r['tagged']:,}", f"{r['read']:,}", percent(r["rate"]),
-            f"[{percent(r['lo'])}, {percent(r['hi'])}]"]
+            _interval(r["lo"], r["hi"])]
         if estimated:
-            row += [percent(r["run_rate"]), "—" if r["run_lo"] != r["run_lo"] else
-                    f"[{percent(r['run_lo'])}, {percent(r['run_hi'])}]"]
+            row += [percent(r["run_rate"]), _interval(r["run_lo"], r["run_hi"])]
         rows.append(row)
     return head, rows
 
@@ -230,7 +233,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     summarize = commands.add_parser(
         "summarize", help="per failure mode (a tag): samples tagged, read, the rate and its 95%% interval, "
                           "and example notes")
-    summarize.add_argument("run", metavar="RUN", help="the run the notes are on (RAGChecker JSON / JSONL, Parquet, CSV)")
+    summarize.add_argument("run", metavar="RUN",
+                           help="the run the notes are on (RAGChecker JSON / JSONL, Parquet, CSV)")
     summarize.add_argument("notes", metavar="NOTES", help="the notes file (JSONL, one note a line)")
     summarize.add_argument("--where", metavar="EXPR",
                            help="with --sampled: the filter expression that chose the failing samples the notes' "

@@ -1,8 +1,9 @@
 """A DatasetExplorer's state as one static HTML page: summary, charts (inline SVG rendered by
 vl-convert; the top-k what-if when the run has passage labels), slices, comparison, how far the
-judge can be trusted (judge–reviewer agreement and corrected scores, for runs with reviews), and
-the worst samples with their claims. The page follows the reader's light or dark preference
-(``prefers-color-scheme``; in dark, the charts are inverted, hues kept).
+judge can be trusted (judge–reviewer agreement and corrected scores, for runs with reviews), the
+failure modes the analyst's notes name (rates with intervals, a chart of modes × runs, example notes;
+for runs with tagged notes), and the worst samples with their claims. The page follows the reader's
+light or dark preference (``prefers-color-scheme``; in dark, the charts are inverted, hues kept).
 
 Every text from the data is escaped, and IDs are isolated (``<bdi>``) with their bidi control
 characters shown as the live widgets show them (``⟨U+202E⟩``, ``js/src/text.js``); the page has
@@ -12,15 +13,19 @@ no script and no external URL.
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 
 import numpy as np
 
 from .._extras import vl_convert
 from ..analysis.agreement import agreement
 from ..analysis.corrected import corrected
+from ..analysis.failure_modes import mode_table
 from ..engine.metrics import format_value, metric_label
 from ..model import CONTRADICTED, ENTAILED, NOT_ENTAILED
+from ..notes import as_notes
 from ._view import LOWER_IS_BETTER, show_id
+from .mode_charts import mode_chart, percent
 
 STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}
@@ -137,8 +142,78 @@ def _trust_html(runs: dict) -> str:
     return "".join(out)
 
 
-def report_html(explorer, *, worst: int = 20) -> str:
-    """The page (see the module docstring)."""
+EXAMPLE_NOTES = 3  # notes shown per failure mode
+NOTE_SHOWN = 300  # characters of a note's text shown
+
+
+def _notes_by_run(runs: dict, notes) -> dict:
+    """Each run's notes: ``notes`` {run: Notes-like} or one Notes-like for every run; None: the
+    notes each run's scores carry."""
+    if isinstance(notes, Mapping):
+        return {run: as_notes(notes[run] if notes.get(run) is not None else ()) for run in runs}
+    return {run: as_notes(notes if notes is not None else (s.notes or ())) for run, s in runs.items()}
+
+
+def _note_html(note, run: str | None) -> str:
+    head = f"{_id(run)} · " if run is not None else ""
+    claim = "" if note.claim is None else f" · claim {note.claim}"
+    text = note.note.strip()
+    text = text if len(text) <= NOTE_SHOWN else text[:NOTE_SHOWN - 1] + "…"
+    return f"<li>{head}{_id(note.query_id)}{claim}: {_e(text) if text else '<span class=muted>(no text)</span>'}</li>"
+
+
+def _rate_interval(lo, hi) -> str:
+    return "—" if lo is None or lo != lo else f"{percent(lo)} – {percent(hi)}"
+
+
+def _modes_html(explorer, notes=None, design=None) -> str:
+    """The failure modes the notes name (:func:`~ragwidgets.analysis.failure_modes.mode_table`):
+    counts, rates and intervals, the share of the run when ``design`` says how the samples read
+    were drawn, the modes × runs chart and example notes ("" when no note carries a tag)."""
+    runs = getattr(explorer.model, "scores", None) or {}
+    if notes is None:
+        notes = getattr(explorer.model, "notes", None)  # the explorer's notes in force, when it keeps them
+    by_run = _notes_by_run(runs, notes)
+    if not any(n.tags for n in by_run.values()):
+        return ""
+    if design is not None and not isinstance(design, Mapping) and len(runs) == 1:
+        design = dict.fromkeys(runs, design)  # the one run's
+    table = mode_table(runs, by_run, design=design)
+    several, estimated = len(runs) > 1, design is not None
+    read = {run: int(frame["read"].iloc[0]) for run, frame in table.groupby("run", sort=False)}
+    out = ["<h2>Failure modes</h2><p>The tags of the analyst's notes. A sample is read when it has a note; "
+           "each mode's rate is over the samples read, with its 95% interval (Clopper–Pearson)"
+           + (", and its estimated share of the whole run from how the samples read were drawn" if estimated else
+              "; the samples read were not declared a random sample, so no share of the whole run is estimated")
+           + ". Samples read: " + ", ".join(f"{_id(run)} {n:,}" if several else f"{n:,}" for run, n in read.items())
+           + ".</p><table><tr>" + ("<th class=t>run</th>" if several else "")
+           + "<th class=t>failure mode</th><th>tagged</th><th>read</th><th>rate</th><th>95% interval</th>"
+           + ("<th>share of the run</th><th>95% interval</th>" if estimated else "") + "</tr>"]
+    for r in table.to_dict("records"):
+        head = f"<td class=t>{_id(r['run'])}</td>" if several else ""
+        row = (f"<tr>{head}<td class=t>{_e(r['mode'])}</td><td>{r['tagged']:,}</td><td>{r['read']:,}</td>"
+               f"<td>{percent(r['rate'])}</td><td>{_rate_interval(r['lo'], r['hi'])}</td>")
+        if estimated:
+            row += f"<td>{percent(r['run_rate'])}</td><td>{_rate_interval(r['run_lo'], r['run_hi'])}</td>"
+        out.append(row + "</tr>")
+    out.append("</table>")
+    if estimated:
+        out += [f"<p class=muted>{_id(run) + ': ' if several else ''}{_e(basis)}</p>"
+                for run, basis in dict(zip(table["run"], table["basis"])).items()]
+    out.append(f"<div class='charts'><figure data-chart='modes'>{_svg(mode_chart(table))}</figure></div>"
+               "<h3>Example notes</h3>")
+    for mode in dict.fromkeys(table["mode"]):
+        shown = [(run, n) for run, notes in by_run.items() for n in notes if mode in n.tags][:EXAMPLE_NOTES]
+        out.append(f"<div class='sample' data-mode='{_e(mode)}'><b>{_e(mode)}</b><ul>"
+                   + "".join(_note_html(n, run if several else None) for run, n in shown) + "</ul></div>")
+    return "".join(out)
+
+
+def report_html(explorer, *, worst: int = 20, notes=None, design=None) -> str:
+    """The page (see the module docstring). ``notes``: the failure notes (Notes-like, or {run:
+    Notes-like}; None: the explorer's, else those its scores carry); ``design``: how the samples
+    read were drawn (a ReadingQueue, or {run: ReadingQueue};
+    :func:`~ragwidgets.analysis.failure_modes.declared_design`), for each mode's share of the run."""
     v = explorer.view_state
     pct = explorer.percent
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>ragwidgets run report</title>"
@@ -186,6 +261,7 @@ def report_html(explorer, *, worst: int = 20) -> str:
                          f"<td class=t>{'yes' if r['includes_zero'] else 'no'}</td></tr>")
         parts.append("</table>")
     parts.append(_trust_html(getattr(explorer.model, "scores", None) or {}))
+    parts.append(_modes_html(explorer, notes, design))
     metric = explorer.chart_metric
     rows = explorer.order
     values = explorer.frame[metric].to_numpy(dtype=float)[rows]
