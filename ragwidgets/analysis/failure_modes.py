@@ -109,6 +109,11 @@ def population_share(x, n, N, level: float = 0.95) -> tuple[np.ndarray, np.ndarr
     return p, lo, hi
 
 
+def _check_level(level) -> None:
+    if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
+        raise ValueError(f"level must be a number between 0 and 1 (0.95 for 95%), not {level!r:.80}")
+
+
 def _runs(obj, what: str, names: list[str]) -> dict:
     """One value per run: ``obj`` given {run: value}, or one value for every run."""
     if isinstance(obj, Mapping) and not isinstance(obj, pd.Series):
@@ -150,7 +155,7 @@ def _basis(design_words: str, strategy: str | None, N: np.ndarray, n: np.ndarray
         words = (f"{got} of its {total} samples read, in the run's order, not at random: "
                  "no estimate until all are read")
     elif lacking and strategy == "stratified":
-        words = f"stratum {lacking[0]!r} has none of its samples read: no estimate"
+        words = f"stratum {str(lacking[0])!r} has none of its samples read: no estimate"
     elif got == 0:
         words = f"none of its {total} samples read: no estimate"
     elif got == total:
@@ -170,6 +175,7 @@ def mode_table(scores, notes=None, *, design=None, by=None, level: float = 0.95)
     {run: Scores}; ``notes``: Notes-like for every run, {run: Notes-like}, or None (each run's
     own); ``design``: None, a ReadingQueue, or {run: ReadingQueue}; ``by``: a column of the run
     table or {query_id: group} (group "" when None). Modes: every tag of any run, most tagged first."""
+    _check_level(level)
     runs = scores if isinstance(scores, Mapping) else {"": scores}
     names = list(runs)
     if isinstance(scores, Mapping) and isinstance(design, ReadingQueue):
@@ -190,40 +196,41 @@ def mode_table(scores, notes=None, *, design=None, by=None, level: float = 0.95)
         tagged = np.zeros((len(modes), len(read)), dtype=bool)
         for k, t in enumerate(modes):
             tagged[k] = tags.get(t, False)
-        groups = (np.full(len(read), "", dtype=object) if by is None
-                  else np.array([str(g) for g in _strata(s, by)], dtype=object))
+        groups = np.full(len(read), "") if by is None else np.asarray(_strata(s, by)).astype(str)
         inside, stratum, words = _cells(s, designs[run])
         strategy = None if designs[run] is None else designs[run].strategy
-        for group in sorted(set(groups)):
-            rows.extend(_group_rows(run, group, modes, tagged, read, groups == group, inside, stratum,
-                                    words, strategy, level))
+        names, inverse = np.unique(groups, return_inverse=True)
+        members = np.split(np.argsort(inverse, kind="stable"), np.cumsum(np.bincount(inverse))[:-1])
+        for group, idx in zip(names, members):
+            rows.extend(_group_rows(run, str(group), modes, tagged, read, idx, inside, stratum, words, strategy, level))
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def _group_rows(run, group, modes, tagged, read, here, inside, stratum, words, strategy, level) -> list[dict]:
-    """The rows of one run's group ``here`` (a mask over its samples), one per mode."""
-    n_read, run_size = int((read & here).sum()), int(here.sum())
-    x = (tagged & (read & here)).sum(axis=1)
+def _group_rows(run, group, modes, tagged, read, idx, inside, stratum, words, strategy, level) -> list[dict]:
+    """The rows of one run's group (``idx``: its samples' positions), one per mode."""
+    seen = idx[read[idx]]
+    n_read, run_size = len(seen), len(idx)
+    x = tagged[:, seen].sum(axis=1)
     rate = x / n_read if n_read else np.full(len(modes), np.nan)
     lo, hi = clopper_pearson(x, n_read, level) if n_read else (rate, rate)
-    names = sorted(set(stratum[inside & here]))
-    N = np.array([(inside & here & (stratum == h)).sum() for h in names], dtype=float)
-    n = np.array([(inside & here & read & (stratum == h)).sum() for h in names], dtype=float)
-    basis = _basis(words, strategy, N, n, names, int((read & here & ~inside).sum()))
-    population = float(N.sum()) if strategy is not None else np.nan
-    nan = np.full(len(modes), np.nan)
+    population = idx[inside[idx]]
+    names, cell = np.unique(stratum[population].astype(str), return_inverse=True)
+    got = read[population]
+    N, n = np.bincount(cell, minlength=len(names)), np.bincount(cell[got], minlength=len(names))
+    basis = _basis(words, strategy, N, n, names, n_read - int(got.sum()))
+    size = float(len(population)) if strategy is not None else np.nan
     if strategy is None or (strategy == "all" and n.sum() < N.sum()):
-        share = (nan, nan, nan)
+        share = np.full((3, len(modes)), np.nan)
     else:
-        cells = np.array([(tagged & (inside & here & read & (stratum == h))).sum(axis=1) for h in names]).T
-        share = population_share(cells.reshape(len(modes), len(names)), n, N, level)
-    scale = population / run_size if run_size else np.nan
+        x_h = np.zeros((len(names), len(modes)))
+        np.add.at(x_h, cell[got], tagged[:, population[got]].T)
+        share = np.array(population_share(x_h.T, n, N, level)).reshape(3, len(modes))
+    run_share = share * (size / run_size if run_size else np.nan)
     return [{"run": run, "group": group, "mode": m, "tagged": int(x[k]), "read": n_read, "rate": float(rate[k]),
-             "lo": float(lo[k]), "hi": float(hi[k]), "population": population,
-             "population_rate": float(share[0][k]), "population_lo": float(share[1][k]),
-             "population_hi": float(share[2][k]), "run_size": run_size, "run_rate": float(share[0][k] * scale),
-             "run_lo": float(share[1][k] * scale), "run_hi": float(share[2][k] * scale), "basis": basis}
-            for k, m in enumerate(modes)]
+             "lo": float(lo[k]), "hi": float(hi[k]), "population": size, "population_rate": float(share[0, k]),
+             "population_lo": float(share[1, k]), "population_hi": float(share[2, k]), "run_size": run_size,
+             "run_rate": float(run_share[0, k]), "run_lo": float(run_share[1, k]), "run_hi": float(run_share[2, k]),
+             "basis": basis} for k, m in enumerate(modes)]
 
 
 @dataclass(eq=False)
@@ -284,6 +291,7 @@ def check_mode(scores: Scores, notes, mode: str, *, expression: str | None = Non
     ``mode: <tag>``, or a built-in ``signal`` of :data:`SIGNALS`) catches ``mode`` among the
     samples read (see :class:`ModeCheck`). An unknown mode or signal, a bad expression, or not
     exactly one rule is a ValueError naming it."""
+    _check_level(level)
     masks = mode_masks(scores, notes)
     if mode not in masks.columns:
         raise ValueError(f"no sample read carries the mode {mode!r:.80}; modes: {', '.join(masks.columns) or 'none'}")

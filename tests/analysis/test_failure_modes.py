@@ -239,3 +239,13 @@ def test_the_population_interval_of_a_stratified_sample_keeps_its_level(n_h, p_h
     c, se = coverage(lo, hi, sum(K_h) / sum(N_h))
     assert c >= 0.95 - 3 * se, (f"coverage {c:.4f} ± {se:.4f} (Monte-Carlo s.e., {reps} runs) with n_h={n_h} "
                                 f"of N_h={N_h}, p_h={p_h}")
+
+
+def test_a_level_outside_0_1_is_refused(scores, notes):
+    for level in (0, 1, 95, "0.95", True):
+        with pytest.raises(ValueError, match="level must be a number between 0 and 1"):
+            mode_table(scores, notes, level=level)
+    with pytest.raises(ValueError, match="level must be"):
+        check_mode(scores, notes, WRONG, expression="n_passages > 0", level=1.5)
+    wide = rows(mode_table(scores, notes, level=0.99))
+    assert (wide.loc[WRONG, "lo"], wide.loc[WRONG, "hi"]) == pytest.approx(cp(3, 5, 0.99))
