@@ -37,7 +37,7 @@ from .scenario import EXAMPLES as SCENARIO_EXAMPLES
 BUG = 70  # exit status of an internal error (sysexits' EX_SOFTWARE)
 RESULT_EXAMPLES = {"ragchecker": "ragchecker_example.json"}
 TOUR_FILES = {"results.json": "tour_results.json", "results.jsonl": "tour_results.jsonl",
-              "my_scenario.json": "harbor_museum.json"}  # name in the README's tour -> shipped file
+              "my_scenario.json": "harbor_museum.json", "notes.jsonl": "tour_notes.jsonl"}  # name in the README's tour -> shipped file
 TUTORIALS = {"harbor-museum": "01_harbor_museum.ipynb", "ragchecker-sample": "02_ragchecker_sample.ipynb",
              "scoring": "03_scoring_with_a_judge.ipynb", "trust-the-judge": "05_trust_the_judge.ipynb"}
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"  # the checkout's (editable install)
@@ -375,7 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
     tutorial.set_defaults(func=cmd_tutorial)
 
     examples = sub.add_parser("examples", help="copy the README tour's files (results.json, results.jsonl, "
-                                               "my_scenario.json) into a folder")
+                                               "my_scenario.json, notes.jsonl) into a folder")
     examples.add_argument("directory", nargs="?", default=".", help="where to write them (default: here)")
     examples.set_defaults(func=cmd_examples)
     judge = sub.add_parser("judge", add_help=False, prefix_chars="\0",  # its own parser reads every option

@@ -144,10 +144,11 @@ def _rows(table, grouped: bool, estimated: bool) -> tuple[list[str], list[list[s
 
 def _heading(s: dict) -> str:
     design = s["design"]
-    drawn = ("" if design is None else
-             f"; read from {design['population']:,} failing samples"
-             + (f" where {design['where']}" if design["where"] else "")
-             + (", at random" if design["strategy"] == "random" else ", every one of them read"))
+    drawn = ""
+    if design is not None:
+        pool = (f"the {design['population']:,} failing samples where {design['where']}" if design["where"]
+                else f"all {design['population']:,} samples of the run")
+        drawn = f"; read at random from {pool}" if design["strategy"] == "random" else f"; {pool}, every one to be read"
     return (f"{s['read']:,} of {s['samples']:,} samples read ({s['notes_in_force']:,} notes in force)"
             + shown_text(drawn, 400))
 

@@ -101,7 +101,7 @@ def test_summarize_estimates_the_run_when_the_design_is_declared(files, capsys):
     assert all(len(v) <= 1 for v in got["examples"].values())
     status, text, _ = run_cli(capsys, "notes", "summarize", run, notes, "--where", "faithfulness < 0.9",
                               "--sampled", "random")
-    assert "share of the run" in text and f"read from {len(design.population)} failing samples" in text
+    assert "share of the run" in text and f"read at random from the {len(design.population)} failing samples where faithfulness < 0.9" in text
 
 
 def test_summarize_csv_is_the_mode_table_with_formulas_quoted(files, capsys, tmp_path):
