@@ -22,11 +22,14 @@ import { render as mount } from "preact";
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
 import { panel as adjudicate } from "./dataset/adjudicate.js";
 import { panel as charts } from "./dataset/charts.js";
+import { panel as checks } from "./dataset/checks.js";
 import { labelsOf, TraitSelect, toggled } from "./dataset/common.js";
 import { panel as compare } from "./dataset/compare.js";
 import { panel as columns } from "./dataset/columns.js";
 import { panel as drill, navigate } from "./dataset/drill.js";
 import { panel as exportPanel } from "./dataset/export.js";
+import { panel as modes } from "./dataset/modes.js";
+import { panel as notes } from "./dataset/notes.js";
 import { panel as queue } from "./dataset/queue.js";
 import { RowStore } from "./dataset/rows.js";
 import { panel as slices } from "./dataset/slices.js";
@@ -39,7 +42,7 @@ import { keepKeys } from "./keys.js";
 import { viewOf } from "./view_trait.js";
 
 /** The panels, in the order they are drawn in their place (the tabs' order). */
-export const PANELS = [trust, charts, summary, compare, whatif, columns, exportPanel, slices, drill, queue, adjudicate];
+export const PANELS = [trust, charts, summary, compare, whatif, columns, exportPanel, slices, drill, queue, adjudicate, modes, checks, notes];
 
 const HOST_CHROME = 140; // a notebook host's bars above and below its cells (JupyterLab's menu, tabs, toolbar, status bar)
 

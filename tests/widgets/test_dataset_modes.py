@@ -249,7 +249,7 @@ def test_a_check_may_read_the_modes_columns_and_a_signal(tmp_path):
 
 @pytest.mark.parametrize("message, error", [
     ({"mode": "nope", "expression": "faithfulness < 1"}, "mode must be one of the modes"),
-    ({"mode": "unsupported", "expression": "faithfulness <"}, ""),
+    ({"mode": "unsupported", "expression": "faithfulness <"}, None),
     ({"mode": "unsupported", "expression": "no_such_column > 1"}, "no_such_column"),
     ({"mode": "unsupported", "expression": "faithfulness < 1 or " * 200}, "at most 2,000 characters"),
     ({"mode": "unsupported"}, "one of the two"),
@@ -291,3 +291,23 @@ def test_several_runs_give_a_grid_and_edits_reach_each_run(tmp_path):
     assert model.notes["b"].tags == {"dates": 1} and NoteLog(b).notes.tags == {"dates": 1}
     one = Context({"run": "b"}, -1, tmp_path, False, "", None)
     assert modes.part(one, {})["modes"]["runs"] == ["b"]
+
+
+def test_the_explorer_shows_the_panels_and_the_reading_queue_is_the_design(tmp_path):
+    path = tmp_path / "notes.jsonl"
+    NoteLog(path).extend(notes_of())
+    x = rw.DatasetExplorer(rw.datasets.synthetic_run(N, seed=3), notes=path, files_root=tmp_path)
+    m = x.view_state["modes"]
+    assert [r["mode"] for r in m["modes"]] == ["date wrong", "unsupported"] and x.view_state["checks"]["modes"]
+    assert m["modes"][0]["runs"]["run"]["run_rate"] is None
+    sent = []
+    x.send = lambda msg, buffers=None: sent.append(msg)
+    x._handle_custom_msg({"request": 1, "type": "modes_pick", "mode": "unsupported"}, [])
+    assert "error" not in sent[-1] and sorted(sent[-1]["query_ids"], key=int) == sorted(UNSUPPORTED, key=int)
+    x.samples = {"label": sent[-1]["label"], "query_ids": sent[-1]["query_ids"]}
+    assert sorted(x.filtered["query_id"], key=int) == sorted(UNSUPPORTED, key=int)  # the table shows exactly them
+    x._handle_custom_msg({"request": 2, "type": "modes_rename", "mode": "bad", "new": "x"}, [])
+    assert "mode must be one of the modes" in sent[-1]["error"]
+    x.start_reading(10)  # a random reading queue over every sample: the design of the rates over the run
+    shown = x.view_state["modes"]
+    assert "no design" not in shown["basis"] and shown["modes"][0]["runs"]["run"]["run_rate"] is not None

@@ -23,7 +23,8 @@ NOTHING, DRILL, VIEW, ROWS, REVIEWED = "", "drill", "view", "rows", "reviewed"  
 class Context:
     """The widget's plain values a panel sees, besides its run model: the controls' values, the
     selected row, the folder the front end's files are confined to and whether they may be
-    replaced there, the name new reviews carry and the judge whose traces open."""
+    replaced there, the name new reviews carry, the judge whose traces open and the reading
+    queue the samples read were drawn by (``reading``: {run: ReadingQueue}; None: none)."""
 
     controls: dict
     selected: int
@@ -31,6 +32,7 @@ class Context:
     overwrite: bool
     reviewer: str
     judge: object
+    reading: dict | None = None
 
 
 class Panel:

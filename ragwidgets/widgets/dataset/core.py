@@ -46,7 +46,9 @@ from .adjudicate import AdjudicatePanel
 from .charts import ChartsPanel, altair_chart
 from .common import DRILL, REVIEWED, ROWS, VIEW, Context, whole
 from .drill import DrillPanel
+from .checks import ChecksPanel
 from .export import ExportPanel
+from .modes import ModesPanel
 from .notes import NotesPanel, note_message
 from .queue import QueuePanel
 from .rows import MAX_WINDOW, SEED_ROWS, changed, rows_message, seed, window
@@ -58,7 +60,7 @@ from .whatif import WhatIfPanel
 # The panels, each a module of this package, in the order of js/src/dataset.js's PANELS.
 PANELS = (TrustPanel, ChartsPanel, SummaryPanel, WhatIfPanel, ExportPanel, SlicesPanel, DrillPanel,
           QueuePanel, AdjudicatePanel,
-          NotesPanel)
+          NotesPanel, ModesPanel, ChecksPanel)
 REQUESTS = ("rows", "step", "queue", "note", "reading", *(name for panel in PANELS for name in panel.requests))  # the front end's, each answered
 BRUSH_KEYS = ("metric", "lo", "hi", "undefined")
 
@@ -551,8 +553,9 @@ class DatasetExplorer(Widget):
 
     def _context(self, controls: dict | None = None) -> Context:
         """The widget's plain values the panels see."""
+        reading = self._panels["notes"]  # the reading queue, the design of the failure modes' rates
         return Context(controls or self._control_values(), self.selected, self.files_root, self.overwrite,
-                       self.reviewer, self.judge)
+                       self.reviewer, self.judge, {reading.run: reading.queue} if reading.queue is not None else None)
 
     @staticmethod
     def _model_query(controls: dict) -> tuple[Query, Charts]:

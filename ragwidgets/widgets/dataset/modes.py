@@ -45,7 +45,7 @@ class ModesPanel(Panel):
         self.proposals: list = []
         self.proposal_run = ""
         self.proposed = ""  # what the last proposal request grouped, in words
-        self._table: tuple = ((), None)  # (what it was found from, the mode table)
+        self._table: tuple = ((), None)  # (the objects it was found from, the mode table)
 
     # -- the view ---------------------------------------------------------------------------------
     def part(self, ctx: Context, view: dict) -> dict:
@@ -77,25 +77,19 @@ class ModesPanel(Panel):
         return runs_in_scope(self.model, ctx)
 
     def table(self, ctx: Context):
-        """:func:`mode_table` over the runs in scope and their notes in force (kept while they stay the same)."""
+        """:func:`mode_table` over the runs in scope, their notes in force and the reading queue
+        as the design of its run (found again only when one of those is another object)."""
         runs = self._runs(ctx)
         notes = {run: self.model.notes[run] for run in runs}
-        design = self._design(ctx, runs)
-        inputs = (tuple(runs), tuple(notes.values()), design)
+        design = {run: (ctx.reading or {}).get(run) for run in runs}
+        inputs = (tuple(runs), *notes.values(), *design.values())
         held, frame = self._table
-        if frame is None or len(held) != len(inputs) or any(a is not b for a, b in zip(held[1], inputs[1])) \
-                or held[0] != inputs[0] or held[2] is not design:
+        if frame is None or len(held) != len(inputs) or held[0] != inputs[0] \
+                or any(a is not b for a, b in zip(held[1:], inputs[1:])):
             frame = (mode_table({run: self.model.scores[run] for run in runs}, notes, design=design)
                      if any(len(n.tags) for n in notes.values()) else pd.DataFrame(columns=list(COLUMNS)))
             self._table = (inputs, frame)
         return frame
-
-    def _design(self, ctx: Context, runs: list[str]):
-        """The reading queue the samples read were drawn by ({run: ReadingQueue}), None without one."""
-        queue = getattr(ctx, "reading", None)
-        if queue is None:
-            return None
-        return {run: queue for run in runs if run == getattr(ctx, "reading_run", runs[0])} or None
 
     def _said(self, run: str, key) -> dict:
         """A note as the panel lists it: its run, sample, claim, text and tags."""
