@@ -2,7 +2,8 @@
 failure slices, paired comparison of runs, run-level what-ifs, and how far the judge can be
 trusted: judge–reviewer agreement, corrected scores from a reviewed sample, the review queue and
 its budget (plan_reviews); how far reviewers agree with each other (team);
-how much of a metric is the judge's noise over repeats (judge_variance).
+how much of a metric is the judge's noise over repeats (judge_variance); failure modes from
+notes with their rates and checks (failure_modes).
 
 Pure pandas / numpy over the engine's Scores; imports no widget library.
 """
@@ -12,7 +13,10 @@ from .compare import Comparison, compare_runs
 from .external import COUNTERPARTS, ExternalComparison, against_external, compare_values
 from .corrected import Estimate, Estimates, corrected, corrected_view, prediction_powered
 from .filtering import TextIndex, expression_mask, filter_rows
+from .groupings import Proposal, propose_groupings, propose_with_judge
+from .failure_modes import ModeCheck, SIGNALS, check_mode, declared_design, mode_masks, mode_table, signal_mask
 from .plan import needed_reviews, plan_reviews, review_plan
+from .reading_queue import ReadingQueue, reading_queue
 from .judge_variance import (Flakiness, JudgeVariance, MetricVariance, Repeats, combined_interval, flakiness,
                              judge_variance, label_distributions, label_flips, repeat_scores)
 from .review_queue import ReviewQueue, progress, review_queue
@@ -32,4 +36,7 @@ __all__ = ["RunTable", "run_table", "defined_metrics", "summarize", "Summarizer"
            "two_judges", "TwoJudges", "paired_difference", "Repeats", "repeat_scores", "flakiness", "Flakiness",
            "label_flips", "label_distributions", "judge_variance", "JudgeVariance", "MetricVariance",
            "combined_interval", "plan_reviews", "review_plan", "needed_reviews",
-           "reviewer_agreement", "disagreements", "ReviewerAgreement"]
+           "reviewer_agreement", "disagreements", "ReviewerAgreement",
+           "Proposal", "propose_groupings", "propose_with_judge",
+           "reading_queue", "ReadingQueue", "mode_table", "mode_masks", "declared_design", "check_mode",
+           "ModeCheck", "SIGNALS", "signal_mask"]
