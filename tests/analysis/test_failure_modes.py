@@ -178,7 +178,8 @@ def test_a_modes_check_by_hand(scores, notes):
     by_signal = check_mode(scores, notes, MISS, signal="unsupported_claim")
     tagged, read = [2, 3], [0, 1, 2, 3, 4]
     assert by_signal.tp == sum(flags[i] for i in tagged) and by_signal.flagged == flags.sum()
-    assert by_signal.fp == sum(flags[i] for i in read if i not in tagged) and by_signal.rule == "signal unsupported_claim"
+    assert by_signal.fp == sum(flags[i] for i in read if i not in tagged)
+    assert by_signal.rule == "signal unsupported_claim"
 
 
 def test_bad_input_is_named(scores, notes):
