@@ -6,12 +6,14 @@
 // (selection.js) and kept while the same sample is shown. The keyboard review (sample_view.js):
 // the next label to review (of the review queue's kinds, `queue`) takes focus when a sample opens
 // or a label is reviewed, and the main view's last label moves the queue on; keys the view leaves
-// are the explorer's (`navigate`: j / k / ↓ / ↑ step the table's rows, ] and [ the queue) here too.
+// are the explorer's (`navigate`: j / k / ↓ / ↑ step the table's rows, ] and [ the queue, m the
+// note box) here too. The note box (notes.js) sits under the bar, for the main view's sample.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../incremental.js";
 import { mountSampleView } from "../sample_view.js";
 import { withSelection } from "../selection.js";
 import { showId } from "../text.js";
+import { focusNoteBox, NOTE_KEY, NoteBox } from "./notes.js";
 
 /** Put `text` on the clipboard (the asynchronous clipboard API); where it is refused or missing,
  * select the text in `input` so that Ctrl+C copies it. A promise of what happened. */
@@ -31,9 +33,14 @@ export async function copyText(text, input) {
 }
 
 /** The DatasetExplorer's navigation keys (outside text boxes): j / ↓ and k / ↑ step the table's
- * rows (`step(delta)`), ] and [ the review queue (`queue(step)`; null: no queue). True when handled. */
+ * rows (`step(delta)`), ] and [ the review queue (`queue(step)`; null: no queue), m focuses the
+ * note box. True when handled. */
 export function navigate(e, step, queue) {
   if (e.target.closest("input, select, textarea")) return false;
+  if (e.key === NOTE_KEY && focusNoteBox(e.target)) {
+    e.preventDefault(); // focused, not typed into it
+    return true;
+  }
   const by = { j: 1, ArrowDown: 1, k: -1, ArrowUp: -1 }[e.key];
   if (by) {
     e.preventDefault();
@@ -59,7 +66,7 @@ export function keptSelection(kept, view) {
 }
 
 function Drill({ part, request }) {
-  const { drill, other, selected: sel, count } = part;
+  const { drill, other, selected: sel, count, notes } = part;
   const queued = useRef(null);
   queued.current = part.queue; // read when a key or a review asks
   const main = useRef(null);
@@ -126,6 +133,7 @@ function Drill({ part, request }) {
         ${copied ? html`<span class="rw-hint" role="status">${copied}</span>` : ""}` : ""}
     </div>
     ${failed ? html`<div class="rw-ds-error" role="alert" data-testid="drill-error">${failed}</div>` : ""}
+    ${sel.row >= 0 ? html`<${NoteBox} key="notes" notes=${notes} claims=${drill ? drill.claims : null} request=${request} />` : ""}
     <div class="rw-ds-drill-views" key="views">
       <div class="rw-ds-drill-view" ref=${main} data-testid="drill-main" />
       ${other ? html`<div class="rw-ds-drill-view" ref=${otherRef} data-testid="drill-other" />` : ""}
@@ -136,7 +144,7 @@ function Drill({ part, request }) {
 export const panel = {
   key: "drill", place: "detail", shows: () => true,
   part: (view, views) => ({ drill: views._drill, other: views._other, selected: view.selected, count: view.count,
-    queue: view.queue || null }),
+    queue: view.queue || null, notes: view.notes || null }),
   traits: [],
   Panel: Drill,
 };

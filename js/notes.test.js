@@ -1,0 +1,115 @@
+// The failure-note box (issue 37 item 1), in jsdom: the drilled sample's note in force fills it,
+// Enter sends the note and moves on at once (the box empties), a refused note comes back into the
+// box with the kernel's reason, Shift+Enter and Escape stay out of the host, tags split on commas,
+// and key m focuses the box from the explorer.
+import { render } from "preact";
+import { beforeEach, describe, expect, it } from "vitest";
+import { navigate } from "./src/dataset/drill.js";
+import { NoteBox, splitTags, toggleTag } from "./src/dataset/notes.js";
+import { html } from "./src/incremental.js";
+
+const key = (node, k, extra = {}) => node.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true, ...extra }));
+const tick = () => new Promise((r) => setTimeout(r, 0));
+const notes = (qid, shown = null, tags = ["dates", "made up"]) => ({
+  available: true, run: "run", query_id: qid, file: "Saved to notes.jsonl", tags, reading: null,
+  shown: shown || { sample: null, claims: {} } });
+const claims = [{ text: "Paris is in France" }, { text: "It has 3 million people" }];
+
+function mount(part, reply = () => Promise.resolve({})) {
+  const el = document.createElement("div");
+  el.className = "rw-ds";
+  el.tabIndex = 0;
+  document.body.appendChild(el);
+  const asked = [];
+  const request = (name, msg) => { asked.push({ name, ...msg }); return reply(name, msg); };
+  const draw = (p) => render(html`<${NoteBox} notes=${p} claims=${claims} request=${request} />`, el);
+  draw(part);
+  const typeInto = (testid, value) => {
+    const box = el.querySelector(`[data-testid="${testid}"]`);
+    box.value = value;
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+  };
+  return { el, asked, draw, typeInto, box: () => el.querySelector('[data-testid="note-text"]') };
+}
+
+beforeEach(() => document.body.replaceChildren());
+
+describe("the note box", () => {
+  it("splits tags on commas and toggles a suggested one", () => {
+    expect(splitTags(" dates,  made   up ,, dates ")).toEqual(["dates", "made up"]);
+    expect(toggleTag("dates", "made up")).toBe("dates, made up");
+    expect(toggleTag("dates, made up", "dates")).toBe("made up");
+  });
+
+  it("shows the note in force, and Enter sends it and empties the box at once", async () => {
+    const m = mount(notes("q1", { sample: { note: "wrong year", tags: ["dates"] }, claims: {} }));
+    await tick();
+    expect(m.box().value).toBe("wrong year");
+    expect(m.el.querySelector('[data-testid="note-tags"]').value).toBe("dates");
+    m.typeInto("note-text", "wrong year again");
+    await tick();
+    m.el.querySelectorAll('[data-testid="note-tag-chip"]')[1].click(); // + made up
+    await tick();
+    const enter = key(m.box(), "Enter");
+    expect(enter).toBe(false); // its default (a new line) prevented
+    expect(m.asked).toEqual([{ name: "note", query_id: "q1", run: "run", note: "wrong year again",
+      tags: ["dates", "made up"], advance: 1 }]);
+    await tick();
+    expect(m.box().value).toBe("");
+    m.draw(notes("q2")); // the kernel opened the next sample
+    await tick();
+    expect(m.box().value).toBe("");
+    expect(m.el.querySelector('[data-testid="note-state"]').textContent).toBe("saved q1");
+  });
+
+  it("keeps what was typed ahead of the next sample's view", async () => {
+    const m = mount(notes("q1"));
+    m.typeInto("note-text", "first");
+    key(m.box(), "Enter");
+    await tick();
+    m.typeInto("note-text", "second, typed fast");
+    m.draw(notes("q2"));
+    await tick();
+    expect(m.box().value).toBe("second, typed fast");
+  });
+
+  it("puts a refused note back in the box with the kernel's reason", async () => {
+    const m = mount(notes("q1"), () => Promise.reject(new Error("tags: a tag is 1 to 80 characters")));
+    m.typeInto("note-text", "my careful note");
+    m.typeInto("note-tags", "x".repeat(81));
+    key(m.box(), "Enter");
+    await tick();
+    await tick();
+    expect(m.box().value).toBe("my careful note");
+    expect(m.el.querySelector('[data-testid="note-tags"]').value).toBe("x".repeat(81));
+    expect(m.el.querySelector('[data-testid="note-error"]').textContent).toContain("a tag is 1 to 80 characters");
+  });
+
+  it("writes a claim's note, and Shift+Enter and Escape do not reach the host", async () => {
+    const m = mount(notes("q1", { sample: null, claims: { 1: { note: "invented", tags: [] } } }));
+    const heard = [];
+    document.body.addEventListener("keydown", (e) => heard.push(e.key));
+    const on = m.el.querySelector('[data-testid="note-on"]');
+    on.value = "1";
+    on.dispatchEvent(new Event("change", { bubbles: true }));
+    await tick();
+    expect(m.box().value).toBe("invented");
+    key(m.box(), "Enter", { shiftKey: true });
+    key(m.box(), "Escape");
+    expect(heard).toEqual([]);
+    expect(document.activeElement).toBe(m.el); // Escape left the box for the explorer
+    m.el.querySelector('[data-testid="note-save"]').click();
+    expect(m.asked.at(-1)).toEqual({ name: "note", query_id: "q1", run: "run", note: "invented", tags: [], advance: 0, claim: 1 });
+  });
+
+  it("is focused by key m from the explorer, outside text boxes only", async () => {
+    const m = mount(notes("q1"));
+    const cell = document.createElement("span");
+    m.el.appendChild(cell);
+    const e = new KeyboardEvent("keydown", { key: "m", bubbles: true, cancelable: true });
+    cell.dispatchEvent(e);
+    expect(navigate({ key: "m", target: cell, preventDefault: () => {} }, () => {}, null)).toBe(true);
+    expect(document.activeElement).toBe(m.box());
+    expect(navigate({ key: "m", target: m.box(), preventDefault: () => {} }, () => {}, null)).toBe(false);
+  });
+});
