@@ -174,6 +174,8 @@ def render(s: dict, fmt: str) -> str:
 
         return csv_cells(table).to_csv(index=False, lineterminator="\n").rstrip("\n")
     head, rows = _rows(table, grouped, estimated)
+    if not rows:
+        return _heading(s) + "\nno failure modes: no note carries a tag"
     basis = sorted({b for b in table["basis"] if isinstance(b, str) and b}) if estimated else []
     if fmt == "markdown":
         cell = lambda t: html.escape(t, quote=False).replace("|", "\\|")  # noqa: E731
@@ -186,8 +188,6 @@ def render(s: dict, fmt: str) -> str:
                 lines.append(f"\n**{cell(shown_text(mode, 60))}**\n")
                 lines += [f"- {cell(_example(n))}" for n in notes]
         return "\n".join(lines)
-    if not rows:
-        return _heading(s) + "\nno failure modes: no note carries a tag"
     widths = [max(len(str(c)) for c in column) for column in zip(head, *rows)]
     text = [_heading(s), ""]
     for row in [head, *rows]:

@@ -266,7 +266,8 @@ def write_notes(notes, path) -> int:
     records: :func:`~ragwidgets.notes.as_notes`) whole as CSV, Parquet or JSONL, by ``path``'s
     suffix (:func:`write_frame`); returns the notes written. ``claim`` is a whole number (empty for
     a sample's note); ``tags`` a list in Parquet and JSONL (the JSONL is a notes file
-    :meth:`~ragwidgets.notes.Notes.read` reads back), its tags joined by "; " in CSV."""
+    :meth:`~ragwidgets.notes.Notes.read` reads back), its tags joined by "; " in CSV (a tag holding
+    "; " reads back from CSV as two)."""
     frame = as_notes(notes).to_frame()
     frame["claim"] = frame["claim"].astype("Int64")
     write_frame(frame, path, list_columns=("tags",), joined="; ", what="notes")
