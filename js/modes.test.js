@@ -41,6 +41,8 @@ describe("the failure modes", () => {
   it("says a rate with its interval, and Undefined without one", () => {
     expect(rateText(0.35, 0.1539, 0.5922)).toBe("35% (15%–59%)");
     expect(rateText(null, null, null)).toBe("Undefined");
+    expect(rateText(0.1429, 0.0036, 0.9964)).toBe("14% (<1%–>99%)"); // never a rounded 0% or 100% bound
+    expect(rateText(0, 0, 0.0975)).toBe("0% (0%–10%)");
   });
 
   it("draws each mode's counts, rate and share of the run, a tag as text", () => {
@@ -144,7 +146,7 @@ describe("a mode's check", () => {
     draw({ run: "", modes: ["date wrong"], signals, check });
     await tick();
     expect(el.querySelector("[data-testid=check-words]").textContent).toBe(check.words);
-    expect(el.querySelector("[data-testid=check-precision]").textContent).toBe("14% (0%–58%)");
+    expect(el.querySelector("[data-testid=check-precision]").textContent).toBe("14% (<1%–58%)");
     const examples = [...el.querySelectorAll("[data-testid=check-example]")];
     expect(examples.map((b) => b.textContent)).toEqual(["3", HOSTILE]);
     expect(el.querySelector("img")).toBe(null);

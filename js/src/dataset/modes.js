@@ -13,8 +13,13 @@ import { html } from "../incremental.js";
 import { showId } from "../text.js";
 import { toggled } from "./common.js";
 
-/** A fraction as a percent, "" for none. */
-export const pct = (x) => (x === null || x === undefined ? "" : `${Math.round(x * 100)}%`);
+/** A fraction as a whole percent ("<1%" / ">99%" near the ends, never a rounded 0% or 100%), "" for none. */
+export function pct(x) {
+  if (x === null || x === undefined) return "";
+  if (x > 0 && x < 0.005) return "<1%";
+  if (x < 1 && x > 0.995) return ">99%";
+  return `${Math.round(x * 100)}%`;
+}
 
 /** A rate with its interval: "30% (11%–60%)"; "Undefined" without a rate. */
 export function rateText(rate, lo, hi) {
@@ -107,7 +112,7 @@ function Modes({ part: m, request, set }) {
   return html`<div class="rw-ds-panel rw-ds-modes" data-testid="modes">
     <p class="rw-hint" data-testid="modes-line">${read} · ${plural(m.modes.length, "mode")} · ${plural(m.untagged, "untagged note")}${m.basis ? ` · ${m.basis}` : ""}</p>
     ${m.modes.length ? html`<table class="rw-table rw-ds-modes-table" data-testid="modes-table">
-      <thead><tr><th scope="col" title="Tick two or more to merge">⊕</th><th scope="col">mode</th>
+      <thead><tr><th scope="col" title="Tick two or more to merge them">merge</th><th scope="col">mode</th>
         ${grid ? runs.map((r) => html`<th scope="col">${showId(r)}</th>`)
           : html`<th scope="col">tagged / read</th><th scope="col">rate among read (95%)</th><th scope="col">share of the run (95%)</th>`}
         <th scope="col"></th></tr></thead>
