@@ -6,7 +6,7 @@ A sample is *read* when it has a note in force (:mod:`ragwidgets.notes`); its mo
 its own note and its claims'. Among the samples read, a mode's rate is tagged / read. Intervals
 are Clopper–Pearson (:func:`~ragwidgets.analysis.intervals.clopper_pearson`), not Wilson: rare
 modes are the point, and Wilson's coverage dips under its level for small counts (93.6% at
-p = 0.1, n = 100; lower still near p ≈ 1/n), where Clopper–Pearson never falls below it.
+p = 0.1, n = 100; 84% at p = 0.006, n = 30), where Clopper–Pearson never falls below it.
 
 Over the population (``design``: a :class:`~ragwidgets.analysis.reading_queue.ReadingQueue`, or
 :func:`declared_design`), the samples read that are in the population are a simple random sample
