@@ -28,7 +28,7 @@ from ..notes import MAX_TAG, Note, as_notes, clean_tag
 
 MAX_NOTES = 5_000  # notes clustered at most (a seeded random subset of them above)
 MAX_CHARS = 4_000  # characters of a note's text read
-THRESHOLD = 0.93  # cosine distance (average linkage) at which the tree is cut
+THRESHOLD = 0.95  # cosine distance (average linkage) at which the tree is cut
 TERMS = 6  # top terms kept per proposal
 JUDGE_NOTES = 200  # notes sent to a judge at most
 JUDGE_NOTE_CHARS = 400  # characters of a note's text sent to a judge
@@ -46,6 +46,8 @@ themselves then there there's these they they're this those though through thus 
 us very via was wasn't we we're were weren't what what's when where whether which while who whom whose why
 will with within without won't would wouldn't yet you your yours yourself yourselves
 """.split())
+DOMAIN_WORDS = frozenset({"answer", "question", "response", "model", "sample", "say", "give"})  # in any note on a
+# RAG failure: binding notes by them merged distinct modes in benchmarks/groupings.py
 
 
 @dataclass(frozen=True)
@@ -72,9 +74,11 @@ def _fold(word: str) -> str:
 
 def tokens(text: str) -> list[str]:
     """The words of ``text`` (its first MAX_CHARS characters) a grouping compares: lower case, stop
-    words, single letters, numbers and words over 40 letters dropped, plurals folded."""
+    words, single letters, numbers and words over 40 letters dropped, plurals folded, then the words
+    of DOMAIN_WORDS dropped."""
     words = _WORD.findall(text[:MAX_CHARS].lower().replace("\u2019", "'"))
-    return [_fold(w) for w in words if w not in STOP_WORDS and 1 < len(w) <= 40 and not w.isdigit()]
+    folded = [_fold(w) for w in words if w not in STOP_WORDS and 1 < len(w) <= 40 and not w.isdigit()]
+    return [w for w in folded if w not in DOMAIN_WORDS]
 
 
 def terms_of(text: str) -> list[str]:
@@ -148,7 +152,7 @@ def propose_groupings(notes, *, max_groups: int = 8, min_size: int = 2, seed: in
     TF-IDF of each note's words and word pairs (:func:`terms_of`: lower case, stop words dropped,
     plurals folded; each note's first MAX_CHARS characters; terms in two notes or more), rows
     L2-normalised; agglomerative clustering with average linkage on cosine distance, the tree cut
-    at ``threshold`` (0.93: the notes of a group are on average at least 0.07 alike). A proposal's
+    at ``threshold`` (0.95: the notes of a group are on average at least 0.05 alike). A proposal's
     ``name`` is its 2-3 top terms ("wrong date / year", a clean tag), ``terms`` its top terms by
     mean weight in the group, ``why`` e.g. "5 notes share 'wrong date', 'year' (cohesion 0.62)"
     (the terms in at least half its notes; cohesion: the mean cosine similarity of its pairs).
@@ -173,7 +177,7 @@ def propose_groupings(notes, *, max_groups: int = 8, min_size: int = 2, seed: in
     groups = [g for g in groups if len(g) >= min_size and x[g].nnz]
     cohesion = [_cohesion(x[g]) for g in groups]
     ties = rng.permutation(len(groups))
-    order = sorted(range(len(groups)), key=lambda i: (-len(groups[i]), -cohesion[i], ties[i]))[:max_groups]
+    order = sorted(range(len(groups)), key=lambda i: (-len(groups[i]), -round(cohesion[i], 9), ties[i]))[:max_groups]
     proposals, names = [], Counter()
     for i in order:
         proposal = _proposal([items[j] for j in groups[i]], x[groups[i]], vocabulary, cohesion[i])
