@@ -39,7 +39,8 @@ RESULT_EXAMPLES = {"ragchecker": "ragchecker_example.json"}
 TOUR_FILES = {"results.json": "tour_results.json", "results.jsonl": "tour_results.jsonl",
               "my_scenario.json": "harbor_museum.json", "notes.jsonl": "tour_notes.jsonl"}  # name in the README's tour -> shipped file
 TUTORIALS = {"harbor-museum": "01_harbor_museum.ipynb", "ragchecker-sample": "02_ragchecker_sample.ipynb",
-             "scoring": "03_scoring_with_a_judge.ipynb", "trust-the-judge": "05_trust_the_judge.ipynb"}
+             "scoring": "03_scoring_with_a_judge.ipynb", "trust-the-judge": "05_trust_the_judge.ipynb",
+             "failure-modes": "07_error_analysis.ipynb"}
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"  # the checkout's (editable install)
 MODE_HELP = ("which claims count: all_claims (default); required_only (only claims labelled REQUIRED, "
              "via response_claim_labels / gt_answer_claim_labels or a claim's 'label'); required_and_optional "
