@@ -20,6 +20,7 @@ from numbers import Integral
 import numpy as np
 from scipy import sparse
 from scipy.cluster.hierarchy import fcluster, linkage
+from scipy.spatial.distance import squareform
 
 from ..errors import InputError
 from ..judges.answers import find_json
@@ -118,10 +119,11 @@ def clusters(x: sparse.csr_matrix, threshold: float) -> np.ndarray:
     n = x.shape[0]
     if n < 2:
         return np.ones(n, dtype=int)
-    similar = (x @ x.T).toarray()
-    np.clip(similar, 0.0, 1.0, out=similar)
-    upper = np.triu_indices(n, k=1)
-    tree = linkage(1.0 - similar[upper], method="average")
+    distance = (x @ x.T).toarray()
+    np.clip(distance, 0.0, 1.0, out=distance)
+    np.subtract(1.0, distance, out=distance)
+    np.fill_diagonal(distance, 0.0)
+    tree = linkage(squareform(distance, checks=False), method="average")
     return fcluster(tree, t=threshold, criterion="distance")
 
 
@@ -149,8 +151,9 @@ def propose_groupings(notes, *, max_groups: int = 8, min_size: int = 2, seed: in
     """Groups of the untagged notes (``notes.untagged()``: text and no tag) whose texts are alike,
     largest first, at most ``max_groups``, each of at least ``min_size`` notes.
 
-    TF-IDF of each note's words and word pairs (:func:`terms_of`: lower case, stop words dropped,
-    plurals folded; each note's first MAX_CHARS characters; terms in two notes or more), rows
+    TF-IDF of each note's words and word pairs (:func:`terms_of`: lower case, stop words and
+    DOMAIN_WORDS dropped, plurals folded; each note's first MAX_CHARS characters; terms in two
+    notes or more), rows
     L2-normalised; agglomerative clustering with average linkage on cosine distance, the tree cut
     at ``threshold`` (0.95: the notes of a group are on average at least 0.05 alike). A proposal's
     ``name`` is its 2-3 top terms ("wrong date / year", a clean tag), ``terms`` its top terms by
