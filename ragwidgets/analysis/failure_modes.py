@@ -47,7 +47,7 @@ MODE_PREFIX = "mode: "  # a mode's column in a table an expression reads: "mode:
 EXAMPLES = 5
 
 __all__ = ["COLUMNS", "MODE_PREFIX", "SIGNALS", "Signal", "signal_mask", "mode_masks", "mode_table",
-           "declared_design", "check_mode", "ModeCheck"]
+           "declared_design", "population_share", "check_mode", "ModeCheck"]
 
 
 def _notes_of(scores: Scores, notes) -> Notes:
