@@ -61,6 +61,7 @@ export function NoteBox({ notes, claims, request }) {
       pending.current = false;
       return;
     }
+    if (!pending.current || last.sample === sample) setState(""); // "saved <the last>" stays only as the next opens
     pending.current = false;
     dirty.current = false;
     const mine = noteOn(notes && notes.shown, on);
@@ -76,9 +77,10 @@ export function NoteBox({ notes, claims, request }) {
     const sent = { query_id: notes.query_id, run: notes.run, note: back.text, tags: splitTags(back.tags), advance };
     if (on !== "") sent.claim = Number(on);
     dirty.current = false;
-    if (advance) { // moved on at once: the box is the next sample's
+    if (advance) { // moved on at once: the box is the next sample's, the cursor in it
       pending.current = true;
       setText(""); setTags(""); setOn("");
+      textBox.current.focus();
     }
     setState("saving");
     request("note", sent).then(
@@ -131,7 +133,7 @@ export function NoteBox({ notes, claims, request }) {
         onClick=${() => { dirty.current = true; setTags(toggleTag(tags, t)); }}>${t}</button>`)}
       <button type="button" data-testid="note-save" onClick=${() => save(0)} title="Save, stay on this sample">Save</button>
     </div>
-    ${refused ? html`<div class="rw-ds-error" role="alert" data-testid="note-error">${state}</div>` : ""}
+    ${refused ? html`<div class="rw-ds-error" role="alert" data-testid="note-error" style="overflow-wrap: anywhere;">${state}</div>` : ""}
   </div>`;
 }
 
