@@ -176,10 +176,12 @@ def _modes_html(explorer, notes=None, design=None) -> str:
     by_run = _notes_by_run(runs, notes)
     if not any(n.tags for n in by_run.values()):
         return ""
-    if design is not None and not isinstance(design, Mapping) and len(runs) == 1:
+    if isinstance(design, Mapping):
+        design = {run: design.get(run) for run in runs}  # a run with no design: rates among the samples read
+    elif design is not None and len(runs) == 1:
         design = dict.fromkeys(runs, design)  # the one run's
     table = mode_table(runs, by_run, design=design)
-    several, estimated = len(runs) > 1, design is not None
+    several, estimated = len(runs) > 1, bool(table["population"].notna().any())
     read = {run: int(frame["read"].iloc[0]) for run, frame in table.groupby("run", sort=False)}
     out = ["<h2>Failure modes</h2><p>The tags of the analyst's notes. A sample is read when it has a note; "
            "each mode's rate is over the samples read, with its 95% interval (Clopper–Pearson)"

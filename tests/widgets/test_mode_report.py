@@ -142,3 +142,19 @@ def test_the_run_share_when_a_design_is_given_and_no_section_without_tags(runs, 
     given = Notes([Note("0", "passed in", ("given mode",))])
     page = rw.DatasetExplorer(plain).to_html(tmp_path / "g.html", notes=given).read_text("utf-8")
     assert "given mode" in section(page) and "passed in" in section(page)
+
+
+def test_the_explorers_reading_queue_is_the_design_of_the_report(tmp_path):
+    """Read at random from the explorer's queue: the report estimates each mode's share of the run
+    from that queue (mode_table with the queue as design), with no design= given."""
+    scores = rw.evaluate(rw.datasets.synthetic_run(60, seed=4))
+    ex = rw.DatasetExplorer(scores)
+    queue = ex.start_reading(12, where="faithfulness < 1")
+    for i, q in enumerate(queue):
+        ex.note(q, f"read {q}", tags=("wrong date",) if i % 3 == 0 else ())
+    part = section(ex.to_html(tmp_path / "q.html").read_text("utf-8"))
+    table = mode_table(scores, ex.notes, design=queue)
+    r = table.iloc[0]
+    assert r["mode"] == "wrong date" and r["tagged"] == 4 and r["read"] == 12
+    assert "<th>share of the run</th>" in part and html.escape(r["basis"]) in part
+    assert f"<td>{percent(r['run_rate'])}</td><td>{percent(r['run_lo'])} – {percent(r['run_hi'])}</td>" in part

@@ -521,13 +521,15 @@ class DatasetExplorer(Widget):
     def to_html(self, path, *, worst: int = 20, notes=None, design=None) -> Path:
         """Write a self-contained static report (summary, charts as inline SVG, slices, comparison,
         the failure modes of the notes (``notes``: None, the explorer's) with each mode's share of
-        the run when ``design`` (a ReadingQueue, or {run: ReadingQueue}) says how the samples read
-        were drawn, the ``worst`` filtered samples by the chart metric with their claims): no
-        script, no network, no kernel needed to read it."""
+        the run when ``design`` (a ReadingQueue, or {run: ReadingQueue}; None: the reading queue
+        of :meth:`start_reading`, if any) says how the samples read were drawn, the ``worst``
+        filtered samples by the chart metric with their claims): no script, no network, no kernel
+        needed to read it."""
         from ...atomic import atomic_write
         from ..report import report_html
         require(self.model, "report", " (it reads every sample's claims in the kernel)")
         path = Path(path)
+        design = design if design is not None else self._context().reading
         page = report_html(self, worst=worst, notes=notes, design=design)
         with atomic_write(path, encoding="utf-8") as out:  # the old report stays if this fails
             out.write(page)
