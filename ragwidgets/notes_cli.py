@@ -101,8 +101,8 @@ def summary(args) -> dict:
             raise RagWidgetsError(f"--where: {err}") from None
     try:
         table = mode_table(scores, design=design, by=args.by)
-    except (KeyError, ValueError) as err:
-        if isinstance(err, RagWidgetsError):
+    except (KeyError, ValueError) as err:  # a --by naming no column; anything else is a bug
+        if isinstance(err, RagWidgetsError) or args.by is None:
             raise
         raise RagWidgetsError(f"--by: {err.args[0] if err.args else err}") from None
     ids = set(scores.batch.query_ids)
