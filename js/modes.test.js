@@ -15,8 +15,8 @@ const HOSTILE = "<img src=x onerror=alert(1)>";
 const cell = (tagged, read, rate, lo, hi, run = [null, null, null]) => ({ tagged, read, rate, lo, hi,
   population_rate: run[0], population_lo: run[1], population_hi: run[2], run_rate: run[0], run_lo: run[1], run_hi: run[2] });
 const part = (over = {}) => ({
-  runs: ["run"], several: false, read: { run: 20 }, untagged: 8, basis: "no design: rates among the samples read only",
-  files: { run: "notes.jsonl" }, judge: false, proposal_run: "", proposed: "", proposals: [],
+  runs: ["run"], several: false, read: { run: 20 }, untagged: 8, basis: { run: "no design: rates among the samples read only" },
+  files: ["notes.jsonl"], judge: false, proposal_run: "", proposed: "", proposals: [],
   modes: [{ mode: "date wrong", tagged: 7, runs: { run: cell(7, 20, 0.35, 0.1539, 0.5922) } },
     { mode: HOSTILE, tagged: 2, runs: { run: cell(2, 20, 0.1, 0.0123, 0.317, [0.12, 0.02, 0.3]) } }],
   ...over,
@@ -55,7 +55,8 @@ describe("the failure modes", () => {
     expect(r[1].querySelector("[data-testid=mode-share]").textContent).toBe("12% (2%–30%)");
     expect(r[1].querySelector("[data-testid=mode-pick]").textContent).toBe(HOSTILE);
     expect(el.querySelector("img")).toBe(null);
-    expect(el.querySelector("[data-testid=modes-line]").textContent).toContain("20 samples read · 2 modes · 8 untagged notes");
+    expect(el.querySelector("[data-testid=modes-line]").textContent).toContain("20 samples read · 2 modes · 8 untagged notes · edits saved to notes.jsonl");
+    expect(el.querySelector("[data-testid=modes-basis]").textContent).toBe("no design: rates among the samples read only");
     cleanup();
   });
 

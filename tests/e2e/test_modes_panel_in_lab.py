@@ -95,3 +95,35 @@ def test_modes_panel(lab, offline_page, artifacts):
     qid = example.inner_text()
     example.click()
     expect(widget.locator("[data-testid=drill]")).to_contain_text(qid, timeout=TIMEOUT)
+
+
+GRID_CELLS = ["import ragwidgets as rw\nfrom ragwidgets.datasets import synthetic_run",
+              f"g = rw.DatasetExplorer({{'a': synthetic_run({N}, seed=3), 'b': synthetic_run({N}, seed=3)}},\n"
+              "                        notes={'a': 'grid_a.jsonl', 'b': 'grid_b.jsonl'})\n"
+              "g.start_reading(20)  # run a's reading queue: the design of a's rates over the run\ng"]
+
+
+def test_modes_by_run_grid(lab, offline_page, artifacts):
+    from playwright.sync_api import expect
+    _, _, root = lab
+    page = offline_page.page
+    write_notes(root / "grid_a.jsonl")
+    (root / "grid_b.jsonl").write_text("".join(json.dumps(n.to_json()) + "\n" for n in (
+        Note("0", "date", ("date wrong",)), Note("1", "fine"), Note("2", "", ("unsupported",)))))
+    run_notebook(page, lab, "modes_grid.ipynb", GRID_CELLS)
+    page.evaluate("window.jupyterapp.shell.activateById('filebrowser')")
+    widget = page.locator(".rw-dataset").first
+    expect(widget.locator("[data-testid=count]")).to_contain_text(f"of {2 * N}", timeout=TIMEOUT)
+    widget.locator('[data-tab="modes"]').click()
+    date = widget.locator('[data-testid=modes-table] tr[data-mode="date wrong"] .rw-ds-modes-cell')
+    expect(date).to_have_count(2, timeout=TIMEOUT)
+    expect(date.nth(0)).to_contain_text("7/20")
+    expect(date.nth(0)).to_contain_text("run ")  # a's reading queue: its share of the run
+    expect(date.nth(1)).to_contain_text("1/3")
+    expect(date.nth(1)).not_to_contain_text("run ")  # b has no design
+    widget.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "modes_grid.png"))
+    date.nth(1).locator("button").click()
+    expect(widget.locator("[data-testid=clear-samples]")).to_have_text("✕ mode: date wrong in b (1 sample)",
+                                                                       timeout=TIMEOUT)
+    expect(widget.locator("[data-testid=count]")).to_contain_text(f"1 of {2 * N}", timeout=TIMEOUT)

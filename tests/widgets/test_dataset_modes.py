@@ -77,7 +77,7 @@ def test_the_view_counts_each_mode_of_the_samples_read(tmp_path):
         assert c["rate"] == pytest.approx(tagged / read, abs=1e-4)
         assert (c["lo"], c["hi"]) == pytest.approx(cp(tagged, read), abs=1e-4)
         assert c["run_rate"] is None  # no design: no estimate over the run
-    assert "no design" in m["basis"]
+    assert "no design" in m["basis"]["run"] and m["files"] == ["notes.jsonl"]
     json.dumps(m)  # the view is JSON
 
 
@@ -310,4 +310,4 @@ def test_the_explorer_shows_the_panels_and_the_reading_queue_is_the_design(tmp_p
     assert "mode must be one of the modes" in sent[-1]["error"]
     x.start_reading(10)  # a random reading queue over every sample: the design of the rates over the run
     shown = x.view_state["modes"]
-    assert "no design" not in shown["basis"] and shown["modes"][0]["runs"]["run"]["run_rate"] is not None
+    assert "no design" not in shown["basis"]["run"] and shown["modes"][0]["runs"]["run"]["run_rate"] is not None

@@ -109,11 +109,12 @@ function Modes({ part: m, request, set }) {
   const merge = () => request("modes_merge", { modes: ticked, new: mergeName })
     .then(() => { setTicked([]); setMergeName(""); }, fail);
   const read = runs.map((r) => `${plural(m.read[r], "sample")} read${grid ? ` in ${showId(r)}` : ""}`).join(" · ");
+  const basis = runs.filter((r) => m.basis[r]).map((r) => `${grid ? `${showId(r)}: ` : ""}${m.basis[r]}`).join("; ");
   return html`<div class="rw-ds-panel rw-ds-modes" data-testid="modes">
-    <p class="rw-hint" data-testid="modes-line">${read} · ${plural(m.modes.length, "mode")} · ${plural(m.untagged, "untagged note")}${m.basis ? ` · ${m.basis}` : ""}</p>
+    <p class="rw-hint" data-testid="modes-line">${read} · ${plural(m.modes.length, "mode")} · ${plural(m.untagged, "untagged note")} · ${m.files.length ? `edits saved to ${m.files.join(", ")}` : "edits kept in memory (no notes file)"}</p>
     ${m.modes.length ? html`<table class="rw-table rw-ds-modes-table" data-testid="modes-table">
       <thead><tr><th scope="col" title="Tick two or more to merge them">merge</th><th scope="col">mode</th>
-        ${grid ? runs.map((r) => html`<th scope="col">${showId(r)}</th>`)
+        ${grid ? runs.map((r) => html`<th scope="col" class="rw-num">${showId(r)}</th>`)
           : html`<th scope="col">tagged / read</th><th scope="col">rate among read (95%)</th><th scope="col">share of the run (95%)</th>`}
         <th scope="col"></th></tr></thead>
       <tbody>${m.modes.map((x) => {
@@ -125,10 +126,11 @@ function Modes({ part: m, request, set }) {
           ${grid ? runs.map((r) => html`<${Cell} c=${x.runs[r]} onPick=${() => pick(x.mode, r)} />`)
             : html`<td class="rw-num" data-testid="mode-count"><b>${c.tagged}</b> / ${c.read}</td>
               <td class="rw-num" data-testid="mode-rate" style=${heat(c.rate)}>${rateText(c.rate, c.lo, c.hi)}</td>
-              <td class="rw-num" data-testid="mode-share">${c.run_rate === null ? html`<span class="rw-hint" title=${m.basis}>no design</span>` : rateText(c.run_rate, c.run_lo, c.run_hi)}</td>`}
+              <td class="rw-num" data-testid="mode-share">${c.run_rate === null ? html`<span class="rw-hint" title=${basis}>no design</span>` : rateText(c.run_rate, c.run_lo, c.run_hi)}</td>`}
           <td><button type="button" data-testid="mode-split-open" onClick=${() => setSplitting(splitting === x.mode ? "" : x.mode)}>Split…</button></td>
         </tr>`;
       })}</tbody></table>` : html`<p class="rw-hint">No mode yet: tag notes in the drill-down, or propose groupings of the untagged notes.</p>`}
+    ${basis ? html`<p class="rw-hint" data-testid="modes-basis">${basis}</p>` : ""}
     ${ticked.length > 1 ? html`<p class="rw-ds-modes-merge">Merge ${ticked.join(", ")} into
       <input placeholder="name" value=${mergeName} onInput=${(e) => setMergeName(e.target.value)} data-testid="merge-name" />
       <button type="button" disabled=${!mergeName.trim()} onClick=${merge} data-testid="merge">Merge</button></p>` : ""}

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 
 import numpy as np
 import pandas as pd
@@ -66,8 +67,8 @@ class ModesPanel(Panel):
             "modes": sorted(modes.values(), key=lambda m: (-m["tagged"], m["mode"])),
             "read": {run: len(notes[run].query_ids) for run in runs},
             "untagged": sum(len(notes[run].untagged()) for run in runs),
-            "basis": next(iter(dict.fromkeys(table["basis"])), "") if len(table) else "",
-            "files": {run: str(self.model.note_files[run]) for run in runs if run in self.model.note_files},
+            "basis": dict(zip(table["run"], table["basis"])),
+            "files": [os.path.basename(self.model.note_files[run]) for run in runs if run in self.model.note_files],
             "judge": ctx.judge is not None,
             "proposals": [{"name": p.name, "n": len(p.keys), "why": p.why, "source": p.source, "terms": list(p.terms),
                            "notes": [self._said(self.proposal_run, k) for k in p.keys[:20]]} for p in self.proposals],
@@ -186,6 +187,7 @@ class ModesPanel(Panel):
         self.proposals, self.proposal_run = list(proposals), run
         self.proposed = (f"{len(proposals)} proposal{'s' if len(proposals) != 1 else ''} by {how} over "
                          f"{len(notes)} untagged note{'s' if len(notes) != 1 else ''}"
+                         + (f" of run {run}" if len(self.model.runs) > 1 else "")
                          + (f" (the first {len(notes):,}; {left:,} left out)" if left else ""))
 
     def _proposal(self, message: dict) -> int:
