@@ -250,3 +250,29 @@ def test_a_level_outside_0_1_is_refused(scores, notes):
         check_mode(scores, notes, WRONG, expression="n_passages > 0", level=1.5)
     wide = rows(mode_table(scores, notes, level=0.99))
     assert (wide.loc[WRONG, "lo"], wide.loc[WRONG, "hi"]) == pytest.approx(cp(3, 5, 0.99))
+
+
+
+@pytest.mark.slow  # about 15 s: 1,600 reading queues drawn, read and tabled
+@pytest.mark.parametrize("strategy", ["random", "stratified"])
+def test_the_whole_path_covers_a_rare_modes_share(strategy):
+    """Queues drawn by reading_queue, their samples noted, and mode_table's population and run
+    intervals checked against the true shares of a mode 6 failing samples carry (about 3%). A
+    note outside the population carries the mode too, so that its row exists when no sample read
+    in the population carries it (counted in rate only)."""
+    scores = rw.evaluate(rw.datasets.synthetic_run(400, seed=2))
+    by = "n_passages" if strategy == "stratified" else None
+    population = reading_queue(scores, 0, where="faithfulness < 1").population
+    outside = next(q for q in scores.batch.query_ids if q not in set(population))
+    carriers = set(np.random.default_rng(0).choice(population, 6, replace=False))
+    share, run_share = len(carriers) / len(population), len(carriers) / 400
+    reps, hits = 800, np.zeros(2)
+    for seed in range(reps):
+        q = reading_queue(scores, 40, where="faithfulness < 1", strategy=strategy, by=by, seed=seed)
+        notes = Notes([Note(x, "", ("m",) if x in carriers else ()) for x in q.query_ids] + [Note(outside, "", ("m",))])
+        row = rows(mode_table(scores, notes, design=q)).loc["m"]
+        hits += [row["population_lo"] <= share <= row["population_hi"], row["run_lo"] <= run_share <= row["run_hi"]]
+    for what, c in zip(("population", "run"), hits / reps):
+        se = math.sqrt(c * (1 - c) / reps)
+        assert c >= 0.95 - 3 * se, (f"{what} coverage {c:.4f} ± {se:.4f} (Monte-Carlo s.e., {reps} queues of 40 "
+                                    f"from {len(population)}, {strategy})")
