@@ -10,7 +10,7 @@ random: :func:`~ragwidgets.analysis.review_queue` 's rules), so rates weight eac
 size; ``all``: every failing sample not read yet, in the run's order (not a sample: the rates
 among them are the rates over the population when all are read). Samples read before (any note in
 force) are skipped: read at random before, the samples read in all stay a random sample of the
-population, which :func:`~ragwidgets.analysis.failure_modes.mode_rates` assumes of a queue passed
+population, which :func:`~ragwidgets.analysis.failure_modes.mode_table` assumes of a queue passed
 as its ``design``.
 """
 
@@ -34,7 +34,7 @@ STRATEGIES = ("random", "stratified", "all")
 class ReadingQueue:
     """The failing samples to read, in order (``query_ids``; ``frame``: query_id, position in the
     run, stratum when stratified, why). The design, for rates over the run
-    (:func:`~ragwidgets.analysis.failure_modes.mode_rates`, ``design=queue``): ``population``
+    (:func:`~ragwidgets.analysis.failure_modes.mode_table`, ``design=queue``): ``population``
     the failing samples' query_ids in the run's order, ``where`` the expression that chose them,
     ``run_size`` the samples in the run, ``strategy``, and ``strata`` (stratified only) each
     population sample's group."""
