@@ -228,3 +228,40 @@ def test_notes_on_a_model_that_cannot_take_them_say_so(scores):
                                               "(take notes on the run in memory)"}
     with pytest.raises(rw.errors.RagWidgetsError, match="failure notes are not available"):
         ex.start_reading(3)
+
+
+def test_the_mode_columns_agree_with_mode_masks_after_every_kind_of_change(two_runs, tmp_path):
+    """Differential: the run model's incremental mode columns against
+    :func:`ragwidgets.analysis.failure_modes.mode_masks` computed afresh, after notes at load and
+    random later notes (claims', retags, emptied notes, samples no run has)."""
+    from ragwidgets.analysis.failure_modes import mode_masks
+    rng = np.random.default_rng(7)
+    ids = list(two_runs["a"].batch.query_ids)
+    tags = ["dates", "made up", "off topic", "numbers"]
+
+    def random_note() -> dict:
+        qid = ids[rng.integers(len(ids))] if rng.random() > 0.05 else "nowhere"
+        note = {"query_id": qid, "note": "x" if rng.random() > 0.3 else "",
+                "tags": list(rng.choice(tags, size=rng.integers(0, 3), replace=False))}
+        if rng.random() < 0.3:
+            note["claim"] = int(rng.integers(0, 2))
+        return note
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = InMemoryRun(two_runs, notes={"a": [random_note() for _ in range(15)], "b": str(tmp_path / "b.jsonl")})
+    for step in range(60):
+        run = "ab"[rng.integers(2)]
+        model.add_notes(run, [random_note() for _ in range(rng.integers(1, 4))])
+        if step % 10 == 9:
+            for code, name in enumerate(model.runs):
+                rows = model.frame["run"].to_numpy() == name
+                mine = model.frame.loc[rows, ["query_id", *model.modes]].set_index("query_id")
+                fresh = mode_masks(two_runs[name], model.notes[name])
+                read = mine.index.isin(model.notes[name].query_ids)
+                for column in model.modes:
+                    tag = column.removeprefix("mode: ")
+                    want = (fresh[tag].to_numpy() if tag in fresh.columns
+                            else np.where(read, 0.0, np.nan))  # a tag only the other run has
+                    np.testing.assert_array_equal(mine[column].to_numpy(), want, err_msg=f"{name} {column}")
+                assert {f"mode: {t}" for t in fresh.columns} <= set(model.modes)
