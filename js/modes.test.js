@@ -15,7 +15,7 @@ const HOSTILE = "<img src=x onerror=alert(1)>";
 const cell = (tagged, read, rate, lo, hi, run = [null, null, null]) => ({ tagged, read, rate, lo, hi,
   population_rate: run[0], population_lo: run[1], population_hi: run[2], run_rate: run[0], run_lo: run[1], run_hi: run[2] });
 const part = (over = {}) => ({
-  runs: ["run"], several: false, read: { run: 20 }, untagged: 8, basis: { run: "no design: rates among the samples read only" },
+  runs: ["run"], several: false, stale: false, read: { run: 20 }, untagged: 8, basis: { run: "no design: rates among the samples read only" },
   files: ["notes.jsonl"], judge: false, proposal_run: "", proposed: "", proposals: [],
   modes: [{ mode: "date wrong", tagged: 7, runs: { run: cell(7, 20, 0.35, 0.1539, 0.5922) } },
     { mode: HOSTILE, tagged: 2, runs: { run: cell(2, 20, 0.1, 0.0123, 0.317, [0.12, 0.02, 0.3]) } }],
@@ -127,6 +127,19 @@ describe("the failure modes", () => {
     cells[1].querySelector("button").click();
     await tick();
     expect(asked).toEqual([{ type: "modes_pick", mode: "date wrong", run: "b" }]);
+    cleanup();
+  });
+
+  it("asks for a stale table at once when the tab opens, after a pause while notes come in", async () => {
+    const { el, asked, draw, cleanup } = mount(part({ stale: true, modes: [] }));
+    expect(el.querySelector("[data-testid=modes-stale]").textContent).toBe("Counting…");
+    await tick(5);
+    expect(asked).toEqual([{ type: "modes_table" }]);
+    draw(part({ stale: true })); // a note came: the old figures stay, marked
+    expect(el.querySelector("[data-testid=modes-stale]").textContent).toBe("Updating after the latest notes…");
+    expect(rows(el).length).toBe(2);
+    await tick(50);
+    expect(asked.length).toBe(1); // not before the pause
     cleanup();
   });
 });

@@ -55,6 +55,12 @@ def ask(panel, ctx, type, **message):
     return getattr(panel, f"on_{type}")(ctx, message)
 
 
+def shown(modes, ctx):
+    """The modes' part of the view once the front end has asked for the table."""
+    ask(modes, ctx, "modes_table")
+    return modes.part(ctx, {})["modes"]
+
+
 def lines(path):
     return Path(path).read_text().splitlines()
 
@@ -66,7 +72,7 @@ def cp(x, n):
 
 def test_the_view_counts_each_mode_of_the_samples_read(tmp_path):
     model, modes, _, ctx, _ = setup(tmp_path)
-    m = modes.part(ctx, {})["modes"]
+    m = shown(modes, ctx)
     read = 20  # samples 0 ... 19
     assert m["read"] == {"run": read} and m["untagged"] == 8 and m["runs"] == ["run"]
     by_mode = {x["mode"]: x["runs"]["run"] for x in m["modes"]}
@@ -87,7 +93,7 @@ def test_the_panels_stay_hidden_without_notes(tmp_path):
     assert ModesPanel(model).part(ctx, {}) == {"modes": None}
     assert ChecksPanel(model).part(ctx, {}) == {"checks": None}
     with_file = open_run(rw.datasets.synthetic_run(10, seed=3), notes=tmp_path / "new.jsonl")
-    assert ModesPanel(with_file).part(ctx, {})["modes"]["modes"] == []  # a notes file, none written yet
+    assert shown(ModesPanel(with_file), ctx)["modes"] == []  # a notes file, none written yet
 
 
 def test_picking_a_mode_names_its_samples(tmp_path):
@@ -110,7 +116,7 @@ def test_rename_appends_new_versions_and_a_fresh_log_sees_them(tmp_path):
     assert model.notes["run"].tags["wrong date"] == 7 and "date wrong" not in model.notes["run"].tags
     assert NoteLog(path).notes.tags == model.notes["run"].tags
     assert model.frame["mode: wrong date"].sum() == 7  # the mode's column follows
-    assert [x["mode"] for x in modes.part(ctx, {})["modes"]["modes"]] == ["unsupported", "wrong date"]
+    assert [x["mode"] for x in modes.part(ctx, {})["modes"]["modes"]] == ["unsupported", "wrong date"]  # found at once
 
 
 @pytest.mark.parametrize("new", ["", "   ", "a\x00b", "x" * 81, 3, None])
@@ -281,7 +287,7 @@ def test_several_runs_give_a_grid_and_edits_reach_each_run(tmp_path):
     model = open_run({"a": records, "b": records}, notes={"a": a, "b": b})
     modes = ModesPanel(model)
     ctx = Context({"run": ""}, -1, tmp_path, False, "", None)
-    m = modes.part(ctx, {})["modes"]
+    m = shown(modes, ctx)
     assert m["runs"] == ["a", "b"] and m["several"]
     date = next(x for x in m["modes"] if x["mode"] == "date wrong")
     assert (date["runs"]["b"]["tagged"], date["runs"]["b"]["read"]) == (1, 2) and date["tagged"] == 8
@@ -297,11 +303,14 @@ def test_the_explorer_shows_the_panels_and_the_reading_queue_is_the_design(tmp_p
     path = tmp_path / "notes.jsonl"
     NoteLog(path).extend(notes_of())
     x = rw.DatasetExplorer(rw.datasets.synthetic_run(N, seed=3), notes=path, files_root=tmp_path)
-    m = x.view_state["modes"]
-    assert [r["mode"] for r in m["modes"]] == ["date wrong", "unsupported"] and x.view_state["checks"]["modes"]
-    assert m["modes"][0]["runs"]["run"]["run_rate"] is None
+    assert x.view_state["modes"]["stale"] and x.view_state["modes"]["modes"] == []  # not counted until asked
     sent = []
     x.send = lambda msg, buffers=None: sent.append(msg)
+    x._handle_custom_msg({"request": 0, "type": "modes_table"}, [])
+    m = x.view_state["modes"]
+    assert not m["stale"] and [r["mode"] for r in m["modes"]] == ["date wrong", "unsupported"]
+    assert x.view_state["checks"]["modes"]
+    assert m["modes"][0]["runs"]["run"]["run_rate"] is None
     x._handle_custom_msg({"request": 1, "type": "modes_pick", "mode": "unsupported"}, [])
     assert "error" not in sent[-1] and sorted(sent[-1]["query_ids"], key=int) == sorted(UNSUPPORTED, key=int)
     x.samples = {"label": sent[-1]["label"], "query_ids": sent[-1]["query_ids"]}
@@ -309,5 +318,24 @@ def test_the_explorer_shows_the_panels_and_the_reading_queue_is_the_design(tmp_p
     x._handle_custom_msg({"request": 2, "type": "modes_rename", "mode": "bad", "new": "x"}, [])
     assert "mode must be one of the modes" in sent[-1]["error"]
     x.start_reading(10)  # a random reading queue over every sample: the design of the rates over the run
+    assert x.view_state["modes"]["stale"]
+    x._handle_custom_msg({"request": 3, "type": "modes_table"}, [])
     shown = x.view_state["modes"]
     assert "no design" not in shown["basis"]["run"] and shown["modes"][0]["runs"]["run"]["run_rate"] is not None
+
+
+def test_a_note_costs_no_count_until_the_front_end_asks(tmp_path, monkeypatch):
+    """The keyboard path (a note, the next sample) never waits on the modes' table: a note marks
+    it stale, the old figures stay shown, and it is found again when the front end asks."""
+    model, modes, _, ctx, _ = setup(tmp_path)
+    before = shown(modes, ctx)
+    found = []
+    real = modes_module.mode_table
+    monkeypatch.setattr(modes_module, "mode_table", lambda *a, **k: found.append(1) or real(*a, **k))
+    model.add_notes("run", [Note("30", "", ("unsupported",))])
+    after = modes.part(ctx, {})["modes"]
+    assert found == [] and after["stale"] and after["modes"] == before["modes"] and after["read"] == {"run": 21}
+    counted = {m["mode"]: m["tagged"] for m in shown(modes, ctx)["modes"]}
+    assert counted == {"unsupported": len(UNSUPPORTED) + 1, "date wrong": len(DATE) + 1} and found == [1]
+    modes.part(ctx, {})
+    assert found == [1]  # the same notes: kept

@@ -6,12 +6,14 @@
 // samples as the explorer's `samples` (the toolbar's chip clears it). Rename (✎, inline), merge
 // (tick two or more, name them), split (the mode's notes with checkboxes, a new tag) append the
 // changed notes' new versions in the kernel; grouping proposals of the untagged notes (by text, or
-// by the judge) are listed to accept (their notes tagged, the name as edited) or reject. Notes and
-// tags are the analyst's text, drawn as text.
-import { useEffect, useState } from "preact/hooks";
+// by the judge) are listed to accept (their notes tagged, the name as edited) or reject. The table
+// costs the kernel a pass over the run, so a note leaves it `stale` (its figures kept, "Updating…")
+// and it is asked for ("modes_table") when the tab opens and after a pause in the note taking
+// (common.js PAUSE), never on each note. Notes and tags are the analyst's text, drawn as text.
+import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../incremental.js";
 import { showId } from "../text.js";
-import { toggled } from "./common.js";
+import { PAUSE, toggled } from "./common.js";
 
 /** A fraction as a whole percent ("<1%" / ">99%" near the ends, never a rounded 0% or 100%), "" for none. */
 export function pct(x) {
@@ -97,6 +99,14 @@ function Proposal({ p, i, request }) {
 }
 
 function Modes({ part: m, request, set }) {
+  const opened = useRef(true);
+  useEffect(() => { // the table costs a pass over the run: asked for when the tab opens, and after a pause in the note taking
+    const first = opened.current;
+    opened.current = false;
+    if (!m.stale) return undefined;
+    const t = setTimeout(() => request("modes_table").catch(fail), first ? 0 : PAUSE);
+    return () => clearTimeout(t);
+  });
   const [ticked, setTicked] = useState([]);
   const [mergeName, setMergeName] = useState("");
   const [splitting, setSplitting] = useState("");
@@ -112,6 +122,7 @@ function Modes({ part: m, request, set }) {
   const basis = runs.filter((r) => m.basis[r]).map((r) => `${grid ? `${showId(r)}: ` : ""}${m.basis[r]}`).join("; ");
   return html`<div class="rw-ds-panel rw-ds-modes" data-testid="modes">
     <p class="rw-hint" data-testid="modes-line">${read} · ${plural(m.modes.length, "mode")} · ${plural(m.untagged, "untagged note")} · ${m.files.length ? `edits saved to ${m.files.join(", ")}` : "edits kept in memory (no notes file)"}</p>
+    ${m.stale ? html`<p class="rw-hint" data-testid="modes-stale"><b>${m.modes.length ? "Updating after the latest notes…" : "Counting…"}</b></p>` : ""}
     ${m.modes.length ? html`<table class="rw-table rw-ds-modes-table" data-testid="modes-table">
       <thead><tr><th scope="col" title="Tick two or more to merge them">merge</th><th scope="col">mode</th>
         ${grid ? runs.map((r) => html`<th scope="col" class="rw-num">${showId(r)}</th>`)
@@ -129,7 +140,7 @@ function Modes({ part: m, request, set }) {
               <td class="rw-num" data-testid="mode-share">${c.run_rate === null ? html`<span class="rw-hint" title=${basis}>no design</span>` : rateText(c.run_rate, c.run_lo, c.run_hi)}</td>`}
           <td><button type="button" data-testid="mode-split-open" onClick=${() => setSplitting(splitting === x.mode ? "" : x.mode)}>Split…</button></td>
         </tr>`;
-      })}</tbody></table>` : html`<p class="rw-hint">No mode yet: tag notes in the drill-down, or propose groupings of the untagged notes.</p>`}
+      })}</tbody></table>` : m.stale ? "" : html`<p class="rw-hint">No mode yet: tag notes in the drill-down, or propose groupings of the untagged notes.</p>`}
     ${basis ? html`<p class="rw-hint" data-testid="modes-basis">${basis}</p>` : ""}
     ${ticked.length > 1 ? html`<p class="rw-ds-modes-merge">Merge ${ticked.join(", ")} into
       <input placeholder="name" value=${mergeName} onInput=${(e) => setMergeName(e.target.value)} data-testid="merge-name" />

@@ -38,7 +38,7 @@ class ModesPanel(Panel):
     until accepted or rejected (``proposals``, over ``proposal_run``'s notes)."""
 
     key = "modes"
-    requests = {"modes_pick": NOTHING, "modes_notes": NOTHING, "modes_rename": ROWS, "modes_merge": ROWS,
+    requests = {"modes_table": VIEW, "modes_pick": NOTHING, "modes_notes": NOTHING, "modes_rename": ROWS, "modes_merge": ROWS,
                 "modes_split": ROWS, "modes_propose": VIEW, "modes_accept": ROWS, "modes_reject": VIEW}
 
     def __init__(self, model):
@@ -53,7 +53,9 @@ class ModesPanel(Panel):
         if not shows(self.model):
             return {"modes": None}
         runs = self._runs(ctx)
-        table = self.table(ctx)
+        held, table = self._table
+        stale = table is None or not _same(held, self._inputs(ctx))
+        table = table[table["run"].isin(runs)] if table is not None else pd.DataFrame(columns=list(COLUMNS))
         modes = {}
         for r in table.itertuples(index=False):
             m = modes.setdefault(r.mode, {"mode": r.mode, "tagged": 0, "runs": {}})
@@ -63,7 +65,7 @@ class ModesPanel(Panel):
                 "run_rate", "run_lo", "run_hi")}
         notes = self.model.notes
         return {"modes": {
-            "runs": runs, "several": len(self.model.runs) > 1,
+            "runs": runs, "several": len(self.model.runs) > 1, "stale": stale,
             "modes": sorted(modes.values(), key=lambda m: (-m["tagged"], m["mode"])),
             "read": {run: len(notes[run].query_ids) for run in runs},
             "untagged": sum(len(notes[run].untagged()) for run in runs),
@@ -77,20 +79,29 @@ class ModesPanel(Panel):
     def _runs(self, ctx: Context) -> list[str]:
         return runs_in_scope(self.model, ctx)
 
+    def _inputs(self, ctx: Context) -> tuple:
+        """What the modes' table is found from: the runs in scope, their notes in force, their reading queues."""
+        runs = self._runs(ctx)
+        return (tuple(runs), *(self.model.notes[run] for run in runs), *((ctx.reading or {}).get(run) for run in runs))
+
     def table(self, ctx: Context):
         """:func:`mode_table` over the runs in scope, their notes in force and the reading queue
-        as the design of its run (found again only when one of those is another object)."""
-        runs = self._runs(ctx)
-        notes = {run: self.model.notes[run] for run in runs}
-        design = {run: (ctx.reading or {}).get(run) for run in runs}
-        inputs = (tuple(runs), *notes.values(), *design.values())
+        as the design of its run; found again only when one of those is another object."""
+        inputs = self._inputs(ctx)
         held, frame = self._table
-        if frame is None or len(held) != len(inputs) or held[0] != inputs[0] \
-                or any(a is not b for a, b in zip(held[1:], inputs[1:])):
-            frame = (mode_table({run: self.model.scores[run] for run in runs}, notes, design=design)
+        if frame is None or not _same(held, inputs):
+            runs = list(inputs[0])
+            notes = {run: self.model.notes[run] for run in runs}
+            frame = (mode_table({run: self.model.scores[run] for run in runs}, notes,
+                                design={run: (ctx.reading or {}).get(run) for run in runs})
                      if any(len(n.tags) for n in notes.values()) else pd.DataFrame(columns=list(COLUMNS)))
             self._table = (inputs, frame)
         return frame
+
+    def on_modes_table(self, ctx: Context, message: dict) -> None:
+        """Find the modes' table again (the front end asks when the view says it is ``stale``)."""
+        require(self.model, "notes")
+        self.table(ctx)
 
     def _said(self, run: str, key) -> dict:
         """A note as the panel lists it: its run, sample, claim, text and tags."""
@@ -110,6 +121,11 @@ class ModesPanel(Panel):
         if notes:
             self.model.add_notes(run, notes)
         return len(notes)
+
+    def _edited(self, ctx: Context, written: int) -> dict:
+        """The reply to an edit, the modes' table found again at once (the analyst waits on their own edit)."""
+        self.table(ctx)
+        return {"written": written}
 
     def on_modes_pick(self, ctx: Context, message: dict) -> dict:
         """The samples carrying a mode (in ``run``, else the runs in scope): ``{"label", "query_ids", "run"}``."""
@@ -135,8 +151,8 @@ class ModesPanel(Panel):
         require(self.model, "notes")
         runs = self._scope(ctx, message)
         mode, new = self._mode(message, runs), clean_tag(message.get("new"), "new")
-        return {"written": sum(self._write(run, self.model.notes[run].retagged({mode: new})) for run in runs
-                               if mode in self.model.notes[run].tags and mode != new)}
+        return self._edited(ctx, sum(self._write(run, self.model.notes[run].retagged({mode: new})) for run in runs
+                                     if mode in self.model.notes[run].tags and mode != new))
 
     def on_modes_merge(self, ctx: Context, message: dict) -> dict:
         """Merge ``modes`` (two or more) into ``new`` in every run in scope."""
@@ -148,7 +164,7 @@ class ModesPanel(Panel):
         modes = [self._mode({"mode": m}, runs) for m in modes]
         new = clean_tag(message.get("new"), "new")
         mapping = {m: new for m in modes if m != new}
-        return {"written": sum(self._write(run, self.model.notes[run].retagged(mapping)) for run in runs)}
+        return self._edited(ctx, sum(self._write(run, self.model.notes[run].retagged(mapping)) for run in runs))
 
     def on_modes_split(self, ctx: Context, message: dict) -> dict:
         """Split a mode: on the notes ``keys`` ([run, query_id, claim], each a note carrying it) it becomes ``new``."""
@@ -165,8 +181,8 @@ class ModesPanel(Panel):
             chosen.setdefault(run, []).append(key)
         if not chosen:
             raise ValueError("keys: choose at least one note of the mode to split off")
-        return {"written": sum(self._write(run, self.model.notes[run].retagged({mode: new}, keys))
-                               for run, keys in chosen.items() if mode != new)}
+        return self._edited(ctx, sum(self._write(run, self.model.notes[run].retagged({mode: new}, keys))
+                                     for run, keys in chosen.items() if mode != new))
 
     def on_modes_propose(self, ctx: Context, message: dict) -> None:
         """Propose groupings of the untagged notes of one run (``run``, else the run shown, else
@@ -204,11 +220,16 @@ class ModesPanel(Panel):
         run = self.proposal_run
         written = self._write(run, self.model.notes[run].tagged(self.proposals[i].keys, name))
         del self.proposals[i]
-        return {"written": written}
+        return self._edited(ctx, written)
 
     def on_modes_reject(self, ctx: Context, message: dict) -> None:
         """Drop proposal ``index``: nothing is written."""
         del self.proposals[self._proposal(message)]
+
+
+def _same(held: tuple, inputs: tuple) -> bool:
+    """Whether a table found from ``held`` is the one ``inputs`` give (the same runs, the same objects)."""
+    return len(held) == len(inputs) and held[0] == inputs[0] and all(a is b for a, b in zip(held[1:], inputs[1:]))
 
 
 def shows(model) -> bool:
