@@ -339,3 +339,22 @@ def test_a_note_costs_no_count_until_the_front_end_asks(tmp_path, monkeypatch):
     assert counted == {"unsupported": len(UNSUPPORTED) + 1, "date wrong": len(DATE) + 1} and found == [1]
     modes.part(ctx, {})
     assert found == [1]  # the same notes: kept
+
+
+class NoNotes:
+    """A run model that cannot take notes (as a Dask-scored run's)."""
+
+    capabilities = frozenset({"slices", "samples"})
+    where = "a Dask-scored run"
+    runs = ["run"]
+
+
+@pytest.mark.parametrize("request_, message", [
+    ("modes_table", {}), ("modes_pick", {"mode": "x"}), ("modes_rename", {"mode": "x", "new": "y"}),
+    ("modes_propose", {}), ("mode_check", {"mode": "x", "expression": "faithfulness < 1"})])
+def test_a_run_that_cannot_take_notes_says_so(tmp_path, request_, message):
+    ctx = Context({"run": ""}, -1, tmp_path, False, "", None)
+    modes, checks = ModesPanel(NoNotes()), ChecksPanel(NoNotes())
+    assert modes.part(ctx, {}) == {"modes": None} and checks.part(ctx, {}) == {"checks": None}
+    with pytest.raises(ValueError, match="failure notes are not available on a Dask-scored run"):
+        ask(checks if request_ == "mode_check" else modes, ctx, request_, **message)
