@@ -113,3 +113,31 @@ describe("the note box", () => {
     expect(navigate({ key: "m", target: m.box(), preventDefault: () => {} }, () => {}, null)).toBe(false);
   });
 });
+
+describe("the SampleExplorer's note box", () => {
+  it("is drawn over the sample view when the view carries notes, m focuses it, Enter asks the kernel", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { fakeModel, viewTrait } = await import("./fake_model.js");
+    const widget = (await import("./src/widget.js")).default;
+    const view = JSON.parse(readFileSync("fixtures/ragchecker_reviewed.json", "utf8"));
+    const el = document.createElement("div");
+    document.body.appendChild(el);
+    const model = fakeModel({ predictions: {}, _view: viewTrait({ ...view, notes: { ...notes(view.query_id), run: "" } }) });
+    const cleanup = widget.render({ model, el });
+    const box = el.querySelector('[data-testid="note-text"]');
+    expect(box).not.toBeNull();
+    el.querySelector(".rw-root").focus();
+    key(el.querySelector(".rw-root"), "m");
+    expect(document.activeElement).toBe(box);
+    box.value = "wrong passage";
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    key(box, "Enter");
+    expect(model.messages.at(-1)).toMatchObject({ type: "note", query_id: view.query_id, run: "", note: "wrong passage", advance: 1 });
+    cleanup();
+    const plain = document.createElement("div");
+    document.body.appendChild(plain);
+    widget.render({ model: fakeModel({ predictions: {}, _view: viewTrait(view) }), el: plain });
+    expect(plain.querySelector('[data-testid="note-box"]')).toBeNull(); // no notes=: no box, the view as before
+    expect(plain.firstElementChild.classList.contains("rw-root")).toBe(true);
+  });
+});

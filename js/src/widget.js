@@ -4,7 +4,11 @@
 // metrics are recomputed in Python. A selection changes none: it is drawn here at once, on the
 // last view, from what that view carries (selection.js), then set as the `selected` trait, which
 // Python keeps without rebuilding the view; a selection Python makes (`select()`) arrives as
-// change:selected and is drawn the same way.
+// change:selected and is drawn the same way. A SampleExplorer given notes= draws the
+// DatasetExplorer's note box (dataset/notes.js) over the sample view; key m focuses it.
+import { render as draw } from "preact";
+import { focusNoteBox, NOTE_KEY, NoteBox } from "./dataset/notes.js";
+import { html } from "./incremental.js";
 import { mountSampleView } from "./sample_view.js";
 import { viewOf } from "./view_trait.js";
 import { keepKeys } from "./keys.js";
@@ -42,12 +46,20 @@ function render({ model, el }) {
   const trace = (target) => ask({ type: "trace", ...target })
     .catch((err) => ({ trace: null, reason: `the trace request failed: ${err.message}` }));
   const queue = (step) => model.send({ type: "queue", step });
-  sv = mountSampleView(el, { view: shown(), send, search, review, trace, queue });
+  const noted = !!(view && view.notes); // notes= given: the note box over the sample view, each in its own element
+  const boxEl = noted ? el.appendChild(document.createElement("div")) : null;
+  const note = () => boxEl && draw(html`<${NoteBox} notes=${view.notes} claims=${view.claims}
+    request=${(name, msg) => ask({ type: name, ...msg })} />`, boxEl);
+  const keys = noted ? (e) => e.key === NOTE_KEY && focusNoteBox(e.target) && (e.preventDefault(), true) : null;
+  sv = mountSampleView(noted ? el.appendChild(document.createElement("div")) : el,
+    { view: shown(), send, search, review, trace, queue, keys });
+  note();
   const redraw = () => { // a new view, or its base (a view sent as changes reads both)
     const next = viewOf(model, "_view");
     if (next === view) return;
     view = next;
     sv.update(shown());
+    note();
   };
   const reselect = () => { // a selection from Python, or the echo of the one drawn
     if (drawn.view !== view || drawn.selected !== trait()) sv.update(shown());
@@ -60,6 +72,7 @@ function render({ model, el }) {
     model.off("change:_view_base", redraw);
     model.off("change:selected", reselect);
     sv.destroy();
+    if (boxEl) draw(null, boxEl);
     stop();
     unkeep();
   };

@@ -28,9 +28,11 @@ from ..engine.evaluate import Scores, batch_of
 from ..engine.explain import SampleExplanation
 from ..engine.metrics import metric_label
 from ..engine.values import UNDEFINED_POLICIES
+from ..errors import InputError
 from ..loaders import load_any, parse_sample
 from ..judges.traces import Trace, find_trace
 from ..model import Sample
+from ..notes import NoteLog, Notes, as_notes
 from ..analysis.review_queue import EMPTY, EMPTY_STEP, NO_QUEUE, ReviewQueue, review_queue, sample_done
 from ..reviews import KINDS, ReviewLog, ReviewProblem, Reviews, apply_reviews, as_reviews
 from ..scenario import Scenario, State
@@ -39,6 +41,7 @@ from .base import Widget, bundled, view_trait
 from .lessons import HARBOR_PRESETS, Preset
 from ._picker import SampleIndex
 from ._sample_view import SampleView
+from .dataset.notes import new_note, note_message, notes_view
 from ._view import build_view, selectable, with_selection
 
 VIEWS = 32  # SampleExplorer keeps the views (and explanations) of this many samples last shown
@@ -385,6 +388,11 @@ class SampleExplorer(_Linked):
     :func:`~ragwidgets.reviews.as_reviews` takes; ``reviewer``: the name each new review
     carries; ``judge``: the judge that gave the labels, whose trace of a label (its prompt and
     raw reply) the view opens from the claim row (:meth:`trace`).
+
+    Failure notes (``notes``: a notes file's path, read and appended to, or anything
+    :func:`~ragwidgets.notes.as_notes` takes; ``author``: the name each new note carries, default
+    ``reviewer``): the view carries the DatasetExplorer's note box over the sample (key m,
+    Enter saves and opens the next sample), :meth:`note` writes one from Python.
     """
 
     sample_index = traitlets.Int(0).tag(sync=True)
@@ -393,7 +401,7 @@ class SampleExplorer(_Linked):
     _watched = _Linked._watched + ("sample_index", "undefined")
 
     def __init__(self, sample, query_id: str | None = None, *, reviews=None, reviewer: str = "", judge=None,
-                 **kwargs):
+                 notes=None, author: str = "", **kwargs):
         if is_scoring_result(sample):  # RagChecker.score's result (as DatasetExplorer takes it): its judge's records
             sample, given = scoring_records(sample)
             reviews = given if reviews is None else reviews
@@ -407,7 +415,10 @@ class SampleExplorer(_Linked):
             raise ValueError("no samples to explore")
         self.samples = samples
         self.reviewer = str(reviewer)
+        self.author = str(author) or self.reviewer  # the name new notes carry
         self.judge = judge
+        self._note_log = NoteLog(notes) if isinstance(notes, (str, os.PathLike)) else None
+        self._notes = None if notes is None else self._note_log.notes if self._note_log else as_notes(notes)
         self._log = ReviewLog(reviews) if isinstance(reviews, (str, os.PathLike)) else None
         self._reviews = self._log.reviews if self._log is not None else as_reviews(reviews or ())
         self._problems: list[ReviewProblem] = apply_reviews(samples, self._reviews).problems if len(self._reviews) else []
@@ -466,7 +477,8 @@ class SampleExplorer(_Linked):
                 "trace": lambda m, _: self._trace_reply(m.get("kind"), m.get("claim"), m.get("doc_id")),
                 "review": lambda m, _: self._refused_in_view(
                     self.review, m.get("kind"), m.get("claim"), m.get("label"), m.get("doc_id")),
-                "queue": lambda m, _: self._refused_in_view(self.next_in_queue, m.get("step", 1))}
+                "queue": lambda m, _: self._refused_in_view(self.next_in_queue, m.get("step", 1)),
+                "note": lambda m, _: self._note_request(m)}
 
     def _trace_reply(self, kind, claim, doc_id) -> dict:
         try:
@@ -483,6 +495,49 @@ class SampleExplorer(_Linked):
             self._review_error = str(exc)
             self._signature = None
             self._refresh()
+
+    # -- failure notes ------------------------------------------------------------------------
+    @property
+    def notes(self) -> Notes:
+        """The failure notes in force (empty without ``notes=``)."""
+        return self._notes if self._notes is not None else Notes()
+
+    def note(self, query_id: str | None = None, text: str = "", tags=(), claim: int | None = None):
+        """Write a failure note on sample ``query_id`` (None: the one shown; ``claim``: on its
+        response claim of that 0-based index): ``text``, ``tags`` (a list, or comma-separated
+        text), by ``author``; appended to the notes file first when ``notes=`` was a path. Returns
+        the Note; an InputError names a bad field."""
+        sample = self.samples[self.sample_index if query_id is None else self._note_position(query_id)]
+        made = new_note(sample, text, tags, claim, self.author)
+        if self._note_log is not None:
+            self._note_log.append(made)
+            self._notes = self._note_log.notes
+        else:
+            self._notes = self.notes + Notes([made])
+        self._signature = None
+        self._refresh()
+        return made
+
+    def _note_position(self, query_id) -> int:
+        """The position of sample ``query_id``; an InputError naming the field when there is none."""
+        if not isinstance(query_id, str):
+            raise InputError(f"must be a sample's query_id, not {query_id!r:.80}", field="query_id")
+        try:
+            return self._position(query_id)
+        except (KeyError, ValueError, TypeError):
+            raise InputError(f"no sample {query_id!r:.80}", field="query_id") from None
+
+    def _note_request(self, message: dict) -> None:
+        """The note box's note (:func:`~.dataset.notes.note_message`), then with ``advance`` the next
+        sample (the review queue's when one is started, else the next of the samples)."""
+        m = note_message(message)
+        if m["run"] not in (None, ""):
+            raise InputError(f"a SampleExplorer has no runs, not {m['run']!r:.80}", field="run")
+        self.note(m["query_id"] if m["query_id"] is not None else None, m["text"], m["tags"], m["claim"])
+        if m["advance"] and self._queue is not None and len(self._queue):
+            self.next_in_queue(m["advance"])
+        elif m["advance"]:
+            self.sample_index = min(max(self.sample_index + m["advance"], 0), len(self.samples) - 1)
 
     # -- reviews ------------------------------------------------------------------------------
     @property
@@ -664,6 +719,9 @@ class SampleExplorer(_Linked):
         view["review"].update(traces=self.judge is not None, error=self._review_error, queue=self._queue_view(),
                               file=self._log.path if self._log is not None else None,
                               next=sv.reviewed.unreviewed(self._queue.kinds if self._queue is not None else KINDS))
+        if self._notes is not None:
+            view["notes"] = notes_view(self._notes, self.samples[self.sample_index].query_id,
+                                       self._note_log.path if self._note_log else None)
         return view
 
     def __repr__(self) -> str:

@@ -265,3 +265,35 @@ def test_the_mode_columns_agree_with_mode_masks_after_every_kind_of_change(two_r
                             else np.where(read, 0.0, np.nan))  # a tag only the other run has
                     np.testing.assert_array_equal(mine[column].to_numpy(), want, err_msg=f"{name} {column}")
                 assert {f"mode: {t}" for t in fresh.columns} <= set(model.modes)
+
+
+# -- the SampleExplorer ------------------------------------------------------------------------
+from ragwidgets.widgets import SampleExplorer  # noqa: E402
+
+
+def test_the_sample_explorer_takes_notes_and_its_note_box_moves_on(example_samples, tmp_path):
+    path = tmp_path / "notes.jsonl"
+    sx = SampleExplorer(example_samples, notes=str(path), reviewer="cy")
+    first, second = example_samples[0].query_id, example_samples[1].query_id
+    box = sx.view["notes"]
+    assert box["query_id"] == first and box["shown"] == {"sample": None, "claims": {}} and box["tags"] == []
+    assert box["file"] == f"Saved to {path}"
+    reply = ask(sx, {"type": "note", "request": 1, "query_id": first, "note": "misses the date", "tags": ["dates"],
+                     "advance": 1})
+    assert "error" not in reply and sx.sample_index == 1 and sx.view["notes"]["query_id"] == second
+    assert sx.view["notes"]["tags"] == ["dates"]
+    made = sx.note(first, "the claim is made up", "invented", claim=0)
+    assert made.author == "cy" and made.claim_text == example_samples[0].response_claims[0].text
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert [(x["query_id"], x.get("claim")) for x in lines] == [(first, None), (first, 0)]
+    assert SampleExplorer(example_samples, notes=str(path)).notes.latest == sx.notes.latest
+    for bad, field in (({"query_id": 3}, "query_id"), ({"query_id": "nope"}, "query_id"),
+                       ({"query_id": first, "claim": 99}, "claim"), ({"query_id": first, "run": "a"}, "run")):
+        reply = ask(sx, {"type": "note", "request": 2, "note": "x", **bad})
+        assert field in reply["error"], reply
+    assert len(path.read_text().splitlines()) == 2
+
+
+def test_a_sample_explorer_without_notes_shows_no_note_box(example_samples):
+    sx = SampleExplorer(example_samples)
+    assert "notes" not in sx.view and len(sx.notes) == 0

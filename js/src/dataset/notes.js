@@ -28,9 +28,9 @@ export function toggleTag(text, tag) {
 /** The note in force on `on` ("" the sample, else a claim's index as text) of the shown notes. */
 const noteOn = (shown, on) => (shown ? (on === "" ? shown.sample : shown.claims[on]) : null) || null;
 
-/** Focus the note box of the explorer that holds `from` (key m); true when there is one. */
+/** Focus the note box of the explorer (or SampleExplorer) that holds `from` (key m); true when there is one. */
 export function focusNoteBox(from) {
-  const root = from && from.closest ? from.closest(".rw-ds") : null;
+  const root = from && from.closest ? from.closest(".rw-ds, .rw-widget") : null;
   const box = root && root.querySelector('[data-testid="note-text"]');
   if (!box) return false;
   box.focus();
@@ -102,7 +102,7 @@ export function NoteBox({ notes, claims, request }) {
     } else if (e.key === "Escape") {
       e.preventDefault();
       e.stopPropagation();
-      const root = e.target.closest(".rw-ds");
+      const root = e.target.closest(".rw-ds, .rw-widget");
       if (root) root.focus(); // leave the box; keys are the explorer's again
     }
   };

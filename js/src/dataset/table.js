@@ -147,6 +147,7 @@ export function Table({ view, store, labelOf, set }) {
                 return html`<span class=${m.cls}>${m.text}</span>`;
               }
               const value = row.values[col.key];
+              if (col.kind === "mode") return html`<span class="rw-num">${Number.isNaN(value) ? "" : value}</span>`; // 1 tagged, 0 read, blank not read
               return html`<span class="rw-num">${col.kind === "count" ? value : (Number.isNaN(value) ? "" : (value > 0 ? "+" : "") + fmt(value))}</span>`;
             })}
           </div>`;

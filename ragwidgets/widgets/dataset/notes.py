@@ -31,6 +31,35 @@ def note_words(notes: Mapping) -> dict:
             "claims": {str(c): shown(n) for c, n in notes.items() if c is not None}}
 
 
+def new_note(sample, text="", tags=(), claim=None, author: str = "") -> Note:
+    """A note on ``sample`` (``claim``: on its response claim of that 0-based index, its text kept
+    beside), stamped now; ``tags`` a list or comma-separated text. An InputError names a bad field."""
+    if isinstance(tags, str):
+        tags = [t for t in (p.strip() for p in tags.split(",")) if t]
+    if not isinstance(tags, (list, tuple)):
+        raise InputError(f"must be a list of tags or a comma-separated text, not {tags!r:.80}", field="tags")
+    claim_text = None
+    if claim is not None:
+        n = len(sample.response_claims)
+        if isinstance(claim, bool) or not isinstance(claim, int) or not 0 <= claim < n:
+            raise InputError(f"must be a response claim's index, 0 to {n - 1}, not {claim!r:.80}",
+                             sample=sample.query_id, field="claim")
+        claim_text = sample.response_claims[claim].text
+    return Note(sample.query_id, note=text, tags=tuple(tags), claim=claim, claim_text=claim_text, author=author,
+                time=now())
+
+
+def notes_view(notes: Notes, query_id: str | None, file: str | None, run: str = "") -> dict:
+    """What the note box shows for sample ``query_id`` of ``notes`` (None: none drilled): its notes
+    in force, the run's tags (most used first) and where notes are saved."""
+    tags = notes.tags
+    return {"available": True, "run": run, "query_id": query_id,
+            "file": (f"Saved to {file}" if file else NO_FILE) if query_id else "",
+            "shown": note_words(notes.for_sample(query_id)) if query_id else None,
+            "tags": [t for t, _ in sorted(tags.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_SUGGESTED]],
+            "reading": None}
+
+
 class NotesPanel(Panel):
     """The notes' part of the view (``notes``: None on a run that cannot take notes): ``queue`` the
     ReadingQueue, ``run`` the run it is over, ``at`` the item shown, ``rows`` each item's row of
@@ -76,6 +105,7 @@ class NotesPanel(Panel):
         return (sum(bool(m) for m in mine), sum(any(n.tags for n in m.values()) for m in mine), len(self.queue))
 
     def file_words(self, run: str) -> str:
+        """Where ``run``'s notes are saved, in words."""
         file = self.model.note_files.get(run)
         return f"Saved to {file}" if file else NO_FILE
 
@@ -92,22 +122,11 @@ class NotesPanel(Panel):
         run = run if run is not None else (self._drilled_run(ctx) or ctx.controls.get("run") or self.model.runs[0])
         if run not in self.model.runs:
             raise InputError(f"no run {run!r:.80}; runs: {', '.join(map(repr, self.model.runs))}", field="run")
-        if isinstance(tags, str):
-            tags = [t for t in (p.strip() for p in tags.split(",")) if t]
-        if not isinstance(tags, (list, tuple)):
-            raise InputError(f"must be a list of tags or a comma-separated text, not {tags!r:.80}", field="tags")
         positions = self.model.scores[run]._positions
         if not isinstance(query_id, str) or query_id not in positions:
             raise InputError(f"no sample {query_id!r:.80} in run {run!r:.80}", field="query_id")
-        claim_text = None
-        if claim is not None:
-            sample = self.model.scores[run].batch.samples[positions[query_id]]
-            if isinstance(claim, bool) or not isinstance(claim, int) or not 0 <= claim < len(sample.response_claims):
-                raise InputError(f"must be a response claim's index, 0 to {len(sample.response_claims) - 1}, "
-                                 f"not {claim!r:.80}", sample=query_id, field="claim")
-            claim_text = sample.response_claims[claim].text
-        made = Note(query_id, note=text, tags=tuple(tags), claim=claim, claim_text=claim_text,
-                    author=ctx.reviewer if author is None else author, time=now())
+        sample = self.model.scores[run].batch.samples[positions[query_id]]
+        made = new_note(sample, text, tags, claim, ctx.reviewer if author is None else author)
         return self.model.add_notes(run, [made])[0]
 
     def _drilled_run(self, ctx: Context) -> str:
@@ -121,12 +140,7 @@ class NotesPanel(Panel):
             return {"notes": {"available": False, "said": said[0].upper() + said[1:]}}
         run = self._drilled_run(ctx)
         qid = str(self.model.frame["query_id"].iat[ctx.selected]) if run else None
-        notes: Notes = self.model.notes[run] if run else Notes()
-        tags = self.model.notes[run].tags if run else {}
-        out = {"available": True, "run": run, "query_id": qid, "file": self.file_words(run) if run else "",
-               "shown": note_words(notes.for_sample(qid)) if qid else None,
-               "tags": [t for t, _ in sorted(tags.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_SUGGESTED]],
-               "reading": None}
+        out = notes_view(self.model.notes[run] if run else Notes(), qid, self.model.note_files.get(run), run)
         if self.queue is not None:
             read, tagged, total = self.progress()
             q = self.queue
