@@ -6,7 +6,6 @@ nothing written. Intervals are checked against Clopper–Pearson written out wit
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 from scipy.stats import beta
 
@@ -15,7 +14,6 @@ from ragwidgets.analysis.groupings import Proposal
 from ragwidgets.analysis.runs import open_run
 from ragwidgets.errors import InputError
 from ragwidgets.notes import Note, NoteLog
-from ragwidgets.widgets.dataset import checks as checks_module
 from ragwidgets.widgets.dataset import modes as modes_module
 from ragwidgets.widgets.dataset.checks import ChecksPanel
 from ragwidgets.widgets.dataset.common import Context

@@ -38,8 +38,9 @@ class ModesPanel(Panel):
     until accepted or rejected (``proposals``, over ``proposal_run``'s notes)."""
 
     key = "modes"
-    requests = {"modes_table": VIEW, "modes_pick": NOTHING, "modes_notes": NOTHING, "modes_rename": ROWS, "modes_merge": ROWS,
-                "modes_split": ROWS, "modes_propose": VIEW, "modes_accept": ROWS, "modes_reject": VIEW}
+    requests = {"modes_table": VIEW, "modes_pick": NOTHING, "modes_notes": NOTHING, "modes_rename": ROWS,
+                "modes_merge": ROWS, "modes_split": ROWS, "modes_propose": VIEW, "modes_accept": ROWS,
+                "modes_reject": VIEW}
 
     def __init__(self, model):
         super().__init__(model)
