@@ -11,7 +11,7 @@ import { focusNoteBox, NOTE_KEY, NoteBox } from "./dataset/notes.js";
 import { html } from "./incremental.js";
 import { mountSampleView } from "./sample_view.js";
 import { viewOf } from "./view_trait.js";
-import { keepKeys } from "./keys.js";
+import { forHost, keepKeys } from "./keys.js";
 import { requester } from "./request.js";
 import { withSelection } from "./selection.js";
 
@@ -50,7 +50,10 @@ function render({ model, el }) {
   const boxEl = noted ? el.appendChild(document.createElement("div")) : null;
   const note = () => boxEl && draw(html`<${NoteBox} notes=${view.notes} claims=${view.claims}
     request=${(name, msg) => ask({ type: name, ...msg })} />`, boxEl);
+  // key m: from inside the sample view (its keys stop there) and from the widget itself (focused by a click)
   const keys = noted ? (e) => e.key === NOTE_KEY && focusNoteBox(e.target) && (e.preventDefault(), true) : null;
+  const onKey = (e) => !forHost(e) && !e.target.closest("input, select, textarea") && keys(e);
+  if (noted) el.addEventListener("keydown", onKey);
   sv = mountSampleView(noted ? el.appendChild(document.createElement("div")) : el,
     { view: shown(), send, search, review, trace, queue, keys });
   note();
@@ -72,7 +75,10 @@ function render({ model, el }) {
     model.off("change:_view_base", redraw);
     model.off("change:selected", reselect);
     sv.destroy();
-    if (boxEl) draw(null, boxEl);
+    if (boxEl) {
+      draw(null, boxEl);
+      el.removeEventListener("keydown", onKey);
+    }
     stop();
     unkeep();
   };

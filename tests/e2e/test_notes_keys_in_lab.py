@@ -122,3 +122,36 @@ def test_five_notes_in_five_enters_a_claim_note_and_a_note_shown_again(lab, offl
     expect(line).to_contain_text("Reading 1 of 6")
     assert len(read_lines(root)) == before
     page.screenshot(path=str(artifacts / "notes_refused_1280x800.png"))
+
+
+SAMPLE_CELLS = [
+    "import ragwidgets as rw",
+    f"records = {json.dumps([record(i) for i in range(3)])}\n"
+    "sx = rw.SampleExplorer(records, notes='sample_notes.jsonl', reviewer='e2e')\nsx",
+]
+
+
+def test_the_sample_explorers_note_box_from_the_keyboard(lab, offline_page, artifacts):
+    from playwright.sync_api import expect
+    _, _, root = lab
+    page = offline_page.page
+    run_notebook(page, lab, "sample_notes.ipynb", SAMPLE_CELLS)
+    page.evaluate("window.jupyterapp.shell.activateById('filebrowser')")
+    widget = page.locator(".rw-widget").first
+    box = widget.locator("[data-testid=note-text]")
+    expect(box).to_be_visible(timeout=TIMEOUT)
+    expect(widget.locator("[data-testid=state]")).to_contain_text("q0", timeout=TIMEOUT)
+    widget.locator("[data-testid=summary]").click()  # the one click
+    page.keyboard.press("m")
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "note-text"
+    page.keyboard.type("answers a different question")
+    page.keyboard.press("Tab")
+    page.keyboard.type("off topic")
+    page.keyboard.press("Enter")
+    expect(widget.locator("[data-testid=state]")).to_contain_text("q1", timeout=TIMEOUT)
+    lines = [json.loads(x) for x in (root / "sample_notes.jsonl").read_text().splitlines()]
+    assert [(x["query_id"], x["note"], x["tags"], x["author"]) for x in lines] == [
+        ("q0", "answers a different question", ["off topic"], "e2e")]
+    expect(widget.locator("[data-testid=note-tag-chip]")).to_have_text(["off topic"])
+    widget.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "notes_sample_explorer_1280x800.png"))
