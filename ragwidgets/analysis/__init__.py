@@ -14,11 +14,12 @@ from .external import COUNTERPARTS, ExternalComparison, against_external, compar
 from .corrected import Estimate, Estimates, corrected, corrected_view, prediction_powered
 from .filtering import TextIndex, expression_mask, filter_rows
 from .groupings import Proposal, propose_groupings, propose_with_judge
+from .gate import VERDICTS, Gate, aa_false_alarms, gate
 from .failure_modes import ModeCheck, SIGNALS, check_mode, declared_design, mode_masks, mode_table, signal_mask
 from .plan import needed_reviews, plan_reviews, review_plan
 from .reading_queue import ReadingQueue, reading_queue
 from .judge_variance import (Flakiness, JudgeVariance, MetricVariance, Repeats, combined_interval, flakiness,
-                             judge_variance, label_distributions, label_flips, repeat_scores)
+                             judge_spread, judge_variance, label_distributions, label_flips, repeat_scores)
 from .review_queue import ReviewQueue, progress, review_queue
 from .slices import BUILTIN_SLICES, Slice, builtin_slices, load_slices, members, save_slices, slice_table
 from .summary import Summarizer, summarize
@@ -35,8 +36,8 @@ __all__ = ["RunTable", "run_table", "defined_metrics", "summarize", "Summarizer"
            "against_external", "compare_values", "ExternalComparison", "COUNTERPARTS",
            "two_judges", "TwoJudges", "paired_difference", "Repeats", "repeat_scores", "flakiness", "Flakiness",
            "label_flips", "label_distributions", "judge_variance", "JudgeVariance", "MetricVariance",
-           "combined_interval", "plan_reviews", "review_plan", "needed_reviews",
+           "combined_interval", "judge_spread", "plan_reviews", "review_plan", "needed_reviews",
            "reviewer_agreement", "disagreements", "ReviewerAgreement",
            "Proposal", "propose_groupings", "propose_with_judge",
            "reading_queue", "ReadingQueue", "mode_table", "mode_masks", "declared_design", "check_mode",
-           "ModeCheck", "SIGNALS", "signal_mask"]
+           "ModeCheck", "SIGNALS", "signal_mask", "gate", "Gate", "VERDICTS", "aa_false_alarms"]

@@ -262,6 +262,17 @@ def _repeat_means(values: np.ndarray, defined: np.ndarray) -> np.ndarray:
         return np.where(defined, values, 0.0).sum(axis=1) / defined.sum(axis=1)
 
 
+def judge_spread(values: np.ndarray, defined: np.ndarray, confidence: float = CONFIDENCE) -> Optional[float]:
+    """The judge's part of :func:`combined_interval`, in the values' units: t²_{k−1} s_b² / k, s_b²
+    the variance of the k defined repeat means (``values`` / ``defined``: repeats x samples), so
+    that z² times the variance it adds to the mean of the repeat means is this; None with fewer
+    than two repeat means."""
+    means = _repeat_means(np.asarray(values, dtype=float), np.asarray(defined, dtype=bool))
+    means = means[~np.isnan(means)]
+    k = len(means)
+    return None if k < 2 else float(np.var(means, ddof=1) / k * student_t.ppf((1 + confidence) / 2, k - 1) ** 2)
+
+
 def combined_interval(values: np.ndarray, defined: np.ndarray,
                       confidence: float = CONFIDENCE) -> tuple[Optional[float], Optional[float], Optional[str]]:
     """The interval of one judge run's expected mean over defined samples, about the mean of the
@@ -293,9 +304,8 @@ def combined_interval(values: np.ndarray, defined: np.ndarray,
     if n < 2:
         return None, None, "fewer than two samples define it: the questions' variance is unknown"
     a, b = range_of(values[defined])
-    between, questions = np.var(means, ddof=1) / k / (b - a) ** 2, np.var(per_sample, ddof=1) / n / (b - a) ** 2
-    q = lambda df: student_t.ppf((1 + confidence) / 2, df) ** 2  # noqa: E731
-    var = (between * q(k - 1) + questions * q(n - 1)) / norm.ppf((1 + confidence) / 2) ** 2
+    questions = np.var(per_sample, ddof=1) / n * student_t.ppf((1 + confidence) / 2, n - 1) ** 2
+    var = (judge_spread(values, defined, confidence) + questions) / (b - a) ** 2 / norm.ppf((1 + confidence) / 2) ** 2
     lo, hi = bounded_interval((means.mean() - a) / (b - a), var, n if var <= 1e-20 else 1.0, level=confidence)
     return float(a + (b - a) * lo), float(a + (b - a) * hi), None
 

@@ -1,0 +1,399 @@
+"""A regression gate: per metric, is the new run worse than the base, better, or neither, as far
+as the data can tell.
+
+Per metric gated (default: the metrics the two runs share), the paired difference new − base on
+the shared queries defined in both, and its interval at ``level`` from :func:`.compare.compare_runs`'
+machinery (:class:`~.intervals.DifferenceMoments`: valid for rare outcomes). ``difference``,
+``lo`` and ``hi`` are new − base as they are; ``direction`` (from the metric's definition,
+``lower_is_better`` in :mod:`ragwidgets.engine.metrics`; a name that is no metric's: "higher")
+says which way is worse, and the verdicts read the difference oriented, g = ±(new − base) with
+g < 0 worse.
+
+**Judge variance.** When both sides carry the judge's repeats (k ≥ 2 each), each sample's value
+on a side is its mean over that side's repeats defining it (the expected value of one judge run,
+as :func:`.judge_variance.combined_interval`'s), the question part is the paired interval of
+those, and each side adds its judge part J = t²_{k−1} s_b² / k (:func:`.judge_variance.judge_spread`:
+s_b² the variance of the side's k repeat means over the paired samples, Student-t scaled as
+there) to each half-width h of the interval: h' = √(h² + J_base + J_new). The two judge runs
+are independent, so their parts add; the labels' independent noise is in both the question part
+and s_b², so the widened interval is conservative.
+
+**Tests.** "worse" is the one-sided test of H0: g ≥ −margin (a fall of at most the margin, in the
+metric's units), "better" that of H0: g ≤ 0, each at (1 − level) / 2 and read off the two-sided
+interval at ``level`` (the usual convention for non-inferiority: a regulator's one-sided 2.5% is
+the end of the 95% interval), so that "worse" and "better" together err at most 1 − level on
+a metric that did not change. Each metric's p (the interval inverted at the point on the
+estimate's side: −margin when g < −margin, 0 when g > 0, else 1; twice the one-sided p) is
+adjusted over the metrics tested (Holm by default, as compare.py); a verdict needs p_adjusted <
+1 − level, so the chance of any false "worse" or "better" over the metrics is at most 1 − level.
+
+**No detectable change** needs more than "not worse": the data must rule out a fall of the
+tolerance, tol = the margin (or, with margin 0, the MDE): the interval's worse end lies above
+−tol. Each metric is then shown non-inferior at (1 − level) / 2, and the gate passes only when
+all are (an intersection–union test, Berger 1982: no adjustment needed for "all hold"). With
+``max_mde`` and margin 0, an MDE above it also leaves the metric "cannot tell". Otherwise the
+verdict is **cannot tell**, with why: fewer than ``min_shared`` shared queries defined in both,
+the metric Undefined (or absent) on a side, the runs judged differently (:func:`.compare.judge_note`),
+or an interval that still holds a fall of the tolerance.
+
+**MDE** (minimum detectable effect): the smallest true fall the gate calls "worse" with 80% power
+at this n: margin + (z_{1−α/(2m)} + z_{0.8})·SE, normal approximation, α = 1 − level, m the
+metrics tested (Holm's first step: a lone fall among m metrics must pass α/m), SE the interval's
+worse half-width / z_{(1+level)/2}: the paired SD / √n for large n, wider where the pairs rarely
+differ (the exact interval's floor) or the judge's part widens it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy.stats import norm
+
+from ..engine import evaluate
+from ..engine.evaluate import Scores
+from ..engine.metrics import metric_of
+from ..errors import InputError
+from .compare import compare_runs
+from .intervals import ADJUSTMENT_NAMES, DifferenceMoments, p_values
+from .intervals import adjust as adjust_p
+from .judge_variance import judge_spread, repeat_scores
+from .table import DEFINED_CODE, NOT_COMPUTABLE_CODE, UNDEFINED_CODE, RunTable, run_table
+
+VERDICTS = ("worse", "better", "no detectable change", "cannot tell")
+WORSE, BETTER, NO_CHANGE, CANNOT_TELL = VERDICTS
+COLUMNS = ("metric", "direction", "shared", "base_mean", "new_mean", "difference", "lo", "hi", "p",
+           "p_adjusted", "margin", "mde", "verdict", "why")
+POWER = 0.8
+EXIT_OK, EXIT_REGRESSION, EXIT_CANNOT_TELL = 0, 1, 4  # 2 is the CLI's for bad input
+
+
+def direction(metric: str) -> str:
+    """"lower" where lower is better for ``metric`` (its definition's ``lower_is_better``), else "higher"."""
+    try:
+        return "lower" if metric_of(metric).lower_is_better else "higher"
+    except KeyError:
+        return "higher"
+
+
+@dataclass(eq=False)
+class Gate:
+    """The verdicts: ``frame`` has one row per metric gated (:data:`COLUMNS`); the options they
+    were reached with; ``shared`` queries in both runs, ``left_out`` per side, ``judge_note``
+    ('' when the runs were not known to be judged differently), ``query_mismatch`` (shared ids
+    asking another question in the new run)."""
+
+    frame: pd.DataFrame
+    level: float
+    adjust: str | None
+    min_shared: int
+    shared: int
+    left_out: dict[str, int] = field(default_factory=dict)
+    judge_note: str = ""
+    query_mismatch: int = 0
+
+    @property
+    def regressed(self) -> list[str]:
+        return self.frame.loc[self.frame["verdict"] == WORSE, "metric"].tolist()
+
+    @property
+    def cannot_tell(self) -> list[str]:
+        return self.frame.loc[self.frame["verdict"] == CANNOT_TELL, "metric"].tolist()
+
+    def exit_code(self, strict: bool = False) -> int:
+        """1 when a metric is worse, else 4 when ``strict`` and a metric cannot tell, else 0."""
+        if self.regressed:
+            return EXIT_REGRESSION
+        return EXIT_CANNOT_TELL if strict and self.cannot_tell else EXIT_OK
+
+    def said(self) -> str:
+        """One line: how many metrics got each verdict (the worse ones named), and how."""
+        counts = self.frame["verdict"].value_counts()
+        parts = [f"{counts.get(v, 0)} {v}" + (f" ({', '.join(self.regressed)})" if v == WORSE and self.regressed
+                                              else "") for v in VERDICTS if counts.get(v, 0)]
+        how = f"{ADJUSTMENT_NAMES[self.adjust]} at {self.level:.0%}" if self.adjust else f"{self.level:.0%} each"
+        return f"{', '.join(parts) or 'no metric'} of {len(self.frame)} metrics ({how}, {self.shared} shared queries)"
+
+    def to_dict(self) -> dict:
+        """The gate as JSON-able values (NaN as None)."""
+        rows = [{k: _plain(v) for k, v in row.items()} for row in self.frame.to_dict("records")]
+        return {"verdicts": rows, "regressed": self.regressed, "cannot_tell": self.cannot_tell,
+                "exit_code": self.exit_code(), "exit_code_strict": self.exit_code(strict=True),
+                "said": self.said(), "level": self.level, "adjust": self.adjust, "min_shared": self.min_shared,
+                "shared": self.shared, "left_out": dict(self.left_out), "judge_note": self.judge_note,
+                "query_mismatch": self.query_mismatch}
+
+
+def _plain(v):
+    if isinstance(v, (np.floating, float)):
+        return None if math.isnan(v) else float(v)
+    return int(v) if isinstance(v, np.integer) else v
+
+
+def as_table(run, name: str) -> RunTable:
+    """A RunTable of a Scores, a RunTable, or a DataFrame of per-sample values (query_id index,
+    one column per metric, NaN Undefined)."""
+    if isinstance(run, RunTable):
+        return run
+    if isinstance(run, Scores):
+        return run_table(run)
+    if isinstance(run, pd.DataFrame):
+        metrics = [c for c in run.columns if c != "query" and pd.api.types.is_numeric_dtype(run[c])]
+        frame = run.assign(query=run["query"] if "query" in run else "")
+        status = pd.DataFrame({m: np.where(run[m].notna(), DEFINED_CODE, UNDEFINED_CODE).astype(np.int8)
+                               for m in metrics}, index=run.index)
+        return RunTable(scores=None, frame=frame, status=status)
+    raise InputError(f"the {name} run is a {type(run).__name__}: give Scores (rw.evaluate), a RunTable or a "
+                     "DataFrame of per-sample values")
+
+
+def repeat_tables(repeats, name: str) -> list[RunTable] | None:
+    """One RunTable per judge repeat: of a Repeats, records holding ``label_repeats``, or a list of
+    Scores / RunTables / DataFrames; None for None."""
+    if repeats is None:
+        return None
+    runs = getattr(repeats, "runs", None)
+    if runs is None:
+        repeats = list(repeats)
+        if repeats and all(isinstance(r, Mapping) for r in repeats):
+            try:
+                runs = repeat_scores(repeats).runs
+            except ValueError as error:
+                raise InputError(f"the {name} repeats: {error}") from None
+        else:
+            runs = repeats
+    return [as_table(r, f"{name} repeat {i}") for i, r in enumerate(runs)]
+
+
+def _stack(tables: Sequence[RunTable], metric: str, ids: pd.Index) -> tuple[np.ndarray, np.ndarray]:
+    """(values, defined) of ``metric`` over ``ids``: repeats x ids (absent: not defined)."""
+    values, defined = [], []
+    for t in tables:
+        if metric in t.status:
+            values.append(t.frame[metric].reindex(ids).to_numpy(dtype=float))
+            defined.append(t.status[metric].reindex(ids, fill_value=NOT_COMPUTABLE_CODE).to_numpy() == DEFINED_CODE)
+        else:
+            values.append(np.full(len(ids), np.nan))
+            defined.append(np.zeros(len(ids), dtype=bool))
+    return np.stack(values), np.stack(defined)
+
+
+def _mean_over_repeats(values: np.ndarray, defined: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each sample's mean over the repeats defining it, and whether any does."""
+    count = defined.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(defined, values, 0.0).sum(axis=0) / count, count > 0
+
+
+class _Paired:
+    """One metric's paired difference and its interval at any level, the judge's parts included."""
+
+    def __init__(self, a, b, judge_a=None, judge_b=None):
+        ones = np.ones(len(a), dtype=bool)
+        self.moments = DifferenceMoments(a, ones, b, ones)
+        self.judge = [j for j in (judge_a, judge_b) if j is not None]  # (values, defined) per side
+
+    def at(self, level: float) -> tuple[float, float, float]:
+        d, lo, hi = (float(v) for v in self.moments.at(level))
+        extra = sum(judge_spread(v, m, level) or 0.0 for v, m in self.judge)
+        return d, d - math.hypot(d - lo, math.sqrt(extra)), d + math.hypot(hi - d, math.sqrt(extra))
+
+
+def _margin_of(margin, metric: str) -> float:
+    value = margin.get(metric, 0.0) if isinstance(margin, Mapping) else margin
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not value >= 0:
+        raise InputError(f"the margin of {metric} is a fall of 0 or more in the metric's units, got {value!r}")
+    return float(value)
+
+
+def gate(base, new, *, metrics: Sequence[str] | None = None, margin: float | Mapping[str, float] = 0.0,
+         level: float = 0.95, adjust: str | None = "holm", min_shared: int = 30, base_repeats=None,
+         new_repeats=None, max_mde: float | None = None, base_judge=None, new_judge=None) -> Gate:
+    """Gate ``new`` against ``base`` (Scores, RunTables or DataFrames of per-sample values): one
+    verdict per metric (see the module docstring). ``margin``: a fall that is no regression (one
+    number, or per metric); ``base_repeats`` / ``new_repeats``: each side's judge repeats (a
+    Repeats, records with ``label_repeats`` or a list of per-repeat Scores), the judge's variance
+    included when both sides carry at least two; ``base_judge`` / ``new_judge``: who judged each
+    side (what :func:`.compare.judge_info` reads); ``max_mde``: with margin 0, the largest MDE
+    that may still say "no detectable change"."""
+    if not 0 < level < 1:
+        raise InputError(f"level is a confidence between 0 and 1, got {level!r}", field="level")
+    if adjust not in ADJUSTMENT_NAMES:
+        raise InputError(f"adjust is 'holm', 'bh' or None, got {adjust!r}", field="adjust")
+    tables = {"base": as_table(base, "base"), "new": as_table(new, "new")}
+    reps = {"base": repeat_tables(base_repeats, "base"), "new": repeat_tables(new_repeats, "new")}
+    judged = all(r is not None and len(r) >= 2 for r in reps.values())
+    shared = tables["base"].frame.index.intersection(tables["new"].frame.index, sort=False)
+    wanted = list(metrics) if metrics is not None else \
+        [m for m in tables["base"].metrics if m in tables["new"].metrics]
+    unknown = [m for m in wanted if m not in tables["base"].metrics and m not in tables["new"].metrics]
+    if unknown:
+        raise InputError(f"no run has metric(s) {', '.join(map(repr, unknown))}; the base run's: "
+                         f"{', '.join(tables['base'].metrics)}", field="metrics")
+    comparison = compare_runs(tables, adjust_by=None, judges={"base": base_judge, "new": new_judge}) \
+        if len(shared) else None
+    note = comparison.judge_notes["new"] if comparison else ""
+    alpha, z = 1 - level, norm.ppf((1 + level) / 2)
+    rows, paired = [], {}
+    for m in wanted:
+        row = {"metric": m, "direction": direction(m), "shared": 0, "margin": _margin_of(margin, m)}
+        rows.append(row)
+        missing = [side for side in ("base", "new") if m not in tables[side].metrics]
+        if missing or comparison is None:
+            row["why"] = (f"{m} is not in the {' or '.join(missing)} run" if missing
+                          else "the runs share no query_id")
+            continue
+        if judged:
+            (va, da), (vb, db) = (_stack(reps[s], m, comparison.shared) for s in ("base", "new"))
+            (a, a_ok), (b, b_ok) = _mean_over_repeats(va, da), _mean_over_repeats(vb, db)
+        else:
+            a, b = (comparison.values[s][m].to_numpy(dtype=float) for s in ("base", "new"))
+            a_ok, b_ok = (comparison.defined[s][m].to_numpy() for s in ("base", "new"))
+        both = a_ok & b_ok
+        row["shared"] = n = int(both.sum())
+        undefined = [s for s, ok in (("base", a_ok), ("new", b_ok)) if not ok.any()]
+        if undefined:
+            row["why"] = f"{m} is Undefined on every shared query in the {' and '.join(undefined)} run"
+            continue
+        if n == 0:
+            row["why"] = f"no shared query has {m} defined in both runs"
+            continue
+        row["base_mean"], row["new_mean"] = float(a[both].mean()), float(b[both].mean())
+        pair = _Paired(a[both], b[both], *(((va[:, both], da[:, both]), (vb[:, both], db[:, both])) if judged else ()))
+        row["difference"], row["lo"], row["hi"] = pair.at(level)
+        if n < min_shared:
+            row["why"] = f"{n} shared queries define {m} in both runs, fewer than min_shared = {min_shared}"
+        elif note:
+            row["why"] = note
+        else:
+            paired[m] = pair
+    _test(rows, paired)
+    tested = [row for row in rows if row["metric"] in paired]
+    for row, p in zip(tested, adjust_p([row["p"] for row in tested], adjust)):
+        row["p_adjusted"] = float(p)
+    for row in rows:
+        if "lo" in row:
+            sign = 1.0 if row["direction"] == "higher" else -1.0
+            se = (sign * row["difference"] - min(sign * row["lo"], sign * row["hi"])) / z
+            row["mde"] = row["margin"] + (norm.ppf(1 - alpha / (2 * max(len(tested), 1))) + norm.ppf(POWER)) * se
+        if row["metric"] in paired:
+            _verdict(row, alpha, max_mde, adjust, judged)
+        else:
+            row["verdict"] = CANNOT_TELL
+    frame = pd.DataFrame(rows, columns=list(COLUMNS)).astype({"shared": int})
+    left_out = comparison.left_out if comparison else {s: tables[s].n for s in tables}
+    return Gate(frame, level, adjust, min_shared, len(shared), left_out, note,
+                comparison.query_mismatch.get("new", 0) if comparison else 0)
+
+
+def _test(rows: list[dict], paired: Mapping[str, _Paired]) -> None:
+    """Each tested row's p: twice the one-sided p on the estimate's side (−margin when worse than
+    it, 0 when better, else 1), the interval inverted (:func:`.intervals.p_values`)."""
+    for row in rows:
+        pair = paired.get(row["metric"])
+        if pair is None:
+            row["p"] = np.nan
+            continue
+        sign = 1.0 if row["direction"] == "higher" else -1.0
+        g = sign * row["difference"]
+        point = -row["margin"] if g < -row["margin"] else 0.0 if g > 0 else None
+
+        def shifted(level, pair=pair, sign=sign, point=point):
+            _, lo, hi = pair.at(level)
+            return sorted((sign * lo - point, sign * hi - point))
+
+        row["p"] = 1.0 if point is None else float(p_values(lambda lv: shifted(lv)))
+
+
+def _verdict(row: dict, alpha: float, max_mde, adjust, judged: bool) -> None:
+    """The row's verdict and why, from its interval, p_adjusted and MDE (the module docstring)."""
+    sign = 1.0 if row["direction"] == "higher" else -1.0
+    d, lo, hi, margin = row["difference"], row["lo"], row["hi"], row["margin"]
+    g, worse_end = sign * d, min(sign * lo, sign * hi)
+    said = f"{d:+.3g} [{lo:+.3g}, {hi:+.3g}]" + (" (judge's variance included)" if judged else "")
+    after = f"p = {row['p_adjusted']:.2g} after {ADJUSTMENT_NAMES[adjust]}" if adjust else f"p = {row['p']:.2g}"
+    tol = margin if margin > 0 else row["mde"]
+    name = "the margin" if margin > 0 else "the MDE"
+    if row["p_adjusted"] < alpha and g < -margin:
+        row["verdict"], row["why"] = WORSE, f"worse by {-g:.3g}: {said}, {after}" + (
+            f", a fall beyond the margin {margin:.3g}" if margin > 0 else "")
+    elif row["p_adjusted"] < alpha and g > 0:
+        row["verdict"], row["why"] = BETTER, f"better by {g:.3g}: {said}, {after}"
+    elif margin == 0 and max_mde is not None and row["mde"] > max_mde:
+        row["verdict"], row["why"] = CANNOT_TELL, (
+            f"too few data: the smallest fall seen with {POWER:.0%} power is {row['mde']:.3g}, "
+            f"more than max_mde = {max_mde:.3g}; {said}")
+    elif worse_end > -tol:
+        row["verdict"], row["why"] = NO_CHANGE, f"a fall of {tol:.3g} ({name}) or more is ruled out: {said}"
+    else:
+        row["verdict"], row["why"] = CANNOT_TELL, (
+            f"the interval still holds a fall of {tol:.3g} ({name}): {said}")
+
+
+def aa_false_alarms(run, *, repeats=None, draws: int = 200, seed: int = 0, **gate_options) -> dict:
+    """The gate's false-alarm rate, as configured by ``gate_options``, on A/A pairs of one run
+    (Scores, a RunTable, a DataFrame of per-sample values, or records: those holding
+    ``label_repeats`` give the repeats too), ``draws`` pairs drawn from ``seed``.
+
+    With the judge's ``repeats`` (k ≥ 2): each draw shuffles the repeats into two halves of k // 2
+    (one left out when k is odd), one per side: the same answers judged twice, true difference 0,
+    the judge's variance in the gate when the halves hold two or more (k ≥ 4). Without: each draw
+    shuffles the queries into two halves of n // 2 and gives the second half the first's
+    query_ids, so the gate pairs two different queries of the same run: true difference 0, the
+    question part of the interval checked on this run's own values at n / 2 (the judge's part
+    needs repeats; re-scoring one run's labels twice would differ by nothing).
+
+    Returns ``rate``: the share of draws with some metric "worse" (exit code 1: a CI failing for
+    nothing; nominal (1 − level) / 2), ``any_rate``: "worse" or "better" (nominal 1 − level), each
+    with its Monte-Carlo standard error √(r(1 − r) / draws), ``cannot_tell_rate``, ``draws``,
+    ``splits`` (distinct ordered splits of the repeats; None for queries), ``pairs`` (queries
+    per side), ``mode`` ("repeats" / "queries") and ``how`` (one line)."""
+    if not isinstance(draws, int) or draws < 1:
+        raise InputError(f"draws is a whole number of at least 1, got {draws!r}")
+    if isinstance(run, list) and run and all(isinstance(r, Mapping) for r in run):
+        if repeats is None and any(r.get("label_repeats") for r in run):
+            repeats = run
+        run = evaluate(run)
+    rng = np.random.default_rng(seed)
+    level = gate_options.get("level", 0.95)
+    tables = repeat_tables(repeats, "A/A")
+    if tables is not None:
+        k = len(tables)
+        if k < 2:
+            raise InputError(f"an A/A check on the judge's repeats needs at least 2, got {k}")
+        half = k // 2
+
+        def pair():
+            order = rng.permutation(k)
+            a, b = [tables[i] for i in order[:half]], [tables[i] for i in order[half:2 * half]]
+            return gate(a[0], b[0], base_repeats=a if half >= 2 else None, new_repeats=b if half >= 2 else None,
+                        **gate_options)
+        splits, n = math.comb(k, half) * math.comb(k - half, half), tables[0].n
+        how = (f"{draws} draws of the {k} judge repeats split {half} against {half}"
+               + (" (judge's variance in the gate)" if half >= 2 else " (two single judge runs)"))
+    else:
+        table = as_table(run, "A/A")
+        n, splits = table.n // 2, None
+        if n < 1:
+            raise InputError("an A/A check on the queries needs a run of at least 2 queries")
+
+        def pair():
+            order = rng.permutation(table.n)
+            a, b = order[:n], order[n:2 * n]
+            ids = table.frame.index[a]
+            other = table.frame.iloc[b].set_axis(ids).assign(query=table.frame["query"].iloc[a].to_numpy())
+            return gate(RunTable(None, table.frame.iloc[a], table.status.iloc[a]),
+                        RunTable(None, other, table.status.iloc[b].set_axis(ids)), **gate_options)
+        how = f"{draws} draws of the run's {table.n} queries split in two halves of {n}, paired at random"
+    verdicts = [pair().frame["verdict"] for _ in range(draws)]
+    worse = np.array([(v == WORSE).any() for v in verdicts])
+    changed = np.array([v.isin((WORSE, BETTER)).any() for v in verdicts])
+    unsure = np.array([(v == CANNOT_TELL).any() for v in verdicts])
+    se = lambda r: math.sqrt(r * (1 - r) / draws)  # noqa: E731
+    return {"rate": float(worse.mean()), "se": se(worse.mean()), "any_rate": float(changed.mean()),
+            "any_se": se(changed.mean()), "cannot_tell_rate": float(unsure.mean()),
+            "nominal": (1 - level) / 2, "any_nominal": 1 - level, "draws": draws, "splits": splits,
+            "pairs": n, "mode": "queries" if splits is None else "repeats", "how": how}
