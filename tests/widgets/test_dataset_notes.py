@@ -111,7 +111,8 @@ def test_notes_per_run_and_a_mode_column_over_both_runs(two_runs, tmp_path):
 def test_the_notes_scores_carry_are_the_run_models(scores):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        carried = rw.evaluate(synthetic_run(120, seed=3), notes=[{"query_id": scores.batch.query_ids[0], "tags": ["t"]}])
+        carried = rw.evaluate(synthetic_run(120, seed=3),
+                              notes=[{"query_id": scores.batch.query_ids[0], "tags": ["t"]}])
     model = InMemoryRun(carried)
     assert model.notes["run"].latest == carried.notes.latest and model.modes == ["mode: t"]
 
@@ -184,8 +185,8 @@ def test_a_claim_note_and_notes_without_a_queue_step_the_table(scores):
     sample = scores.batch.samples[scores.sample_index(qid)]
     assert made.claim == 0 and made.claim_text == sample.response_claims[0].text and made.author == "bo"
     assert made.tags == ("numbers", "made up")
-    assert ex.view_state["notes"]["shown"]["claims"] == {"0": {"note": "invented figure", "tags": ["numbers", "made up"],
-                                                               "author": "bo", "time": made.time}}
+    assert ex.view_state["notes"]["shown"]["claims"] == {
+        "0": {"note": "invented figure", "tags": ["numbers", "made up"], "author": "bo", "time": made.time}}
     assert ex.view_state["notes"]["file"].startswith("not saved")
     reply = ask(ex, {"type": "note", "request": 1, "query_id": qid, "note": "", "tags": [], "advance": 1})
     assert "error" not in reply and ex.selected == int(ex.order[1])

@@ -47,7 +47,8 @@ def notes_per_run(notes, runs: list[str]) -> dict:
                 key = os.path.realpath(value)
                 if key in files:
                     raise ValueError(f"runs {files[key]!r} and {run!r} are given the same notes file "
-                                     f"{os.fspath(value)!r}: a note names a sample of one run; give each run its own file")
+                                     f"{os.fspath(value)!r}: a note names a sample of one run; "
+                                     "give each run its own file")
                 files[key] = run
         return out
     if len(runs) > 1:

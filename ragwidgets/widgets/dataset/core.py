@@ -61,7 +61,8 @@ from .whatif import WhatIfPanel
 PANELS = (TrustPanel, ChartsPanel, SummaryPanel, WhatIfPanel, ExportPanel, SlicesPanel, DrillPanel,
           QueuePanel, AdjudicatePanel,
           NotesPanel, ModesPanel, ChecksPanel)
-REQUESTS = ("rows", "step", "queue", "note", "reading", *(name for panel in PANELS for name in panel.requests))  # the front end's, each answered
+# The front end's requests, each answered: the core's, then each panel's.
+REQUESTS = ("rows", "step", "queue", "note", "reading", *(name for panel in PANELS for name in panel.requests))
 BRUSH_KEYS = ("metric", "lo", "hi", "undefined")
 
 

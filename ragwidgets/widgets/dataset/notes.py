@@ -16,7 +16,7 @@ from ...analysis.runs import not_available, require
 from ...errors import InputError
 from ...notes import Note, Notes
 from ...reviews import now
-from .common import NOTHING, Context, Panel
+from .common import Context, Panel
 
 NO_FILE = "not saved: pass notes='notes.jsonl'"
 MAX_SUGGESTED = 200  # the run's tags offered in the note box, most used first
