@@ -133,8 +133,8 @@ def test_the_check_it_prints_is_the_hand_confusion(executed, by_hand):
     flagged = {q for q, ls in labels["alpaca_7B"].items() if "Contradiction" in ls}
     tagged = {q for q, t in tags.items() if "contradicts the passage" in t}
     tp, fp = len(flagged & tagged), len((flagged & set(tags)) - tagged)
-    said = re.search(r"contradicts the passage ← signal contradicted_claim: catches (\d+) of (\d+) tagged .* right on "
-                     r"(\d+) of (\d+) flagged .* flags (\d+) of (\d+) samples", text)
+    said = re.search(r"contradicts the passage ← signal contradicted_claim: catches (\d+) of (\d+) tagged .* "
+                     r"right on (\d+) of (\d+) flagged .* flags (\d+) of (\d+) samples", text)
     assert said
     assert tuple(map(int, said.groups())) == (tp, len(tagged), tp, tp + fp, len(flagged), 100)
     false_alarms = re.search(r"its (\d+) false alarms carry: (\{.*\})", text)
