@@ -298,3 +298,17 @@ def test_the_sample_explorer_takes_notes_and_its_note_box_moves_on(example_sampl
 def test_a_sample_explorer_without_notes_shows_no_note_box(example_samples):
     sx = SampleExplorer(example_samples)
     assert "notes" not in sx.view and len(sx.notes) == 0
+
+
+def test_a_note_patches_its_row_in_place_and_a_new_mode_is_a_new_version(scores):
+    ex = DatasetExplorer(scores)
+    ex.selected = int(ex.order[0])
+    qid = drilled(ex)
+    version = ex.model.version
+    ex.note(qid, "x", ["dates"])  # a new mode column: the rows are asked again
+    assert ex.model.version == version + 1 and ex._rows["version"] == ex.model.version
+    assert "mode: dates" in ex._rows["numeric"]
+    ex.note(qid, "y", [])  # the same columns: the row patched in place
+    assert ex.model.version == version + 1
+    (row,) = ex._row_changes["rows"]
+    assert row["query_id"] == [qid] and row["values"][row["numeric"].index("mode: dates")] == [0.0]

@@ -61,6 +61,8 @@ class LiveNotes:
     their file (``_note_logs``, where given as a path) and the mode columns' values
     (``_modes``: column -> one float per ``frame`` row)."""
 
+    noted_rows = np.zeros(0, dtype=np.int64)  # the frame positions of the samples the last add_notes() noted
+
     def _hold_notes(self, notes) -> None:
         """Each run's notes (``notes``: one run's or ``{run: ...}``; a path: a NoteLog, its file made
         on the first note; none given: the notes its Scores carry) and the mode columns."""
@@ -108,17 +110,21 @@ class LiveNotes:
             self._notes[run] = self._note_logs[run].notes
         else:
             self._notes[run] = self._notes[run] + Notes(items)
-        self._set_modes(run, list(dict.fromkeys(n.query_id for n in items)))
+        columns = len(self._modes)
+        self.noted_rows = self._set_modes(run, list(dict.fromkeys(n.query_id for n in items)))
+        if len(self._modes) != columns:
+            self.version += 1  # a new mode column: the rows the front end holds lack it
         return items
 
-    def _set_modes(self, run: str, query_ids: list[str]) -> None:
+    def _set_modes(self, run: str, query_ids: list[str]) -> np.ndarray:
         """The mode columns' values at run ``run``'s samples ``query_ids`` (a new tag's column made,
-        0 at every run's samples read); only the columns that changed are written to ``frame``."""
+        0 at every run's samples read); only the columns that changed are written to ``frame``.
+        Returns those samples' ``frame`` positions."""
         positions = self._judge[run]._positions
         notes, start = self._notes[run], self._run_start[run]
         found = [(start + positions[q], *sample_modes(notes, q)) for q in query_ids if q in positions]
         if not found:
-            return
+            return np.zeros(0, dtype=np.int64)
         changed: dict[str, np.ndarray] = {}
         for tag in dict.fromkeys(t for _, _, tags in found for t in tags):
             column = mode_column(tag)
@@ -144,3 +150,4 @@ class LiveNotes:
                 self.update(self.query)
                 if np.array_equal(order, self._order):
                     self.version = version
+        return rows

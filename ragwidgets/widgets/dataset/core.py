@@ -446,6 +446,7 @@ class DatasetExplorer(Widget):
         tags says "read, nothing to note". Appended to the notes file first (``notes=`` a path);
         the mode columns and the view follow. Returns the Note; an InputError names a bad field."""
         made = self._panels["notes"].note(self._context(), query_id, text, tags, claim, run, self.author)
+        self._noted_rows()
         self._redraw(VIEW)
         return made
 
@@ -461,6 +462,7 @@ class DatasetExplorer(Widget):
         m = note_message(message)
         self._panels["notes"].note(self._context(), m["query_id"], m["text"], m["tags"], m["claim"], m["run"],
                                    self.author)
+        self._noted_rows()
         reading, before = self._panels["notes"].queue, self.selected
         if m["advance"] and reading is not None and len(reading):
             return self.next_to_read(m["advance"])  # opens the next, or redraws the view
@@ -468,6 +470,14 @@ class DatasetExplorer(Widget):
             self.step(m["advance"])
         if self.selected == before:  # nothing opened: the view shows the note
             self._redraw(VIEW)
+
+    def _noted_rows(self) -> None:
+        """The table's rows a note changed (its sample's mode cells), patched in place while the
+        order's version stays (a new mode column is a new version: the rows are asked again)."""
+        if self.view_state and self._rows.get("version") == self.model.version:
+            self._row_changes = rows = changed(self.model, self.model.noted_rows)
+            if any(r["start"] < SEED_ROWS for r in rows["rows"]):
+                self._rows = seed(self.model)
 
     def _open_queued(self, row: int | None) -> None:
         """Select the queued sample at ``row`` (None: none) and redraw the queue's line."""
