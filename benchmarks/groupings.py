@@ -10,7 +10,10 @@ min_size 2, the default threshold), from the Notes to the proposals. Quality aga
 modes the notes came from, over every note (a note in no proposal counts as a cluster of its
 own): the adjusted Rand index (written out below: Hubert and Arabie's formula over the
 contingency table), each proposal's purity (the share of its notes from its most common mode)
-and the share of notes in some proposal; then, per proposal, its name, size and modes.
+and the share of notes in some proposal; then, per proposal, its name, size and modes. Then
+``propose_merges`` (default min_similarity) over ``--n`` notes tagged as an analyst who named each
+mode 4 ways (:func:`split_tags`), timed alike: how many merges it proposes and how many of them
+join two tags of one mode, of the pairs there are.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from collections import Counter
 from math import comb
 from pathlib import Path
 
-from ragwidgets.analysis.groupings import propose_groupings
+from ragwidgets.analysis.groupings import propose_groupings, propose_merges
 from ragwidgets.notes import Note, Notes
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -88,6 +91,21 @@ def generate(n: int, seed: int) -> tuple[Notes, dict[str, str]]:
     return Notes(notes), truth
 
 
+def split_tags(n: int, seed: int) -> tuple[Notes, dict[str, str]]:
+    """``n`` notes written as :func:`generate` writes them (no filler), tagged as an analyst who
+    named the same mode several ways would: phrasings 0-2 of a mode each tagged "<mode> <k>", 3-4
+    "<mode>"; and each tag's mode."""
+    rng = random.Random(seed)
+    notes, mode_of = [], {}
+    for i in range(n):
+        mode, k = rng.choice(list(MODES)), rng.randrange(5)
+        tag = f"{mode} {k}" if k < 3 else mode
+        mode_of[tag] = mode
+        notes.append(Note(f"q{i}", MODES[mode][k].format(**{s: rng.choice(v) for s, v in SLOTS.items()}),
+                          tags=(tag,)))
+    return Notes(notes), mode_of
+
+
 def adjusted_rand(a: list, b: list) -> float:
     """The adjusted Rand index of two labellings of the same items (Hubert and Arabie 1985):
     (sum_ij C(n_ij, 2) - E) / (((sum_i C(a_i, 2) + sum_j C(b_j, 2)) / 2) - E), E = sum_i C(a_i, 2)
@@ -130,6 +148,13 @@ def main() -> None:
     for p in proposals:
         modes = Counter(truth[qid] for qid, _ in p.keys).most_common(3)
         print(f"  {p.name!r:42} {len(p.keys):4}  {', '.join(f'{m} {k}' for m, k in modes)}")
+    tagged, mode_of = split_tags(args.n, args.seed)
+    merges = propose_merges(tagged, max_merges=100)
+    seconds = median_time(lambda: propose_merges(tagged, max_merges=100), args.repeats)
+    right = sum(mode_of[a] == mode_of[b] for a, b in (m.tags for m in merges))
+    pairs = sum(comb(k, 2) for k in Counter(mode_of.values()).values())
+    print(f"propose_merges over {len(mode_of)} tags (each mode tagged 4 ways): {seconds:.3f} s (median of "
+          f"{args.repeats}); {len(merges)} merges proposed, {right} of them within one mode, of {pairs} such pairs")
 
 
 if __name__ == "__main__":

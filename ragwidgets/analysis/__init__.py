@@ -13,7 +13,7 @@ from .compare import Comparison, compare_runs
 from .external import COUNTERPARTS, ExternalComparison, against_external, compare_values
 from .corrected import Estimate, Estimates, corrected, corrected_view, prediction_powered
 from .filtering import TextIndex, expression_mask, filter_rows
-from .groupings import Proposal, propose_groupings, propose_with_judge
+from .groupings import Merge, Proposal, propose_groupings, propose_merges, propose_with_judge
 from .gate import VERDICTS, Gate, aa_false_alarms, gate
 from .failure_modes import ModeCheck, SIGNALS, check_mode, declared_design, mode_masks, mode_table, signal_mask
 from .plan import needed_reviews, plan_reviews, review_plan
@@ -38,6 +38,6 @@ __all__ = ["RunTable", "run_table", "defined_metrics", "summarize", "Summarizer"
            "label_flips", "label_distributions", "judge_variance", "JudgeVariance", "MetricVariance",
            "combined_interval", "judge_spread", "plan_reviews", "review_plan", "needed_reviews",
            "reviewer_agreement", "disagreements", "ReviewerAgreement",
-           "Proposal", "propose_groupings", "propose_with_judge",
+           "Proposal", "propose_groupings", "propose_with_judge", "Merge", "propose_merges",
            "reading_queue", "ReadingQueue", "mode_table", "mode_masks", "declared_design", "check_mode",
            "ModeCheck", "SIGNALS", "signal_mask", "gate", "Gate", "VERDICTS", "aa_false_alarms"]

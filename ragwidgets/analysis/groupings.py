@@ -292,3 +292,49 @@ def read_groups(content: str, n: int, max_groups: int) -> list[dict]:
         names.add(name)
         out.append({"name": name, "notes": list(numbers)})
     return out
+
+
+@dataclass(frozen=True)
+class Merge:
+    """A proposed merge of two tags whose notes read alike: ``tags`` (the two), ``into`` the one
+    kept (carried by more samples), ``similarity`` the cosine similarity of their notes' mean TF-IDF
+    vectors, ``why`` one line. Accepting it is ``NoteLog.merge(merge.tags, merge.into)``."""
+
+    tags: tuple[str, str]
+    into: str
+    similarity: float
+    why: str
+
+
+def propose_merges(notes, *, min_similarity: float = 0.3, max_merges: int = 8) -> list[Merge]:
+    """Pairs of tags whose notes' texts are alike, most alike first, at most ``max_merges``: per tag
+    the mean of the TF-IDF rows (:func:`tfidf` over every note in force with text) of the notes that
+    carry it, the pairs whose means have a cosine similarity of at least ``min_similarity``. A note
+    carrying both tags counts for each. Never changes a note: accept one with
+    ``NoteLog.merge(merge.tags, merge.into)``."""
+    max_merges = _checked("max_merges", max_merges, 1)
+    if not isinstance(min_similarity, (int, float)) or isinstance(min_similarity, bool) or not 0 < min_similarity <= 1:
+        raise InputError(f"must be a cosine similarity above 0 and at most 1, not {min_similarity!r:.80}",
+                         field="min_similarity")
+    notes = as_notes(notes)
+    items = [n for n in notes if n.note.strip() and n.tags][:MAX_NOTES]
+    tags = sorted({t for n in items for t in n.tags})
+    if len(tags) < 2:
+        return []
+    x, _ = tfidf([n.note for n in items])
+    index = {t: k for k, t in enumerate(tags)}
+    rows = [(index[t], i) for i, n in enumerate(items) for t in n.tags]  # (tag, note) carried
+    carry = sparse.csr_matrix(([1.0] * len(rows), tuple(zip(*rows))), shape=(len(tags), len(items)))
+    means = (sparse.diags(1.0 / np.asarray(carry.sum(axis=1)).ravel()) @ carry @ x).toarray()
+    norms = np.linalg.norm(means, axis=1)
+    norms[norms == 0] = 1.0
+    similar = (means / norms[:, None]) @ (means / norms[:, None]).T
+    samples = notes.tags
+    pairs = sorted(((float(similar[a, b]), tags[a], tags[b]) for a in range(len(tags)) for b in range(a + 1, len(tags))
+                    if similar[a, b] >= min_similarity), key=lambda p: (-round(p[0], 9), p[1], p[2]))
+    out = []
+    for similarity, a, b in pairs[:max_merges]:
+        into = a if (samples[a], b) >= (samples[b], a) else b  # more samples; a tie: the first in order
+        out.append(Merge((a, b), into, similarity, f"the notes tagged {a!r} ({samples[a]} samples) and {b!r} "
+                                                    f"({samples[b]}) read alike (similarity {similarity:.2f})"))
+    return out

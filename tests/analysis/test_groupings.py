@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ragwidgets.analysis import groupings
-from ragwidgets.analysis.groupings import Proposal, propose_groupings, terms_of, tfidf, tokens
+from ragwidgets.analysis.groupings import Proposal, propose_groupings, propose_merges, terms_of, tfidf, tokens
 from ragwidgets.errors import InputError
 from ragwidgets.notes import Note, NoteLog, Notes
 
@@ -157,3 +157,52 @@ def test_a_proposal_is_frozen():
     p = Proposal("x", (("a", None),), ("x",), "text", "why")
     with pytest.raises(AttributeError):
         p.name = "y"
+
+
+def tagged_notes(groups: dict[str, list[str]]) -> Notes:
+    return Notes([Note(f"{tag}-{i}", text, tags=tuple(tag.split("+")))
+                  for tag, texts in groups.items() for i, text in enumerate(texts)])
+
+
+def test_tags_whose_notes_read_alike_are_proposed_for_merging():
+    notes = tagged_notes({"wrong date": DATES[:2], "date error": DATES[2:] + ["wrong date: year off"],
+                          "retrieval": PASSAGES, "refusal": REFUSALS})
+    (merge,) = propose_merges(notes)
+    assert merge.tags == ("date error", "wrong date") and merge.into == "date error"  # 2 samples against 2: first
+    assert merge.why.startswith("the notes tagged 'date error' (2 samples) and 'wrong date' (2) read alike")
+    notes = notes + Notes([Note("more", "the date is wrong", tags=("wrong date",))])
+    assert propose_merges(notes)[0].into == "wrong date"  # 3 samples against 2
+
+
+def test_a_merge_similarity_is_the_cosine_of_the_tags_mean_rows_written_out():
+    groups = {"wrong date": DATES[:2], "date error": DATES[2:], "retrieval": PASSAGES, "mixed+retrieval": ["date"]}
+    notes = tagged_notes(groups)
+    texts = [n.note for n in notes]
+    x = tfidf(texts)[0].toarray()
+    carriers = {t: [i for i, n in enumerate(notes) if t in n.tags] for t in ("wrong date", "date error", "retrieval",
+                                                                             "mixed")}
+    mean = {t: x[rows].mean(axis=0) for t, rows in carriers.items()}
+    cosine = {(a, b): float(mean[a] @ mean[b] / np.linalg.norm(mean[a]) / np.linalg.norm(mean[b]))
+              for a, b in itertools.combinations(sorted(mean), 2)}
+    got = {m.tags: m.similarity for m in propose_merges(notes, min_similarity=1e-9, max_merges=10)}
+    assert got == pytest.approx({k: v for k, v in cosine.items() if v >= 1e-9})
+    ranked = sorted(got, key=lambda k: -got[k])
+    assert [m.tags for m in propose_merges(notes, min_similarity=1e-9, max_merges=2)] == ranked[:2]
+    cut = got[ranked[1]] + 1e-9  # just above the second: only the first is left
+    assert [m.tags for m in propose_merges(notes, min_similarity=cut)] == ranked[:1]
+
+
+def test_merges_need_two_tags_and_name_bad_arguments():
+    assert propose_merges(notes_of(DATES)) == [] and propose_merges(tagged_notes({"a": DATES})) == []
+    with pytest.raises(InputError, match="field 'min_similarity'"):
+        propose_merges(Notes(), min_similarity=0)
+    with pytest.raises(InputError, match="field 'max_merges'"):
+        propose_merges(Notes(), max_merges=0)
+
+
+def test_accepting_a_merge_is_merging_its_tags(tmp_path):
+    log = NoteLog(tmp_path / "notes.jsonl")
+    log.extend(tagged_notes({"wrong date": DATES[:2], "date error": DATES[2:], "retrieval": PASSAGES}))
+    (merge,) = propose_merges(log)
+    log.merge(merge.tags, merge.into)
+    assert dict(NoteLog(tmp_path / "notes.jsonl").notes.tags) == {merge.into: 3, "retrieval": 3}
