@@ -89,6 +89,12 @@ class DatasetExplorer(Widget):
     opens. The trust panel (:meth:`trust`) holds the judge–reviewer agreement and the corrected
     scores of the reviewed run.
 
+    Failure notes (a run in memory): ``notes`` (a notes file's path, read and appended to; Notes
+    or records; ``{run: ...}``; default: the notes the Scores carry), ``author`` (the name new
+    notes carry, default ``reviewer``); :meth:`start_reading` draws the failing samples to read,
+    the drill-down's note box (key m, Enter: save and next) and :meth:`note` write notes, and
+    ``frame`` carries a ``mode: <tag>`` column per failure mode.
+
     Files the front end names (save / load slices, export rows or claims) are confined to
     ``files_root`` (default: the working folder when the explorer is made): a relative name, no
     ``..``, no symbolic link out of it (``widgets._paths``); ``overwrite`` (default False) lets
