@@ -308,7 +308,8 @@ class Merge:
 
 def propose_merges(notes, *, min_similarity: float = 0.3, max_merges: int = 8) -> list[Merge]:
     """Pairs of tags whose notes' texts are alike, most alike first, at most ``max_merges``: per tag
-    the mean of the TF-IDF rows (:func:`tfidf` over every note in force with text) of the notes that
+    the mean of the TF-IDF rows (:func:`tfidf` over the notes in force with text and a tag, the first
+    MAX_NOTES of them) of the notes that
     carry it, the pairs whose means have a cosine similarity of at least ``min_similarity``. A note
     carrying both tags counts for each. Never changes a note: accept one with
     ``NoteLog.merge(merge.tags, merge.into)``."""
