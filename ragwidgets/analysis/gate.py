@@ -58,7 +58,7 @@ from ..engine.evaluate import Scores
 from ..engine.metrics import metric_of
 from ..errors import InputError
 from .compare import compare_runs
-from .intervals import ADJUSTMENT_NAMES, DifferenceMoments, p_values
+from .intervals import ADJUSTMENT_NAMES, DifferenceMoments, p_values, range_of
 from .intervals import adjust as adjust_p
 from .judge_variance import judge_spread, repeat_scores
 from .table import DEFINED_CODE, NOT_COMPUTABLE_CODE, UNDEFINED_CODE, RunTable, run_table
@@ -189,17 +189,29 @@ def _mean_over_repeats(values: np.ndarray, defined: np.ndarray) -> tuple[np.ndar
 
 
 class _Paired:
-    """One metric's paired difference and its interval at any level, the judge's parts included."""
+    """Metrics' paired differences and their intervals at any level, the judge's parts included:
+    ``pairs`` holds per metric (base values, new values, judge parts) with the judge parts each
+    side's (values, defined) of repeats x pairs, or none. Each metric is scaled into [0, 1] by its
+    own :func:`.intervals.range_of` (as :func:`.compare.compare_runs` does per metric), so that one
+    :class:`.intervals.DifferenceMoments` holds them all, a row each."""
 
-    def __init__(self, a, b, judge_a=None, judge_b=None):
-        ones = np.ones(len(a), dtype=bool)
-        self.moments = DifferenceMoments(a, ones, b, ones)
-        self.judge = [j for j in (judge_a, judge_b) if j is not None]  # (values, defined) per side
+    def __init__(self, pairs: Sequence[tuple]):
+        size = max(len(a) for a, _, _ in pairs)
+        self.width = np.empty(len(pairs))
+        a_all, b_all, mask = np.zeros((len(pairs), size)), np.zeros((len(pairs), size)), np.zeros((len(pairs), size), bool)
+        for i, (a, b, _) in enumerate(pairs):
+            low, high = range_of(np.r_[a, b])
+            self.width[i] = high - low
+            a_all[i, :len(a)], b_all[i, :len(b)], mask[i, :len(a)] = (a - low) / self.width[i], (b - low) / self.width[i], True
+        self.moments = DifferenceMoments(a_all, mask, b_all, mask)
+        self.judges = [judges for _, _, judges in pairs]
 
-    def at(self, level: float) -> tuple[float, float, float]:
-        d, lo, hi = (float(v) for v in self.moments.at(level))
-        extra = sum(judge_spread(v, m, level) or 0.0 for v, m in self.judge)
-        return d, d - math.hypot(d - lo, math.sqrt(extra)), d + math.hypot(hi - d, math.sqrt(extra))
+    def at(self, level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        d, lo, hi = (v * self.width for v in self.moments.at(level))
+        levels = np.broadcast_to(np.asarray(level, dtype=float), self.width.shape)  # p_values: one per row
+        extra = np.sqrt([sum(judge_spread(v, m, lv) or 0.0 for v, m in judges)
+                         for judges, lv in zip(self.judges, levels)])
+        return d, d - np.hypot(d - lo, extra), d + np.hypot(hi - d, extra)
 
 
 def _margin_of(margin, metric: str) -> float:
@@ -233,11 +245,15 @@ def gate(base, new, *, metrics: Sequence[str] | None = None, margin: float | Map
     if unknown:
         raise InputError(f"no run has metric(s) {', '.join(map(repr, unknown))}; the base run's: "
                          f"{', '.join(tables['base'].metrics)}", field="metrics")
-    comparison = compare_runs(tables, adjust_by=None, judges={"base": base_judge, "new": new_judge}) \
-        if len(shared) else None
+    if len(set(wanted)) < len(wanted):
+        raise InputError(f"metrics named twice: {', '.join(wanted)}", field="metrics")
+    common = [m for m in wanted if m in tables["base"].metrics and m in tables["new"].metrics]
+    comparison = compare_runs({side: RunTable(t.scores, t.frame, t.status[common]) for side, t in tables.items()},
+                              adjust_by=None, judges={"base": base_judge, "new": new_judge}) \
+        if len(shared) and common else None
     note = comparison.judge_notes["new"] if comparison else ""
     alpha, z = 1 - level, norm.ppf((1 + level) / 2)
-    rows, paired = [], {}
+    rows, measured = [], {}
     for m in wanted:
         row = {"metric": m, "direction": direction(m), "shared": 0, "margin": _margin_of(margin, m)}
         rows.append(row)
@@ -262,24 +278,27 @@ def gate(base, new, *, metrics: Sequence[str] | None = None, margin: float | Map
             row["why"] = f"no shared query has {m} defined in both runs"
             continue
         row["base_mean"], row["new_mean"] = float(a[both].mean()), float(b[both].mean())
-        pair = _Paired(a[both], b[both], *(((va[:, both], da[:, both]), (vb[:, both], db[:, both])) if judged else ()))
-        row["difference"], row["lo"], row["hi"] = pair.at(level)
+        measured[m] = (a[both], b[both], ((va[:, both], da[:, both]), (vb[:, both], db[:, both])) if judged else ())
         if n < min_shared:
             row["why"] = f"{n} shared queries define {m} in both runs, fewer than min_shared = {min_shared}"
         elif note:
             row["why"] = note
-        else:
-            paired[m] = pair
-    _test(rows, paired)
-    tested = [row for row in rows if row["metric"] in paired]
+    measured_rows = [row for row in rows if row["metric"] in measured]
+    pairs = _Paired(list(measured.values())) if measured else None
+    if pairs is not None:
+        for row, *values in zip(measured_rows, *pairs.at(level)):
+            row["difference"], row["lo"], row["hi"] = (float(v) for v in values)
+        _test(measured_rows, pairs)
+    tested = [row for row in measured_rows if "why" not in row]
     for row, p in zip(tested, adjust_p([row["p"] for row in tested], adjust)):
         row["p_adjusted"] = float(p)
+    tested_names = {row["metric"] for row in tested}
     for row in rows:
         if "lo" in row:
             sign = 1.0 if row["direction"] == "higher" else -1.0
             se = (sign * row["difference"] - min(sign * row["lo"], sign * row["hi"])) / z
             row["mde"] = row["margin"] + (norm.ppf(1 - alpha / (2 * max(len(tested), 1))) + norm.ppf(POWER)) * se
-        if row["metric"] in paired:
+        if row["metric"] in tested_names:
             _verdict(row, alpha, max_mde, adjust, judged)
         else:
             row["verdict"] = CANNOT_TELL
@@ -289,23 +308,21 @@ def gate(base, new, *, metrics: Sequence[str] | None = None, margin: float | Map
                 comparison.query_mismatch.get("new", 0) if comparison else 0)
 
 
-def _test(rows: list[dict], paired: Mapping[str, _Paired]) -> None:
-    """Each tested row's p: twice the one-sided p on the estimate's side (−margin when worse than
-    it, 0 when better, else 1), the interval inverted (:func:`.intervals.p_values`)."""
-    for row in rows:
-        pair = paired.get(row["metric"])
-        if pair is None:
-            row["p"] = np.nan
-            continue
-        sign = 1.0 if row["direction"] == "higher" else -1.0
-        g = sign * row["difference"]
-        point = -row["margin"] if g < -row["margin"] else 0.0 if g > 0 else None
+def _test(rows: list[dict], pairs: _Paired) -> None:
+    """Each row's p (rows in ``pairs``' order): twice the one-sided p on the estimate's side
+    (−margin when worse than it, 0 when better, else 1), the interval inverted
+    (:func:`.intervals.p_values`)."""
+    sign = np.array([1.0 if row["direction"] == "higher" else -1.0 for row in rows])
+    g, margin = sign * np.array([row["difference"] for row in rows]), np.array([row["margin"] for row in rows])
+    point = np.where(g < -margin, -margin, 0.0)
 
-        def shifted(level, pair=pair, sign=sign, point=point):
-            _, lo, hi = pair.at(level)
-            return sorted((sign * lo - point, sign * hi - point))
+    def shifted(level):
+        _, lo, hi = pairs.at(level)
+        return np.minimum(sign * lo, sign * hi) - point, np.maximum(sign * lo, sign * hi) - point
 
-        row["p"] = 1.0 if point is None else float(p_values(lambda lv: shifted(lv)))
+    p = np.where((g < -margin) | (g > 0), p_values(shifted), 1.0)
+    for row, value in zip(rows, p):
+        row["p"] = float(value)
 
 
 def _verdict(row: dict, alpha: float, max_mde, adjust, judged: bool) -> None:
