@@ -15,12 +15,12 @@ LAYERS = {  # module (or package) -> layer; a module may import only from its ow
     "backends": 0,
     "judges": 1,
     "engine": 2,
-    "scenario": 3, "analysis": 3, "scoring": 3, "datasets": 3,
+    "scenario": 3, "analysis": 3, "scoring": 3, "datasets": 3, "history": 3,
     "dask": 4,
     "widgets": 5,
     "export": 6, "output": 6,
     "api": 7, "": 7,  # the facades: ragwidgets/__init__.py and api.py
-    "cli": 8, "notes_cli": 8, "scoring.cli": 8, "dask.cli": 8,
+    "cli": 8, "notes_cli": 8, "compare_cli": 8, "history_cli": 8, "scoring.cli": 8, "dask.cli": 8,
 }
 
 

@@ -1,0 +1,184 @@
+"""The run history (ragwidgets.history): a run stored and read back scores as it did, its metrics and
+intervals as a direct evaluation gives them, the latest and accepted runs, one SQLite file (no WAL)
+with a versioned schema, two processes adding at once, and bad input named by field."""
+
+import json
+import sqlite3
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ragwidgets as rw
+from ragwidgets.analysis.intervals import mean_interval
+from ragwidgets.analysis.table import run_table
+from ragwidgets.datasets import refchecker_human
+from ragwidgets.errors import InputError
+from ragwidgets.history import SCHEMA_VERSION, History
+
+
+@pytest.fixture(scope="module")
+def systems():
+    return refchecker_human("noisy_context")
+
+
+@pytest.fixture
+def history(tmp_path):
+    return History(tmp_path / "history.sqlite")
+
+
+def test_round_trip_scores_as_the_original(history, systems, tmp_path):
+    path = tmp_path / "gpt4.json"
+    path.write_text(json.dumps({"results": systems["gpt4"]}), encoding="utf-8")
+    entry = history.add(path, "gpt4", commit="abc123", judge="human")
+    assert (entry.name, entry.commit, entry.judge, entry.n, entry.source) == ("gpt4", "abc123", "human", 100, str(path))
+    back = history.get("gpt4")
+    assert back == systems["gpt4"]
+    pd.testing.assert_frame_equal(rw.evaluate(back).frame, rw.evaluate(systems["gpt4"]).frame)
+
+
+def test_latest_and_accepted(history, systems):
+    history.add(systems["alpaca_7B"], "r1", judge="human")
+    with pytest.raises(InputError, match="no accepted run yet"):
+        history.get("accepted")
+    history.add(systems["gpt4"], "r2", judge="human", accepted=True)
+    history.add(systems["claude2"], "r3", judge="human")
+    assert history.latest().name == "r3" and history.latest(accepted=True).name == "r2"
+    assert history.get("latest") == systems["claude2"] and history.get("accepted") == systems["gpt4"]
+    assert history.accept("r3").accepted
+    assert history.get("accepted") == systems["claude2"]
+    runs = history.runs()
+    assert list(runs.columns) == ["name", "time", "commit", "judge", "accepted", "n"]
+    assert runs["name"].tolist() == ["r1", "r2", "r3"] and runs["accepted"].tolist() == [False, True, True]
+    assert runs["commit"].tolist() == [None, None, None] and runs["n"].tolist() == [100] * 3
+    with pytest.raises(InputError, match="no run named 'r9'"):
+        history.accept("r9")
+
+
+def test_the_trend_frame_holds_the_direct_evaluation(history, systems):
+    names = ["alpaca_7B", "gpt4", "falcon_40B_instruct"]
+    for name in names:
+        history.add(systems[name], name)
+    frame = history.frame
+    assert frame.index.tolist() == names
+    for name in names:
+        scores = rw.evaluate(systems[name])
+        table = run_table(scores)
+        for metric in table.metrics:
+            values = table.frame[metric].to_numpy(dtype=float)[table.status[metric].to_numpy() == 0]
+            distinct, counts = np.unique(values, return_counts=True)
+            mean, lo, hi = mean_interval(distinct, counts)
+            assert frame.loc[name, metric] == pytest.approx(scores.aggregate()[metric]["mean"], abs=1e-12)
+            assert frame.loc[name, metric] == pytest.approx(values.mean(), abs=1e-12)
+            assert (frame.loc[name, f"{metric}_lo"], frame.loc[name, f"{metric}_hi"]) == \
+                pytest.approx((float(lo), float(hi)), abs=1e-12)
+    long = history.metrics()
+    row = long[(long["name"] == "gpt4") & (long["metric"] == "faithfulness")].iloc[0]
+    aggregate = rw.evaluate(systems["gpt4"]).aggregate()["faithfulness"]
+    assert (row["defined"], row["undefined"], row["not_computable"]) == \
+        (aggregate["defined"], aggregate["undefined"], aggregate["not_computable"])
+
+
+def test_a_name_clash_is_refused_unless_replaced(history, systems):
+    history.add(systems["gpt4"], "main")
+    with pytest.raises(InputError, match="field 'name'.*already.*--replace"):
+        history.add(systems["alpaca_7B"], "main")
+    assert history.get("main") == systems["gpt4"]
+    history.add(systems["alpaca_7B"], "main", replace=True)
+    assert history.get("main") == systems["alpaca_7B"] and len(history.runs()) == 1
+    assert history.frame.loc["main", "faithfulness"] == pytest.approx(
+        rw.evaluate(systems["alpaca_7B"]).aggregate()["faithfulness"]["mean"])
+
+
+@pytest.mark.parametrize("kwargs, field", [
+    ({"name": ""}, "name"), ({"name": "  "}, "name"), ({"name": 3}, "name"), ({"name": "latest"}, "name"),
+    ({"name": "x" * 1001}, "name"), ({"name": "ok", "commit": 12}, "commit"), ({"name": "ok", "judge": ""}, "judge"),
+    ({"name": "ok", "accepted": "yes"}, "accepted")])
+def test_bad_fields_are_named(history, systems, kwargs, field):
+    with pytest.raises(InputError, match=f"field '{field}'"):
+        history.add(systems["gpt4"], **kwargs)
+    assert not history.path.exists()
+
+
+def test_bad_sources_are_named(history, systems):
+    with pytest.raises(InputError, match="not Scores"):
+        history.add(rw.evaluate(systems["gpt4"]), "s")
+    with pytest.raises(InputError, match="no samples"):
+        history.add([], "empty")
+    with pytest.raises(InputError, match="no such file"):
+        history.add(history.path.parent / "missing.json", "m")
+    with pytest.raises(InputError, match="query_id"):  # a sample the engine refuses names itself
+        history.add([{"query_id": "q1", "response_claims": "not a list"}], "bad")
+    with pytest.raises(InputError, match="no run history at"):
+        history.runs()
+
+
+def test_untrusted_text_is_stored_as_given(history, systems):
+    name, commit = "<b>x</b>\u202e; DROP TABLE runs;--", "'); DELETE FROM runs; --"
+    history.add(systems["gpt4"], name, commit=commit, judge="<script>")
+    entry = history.entry(name)
+    assert (entry.name, entry.commit, entry.judge) == (name, commit, "<script>")
+    assert history.runs()["name"].tolist() == [name]
+
+
+def test_one_file_without_wal_and_a_versioned_schema(history, systems):
+    history.add(systems["gpt4"], "a")
+    assert sorted(p.name for p in history.path.parent.iterdir()) == ["history.sqlite"]
+    with sqlite3.connect(history.path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
+        db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
+    with pytest.raises(InputError, match=f"schema version '{SCHEMA_VERSION + 1}'.*upgrade ragwidgets"):
+        history.runs()
+
+
+def test_files_that_are_not_a_history(tmp_path):
+    text = tmp_path / "notes.sqlite"
+    text.write_text("hello, not a database " * 100)
+    with pytest.raises(InputError, match="not a run history"):
+        History(text).runs()
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE t (x)")
+    with pytest.raises(InputError, match="not a ragwidgets run history"):
+        History(other).runs()
+    with pytest.raises(InputError, match="is a directory"):
+        History(tmp_path).runs()
+
+
+def test_an_empty_history_has_empty_frames(tmp_path):
+    history = History(tmp_path / "h.sqlite")
+    history._connect(create=True).close()
+    assert history.runs().empty and history.metrics().empty and history.frame.empty
+    assert history.latest() is None
+
+
+ADDER = textwrap.dedent("""
+    import sys
+    from ragwidgets.datasets import refchecker_human
+    from ragwidgets.errors import InputError
+    from ragwidgets.history import History
+    runs = refchecker_human("noisy_context")
+    history = History(sys.argv[1])
+    for k, name in enumerate(sys.argv[2:]):
+        try:
+            history.add(runs[sorted(runs)[k]], name)
+            print("added", name)
+        except InputError as err:
+            print("refused", name, err)
+""")
+
+
+def test_two_processes_add_at_once(tmp_path):
+    path = tmp_path / "shared.sqlite"
+    jobs = [subprocess.Popen([sys.executable, "-c", ADDER, str(path), *names], stdout=subprocess.PIPE, text=True)
+            for names in (["a1", "a2", "a3", "same"], ["b1", "b2", "b3", "same"])]
+    said = [job.communicate(timeout=120)[0] for job in jobs]
+    assert all(job.returncode == 0 for job in jobs), said
+    runs = History(path).runs()
+    assert sorted(runs["name"]) == ["a1", "a2", "a3", "b1", "b2", "b3", "same"]
+    assert sum(s.count("added same") for s in said) == 1 and sum(s.count("refused same") for s in said) == 1
+    assert History(path).metrics().groupby("name").size().tolist() == [1] * 7
