@@ -126,19 +126,26 @@ class LiveNotes:
         if not found:
             return np.zeros(0, dtype=np.int64)
         changed: dict[str, np.ndarray] = {}
+        read = None  # every run's samples read (frame positions), found once for the new columns
         for tag in dict.fromkeys(t for _, _, tags in found for t in tags):
             column = mode_column(tag)
             if column not in self._modes:
+                if read is None:
+                    read = np.array([self._run_start[other] + p for other in self.runs
+                                     for q in self._notes[other].query_ids
+                                     if (p := self._judge[other]._positions.get(q)) is not None], dtype=np.int64)
                 values = np.full(self.total, np.nan)
-                for other in self.runs:
-                    at = [self._run_start[other] + p for q in self._notes[other].query_ids
-                          if (p := self._judge[other]._positions.get(q)) is not None]
-                    values[at] = 0.0
+                values[read] = 0.0
                 self._modes[column] = changed[column] = values
         rows = np.array([r for r, _, _ in found], dtype=np.int64)
+        base = np.where([was_read for _, was_read, _ in found], 0.0, np.nan)  # read: 0, else NaN
+        carriers: dict[str, list[int]] = {}  # tag -> the places in found of the samples carrying it
+        for i, (_, _, tags) in enumerate(found):
+            for t in tags:
+                carriers.setdefault(t, []).append(i)
         for column, values in self._modes.items():
-            tag = column[len(MODE_PREFIX):]
-            new = np.array([1.0 if tag in tags else 0.0 if read else np.nan for _, read, tags in found])
+            new = base.copy()
+            new[carriers.get(column[len(MODE_PREFIX):], [])] = 1.0
             if not np.array_equal(values[rows], new, equal_nan=True):
                 values[rows] = new
                 changed[column] = values
