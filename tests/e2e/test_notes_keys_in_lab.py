@@ -69,7 +69,7 @@ def test_five_notes_in_five_enters_a_claim_note_and_a_note_shown_again(lab, offl
     for k in range(5):
         expect(hint).to_contain_text("q", timeout=TIMEOUT)
         opened.append(shown_id(hint))
-        page.keyboard.type(f"note {k}: the reply is off")
+        page.keyboard.type(f"note {k}: the reply is off" + (" (dd mm aa bb x z)" if k == 4 else ""))
         if k % 2 == 0:
             page.keyboard.press("Tab")  # the tags field (Tab is the host's: focus moves on)
             page.keyboard.type("wrong number, off topic" if k == 0 else "wrong number")
@@ -81,7 +81,10 @@ def test_five_notes_in_five_enters_a_claim_note_and_a_note_shown_again(lab, offl
         assert page.evaluate("() => document.activeElement.dataset.testid") == "note-text"  # ready for the next
     lines = read_lines(root)
     assert [x["query_id"] for x in lines] == opened
-    assert [x["note"] for x in lines] == [f"note {k}: the reply is off" for k in range(5)]
+    assert [x["note"] for x in lines] == [f"note {k}: the reply is off" for k in range(4)] + [
+        "note 4: the reply is off (dd mm aa bb x z)"]
+    cells = "() => window.jupyterapp.shell.currentWidget.content.widgets.map((c) => c.model.type).join()"
+    assert page.evaluate(cells) == "code,code"  # JupyterLab's command keys typed in the box did nothing there
     assert [x["tags"] for x in lines[:3]] == [["wrong number", "off topic"], [], ["wrong number"]]
     assert {x["author"] for x in lines} == {"e2e"}
     expect(line).to_contain_text("3 tagged")
