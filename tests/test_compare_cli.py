@@ -1,0 +1,253 @@
+"""``ragwidgets compare`` as CI runs it: every exit code (0, 1, 2, 4), every format (the table, JSON
+with the gate's own numbers, JUnit XML parsed back, markdown rendered to HTML with hostile text
+kept as text), margins, several NEW runs, runs carrying the judge's repeats, the A/A check, and
+one real process."""
+
+import copy
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import mistune
+import numpy as np
+import pytest
+
+import ragwidgets as rw
+from ragwidgets.analysis import gate
+from ragwidgets.cli import main
+from ragwidgets.compare_cli import ROW_KEYS, md
+from ragwidgets.datasets.synthetic import synthetic_run
+from ragwidgets.judges.repeats import combine
+
+N = 300
+HOSTILE = "q|`tick`<script>alert(1)</script>**b**"  # a query_id, a claim's text and a file name carry it
+
+
+def _write(path, records):
+    path.write_text(json.dumps({"results": records}), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """base; worse (labels of quality 0.3 instead of 0.4: every metric falls) whose first query, named
+    HOSTILE, falls from precision 1 to 0; same (base's copy); few (20 queries); other (no shared id)."""
+    folder = tmp_path_factory.mktemp("compare_cli")
+    base, worse = synthetic_run(N, seed=1, quality=0.4), synthetic_run(N, seed=1, quality=0.3)
+    for run, label in ((base, "Entailment"), (worse, "Contradiction")):
+        first = run[0]
+        first["query_id"] = HOSTILE
+        first["response_claims"] = [[HOSTILE, "is", "claimed"], ["the <b>museum</b>", "has", "|a|b|"]]
+        first["answer2response"] = [label, label]
+        first["retrieved2response"] = [[], []]
+        first["retrieved2answer"] = [[] for _ in first["gt_answer_claims"]]
+        first["retrieved_context"] = []
+    other = [dict(r, query_id=f"other-{r['query_id']}") for r in synthetic_run(40, seed=2)]
+    paths = {name: _write(folder / f"{name}.json", records) for name, records in
+             (("base", base), ("worse", worse), ("same", copy.deepcopy(base)), ("few", base[:20]),
+              ("other", other))}
+    paths["odd name"] = _write(folder / 'we<ird>&"name.json', worse)
+    return paths
+
+
+def run_cli(capsys, *args):
+    status = main(["compare", *map(str, args)])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_table_and_the_exit_codes_of_a_regression(runs, capsys):
+    status, out, err = run_cli(capsys, runs["base"], runs["worse"], "--metrics", "precision,recall,hallucination")
+    assert status == 0  # reported, not failed, without --fail-on-regression
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{runs['worse']} vs BASE {runs['base']}: 3 worse")
+    assert lines[1].split() == ["metric", "verdict", "difference", "[lo,", "hi]", "MDE", "why"]
+    assert [line.split()[:2] for line in lines[2:5]] == [["precision", "worse"], ["recall", "worse"],
+                                                         ["hallucination", "worse"]]
+    assert run_cli(capsys, runs["base"], runs["worse"], "--fail-on-regression")[0] == 1
+    assert run_cli(capsys, runs["base"], runs["worse"], "--fail-on-regression", "--strict")[0] == 1  # 1 before 4
+
+
+def test_no_regression_exits_0_even_strict(runs, capsys):
+    status, out, _ = run_cli(capsys, runs["base"], runs["same"], "--fail-on-regression", "--strict")
+    assert status == 0
+    assert "11 no detectable change of 11 metrics" in out.splitlines()[0]
+
+
+def test_cannot_tell_exits_4_only_when_strict(runs, capsys):
+    status, out, _ = run_cli(capsys, runs["base"], runs["few"], "--metrics", "precision", "--fail-on-regression")
+    assert status == 0 and "cannot tell" in out and "fewer than min_shared = 30" in out
+    assert run_cli(capsys, runs["base"], runs["few"], "--metrics", "precision", "--strict")[0] == 4
+
+
+def test_several_new_runs_each_gated_against_base(runs, capsys):
+    status, out, _ = run_cli(capsys, runs["base"], runs["same"], runs["worse"], "--metrics", "recall",
+                             "--fail-on-regression", "--format", "json")
+    doc = json.loads(out)
+    assert status == 1 and doc["exit_code"] == 1
+    assert [(r["new"]["source"], r["metrics"][0]["verdict"]) for r in doc["runs"]] == [
+        (str(runs["same"]), "no detectable change"), (str(runs["worse"]), "worse")]
+
+
+@pytest.mark.parametrize("args, said", [
+    (["nope.json"], "NEW nope.json: no such file: nope.json"),
+    (["{base}", "--metrics", "precison"], "--metrics: unknown metric(s) 'precison'"),
+    (["{base}", "--margin", "-0.1"], "--margin: a margin is a number of at least 0"),
+    (["{base}", "--margin", "precision=x"], "--margin precision: 'x' is not a number"),
+    (["{base}", "--margin", "nope=0.1"], "--margin: unknown metric(s) 'nope'"),
+    (["{base}", "--metrics", "recall", "--margin", "precision=0.1"], "--margin names precision, which --metrics"),
+    (["{base}", "--level", "95"], "--level: a confidence level between 0 and 1"),
+    (["{other}"], "share no query_id"),
+    (["{bad}"], "NEW {bad}: sample 1 (query_id '1'), field 'answer2response'"),
+    (["history:latest"], "history:latest: give the history file with --history PATH"),
+    ([], "give a NEW run after BASE"),
+])
+def test_bad_input_is_one_line_and_exit_2(runs, capsys, tmp_path, args, said):
+    bad = synthetic_run(3, seed=0)
+    bad[1]["answer2response"] = 7
+    names = {"base": runs["base"], "other": runs["other"], "bad": _write(tmp_path / "bad.json", bad)}
+    status, out, err = run_cli(capsys, runs["base"], *[a.format(**names) for a in args])
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("ragwidgets: error: ") and said.format(**names) in err
+    assert "Traceback" not in err
+
+
+def test_nothing_to_compare_is_bad_input(capsys):
+    status, _, err = run_cli(capsys)
+    assert status == 2 and "give BASE and at least one NEW run (or --aa RUN)" in err
+
+
+def test_json_holds_the_gate_s_own_numbers(runs, capsys):
+    status, out, _ = run_cli(capsys, runs["base"], runs["worse"], "--format", "json", "--level", "0.9",
+                             "--metrics", "precision,faithfulness", "--margin", "precision=0.2,faithfulness=0.01")
+    doc = json.loads(out)
+    assert list(doc) == ["format", "level", "exit_code", "base", "runs", "aa"]
+    assert doc["format"] == 1 and doc["level"] == 0.9 and doc["exit_code"] == 0 and doc["aa"] is None
+    assert doc["base"] == {"source": str(runs["base"]), "samples": N, "repeats": None}
+    run = doc["runs"][0]
+    assert list(run) == ["new", "said", "regressed", "cannot_tell", "metrics"]
+    expected = gate(rw.evaluate(str(runs["base"])), rw.evaluate(str(runs["worse"])),
+                    metrics=["precision", "faithfulness"], margin={"precision": 0.2, "faithfulness": 0.01},
+                    level=0.9).frame
+    assert [list(row) for row in run["metrics"]] == [list(ROW_KEYS)] * 2
+    for row, (_, want) in zip(run["metrics"], expected.iterrows()):
+        for key in ROW_KEYS:
+            assert row[key] == (pytest.approx(want[key]) if isinstance(want[key], float) else want[key]), key
+    # precision's fall (about 0.09) is within its margin 0.2: not a regression; faithfulness' is not
+    assert [r["verdict"] for r in run["metrics"]] == ["no detectable change", "worse"]
+    assert run["regressed"] == ["faithfulness"] and run["cannot_tell"] == []
+
+
+def test_one_margin_for_every_metric(runs, capsys):
+    status, out, _ = run_cli(capsys, runs["base"], runs["worse"], "--metrics", "precision,recall", "--margin", "0.3",
+                             "--fail-on-regression", "--format", "json")
+    doc = json.loads(out)
+    assert status == 0 and {r["margin"] for r in doc["runs"][0]["metrics"]} == {0.3}
+    assert {r["verdict"] for r in doc["runs"][0]["metrics"]} == {"no detectable change"}
+
+
+def test_junit_parses_one_testcase_per_metric_and_run(runs, capsys):
+    status, out, _ = run_cli(capsys, runs["base"], runs["odd name"], runs["few"], "--metrics", "precision,recall",
+                             "--format", "junit")
+    root = ET.fromstring(out.encode("utf-8"))
+    assert root.tag == "testsuites" and status == 0
+    suites = root.findall("testsuite")
+    assert [s.get("name") for s in suites] == [f"{runs['odd name']} vs {runs['base']}", f"{runs['few']} vs {runs['base']}"]
+    assert [(s.get("tests"), s.get("failures"), s.get("skipped")) for s in suites] == [("2", "2", "0"), ("2", "0", "2")]
+    worse, few = (s.findall("testcase") for s in suites)
+    assert [c.get("name") for c in worse] == ["precision", "recall"]
+    assert worse[0].get("classname") == f"ragwidgets.compare.{runs['odd name']}"
+    assert worse[0].find("failure").get("message").startswith("worse: -")
+    assert "fewer than min_shared" in few[0].find("skipped").get("message")
+
+
+def _html(markdown: str) -> str:
+    return mistune.create_markdown(plugins=["table"], escape=False)(markdown)
+
+
+def test_markdown_verdicts_fallen_queries_and_claims_rendered_as_text(runs, capsys):
+    status, out, _ = run_cli(capsys, runs["base"], runs["odd name"], "--metrics", "precision,self_knowledge",
+                             "--format", "markdown")
+    assert status == 0 and out.startswith("## ragwidgets compare\n")
+    assert "| precision | ❌ worse |" in out
+    html = _html(out)
+    assert "<script" not in html and "<b>" not in html and "<strong>" not in html and "<code>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html  # shown as text
+    assert "**b**" in html and "`tick`" in html and "we&lt;ird&gt;&amp;&quot;name.json" in html
+    # every table row keeps its five columns, a | in the data notwithstanding
+    for table in html.split("<table>")[1:]:
+        body = table.split("</table>")[0]
+        for row in body.split("<tr>")[1:]:
+            assert row.count("<td") + row.count("<th") == 5, row
+    # the fallen query first, with the claims whose labels changed
+    fallen = out.split("precision: the queries that fell most")[1].split("</details>")[0]
+    first = [line for line in fallen.splitlines() if line.startswith("| ") and "query" not in line][0]
+    assert first.startswith(f"| {md(HOSTILE)} | 1 | 0 | -1 |")
+    assert "entailed → contradicted, by the ground-truth answer" in first
+
+
+def test_md_escapes_what_could_start_markup():
+    assert md("a|b") == "a\\|b" and md("- item") == "\\- item" and md("1. item") == "1\\. item"
+    assert md("line\nnext\x1b[31m") == "line next⟨U+001B⟩\\[31m"
+    assert md("plain 0.5 - 0.3, fine.") == "plain 0.5 - 0.3, fine."
+
+
+def test_output_file_gets_the_format_stdout_the_table(runs, capsys, tmp_path):
+    target = tmp_path / "comment.md"
+    status, out, _ = run_cli(capsys, runs["base"], runs["worse"], "--metrics", "recall", "--format", "markdown",
+                             "--output", target, "--fail-on-regression")
+    assert status == 1 and target.read_text(encoding="utf-8").startswith("## ragwidgets compare")
+    assert out.splitlines()[1].startswith("metric") and out.rstrip().endswith(f"wrote markdown to {target}")
+
+
+def _repeat_run(n, seed, p_entailed, k=4):
+    """Records of ``n`` queries judged ``k`` times (label_repeats), each label flipped by the judge 10% of the time."""
+    rng = np.random.default_rng(seed)
+    truth = rng.random((n, 4)) < p_entailed
+    sets = [[{"query_id": f"s{i}", "query": f"question {i}?", "response": "r.", "gt_answer": "g.",
+              "response_claims": [["s", "p", str(j)] for j in range(4)],
+              "answer2response": ["Entailment" if t ^ (rng.random() < .1) else "Neutral" for t in row]}
+             for i, row in enumerate(truth)] for _ in range(k)]
+    return combine(sets)
+
+
+def test_runs_with_the_judge_s_repeats_and_the_aa_check(tmp_path, capsys):
+    base = _write(tmp_path / "base.json", _repeat_run(80, 0, 0.7))
+    new = _write(tmp_path / "new.json", _repeat_run(80, 0, 0.7))
+    status, out, _ = run_cli(capsys, base, new, "--metrics", "precision", "--format", "json", "--aa", base,
+                             "--aa-draws", "20")
+    doc = json.loads(out)
+    assert status == 0 and doc["base"]["repeats"] == 4 and doc["runs"][0]["new"]["repeats"] == 4
+    assert "judge's variance included" in doc["runs"][0]["metrics"][0]["why"]
+    aa = doc["aa"]
+    assert aa["source"] == str(base) and aa["mode"] == "repeats" and aa["draws"] == 20
+    assert 0 <= aa["rate"] <= 1 and aa["se"] == pytest.approx((aa["rate"] * (1 - aa["rate"]) / 20) ** 0.5)
+    # one side without repeats: the plain interval (no judge's part)
+    plain = _write(tmp_path / "plain.json", [{k: v for k, v in r.items() if k != "label_repeats"}
+                                             for r in json.loads(new.read_text())["results"]])
+    status, out, _ = run_cli(capsys, base, plain, "--metrics", "precision", "--format", "json")
+    assert "judge's variance" not in json.loads(out)["runs"][0]["metrics"][0]["why"]
+
+
+def test_aa_alone_says_the_rate_and_what_it_means(runs, capsys):
+    status, out, _ = run_cli(capsys, "--aa", runs["base"], "--metrics", "precision,recall", "--aa-draws", "20")
+    assert status == 0
+    assert out.startswith(f"A/A check on {runs['base']}: the gate said 'worse' on ")
+    assert "(Monte-Carlo standard error), nominal 2.5%" in out and "split in two halves of 150" in out
+    assert "nominal" in out.splitlines()[-1]
+    status, out, _ = run_cli(capsys, "--aa", runs["base"], "--metrics", "precision", "--aa-draws", "10",
+                             "--format", "junit")
+    case = ET.fromstring(out.encode()).find("testsuite/testcase")
+    assert case.get("name") == "false alarm rate"
+
+
+def test_a_real_process(runs):
+    done = subprocess.run([sys.executable, "-m", "ragwidgets.cli", "compare", str(runs["base"]), str(runs["worse"]),
+                           "--metrics", "recall", "--fail-on-regression", "--format", "json"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert json.loads(done.stdout)["runs"][0]["regressed"] == ["recall"]
+    help_text = subprocess.run([sys.executable, "-m", "ragwidgets.cli", "compare", "--help"], capture_output=True,
+                               text=True, timeout=120).stdout
+    assert "1 a metric is worse (with --fail-on-regression)" in " ".join(help_text.split())
