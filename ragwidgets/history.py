@@ -133,10 +133,11 @@ def _number(v) -> float | None:
 
 
 class History:
-    """The run history in the SQLite file at ``path`` (created by the first :meth:`add`)."""
+    """The run history in the SQLite file at ``path`` (default: :data:`DEFAULT_PATH` in the working
+    folder), created by the first :meth:`add`."""
 
-    def __init__(self, path: str | Path = DEFAULT_PATH):
-        self.path = Path(path)
+    def __init__(self, path: str | Path | None = None):
+        self.path = Path(DEFAULT_PATH if path is None else path)
 
     def __repr__(self) -> str:
         return f"History({str(self.path)!r})"
@@ -220,7 +221,8 @@ class History:
         return entry
 
     def accept(self, name: str) -> RunEntry:
-        """Mark the run ``name`` accepted (the base :meth:`get` ("accepted") gives)."""
+        """Mark the run ``name`` (or "latest") accepted: the base :meth:`get` ("accepted") gives."""
+        name = self.entry(name).name
         db = self._connect()
         try:
             db.execute("BEGIN IMMEDIATE")
