@@ -2,8 +2,9 @@
 as the data can tell.
 
 Per metric gated (default: the metrics the two runs share), the paired difference new − base on
-the shared queries defined in both, and its interval at ``level`` from :func:`.compare.compare_runs`'
-machinery (:class:`~.intervals.DifferenceMoments`: valid for rare outcomes). ``difference``,
+the shared queries defined in both, and its interval at ``level``: :func:`.compare.compare_runs`'
+numbers (its :class:`~.intervals.DifferenceMoments`: valid for rare outcomes; its judge_note and
+query_mismatches), without its other metrics' p-values, which the gate does not need. ``difference``,
 ``lo`` and ``hi`` are new − base as they are; ``direction`` (from the metric's definition,
 ``lower_is_better`` in :mod:`ragwidgets.engine.metrics`; a name that is no metric's: "higher")
 says which way is worse, and the verdicts read the difference oriented, g = ±(new − base) with
@@ -46,6 +47,7 @@ differ (the exact interval's floor) or the judge's part widens it.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -57,7 +59,7 @@ from ..engine import evaluate
 from ..engine.evaluate import Scores
 from ..engine.metrics import metric_of
 from ..errors import InputError
-from .compare import compare_runs
+from .compare import judge_info, judge_note, query_mismatches
 from .intervals import ADJUSTMENT_NAMES, DifferenceMoments, p_values, range_of
 from .intervals import adjust as adjust_p
 from .judge_variance import judge_spread, repeat_scores
@@ -196,13 +198,14 @@ class _Paired:
     :class:`.intervals.DifferenceMoments` holds them all, a row each."""
 
     def __init__(self, pairs: Sequence[tuple]):
-        size = max(len(a) for a, _, _ in pairs)
+        shape = (len(pairs), max(len(a) for a, _, _ in pairs))
         self.width = np.empty(len(pairs))
-        a_all, b_all, mask = np.zeros((len(pairs), size)), np.zeros((len(pairs), size)), np.zeros((len(pairs), size), bool)
+        a_all, b_all, mask = np.zeros(shape), np.zeros(shape), np.zeros(shape, dtype=bool)
         for i, (a, b, _) in enumerate(pairs):
             low, high = range_of(np.r_[a, b])
             self.width[i] = high - low
-            a_all[i, :len(a)], b_all[i, :len(b)], mask[i, :len(a)] = (a - low) / self.width[i], (b - low) / self.width[i], True
+            a_all[i, :len(a)], b_all[i, :len(b)] = (a - low) / self.width[i], (b - low) / self.width[i]
+            mask[i, :len(a)] = True
         self.moments = DifferenceMoments(a_all, mask, b_all, mask)
         self.judges = [judges for _, _, judges in pairs]
 
@@ -248,26 +251,30 @@ def gate(base, new, *, metrics: Sequence[str] | None = None, margin: float | Map
     if len(set(wanted)) < len(wanted):
         raise InputError(f"metrics named twice: {', '.join(wanted)}", field="metrics")
     common = [m for m in wanted if m in tables["base"].metrics and m in tables["new"].metrics]
-    comparison = compare_runs({side: RunTable(t.scores, t.frame, t.status[common]) for side, t in tables.items()},
-                              adjust_by=None, judges={"base": base_judge, "new": new_judge}) \
-        if len(shared) and common else None
-    note = comparison.judge_notes["new"] if comparison else ""
+    info = {"base": judge_info(base_judge), "new": judge_info(new_judge)}
+    note = judge_note(info["new"], info["base"], "the base run") if len(shared) else ""
+    values = {s: t.frame.loc[shared, common] for s, t in tables.items()}
+    defined = {s: t.status.loc[shared, common] == DEFINED_CODE for s, t in tables.items()}
+    mismatched = query_mismatches(tables, shared)["new"] if len(shared) else []
+    if mismatched:
+        warnings.warn(f"gating runs: {len(mismatched)} shared query_ids ask a different question than in the "
+                      f"base run (e.g. {mismatched[0]!r}); they are still paired by query_id", stacklevel=2)
     alpha, z = 1 - level, norm.ppf((1 + level) / 2)
     rows, measured = [], {}
     for m in wanted:
         row = {"metric": m, "direction": direction(m), "shared": 0, "margin": _margin_of(margin, m)}
         rows.append(row)
         missing = [side for side in ("base", "new") if m not in tables[side].metrics]
-        if missing or comparison is None:
+        if missing or not len(shared):
             row["why"] = (f"{m} is not in the {' or '.join(missing)} run" if missing
                           else "the runs share no query_id")
             continue
         if judged:
-            (va, da), (vb, db) = (_stack(reps[s], m, comparison.shared) for s in ("base", "new"))
+            (va, da), (vb, db) = (_stack(reps[s], m, shared) for s in ("base", "new"))
             (a, a_ok), (b, b_ok) = _mean_over_repeats(va, da), _mean_over_repeats(vb, db)
         else:
-            a, b = (comparison.values[s][m].to_numpy(dtype=float) for s in ("base", "new"))
-            a_ok, b_ok = (comparison.defined[s][m].to_numpy() for s in ("base", "new"))
+            a, b = (values[s][m].to_numpy(dtype=float) for s in ("base", "new"))
+            a_ok, b_ok = (defined[s][m].to_numpy() for s in ("base", "new"))
         both = a_ok & b_ok
         row["shared"] = n = int(both.sum())
         undefined = [s for s, ok in (("base", a_ok), ("new", b_ok)) if not ok.any()]
@@ -303,9 +310,8 @@ def gate(base, new, *, metrics: Sequence[str] | None = None, margin: float | Map
         else:
             row["verdict"] = CANNOT_TELL
     frame = pd.DataFrame(rows, columns=list(COLUMNS)).astype({"shared": int})
-    left_out = comparison.left_out if comparison else {s: tables[s].n for s in tables}
-    return Gate(frame, level, adjust, min_shared, len(shared), left_out, note,
-                comparison.query_mismatch.get("new", 0) if comparison else 0)
+    left_out = {s: int(len(t.frame.index.difference(shared))) for s, t in tables.items()}
+    return Gate(frame, level, adjust, min_shared, len(shared), left_out, note, len(mismatched))
 
 
 def _test(rows: list[dict], pairs: _Paired) -> None:
