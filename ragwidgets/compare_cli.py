@@ -2,7 +2,8 @@
 
 Each side is any run source ``ragwidgets score`` reads (JSON, JSONL, Parquet, CSV, gzipped or not),
 or ``history:latest`` / ``history:accepted`` / ``history:NAME`` from the run history given by
-``--history PATH`` (:class:`ragwidgets.history.History`). Both are scored by the same loader and
+``--history PATH`` (:class:`ragwidgets.history.History`; its default file without it), judged as
+the history says. Both are scored by the same loader and
 engine as ``score``; records that carry the judge's repeats (``label_repeats``) bring the judge's
 variance into the interval when both sides do. Each NEW run is gated against BASE
 (:func:`ragwidgets.analysis.gate.gate`): per metric, the paired difference on the shared queries
@@ -18,7 +19,7 @@ Formats (``--format``; ``--output FILE`` writes it to FILE and the table to stdo
 - ``table``: a line per run pair, then per metric: verdict, difference [lo, hi], MDE, why;
 - ``json``: ``{"format": 1, "level", "exit_code", "base": SIDE, "runs": [{"new": SIDE, "said",
   "regressed", "cannot_tell", "metrics": [ROW, ...]}], "aa": AA or null}`` where SIDE is
-  ``{"source", "samples", "repeats"}``, ROW holds :data:`ROW_KEYS` (numbers, null where there
+  ``{"source", "samples", "repeats", "judge"}``, ROW holds :data:`ROW_KEYS` (numbers, null where there
   are none) and AA is :func:`~ragwidgets.analysis.gate.aa_false_alarms`' result with the run's
   ``source``;
 - ``junit``: JUnit XML, one testsuite per NEW run, one testcase per metric: a ``failure`` when
@@ -64,20 +65,29 @@ EXIT_HELP = ("exit status: 0 no regression; 1 a metric is worse (with --fail-on-
 
 @dataclass
 class Side:
-    """One run of the comparison: ``source`` as given, its ``scores``, and ``repeats`` (its records
-    when they carry the judge's repeats, else None)."""
+    """One run of the comparison: ``source`` as given, its ``scores``, ``repeats`` (its records
+    when they carry the judge's repeats, else None) and ``judge`` (who judged it, as its history
+    entry says; None: not said)."""
 
     source: str
     scores: Any
     repeats: list | None
+    judge: str | None = None
 
     @property
     def samples(self) -> int:
         return self.scores.batch.n_samples
 
     def said(self) -> dict:
-        return {"source": self.source, "samples": self.samples,
-                "repeats": None if self.repeats is None else _repeats(self.repeats)}
+        return {"source": self.source, "samples": self.samples, "repeats": self.n_repeats, "judge": self.judge}
+
+    @property
+    def n_repeats(self) -> int | None:
+        return None if self.repeats is None else _repeats(self.repeats)
+
+    def judged(self) -> dict:
+        """Who judged the run, as :func:`~ragwidgets.analysis.compare.judge_info` reads it."""
+        return {"judge": self.judge, "repeats": self.n_repeats}
 
 
 @dataclass
@@ -131,38 +141,25 @@ def _repeats(records) -> int:
     return repeats_of(records)
 
 
-def _history(path: str | None, spec: str):
-    """The source ``history:latest|accepted|NAME`` names in the history at ``path``."""
-    if path is None:
-        raise RagWidgetsError(f"{spec}: give the history file with --history PATH")
-    if not Path(path).is_file():
-        raise RagWidgetsError(f"--history: no such file: {path}")
+def _history(path: str | None, spec: str) -> tuple[list, str | None]:
+    """The records ``history:latest|accepted|NAME`` names in the run history at ``path`` (None: the
+    history's default file) and the judge it was added with."""
     from .history import History
 
     history, key = History(path), spec[len(HISTORY):]
-    try:
-        if key == "accepted":
-            entry = history.latest(accepted=True)
-            if entry is None:
-                raise RagWidgetsError(f"{spec}: no run of {path} is accepted yet (ragwidgets history accept NAME)")
-            return history.get(entry.name)
-        return history.get(key)
-    except KeyError as err:
-        raise RagWidgetsError(f"{spec}: {err.args[0] if err.args else 'no such run'} in {path}") from None
+    return history.get(key), history.entry(key).judge
 
 
 def load_side(spec: str, role: str, history: str | None, metrics: tuple[str, ...] | None) -> Side:
     """A run as ``score`` reads it (its loaders and engine, one code path), scored on ``metrics``
     (None: all); warnings and skipped samples on stderr. A bad file or sample is a RagWidgetsError
     naming ``role`` and the file."""
-    from .engine import Scores, evaluate
+    from .engine import evaluate
     from .engine.evaluate import batch_of
     from .loaders import load_samples, read_records
 
-    source = _history(history, spec) if spec.startswith(HISTORY) else Path(spec)
-    if isinstance(source, Scores):
-        return Side(spec, source, None)
     try:
+        source, judge = _history(history, spec) if spec.startswith(HISTORY) else (Path(spec), None)
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always", InputWarning)
             loaded = load_samples(source, on_error="raise")
@@ -179,7 +176,7 @@ def load_side(spec: str, role: str, history: str | None, metrics: tuple[str, ...
         records = source if isinstance(source, list) else read_records(source) if _is_json(source) else []
         if any(isinstance(r, dict) and r.get("label_repeats") for r in records):
             repeats = records
-    return Side(spec, scores, repeats)
+    return Side(spec, scores, repeats, judge)
 
 
 def _is_json(source) -> bool:
@@ -205,8 +202,8 @@ def run_gates(base: Side, news: list[Side], args) -> list[Result]:
             warnings.simplefilter("always")
             verdicts = gate(base.scores, new.scores, metrics=args.metric_list, margin=args.margins,
                             level=args.level, base_repeats=base.repeats if both else None,
-                            new_repeats=new.repeats if both else None, base_judge=base.repeats,
-                            new_judge=new.repeats)
+                            new_repeats=new.repeats if both else None, base_judge=base.judged(),
+                            new_judge=new.judged())
         for w in seen:
             print(f"ragwidgets: warning: NEW {new.source}: {w.message}", file=sys.stderr)
         results.append(Result(new, verdicts))
@@ -515,7 +512,9 @@ def add_parser(sub) -> None:
                    help="table (default); json (stable keys); junit (XML for CI); markdown (a PR comment "
                         "with the worst queries and the claims that flipped)")
     p.add_argument("--output", metavar="FILE", help="write the --format output to FILE (the table still on stdout)")
-    p.add_argument("--history", metavar="PATH", help="the run history (ragwidgets history) that history:... names")
+    p.add_argument("--history", "--db", dest="history", metavar="PATH",
+                   help="the run history (ragwidgets history --db) that history:... names (default: "
+                        "ragwidgets-history.sqlite here)")
     p.add_argument("--aa", metavar="RUN", help="also check the gate itself: its false-alarm rate on A/A pairs "
                                                "of RUN (its judge's repeats when it carries them)")
     p.add_argument("--aa-draws", type=int, default=AA_DRAWS, help=f"A/A pairs drawn (default {AA_DRAWS})")

@@ -18,6 +18,7 @@ from ragwidgets.analysis import gate
 from ragwidgets.cli import main
 from ragwidgets.compare_cli import ROW_KEYS, md
 from ragwidgets.datasets.synthetic import synthetic_run
+from ragwidgets.history import History
 from ragwidgets.judges.repeats import combine
 
 N = 300
@@ -100,14 +101,16 @@ def test_several_new_runs_each_gated_against_base(runs, capsys):
     (["{base}", "--level", "95"], "--level: a confidence level between 0 and 1"),
     (["{other}"], "share no query_id"),
     (["{bad}"], "NEW {bad}: sample 1 (query_id '1'), field 'answer2response'"),
-    (["history:latest"], "history:latest: give the history file with --history PATH"),
+    (["history:latest", "{base}", "--history", "{missing}"], "BASE history:latest: no run history at {missing}"),
     ([], "give a NEW run after BASE"),
 ])
 def test_bad_input_is_one_line_and_exit_2(runs, capsys, tmp_path, args, said):
     bad = synthetic_run(3, seed=0)
     bad[1]["answer2response"] = 7
-    names = {"base": runs["base"], "other": runs["other"], "bad": _write(tmp_path / "bad.json", bad)}
-    status, out, err = run_cli(capsys, runs["base"], *[a.format(**names) for a in args])
+    names = {"base": runs["base"], "other": runs["other"], "bad": _write(tmp_path / "bad.json", bad),
+             "missing": tmp_path / "none.sqlite"}
+    first = [] if args[:1] == ["history:latest"] else [runs["base"]]
+    status, out, err = run_cli(capsys, *first, *[a.format(**names) for a in args])
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("ragwidgets: error: ") and said.format(**names) in err
     assert "Traceback" not in err
@@ -124,7 +127,7 @@ def test_json_holds_the_gate_s_own_numbers(runs, capsys):
     doc = json.loads(out)
     assert list(doc) == ["format", "level", "exit_code", "base", "runs", "aa"]
     assert doc["format"] == 1 and doc["level"] == 0.9 and doc["exit_code"] == 0 and doc["aa"] is None
-    assert doc["base"] == {"source": str(runs["base"]), "samples": N, "repeats": None}
+    assert doc["base"] == {"source": str(runs["base"]), "samples": N, "repeats": None, "judge": None}
     run = doc["runs"][0]
     assert list(run) == ["new", "said", "regressed", "cannot_tell", "metrics"]
     expected = gate(rw.evaluate(str(runs["base"])), rw.evaluate(str(runs["worse"])),
@@ -212,6 +215,29 @@ def _repeat_run(n, seed, p_entailed, k=4):
     return combine(sets)
 
 
+def test_history_runs_as_base(runs, capsys, tmp_path):
+    """history:accepted / latest / NAME from a run history, judged as it says; another judge: cannot tell."""
+    db = tmp_path / "history.sqlite"
+    history = History(db)
+    history.add(runs["base"], "main-1", judge="gpt-4o", accepted=True)
+    history.add(runs["worse"], "pr-7", judge="gpt-4o")
+    history.add(runs["base"], "other-judge", judge="llama-3")
+    args = ("--metrics", "recall", "--fail-on-regression", "--format", "json", "--history", db)
+    status, out, _ = run_cli(capsys, "history:accepted", runs["worse"], *args)
+    doc = json.loads(out)
+    assert status == 1 and doc["base"] == {"source": "history:accepted", "samples": N, "repeats": None,
+                                           "judge": "gpt-4o"}
+    assert run_cli(capsys, "history:main-1", "history:pr-7", *args)[0] == 1
+    assert run_cli(capsys, "history:pr-7", runs["worse"], *args)[0] == 0
+    status, out, _ = run_cli(capsys, "history:main-1", "history:other-judge", *args, "--strict")
+    row = json.loads(out)["runs"][0]["metrics"][0]
+    assert status == 4 and row["verdict"] == "cannot tell" and "judged differently" in row["why"]
+    status, out, _ = run_cli(capsys, "history:latest", "history:main-1", *args[:-2], "--db", db)  # the alias
+    assert status == 0
+    status, _, err = run_cli(capsys, "history:nope", runs["worse"], *args)
+    assert status == 2 and err.startswith("ragwidgets: error: BASE history:nope: ") and "nope" in err
+
+
 def test_runs_with_the_judge_s_repeats_and_the_aa_check(tmp_path, capsys):
     base = _write(tmp_path / "base.json", _repeat_run(80, 0, 0.7))
     new = _write(tmp_path / "new.json", _repeat_run(80, 0, 0.7))
@@ -219,6 +245,7 @@ def test_runs_with_the_judge_s_repeats_and_the_aa_check(tmp_path, capsys):
                              "--aa-draws", "20")
     doc = json.loads(out)
     assert status == 0 and doc["base"]["repeats"] == 4 and doc["runs"][0]["new"]["repeats"] == 4
+    assert doc["base"]["judge"] is None
     assert "judge's variance included" in doc["runs"][0]["metrics"][0]["why"]
     aa = doc["aa"]
     assert aa["source"] == str(base) and aa["mode"] == "repeats" and aa["draws"] == 20
