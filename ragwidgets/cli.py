@@ -387,6 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_export(sub)
     from .notes_cli import add_parser as add_notes  # analysis imported only when notes runs
     add_notes(sub)
+    importlib.import_module("ragwidgets.compare_cli").add_parser(sub)  # analysis imported only when compare runs
     importlib.import_module("ragwidgets.history_cli").add_parser(sub)  # the store imported only when history runs
     return parser
 
