@@ -2,7 +2,7 @@
 
 Each side is any run source ``ragwidgets score`` reads (JSON, JSONL, Parquet, CSV, gzipped or not),
 or ``history:latest`` / ``history:accepted`` / ``history:NAME`` from the run history given by
-``--history PATH`` (:class:`ragwidgets.history.History`; its default file without it), judged as
+``--history PATH`` (:class:`ragwidgets.history_store.History`; its default file without it), judged as
 the history says. Both are scored by the same loader and
 engine as ``score``; records that carry the judge's repeats (``label_repeats``) bring the judge's
 variance into the interval when both sides do. Each NEW run is gated against BASE
@@ -144,7 +144,7 @@ def _repeats(records) -> int:
 def _history(path: str | None, spec: str) -> tuple[list, str | None]:
     """The records ``history:latest|accepted|NAME`` names in the run history at ``path`` (None: the
     history's default file) and the judge it was added with."""
-    from .history import History
+    from .history_store import History
 
     history, key = History(path), spec[len(HISTORY):]
     return history.get(key), history.entry(key).judge

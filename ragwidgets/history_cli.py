@@ -1,4 +1,4 @@
-"""``ragwidgets history``: a run history kept in one SQLite file (:mod:`ragwidgets.history`).
+"""``ragwidgets history``: a run history kept in one SQLite file (:mod:`ragwidgets.history_store`).
 
 ``add RUN --name N``: score RUN and store it, with its records, as N (``--commit``, ``--judge``,
 ``--accept``; a name already stored is refused unless ``--replace``). ``list``: every run with
@@ -22,7 +22,7 @@ from .errors import InputWarning
 from .notes_cli import shown_text
 
 if TYPE_CHECKING:
-    from .history import History, RunEntry
+    from .history_store import History, RunEntry
 
 FORMATS = ("table", "json")
 SHOWN = 40  # characters of a name, commit or judge in the table
@@ -43,7 +43,7 @@ def _said(entry: RunEntry, history: History) -> str:
 
 
 def _history(args) -> History:
-    from .history import History  # pandas and the analysis imported only when history runs
+    from .history_store import History  # pandas and the analysis imported only when history runs
 
     return History(args.db)
 

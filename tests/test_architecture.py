@@ -15,7 +15,7 @@ LAYERS = {  # module (or package) -> layer; a module may import only from its ow
     "backends": 0,
     "judges": 1,
     "engine": 2,
-    "scenario": 3, "analysis": 3, "scoring": 3, "datasets": 3, "history": 3,
+    "scenario": 3, "analysis": 3, "scoring": 3, "datasets": 3, "history_store": 3,
     "dask": 4,
     "widgets": 5,
     "export": 6, "output": 6,

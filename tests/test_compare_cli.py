@@ -18,7 +18,7 @@ from ragwidgets.analysis import gate
 from ragwidgets.cli import main
 from ragwidgets.compare_cli import ROW_KEYS, md
 from ragwidgets.datasets.synthetic import synthetic_run
-from ragwidgets.history import History
+from ragwidgets.history_store import History
 from ragwidgets.judges.repeats import combine
 
 N = 300

@@ -1,4 +1,4 @@
-"""The run history (ragwidgets.history): a run stored and read back scores as it did, its metrics and
+"""The run history (ragwidgets.history_store): a run stored and read back scores as it did, its metrics and
 intervals as a direct evaluation gives them, the latest and accepted runs, one SQLite file (no WAL)
 with a versioned schema, two processes adding at once, and bad input named by field."""
 
@@ -17,7 +17,7 @@ from ragwidgets.analysis.intervals import mean_interval
 from ragwidgets.analysis.table import run_table
 from ragwidgets.datasets import refchecker_human
 from ragwidgets.errors import InputError
-from ragwidgets.history import SCHEMA_VERSION, History
+from ragwidgets.history_store import SCHEMA_VERSION, History
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +160,7 @@ ADDER = textwrap.dedent("""
     import sys
     from ragwidgets.datasets import refchecker_human
     from ragwidgets.errors import InputError
-    from ragwidgets.history import History
+    from ragwidgets.history_store import History
     runs = refchecker_human("noisy_context")
     history = History(sys.argv[1])
     for k, name in enumerate(sys.argv[2:]):

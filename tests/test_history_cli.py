@@ -11,7 +11,7 @@ import pytest
 import ragwidgets as rw
 from ragwidgets.cli import main
 from ragwidgets.datasets import refchecker_human
-from ragwidgets.history import History
+from ragwidgets.history_store import History
 
 
 @pytest.fixture(scope="module")
