@@ -250,11 +250,8 @@ def gate(base, new, *, metrics: Sequence[str] | None = None, margin: float | Map
                          f"{', '.join(tables['base'].metrics)}", field="metrics")
     if len(set(wanted)) < len(wanted):
         raise InputError(f"metrics named twice: {', '.join(wanted)}", field="metrics")
-    common = [m for m in wanted if m in tables["base"].metrics and m in tables["new"].metrics]
     info = {"base": judge_info(base_judge), "new": judge_info(new_judge)}
     note = judge_note(info["new"], info["base"], "the base run") if len(shared) else ""
-    values = {s: t.frame.loc[shared, common] for s, t in tables.items()}
-    defined = {s: t.status.loc[shared, common] == DEFINED_CODE for s, t in tables.items()}
     mismatched = query_mismatches(tables, shared)["new"] if len(shared) else []
     if mismatched:
         warnings.warn(f"gating runs: {len(mismatched)} shared query_ids ask a different question than in the "
@@ -262,39 +259,20 @@ def gate(base, new, *, metrics: Sequence[str] | None = None, margin: float | Map
     alpha, z = 1 - level, norm.ppf((1 + level) / 2)
     rows, measured = [], {}
     for m in wanted:
-        row = {"metric": m, "direction": direction(m), "shared": 0, "margin": _margin_of(margin, m)}
-        rows.append(row)
-        missing = [side for side in ("base", "new") if m not in tables[side].metrics]
-        if missing or not len(shared):
-            row["why"] = (f"{m} is not in the {' or '.join(missing)} run" if missing
-                          else "the runs share no query_id")
-            continue
-        if judged:
-            (va, da), (vb, db) = (_stack(reps[s], m, shared) for s in ("base", "new"))
-            (a, a_ok), (b, b_ok) = _mean_over_repeats(va, da), _mean_over_repeats(vb, db)
-        else:
-            a, b = (values[s][m].to_numpy(dtype=float) for s in ("base", "new"))
-            a_ok, b_ok = (defined[s][m].to_numpy() for s in ("base", "new"))
-        both = a_ok & b_ok
-        row["shared"] = n = int(both.sum())
-        undefined = [s for s, ok in (("base", a_ok), ("new", b_ok)) if not ok.any()]
-        if undefined:
-            row["why"] = f"{m} is Undefined on every shared query in the {' and '.join(undefined)} run"
-            continue
-        if n == 0:
-            row["why"] = f"no shared query has {m} defined in both runs"
-            continue
-        row["base_mean"], row["new_mean"] = float(a[both].mean()), float(b[both].mean())
-        measured[m] = (a[both], b[both], ((va[:, both], da[:, both]), (vb[:, both], db[:, both])) if judged else ())
-        if n < min_shared:
-            row["why"] = f"{n} shared queries define {m} in both runs, fewer than min_shared = {min_shared}"
-        elif note:
-            row["why"] = note
+        rows.append({"metric": m, "direction": direction(m), "shared": 0, "margin": _margin_of(margin, m)})
+        got = _measure(rows[-1], tables, reps if judged else None, shared)
+        if got is not None:
+            measured[m] = got
+            n = rows[-1]["shared"]
+            if n < min_shared:
+                rows[-1]["why"] = f"{n} shared queries define {m} in both runs, fewer than min_shared = {min_shared}"
+            elif note:
+                rows[-1]["why"] = note
     measured_rows = [row for row in rows if row["metric"] in measured]
-    pairs = _Paired(list(measured.values())) if measured else None
-    if pairs is not None:
-        for row, *values in zip(measured_rows, *pairs.at(level)):
-            row["difference"], row["lo"], row["hi"] = (float(v) for v in values)
+    if measured:
+        pairs = _Paired(list(measured.values()))
+        for row, d, lo, hi in zip(measured_rows, *pairs.at(level)):
+            row["difference"], row["lo"], row["hi"] = float(d), float(lo), float(hi)
         _test(measured_rows, pairs)
     tested = [row for row in measured_rows if "why" not in row]
     for row, p in zip(tested, adjust_p([row["p"] for row in tested], adjust)):
@@ -312,6 +290,33 @@ def gate(base, new, *, metrics: Sequence[str] | None = None, margin: float | Map
     frame = pd.DataFrame(rows, columns=list(COLUMNS)).astype({"shared": int})
     left_out = {s: int(len(t.frame.index.difference(shared))) for s, t in tables.items()}
     return Gate(frame, level, adjust, min_shared, len(shared), left_out, note, len(mismatched))
+
+
+def _measure(row: dict, tables: Mapping[str, RunTable], reps, shared: pd.Index) -> tuple | None:
+    """The row's metric on the shared queries defined in both runs: (base values, new values,
+    judge parts) for :class:`_Paired`, ``row``'s shared count and means set; None, with the
+    row's why, where there is nothing to compare. With ``reps`` (both sides' repeat tables) each
+    sample's value is its mean over the repeats defining it."""
+    m = row["metric"]
+    missing = [side for side in ("base", "new") if m not in tables[side].metrics]
+    if missing or not len(shared):
+        row["why"] = f"{m} is not in the {' or '.join(missing)} run" if missing else "the runs share no query_id"
+        return None
+    if reps is not None:
+        stacked = [_stack(reps[side], m, shared) for side in ("base", "new")]
+        (a, a_ok), (b, b_ok) = (_mean_over_repeats(*vd) for vd in stacked)
+    else:
+        a, b = (tables[side].frame.loc[shared, m].to_numpy(dtype=float) for side in ("base", "new"))
+        a_ok, b_ok = (tables[side].status.loc[shared, m].to_numpy() == DEFINED_CODE for side in ("base", "new"))
+    both = a_ok & b_ok
+    row["shared"] = int(both.sum())
+    undefined = [side for side, ok in (("base", a_ok), ("new", b_ok)) if not ok.any()]
+    if undefined or not both.any():
+        row["why"] = (f"{m} is Undefined on every shared query in the {' and '.join(undefined)} run" if undefined
+                      else f"no shared query has {m} defined in both runs")
+        return None
+    row["base_mean"], row["new_mean"] = float(a[both].mean()), float(b[both].mean())
+    return a[both], b[both], tuple((v[:, both], d[:, both]) for v, d in stacked) if reps is not None else ()
 
 
 def _test(rows: list[dict], pairs: _Paired) -> None:
