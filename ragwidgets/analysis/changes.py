@@ -5,7 +5,8 @@ largest absolute difference first, as :meth:`~.compare.Comparison.per_sample` or
 within each, the labels that differ between the runs. The two runs' claims differ when their
 answers do, so claims are matched by their text (case, runs of white space and a final full stop
 ignored; a text said twice is matched in order); a claim in one run only is ``added`` (in the new
-run) or ``removed``. A matched claim's label against the other answer (``answer2response`` for a
+run) or ``removed``, with its label against the other answer and the passages that entail or
+contradict it in that run. A matched claim's label against the other answer (``answer2response`` for a
 response claim, ``response2answer`` for a ground-truth claim) and its label by each retrieved
 passage (``retrieved2response`` / ``retrieved2answer``), the passages matched by doc_id, are
 compared: "entailed → not entailed, by passage d3". A passage label one run lacks (the passage not
@@ -58,16 +59,18 @@ def claim_changes(base, new, *, metric: str, top: int = 10) -> pd.DataFrame:
     ``query_id``; ``base_value``, ``new_value``, ``difference`` (new − base) of ``metric``;
     ``claim`` (its 0-based index in the new run's claims of its side; the base run's for a removed
     claim) and ``claim_text``; ``kind`` (the label: ``answer2response`` / ``retrieved2response``
-    for a response claim, ``response2answer`` / ``retrieved2answer`` for a ground-truth claim; an
-    added or removed claim's row has its label against the other answer); ``passage`` (the
-    doc_id of a ``retrieved2*`` label, else None); ``base_label`` / ``new_label`` ("Entailment",
-    "Neutral", "Contradiction", "unjudged"; None: no such label there, or the passage not
-    retrieved there); ``change`` in words ("entailed → not entailed, by passage d3", "added
-    (entailed by the ground-truth answer)"). A query that moved with no label changed has one row
-    with ``change`` "no claim label changed" and no claim. Rows follow the queries' order; within
-    one, response claims then ground-truth claims, each side in the new run's order, then the
-    removed claims in the base run's order, a claim's label against the other answer before its
-    passages' (the base run's retrieval order, then the passages new to the new run)."""
+    for a response claim, ``response2answer`` / ``retrieved2answer`` for a ground-truth claim);
+    ``passage`` (the doc_id of a ``retrieved2*`` label, else None); ``base_label`` /
+    ``new_label`` ("Entailment", "Neutral", "Contradiction", "unjudged"; None: no such label
+    there, or the passage not retrieved there); ``change`` in words ("entailed → not entailed, by
+    passage d3", "added (entailed by the ground-truth answer)", "removed (was entailed by passage
+    d1)"). An added or removed claim has a row with its label against the other answer (``kind``
+    None where its run has no such labels), then one per passage that entails or contradicts it
+    there. A query that moved with no label changed has one row with ``change`` "no claim label
+    changed" and no claim. Rows follow the queries' order; within one, response claims then
+    ground-truth claims, each side in the new run's order, then the removed claims in the base
+    run's order, a claim's label against the other answer before its passages' (the base run's
+    retrieval order, then the passages new to the new run)."""
     base_scores, new_scores = _scores(base, "base"), _scores(new, "new")
     top = _top(top)
     for name, scores in (("base", base_scores), ("new", new_scores)):
@@ -104,7 +107,8 @@ def sample_changes(base: Sample, new: Sample) -> list[tuple]:
     out = []
     base_docs, new_docs = _doc_ids(base), _doc_ids(new)
     docs = list(dict.fromkeys([*base_docs, *new_docs]))
-    for field, vector, grid, other in SIDES:
+    for side in SIDES:
+        field, vector, grid, other = side
         base_claims, new_claims = getattr(base, field), getattr(new, field)
         pairs = _matched(base_claims, new_claims)
         for j, i in pairs:  # j: the claim in new (None: removed), i: in base (None: added)
@@ -112,11 +116,7 @@ def sample_changes(base: Sample, new: Sample) -> list[tuple]:
             number = j if j is not None else i
             b, n = _label(base, vector, i), _label(new, vector, j)
             if i is None or j is None:
-                said = "added" if i is None else "removed"
-                code = n if i is None else b
-                if code is not NO_LABEL:
-                    said += f" ({'' if i is None else 'was '}{WORDS[code]} by {other})"
-                out.append((number, claim.text, vector, None, _word(b), _word(n), said))
+                out += _one_sided(new if i is None else base, i is None, claim, number, side, b, n)
                 continue
             if b != n:
                 out.append((number, claim.text, vector, None, _word(b), _word(n),
@@ -129,6 +129,24 @@ def sample_changes(base: Sample, new: Sample) -> list[tuple]:
                 said_b = NOT_RETRIEVED if doc not in base_docs else WORDS[b]
                 said_n = NOT_RETRIEVED if doc not in new_docs else WORDS[n]
                 out.append((number, claim.text, grid, doc, _word(b), _word(n), f"{said_b} → {said_n}, by passage {doc}"))
+    return out
+
+
+def _one_sided(sample: Sample, added: bool, claim, number: int, side: tuple, b, n) -> list[tuple]:
+    """The rows of a claim in one run only (``sample``'s): the claim with its label against the
+    other answer (``kind`` None where the run has no such labels), then each passage that
+    entails or contradicts it there."""
+    _, vector, grid, other = side
+    said, was = ("added", "") if added else ("removed", "was ")
+    code = n if added else b
+    out = [(number, claim.text, None if getattr(sample, vector) is None else vector, None, _word(b), _word(n),
+            said if code is NO_LABEL else f"{said} ({was}{WORDS[code]} by {other})")]
+    for doc, k in _doc_ids(sample).items():
+        code = _passage_label(sample, grid, number, k)
+        if code in (ENTAILED, CONTRADICTED):
+            word = _word(code)
+            out.append((number, claim.text, grid, doc, None if added else word, word if added else None,
+                        f"{said} ({was}{WORDS[code]} by passage {doc})"))
     return out
 
 

@@ -61,6 +61,8 @@ def test_a_small_pair_by_hand():
          "added (not entailed by the ground-truth answer)"),
         ("q1", 1.0, 0.0, -1.0, 1, "It has two piers.", "answer2response", None, E, None,
          "removed (was entailed by the ground-truth answer)"),
+        ("q1", 1.0, 0.0, -1.0, 1, "It has two piers.", "retrieved2response", "d2", E, None,
+         "removed (was entailed by passage d2)"),
         # q3 rose by 0.5: B matched across the reorder, its index the new run's
         ("q3", 0.5, 1.0, 0.5, 0, "B", "answer2response", None, N, E,
          "not entailed → entailed, by the ground-truth answer"),
@@ -225,10 +227,19 @@ def brute_force(base_records, new_records, base, new, metric, top):
                 x, y = lab(old, vector, i), lab(cur, vector, j)
                 spell = lambda code: None if code is None else {1: E, 0: N, 2: C, -1: "unjudged"}[code]
                 if i is None or j is None:
-                    said, code = ("added", y) if i is None else ("removed", x)
+                    said, code, rec, k = ("added", y, cur, j) if i is None else ("removed", x, old, i)
+                    was = "" if i is None else "was "
                     if code is not None:
-                        said += f" ({'was ' if i is not None else ''}{WORD[code]} by {other})"
-                    found.append((j if j is not None else i, text, vector, None, spell(x), spell(y), said))
+                        said_all = f"{said} ({was}{WORD[code]} by {other})"
+                    else:
+                        said_all = said
+                    found.append((k, text, vector if vector in rec else None, None, spell(x), spell(y), said_all))
+                    for doc in [p["doc_id"] for p in rec["retrieved_context"]]:
+                        code = lab(rec, grid, k, doc)
+                        if code in (1, 2):
+                            found.append((k, text, grid, doc, spell(code) if i is not None else None,
+                                          spell(code) if i is None else None,
+                                          f"{said} ({was}{WORD[code]} by passage {doc})"))
                     continue
                 if x != y:
                     found.append((j, text, vector, None, spell(x), spell(y), f"{WORD[x]} → {WORD[y]}, by {other}"))
