@@ -6,7 +6,7 @@ scoring -> Dask -> widgets -> CLI; the entry points that cross these layers are 
 """
 
 from ._pages import large_runs
-from .api import evaluate
+from .api import evaluate, history
 from .engine import (ALL_METRICS, CITATION_METRICS, METRICS, RAGCHECKER_METRICS, Batch, MetricValue,
                      SampleExplanation, Scores)
 from .errors import InputError, InputWarning
@@ -17,7 +17,7 @@ from .sources import read_run
 
 __version__ = "0.1.0"
 
-__all__ = ["evaluate", "large_runs", "read_run", "Scores", "Scenario", "RagChecker", "Explorer", "SampleExplorer", "DatasetExplorer",
+__all__ = ["evaluate", "history", "large_runs", "read_run", "Scores", "Scenario", "RagChecker", "Explorer", "SampleExplorer", "DatasetExplorer",
            "analysis", "datasets", "InputError", "InputWarning", "METRICS", "RAGCHECKER_METRICS",
            "CITATION_METRICS"]
 """The entry points. The data model (``Sample``, ``Claim``, ``Passage``), the loaders

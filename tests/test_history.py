@@ -182,3 +182,59 @@ def test_two_processes_add_at_once(tmp_path):
     assert sorted(runs["name"]) == ["a1", "a2", "a3", "b1", "b2", "b3", "same"]
     assert sum(s.count("added same") for s in said) == 1 and sum(s.count("refused same") for s in said) == 1
     assert History(path).metrics().groupby("name").size().tolist() == [1] * 7
+
+
+def _layers(chart) -> list[tuple[str, list[dict], dict]]:
+    """(mark type, data rows, encoding) of each layer of a layered chart's spec."""
+    spec = chart.to_dict()
+    return [(layer["mark"]["type"], spec["datasets"][layer["data"]["name"]], layer["encoding"])
+            for layer in spec["layer"]]
+
+
+def test_rw_history_frame_and_chart(tmp_path, systems):
+    path = tmp_path / "h.sqlite"
+    view = rw.history(path)
+    for k, (system, judge) in enumerate([("alpaca_7B", "human"), ("davinci001", "human"), ("gpt4", "gpt-4o"),
+                                         ("claude2", "gpt-4o"), ("llama2_70b_chat", None)]):
+        view.add(systems[system], system, commit=f"c{k}", judge=judge, accepted=k == 1)
+    import ragwidgets.history_store  # noqa: F401  (a submodule import must not replace the facade)
+    assert callable(rw.history) and rw.history(path).frame.equals(History(path).frame)
+    layers = {mark: (rows, encoding) for mark, rows, encoding in _layers(view.chart("faithfulness"))}
+    band_rows, band = layers["area"]
+    assert (band["y"]["field"], band["y2"]["field"]) == ("lo", "hi")
+    frame = view.frame
+    assert [(r["run"], r["lo"], r["hi"]) for r in band_rows] == \
+        list(zip(frame.index, frame["faithfulness_lo"], frame["faithfulness_hi"]))
+    point_rows, point = layers["point"]
+    assert [r["mean"] for r in point_rows] == frame["faithfulness"].tolist()
+    assert {t["field"] for t in point["tooltip"]} >= {"run", "commit", "judge", "label", "n"}
+    assert [r["accepted"] for r in point_rows] == ["not accepted", "accepted"] + ["not accepted"] * 3
+    rule_rows, _ = layers["rule"]
+    assert [(r["run"], r["said"]) for r in rule_rows] == [("gpt4", "judge: gpt-4o"),
+                                                          ("llama2_70b_chat", "judge: not given")]
+    text_rows, text = layers["text"]
+    assert [r["said"] for r in text_rows] == ["judge: human", "judge: gpt-4o", "judge: not given"]
+    assert text["text"]["field"] == "said"
+    with pytest.raises(InputError, match="field 'metric'.*its metrics: faithfulness"):
+        view.chart("context_precision")
+
+
+def test_rw_history_compare_is_the_gate_and_explore_opens_two_runs(tmp_path, systems):
+    from ragwidgets.analysis.gate import gate
+
+    view = rw.history(tmp_path / "h.sqlite")
+    view.add(systems["gpt4"], "base", judge="human", accepted=True)
+    view.add(systems["alpaca_7B"], "new", judge="human")
+    view.add(systems["alpaca_7B"], "other judge", judge="gpt-4o")
+    checked = view.compare()  # the accepted run against the latest
+    assert checked.frame["verdict"].tolist() == ["cannot tell"] and "judged differently" in checked.frame["why"][0]
+    found = view.compare("base", "new")
+    direct = gate(rw.evaluate(systems["gpt4"]), rw.evaluate(systems["alpaca_7B"]),
+                  base_judge={"judge": "human"}, new_judge={"judge": "human"})
+    pd.testing.assert_frame_equal(found.frame, direct.frame)
+    assert found.frame["verdict"].tolist() == ["worse"] and found.exit_code() == 1
+    assert view.compare("base", "new", margin=0.5).frame["verdict"].tolist() != ["worse"]
+    explorer = view.explore("base", "new")
+    assert explorer.runs == ["base", "new"]
+    with pytest.raises(InputError, match="same run"):
+        view.explore("new", "new")
