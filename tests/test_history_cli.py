@@ -94,3 +94,20 @@ def test_a_name_clash_and_a_bad_file_from_the_shell(files, tmp_path):
                           "--name", "a", "--db", str(not_a_db)], capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and run.stderr.startswith("ragwidgets: error: ") and "not a run history" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_the_readme_section_runs_as_written(tmp_path, monkeypatch, capsys):
+    import re
+    import shlex
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Run history"):]
+    shell, python = re.findall(r"```(?:bash|python)\n(.*?)```", section, re.S)[:2]
+    monkeypatch.chdir(tmp_path)
+    assert main(["examples"]) == 0
+    for line in shell.replace('"$(git rev-parse HEAD)"', "4f2c9e1").splitlines():
+        command = shlex.split(line, comments=True)
+        assert main(command[1:]) == 0, (command, capsys.readouterr().err)
+    exec(compile(python, "README run history", "exec"), {})
+    assert History().runs()["name"].tolist() == ["pr-412", "pr-413"]
