@@ -128,7 +128,8 @@ def sample_changes(base: Sample, new: Sample) -> list[tuple]:
                     continue
                 said_b = NOT_RETRIEVED if doc not in base_docs else WORDS[b]
                 said_n = NOT_RETRIEVED if doc not in new_docs else WORDS[n]
-                out.append((number, claim.text, grid, doc, _word(b), _word(n), f"{said_b} → {said_n}, by passage {doc}"))
+                out.append((number, claim.text, grid, doc, _word(b), _word(n),
+                            f"{said_b} → {said_n}, by passage {doc}"))
     return out
 
 

@@ -201,9 +201,9 @@ def brute_force(base_records, new_records, base, new, metric, top):
     for q, a, b, d in moves[:top]:
         old, cur = next(r for r in base_records if r["query_id"] == q), new_by_id[q]
         found = []
-        for claims, vector, grid, other in (("response_claims", "answer2response", "retrieved2response",
-                                             "the ground-truth answer"),
-                                            ("gt_answer_claims", "response2answer", "retrieved2answer", "the response")):
+        for claims, vector, grid, other in (
+                ("response_claims", "answer2response", "retrieved2response", "the ground-truth answer"),
+                ("gt_answer_claims", "response2answer", "retrieved2answer", "the response")):
             used, pairs = set(), []
             for j, text in enumerate(cur[claims]):
                 i = next((i for i, t in enumerate(old[claims]) if i not in used and norm(t) == norm(text)), None)

@@ -1,11 +1,62 @@
 // The DatasetExplorer's Comparison tab (several runs): each run against the baseline on the
 // queries they share, per metric: both means, the paired difference and its interval, with what
-// was left out and why a difference may be the judge's.
+// was left out and why a difference may be the judge's. Below it, what changed claim by claim
+// (ragwidgets/widgets/dataset/changes.py): for the compare metric and one run, the queries that
+// moved most and under each the labels that changed ("entailed → not entailed, by passage d3",
+// "added", "removed"); a query or a change opens that query of the run in the drill-down. The
+// kernel finds them when asked (`claim_changes`: the run, how many queries), never on a view; a
+// review or another metric leaves them stale and they are asked for again.
+import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../incremental.js";
+import { Id, showId } from "../text.js";
 import { fmt } from "./common.js";
 
-function Compare({ part, set }) {
-  const { compare: cmp, metric, chartable } = part;
+const signed = (v) => (v === null ? "" : (v > 0 ? "+" : "") + fmt(v));
+const STEP = 10; // more queries asked for at a time
+
+function ClaimChanges({ changes, label, request, set }) {
+  const [run, setRun] = useState(changes.runs[0]);
+  const [top, setTop] = useState(changes.top);
+  const chosen = changes.runs.includes(run) ? run : changes.runs[0];
+  const f = changes.found;
+  const current = !!f && f.run === chosen && f.top === top;
+  const asked = useRef("");
+  useEffect(() => { // ask once per metric, run and top; again once an answer came and went stale (a review)
+    const key = `${changes.metric}\n${chosen}\n${top}`;
+    if (current) asked.current = "";
+    else if (asked.current !== key) {
+      asked.current = key;
+      request("claim_changes", { run: chosen, top }).catch(() => null); // its error shows in the alert
+    }
+  });
+  const open = (q) => q.row >= 0 && set({ selected: q.row });
+  return html`<div class="rw-ds-changes" data-testid="claim-changes">
+    <h4>What changed, claim by claim <span class="rw-hint">(${label}: the queries that moved most${
+      changes.runs.length > 1 ? "" : ` in ${showId(chosen)}`} against ${showId(f ? f.baseline : "the baseline")})</span></h4>
+    ${changes.runs.length > 1 ? html`<label>run <select value=${chosen} data-testid="changes-run"
+      onChange=${(e) => setRun(e.target.value)}>${changes.runs.map((r) => html`<option value=${r}>${showId(r)}</option>`)}</select></label>` : ""}
+    ${!current ? html`<p class="rw-hint" role="status" data-testid="changes-pending">Finding the claims that changed…</p>`
+      : !f.queries.length ? html`<p class="rw-hint" data-testid="changes-none">No shared query moved on ${label}.</p>`
+      : html`<div class="rw-ds-wide"><table class="rw-table" data-testid="changes-table">
+        <thead><tr><th>query</th><th>baseline</th><th>${showId(chosen)}</th><th>difference</th><th>claim</th><th>what changed</th></tr></thead>
+        <tbody>${f.queries.map((q) => html`<tr class="rw-ds-changes-query" data-testid="changes-query" key=${q.query_id}>
+            <td><button type="button" class="rw-idlink" title="Open in the drill-down" disabled=${q.row < 0}
+              onClick=${() => open(q)}><${Id} id=${q.query_id} /></button></td>
+            <td class="rw-num">${fmt(q.base_value)}</td><td class="rw-num">${fmt(q.new_value)}</td>
+            <td class="rw-num"><b>${signed(q.difference)}</b></td>
+            <td colspan="2" class="rw-hint">${q.said || `${q.changes.length + q.more} label${q.changes.length + q.more === 1 ? "" : "s"} changed`}</td></tr>
+          ${q.changes.map((c, k) => html`<tr data-testid="changes-claim" key=${`${q.query_id} ${k}`} onClick=${() => open(q)}
+              title="Open in the drill-down"><td></td><td colspan="3" class="rw-hint">${c.kind}</td>
+            <td>${c.claim === null ? "" : `#${c.claim} `}${c.claim_text}</td><td data-testid="changes-said">${c.change}</td></tr>`)}
+          ${q.more ? html`<tr><td></td><td colspan="5" class="rw-hint">… and ${q.more} more (rw.analysis.claim_changes lists every one)</td></tr>` : ""}`)}
+        </tbody></table></div>
+        ${f.queries.length === top && top < changes.max_top ? html`<button type="button" data-testid="changes-more"
+          onClick=${() => setTop(Math.min(top + STEP, changes.max_top))}>More queries</button>` : ""}`}
+  </div>`;
+}
+
+function Compare({ part, request, set }) {
+  const { compare: cmp, metric, chartable, changes } = part;
   const rows = cmp.rows.filter((r) => r.metric === metric);
   return html`<div class="rw-ds-panel" data-testid="compare">
     <h4>Compared with ${cmp.baseline} on ${cmp.shared} shared queries
@@ -25,12 +76,15 @@ function Compare({ part, set }) {
           ${r.judge_note ? html` <span class="rw-ds-badge" title=${r.judge_note} data-testid="judged-differently">judged differently</span>` : ""}</td>
         <td class="rw-num">${r.ci_low === null ? "" : `${fmt(r.ci_low)} – ${fmt(r.ci_high)}`}
           ${r.includes_zero ? html` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r.paired}</td></tr>`)}</tbody></table></div>
+    ${changes ? html`<${ClaimChanges} changes=${changes} request=${request} set=${set}
+      label=${(chartable.find((m) => m.key === changes.metric) || { label: changes.metric }).label} />` : ""}
   </div>`;
 }
 
 export const panel = {
   key: "compare", title: "Comparison", place: "tab", shows: (view) => !!view.compare,
-  part: (view) => ({ compare: view.compare, metric: view.controls.compare_metric, chartable: view.chartable || view.metrics }),
-  traits: ["compare_metric", "sort_by", "descending"],
+  part: (view) => ({ compare: view.compare, metric: view.controls.compare_metric, chartable: view.chartable || view.metrics,
+    changes: view.changes || null }),
+  traits: ["compare_metric", "sort_by", "descending", "selected"],
   Panel: Compare,
 };

@@ -43,6 +43,7 @@ from ...judges.traces import Trace
 from ..base import Widget, bundled, view_trait
 from . import export, whatif
 from .adjudicate import AdjudicatePanel
+from .changes import ChangesPanel
 from .charts import ChartsPanel, altair_chart
 from .common import DRILL, REVIEWED, ROWS, VIEW, Context, whole
 from .drill import DrillPanel
@@ -58,7 +59,7 @@ from .trust import TrustPanel
 from .whatif import WhatIfPanel
 
 # The panels, each a module of this package, in the order of js/src/dataset.js's PANELS.
-PANELS = (TrustPanel, ChartsPanel, SummaryPanel, WhatIfPanel, ExportPanel, SlicesPanel, DrillPanel,
+PANELS = (TrustPanel, ChartsPanel, SummaryPanel, ChangesPanel, WhatIfPanel, ExportPanel, SlicesPanel, DrillPanel,
           QueuePanel, AdjudicatePanel,
           NotesPanel, ModesPanel, ChecksPanel)
 # The front end's requests, each answered: the core's, then each panel's.
