@@ -6,16 +6,16 @@ within each, the labels that differ between the runs. The two runs' claims diffe
 answers do, so claims are matched by their text (case, runs of white space and a final full stop
 ignored; a text said twice is matched in order); a claim in one run only is ``added`` (in the new
 run) or ``removed``, with its label against the other answer and the passages that entail or
-contradict it in that run. A matched claim's label against the other answer (``answer2response`` for a
-response claim, ``response2answer`` for a ground-truth claim) and its label by each retrieved
-passage (``retrieved2response`` / ``retrieved2answer``), the passages matched by doc_id, are
-compared: "entailed → not entailed, by passage d3". A passage label one run lacks (the passage not
-retrieved there, or the run has no such labels) is a change only where the other run's is
-entailed or contradicted: a passage not retrieved entails nothing, and neither does a neutral one.
+contradict it in that run (with neither: just added or removed). A matched claim's label against
+the other answer (``answer2response`` for a response claim, ``response2answer`` for a ground-truth
+claim) and its label by each retrieved passage (``retrieved2response`` / ``retrieved2answer``), the
+passages matched by doc_id, are compared: "entailed → not entailed, by passage d3". A passage label
+one run lacks (the passage not retrieved there, or the run has no such labels) is a change only
+where the other run's is entailed or contradicted: a passage not retrieved entails nothing, and
+neither does a neutral one.
 
 Only the top queries' claims are read (their Samples, one at a time), so the cost at 100k samples
-is the metric's paired difference and one sort.
-"""
+is the metric's paired difference and one sort."""
 
 from __future__ import annotations
 
@@ -60,17 +60,17 @@ def claim_changes(base, new, *, metric: str, top: int = 10) -> pd.DataFrame:
     ``claim`` (its 0-based index in the new run's claims of its side; the base run's for a removed
     claim) and ``claim_text``; ``kind`` (the label: ``answer2response`` / ``retrieved2response``
     for a response claim, ``response2answer`` / ``retrieved2answer`` for a ground-truth claim);
-    ``passage`` (the doc_id of a ``retrieved2*`` label, else None); ``base_label`` /
-    ``new_label`` ("Entailment", "Neutral", "Contradiction", "unjudged"; None: no such label
-    there, or the passage not retrieved there); ``change`` in words ("entailed → not entailed, by
-    passage d3", "added (entailed by the ground-truth answer)", "removed (was entailed by passage
-    d1)"). An added or removed claim has a row with its label against the other answer (``kind``
-    None where its run has no such labels), then one per passage that entails or contradicts it
-    there. A query that moved with no label changed has one row with ``change`` "no claim label
-    changed" and no claim. Rows follow the queries' order; within one, response claims then
-    ground-truth claims, each side in the new run's order, then the removed claims in the base
-    run's order, a claim's label against the other answer before its passages' (the base run's
-    retrieval order, then the passages new to the new run)."""
+    ``passage`` (the doc_id of a ``retrieved2*`` label, else None); ``base_label`` / ``new_label``
+    ("Entailment", "Neutral", "Contradiction", "unjudged"; None: no such label there, or the
+    passage not retrieved there); ``change`` in words ("entailed → not entailed, by passage d3",
+    "added (entailed by the ground-truth answer)", "removed (was entailed by passage d1)"). An
+    added or removed claim has a row with its label against the other answer (where its run has
+    such labels), then one per passage that entails or contradicts it there; with neither, one row
+    "added" / "removed" with ``kind`` None. A query that moved with no label changed has one row
+    with ``change`` "no claim label changed" and no claim. Rows follow the queries' order; within
+    one, response claims then ground-truth claims, each side in the new run's order, then the
+    removed claims in the base run's order, a claim's label against the other answer before its
+    passages' (the base run's retrieval order, then the passages new to the new run)."""
     base_scores, new_scores = _scores(base, "base"), _scores(new, "new")
     top = _top(top)
     for name, scores in (("base", base_scores), ("new", new_scores)):
@@ -134,21 +134,22 @@ def sample_changes(base: Sample, new: Sample) -> list[tuple]:
 
 
 def _one_sided(sample: Sample, added: bool, claim, number: int, side: tuple, b, n) -> list[tuple]:
-    """The rows of a claim in one run only (``sample``'s): the claim with its label against the
-    other answer (``kind`` None where the run has no such labels), then each passage that
-    entails or contradicts it there."""
+    """The rows of a claim in one run only (``sample``'s): its label against the other answer
+    (where the run has such labels), then each passage that entails or contradicts it there;
+    with neither, one row that says it was added or removed (``kind`` None)."""
     _, vector, grid, other = side
     said, was = ("added", "") if added else ("removed", "was ")
-    code = n if added else b
-    out = [(number, claim.text, None if getattr(sample, vector) is None else vector, None, _word(b), _word(n),
-            said if code is NO_LABEL else f"{said} ({was}{WORDS[code]} by {other})")]
+    out = []
+    if getattr(sample, vector) is not None:
+        code = n if added else b
+        out.append((number, claim.text, vector, None, _word(b), _word(n), f"{said} ({was}{WORDS[code]} by {other})"))
     for doc, k in _doc_ids(sample).items():
         code = _passage_label(sample, grid, number, k)
         if code in (ENTAILED, CONTRADICTED):
             word = _word(code)
             out.append((number, claim.text, grid, doc, None if added else word, word if added else None,
                         f"{said} ({was}{WORDS[code]} by passage {doc})"))
-    return out
+    return out or [(number, claim.text, None, None, None, None, said)]
 
 
 def _matched(base_claims, new_claims) -> list[tuple[int | None, int | None]]:

@@ -229,17 +229,17 @@ def brute_force(base_records, new_records, base, new, metric, top):
                 if i is None or j is None:
                     said, code, rec, k = ("added", y, cur, j) if i is None else ("removed", x, old, i)
                     was = "" if i is None else "was "
-                    if code is not None:
-                        said_all = f"{said} ({was}{WORD[code]} by {other})"
-                    else:
-                        said_all = said
-                    found.append((k, text, vector if vector in rec else None, None, spell(x), spell(y), said_all))
+                    mine = []
+                    if vector in rec:
+                        mine.append((k, text, vector, None, spell(x), spell(y),
+                                     f"{said} ({was}{WORD[code]} by {other})"))
                     for doc in [p["doc_id"] for p in rec["retrieved_context"]]:
                         code = lab(rec, grid, k, doc)
                         if code in (1, 2):
-                            found.append((k, text, grid, doc, spell(code) if i is not None else None,
-                                          spell(code) if i is None else None,
-                                          f"{said} ({was}{WORD[code]} by passage {doc})"))
+                            mine.append((k, text, grid, doc, spell(code) if i is not None else None,
+                                         spell(code) if i is None else None,
+                                         f"{said} ({was}{WORD[code]} by passage {doc})"))
+                    found += mine or [(k, text, None, None, None, None, said)]
                     continue
                 if x != y:
                     found.append((j, text, vector, None, spell(x), spell(y), f"{WORD[x]} → {WORD[y]}, by {other}"))
