@@ -238,3 +238,42 @@ def test_rw_history_compare_is_the_gate_and_explore_opens_two_runs(tmp_path, sys
     assert explorer.runs == ["base", "new"]
     with pytest.raises(InputError, match="same run"):
         view.explore("new", "new")
+
+
+def _labelled(qid, labels):
+    return {"query_id": qid, "query": f"question {qid}?", "response": "r.", "gt_answer": "g.",
+            "response_claims": [["s", "p", str(j)] for j in range(len(labels))], "answer2response": labels}
+
+
+def test_compare_carries_the_judge_s_repeats(tmp_path):
+    """Stored records keep label_repeats; compare gives them to the gate as each side's repeats."""
+    from ragwidgets.analysis.gate import gate
+    from ragwidgets.judges.repeats import combine
+
+    rng = np.random.default_rng(3)
+    runs = {}
+    for name, rate in (("base", 0.7), ("new", 0.7)):
+        truth = rng.random((40, 4)) < rate
+        runs[name] = combine([[_labelled(f"s{i}", ["Entailment" if t ^ (rng.random() < .1) else "Neutral"
+                                                   for t in row]) for i, row in enumerate(truth)] for _ in range(3)])
+    view = rw.history(tmp_path / "h.sqlite")
+    for name, records in runs.items():
+        view.add(records, name, judge="j")
+    assert view.get("base") == runs["base"]
+    found = view.compare("base", "new", metrics=["precision"])
+    direct = gate(rw.evaluate(runs["base"]), rw.evaluate(runs["new"]), metrics=["precision"],
+                  base_repeats=runs["base"], new_repeats=runs["new"], base_judge={"judge": "j", "repeats": 3},
+                  new_judge={"judge": "j", "repeats": 3})
+    pd.testing.assert_frame_equal(found.frame, direct.frame)
+    plain = gate(rw.evaluate(runs["base"]), rw.evaluate(runs["new"]), metrics=["precision"])
+    assert found.frame["difference"][0] != pytest.approx(plain.frame["difference"][0])  # means over the repeats
+
+
+def test_a_table_source_is_stored_as_its_records(history, systems, tmp_path):
+    path = tmp_path / "run.parquet"
+    pd.DataFrame(systems["gpt4"]).to_parquet(path)
+    assert history.add(path, "from parquet").source == str(path)
+    assert history.add(pd.DataFrame(systems["gpt4"]), "from a frame").source == "DataFrame (ragchecker)"
+    expected = rw.evaluate(systems["gpt4"]).frame
+    for name in ("from parquet", "from a frame"):
+        pd.testing.assert_frame_equal(rw.evaluate(history.get(name)).frame, expected)
