@@ -2,7 +2,7 @@
 shipped notes files as they were, and what it prints (the queues, the modes' rates with their
 intervals, the check) is what the human labels and its working notes give when worked out here by
 hand: counts from the raw JSON lines, Clopper-Pearson from beta quantiles, the population interval
-from the finite-population variance and the Korn-Graubard effective n written out."""
+by a search over every count of the failing answers (hypergeometric tails)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from importlib.resources import files
 
 import numpy as np
 import pytest
-from scipy.stats import beta
+from scipy.stats import beta, hypergeom
 
 import ragwidgets as rw
 from notebooks import execute
@@ -113,15 +113,13 @@ def test_the_rates_and_intervals_it_prints_are_the_hand_counts(executed, by_hand
         assert (tagged, read) == (sum(mode in t for t in tags.values()), SYSTEMS[run]), (run, mode)
         assert rate == pytest.approx(tagged / read, abs=5e-4)
         assert (lo, hi) == pytest.approx(clopper_pearson(tagged, read), abs=5e-4)
-        # a simple random sample of n from the N failing: variance with the finite population
-        # correction, Clopper-Pearson on the effective n (capped at the binomial's n for that variance)
+        # a simple random sample of n from the N failing: the exact interval of the count K of
+        # failing answers with the mode, by a search over every K (hypergeometric tails above 2.5%)
         N, n, share = len(failing[run]), read, tagged / read
-        fpc = 1 - n / N
-        cap = n / fpc
-        variance = fpc * share * (1 - share) / (n - 1)
-        effective = min(share * (1 - share) / variance, cap) if variance > 0 else cap
+        low = min(K for K in range(N + 1) if tagged == 0 or hypergeom.sf(tagged - 1, N, K, n) > 0.025)
+        high = max(K for K in range(N + 1) if tagged == n or hypergeom.cdf(tagged, N, K, n) > 0.025)
         assert p == pytest.approx(share, abs=5e-4)
-        assert (plo, phi) == pytest.approx(clopper_pearson(share * effective, effective), abs=5e-4)
+        assert (plo, phi) == pytest.approx((low / N, high / N), abs=5e-4)
         scale = N / 100
         assert (r, rlo, rhi) == pytest.approx((share * scale, plo * scale, phi * scale), abs=1.5e-3)
 

@@ -8,6 +8,7 @@ estimate and its effective n as in the module docstring), not taken from the mod
 import math
 
 import numpy as np
+from scipy.stats import hypergeom
 import pandas as pd
 import pytest
 from scipy.stats import beta
@@ -81,12 +82,13 @@ def test_a_random_design_by_hand(scores, notes):
     N, n = 6, 3
     for mode, x in ((WRONG, 2), (MISS, 1)):
         row, p = t.loc[mode], x / n
-        var = (1 - n / N) * p * (1 - p) / (n - 1)
-        n_star = min(p * (1 - p) / var, 1 / ((1 - n / N) / n))
+        # the exact interval, by a search over every count K of the population
+        low = min(K for K in range(N + 1) if hypergeom.sf(x - 1, N, K, n) > 0.025)
+        high = max(K for K in range(N + 1) if hypergeom.cdf(x, N, K, n) > 0.025)
         assert row["population"] == N and row["population_rate"] == pytest.approx(p)
-        assert (row["population_lo"], row["population_hi"]) == pytest.approx(cp(p * n_star, n_star))
+        assert (row["population_lo"], row["population_hi"]) == pytest.approx((low / N, high / N))
         assert row["run_rate"] == pytest.approx(p * N / 10)
-        assert (row["run_lo"], row["run_hi"]) == pytest.approx(np.array(cp(p * n_star, n_star)) * N / 10)
+        assert (row["run_lo"], row["run_hi"]) == pytest.approx((low / 10, high / 10))
         assert row["rate"] == {WRONG: 3, MISS: 2}[mode] / 5  # outside the population: in rate and read only
         assert "3 of its 6 samples read, a simple random sample" in row["basis"]
         assert "2 read outside the population count in rate only" in row["basis"]
@@ -97,7 +99,7 @@ def test_a_stratified_design_by_hand(scores, notes):
     t = rows(mode_table(scores, notes, design=queue(scores, list(strata), "stratified", strata)))
     N_h, n_h = np.array([4.0, 2.0]), np.array([2.0, 1.0])
     W, f = N_h / 6, n_h / N_h
-    n_cap = 1 / (W ** 2 * (1 - f) / n_h).sum()
+    n_cap = n_h.sum()  # n* at most the number read
     for mode, x_h in ((WRONG, [1, 1]), (MISS, [0, 1])):
         p_h = np.array(x_h) / n_h
         p = (W * p_h).sum()
@@ -276,3 +278,37 @@ def test_the_whole_path_covers_a_rare_modes_share(strategy):
         se = math.sqrt(c * (1 - c) / reps)
         assert c >= 0.95 - 3 * se, (f"{what} coverage {c:.4f} ± {se:.4f} (Monte-Carlo s.e., {reps} queues of 40 "
                                     f"from {len(population)}, {strategy})")
+
+
+def exact_coverage(N, n, level=0.95):
+    """The worst exact coverage over every population count K of the one-stratum interval (every
+    outcome x weighed by its hypergeometric probability: no Monte-Carlo error)."""
+    from scipy.stats import hypergeom
+    x = np.arange(n + 1)[:, None]
+    _, lo, hi = population_share(x, [n], [N], level)
+    worst = 1.0
+    for K in range(N + 1):
+        inside = (lo <= K / N + 1e-12) & (K / N <= hi + 1e-12)
+        worst = min(worst, float((hypergeom.pmf(np.arange(n + 1), N, K, n) * inside).sum()))
+    return worst
+
+
+@pytest.mark.parametrize("N, n", [(60, 40), (50, 45), (100, 99), (40, 5), (500, 30)])
+def test_the_population_interval_keeps_its_level_exactly_when_much_is_read(N, n):
+    """The tutorial's case (40 read of 60 failing) and readings of most of a population: the
+    worst coverage over every possible count, computed exactly."""
+    worst = exact_coverage(N, n)
+    assert worst >= 0.95, f"worst exact coverage {worst:.4f} with {n} read of {N}"
+
+
+def test_the_stratified_interval_keeps_its_level_exactly_when_most_of_each_stratum_is_read():
+    """Two strata of 30, 20 read in each: the worst coverage over every pair of counts, exactly
+    (a cap of n* at the finite-population n instead of the number read gave 88.9%)."""
+    from scipy.stats import hypergeom
+    grid = np.stack([g.ravel() for g in np.meshgrid(np.arange(21), np.arange(21), indexing="ij")], axis=1)
+    _, lo, hi = population_share(grid, [20, 20], [30, 30])
+    worst = min(
+        float((np.outer(hypergeom.pmf(np.arange(21), 30, K1, 20), hypergeom.pmf(np.arange(21), 30, K2, 20)).ravel()
+               * ((lo <= (K1 + K2) / 60 + 1e-12) & ((K1 + K2) / 60 <= hi + 1e-12))).sum())
+        for K1 in range(31) for K2 in range(31))
+    assert worst >= 0.95, f"worst exact coverage {worst:.4f}"
