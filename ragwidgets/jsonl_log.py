@@ -76,6 +76,11 @@ def read_records(path, from_json: FromJson, what: str) -> list:
         raise InputError(f"{name}: no such {what}s file") from None
     except OSError as err:
         raise InputError(f"{name}: cannot read the {what}s file ({err.strerror or err})") from None
+    return parse_records(data, name, from_json, what)
+
+
+def parse_records(data: bytes, name: str, from_json: FromJson, what: str) -> list:
+    """The records of a JSONL file's bytes (see :func:`read_records`; ``name`` the file's, for messages)."""
     lines = data.split(b"\n")
     items = []
     for number, raw in enumerate(lines, 1):
@@ -86,7 +91,7 @@ def read_records(path, from_json: FromJson, what: str) -> list:
         if damage and record is None and number == len(lines):  # no newline: the log stopped midway
             damage = f"skipped, cut short (no newline, not JSON): the {what} being written when the log stopped"
         if damage:
-            warnings.warn(f"{where}: {damage}", InputWarning, stacklevel=3)
+            warnings.warn(f"{where}: {damage}", InputWarning, stacklevel=4)
         if record is not None:
             items.append(record)
     return items
@@ -120,10 +125,32 @@ class AppendLog:
 
     def write_lines(self, objects: list[dict]) -> None:
         """Write each JSON object (each beginning with ``query_id``) as one line, durably, in one locked write."""
-        data = b"".join((json.dumps(o, ensure_ascii=False) + "\n").encode("utf-8") for o in objects)
+        self._locked(lambda f, end: objects)
+
+    def write_computed(self, compute: Callable[[list], list[dict]]) -> list[dict]:
+        """Under the lock, the objects ``compute`` makes of every record in the file now (other
+        writers' lines included), written as lines, durably; returns them. A change computed from
+        what is in force (a rename) is computed here, so it never overwrites a line another writer
+        appended since this log was opened."""
+        return self._locked(lambda f, end: compute(self._records(f, end)))
+
+    def _records(self, f, end: int) -> list:
+        """The records of the open, locked file's first ``end`` bytes (damaged lines skipped quietly:
+        they were named when the file was read)."""
+        f.seek(0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", InputWarning)
+            return parse_records(f.read(end), self.path, self._from_json, self.what)
+
+    def _locked(self, make) -> list[dict]:
+        """Open and lock the file, end it on a newline, write the objects ``make(f, end)`` gives as
+        lines and fsync; a write that fails cuts its part off again and raises."""
         with open(self.path, "a+b", buffering=0) as f:
             _lock(f)
             end = self._mend(f)
+            objects = make(f, end)
+            data = b"".join((json.dumps(o, ensure_ascii=False) + "\n").encode("utf-8") for o in objects)
+            f.seek(0, os.SEEK_END)
             try:
                 _write_all(f, data)
                 os.fsync(f.fileno())
@@ -131,6 +158,7 @@ class AppendLog:
                 with suppress(OSError):
                     f.truncate(end)
                 raise
+        return objects
 
     def _mend(self, f) -> int:
         """End the open log on a newline (see the class docstring); its size then."""

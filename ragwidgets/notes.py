@@ -257,7 +257,8 @@ class Notes:
 class NoteLog(AppendLog):
     """An append-only notes file (:class:`~ragwidgets.jsonl_log.AppendLog`): every method that
     changes notes writes their new versions as lines, durably, before it returns them. Opening
-    reads what is there; ``notes`` is everything read and appended since."""
+    reads what is there; ``notes`` is everything read and appended since (after a rename, merge,
+    split or tag: the whole file again, since those are computed from the file under its lock)."""
 
     what = "note"
 
@@ -281,21 +282,38 @@ class NoteLog(AppendLog):
             self._notes = Notes(self._notes.history + tuple(items))
         return items
 
+    def _changed(self, change) -> list[Note]:
+        """Write the new versions ``change(notes)`` gives of the notes in force IN THE FILE now (read
+        under the lock: another writer's lines since this log was opened included); these notes
+        become the file's."""
+        made: list[Note] = []
+
+        def compute(records):
+            made[:] = change(Notes(records))
+            return [n.to_json() for n in made]
+
+        self.write_computed(compute)
+        self._notes = Notes.read(self.path)
+        return made
+
     def rename(self, old: str, new: str) -> list[Note]:
         """Tag ``old`` becomes ``new`` on every note (a merge when ``new`` exists); the notes written."""
-        return self.extend(self._notes.retagged({old: new}))
+        return self._changed(lambda notes: notes.retagged({old: new}))
 
     def merge(self, olds: Iterable[str], new: str) -> list[Note]:
         """Every tag of ``olds`` becomes ``new``; the notes written."""
-        return self.extend(self._notes.retagged({old: new for old in olds}))
+        olds = list(olds)
+        return self._changed(lambda notes: notes.retagged({old: new for old in olds}))
 
     def split(self, tag: str, new: str, keys) -> list[Note]:
         """On the notes at ``keys`` (query_id, claim), tag ``tag`` becomes ``new``; the notes written."""
-        return self.extend(self._notes.retagged({tag: new}, keys))
+        keys = list(keys)
+        return self._changed(lambda notes: notes.retagged({tag: new}, keys))
 
     def tag(self, keys, tag: str) -> list[Note]:
         """Add ``tag`` to the notes at ``keys`` (an accepted grouping); the notes written."""
-        return self.extend(self._notes.tagged(keys, tag))
+        keys = list(keys)
+        return self._changed(lambda notes: notes.tagged(keys, tag))
 
 
 def read_noting(path) -> tuple[Notes, list[str]]:

@@ -198,3 +198,17 @@ def test_loading_gives_exactly_the_acknowledged_notes(ops):
                             log.extend(args[0])
             if os.path.exists(path):
                 assert Notes.read(path).history == tuple(acknowledged)
+
+
+def test_a_rename_keeps_another_writer_s_later_note(tmp_path):
+    """Two logs on one file: a rename computed from what was read at opening would write back the
+    old text over the other writer's newer note; it is computed from the file under its lock."""
+    path = tmp_path / "notes.jsonl"
+    mine = NoteLog(path)
+    mine.append(Note("q0", "first look", ("made up",), time=T))
+    NoteLog(path).append(Note("q0", "second look: dates", ("made up", "dates"), time=T))
+    written = mine.rename("made up", "invented")
+    assert [(n.note, n.tags) for n in written] == [("second look: dates", ("invented", "dates"))]
+    assert Notes.read(path).latest[("q0", None)] == mine.notes.latest[("q0", None)] == written[0]
+    mine.tag([("q0", None)], "x")
+    assert Notes.read(path).latest[("q0", None)].tags == ("invented", "dates", "x")
