@@ -60,11 +60,11 @@ describe("claim changes in the comparison tab", () => {
     await show({ ...base, found: found("better", 10) });
     const queries = [...el.querySelectorAll("[data-testid=changes-query]")];
     expect(queries.map((q) => [...q.children].map((c) => c.textContent.trim()).join(" "))).toEqual([
-      "q7 1.000 0.250 -0.750 4 labels changed", "q9 0.500 0.750 +0.250 no claim label changed"]);
+      "q7 1.000 0.250 -0.750 4 changes", "q9 0.500 0.750 +0.250 no claim label changed"]);
     const said = [...el.querySelectorAll("[data-testid=changes-said]")].map((n) => n.textContent);
     expect(said).toEqual(["entailed → not entailed, by passage d3", "removed (was entailed by the ground-truth answer)"]);
     expect(el.querySelector("[data-testid=claim-changes] img")).toBeNull(); // a claim's text is text
-    expect(el.querySelector("[data-testid=changes-claim]").textContent).toContain(HOSTILE);
+    expect(el.querySelector("[data-testid=changes-claim]").textContent).toContain(`R1 ${HOSTILE}`); // named as the drill-down names claims
     expect(el.textContent).toContain("… and 2 more");
     await acted(() => queries[1].querySelector("button").click());
     await acted(() => el.querySelectorAll("[data-testid=changes-claim]")[1].click());

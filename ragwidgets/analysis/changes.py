@@ -66,7 +66,7 @@ def claim_changes(base, new, *, metric: str, top: int = 10) -> pd.DataFrame:
     "added (entailed by the ground-truth answer)", "removed (was entailed by passage d1)"). An
     added or removed claim has a row with its label against the other answer (where its run has
     such labels), then one per passage that entails or contradicts it there; with neither, one row
-    "added" / "removed" with ``kind`` None. A query that moved with no label changed has one row
+    "added" / "removed" of that kind with no labels. A query that moved with no label changed has one row
     with ``change`` "no claim label changed" and no claim. Rows follow the queries' order; within
     one, response claims then ground-truth claims, each side in the new run's order, then the
     removed claims in the base run's order, a claim's label against the other answer before its
@@ -136,7 +136,7 @@ def sample_changes(base: Sample, new: Sample) -> list[tuple]:
 def _one_sided(sample: Sample, added: bool, claim, number: int, side: tuple, b, n) -> list[tuple]:
     """The rows of a claim in one run only (``sample``'s): its label against the other answer
     (where the run has such labels), then each passage that entails or contradicts it there;
-    with neither, one row that says it was added or removed (``kind`` None)."""
+    with neither, one row that says it was added or removed (its labels None)."""
     _, vector, grid, other = side
     said, was = ("added", "") if added else ("removed", "was ")
     out = []
@@ -149,7 +149,7 @@ def _one_sided(sample: Sample, added: bool, claim, number: int, side: tuple, b, 
             word = _word(code)
             out.append((number, claim.text, grid, doc, None if added else word, word if added else None,
                         f"{said} ({was}{WORDS[code]} by passage {doc})"))
-    return out or [(number, claim.text, None, None, None, None, said)]
+    return out or [(number, claim.text, vector, None, None, None, said)]
 
 
 def _matched(base_claims, new_claims) -> list[tuple[int | None, int | None]]:

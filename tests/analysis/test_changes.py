@@ -239,7 +239,7 @@ def brute_force(base_records, new_records, base, new, metric, top):
                             mine.append((k, text, grid, doc, spell(code) if i is not None else None,
                                          spell(code) if i is None else None,
                                          f"{said} ({was}{WORD[code]} by passage {doc})"))
-                    found += mine or [(k, text, None, None, None, None, said)]
+                    found += mine or [(k, text, vector, None, None, None, said)]
                     continue
                 if x != y:
                     found.append((j, text, vector, None, spell(x), spell(y), f"{WORD[x]} → {WORD[y]}, by {other}"))

@@ -13,6 +13,7 @@ import { fmt } from "./common.js";
 
 const signed = (v) => (v === null ? "" : (v > 0 ? "+" : "") + fmt(v));
 const STEP = 10; // more queries asked for at a time
+const SIDE = { answer2response: "R", retrieved2response: "R", response2answer: "G", retrieved2answer: "G" }; // as the drill-down names claims
 
 function ClaimChanges({ changes, label, request, set }) {
   const [run, setRun] = useState(changes.runs[0]);
@@ -44,10 +45,10 @@ function ClaimChanges({ changes, label, request, set }) {
               onClick=${() => open(q)}><${Id} id=${q.query_id} /></button></td>
             <td class="rw-num">${fmt(q.base_value)}</td><td class="rw-num">${fmt(q.new_value)}</td>
             <td class="rw-num"><b>${signed(q.difference)}</b></td>
-            <td colspan="2" class="rw-hint">${q.said || `${q.changes.length + q.more} label${q.changes.length + q.more === 1 ? "" : "s"} changed`}</td></tr>
+            <td colspan="2" class="rw-hint">${q.said || `${q.changes.length + q.more} change${q.changes.length + q.more === 1 ? "" : "s"}`}</td></tr>
           ${q.changes.map((c, k) => html`<tr data-testid="changes-claim" key=${`${q.query_id} ${k}`} onClick=${() => open(q)}
-              title="Open in the drill-down"><td></td><td colspan="3" class="rw-hint">${c.kind}</td>
-            <td>${c.claim === null ? "" : `#${c.claim} `}${c.claim_text}</td><td data-testid="changes-said">${c.change}</td></tr>`)}
+              title="Open in the drill-down"><td></td><td colspan="3" class="rw-hint">${c.base_label === null && c.new_label === null ? "" : c.kind}</td>
+            <td><b title=${`${SIDE[c.kind]}${c.claim + 1} of ${showId(c.change.startsWith("removed") ? f.baseline : chosen)}`}>${SIDE[c.kind]}${c.claim + 1}</b> ${c.claim_text}</td><td data-testid="changes-said">${c.change}</td></tr>`)}
           ${q.more ? html`<tr><td></td><td colspan="5" class="rw-hint">… and ${q.more} more (rw.analysis.claim_changes lists every one)</td></tr>` : ""}`)}
         </tbody></table></div>
         ${f.queries.length === top && top < changes.max_top ? html`<button type="button" data-testid="changes-more"
