@@ -9,6 +9,7 @@ Pure pandas / numpy over the engine's Scores; imports no widget library.
 """
 
 from .agreement import Agreement, AgreementStats, agreement, agreement_stats
+from .changes import claim_changes
 from .compare import Comparison, compare_runs
 from .external import COUNTERPARTS, ExternalComparison, against_external, compare_values
 from .corrected import Estimate, Estimates, corrected, corrected_view, prediction_powered
@@ -40,4 +41,5 @@ __all__ = ["RunTable", "run_table", "defined_metrics", "summarize", "Summarizer"
            "reviewer_agreement", "disagreements", "ReviewerAgreement",
            "Proposal", "propose_groupings", "propose_with_judge", "Merge", "propose_merges",
            "reading_queue", "ReadingQueue", "mode_table", "mode_masks", "declared_design", "check_mode",
-           "ModeCheck", "SIGNALS", "signal_mask", "gate", "Gate", "VERDICTS", "aa_false_alarms"]
+           "ModeCheck", "SIGNALS", "signal_mask", "gate", "Gate", "VERDICTS", "aa_false_alarms",
+           "claim_changes"]
