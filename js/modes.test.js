@@ -7,7 +7,7 @@
 import { render } from "preact";
 import { describe, expect, it, vi } from "vitest";
 import { panel as checksPanel } from "./src/dataset/checks.js";
-import { panel, rateText } from "./src/dataset/modes.js";
+import { panel, pct, rateText } from "./src/dataset/modes.js";
 import { html } from "./src/incremental.js";
 
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
@@ -172,5 +172,12 @@ describe("a mode's check", () => {
     el.querySelector("[data-testid=slice-save]").click();
     expect(asked.pop()).toEqual({ type: "mode_slice", name: "low faithfulness" });
     cleanup();
+  });
+});
+
+describe("pct", () => {
+  it("writes a share as ragwidgets.analysis.failure_modes.percent does (tests/widgets/test_mode_report.py's cases)", () => {
+    const cases = { 0: "0%", 0.004: "<1%", 0.05: "5%", 0.123: "12%", 0.994: "99%", 0.995: ">99%", 0.99996: ">99%", 1: "100%" };
+    for (const [x, shown] of Object.entries(cases)) expect(pct(Number(x))).toBe(shown);
   });
 });

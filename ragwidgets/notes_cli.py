@@ -38,13 +38,6 @@ def shown_text(text: str, width: int = SHOWN) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
-def percent(x) -> str:
-    """A rate as a percent (whole below 10% to one decimal); "—" when not estimable."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "—"
-    return f"{x:.1%}" if 0 < x < 0.1 else f"{x:.0%}"
-
-
 def _read_notes(path: str):
     """The notes of a file; each damaged line one warning on stderr."""
     from .notes import read_noting
@@ -122,12 +115,14 @@ def _plain(value):
 
 
 def _interval(lo, hi) -> str:
+    from .analysis.failure_modes import percent
     return "—" if lo != lo else f"[{percent(lo)}, {percent(hi)}]"
 
 
 def _rows(table, grouped: bool, estimated: bool) -> tuple[list[str], list[list[str]]]:
     """The header and the cells of the mode table as shown in text (table, markdown); the first one
     (two when ``grouped``) text, the rest numbers."""
+    from .analysis.failure_modes import percent
     head = (["group"] if grouped else []) + ["mode", "tagged", "read", "rate", "95% interval"]
     if estimated:
         head += ["share of the run", "95% interval"]
@@ -155,7 +150,7 @@ def _heading(s: dict) -> str:
 
 def _example(n: dict) -> str:
     """An example note on one line: "query_id · claim k: text"."""
-    claim = "" if n["claim"] is None else f" · claim {n['claim']}"
+    claim = "" if n["claim"] is None else f" · claim {n['claim'] + 1}"  # from 1, as the drill-down
     return f"{shown_text(n['query_id'], 40)}{claim}: {n['note'] or '(no text)'}"
 
 

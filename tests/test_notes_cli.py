@@ -72,7 +72,7 @@ def test_summarize_table_counts_rates_and_examples(files, capsys):
     assert f"[{lo:.0%}, {hi:.0%}]" in wrong and f"{5 / 12:.0%}" in wrong
     assert "share of the run" not in out  # no design declared: no estimate over the run
     examples = out[out.index("\nwrong date\n"):]
-    assert "0: answer gives 1931" in examples and "4 · claim 0: (no text)" in examples
+    assert "0: answer gives 1931" in examples and "4 · claim 1: (no text)" in examples
     assert "\x1b" not in out and "⟨U+001B⟩[31mred" in out  # a terminal escape shown, never sent
     assert "x" * 80 in examples and "x" * 120 not in examples  # a long note cut
     assert len(examples.lstrip("\n").split("\n\n")[0].splitlines()) == 1 + 5

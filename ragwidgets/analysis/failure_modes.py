@@ -28,6 +28,7 @@ the same way.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -51,7 +52,7 @@ MODE_PREFIX = "mode: "  # a mode's column in a table an expression reads: "mode:
 EXAMPLES = 5
 
 __all__ = ["COLUMNS", "MODE_PREFIX", "SIGNALS", "Signal", "signal_mask", "mode_masks", "mode_table",
-           "declared_design", "population_share", "check_mode", "ModeCheck"]
+           "declared_design", "population_share", "percent", "check_mode", "ModeCheck"]
 
 
 def _notes_of(scores: Scores, notes) -> Notes:
@@ -136,6 +137,19 @@ def hypergeometric_interval(x, n: int, N: int, level: float = 0.95) -> tuple[np.
     low = np.where(x > 0, least(lambda K: hypergeom.sf(x - 1, N, K, n) > tail), 0.0)
     high = np.where(x < n, least(lambda K: hypergeom.cdf(x, N, K, n) <= tail) - 1, float(N))
     return low, high
+
+
+def percent(x) -> str:
+    """A share as a whole percent, as every view of failure modes writes it (the panel's twin:
+    js/src/dataset/modes.js ``pct``): "<1%" / ">99%" near the ends, never a rounded 0% or 100%;
+    "—" when not estimable (None, NaN)."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "—"
+    if 0 < x < 0.005:
+        return "<1%"
+    if 0.995 <= x < 1:
+        return ">99%"
+    return f"{round(x * 100)}%"
 
 
 def _check_level(level) -> None:
@@ -291,7 +305,7 @@ class ModeCheck:
         """One line: what the rule catches, how often it is right, how much of the run it flags."""
         def part(k, total):
             share, lo, hi = _share(k, total, self.level)
-            return "Undefined" if total == 0 else f"{share:.0%}, {lo:.0%}–{hi:.0%}"
+            return "Undefined" if total == 0 else f"{percent(share)}, {percent(lo)}–{percent(hi)}"
         tagged, flagged_read = self.tp + self.fn, self.tp + self.fp
         return (f"catches {self.tp} of {tagged} tagged ({part(self.tp, tagged)}) · right on {self.tp} of "
                 f"{flagged_read} flagged ({part(self.tp, flagged_read)}) · flags {self.flagged} of "

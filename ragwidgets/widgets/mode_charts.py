@@ -4,22 +4,14 @@ whatever the run's size."""
 
 from __future__ import annotations
 
-import math
-
 import altair as alt
 import pandas as pd
 
+from ..analysis.failure_modes import percent
 from .run_charts import BAR_FILL
 
 ESTIMATES = {"read": ("rate", "lo", "hi", "share of the samples read"),
              "run": ("run_rate", "run_lo", "run_hi", "estimated share of the run")}
-
-
-def percent(x) -> str:
-    """A rate as a percent (whole, to one decimal below 10%); "—" when not estimable (None, NaN)."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "—"
-    return f"{x:.1%}" if 0 < x < 0.1 else f"{x:.0%}"
 
 
 def mode_chart(table: pd.DataFrame, *, estimate: str = "read", level: float = 0.95, width: int = 360) -> alt.Chart:
@@ -33,7 +25,8 @@ def mode_chart(table: pd.DataFrame, *, estimate: str = "read", level: float = 0.
     rate, lo, hi, title = ESTIMATES[estimate]
     frame = table.loc[table[rate].notna(), ["run", "group", "mode", "tagged", "read", rate, lo, hi]]
     frame = frame.rename(columns={rate: "rate", lo: "lo", hi: "hi"}).astype({"run": str, "group": str, "mode": str})
-    frame["label"] = [f"{t:,} of {r:,} read · {percent(x)} [{percent(a)}, {percent(b)}]"
+    shown = f"{title} " if estimate == "run" else ""  # the run's share is not tagged / read: say which figure it is
+    frame["label"] = [f"{t:,} of {r:,} read · {shown}{percent(x)} [{percent(a)}, {percent(b)}]"
                       for t, r, x, a, b in zip(frame["tagged"], frame["read"], frame["rate"], frame["lo"], frame["hi"])]
     order = list(frame.groupby("mode", sort=False)["tagged"].sum().sort_values(ascending=False, kind="stable").index)
     runs = list(dict.fromkeys(frame["run"]))

@@ -20,12 +20,12 @@ import numpy as np
 from .._extras import vl_convert
 from ..analysis.agreement import agreement
 from ..analysis.corrected import corrected
-from ..analysis.failure_modes import mode_table
+from ..analysis.failure_modes import mode_table, percent
 from ..engine.metrics import format_value, metric_label
 from ..model import CONTRADICTED, ENTAILED, NOT_ENTAILED
 from ..notes import as_notes
 from ._view import LOWER_IS_BETTER, show_id
-from .mode_charts import mode_chart, percent
+from .mode_charts import mode_chart
 
 STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}
@@ -156,14 +156,14 @@ def _notes_by_run(runs: dict, notes) -> dict:
 
 def _note_html(note, run: str | None) -> str:
     head = f"{_id(run)} · " if run is not None else ""
-    claim = "" if note.claim is None else f" · claim {note.claim}"
+    claim = "" if note.claim is None else f" · claim {note.claim + 1}"  # from 1, as the drill-down
     text = note.note.strip()
     text = text if len(text) <= NOTE_SHOWN else text[:NOTE_SHOWN - 1] + "…"
     return f"<li>{head}{_id(note.query_id)}{claim}: {_e(text) if text else '<span class=muted>(no text)</span>'}</li>"
 
 
 def _rate_interval(lo, hi) -> str:
-    return "—" if lo is None or lo != lo else f"{percent(lo)} – {percent(hi)}"
+    return "—" if lo is None or lo != lo else _e(f"{percent(lo)} – {percent(hi)}")
 
 
 def _modes_html(explorer, notes=None, design=None) -> str:
@@ -194,9 +194,9 @@ def _modes_html(explorer, notes=None, design=None) -> str:
     for r in table.to_dict("records"):
         head = f"<td class=t>{_id(r['run'])}</td>" if several else ""
         row = (f"<tr>{head}<td class=t>{_e(r['mode'])}</td><td>{r['tagged']:,}</td><td>{r['read']:,}</td>"
-               f"<td>{percent(r['rate'])}</td><td>{_rate_interval(r['lo'], r['hi'])}</td>")
+               f"<td>{_e(percent(r['rate']))}</td><td>{_rate_interval(r['lo'], r['hi'])}</td>")
         if estimated:
-            row += f"<td>{percent(r['run_rate'])}</td><td>{_rate_interval(r['run_lo'], r['run_hi'])}</td>"
+            row += f"<td>{_e(percent(r['run_rate']))}</td><td>{_rate_interval(r['run_lo'], r['run_hi'])}</td>"
         out.append(row + "</tr>")
     out.append("</table>")
     if estimated:

@@ -13,7 +13,8 @@ import vl_convert
 import ragwidgets as rw
 from ragwidgets.analysis.failure_modes import declared_design, mode_table
 from ragwidgets.notes import Note, Notes
-from ragwidgets.widgets.mode_charts import mode_chart, percent
+from ragwidgets.analysis.failure_modes import percent
+from ragwidgets.widgets.mode_charts import mode_chart
 
 HOSTILE = "<script>alert('x')</script> & <img src=x onerror=alert(1)>"
 
@@ -90,8 +91,14 @@ def test_groups_are_rows_of_the_chart(runs):
     vl_convert.vegalite_to_svg(json.dumps(spec))  # draws offline
 
 
-def test_percent():
-    assert [percent(x) for x in (0, 0.05, 0.123, 1, float("nan"), None)] == ["0%", "5.0%", "12%", "100%", "—", "—"]
+PERCENTS = {0: "0%", 0.004: "<1%", 0.05: "5%", 0.123: "12%", 0.994: "99%", 0.995: ">99%", 0.99996: ">99%", 1: "100%"}
+
+
+def test_percent_is_the_panel_s():
+    """The CLI, the report, the chart and the check's words write a share as the panel does
+    (js/modes.test.js holds the same cases for pct)."""
+    assert {x: percent(x) for x in PERCENTS} == PERCENTS
+    assert [percent(float("nan")), percent(None)] == ["—", "—"]
 
 
 def section(page: str) -> str:
@@ -111,7 +118,8 @@ def test_the_report_shows_the_modes_with_rates_examples_and_escapes_the_notes(ru
                         rf"<td>(\d+)</td><td>(\d+)</td><td>([^<]+)</td><td>([^<]+)</td>", part)
         assert row, r["mode"]
         assert (int(row[1]), int(row[2])) == (r["tagged"], r["read"])
-        assert row[3] == percent(r["rate"]) and row[4] == f"{percent(r['lo'])} – {percent(r['hi'])}"
+        assert row[3] == html.escape(percent(r["rate"]))  # "<1%" escaped
+        assert row[4] == html.escape(f"{percent(r['lo'])} – {percent(r['hi'])}")
     # by hand: A's samples 0-5 tagged, but sample 2's later note (the hostile one) replaced its tag
     assert (table[table["mode"] == "wrong date"].set_index("run")["tagged"].to_dict()) == {"A": 5, "B": 1}
     assert (table[table["mode"] == "retrieval miss"].set_index("run")["tagged"].to_dict()) == {"A": 3, "B": 9}
@@ -121,7 +129,7 @@ def test_the_report_shows_the_modes_with_rates_examples_and_escapes_the_notes(ru
     wrong = examples[examples.index("data-mode='wrong date'"):]
     assert wrong[:wrong.index("</div>")].count("<li>") == 3  # 2–3 a mode
     assert "<script" not in page and "<img" not in page and "&lt;script&gt;alert(" in part
-    assert "claim 0: <span class=muted>(no text)</span>" in examples
+    assert "claim 1: <span class=muted>(no text)</span>" in examples
 
 
 def test_the_run_share_when_a_design_is_given_and_no_section_without_tags(runs, tmp_path):

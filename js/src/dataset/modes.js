@@ -15,11 +15,12 @@ import { html } from "../incremental.js";
 import { showId } from "../text.js";
 import { PAUSE, toggled } from "./common.js";
 
-/** A fraction as a whole percent ("<1%" / ">99%" near the ends, never a rounded 0% or 100%), "" for none. */
+/** A fraction as a whole percent ("<1%" / ">99%" near the ends, never a rounded 0% or 100%), "" for none;
+ * the twin of ragwidgets.analysis.failure_modes.percent. */
 export function pct(x) {
   if (x === null || x === undefined) return "";
   if (x > 0 && x < 0.005) return "<1%";
-  if (x < 1 && x > 0.995) return ">99%";
+  if (x < 1 && x >= 0.995) return ">99%";
   return `${Math.round(x * 100)}%`;
 }
 

@@ -93,5 +93,5 @@ class ChecksPanel(Panel):
 
 
 def _figure(value) -> float | None:
-    """A fraction for the view, rounded; None for NaN or none."""
-    return None if value is None or (isinstance(value, float) and math.isnan(value)) else round(float(value), 4)
+    """A fraction for the view, as is (the front end rounds: pct); None for NaN or none."""
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else float(value)

@@ -276,7 +276,7 @@ def _keys(keys, runs: list[str]):
 
 
 def _number(value):
-    """A figure for the view: a count as an int, a fraction rounded, None for NaN."""
+    """A figure for the view: a count as an int, a fraction as is (the front end rounds: pct), None for NaN."""
     if isinstance(value, (numbers.Integral, np.integer)):
         return int(value)
-    return None if math.isnan(value) else round(float(value), 4)
+    return None if math.isnan(value) else float(value)
