@@ -2,8 +2,8 @@
 name failure modes (error analysis's open and axial coding), as data.
 
 One :class:`Note` is the note in force on one sample (``claim`` None) or one response claim
-(``claim``: its 0-based index; ``claim_text`` the claim's text when written, so a changed claim
-is noticed). ``tags`` name failure modes (each a non-blank line of at most :data:`MAX_TAG`
+(``claim``: its 0-based index; ``claim_text`` the claim's text when written: ``rw.evaluate(...,
+notes=)`` warns when a claim's text is no longer the one noted, as after claims extracted again). ``tags`` name failure modes (each a non-blank line of at most :data:`MAX_TAG`
 characters, kept in order, duplicates dropped). A notes file is JSONL, one note per line, keys as
 in :class:`Note` (``claim`` and ``claim_text`` only for a claim's note), ``time`` ISO 8601 UTC; a
 later line for the same (query_id, claim) wins. A sample with any note in force is *read*; a note

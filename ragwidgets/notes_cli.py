@@ -1,7 +1,7 @@
 """``ragwidgets notes``: failure notes from a terminal.
 
 ``summarize RUN NOTES``: per failure mode (a tag of the notes), the samples tagged among the samples
-read, the rate with its Wilson interval, and, when ``--sampled`` declares how the samples read were
+read, the rate with its Clopper–Pearson interval, and, when ``--sampled`` declares how the samples read were
 drawn from the failing samples (``--where``), the estimated share of the whole run with its
 interval (:func:`~ragwidgets.analysis.failure_modes.mode_table`); then up to ``--examples`` notes
 per mode. ``export NOTES OUT``: the notes in force as CSV, Parquet or JSONL by OUT's suffix

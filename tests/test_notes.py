@@ -157,6 +157,12 @@ def test_evaluate_carries_the_notes_and_warns_about_strays():
     with pytest.warns(InputWarning, match=r"2 note\(s\) name no sample or claim.*'nope' \(no such sample\)"):
         rw.evaluate(records, notes=[{"query_id": "nope", "note": "x"}, {"query_id": qid, "claim": 999}])
     assert scores.reviewed([]).notes is scores.notes
+    noted = scores.samples[0].response_claims[0].text
+    with pytest.warns(InputWarning, match="response claim 1's text is no longer the one noted"):
+        rw.evaluate(records, notes=[{"query_id": qid, "claim": 0, "claim_text": noted + " (old)"}])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rw.evaluate(records, notes=[{"query_id": qid, "claim": 0, "claim_text": noted}])
 
 
 # -- the property: loading gives exactly the acknowledged notes --------------------------------------

@@ -156,16 +156,23 @@ def evaluate(data, scores=None, *, mode: str = "all_claims", undefined: str = "n
 
 
 def _checked_notes(batch: Batch, notes) -> Notes:
-    """``notes`` as Notes, with one InputWarning for those naming no sample of ``batch`` or a
-    response claim its sample does not have (kept: a later run may have them)."""
+    """``notes`` as Notes, with one InputWarning for those naming no sample of ``batch``, a response
+    claim its sample does not have, or a claim whose text is no longer the one noted (its
+    ``claim_text``: the claims were extracted again); all kept (a later run may have them)."""
     notes = as_notes(notes)
     position = {qid: i for i, qid in enumerate(batch.query_ids)}
     claims = np.diff(batch.resp_offset)
-    stray = [n for n in notes if n.query_id not in position
-             or (n.claim is not None and n.claim >= claims[position[n.query_id]])]
+    stray = []
+    for n in notes:
+        i = position.get(n.query_id)
+        if i is None:
+            stray.append((n, "no such sample"))
+        elif n.claim is not None and n.claim >= claims[i]:
+            stray.append((n, f"no response claim {n.claim + 1}"))
+        elif n.claim_text is not None and batch.samples[i].response_claims[n.claim].text != n.claim_text:
+            stray.append((n, f"response claim {n.claim + 1}'s text is no longer the one noted"))
     if stray:
-        first = stray[0]
-        where = "no such sample" if first.query_id not in position else f"no response claim {first.claim}"
+        first, where = stray[0]
         warnings.warn(f"{len(stray)} note(s) name no sample or claim of this run; the first: query_id "
                       f"{first.query_id!r:.80} ({where})", InputWarning, stacklevel=3)
     return notes
