@@ -193,10 +193,6 @@ def run_gates(base: Side, news: list[Side], args) -> list[Result]:
 
     results = []
     for new in news:
-        shared = len(set(base.scores.batch.query_ids).intersection(new.scores.batch.query_ids))
-        if shared == 0:
-            raise RagWidgetsError(f"BASE {base.source} and NEW {new.source} share no query_id: "
-                                  "they are not runs of the same queries")
         both = base.repeats is not None and new.repeats is not None
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
@@ -204,6 +200,9 @@ def run_gates(base: Side, news: list[Side], args) -> list[Result]:
                             level=args.level, base_repeats=base.repeats if both else None,
                             new_repeats=new.repeats if both else None, base_judge=base.judged(),
                             new_judge=new.judged())
+        if verdicts.shared == 0:
+            raise RagWidgetsError(f"BASE {base.source} and NEW {new.source} share no query_id: "
+                                  "they are not runs of the same queries")
         for w in seen:
             print(f"ragwidgets: warning: NEW {new.source}: {w.message}", file=sys.stderr)
         results.append(Result(new, verdicts))
@@ -399,9 +398,9 @@ def as_markdown(base: Side, results: list[Result], aa: dict | None) -> str:
         out += [f"| {md(r['metric'])} | {MARK.get(r['verdict'], md(r['verdict']))} | {_interval(r)} | "
                 f"{_num(r['mde'])} | {md(r['why'] or '', 300)} |" for r in metrics]
         out.append("")
-        for r in metrics:
-            if r["verdict"] == "worse":
-                out += _worst_queries(fallen_claims(base, result.new, r["metric"], r["direction"]), r["metric"])
+        fallen = fallen_claims(base, result.new, {r["metric"]: r["direction"] for r in metrics if r["verdict"] == "worse"})
+        for metric, frame in fallen.items():
+            out += _worst_queries(frame, metric)
     if aa is not None:
         out += ["### The gate's own false alarms (A/A)", "",
                 *(md(line, 400) + "  " for line in aa_said(aa).splitlines()), ""]
@@ -430,22 +429,31 @@ def _claim_change(row) -> str:
     return f"{md(text, 80)}: {change}" if isinstance(text, str) and text else change
 
 
-def fallen_claims(base: Side, new: Side, metric: str, direction: str, top: int = WORST_QUERIES):
-    """The ``top`` queries whose ``metric`` fell most from ``base`` to ``new`` (its worse way, by
-    ``direction``) and the claims whose labels changed within each
-    (:func:`~ragwidgets.analysis.changes.moved_claims`' frame)."""
-    from .analysis.changes import moved_claims
-    from .analysis.compare import compare_runs
-    from .analysis.table import run_table
+def fallen_claims(base: Side, new: Side, worse: dict[str, str], top: int = WORST_QUERIES) -> dict:
+    """Per metric of ``worse`` (metric -> its direction, "higher" or "lower" is better): the ``top``
+    shared queries defining it in both runs whose value fell most from ``base`` to ``new``, and the
+    claims whose labels changed within each (:func:`~ragwidgets.analysis.changes.moved_claims`' frame)."""
+    import numpy as np
+    import pandas as pd
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a query mismatch was said once, by the gate
-        comparison = compare_runs({"base": run_table(base.scores, [metric]), "new": run_table(new.scores, [metric])},
-                                  adjust_by=None)
-    order = comparison.per_sample(metric, "new")
-    fallen = order["difference"] * (1.0 if direction == "higher" else -1.0)
-    order = order.iloc[fallen.to_numpy().argsort(kind="stable")]
-    return moved_claims(order[(fallen < 0).reindex(order.index).to_numpy()], base.scores, new.scores, top=top)
+    from .analysis.changes import moved_claims
+    from .analysis.table import DEFINED_CODE, run_table
+
+    a, b = run_table(base.scores, list(worse)), run_table(new.scores, list(worse))
+    shared = a.frame.index.intersection(b.frame.index, sort=False)
+    values = [t.frame.loc[shared, list(worse)] for t in (a, b)]
+    defined = [(t.status.loc[shared, list(worse)] == DEFINED_CODE) for t in (a, b)]
+    out = {}
+    for metric, direction in worse.items():
+        both = (defined[0][metric] & defined[1][metric]).to_numpy()
+        va, vb = (v[metric].to_numpy()[both] for v in values)
+        fallen = (vb - va) * (1.0 if direction == "higher" else -1.0)
+        keep = np.flatnonzero(fallen < 0)
+        keep = keep[np.argsort(fallen[keep], kind="stable")]
+        order = pd.DataFrame({"base": va[keep], "new": vb[keep], "difference": (vb - va)[keep]},
+                             index=shared[both][keep])
+        out[metric] = moved_claims(order, base.scores, new.scores, top=top)
+    return out
 
 
 # ---------------------------------------------------------------------------- command
