@@ -321,15 +321,42 @@ def read_noting(path) -> tuple[Notes, list[str]]:
     return jsonl_read_noting(lambda: Notes.read(path))
 
 
+def _read_table(path, suffix: str) -> Notes:
+    """The notes of an exported table (``ragwidgets.engine.claims.write_notes``): Parquet, or CSV
+    with its tags joined by "; " and its formula guard (a leading ' before = + - @, a tab or a
+    carriage return) taken off again."""
+    import pandas as pd
+    name = os.fspath(path)
+    if not os.path.isfile(name):
+        raise InputError(f"{name}: no such notes file")
+    if suffix == "parquet":
+        return Notes.from_records(pd.read_parquet(name).to_dict("records"))
+    frame = pd.read_csv(name, dtype=str, keep_default_na=False)
+    frame = frame.rename(columns=_unguard).map(_unguard)
+    records = []
+    for r in frame.to_dict("records"):
+        r["tags"] = [t for t in r.get("tags", "").split("; ") if t]
+        r["claim"] = int(r["claim"]) if r.get("claim", "").strip().isdigit() else None
+        r["claim_text"] = r.get("claim_text") if r["claim"] is not None and r.get("claim_text") else None
+        records.append(r)
+    return Notes.from_records(records)
+
+
+def _unguard(cell: str) -> str:
+    """A CSV cell as written before its formula guard (see :func:`_read_table`)."""
+    return cell[1:] if cell[:1] == "'" and cell[1:2] in ("=", "+", "-", "@", "\t", "\r") else cell
+
+
 def as_notes(obj) -> Notes:
-    """Notes from a path of a JSONL file (str / PathLike), Notes, a NoteLog, a DataFrame, or an
-    iterable of Note objects or dicts."""
+    """Notes from a path (a JSONL notes file; a .csv or .parquet table ``write_notes`` exported),
+    Notes, a NoteLog, a DataFrame, or an iterable of Note objects or dicts."""
     if isinstance(obj, Notes):
         return obj
     if isinstance(obj, NoteLog):
         return obj.notes
     if isinstance(obj, (str, os.PathLike)):
-        return Notes.read(obj)
+        suffix = os.fspath(obj).lower().rsplit(".", 1)[-1]
+        return _read_table(obj, suffix) if suffix in ("csv", "parquet") else Notes.read(obj)
     if isinstance(obj, Note):
         return Notes([obj])
     if hasattr(obj, "to_dict") and hasattr(obj, "columns"):  # a DataFrame

@@ -267,7 +267,7 @@ def write_notes(notes, path) -> int:
     suffix (:func:`write_frame`); returns the notes written. ``claim`` is a whole number (empty for
     a sample's note); ``tags`` a list in Parquet and JSONL (the JSONL is a notes file
     :meth:`~ragwidgets.notes.Notes.read` reads back), its tags joined by "; " in CSV (a tag holding
-    "; " reads back from CSV as two)."""
+    "; " reads back from CSV as two). ``ragwidgets.notes.as_notes(path)`` reads each back."""
     frame = as_notes(notes).to_frame()
     frame["claim"] = frame["claim"].astype("Int64")
     write_frame(frame, path, list_columns=("tags",), joined="; ", what="notes")
