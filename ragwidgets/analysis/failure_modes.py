@@ -22,7 +22,8 @@ cap above it, as the correction would allow, covered 88.9% at worst, computed ex
 30 read in each of two strata; this cap, 99.9%). All
 read is exact, a zero-width interval. A stratum none of whose samples was read leaves
 the population rate Undefined. Samples read outside the population count in rate and read, not
-in the estimate. The run's rate is population_rate × population / run_size, its interval scaled
+in the estimate; samples of the population read but not drawn by the queue (noted from the table,
+or drawn by an earlier queue) are taken as drawn at random too, and ``basis`` counts them. The run's rate is population_rate × population / run_size, its interval scaled
 the same way.
 """
 
@@ -167,11 +168,13 @@ def _runs(obj, what: str, names: list[str]) -> dict:
     return dict.fromkeys(names, obj)
 
 
-def _cells(scores: Scores, design: ReadingQueue | None) -> tuple[np.ndarray, np.ndarray, str]:
-    """Per sample: in the population or not, its stratum ('' unstratified), and words on the design."""
+def _cells(scores: Scores, design: ReadingQueue | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    """Per sample: in the population or not, its stratum ('' unstratified), drawn by the queue
+    (all True for a declared design: no draw to check), and words on the design."""
     ids = list(scores.batch.query_ids)
     if design is None:
-        return np.zeros(len(ids), dtype=bool), np.full(len(ids), "", dtype=object), NO_DESIGN
+        none = np.zeros(len(ids), dtype=bool)
+        return none, np.full(len(ids), "", dtype=object), none, NO_DESIGN
     if not isinstance(design, ReadingQueue):
         raise ValueError(f"design must be a ReadingQueue (reading_queue, declared_design) or None, "
                          f"not {type(design).__name__}")
@@ -183,10 +186,15 @@ def _cells(scores: Scores, design: ReadingQueue | None) -> tuple[np.ndarray, np.
     strata = design.strata or {}
     stratum = np.array([str(strata.get(q, "")) for q in ids], dtype=object)
     where = f"where {design.where}" if design.where.strip() else "every sample"
-    return inside, stratum, f"{design.strategy} design over the population ({where})"
+    drawn = np.ones(len(ids), dtype=bool)
+    if design.query_ids:
+        queued = set(design.query_ids)
+        drawn = np.fromiter((q in queued for q in ids), dtype=bool, count=len(ids))
+    return inside, stratum, drawn, f"{design.strategy} design over the population ({where})"
 
 
-def _basis(design_words: str, strategy: str | None, N: np.ndarray, n: np.ndarray, names, outside: int) -> str:
+def _basis(design_words: str, strategy: str | None, N: np.ndarray, n: np.ndarray, names, outside: int,
+           undrawn: int) -> str:
     """What one group's run-level numbers rest on, in words."""
     if strategy is None:
         return NO_DESIGN
@@ -209,6 +217,9 @@ def _basis(design_words: str, strategy: str | None, N: np.ndarray, n: np.ndarray
         words = f"{got} of its {total} samples read, a simple random sample"
     if outside:
         words += f"; {outside} read outside the population count in rate only"
+    if undrawn and strategy != "all":
+        words += (f"; {undrawn} of them not drawn by this queue (read from the table, or an earlier queue) "
+                  "are taken as drawn at random too")
     return f"{design_words}: {words}"
 
 
@@ -240,16 +251,17 @@ def mode_table(scores, notes=None, *, design=None, by=None, level: float = 0.95)
         for k, t in enumerate(modes):
             tagged[k] = tags.get(t, False)
         groups = np.full(len(read), "") if by is None else np.asarray(_strata(s, by)).astype(str)
-        inside, stratum, words = _cells(s, designs[run])
+        inside, stratum, drawn, words = _cells(s, designs[run])
         strategy = None if designs[run] is None else designs[run].strategy
         names, inverse = np.unique(groups, return_inverse=True)
         members = np.split(np.argsort(inverse, kind="stable"), np.cumsum(np.bincount(inverse))[:-1])
         for group, idx in zip(names, members):
-            rows.extend(_group_rows(run, str(group), modes, tagged, read, idx, inside, stratum, words, strategy, level))
+            rows.extend(_group_rows(run, str(group), modes, tagged, read, idx, inside, stratum, drawn, words,
+                                    strategy, level))
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def _group_rows(run, group, modes, tagged, read, idx, inside, stratum, words, strategy, level) -> list[dict]:
+def _group_rows(run, group, modes, tagged, read, idx, inside, stratum, drawn, words, strategy, level) -> list[dict]:
     """The rows of one run's group (``idx``: its samples' positions), one per mode."""
     seen = idx[read[idx]]
     n_read, run_size = len(seen), len(idx)
@@ -260,7 +272,7 @@ def _group_rows(run, group, modes, tagged, read, idx, inside, stratum, words, st
     names, cell = np.unique(stratum[population].astype(str), return_inverse=True)
     got = read[population]
     N, n = np.bincount(cell, minlength=len(names)), np.bincount(cell[got], minlength=len(names))
-    basis = _basis(words, strategy, N, n, names, n_read - int(got.sum()))
+    basis = _basis(words, strategy, N, n, names, n_read - int(got.sum()), int((~drawn[population[got]]).sum()))
     size = float(len(population)) if strategy is not None else np.nan
     if strategy is None or (strategy == "all" and n.sum() < N.sum()):
         share = np.full((3, len(modes)), np.nan)

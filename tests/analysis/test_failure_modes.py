@@ -312,3 +312,13 @@ def test_the_stratified_interval_keeps_its_level_exactly_when_most_of_each_strat
                * ((lo <= (K1 + K2) / 60 + 1e-12) & ((K1 + K2) / 60 <= hi + 1e-12))).sum())
         for K1 in range(31) for K2 in range(31))
     assert worst >= 0.95, f"worst exact coverage {worst:.4f}"
+
+
+def test_the_basis_counts_samples_of_the_population_read_but_not_drawn(scores):
+    queue_ = reading_queue(scores, 3, where="faithfulness < 1")
+    undrawn = [q for q in queue_.population if q not in queue_.query_ids][:2]
+    notes_ = Notes([Note(q, "x", ("m",)) for q in [*queue_.query_ids, *undrawn]])
+    basis = mode_table(scores, notes_, design=queue_)["basis"].iloc[0]
+    assert "2 of them not drawn by this queue" in basis
+    declared = mode_table(scores, notes_, design=declared_design(scores, where="faithfulness < 1"))
+    assert "not drawn" not in declared["basis"].iloc[0]  # a declared design has no draw to check
