@@ -24,7 +24,7 @@ import pandas as pd
 from ..engine.evaluate import Scores
 from ..notes import as_notes
 from .filtering import expression_mask
-from .review_queue import _quotas, _round, _strata
+from .review_queue import _quotas, _round, _strata, check_draw
 from .table import run_table
 
 STRATEGIES = ("random", "stratified", "all")
@@ -61,12 +61,7 @@ def reading_queue(scores: Scores, n: int, *, where: str = "", strategy: str = "r
     carry); ``by``: a column of the run's table, a group per sample or a mapping from query_id
     (stratified only). A ``where`` that is not a valid expression is an ExpressionError (a
     ValueError) naming the part at fault."""
-    if strategy not in STRATEGIES:
-        raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"n must be a whole number ≥ 0, not {n!r}")
-    if (strategy == "stratified") != (by is not None):
-        raise ValueError("by= goes with strategy='stratified' (and it needs one)")
+    check_draw(n, strategy, STRATEGIES, by)
     if not isinstance(where, str):
         raise ValueError(f"where must be a filter expression (a string), not {where!r:.80}")
     frame = run_table(scores, share=True).frame

@@ -85,6 +85,17 @@ def _run(scores: Scores, reviews) -> ReviewedRun:
     return reviewed_run(scores, reviews)
 
 
+def check_draw(n, strategy: str, strategies: tuple[str, ...], by) -> None:
+    """A ValueError naming the argument unless ``strategy`` is one of ``strategies``, ``n`` a whole
+    number ≥ 0 and ``by`` given exactly when the strategy is "stratified" (a queue's draw)."""
+    if strategy not in strategies:
+        raise ValueError(f"strategy must be one of {', '.join(strategies)}, not {strategy!r}")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"n must be a whole number ≥ 0, not {n!r}")
+    if (strategy == "stratified") != (by is not None):
+        raise ValueError("by= goes with strategy='stratified' (and it needs one)")
+
+
 def _strata(scores: Scores, by) -> np.ndarray:
     if isinstance(by, str):
         frame = run_table(scores).frame
@@ -226,12 +237,7 @@ def review_queue(scores: Scores, n: int, *, strategy: str = "random", by=None, s
     labels, so the samples reviewed in all are a simple random sample of the run (of a random
     size), and the second reviews a simple random subset of them.
     """
-    if strategy not in STRATEGIES:
-        raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"n must be a whole number ≥ 0, not {n!r}")
-    if (strategy == "stratified") != (by is not None):
-        raise ValueError("by= goes with strategy='stratified' (and it needs one)")
+    check_draw(n, strategy, STRATEGIES, by)
     if allocation not in ALLOCATIONS:
         raise ValueError(f"allocation must be one of {', '.join(ALLOCATIONS)}, not {allocation!r}")
     if strategy != "stratified" and (allocation != "proportional" or disagreement is not None):
