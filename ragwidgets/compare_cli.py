@@ -10,9 +10,10 @@ variance into the interval when both sides do. Each NEW run is gated against BAS
 with its interval (Holm over the metrics gated), the minimum detectable effect, and a verdict:
 worse, better, no detectable change, or cannot tell (with the reason).
 
-Exit status: 0 no regression; 1 a metric of a NEW run is worse (with ``--fail-on-regression``;
-without it the verdicts are reported and the status is 0); 2 bad input (one line on stderr naming
-the file and field); 4 a metric cannot be told (with ``--strict``; a regression's 1 comes first).
+Exit status: 0 no regression; 1 a metric of a NEW run is worse, or the A/A check's false-alarm
+rate is above its nominal rate (with ``--fail-on-regression``; without it the verdicts are reported
+and the status is 0); 2 bad input (one line on stderr naming the file and field); 4 a metric
+cannot be told (with ``--strict``; a regression's 1 comes first).
 
 Formats (``--format``; ``--output FILE`` writes it to FILE and the table to stdout):
 
@@ -59,8 +60,9 @@ WORST_QUERIES = 5  # queries shown per worse metric in the markdown
 CLAIMS_SHOWN = 6  # changed claims shown per query there
 SHOWN = 160  # characters of a query's or claim's text shown in the markdown
 AA_DRAWS = 200
-EXIT_HELP = ("exit status: 0 no regression; 1 a metric is worse (with --fail-on-regression); 2 bad input "
-             "(one line on stderr); 4 a metric cannot be told (with --strict)")
+EXIT_HELP = ("exit status: 0 no regression; 1 a metric is worse, or the --aa false-alarm rate is above its "
+             "nominal rate (with --fail-on-regression); 2 bad input (one line on stderr); 4 a metric cannot be "
+             "told (with --strict)")
 
 
 @dataclass
@@ -209,10 +211,10 @@ def run_gates(base: Side, news: list[Side], args) -> list[Result]:
     return results
 
 
-def exit_code(results: list[Result], *, fail_on_regression: bool, strict: bool) -> int:
-    """1 when a run regressed and ``fail_on_regression``; else 4 when a metric cannot be told and
-    ``strict``; else 0."""
-    if fail_on_regression and any(len(r.gate.regressed) for r in results):
+def exit_code(results: list[Result], aa: dict | None, *, fail_on_regression: bool, strict: bool) -> int:
+    """1 when ``fail_on_regression`` and a run regressed or the A/A check's false-alarm rate is above
+    its nominal rate (:func:`aa_above`); else 4 when a metric cannot be told and ``strict``; else 0."""
+    if fail_on_regression and (any(len(r.gate.regressed) for r in results) or (aa is not None and aa_above(aa))):
         return REGRESSION
     if strict and any(len(r.gate.cannot_tell) for r in results):
         return CANNOT_TELL
@@ -298,7 +300,7 @@ def aa_said(aa: dict) -> str:
     if aa.get("how"):
         said.append(str(aa["how"]))
     if rate is not None and nominal is not None:
-        if _aa_above(aa):
+        if aa_above(aa):
             said.append(f"Above the nominal {_percent(nominal)}: this gate raises false alarms on this judge; "
                         "widen --margin, score with the judge's repeats, or gate fewer metrics.")
         else:
@@ -351,10 +353,10 @@ def as_junit(base: Side, results: list[Result], aa: dict | None) -> str:
                 ET.SubElement(case, "system-out").text = said
     if aa is not None:
         suite = ET.SubElement(suites, "testsuite", name=_xml(f"A/A check on {aa['source']}"), tests="1",
-                              failures=str(int(_aa_above(aa))), skipped="0", errors="0")
+                              failures=str(int(aa_above(aa))), skipped="0", errors="0")
         case = ET.SubElement(suite, "testcase", name="false alarm rate", classname="ragwidgets.compare.aa")
         said = _xml(aa_said(aa))
-        if _aa_above(aa):
+        if aa_above(aa):
             ET.SubElement(case, "failure", message=said, type="false alarms").text = said
         else:
             ET.SubElement(case, "system-out").text = said
@@ -362,7 +364,9 @@ def as_junit(base: Side, results: list[Result], aa: dict | None) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode")
 
 
-def _aa_above(aa: dict) -> bool:
+def aa_above(aa: dict) -> bool:
+    """Whether the A/A check's rate of "worse" is above its nominal rate by more than twice its
+    Monte-Carlo standard error."""
     rate, error, nominal = aa.get("rate"), aa.get("se") or 0.0, aa.get("nominal")
     return rate is not None and nominal is not None and rate - 2 * error > nominal
 
@@ -481,7 +485,7 @@ def cmd_compare(args) -> int:
         news = [load_side(spec, "NEW", args.history, scored) for spec in args.runs[1:]]
         results = run_gates(base, news, args)
     aa = aa_report(args.aa, args) if args.aa else None
-    status = exit_code(results, fail_on_regression=args.fail_on_regression, strict=args.strict)
+    status = exit_code(results, aa, fail_on_regression=args.fail_on_regression, strict=args.strict)
     if args.format == "json":
         text = as_json(base, results, aa, args.level, status) if base else json.dumps(
             {"format": 1, "level": args.level, "exit_code": status, "base": None, "runs": [], "aa": aa}, indent=2)
@@ -513,7 +517,8 @@ def add_parser(sub) -> None:
                                     "for every metric, or metric=number,... (default 0)")
     p.add_argument("--level", type=float, default=0.95, help="confidence level of the intervals (default 0.95)")
     p.add_argument("--fail-on-regression", action="store_true",
-                   help="exit status 1 when a metric of a NEW run is worse")
+                   help="exit status 1 when a metric of a NEW run is worse (or the --aa false-alarm rate "
+                        "is above its nominal rate)")
     p.add_argument("--strict", action="store_true", help="exit status 4 when a metric cannot be told "
                                                           "(too few shared queries, judges differ, ...)")
     p.add_argument("--format", choices=FORMATS, default="table",

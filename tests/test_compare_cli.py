@@ -269,6 +269,20 @@ def test_aa_alone_says_the_rate_and_what_it_means(runs, capsys):
     assert case.get("name") == "false alarm rate"
 
 
+def test_an_aa_rate_above_nominal_fails_with_fail_on_regression(runs, capsys, monkeypatch):
+    """Above: the rate less twice its Monte-Carlo error still above the nominal rate."""
+    gate_module = sys.modules["ragwidgets.analysis.gate"]  # the module (ragwidgets.analysis.gate is its function)
+    found = {"rate": 0.1, "se": 0.02, "any_rate": 0.12, "any_se": 0.02, "cannot_tell_rate": 0.0, "nominal": 0.025,
+             "any_nominal": 0.05, "draws": 200, "splits": None, "pairs": 150, "mode": "queries", "how": "by hand"}
+    monkeypatch.setattr(gate_module, "aa_false_alarms", lambda run, **options: dict(found))
+    status, out, _ = run_cli(capsys, "--aa", runs["base"], "--fail-on-regression")
+    assert status == 1 and "on 20 of 200 A/A pairs" in out and "Above the nominal 2.5%" in out
+    assert run_cli(capsys, "--aa", runs["base"])[0] == 0
+    found["rate"] = 0.06  # 0.06 - 2 x 0.02 = 0.02: within the noise of the nominal rate
+    status, out, _ = run_cli(capsys, "--aa", runs["base"], "--fail-on-regression")
+    assert status == 0 and "Within the nominal 2.5%" in out
+
+
 def test_a_real_process(runs):
     done = subprocess.run([sys.executable, "-m", "ragwidgets.cli", "compare", str(runs["base"]), str(runs["worse"]),
                            "--metrics", "recall", "--fail-on-regression", "--format", "json"],
@@ -277,4 +291,5 @@ def test_a_real_process(runs):
     assert json.loads(done.stdout)["runs"][0]["regressed"] == ["recall"]
     help_text = subprocess.run([sys.executable, "-m", "ragwidgets.cli", "compare", "--help"], capture_output=True,
                                text=True, timeout=120).stdout
-    assert "1 a metric is worse (with --fail-on-regression)" in " ".join(help_text.split())
+    said = " ".join(help_text.split())
+    assert "0 no regression; 1 a metric is worse" in said and "4 a metric cannot be told (with --strict)" in said
