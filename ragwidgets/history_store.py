@@ -145,9 +145,11 @@ class History:
     def __repr__(self) -> str:
         return f"History({str(self.path)!r})"
 
-    def _connect(self, *, create: bool = False) -> sqlite3.Connection:
-        """A connection in autocommit mode (transactions begun explicitly) to a checked history file."""
-        if not create and not self.path.exists():
+    def _connect(self, *, write: bool = False) -> sqlite3.Connection:
+        """A connection in autocommit mode (transactions begun explicitly) to a checked history file;
+        ``write``: the file is created if missing, and its journal set back to DELETE should another
+        tool have left it in WAL mode."""
+        if not write and not self.path.exists():
             raise InputError(f"no run history at {self.path}: add a run first (ragwidgets history add RUN --name N)")
         if self.path.is_dir():
             raise InputError(f"{self.path} is a directory; the run history is one SQLite file")
@@ -155,8 +157,7 @@ class History:
         try:
             db.execute("PRAGMA foreign_keys = ON")
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if not tables and create:
-                db.execute("PRAGMA journal_mode = DELETE")
+            if not tables and write:
                 db.execute("BEGIN IMMEDIATE")
                 if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():  # another writer's?
                     for statement in _SCHEMA.split(";"):
@@ -171,6 +172,8 @@ class History:
             if version is None or version > SCHEMA_VERSION:
                 raise InputError(f"{self.path} is a run history of schema version {row[0] if row else 'unknown'!r}; "
                                  f"this ragwidgets reads version {SCHEMA_VERSION}: upgrade ragwidgets")
+            if write:
+                db.execute("PRAGMA journal_mode = DELETE")
         except sqlite3.DatabaseError as err:
             db.close()
             raise InputError(f"{self.path} is not a run history ({err})") from None
@@ -202,7 +205,7 @@ class History:
         summary = summarize(run_table(evaluate(b"[" + lines.rstrip(b"\n").replace(b"\n", b",") + b"]")))  # the fast path
         entry = RunEntry(name, datetime.now(timezone.utc).isoformat(timespec="seconds"), commit, judge, accepted,
                          lines.count(b"\n"), described, _version())
-        db = self._connect(create=True)
+        db = self._connect(write=True)
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -229,7 +232,7 @@ class History:
     def accept(self, name: str) -> RunEntry:
         """Mark the run ``name`` (or "latest") accepted: the base :meth:`get` ("accepted") gives."""
         name = self.entry(name).name
-        db = self._connect()
+        db = self._connect(write=True)
         try:
             db.execute("BEGIN IMMEDIATE")
             changed = db.execute("UPDATE runs SET accepted = 1 WHERE name = ?", (name,)).rowcount

@@ -135,6 +135,20 @@ def test_one_file_without_wal_and_a_versioned_schema(history, systems):
         history.runs()
 
 
+def test_a_file_left_in_wal_mode_is_set_back_by_a_write(history, systems):
+    history.add(systems["gpt4"], "a")
+    with sqlite3.connect(history.path) as db:
+        assert db.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal"
+    db.close()
+    history.accept("a")
+    history.add(systems["alpaca_7B"], "b")
+    with sqlite3.connect(history.path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    db.close()
+    assert sorted(p.name for p in history.path.parent.iterdir()) == ["history.sqlite"]
+    assert history.runs()["name"].tolist() == ["a", "b"]
+
+
 def test_files_that_are_not_a_history(tmp_path):
     text = tmp_path / "notes.sqlite"
     text.write_text("hello, not a database " * 100)
@@ -151,7 +165,7 @@ def test_files_that_are_not_a_history(tmp_path):
 
 def test_an_empty_history_has_empty_frames(tmp_path):
     history = History(tmp_path / "h.sqlite")
-    history._connect(create=True).close()
+    history._connect(write=True).close()
     assert history.runs().empty and history.metrics().empty and history.frame.empty
     assert history.latest() is None
 
