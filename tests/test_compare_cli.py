@@ -142,6 +142,24 @@ def test_json_holds_the_gate_s_own_numbers(runs, capsys):
     assert run["regressed"] == ["faithfulness"] and run["cannot_tell"] == []
 
 
+def test_any_run_source_gives_the_same_verdicts(runs, capsys, tmp_path):
+    """Parquet and gzipped JSONL, read by score's loaders, give the JSON files' numbers."""
+    import gzip
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    base = json.loads(runs["base"].read_text(encoding="utf-8"))["results"]
+    worse = json.loads(runs["worse"].read_text(encoding="utf-8"))["results"]
+    pq.write_table(pa.Table.from_pylist(base), tmp_path / "base.parquet")
+    with gzip.open(tmp_path / "worse.jsonl.gz", "wt", encoding="utf-8") as f:
+        f.writelines(json.dumps(r) + "\n" for r in worse)
+    args = ("--metrics", "precision,recall,faithfulness", "--format", "json")
+    as_files = json.loads(run_cli(capsys, runs["base"], runs["worse"], *args)[1])["runs"][0]["metrics"]
+    status, out, _ = run_cli(capsys, tmp_path / "base.parquet", tmp_path / "worse.jsonl.gz", *args)
+    assert status == 0 and json.loads(out)["runs"][0]["metrics"] == as_files
+
+
 def test_one_margin_for_every_metric(runs, capsys):
     status, out, _ = run_cli(capsys, runs["base"], runs["worse"], "--metrics", "precision,recall", "--margin", "0.3",
                              "--fail-on-regression", "--format", "json")
