@@ -141,3 +141,40 @@ describe("the SampleExplorer's note box", () => {
     expect(plain.firstElementChild.classList.contains("rw-root")).toBe(true);
   });
 });
+
+describe("a claim row's note control", () => {
+  it("opens the note box on that claim, focused, with its note in force", async () => {
+    const el = document.createElement("div");
+    el.className = "rw-ds";
+    document.body.appendChild(el);
+    const shown = { sample: { note: "on the sample", tags: [] }, claims: { 1: { note: "invented", tags: ["made up"] } } };
+    const draw = (opened) => render(html`<${NoteBox} notes=${notes("q1", shown)} claims=${claims}
+      request=${() => Promise.resolve({})} opened=${opened} />`, el);
+    draw(null);
+    await tick();
+    expect(el.querySelector('[data-testid="note-text"]').value).toBe("on the sample");
+    draw({ claim: 1, seq: 1 });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(el.querySelector('[data-testid="note-on"]').value).toBe("1");
+    expect(el.querySelector('[data-testid="note-text"]').value).toBe("invented");
+    expect(document.activeElement).toBe(el.querySelector('[data-testid="note-text"]'));
+  });
+
+  it("is drawn on each response claim row only where the holder takes notes", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { mountSampleView } = await import("./src/sample_view.js");
+    const view = JSON.parse(readFileSync("fixtures/ragchecker_reviewed.json", "utf8"));
+    const asked = [];
+    const el = document.createElement("div");
+    document.body.appendChild(el);
+    mountSampleView(el, { view, send: () => {}, note: (i) => asked.push(i) });
+    const buttons = el.querySelectorAll('[data-testid="claim-note"]');
+    expect(buttons.length).toBe(view.claims.length);
+    buttons[1].click();
+    expect(asked).toEqual([1]);
+    const plain = document.createElement("div");
+    document.body.appendChild(plain);
+    mountSampleView(plain, { view, send: () => {} });
+    expect(plain.querySelector('[data-testid="claim-note"]')).toBeNull();
+  });
+});

@@ -179,7 +179,7 @@ function RepeatedLabels({ view }) {
 }
 
 export function mountSampleView(el, { view, send, search = null, review = null, trace = null, queue = null,
-  queued = null, kinds = () => null, keys = null }) {
+  queued = null, kinds = () => null, keys = null, note = null }) {
   let current = null;
   let first = true; // the first draw scrolls no page
   let label = null; // the sample and the label to review next the last draw showed ("…\0done": none left)
@@ -187,7 +187,7 @@ export function mountSampleView(el, { view, send, search = null, review = null, 
   let focusCell = null; // the matrix cell to focus ({kind, claim, doc_id, seq})
   let seq = 0;
   const widget = () => el.closest(".rw-widget") || el;
-  const ctx = { send, search, review, trace, queue, kinds, view: () => current };
+  const ctx = { send, search, review, trace, queue, kinds, note, view: () => current }; // note(i): a claim's note box
   const unkeep = keepKeys(el); // plain keys stay in the view; the host's go on (keys.js)
   // Whether focus may move to a label: it is in the widget (not in a text box), or was until the
   // element that held it was redrawn away.

@@ -201,7 +201,9 @@ const ClaimRow = memo(function ClaimRow({ c, index, selected, hasFacts, hasCorre
   const per = (f) => (cits.length ? cits.map((x, i) => html`${i ? html`<br />` : null}${f(x)}`) : "—");
   return html`<${Row} item=${c} selected=${selected} send=${ctx.send} more=${claimKeys(review, c.review, "answer2response", index, c.id, c, ctx)}>
     <${IdCell} id=${c.id} roles=${c.roles} />
-    <td class="rw-text"><${LongText} text=${c.text} /></td>
+    <td class="rw-text"><${LongText} text=${c.text} />${ctx.note ? html` <button type="button" class="rw-whole"
+      data-testid="claim-note" title=${`Note on claim ${c.id} (the note box opens on it)`}
+      onClick=${(e) => { e.stopPropagation(); ctx.note(index); }}>✎ note</button>` : null}</td>
     ${hasFacts ? html`<td data-label="Fact ID:">${c.facts && c.facts.length ? c.facts.map(showId).join(", ") : "—"}</td>` : null}
     ${hasCorrect ? html`<td class="rw-verdict-cell"><${Verdict} value=${c.correct} contradicted=${c.contradicted}
       words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}

@@ -48,14 +48,16 @@ function render({ model, el }) {
   const queue = (step) => model.send({ type: "queue", step });
   const noted = !!(view && view.notes); // notes= given: the note box over the sample view, each in its own element
   const boxEl = noted ? el.appendChild(document.createElement("div")) : null;
+  let opened = null; // a claim row's "note": {claim, seq}, the note box opens on it
   const note = () => boxEl && draw(html`<${NoteBox} notes=${view.notes} claims=${view.claims}
-    request=${(name, msg) => ask({ type: name, ...msg })} />`, boxEl);
+    request=${(name, msg) => ask({ type: name, ...msg })} opened=${opened} />`, boxEl);
   // key m: from inside the sample view (its keys stop there) and from the widget itself (focused by a click)
   const keys = noted ? (e) => e.key === NOTE_KEY && focusNoteBox(e.target) && (e.preventDefault(), true) : null;
   const onKey = (e) => !forHost(e) && !e.target.closest("input, select, textarea") && keys(e);
   if (noted) el.addEventListener("keydown", onKey);
   sv = mountSampleView(noted ? el.appendChild(document.createElement("div")) : el,
-    { view: shown(), send, search, review, trace, queue, keys });
+    { view: shown(), send, search, review, trace, queue, keys,
+      note: noted ? (claim) => { opened = { claim, seq: Date.now() }; note(); } : null });
   note();
   const redraw = () => { // a new view, or its base (a view sent as changes reads both)
     const next = viewOf(model, "_view");

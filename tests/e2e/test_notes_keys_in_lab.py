@@ -3,7 +3,7 @@ JupyterLab with the file browser open, headless Chromium at 1280x800, offline.
 ``ex.start_reading(5, where=...)`` opens the first failing sample; one click on the explorer, then
 only keys: m focuses the note box, a note and its tags are typed, Enter saves and the next sample
 of the queue opens (the reading line moves on, the file gains the line); 5 notes in 5 Enters. A
-claim's note from the box's "on" choice; going back to a sample shows its note again; a refused
+claim's note from its row's "✎ note" (the box opens on the claim); going back to a sample shows its note again; a refused
 note (a tag too long) stays in the box with the reason. Screenshots in artifacts/notes_*.png."""
 
 from __future__ import annotations
@@ -90,10 +90,11 @@ def test_five_notes_in_five_enters_a_claim_note_and_a_note_shown_again(lab, offl
     expect(line).to_contain_text("3 tagged")
     page.screenshot(path=str(artifacts / "notes_after_five_1280x800.png"))
 
-    # a claim's note: "on" claim 2 of the sample shown, then Enter
+    # a claim's note: claim 2's row control opens the box on it, focused; then Enter
     shown = shown_id(hint)
-    widget.locator("[data-testid=note-on]").select_option("1")
-    box.click()
+    widget.locator("[data-testid=drill-main] [data-testid=claim-note]").nth(1).click()
+    expect(widget.locator("[data-testid=note-on]")).to_have_value("1", timeout=TIMEOUT)
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "note-text"
     page.keyboard.type("this claim is invented")
     page.keyboard.press("Enter")
     expect(line).to_contain_text("6 read", timeout=TIMEOUT)

@@ -75,6 +75,7 @@ function Drill({ part, request }) {
   const kept = useRef({}); // which -> {sample, selected}: the selection drawn on that view
   const latest = useRef({}); // which -> the kernel's last view
   const [failed, setFailed] = useState(""); // why the drill-down's last request failed
+  const [opened, setOpened] = useState(null); // a claim row's "note": {claim, seq}, the note box opens on it
   const drillAsk = (name, msg) => request(name, msg).then((reply) => { setFailed(""); return reply; },
     (err) => { setFailed(`${name === "drill" ? "the drill-down" : name} failed: ${err.message}`); return null; });
   const shown = (which, next) => {
@@ -104,6 +105,7 @@ function Drill({ part, request }) {
       mounted.current[which] = mountSampleView(ref.current, {
         view: shown(which, next), send, queue: isMain ? queue : null, queued: isMain ? () => queued.current : null,
         kinds: () => (queued.current ? queued.current.kinds : null),
+        note: isMain && notes && notes.available ? (claim) => setOpened({ claim, seq: Date.now() }) : null,
         keys: (e) => !(e.key.startsWith("Arrow") && e.target.matches(".rw-scroll, .rw-matrix-wrap")) // an arrow scrolls a region
           && navigate(e, (by) => request("step", { delta: by }).catch(() => null), queued.current ? queue : null),
         review: (action) => drillAsk("review", { which, ...action }),
@@ -133,7 +135,8 @@ function Drill({ part, request }) {
         ${copied ? html`<span class="rw-hint" role="status">${copied}</span>` : ""}` : ""}
     </div>
     ${failed ? html`<div class="rw-ds-error" role="alert" data-testid="drill-error">${failed}</div>` : ""}
-    ${sel.row >= 0 ? html`<${NoteBox} key="notes" notes=${notes} claims=${drill ? drill.claims : null} request=${request} />` : ""}
+    ${sel.row >= 0 ? html`<${NoteBox} key="notes" notes=${notes} claims=${drill ? drill.claims : null} request=${request}
+      opened=${opened} />` : ""}
     <div class="rw-ds-drill-views" key="views">
       <div class="rw-ds-drill-view" ref=${main} data-testid="drill-main" />
       ${other ? html`<div class="rw-ds-drill-view" ref=${otherRef} data-testid="drill-other" />` : ""}

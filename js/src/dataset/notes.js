@@ -2,14 +2,14 @@
 // (started from Python, `ex.start_reading(n, where=...)`): "Reading 12 of 40 failing (where
 // faithfulness < 1, random) · 8 read · 5 tagged · Saved to notes.jsonl", ◀ ▶ along it. The note
 // box (NoteBox, drawn by the drill-down under its bar): the drilled sample's note, or one of its
-// response claims' ("on"), a tags field (comma-separated; the run's tags offered as chips and a
+// response claims' ("on", or a claim row's "✎ note", `opened`), a tags field (comma-separated; the run's tags offered as chips and a
 // datalist). Key m focuses it (drill.js `navigate`); in it Enter saves and opens the next sample
 // (the reading queue's; without one, the table's next row), Shift+Enter is a new line and Escape
 // leaves it for the explorer. The box empties at once on Enter and the kernel writes; a refused
 // note comes back into the box with the kernel's reason, never lost. Keys typed in it stay in it:
 // the explorer's root keeps plain keys from the host (keys.js), and Enter, Shift+Enter and Escape
 // are stopped here (the host would run the cell or leave the widget).
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { html } from "../incremental.js";
 import { showId } from "../text.js";
 
@@ -37,7 +37,7 @@ export function focusNoteBox(from) {
   return true;
 }
 
-export function NoteBox({ notes, claims, request }) {
+export function NoteBox({ notes, claims, request, opened = null }) {
   const sample = notes && notes.query_id ? `${notes.run}\u0000${notes.query_id}` : "";
   const [on, setOn] = useState(""); // "" the sample, else a response claim's index
   const [text, setText] = useState("");
@@ -48,6 +48,11 @@ export function NoteBox({ notes, claims, request }) {
   const shownFor = useRef({ sample: null, on: "" }); // what the box was last filled for
   const textBox = useRef(null);
   const tagsBox = useRef(null);
+  useEffect(() => { // a claim row's "note" (opened: {claim, seq}): the box on that claim, focused
+    if (!opened) return;
+    setOn(String(opened.claim));
+    if (textBox.current) textBox.current.focus();
+  }, [opened]);
   useLayoutEffect(() => { // a new sample or target: its note in force, unless the box holds typing
     const last = shownFor.current;
     if (last.sample === sample && last.on === on) return;
@@ -110,28 +115,29 @@ export function NoteBox({ notes, claims, request }) {
   const chosen = splitTags(tags);
   const list = `rw-note-tags-${notes.run}`.replace(/[^\w-]/g, "_");
   const refused = state.startsWith("not saved");
-  return html`<div class="rw-ds-note" data-testid="note-box" style="padding: 4px 6px; border-bottom: 1px solid var(--rw-border);">
-    <div style="display: flex; gap: 6px; align-items: center; flex-wrap: wrap;">
-      <b>Note</b>
-      <select data-testid="note-on" value=${on} title="What the note is on"
+  const hint = state === "saving" ? "saving…" : refused ? "" : state;
+  return html`<div class="rw-ds-note" data-testid="note-box" style="padding: 3px 6px; border-bottom: 1px solid var(--rw-border);">
+    <div style="display: flex; gap: 4px; align-items: flex-start; flex-wrap: wrap;">
+      <select data-testid="note-on" value=${on} title="What the note is on" style="max-width: 12em; min-width: 0;"
         onChange=${(e) => { setOn(e.target.value); }}>
-        <option value="">on this sample</option>
-        ${(claims || []).map((c, i) => html`<option value=${String(i)}>${`on claim ${i + 1}: ${c.text.slice(0, 60)}`}${noteOn(notes.shown, String(i)) ? " ✎" : ""}</option>`)}
+        <option value="">Note: this sample</option>
+        ${(claims || []).map((c, i) => html`<option value=${String(i)}>${`Note: claim ${i + 1}, ${c.text.slice(0, 60)}`}${noteOn(notes.shown, String(i)) ? " ✎" : ""}</option>`)}
       </select>
-      <span class="rw-hint" data-testid="note-state" role="status">${state === "saving" ? "saving…" : refused ? "" : state}</span>
-      <span class="rw-hint">${notes.file}</span>
-    </div>
-    <textarea ref=${textBox} data-testid="note-text" rows="2" style="width: 100%; box-sizing: border-box; resize: vertical;"
-      placeholder=${`What went wrong? (${NOTE_KEY} to focus · Enter saves and opens the next · Shift+Enter new line · Esc leaves)`}
-      aria-label="failure note" value=${text} onInput=${edit(setText)} onKeyDown=${onKey} />
-    <div style="display: flex; gap: 4px; align-items: center; flex-wrap: wrap;">
-      <input ref=${tagsBox} type="text" data-testid="note-tags" list=${list} value=${tags} style="flex: 1 1 200px;"
-        placeholder="tags, comma-separated (failure modes)" aria-label="tags" onInput=${edit(setTags)} onKeyDown=${onKey} />
+      <textarea ref=${textBox} data-testid="note-text" rows=${Math.min(4, text.split("\n").length)}
+        style="flex: 3 1 14em; min-width: 0; box-sizing: border-box; resize: vertical;"
+        placeholder=${`What went wrong? (${NOTE_KEY}: here · Enter: save, next · Shift+Enter: new line · Esc: leave)`}
+        aria-label="failure note" value=${text} onInput=${edit(setText)} onKeyDown=${onKey} />
+      <input ref=${tagsBox} type="text" data-testid="note-tags" list=${list} value=${tags} style="flex: 1 1 9em; min-width: 0;"
+        placeholder="tags, comma-separated" aria-label="tags (failure modes), comma-separated" onInput=${edit(setTags)} onKeyDown=${onKey} />
       <datalist id=${list}>${notes.tags.map((t) => html`<option value=${t} />`)}</datalist>
+      <button type="button" data-testid="note-save" onClick=${() => save(0)} title="Save, stay on this sample">Save</button>
+    </div>
+    <div class="rw-hint" style="display: flex; gap: 4px; align-items: center; flex-wrap: wrap; font-size: 0.9em;">
       ${suggested.map((t) => html`<button type="button" class=${`rw-ds-chip${chosen.includes(t) ? " rw-ds-on" : ""}`}
         data-testid="note-tag-chip" title=${chosen.includes(t) ? `Take tag ${t} off` : `Add tag ${t}`}
         onClick=${() => { dirty.current = true; setTags(toggleTag(tags, t)); }}>${t}</button>`)}
-      <button type="button" data-testid="note-save" onClick=${() => save(0)} title="Save, stay on this sample">Save</button>
+      <span data-testid="note-state" aria-live="polite">${hint}</span>
+      <span style="overflow-wrap: anywhere; min-width: 0;">${notes.file}</span>
     </div>
     ${refused ? html`<div class="rw-ds-error" role="alert" data-testid="note-error" style="overflow-wrap: anywhere;">${state}</div>` : ""}
   </div>`;
