@@ -213,20 +213,20 @@ def test_rw_history_frame_and_chart(tmp_path, systems):
         view.add(systems[system], system, commit=f"c{k}", judge=judge, accepted=k == 1)
     import ragwidgets.history_store  # noqa: F401  (a submodule import must not replace the facade)
     assert callable(rw.history) and rw.history(path).frame.equals(History(path).frame)
-    layers = {mark: (rows, encoding) for mark, rows, encoding in _layers(view.chart("faithfulness"))}
-    band_rows, band = layers["area"]
+    layers = _layers(view.chart("faithfulness"))
+    assert [mark for mark, _, _ in layers] == ["area", "line", "rule", "point", "rule", "text"]
+    (band_rows, band), (whisker_rows, whisker), (point_rows, point), (rule_rows, _), (text_rows, text) = \
+        [(rows, encoding) for k, (_, rows, encoding) in enumerate(layers) if k != 1]
+    assert (whisker["y"]["field"], whisker["y2"]["field"]) == ("lo", "hi") and len(whisker_rows) == 5
     assert (band["y"]["field"], band["y2"]["field"]) == ("lo", "hi")
     frame = view.frame
     assert [(r["run"], r["lo"], r["hi"]) for r in band_rows] == \
         list(zip(frame.index, frame["faithfulness_lo"], frame["faithfulness_hi"]))
-    point_rows, point = layers["point"]
     assert [r["mean"] for r in point_rows] == frame["faithfulness"].tolist()
     assert {t["field"] for t in point["tooltip"]} >= {"run", "commit", "judge", "label", "n"}
     assert [r["accepted"] for r in point_rows] == ["not accepted", "accepted"] + ["not accepted"] * 3
-    rule_rows, _ = layers["rule"]
     assert [(r["run"], r["said"]) for r in rule_rows] == [("gpt4", "judge: gpt-4o"),
                                                           ("llama2_70b_chat", "judge: not given")]
-    text_rows, text = layers["text"]
     assert [r["said"] for r in text_rows] == ["judge: human", "judge: gpt-4o", "judge: not given"]
     assert text["text"]["field"] == "said"
     with pytest.raises(InputError, match="field 'metric'.*its metrics: faithfulness"):
@@ -291,3 +291,19 @@ def test_a_table_source_is_stored_as_its_records(history, systems, tmp_path):
     expected = rw.evaluate(systems["gpt4"]).frame
     for name in ("from parquet", "from a frame"):
         pd.testing.assert_frame_equal(rw.evaluate(history.get(name)).frame, expected)
+
+
+def test_a_run_without_the_metric_breaks_the_trend(tmp_path, systems):
+    from ragwidgets.datasets.synthetic import synthetic_run
+
+    view = rw.history(tmp_path / "h.sqlite")
+    view.add(synthetic_run(60, seed=1), "s1")
+    view.add(systems["gpt4"], "refchecker")  # faithfulness only: no precision
+    view.add(synthetic_run(60, seed=2), "s2")
+    assert np.isnan(view.frame.loc["refchecker", "precision"])
+    layers = _layers(view.chart("precision"))
+    (_, band_rows, _), (_, line_rows, _), (_, whisker_rows, _), (_, point_rows, _) = layers[:4]
+    assert [r["run"] for r in band_rows] == ["s1", "refchecker", "s2"] and band_rows[1]["mean"] is None
+    assert [r["run"] for r in point_rows] == [r["run"] for r in whisker_rows] == ["s1", "s2"]
+    spec = view.chart("precision").to_dict()
+    assert [layer["mark"].get("invalid") for layer in spec["layer"][:2]] == ["break-paths-filter-domains"] * 2

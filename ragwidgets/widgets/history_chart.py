@@ -43,20 +43,23 @@ def trend_rows(frame: pd.DataFrame, metric: str) -> pd.DataFrame:
 
 def history_chart(frame: pd.DataFrame, metric: str, *, width: int = 480, height: int = 220) -> alt.LayerChart:
     """``metric`` over the runs of a history frame, oldest first on the x axis: the means as a line of
-    points (filled: accepted), their intervals as a band, the first run's judge ("judge: J") and a
-    dashed rule labelled with the new judge at each run whose judge differs from the run before's;
-    a point's tooltip says the run, its time, commit, judge, n and the mean with its interval. A
-    run that lacks the metric keeps its place on the axis, with no point."""
+    points (filled: accepted), their intervals as a band and a rule at each point, the first run's
+    judge ("judge: J") and a dashed rule labelled with the new judge at each run whose judge
+    differs from the run before's; a point's tooltip says the run, its time, commit, judge, n and
+    the mean with its interval. A run that lacks the metric keeps its place on the axis, with no
+    point, and breaks the line and the band."""
     rows = trend_rows(frame, metric)
     runs = list(rows["run"])
     x = alt.X("run:N", sort=runs, title="run (oldest first)", axis=alt.Axis(labelAngle=-30, labelLimit=120))
     title = f"{metric_label(metric)} (mean, 95% interval)"  # the intervals the history stores
     y = alt.Y("mean:Q", title=title, scale=alt.Scale(zero=False))
-    defined = rows[rows["mean"].notna()]
-    base = alt.Chart(defined).encode(x=x)
-    band = base.mark_area(color=BAND_FILL, opacity=0.45).encode(y=alt.Y("lo:Q", title=title), y2="hi:Q")
-    line = base.mark_line(color=BAR_FILL).encode(y=y)
-    points = base.mark_point(size=60, filled=True, stroke=BAR_FILL, strokeWidth=1.5).encode(
+    every = alt.Chart(rows).encode(x=x)  # a run without the metric breaks the line and the band
+    band = every.mark_area(color=BAND_FILL, opacity=0.45, invalid="break-paths-filter-domains").encode(
+        y=alt.Y("lo:Q", title=title), y2="hi:Q")
+    line = every.mark_line(color=BAR_FILL, invalid="break-paths-filter-domains").encode(y=y)
+    measured = alt.Chart(rows[rows["mean"].notna()]).encode(x=x)
+    whiskers = measured.mark_rule(color=BAR_FILL, opacity=0.6).encode(y="lo:Q", y2="hi:Q")  # a lone run's too
+    points = measured.mark_point(size=60, filled=True, stroke=BAR_FILL, strokeWidth=1.5).encode(
         y=y, fill=alt.Fill("accepted:N", scale=alt.Scale(domain=["accepted", "not accepted"],
                                                          range=[BAR_FILL, "white"]), title=None,
                                 legend=alt.Legend(orient="bottom")),
@@ -69,6 +72,5 @@ def history_chart(frame: pd.DataFrame, metric: str, *, width: int = 480, height:
         tooltip=[alt.Tooltip("run:N"), alt.Tooltip("said:N", title="judge changed to")])
     label = alt.Chart(rows[rows["judge_changed"] | (rows.index == 0)]).mark_text(
         color=JUDGE_COLOR, align="left", baseline="top", dx=3, dy=2).encode(x=x, y=alt.value(0), text="said:N")
-    every = alt.Chart(pd.DataFrame({"run": runs})).mark_tick(opacity=0).encode(x=x)  # every run on the axis
-    return alt.layer(every, band, line, points, rule, label).properties(
+    return alt.layer(band, line, whiskers, points, rule, label).properties(
         width=width, height=height, title=f"{metric_label(metric)} over the run history")
