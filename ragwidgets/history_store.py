@@ -147,12 +147,14 @@ class History:
 
     def _connect(self, *, write: bool = False) -> sqlite3.Connection:
         """A connection in autocommit mode (transactions begun explicitly) to a checked history file;
-        ``write``: the file is created if missing, and its journal set back to DELETE should another
+        ``write``: the file (and its folder) is created if missing, and its journal set back to DELETE should another
         tool have left it in WAL mode."""
         if not write and not self.path.exists():
             raise InputError(f"no run history at {self.path}: add a run first (ragwidgets history add RUN --name N)")
         if self.path.is_dir():
             raise InputError(f"{self.path} is a directory; the run history is one SQLite file")
+        if write:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, timeout=TIMEOUT, isolation_level=None)
         try:
             db.execute("PRAGMA foreign_keys = ON")

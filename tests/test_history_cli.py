@@ -58,8 +58,7 @@ def test_add_list_accept(files, tmp_path, capsys, monkeypatch):
 
 def test_another_file_and_replace(files, tmp_path, capsys):
     folder, systems = files
-    db = str(tmp_path / "team" / "runs.sqlite")
-    (tmp_path / "team").mkdir()
+    db = str(tmp_path / "team" / "eval" / "runs.sqlite")  # the folders made by the first add
     for run in ("gpt4", "alpaca_7B"):
         assert main(["history", "add", str(folder / f"{run}.json"), "--name", "main", "--db", db,
                      *(["--replace"] if run == "alpaca_7B" else [])]) == 0
