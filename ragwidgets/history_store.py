@@ -147,8 +147,8 @@ class History:
 
     def _connect(self, *, write: bool = False) -> sqlite3.Connection:
         """A connection in autocommit mode (transactions begun explicitly) to a checked history file;
-        ``write``: the file (and its folder) is created if missing, and its journal set back to DELETE should another
-        tool have left it in WAL mode."""
+        ``write``: the file (and its folder) is created if missing, and its journal set back to
+        DELETE should another tool have left it in WAL mode."""
         if not write and not self.path.exists():
             raise InputError(f"no run history at {self.path}: add a run first (ragwidgets history add RUN --name N)")
         if self.path.is_dir():
