@@ -204,7 +204,9 @@ class History:
             lines = _lines(records)
         del records
         blob = zlib.compress(lines, 6)
-        summary = summarize(run_table(evaluate(b"[" + lines.rstrip(b"\n").replace(b"\n", b",") + b"]")))  # the fast path
+        array = b"[" + lines.rstrip(b"\n").replace(b"\n", b",") + b"]"  # one JSON array: the loaders' fast path
+        summary = summarize(run_table(evaluate(array)))
+        del array
         entry = RunEntry(name, datetime.now(timezone.utc).isoformat(timespec="seconds"), commit, judge, accepted,
                          lines.count(b"\n"), described, _version())
         db = self._connect(write=True)
