@@ -34,6 +34,7 @@ import msgspec
 import numpy as np
 import pandas as pd
 
+from .analysis.compare import judge_info
 from .analysis.summary import summarize
 from .analysis.table import run_table
 from .engine import evaluate
@@ -187,11 +188,14 @@ class History:
     def add(self, source, name: str, commit: str | None = None, judge: str | None = None,
             accepted: bool = False, *, replace: bool = False) -> RunEntry:
         """Score ``source`` (a run's path, records, table or ScoringResult) and store it as ``name``.
-        A name already stored is an InputError unless ``replace`` (the run is then added anew)."""
+        A name already stored is an InputError unless ``replace`` (the run is then added anew).
+        ``judge`` defaults to a ScoringResult's judge (:func:`~ragwidgets.analysis.compare.judge_info`)."""
         name = _text(name, "name", optional=False)
         if name in KEYWORDS:
             raise InputError(f"{name!r} is how a run is asked for (latest, accepted); name the run otherwise",
                              field="name")
+        if judge is None and is_scoring_result(source):
+            judge = judge_info(source).judge
         commit, judge = _text(commit, "commit"), _text(judge, "judge")
         if not isinstance(accepted, bool):
             raise InputError(f"must be True or False, got {accepted!r:.80}", field="accepted")

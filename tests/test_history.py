@@ -307,3 +307,14 @@ def test_a_run_without_the_metric_breaks_the_trend(tmp_path, systems):
     assert [r["run"] for r in point_rows] == [r["run"] for r in whisker_rows] == ["s1", "s2"]
     spec = view.chart("precision").to_dict()
     assert [layer["mark"].get("invalid") for layer in spec["layer"][:2]] == ["break-paths-filter-domains"] * 2
+
+
+def test_a_scoring_result_brings_its_judge(history):
+    rows = pd.DataFrame({"query_id": [f"q{i}" for i in range(3)], "query": [f"question {i}" for i in range(3)],
+                         "target": ["The ferry leaves from pier 9."] * 3, "response": ["The ferry leaves."] * 3,
+                         "context": [["The ferry leaves from pier 9."]] * 3})
+    judged = rw.RagChecker(judge_model_key="lexical").score(rows)
+    entry = history.add(judged, "judged")
+    assert (entry.judge, entry.source, entry.n) == ("lexical", "ScoringResult", 3)
+    assert history.add(judged, "named", judge="gpt-4o").judge == "gpt-4o"
+    pd.testing.assert_frame_equal(rw.evaluate(history.get("judged")).frame, rw.evaluate(judged).frame)
