@@ -23,7 +23,8 @@ the two, level 0.95, margin 0, min_shared 30):
 Cells: ``aa`` (δ = 0: the false-alarm rate: the share of pairs with some metric "worse", exit
 code 1, nominal ≤ 2.5%, and with "worse" or "better", nominal ≤ 5%), ``shift`` (δ = 0 with the
 shared shift, k = 1 and k = 3), ``power`` (a small fall δ_f = 0.05, δ_h = 0.02 (2% → 4%) and a
-large one δ_f = 0.15, δ_h = 0.06 (2% → 8%): the share of pairs each metric is called "worse"),
+large one δ_f = 0.15, δ_h = 0.06 (2% → 8%), the large one also with k = 3: the share of pairs
+each metric is called "worse"),
 ``check`` (``aa_false_alarms`` on one simulated run judged 6 times, and on its queries),
 ``refchecker`` (real data: RefChecker's seven systems, human labels, noisy context: every pair
 gated on faithfulness, the 21 pairs' p-values adjusted together by Holm).
@@ -113,6 +114,7 @@ def main(argv=None) -> None:
     if "power" in args.cells:
         grid += [(f"{name} fall (δ_f = {f}, δ_h = {h}), n = {n}", n, {"fall": (f, h)})
                  for n in args.n for name, (f, h) in (("small", SMALL), ("large", LARGE))]
+        grid += [(f"large fall, n = {n}, k = 3", n, {"fall": LARGE, "k": 3}) for n in args.n]
     if grid:
         print("| cell | exit 1 (some metric worse) | worse or better | faithfulness worse | hallucination worse "
               "| faithfulness cannot tell | hallucination cannot tell | seconds |")
