@@ -3,7 +3,7 @@ failure slices, paired comparison of runs, run-level what-ifs, and how far the j
 trusted: judge–reviewer agreement, corrected scores from a reviewed sample, the review queue and
 its budget (plan_reviews); how far reviewers agree with each other (team);
 how much of a metric is the judge's noise over repeats (judge_variance); failure modes from
-notes with their rates and checks (failure_modes).
+notes with their rates and checks (failure_modes); the regression gate and its A/A check (gate).
 
 Pure pandas / numpy over the engine's Scores; imports no widget library.
 """
