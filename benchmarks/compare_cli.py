@@ -73,6 +73,8 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "ragwidgets_compare_bench")
+    parser.add_argument("--kind", nargs="+", choices=("jsonl", "parquet"), default=["jsonl", "parquet"],
+                        help="the files' formats timed")
     parser.add_argument("--write-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
@@ -86,7 +88,8 @@ def main() -> None:
           f"{os.cpu_count()} CPUs; median of {args.repeat} (min–max)")
     print("| command | wall s (min–max) | CPU s | peak MB | × score | exit | load before / after |")
     print("|---|---:|---:|---:|---:|---:|---|")
-    for kind, run in files.items():
+    for kind in args.kind:
+        run = files[kind]
         base, new = str(run["base"]), str(run["new"])
         peer = row(f"`score` one run ({kind})", [*CLI, "score", base], args.repeat, None)
         compare = [*CLI, "compare", base, new, "--fail-on-regression"]
