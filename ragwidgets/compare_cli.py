@@ -55,7 +55,7 @@ FORMATS = ("table", "json", "junit", "markdown")
 HISTORY = "history:"
 ROW_KEYS = ("metric", "direction", "shared", "base_mean", "new_mean", "difference", "lo", "hi", "p",
             "p_adjusted", "margin", "mde", "verdict", "why")
-OK, REGRESSION, BAD_INPUT, CANNOT_TELL = 0, 1, 2, 4
+OK, REGRESSION, CANNOT_TELL = 0, 1, 4  # 2, bad input, is the CLI's (ragwidgets.cli)
 WORST_QUERIES = 5  # queries shown per worse metric in the markdown
 CLAIMS_SHOWN = 6  # changed claims shown per query there
 SHOWN = 160  # characters of a query's or claim's text shown in the markdown
@@ -402,8 +402,8 @@ def as_markdown(base: Side, results: list[Result], aa: dict | None) -> str:
         out += [f"| {md(r['metric'])} | {MARK.get(r['verdict'], md(r['verdict']))} | {_interval(r)} | "
                 f"{_num(r['mde'])} | {md(r['why'] or '', 300)} |" for r in metrics]
         out.append("")
-        fallen = fallen_claims(base, result.new, {r["metric"]: r["direction"] for r in metrics if r["verdict"] == "worse"})
-        for metric, frame in fallen.items():
+        worse = {r["metric"]: r["direction"] for r in metrics if r["verdict"] == "worse"}
+        for metric, frame in fallen_claims(base, result.new, worse).items():
             out += _worst_queries(frame, metric)
     if aa is not None:
         out += ["### The gate's own false alarms (A/A)", "",
@@ -443,6 +443,8 @@ def fallen_claims(base: Side, new: Side, worse: dict[str, str], top: int = WORST
     from .analysis.changes import moved_claims
     from .analysis.table import DEFINED_CODE, run_table
 
+    if not worse:
+        return {}
     a, b = run_table(base.scores, list(worse)), run_table(new.scores, list(worse))
     shared = a.frame.index.intersection(b.frame.index, sort=False)
     values = [t.frame.loc[shared, list(worse)] for t in (a, b)]

@@ -174,7 +174,7 @@ def test_junit_parses_one_testcase_per_metric_and_run(runs, capsys):
     root = ET.fromstring(out.encode("utf-8"))
     assert root.tag == "testsuites" and status == 0
     suites = root.findall("testsuite")
-    assert [s.get("name") for s in suites] == [f"{runs['odd name']} vs {runs['base']}", f"{runs['few']} vs {runs['base']}"]
+    assert [s.get("name") for s in suites] == [f"{runs[name]} vs {runs['base']}" for name in ("odd name", "few")]
     assert [(s.get("tests"), s.get("failures"), s.get("skipped")) for s in suites] == [("2", "2", "0"), ("2", "0", "2")]
     worse, few = (s.findall("testcase") for s in suites)
     assert [c.get("name") for c in worse] == ["precision", "recall"]
