@@ -125,7 +125,8 @@ export function NoteBox({ notes, claims, request, opened = null }) {
       </select>
       <textarea ref=${textBox} data-testid="note-text" rows=${Math.min(4, text.split("\n").length)}
         style="flex: 3 1 14em; min-width: 0; box-sizing: border-box; resize: vertical;"
-        placeholder=${`What went wrong? (${NOTE_KEY}: here · Enter: save, next · Shift+Enter: new line · Esc: leave)`}
+        placeholder=${`What went wrong? (${NOTE_KEY}; Enter: next)`}
+        title=${`Key ${NOTE_KEY} comes here · Enter saves and opens the next sample · Shift+Enter: a new line · Esc leaves`}
         aria-label="failure note" value=${text} onInput=${edit(setText)} onKeyDown=${onKey} />
       <input ref=${tagsBox} type="text" data-testid="note-tags" list=${list} value=${tags} style="flex: 1 1 9em; min-width: 0;"
         placeholder="tags, comma-separated" aria-label="tags (failure modes), comma-separated" onInput=${edit(setTags)} onKeyDown=${onKey} />
