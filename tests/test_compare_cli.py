@@ -183,6 +183,14 @@ def test_junit_parses_one_testcase_per_metric_and_run(runs, capsys):
     assert "fewer than min_shared" in few[0].find("skipped").get("message")
 
 
+def test_junit_stays_xml_with_a_control_character_in_a_name(runs, capsys, tmp_path):
+    named = tmp_path / "run\x1b[31m.json"
+    named.write_bytes(runs["worse"].read_bytes())
+    status, out, _ = run_cli(capsys, runs["base"], named, "--metrics", "recall", "--format", "junit")
+    suite = ET.fromstring(out.encode("utf-8")).find("testsuite")
+    assert status == 0 and "\ufffd" in suite.get("name") and suite.get("failures") == "1"
+
+
 def _html(markdown: str) -> str:
     return mistune.create_markdown(plugins=["table"], escape=False)(markdown)
 
