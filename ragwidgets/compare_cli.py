@@ -289,23 +289,30 @@ def as_table(base: Side, results: list[Result], aa: dict | None) -> str:
 
 
 def aa_said(aa: dict) -> str:
-    """The A/A check in words: the rate, its Monte-Carlo error and what it means for the gate."""
+    """The A/A check in words: the rate, its Monte-Carlo error (none drawn: the rule of three's
+    95% bound, 3 / draws) and what it means for the gate as configured."""
     from .notes_cli import shown_text
 
-    rate, error, nominal, draws = aa.get("rate"), aa.get("se"), aa.get("nominal"), aa.get("draws")
-    said = [f"A/A check on {aa['source']}: the gate said 'worse' on {round(rate * draws)} of {draws} A/A pairs "
-            f"(no true difference): {_percent(rate)} ± {_percent(error)} (Monte-Carlo standard error), "
-            f"nominal {_percent(nominal)}; 'worse' or 'better': {_percent(aa.get('any_rate'))} ± "
-            f"{_percent(aa.get('any_se'))}, nominal {_percent(aa.get('any_nominal'))}"]
+    rate, error, nominal, draws = aa["rate"], aa["se"], aa["nominal"], aa["draws"]
+    alarms = round(rate * draws)
+    spread = f"± {_percent(error)} (Monte-Carlo standard error)" if alarms else \
+        f"(at most {_percent(min(1.0, 3 / draws))} at 95%: none in {draws})"
+    said = [f"A/A check on {aa['source']}: the gate said 'worse' on {alarms} of {draws} A/A pairs "
+            f"(no true difference): {_percent(rate)} {spread}, nominal {_percent(nominal)}; "
+            f"'worse' or 'better': {_percent(aa['any_rate'])} ± {_percent(aa['any_se'])}, "
+            f"nominal {_percent(aa['any_nominal'])}"]
     if aa.get("how"):
         said.append(str(aa["how"]))
-    if rate is not None and nominal is not None:
-        if aa_above(aa):
-            said.append(f"Above the nominal {_percent(nominal)}: this gate raises false alarms on this judge; "
-                        "widen --margin, score with the judge's repeats, or gate fewer metrics.")
-        else:
-            said.append(f"Within the nominal {_percent(nominal)} (up to its Monte-Carlo error): a 'worse' from "
-                        "this gate is not the judge's noise alone.")
+    noise = "the judge's noise" if aa.get("mode") == "repeats" else \
+        "the spread of the queries (the judge's own noise needs repeats: ragwidgets judge --repeats)"
+    if aa_above(aa):
+        said.append(f"Above the nominal {_percent(nominal)}: with {noise}, this gate fails builds for nothing "
+                    "more often than its level says; widen --margin, judge with repeats, or gate fewer metrics.")
+    else:
+        upper = min(1.0, rate + 2 * error if alarms else 3 / draws)
+        said.append(f"Not shown above the nominal {_percent(nominal)} by {draws} draws (the rate may be up to "
+                    f"{_percent(upper)}; --aa-draws narrows it): with {noise}, this gate is not seen to say "
+                    "'worse' for nothing more often than its level says.")
     return "\n".join(shown_text(s, 400) for s in said)
 
 
