@@ -309,6 +309,21 @@ def test_an_aa_rate_above_nominal_fails_with_fail_on_regression(runs, capsys, mo
     assert status == 0 and "Not shown above the nominal 2.5% by 200 draws (the rate may be up to 10.0%" in out
 
 
+def test_refchecker_systems_with_human_labels(tmp_path, capsys):
+    """Real data: RefChecker's human labels (noisy context). GPT-4 as the base, Alpaca 7B as the new
+    run is a regression on faithfulness; Claude 2 is not told from GPT-4 (no detectable change or
+    cannot tell, never worse); each verdict is in the JUnit XML."""
+    from ragwidgets.datasets.refchecker import refchecker_human
+
+    systems = refchecker_human("noisy_context")
+    paths = {name: _write(tmp_path / f"{name}.json", systems[name]) for name in ("gpt4", "alpaca_7B", "claude2")}
+    status, out, _ = run_cli(capsys, paths["gpt4"], paths["alpaca_7B"], paths["claude2"], "--metrics", "faithfulness",
+                             "--fail-on-regression", "--format", "junit")
+    assert status == 1
+    alpaca, claude = (s.find("testcase") for s in ET.fromstring(out.encode("utf-8")).findall("testsuite"))
+    assert alpaca.find("failure") is not None and claude.find("failure") is None
+
+
 def test_a_real_process(runs):
     done = subprocess.run([sys.executable, "-m", "ragwidgets.cli", "compare", str(runs["base"]), str(runs["worse"]),
                            "--metrics", "recall", "--fail-on-regression", "--format", "json"],
