@@ -178,3 +178,50 @@ describe("a claim row's note control", () => {
     expect(plain.querySelector('[data-testid="claim-note"]')).toBeNull();
   });
 });
+
+describe("the note box between Enter and the next sample (review 37, findings 1, 5, 11)", () => {
+  it("sends nothing to the last sample on a second Enter; the typing ahead stays for the next", async () => {
+    const m = mount(notes("q1"), () => new Promise(() => {})); // the kernel is busy
+    m.typeInto("note-text", "wrong year");
+    key(m.box(), "Enter"); await tick();
+    m.typeInto("note-text", "typed ahead for q2");
+    key(m.box(), "Enter"); await tick();
+    key(m.box(), "Enter"); await tick();
+    expect(m.asked.length).toBe(1);
+    expect(m.asked[0].note).toBe("wrong year");
+    m.draw(notes("q2")); await tick();
+    expect(m.box().value).toBe("typed ahead for q2");
+    key(m.box(), "Enter"); await tick();
+    expect(m.asked[1]).toMatchObject({ query_id: "q2", note: "typed ahead for q2" });
+  });
+
+  it("shows the saved note when the same sample comes back (the end of the queue), and Enter does not empty it", async () => {
+    const m = mount(notes("q5"));
+    m.typeInto("note-text", "wrong year");
+    key(m.box(), "Enter"); await tick();
+    m.draw(notes("q5", { sample: { note: "wrong year", tags: [] }, claims: {} })); await tick();
+    expect(m.box().value).toBe("wrong year");
+    expect(m.el.querySelector('[data-testid="note-state"]').textContent).toContain("nothing after this sample");
+    key(m.box(), "Enter"); await tick();
+    expect(m.asked.map((a) => a.note)).toEqual(["wrong year", "wrong year"]);
+  });
+
+  it("keeps what was typed ahead when the last note is refused, the refused one in the error line", async () => {
+    let reject;
+    const m = mount(notes("q1"), () => new Promise((_, r) => { reject = r; }));
+    m.typeInto("note-text", "first note");
+    key(m.box(), "Enter"); await tick();
+    m.typeInto("note-text", "typed ahead for the next sample");
+    await tick();
+    reject(new Error("disk full")); await tick(); await tick();
+    expect(m.box().value).toBe("typed ahead for the next sample");
+    expect(m.el.querySelector('[data-testid="note-error"]').textContent).toContain("first note");
+  });
+
+  it("does not save on the Enter that confirms an input method's text", async () => {
+    const m = mount(notes("q1"));
+    m.typeInto("note-text", "日付");
+    key(m.box(), "Enter", { isComposing: true }); await tick();
+    expect(m.asked).toEqual([]);
+  });
+});

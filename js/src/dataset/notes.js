@@ -5,7 +5,8 @@
 // response claims' ("on", or a claim row's "✎ note", `opened`), a tags field (comma-separated; the run's tags offered as chips and a
 // datalist). Key m focuses it (drill.js `navigate`); in it Enter saves and opens the next sample
 // (the reading queue's; without one, the table's next row), Shift+Enter is a new line and Escape
-// leaves it for the explorer. The box empties at once on Enter and the kernel writes; a refused
+// leaves it for the explorer. The box empties at once on Enter and the kernel writes; until the next
+// sample is shown an Enter sends nothing (typing ahead stays in the box for it); a refused
 // note comes back into the box with the kernel's reason, never lost. Keys typed in it stay in it:
 // the explorer's root keeps plain keys from the host (keys.js), and Enter, Shift+Enter and Escape
 // are stopped here (the host would run the cell or leave the widget).
@@ -46,6 +47,7 @@ export function NoteBox({ notes, claims, request, opened = null }) {
   const dirty = useRef(false); // typed since the box was filled
   const pending = useRef(false); // saved with Enter: the next sample is on its way
   const shownFor = useRef({ sample: null, on: "" }); // what the box was last filled for
+  const viewFor = useRef(notes); // the view the box last saw (a new one while pending: the kernel answered)
   const textBox = useRef(null);
   const tagsBox = useRef(null);
   useEffect(() => { // a claim row's "note" (opened: {claim, seq}): the box on that claim, focused
@@ -55,6 +57,17 @@ export function NoteBox({ notes, claims, request, opened = null }) {
   }, [opened]);
   useLayoutEffect(() => { // a new sample or target: its note in force, unless the box holds typing
     const last = shownFor.current;
+    const redrawn = viewFor.current !== notes;
+    viewFor.current = notes;
+    if (pending.current && redrawn && last.sample === sample) { // the same sample again (the end of the queue): its note in force
+      pending.current = false;
+      setState("nothing after this sample: its saved note is shown");
+      if (dirty.current) return; // typed ahead: kept, and not sent
+      const mine = noteOn(notes && notes.shown, on);
+      setText(mine ? mine.note : "");
+      setTags(mine ? mine.tags.join(", ") : "");
+      return;
+    }
     if (last.sample === sample && last.on === on) return;
     if (last.sample !== sample && on !== "") { // a new sample: on itself first (a claim index is the last one's)
       setOn("");
@@ -78,6 +91,10 @@ export function NoteBox({ notes, claims, request, opened = null }) {
   if (!notes.query_id) return null;
   const edit = (set) => (e) => { dirty.current = true; set(e.target.value); };
   const save = (advance) => { // what the boxes hold now (a key pressed before the last render included)
+    if (pending.current) { // the next sample is not shown yet: nothing goes to the last one; typing ahead stays
+      setState("waiting for the next sample…");
+      return;
+    }
     const back = { text: textBox.current.value, tags: tagsBox.current.value, on };
     const sent = { query_id: notes.query_id, run: notes.run, note: back.text, tags: splitTags(back.tags), advance };
     if (on !== "") sent.claim = Number(on);
@@ -90,14 +107,19 @@ export function NoteBox({ notes, claims, request, opened = null }) {
     setState("saving");
     request("note", sent).then(
       () => setState(`saved ${showId(sent.query_id)}${sent.claim === undefined ? "" : ` claim ${sent.claim + 1}`}`),
-      (err) => { // refused (nothing moved): the typed note back in the box, with why
+      (err) => { // refused (nothing moved): the typed note back in the box, with why; typed ahead kept, the refused one in the line
         pending.current = false;
+        if (dirty.current) {
+          setState(`not saved: ${err.message} · the note was: ${back.text}${back.tags ? ` (tags: ${back.tags})` : ""}`);
+          return;
+        }
         dirty.current = true;
         setText(back.text); setTags(back.tags); setOn(back.on);
         setState(`not saved: ${err.message}`);
       });
   };
   const onKey = (e) => {
+    if (e.isComposing || e.keyCode === 229) return; // an input method's Enter confirms its text, not the note
     if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
       e.stopPropagation();
