@@ -312,3 +312,18 @@ def test_a_note_patches_its_row_in_place_and_a_new_mode_is_a_new_version(scores)
     assert ex.model.version == version + 1
     (row,) = ex._row_changes["rows"]
     assert row["query_id"] == [qid] and row["values"][row["numeric"].index("mode: dates")] == [0.0]
+
+
+def test_an_advancing_note_for_a_sample_no_longer_shown_is_refused(scores, tmp_path):
+    """Review 37 finding 1: a second Enter sent for the sample just left writes nothing and moves nothing."""
+    path = tmp_path / "notes.jsonl"
+    ex = DatasetExplorer(scores, notes=str(path))
+    queue = ex.start_reading(5)
+    first = queue.query_ids[0]
+    assert "error" not in ask(ex, {"type": "note", "request": 1, "query_id": first, "note": "wrong year",
+                                   "tags": ["dates"], "advance": 1})
+    reply = ask(ex, {"type": "note", "request": 2, "query_id": first, "note": "", "tags": [], "advance": 1})
+    assert "no longer the one shown" in str(reply.get("error")), reply
+    assert ex.notes.for_sample(first)[None].note == "wrong year"
+    assert drilled(ex) == queue.query_ids[1] and ex._panels["notes"].at == 1
+    assert len(path.read_text().splitlines()) == 1

@@ -38,7 +38,7 @@ from ...analysis.runs import Charts, Query, not_available, open_run, require, un
 from ...analysis.slices import Slice, load_slices, save_slices
 from ...engine.claims import write_claims
 from ...engine.metrics import metric_label, metric_of
-from ...errors import RagWidgetsError
+from ...errors import InputError, RagWidgetsError
 from ...judges.traces import Trace
 from ..base import Widget, bundled, view_trait
 from . import export, whatif
@@ -467,6 +467,8 @@ class DatasetExplorer(Widget):
         """The front end's note (:func:`~.notes.note_message`), then, with ``advance``, the next
         sample: the reading queue's, or without one the table's next row."""
         m = note_message(message)
+        if m["advance"] and m["query_id"] != self._selected_query_id():  # a box drawn for a sample no longer shown
+            raise InputError(f"sample {m['query_id']!r:.80} is no longer the one shown: note not saved", field="query_id")
         self._panels["notes"].note(self._context(), m["query_id"], m["text"], m["tags"], m["claim"], m["run"],
                                    self.author)
         self._noted_rows()
@@ -477,6 +479,11 @@ class DatasetExplorer(Widget):
             self.step(m["advance"])
         if self.selected == before:  # nothing opened: the view shows the note
             self._redraw(VIEW)
+
+    def _selected_query_id(self) -> str | None:
+        """The drilled sample's query_id; None when none is drilled."""
+        frame = self.model.frame
+        return str(frame["query_id"].iat[self.selected]) if 0 <= self.selected < len(frame) else None
 
     def _noted_rows(self) -> None:
         """The table's rows a note changed (its sample's mode cells), patched in place while the
