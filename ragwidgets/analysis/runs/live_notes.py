@@ -13,8 +13,7 @@ import numpy as np
 
 from ...errors import InputError
 from ...notes import Note, NoteLog, Notes, as_notes
-
-MODE_PREFIX = "mode: "  # a mode column's name is this and the tag; in a filter expression: `mode: tag` == 1
+from ..failure_modes import MODE_PREFIX
 
 
 def mode_column(tag: str) -> str:
