@@ -788,9 +788,240 @@ var panel2 = {
   Panel: Charts
 };
 
+// src/dataset/modes.js
+function pct(x2) {
+  if (x2 === null || x2 === void 0) return "";
+  if (x2 > 0 && x2 < 5e-3) return "<1%";
+  if (x2 < 1 && x2 >= 0.995) return ">99%";
+  return `${Math.round(x2 * 100)}%`;
+}
+function rateText(rate, lo, hi) {
+  if (rate === null || rate === void 0) return "Undefined";
+  return lo === null || lo === void 0 ? pct(rate) : `${pct(rate)} (${pct(lo)}–${pct(hi)})`;
+}
+var heat = (rate) => rate === null || rate === void 0 ? "" : `background: color-mix(in srgb, var(--rw-accent) ${Math.round(8 + 52 * rate)}%, transparent)`;
+var plural = (n4, word) => `${n4} ${word}${n4 === 1 ? "" : "s"}`;
+var fail = () => null;
+function ModeName({ m: m3, pick, rename }) {
+  const [editing, setEditing] = d2(null);
+  if (editing !== null) {
+    return html`<input class="rw-ds-modes-rename" data-testid="mode-rename" value=${editing} aria-label=${`New name of ${m3.mode}`}
+      ref=${(el) => el && !el.dataset.focused && (el.dataset.focused = "1", el.focus())}
+      onInput=${(e3) => setEditing(e3.target.value)}
+      onKeyDown=${(e3) => {
+      if (e3.key === "Enter") rename(m3.mode, e3.target.value).then((ok) => ok && setEditing(null));
+      if (e3.key === "Escape") setEditing(null);
+    }} />`;
+  }
+  return html`<button type="button" class="rw-idlink rw-ds-modes-name" data-testid="mode-pick" data-mode=${m3.mode}
+      title="Show this mode's samples in the table" onClick=${() => pick(m3.mode, "")}>${m3.mode}</button>
+    <button type="button" class="rw-ds-modes-icon" title="Rename this mode" aria-label=${`Rename ${m3.mode}`}
+      data-testid="mode-edit" onClick=${() => setEditing(m3.mode)}>✎</button>`;
+}
+function Cell({ c: c3, onPick }) {
+  if (!c3) return html`<td class="rw-num rw-hint">—</td>`;
+  const share2 = c3.run_rate !== null && c3.run_rate !== void 0;
+  return html`<td class="rw-num rw-ds-modes-cell" style=${heat(c3.rate)}>
+    <button type="button" class="rw-ds-cell" onClick=${onPick} title="Show these samples in the table">
+      <b>${c3.tagged}</b>/${c3.read} · ${rateText(c3.rate, c3.lo, c3.hi)}${share2 ? html`<br /><span class="rw-hint">run ${rateText(c3.run_rate, c3.run_lo, c3.run_hi)}</span>` : ""}
+    </button></td>`;
+}
+function Split({ mode, request, done }) {
+  const [notes, setNotes] = d2(null);
+  const [ticked, setTicked] = d2([]);
+  const [name, setName] = d2("");
+  h2(() => {
+    request("modes_notes", { mode }).then(setNotes, () => done());
+  }, [mode]);
+  if (notes === null) return html`<p class="rw-hint">Loading the notes of ${mode}…</p>`;
+  const key = (n4) => JSON.stringify([n4.run, n4.query_id, n4.claim]);
+  const split = () => request("modes_split", { mode, new: name, keys: ticked.map((k3) => JSON.parse(k3)) }).then(done, fail);
+  return html`<div class="rw-ds-modes-split" data-testid="mode-split">
+    <b>Split ${mode}:</b> tick the notes that get a new tag.
+    <ul>${notes.notes.map((n4) => html`<li><label><input type="checkbox" checked=${ticked.includes(key(n4))}
+        onChange=${() => setTicked((t4) => toggled(t4, key(n4)))} />
+      <span class="rw-idtext">${showId(n4.query_id)}${n4.claim === null ? "" : ` · claim ${n4.claim + 1}`}</span> ${n4.note || html`<i class="rw-hint">(no text)</i>`}</label></li>`)}
+    </ul>${notes.more ? html`<p class="rw-hint">${notes.more} more not listed.</p>` : ""}
+    <input placeholder="new tag" value=${name} onInput=${(e3) => setName(e3.target.value)} data-testid="split-name" />
+    <button type="button" disabled=${!ticked.length || !name.trim()} onClick=${split}>Split off ${ticked.length}</button>
+    <button type="button" onClick=${done}>Cancel</button>
+  </div>`;
+}
+function Proposal({ p: p3, i: i3, request }) {
+  const [name, setName] = d2(p3.name);
+  return html`<li class="rw-ds-modes-proposal" data-testid="proposal">
+    <input value=${name} onInput=${(e3) => setName(e3.target.value)} aria-label="Name of this mode" data-testid="proposal-name" />
+    <button type="button" data-testid="proposal-accept" disabled=${!name.trim()}
+      onClick=${() => request("modes_accept", { index: i3, name }).catch(fail)}>Accept</button>
+    <button type="button" data-testid="proposal-reject" onClick=${() => request("modes_reject", { index: i3 }).catch(fail)}>Reject</button>
+    <span class="rw-hint"> ${plural(p3.n, "note")} · ${p3.why}${p3.source === "judge" ? " (judge)" : ""}</span>
+    <ul>${p3.notes.map((n4) => html`<li><span class="rw-idtext">${showId(n4.query_id)}</span> ${n4.note}</li>`)}
+      ${p3.n > p3.notes.length ? html`<li class="rw-hint">… ${p3.n - p3.notes.length} more</li>` : ""}</ul>
+  </li>`;
+}
+function Modes({ part: m3, request, set }) {
+  const opened = A2(true);
+  h2(() => {
+    const first = opened.current;
+    opened.current = false;
+    if (!m3.stale) return void 0;
+    const t4 = setTimeout(() => request("modes_table").catch(fail), first ? 0 : PAUSE);
+    return () => clearTimeout(t4);
+  });
+  const [ticked, setTicked] = d2([]);
+  const [mergeName, setMergeName] = d2("");
+  const [splitting, setSplitting] = d2("");
+  const runs = m3.runs;
+  const grid = runs.length > 1;
+  const pick = (mode, run) => request("modes_pick", { mode, run }).then((r3) => set({ samples: { label: r3.label, query_ids: r3.query_ids }, ...r3.run ? { run: r3.run } : {} })).catch(fail);
+  const rename = (mode, name) => request("modes_rename", { mode, new: name }).then(() => true, () => false);
+  const merge = () => request("modes_merge", { modes: ticked, new: mergeName }).then(() => {
+    setTicked([]);
+    setMergeName("");
+  }, fail);
+  const read = runs.map((r3) => `${plural(m3.read[r3], "sample")} read${grid ? ` in ${showId(r3)}` : ""}`).join(" · ");
+  const basis = runs.filter((r3) => m3.basis[r3]).map((r3) => `${grid ? `${showId(r3)}: ` : ""}${m3.basis[r3]}`).join("; ");
+  return html`<div class="rw-ds-panel rw-ds-modes" data-testid="modes">
+    <p class="rw-hint" data-testid="modes-line">${read} · ${plural(m3.modes.length, "mode")} · ${plural(m3.untagged, "untagged note")} · ${m3.files.length ? `edits saved to ${m3.files.join(", ")}` : "edits kept in memory (no notes file)"}</p>
+    ${m3.stale ? html`<p class="rw-hint" data-testid="modes-stale"><b>${m3.modes.length ? "Updating after the latest notes…" : "Counting…"}</b></p>` : ""}
+    ${m3.modes.length ? html`<table class="rw-table rw-ds-modes-table" data-testid="modes-table">
+      <thead><tr><th scope="col" title="Tick two or more to merge them">merge</th><th scope="col">mode</th>
+        ${grid ? runs.map((r3) => html`<th scope="col" class="rw-num">${showId(r3)}</th>`) : html`<th scope="col">tagged / read</th><th scope="col">rate among read (95%)</th><th scope="col">share of the run (95%)</th>`}
+        <th scope="col"></th></tr></thead>
+      <tbody>${m3.modes.map((x2) => {
+    const c3 = x2.runs[runs[0]];
+    return html`<tr key=${x2.mode} data-mode=${x2.mode}>
+          <td><input type="checkbox" aria-label=${`Merge ${x2.mode}`} checked=${ticked.includes(x2.mode)}
+            onChange=${() => setTicked((t4) => toggled(t4, x2.mode))} /></td>
+          <td><${ModeName} m=${x2} pick=${pick} rename=${rename} /></td>
+          ${grid ? runs.map((r3) => html`<${Cell} c=${x2.runs[r3]} onPick=${() => pick(x2.mode, r3)} />`) : html`<td class="rw-num" data-testid="mode-count"><b>${c3.tagged}</b> / ${c3.read}</td>
+              <td class="rw-num" data-testid="mode-rate" style=${heat(c3.rate)}>${rateText(c3.rate, c3.lo, c3.hi)}</td>
+              <td class="rw-num" data-testid="mode-share">${c3.run_rate === null ? html`<span class="rw-hint" title=${basis}>no design</span>` : rateText(c3.run_rate, c3.run_lo, c3.run_hi)}</td>`}
+          <td><button type="button" data-testid="mode-split-open" onClick=${() => setSplitting(splitting === x2.mode ? "" : x2.mode)}>Split…</button></td>
+        </tr>`;
+  })}</tbody></table>` : m3.stale ? "" : html`<p class="rw-hint">No mode yet: tag notes in the drill-down, or propose groupings of the untagged notes.</p>`}
+    ${basis ? html`<p class="rw-hint" data-testid="modes-basis">${basis}</p>` : ""}
+    ${ticked.length > 1 ? html`<p class="rw-ds-modes-merge">Merge ${ticked.join(", ")} into
+      <input placeholder="name" value=${mergeName} onInput=${(e3) => setMergeName(e3.target.value)} data-testid="merge-name" />
+      <button type="button" disabled=${!mergeName.trim()} onClick=${merge} data-testid="merge">Merge</button></p>` : ""}
+    ${splitting ? html`<${Split} key=${splitting} mode=${splitting} request=${request} done=${() => setSplitting("")} />` : ""}
+    <div class="rw-ds-modes-proposals">
+      <button type="button" data-testid="propose" disabled=${!m3.untagged}
+        onClick=${() => request("modes_propose", {}).catch(fail)}>Propose groupings</button>
+      ${m3.judge ? html`<button type="button" data-testid="propose-judge" disabled=${!m3.untagged}
+        onClick=${() => request("modes_propose", { judge: true }).catch(fail)}>Ask the judge</button>` : ""}
+      ${m3.proposed ? html`<span class="rw-hint"> ${m3.proposed}${m3.proposals.length ? "" : " · none left"}</span>` : ""}
+      <ol>${m3.proposals.map((p3, i3) => html`<${Proposal} key=${`${m3.proposed}|${p3.name}|${p3.notes.length ? p3.notes[0].query_id : ""}`} p=${p3} i=${i3} request=${request} />`)}</ol>
+    </div>
+  </div>`;
+}
+var panel3 = {
+  key: "modes",
+  title: "Failure modes",
+  place: "tab",
+  shows: (view) => !!view.modes,
+  part: (view) => view.modes,
+  traits: ["samples", "run"],
+  Panel: Modes
+};
+
+// src/dataset/checks.js
+var fail2 = () => null;
+var SAID = { caught: "caught (tagged, flagged)", false_alarm: "false alarms (read, not tagged, flagged)", missed: "missed (tagged, not flagged)" };
+function Checks({ part: c3, request, set }) {
+  const last = c3.check;
+  const [mode, setMode] = d2(last ? last.mode : c3.modes[0] || "");
+  const [kind, setKind] = d2(last && last.signal ? "signal" : "expression");
+  const [expression, setExpression] = d2(last ? last.expression : "");
+  const [signal, setSignal] = d2(last && last.signal ? last.signal : (c3.signals[0] || {}).name || "");
+  const [name, setName] = d2("");
+  const chosen = c3.modes.includes(mode) ? mode : c3.modes[0] || "";
+  const check = () => request("mode_check", { mode: chosen, run: c3.run, ...kind === "signal" ? { signal } : { expression } }).catch(fail2);
+  const open = (qid) => request("mode_row", { query_id: qid, run: last.run }).then((r3) => set({ selected: r3.row }), fail2);
+  const sig = c3.signals.find((s3) => s3.name === signal);
+  return html`<div class="rw-ds-panel rw-ds-modes rw-ds-modes-check" data-testid="checks">
+    <p class="rw-ds-modes-rule">
+      <label>mode <select data-testid="check-mode" value=${chosen} onChange=${(e3) => setMode(e3.target.value)}>
+        ${c3.modes.map((m3) => html`<option value=${m3}>${m3}</option>`)}</select></label>
+      <label><input type="radio" name="rw-ds-modes-kind" checked=${kind === "expression"} onChange=${() => setKind("expression")} /> expression</label>
+      <label><input type="radio" name="rw-ds-modes-kind" checked=${kind === "signal"} onChange=${() => setKind("signal")} data-testid="check-kind-signal" /> signal</label>
+      ${kind === "expression" ? html`<input class="rw-ds-expr" data-testid="check-expression" placeholder="faithfulness < 0.5 and n_passages > 3" value=${expression}
+            onInput=${(e3) => setExpression(e3.target.value)} onKeyDown=${(e3) => e3.key === "Enter" && check()} />` : html`<select data-testid="check-signal" value=${signal} onChange=${(e3) => setSignal(e3.target.value)} title=${sig ? sig.description : ""}>
+            ${c3.signals.map((s3) => html`<option value=${s3.name} title=${s3.description}>${s3.label}</option>`)}</select>`}
+      <button type="button" data-testid="check-run" disabled=${!chosen || kind === "expression" && !expression.trim()} onClick=${check}>Check</button>
+    </p>
+    ${kind === "signal" && sig ? html`<p class="rw-hint">${sig.label}: ${sig.description}.</p>` : ""}
+    ${!c3.modes.length ? html`<p class="rw-hint">No mode yet: tag notes first.</p>` : ""}
+    ${last ? html`<div data-testid="check-result">
+      <p><b>${last.mode}</b> ← ${last.expression ? html`<code>${last.expression}</code>` : last.label}${c3.run ? ` (run ${showId(last.run)})` : ""}</p>
+      <p data-testid="check-words">${last.words}</p>
+      <p>precision <b data-testid="check-precision">${rateText(last.precision, last.precision_lo, last.precision_hi)}</b> ·
+        recall <b data-testid="check-recall">${rateText(last.recall, last.recall_lo, last.recall_hi)}</b>
+        <span class="rw-hint"> (95% intervals, among the samples read)</span></p>
+      ${Object.entries(SAID).map(([k3, words2]) => last.examples[k3].length ? html`<p class="rw-ds-modes-examples">${words2}:
+        ${last.examples[k3].map((q3) => html` <button type="button" class="rw-idlink" data-testid="check-example" onClick=${() => open(q3)}
+          title="Open in the drill-down">${showId(q3)}</button>`)}</p>` : "")}
+      <p>${last.expression ? html`<input placeholder="slice name" value=${name} onInput=${(e3) => setName(e3.target.value)} data-testid="slice-name" />
+        <button type="button" data-testid="slice-save" disabled=${!name.trim()}
+          onClick=${() => request("mode_slice", { name }).then(() => setName(""), fail2)}>Save as slice</button>` : html`<span class="rw-hint">A signal has no filter expression, so it cannot be a slice: write the rule as an expression to keep it.</span>`}</p>
+    </div>` : ""}
+  </div>`;
+}
+var panel4 = {
+  key: "checks",
+  title: "Mode checks",
+  place: "tab",
+  shows: (view) => !!view.checks,
+  part: (view) => view.checks,
+  traits: ["selected"],
+  Panel: Checks
+};
+
 // src/dataset/compare.js
-function Compare({ part, set }) {
-  const { compare: cmp, metric, chartable } = part;
+var signed = (v3) => v3 === null ? "" : (v3 > 0 ? "+" : "") + fmt(v3);
+var STEP = 10;
+var SIDE = { answer2response: "R", retrieved2response: "R", response2answer: "G", retrieved2answer: "G" };
+function ClaimChanges({ changes, label, request, set }) {
+  const [run, setRun] = d2(changes.runs[0]);
+  const [top, setTop] = d2(changes.top);
+  const chosen = changes.runs.includes(run) ? run : changes.runs[0];
+  const f3 = changes.found;
+  const current = !!f3 && f3.run === chosen && f3.top === top;
+  const asked = A2("");
+  h2(() => {
+    const key = `${changes.metric}
+${chosen}
+${top}`;
+    if (current) asked.current = "";
+    else if (asked.current !== key) {
+      asked.current = key;
+      request("claim_changes", { run: chosen, top }).catch(() => null);
+    }
+  });
+  const open = (q3) => q3.row >= 0 && set({ selected: q3.row });
+  return html`<div class="rw-ds-changes" data-testid="claim-changes">
+    <h4>What changed, claim by claim <span class="rw-hint">(${label}: the queries that moved most${changes.runs.length > 1 ? "" : ` in ${showId(chosen)}`} against ${showId(f3 ? f3.baseline : "the baseline")})</span></h4>
+    ${changes.runs.length > 1 ? html`<label>run <select value=${chosen} data-testid="changes-run"
+      onChange=${(e3) => setRun(e3.target.value)}>${changes.runs.map((r3) => html`<option value=${r3}>${showId(r3)}</option>`)}</select></label>` : ""}
+    ${!current ? html`<p class="rw-hint" role="status" data-testid="changes-pending">Finding the claims that changed…</p>` : !f3.queries.length ? html`<p class="rw-hint" data-testid="changes-none">No shared query moved on ${label}.</p>` : html`<div class="rw-ds-wide"><table class="rw-table" data-testid="changes-table">
+        <thead><tr><th>query</th><th>baseline</th><th>${showId(chosen)}</th><th>difference</th><th>claim</th><th>what changed</th></tr></thead>
+        <tbody>${f3.queries.map((q3) => html`<tr class="rw-ds-changes-query" data-testid="changes-query" key=${q3.query_id}>
+            <td><button type="button" class="rw-idlink" title="Open in the drill-down" disabled=${q3.row < 0}
+              onClick=${() => open(q3)}><${Id} id=${q3.query_id} /></button></td>
+            <td class="rw-num">${fmt(q3.base_value)}</td><td class="rw-num">${fmt(q3.new_value)}</td>
+            <td class="rw-num"><b>${signed(q3.difference)}</b></td>
+            <td colspan="2" class="rw-hint">${q3.said || `${q3.changes.length + q3.more} change${q3.changes.length + q3.more === 1 ? "" : "s"}`}</td></tr>
+          ${q3.changes.map((c3, k3) => html`<tr data-testid="changes-claim" key=${`${q3.query_id} ${k3}`} onClick=${() => open(q3)}
+              title="Open in the drill-down"><td></td><td colspan="3" class="rw-hint">${c3.base_label === null && c3.new_label === null ? "" : c3.kind}</td>
+            <td><b title=${`${SIDE[c3.kind]}${c3.claim + 1} of ${showId(c3.change.startsWith("removed") ? f3.baseline : chosen)}`}>${SIDE[c3.kind]}${c3.claim + 1}</b> ${c3.claim_text}</td><td data-testid="changes-said">${c3.change}</td></tr>`)}
+          ${q3.more ? html`<tr><td></td><td colspan="5" class="rw-hint">… and ${q3.more} more (rw.analysis.claim_changes lists every one)</td></tr>` : ""}`)}
+        </tbody></table></div>
+        ${f3.queries.length === top && top < changes.max_top ? html`<button type="button" data-testid="changes-more"
+          onClick=${() => setTop(Math.min(top + STEP, changes.max_top))}>More queries</button>` : ""}`}
+  </div>`;
+}
+function Compare({ part, request, set }) {
+  const { compare: cmp, metric, chartable, changes } = part;
   const rows = cmp.rows.filter((r3) => r3.metric === metric);
   return html`<div class="rw-ds-panel" data-testid="compare">
     <h4>Compared with ${cmp.baseline} on ${cmp.shared} shared queries
@@ -809,15 +1040,22 @@ function Compare({ part, set }) {
           ${r3.judge_note ? html` <span class="rw-ds-badge" title=${r3.judge_note} data-testid="judged-differently">judged differently</span>` : ""}</td>
         <td class="rw-num">${r3.ci_low === null ? "" : `${fmt(r3.ci_low)} – ${fmt(r3.ci_high)}`}
           ${r3.includes_zero ? html` <span class="rw-ds-badge">includes 0</span>` : ""}</td><td class="rw-num">${r3.paired}</td></tr>`)}</tbody></table></div>
+    ${changes ? html`<${ClaimChanges} changes=${changes} request=${request} set=${set}
+      label=${(chartable.find((m3) => m3.key === changes.metric) || { label: changes.metric }).label} />` : ""}
   </div>`;
 }
-var panel3 = {
+var panel5 = {
   key: "compare",
   title: "Comparison",
   place: "tab",
   shows: (view) => !!view.compare,
-  part: (view) => ({ compare: view.compare, metric: view.controls.compare_metric, chartable: view.chartable || view.metrics }),
-  traits: ["compare_metric", "sort_by", "descending"],
+  part: (view) => ({
+    compare: view.compare,
+    metric: view.controls.compare_metric,
+    chartable: view.chartable || view.metrics,
+    changes: view.changes || null
+  }),
+  traits: ["compare_metric", "sort_by", "descending", "selected"],
   Panel: Compare
 };
 
@@ -850,7 +1088,7 @@ function Columns({ part, set }) {
   })}</ol>
   </div>`;
 }
-var panel4 = {
+var panel6 = {
   key: "columns",
   title: "Columns",
   place: "tab",
@@ -1763,7 +2001,12 @@ var ClaimRow = memo(function ClaimRow2({ c: c3, index, selected, hasFacts, hasCo
   const per = (f3) => cits.length ? cits.map((x2, i3) => html`${i3 ? html`<br />` : null}${f3(x2)}`) : "—";
   return html`<${Row} item=${c3} selected=${selected} send=${ctx.send} more=${claimKeys(review, c3.review, "answer2response", index, c3.id, c3, ctx)}>
     <${IdCell} id=${c3.id} roles=${c3.roles} />
-    <td class="rw-text"><${LongText} text=${c3.text} /></td>
+    <td class="rw-text"><${LongText} text=${c3.text} />${ctx.note ? html` <button type="button" class="rw-whole"
+      data-testid="claim-note" title=${`Note on claim ${c3.id} (the note box opens on it)`}
+      onClick=${(e3) => {
+    e3.stopPropagation();
+    ctx.note(index);
+  }}>✎ note</button>` : null}</td>
     ${hasFacts ? html`<td data-label="Fact ID:">${c3.facts && c3.facts.length ? c3.facts.map(showId).join(", ") : "—"}</td>` : null}
     ${hasCorrect ? html`<td class="rw-verdict-cell"><${Verdict} value=${c3.correct} contradicted=${c3.contradicted}
       words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
@@ -2060,7 +2303,8 @@ function mountSampleView(el, {
   queue = null,
   queued = null,
   kinds = () => null,
-  keys = null
+  keys = null,
+  note = null
 }) {
   let current = null;
   let first = true;
@@ -2069,7 +2313,7 @@ function mountSampleView(el, {
   let focusCell = null;
   let seq = 0;
   const widget = () => el.closest(".rw-widget") || el;
-  const ctx = { send, search, review, trace, queue, kinds, view: () => current };
+  const ctx = { send, search, review, trace, queue, kinds, note, view: () => current };
   const unkeep = keepKeys(el);
   const mayFocus = () => {
     const a3 = document.activeElement;
@@ -2176,6 +2420,183 @@ function withSelection(view, selected) {
   return { ...view, selected, sources: relit(view.sources), claims: relit(view.claims), gt_claims: relit(view.gt_claims) };
 }
 
+// src/dataset/notes.js
+var NOTE_KEY = "m";
+var SUGGESTED = 8;
+var splitTags = (text) => [...new Set(text.split(",").map((t4) => t4.trim().replace(/\s+/g, " ")).filter(Boolean))];
+function toggleTag(text, tag) {
+  const tags = splitTags(text);
+  return (tags.includes(tag) ? tags.filter((t4) => t4 !== tag) : [...tags, tag]).join(", ");
+}
+var noteOn = (shown, on) => (shown ? on === "" ? shown.sample : shown.claims[on] : null) || null;
+function focusNoteBox(from) {
+  const root = from && from.closest ? from.closest(".rw-ds, .rw-widget") : null;
+  const box = root && root.querySelector('[data-testid="note-text"]');
+  if (!box) return false;
+  box.focus();
+  return true;
+}
+function NoteBox({ notes, claims, request, opened = null }) {
+  const sample = notes && notes.query_id ? `${notes.run}\0${notes.query_id}` : "";
+  const [on, setOn] = d2("");
+  const [text, setText] = d2("");
+  const [tags, setTags] = d2("");
+  const [state, setState] = d2("");
+  const dirty = A2(false);
+  const pending = A2(false);
+  const shownFor = A2({ sample: null, on: "" });
+  const viewFor = A2(notes);
+  const textBox = A2(null);
+  const tagsBox = A2(null);
+  h2(() => {
+    if (!opened) return;
+    setOn(String(opened.claim));
+    if (textBox.current) textBox.current.focus();
+  }, [opened]);
+  _2(() => {
+    const last = shownFor.current;
+    const redrawn = viewFor.current !== notes;
+    viewFor.current = notes;
+    if (pending.current && redrawn && last.sample === sample) {
+      pending.current = false;
+      setState("nothing after this sample: its saved note is shown");
+      if (dirty.current) return;
+      const mine2 = noteOn(notes && notes.shown, on);
+      setText(mine2 ? mine2.note : "");
+      setTags(mine2 ? mine2.tags.join(", ") : "");
+      return;
+    }
+    if (last.sample === sample && last.on === on) return;
+    if (last.sample !== sample && on !== "") {
+      setOn("");
+      return;
+    }
+    shownFor.current = { sample, on };
+    if (last.sample === sample && (pending.current || dirty.current)) return;
+    if (last.sample !== sample && pending.current && dirty.current) {
+      pending.current = false;
+      return;
+    }
+    if (!pending.current || last.sample === sample) setState("");
+    pending.current = false;
+    dirty.current = false;
+    const mine = noteOn(notes && notes.shown, on);
+    setText(mine ? mine.note : "");
+    setTags(mine ? mine.tags.join(", ") : "");
+  });
+  if (!notes) return null;
+  if (!notes.available) return html`<div class="rw-hint" data-testid="notes-unavailable">${notes.said}</div>`;
+  if (!notes.query_id) return null;
+  const edit = (set) => (e3) => {
+    dirty.current = true;
+    set(e3.target.value);
+  };
+  const save = (advance) => {
+    if (pending.current) {
+      setState("waiting for the next sample…");
+      return;
+    }
+    const back = { text: textBox.current.value, tags: tagsBox.current.value, on };
+    const sent = { query_id: notes.query_id, run: notes.run, note: back.text, tags: splitTags(back.tags), advance };
+    if (on !== "") sent.claim = Number(on);
+    dirty.current = false;
+    if (advance) {
+      pending.current = true;
+      setText("");
+      setTags("");
+      setOn("");
+      textBox.current.focus();
+    }
+    setState("saving");
+    request("note", sent).then(
+      () => setState(`saved ${showId(sent.query_id)}${sent.claim === void 0 ? "" : ` claim ${sent.claim + 1}`}`),
+      (err) => {
+        pending.current = false;
+        if (dirty.current) {
+          setState(`not saved: ${err.message} · the note was: ${back.text}${back.tags ? ` (tags: ${back.tags})` : ""}`);
+          return;
+        }
+        dirty.current = true;
+        setText(back.text);
+        setTags(back.tags);
+        setOn(back.on);
+        setState(`not saved: ${err.message}`);
+      }
+    );
+  };
+  const onKey = (e3) => {
+    if (e3.isComposing || e3.keyCode === 229) return;
+    if (e3.key === "Enter" && !e3.shiftKey && !e3.ctrlKey && !e3.metaKey && !e3.altKey) {
+      e3.preventDefault();
+      e3.stopPropagation();
+      save(1);
+    } else if (e3.key === "Enter" && e3.shiftKey) {
+      e3.stopPropagation();
+    } else if (e3.key === "Escape") {
+      e3.preventDefault();
+      e3.stopPropagation();
+      const root = e3.target.closest(".rw-ds, .rw-widget");
+      if (root) root.focus();
+    }
+  };
+  const suggested = notes.tags.slice(0, SUGGESTED);
+  const chosen = splitTags(tags);
+  const list = `rw-note-tags-${notes.run}`.replace(/[^\w-]/g, "_");
+  const refused = state.startsWith("not saved");
+  const hint2 = state === "saving" ? "saving…" : refused ? "" : state;
+  return html`<div class="rw-ds-note" data-testid="note-box" style="padding: 3px 6px; border-bottom: 1px solid var(--rw-border);">
+    <div style="display: flex; gap: 4px; align-items: flex-start; flex-wrap: wrap;">
+      <select data-testid="note-on" value=${on} title="What the note is on" style="max-width: 12em; min-width: 0;"
+        onChange=${(e3) => {
+    setOn(e3.target.value);
+  }}>
+        <option value="">Note: this sample</option>
+        ${(claims || []).map((c3, i3) => html`<option value=${String(i3)}>${`Note: claim ${i3 + 1}, ${c3.text.slice(0, 60)}`}${noteOn(notes.shown, String(i3)) ? " ✎" : ""}</option>`)}
+      </select>
+      <textarea ref=${textBox} data-testid="note-text" rows=${Math.min(4, text.split("\n").length)}
+        style="flex: 3 1 14em; min-width: 0; box-sizing: border-box; resize: vertical;"
+        placeholder=${`What went wrong? (${NOTE_KEY}; Enter: next)`}
+        title=${`Key ${NOTE_KEY} comes here · Enter saves and opens the next sample · Shift+Enter: a new line · Esc leaves`}
+        aria-label="failure note" value=${text} onInput=${edit(setText)} onKeyDown=${onKey} />
+      <input ref=${tagsBox} type="text" data-testid="note-tags" list=${list} value=${tags} style="flex: 1 1 9em; min-width: 0;"
+        placeholder="tags, comma-separated" aria-label="tags (failure modes), comma-separated" onInput=${edit(setTags)} onKeyDown=${onKey} />
+      <datalist id=${list}>${notes.tags.map((t4) => html`<option value=${t4} />`)}</datalist>
+      <button type="button" data-testid="note-save" onClick=${() => save(0)} title="Save, stay on this sample">Save</button>
+    </div>
+    <div class="rw-hint" style="display: flex; gap: 4px; align-items: center; flex-wrap: wrap; font-size: 0.9em;">
+      ${suggested.map((t4) => html`<button type="button" class=${`rw-ds-chip${chosen.includes(t4) ? " rw-ds-on" : ""}`}
+        data-testid="note-tag-chip" title=${chosen.includes(t4) ? `Take tag ${t4} off` : `Add tag ${t4}`}
+        onClick=${() => {
+    dirty.current = true;
+    setTags(toggleTag(tags, t4));
+  }}>${t4}</button>`)}
+      <span data-testid="note-state" aria-live="polite">${hint2}</span>
+      <span style="overflow-wrap: anywhere; min-width: 0;">${notes.file}</span>
+    </div>
+    ${refused ? html`<div class="rw-ds-error" role="alert" data-testid="note-error" style="overflow-wrap: anywhere;">${state}</div>` : ""}
+  </div>`;
+}
+function Reading({ part, request }) {
+  const r3 = part.notes.reading;
+  const step = (by) => request("reading", { step: by }).catch(() => null);
+  return html`<div class="rw-ds-queue" role="status" data-testid="reading">
+    <b data-testid="reading-line">${r3.line}</b>${r3.run ? ` · run ${showId(r3.run)}` : ""} · <span class="rw-hint"
+      data-testid="reading-file">${r3.file}</span>
+    <button type="button" onClick=${() => step(-1)} disabled=${r3.position === 0} title="Previous to read">◀</button>
+    <button type="button" onClick=${() => step(1)} disabled=${r3.position >= r3.total - 1} title="Next to read"
+      data-testid="reading-next">▶</button>
+    <span class="rw-hint">${` press ${NOTE_KEY} to write a note`}</span>
+  </div>`;
+}
+var panel7 = {
+  key: "notes",
+  place: "above",
+  shows: (view) => !!(view.notes && view.notes.reading),
+  part: (view) => ({ notes: view.notes }),
+  traits: [],
+  Panel: Reading
+};
+
 // src/dataset/drill.js
 async function copyText(text, input) {
   try {
@@ -2193,6 +2614,10 @@ async function copyText(text, input) {
 }
 function navigate(e3, step, queue) {
   if (e3.target.closest("input, select, textarea")) return false;
+  if (e3.key === NOTE_KEY && focusNoteBox(e3.target)) {
+    e3.preventDefault();
+    return true;
+  }
   const by = { j: 1, ArrowDown: 1, k: -1, ArrowUp: -1 }[e3.key];
   if (by) {
     e3.preventDefault();
@@ -2213,7 +2638,7 @@ function keptSelection(kept, view) {
   return { sample, selected: same2 ? kept.selected : "" };
 }
 function Drill({ part, request }) {
-  const { drill, other, selected: sel, count } = part;
+  const { drill, other, selected: sel, count, notes } = part;
   const queued = A2(null);
   queued.current = part.queue;
   const main = A2(null);
@@ -2222,6 +2647,7 @@ function Drill({ part, request }) {
   const kept = A2({});
   const latest = A2({});
   const [failed, setFailed] = d2("");
+  const [opened, setOpened] = d2(null);
   const drillAsk = (name, msg) => request(name, msg).then(
     (reply) => {
       setFailed("");
@@ -2265,6 +2691,7 @@ function Drill({ part, request }) {
         queue: isMain ? queue : null,
         queued: isMain ? () => queued.current : null,
         kinds: () => queued.current ? queued.current.kinds : null,
+        note: isMain && notes && notes.available ? (claim) => setOpened({ claim, seq: Date.now() }) : null,
         keys: (e3) => !(e3.key.startsWith("Arrow") && e3.target.matches(".rw-scroll, .rw-matrix-wrap")) && navigate(e3, (by) => request("step", { delta: by }).catch(() => null), queued.current ? queue : null),
         review: (action) => drillAsk("review", { which, ...action }),
         trace: (target) => request("trace", { which, ...target }).catch((err) => ({ trace: null, reason: `the trace request failed: ${err.message}` }))
@@ -2294,13 +2721,15 @@ function Drill({ part, request }) {
         ${copied ? html`<span class="rw-hint" role="status">${copied}</span>` : ""}` : ""}
     </div>
     ${failed ? html`<div class="rw-ds-error" role="alert" data-testid="drill-error">${failed}</div>` : ""}
+    ${sel.row >= 0 ? html`<${NoteBox} key="notes" notes=${notes} claims=${drill ? drill.claims : null} request=${request}
+      opened=${opened} />` : ""}
     <div class="rw-ds-drill-views" key="views">
       <div class="rw-ds-drill-view" ref=${main} data-testid="drill-main" />
       ${other ? html`<div class="rw-ds-drill-view" ref=${otherRef} data-testid="drill-other" />` : ""}
     </div>
   </div>`;
 }
-var panel5 = {
+var panel8 = {
   key: "drill",
   place: "detail",
   shows: () => true,
@@ -2309,7 +2738,8 @@ var panel5 = {
     other: views._other,
     selected: view.selected,
     count: view.count,
-    queue: view.queue || null
+    queue: view.queue || null,
+    notes: view.notes || null
   }),
   traits: [],
   Panel: Drill
@@ -2339,7 +2769,7 @@ function Actions({ part, request }) {
     ${said2 ? html`<p class="rw-hint" role="status" data-testid="act-said">${said2}</p>` : ""}
   </div>`;
 }
-var panel6 = {
+var panel9 = {
   key: "act",
   title: "Save · export",
   place: "tab",
@@ -2369,7 +2799,7 @@ function Queue({ part, request }) {
     ${q3.note ? html`<span class="rw-hint">${` ${q3.note}`}</span>` : ""}
   </div>`;
 }
-var panel7 = {
+var panel10 = {
   key: "queue",
   place: "above",
   shows: (view) => !!view.queue,
@@ -2579,7 +3009,7 @@ ${s3.expression}`}
       <button disabled=${!expression.trim()} onClick=${save} title="Save the filter expression as a named slice">+ slice from filter</button>
     </div>`;
 }
-var panel8 = {
+var panel11 = {
   key: "slices",
   place: "master",
   shows: (view) => !view.cluster,
@@ -2619,7 +3049,7 @@ function Summary({ summary, metrics, percent, cluster, count }) {
       ${runs.map((run) => cell(summary.find((r3) => r3.run === run && r3.metric === m3.key)))}</tr>`)}</tbody>
   </table></div>`;
 }
-var panel9 = {
+var panel12 = {
   key: "summary",
   title: "Summary",
   place: "tab",
@@ -4714,6 +5144,7 @@ function Table2({ view, store, labelOf, set }) {
         return html`<span class=${m3.cls}>${m3.text}</span>`;
       }
       const value = row.values[col.key];
+      if (col.kind === "mode") return html`<span class="rw-num">${Number.isNaN(value) ? "" : value}</span>`;
       return html`<span class="rw-num">${col.kind === "count" ? value : Number.isNaN(value) ? "" : (value > 0 ? "+" : "") + fmt(value)}</span>`;
     })}
           </div>`;
@@ -4740,7 +5171,7 @@ function TrustTable({ t: t4, caption, testid }) {
     <tbody>${t4.rows.map((row) => html`<tr title=${reason >= 0 && row[reason] ? row[reason] : null}>${row.map((v3, k3) => html`<td class=${k3 === reason ? "rw-ds-reason" : "rw-num"}>${k3 === reason ? v3 || "" : cellText(v3)}</td>`)}</tr>`)}</tbody>
   </table></div>`;
 }
-var plural = (n4, word) => `${n4} ${word}${n4 === 1 ? "" : "s"}`;
+var plural2 = (n4, word) => `${n4} ${word}${n4 === 1 ? "" : "s"}`;
 function Confusion({ k: k3, m: m3, binary, pick }) {
   return html`<table class="rw-table rw-ds-confusion" data-testid="confusion">
     <caption>Judge (rows) × reviewer (columns): labels, and the share of the judge's row</caption>
@@ -4750,7 +5181,7 @@ function Confusion({ k: k3, m: m3, binary, pick }) {
       ${m3.labels.map((reviewer, j3) => {
     const n4 = m3.counts[i3][j3];
     const rate = m3.rates[i3][j3];
-    const said2 = `judge ${judge}, reviewer ${reviewer}: ${plural(n4, "label")} in ${plural(m3.samples[i3][j3], "sample")}`;
+    const said2 = `judge ${judge}, reviewer ${reviewer}: ${plural2(n4, "label")} in ${plural2(m3.samples[i3][j3], "sample")}`;
     return html`<td class=${i3 === j3 ? "rw-ds-agree" : "rw-ds-disagree"}>
           <button class="rw-ds-cell" data-testid="confusion-cell" data-judge=${judge} data-reviewer=${reviewer} disabled=${!n4}
             title=${n4 ? `${said2}: show them in the table` : said2} aria-label=${said2}
@@ -4767,7 +5198,7 @@ function Kind({ k: k3, pick }) {
   const m3 = binary ? k3.binary : k3.classes;
   const kappaText = (v3) => v3 === null ? html`<span class="rw-ds-undef" title=${m3.reason}>Undefined</span>` : v3;
   return html`<section class="rw-ds-kind" data-testid=${`kind-${k3.kind}`} data-kind=${k3.kind}>
-    <h4>${k3.kind}${k3.run ? ` · ${showId(k3.run)}` : ""} <span class="rw-hint">(${plural(k3.n, "reviewed label")})</span></h4>
+    <h4>${k3.kind}${k3.run ? ` · ${showId(k3.run)}` : ""} <span class="rw-hint">(${plural2(k3.n, "reviewed label")})</span></h4>
     <p data-testid="kappa-line">kappa <b>${kappaText(m3.kappa)}</b>${m3.kappa_interval ? ` (95% ${m3.kappa_interval})` : ""}${" · "}agreement ${kappaText(m3.agreement)}${" · "}base rate ${m3.base_rate === null ? kappaText(null) : html`<b>${m3.base_rate}</b> (the reviewers' majority label, ${m3.majority_label}: a judge always saying it would agree this often)`}
       ${k3.binary ? html`${" · "}<label><input type="checkbox" data-testid="binary" checked=${binary} onChange=${(e3) => setBinary(e3.target.checked)} /> 2-class view (Entailment / not entailed)</label>` : ""}</p>
     <div class="rw-ds-trust-wrap"><${Confusion} k=${k3} m=${m3} binary=${binary} pick=${pick} /></div>
@@ -4811,7 +5242,7 @@ function Reviews({ part: r3, request, set }) {
     </details>
   </div>`;
 }
-var panel10 = {
+var panel13 = {
   key: "trust",
   place: "above",
   shows: (view) => !!view.reviews,
@@ -4823,7 +5254,7 @@ var panel10 = {
 // src/dataset/whatif.js
 var H3 = 104;
 var PAD2 = { left: 38, right: 6, top: 8, bottom: 34 };
-var STEP = 19;
+var STEP2 = 19;
 var MIN_W = 150;
 var n3 = (x2) => x2.toLocaleString("en-US");
 function records(table) {
@@ -4852,7 +5283,7 @@ function linePath(points, x2, y3) {
   }
   return d3;
 }
-function signed(v3) {
+function signed2(v3) {
   if (v3 === null || v3 === void 0 || Number.isNaN(v3)) return "";
   const s3 = Number(v3).toFixed(3);
   return v3 > 0 ? `+${s3}` : v3 < 0 ? `−${s3.slice(1)}` : s3;
@@ -4867,7 +5298,7 @@ function Curve({ metric }) {
   const lo = Math.min(...ks);
   const hi = Math.max(...ks);
   const digits = Math.max(...pts.map((p3) => shortCount(p3.undefined).length));
-  const W2 = Math.max(MIN_W, PAD2.left + PAD2.right + Math.max(STEP, 6 * digits + 6) * pts.length);
+  const W2 = Math.max(MIN_W, PAD2.left + PAD2.right + Math.max(STEP2, 6 * digits + 6) * pts.length);
   const inner = W2 - PAD2.left - PAD2.right;
   const slot = inner / pts.length;
   const x2 = (k3) => PAD2.left + slot / 2 + (hi === lo ? 0 : (k3 - lo) / (hi - lo) * (inner - slot));
@@ -4907,7 +5338,7 @@ function DropTable({ result, rule }) {
         <th scope="col">Undefined before</th><th scope="col">Undefined after</th></tr></thead>
       <tbody>${rows.map((r3) => html`<tr key=${r3.metric} data-metric=${r3.metric}>
         <th scope="row">${labels[r3.metric] || r3.metric}</th><td class="rw-num">${cell(r3.before)}</td><td class="rw-num">${cell(r3.after)}</td>
-        <td class="rw-num">${signed(r3.change)}</td>
+        <td class="rw-num">${signed2(r3.change)}</td>
         <td class="rw-num">${r3.undefined_before}</td><td class="rw-num">${r3.undefined_after}</td></tr>`)}</tbody>
     </table></div>`;
 }
@@ -4986,7 +5417,7 @@ function WhatIf({ part: view, request }) {
     ${result && result.dropped ? html`<${DropTable} result=${result} rule=${rule} />` : ""}
   </div>`;
 }
-var panel11 = {
+var panel14 = {
   key: "whatif",
   title: "What if",
   place: "tab",
@@ -4997,7 +5428,7 @@ var panel11 = {
 };
 
 // src/dataset.js
-var PANELS = [panel10, panel2, panel9, panel3, panel11, panel4, panel6, panel8, panel5, panel7, panel];
+var PANELS = [panel13, panel2, panel12, panel5, panel14, panel6, panel9, panel11, panel8, panel10, panel, panel3, panel4, panel7];
 var HOST_CHROME = 140;
 function useViews(model, names) {
   const events = ["", "_base"];

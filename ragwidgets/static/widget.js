@@ -480,6 +480,213 @@ function memo(render2) {
   return Memo;
 }
 
+// src/text.js
+var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+var codePoint = (c3) => `⟨U+${c3.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
+function showId(id) {
+  return String(id).replace(BIDI, codePoint);
+}
+function Id({ id, max = 40 }) {
+  const shown = showId(id);
+  if (shown.length <= max) return html`<bdi class="rw-idtext">${shown}</bdi>`;
+  return html`<bdi class="rw-idtext rw-cut" title=${shown}>${shown.slice(0, max - 1)}…</bdi>`;
+}
+function IdLink({ id, target, send, label = null, max = 24 }) {
+  return html`<button type="button" class="rw-idlink" data-select=${target} title=${`Select ${showId(id)}`}
+    onClick=${(e3) => {
+    e3.stopPropagation();
+    send({ selected: target });
+  }}>${label === null ? html`<${Id} id=${id} max=${max} />` : label}</button>`;
+}
+function idLinks(items, prefix, send, empty = "—", more = null) {
+  if (!items || !items.length) return empty;
+  const cut = more && items.length > more.n + 1 ? more.n : items.length;
+  const links = items.slice(0, cut).map((id, i3) => html`${i3 ? ", " : ""}<${IdLink} key=${id} id=${id} target=${`${prefix}:${id}`} send=${send} max=${16} />`);
+  if (cut === items.length) return links;
+  return html`${links}, <button type="button" class="rw-idlink rw-idlink-more" data-select=${more.target}
+    title=${items.map(showId).join(", ")} onClick=${(e3) => {
+    e3.stopPropagation();
+    send({ selected: more.target });
+  }}>+ ${items.length - cut} more</button>`;
+}
+function YesNo({ value, words: words2 = ["Yes", "No"] }) {
+  if (value === null || value === void 0) return html`<span class="rw-unknown">? unknown</span>`;
+  const yes = value === true || value === "yes";
+  return html`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words2[0]}` : `✗ ${words2[1]}`}</span>`;
+}
+var LONG = 300;
+function LongText({ text, clamp = false }) {
+  const [whole, setWhole] = d2(false);
+  const s3 = String(text);
+  const long = s3.length > LONG;
+  const shown = long && !whole ? `${s3.slice(0, LONG)}…` : s3;
+  const body = clamp && !whole ? html`<span class="rw-clamp">${shown}</span>` : shown;
+  if (!long) return body;
+  return html`${body}<button type="button" class="rw-whole"
+    aria-expanded=${whole ? "true" : "false"} onClick=${(e3) => {
+    e3.stopPropagation();
+    setWhole(!whole);
+  }}
+    >${whole ? "Show less" : `Show all ${s3.length.toLocaleString("en")} characters`}</button>`;
+}
+
+// src/dataset/notes.js
+var NOTE_KEY = "m";
+var SUGGESTED = 8;
+var splitTags = (text) => [...new Set(text.split(",").map((t4) => t4.trim().replace(/\s+/g, " ")).filter(Boolean))];
+function toggleTag(text, tag) {
+  const tags = splitTags(text);
+  return (tags.includes(tag) ? tags.filter((t4) => t4 !== tag) : [...tags, tag]).join(", ");
+}
+var noteOn = (shown, on) => (shown ? on === "" ? shown.sample : shown.claims[on] : null) || null;
+function focusNoteBox(from) {
+  const root = from && from.closest ? from.closest(".rw-ds, .rw-widget") : null;
+  const box = root && root.querySelector('[data-testid="note-text"]');
+  if (!box) return false;
+  box.focus();
+  return true;
+}
+function NoteBox({ notes, claims, request, opened = null }) {
+  const sample = notes && notes.query_id ? `${notes.run}\0${notes.query_id}` : "";
+  const [on, setOn] = d2("");
+  const [text, setText] = d2("");
+  const [tags, setTags] = d2("");
+  const [state, setState] = d2("");
+  const dirty = A2(false);
+  const pending = A2(false);
+  const shownFor = A2({ sample: null, on: "" });
+  const viewFor = A2(notes);
+  const textBox = A2(null);
+  const tagsBox = A2(null);
+  h2(() => {
+    if (!opened) return;
+    setOn(String(opened.claim));
+    if (textBox.current) textBox.current.focus();
+  }, [opened]);
+  _2(() => {
+    const last = shownFor.current;
+    const redrawn = viewFor.current !== notes;
+    viewFor.current = notes;
+    if (pending.current && redrawn && last.sample === sample) {
+      pending.current = false;
+      setState("nothing after this sample: its saved note is shown");
+      if (dirty.current) return;
+      const mine2 = noteOn(notes && notes.shown, on);
+      setText(mine2 ? mine2.note : "");
+      setTags(mine2 ? mine2.tags.join(", ") : "");
+      return;
+    }
+    if (last.sample === sample && last.on === on) return;
+    if (last.sample !== sample && on !== "") {
+      setOn("");
+      return;
+    }
+    shownFor.current = { sample, on };
+    if (last.sample === sample && (pending.current || dirty.current)) return;
+    if (last.sample !== sample && pending.current && dirty.current) {
+      pending.current = false;
+      return;
+    }
+    if (!pending.current || last.sample === sample) setState("");
+    pending.current = false;
+    dirty.current = false;
+    const mine = noteOn(notes && notes.shown, on);
+    setText(mine ? mine.note : "");
+    setTags(mine ? mine.tags.join(", ") : "");
+  });
+  if (!notes) return null;
+  if (!notes.available) return html`<div class="rw-hint" data-testid="notes-unavailable">${notes.said}</div>`;
+  if (!notes.query_id) return null;
+  const edit = (set) => (e3) => {
+    dirty.current = true;
+    set(e3.target.value);
+  };
+  const save = (advance) => {
+    if (pending.current) {
+      setState("waiting for the next sample…");
+      return;
+    }
+    const back = { text: textBox.current.value, tags: tagsBox.current.value, on };
+    const sent = { query_id: notes.query_id, run: notes.run, note: back.text, tags: splitTags(back.tags), advance };
+    if (on !== "") sent.claim = Number(on);
+    dirty.current = false;
+    if (advance) {
+      pending.current = true;
+      setText("");
+      setTags("");
+      setOn("");
+      textBox.current.focus();
+    }
+    setState("saving");
+    request("note", sent).then(
+      () => setState(`saved ${showId(sent.query_id)}${sent.claim === void 0 ? "" : ` claim ${sent.claim + 1}`}`),
+      (err) => {
+        pending.current = false;
+        if (dirty.current) {
+          setState(`not saved: ${err.message} · the note was: ${back.text}${back.tags ? ` (tags: ${back.tags})` : ""}`);
+          return;
+        }
+        dirty.current = true;
+        setText(back.text);
+        setTags(back.tags);
+        setOn(back.on);
+        setState(`not saved: ${err.message}`);
+      }
+    );
+  };
+  const onKey = (e3) => {
+    if (e3.isComposing || e3.keyCode === 229) return;
+    if (e3.key === "Enter" && !e3.shiftKey && !e3.ctrlKey && !e3.metaKey && !e3.altKey) {
+      e3.preventDefault();
+      e3.stopPropagation();
+      save(1);
+    } else if (e3.key === "Enter" && e3.shiftKey) {
+      e3.stopPropagation();
+    } else if (e3.key === "Escape") {
+      e3.preventDefault();
+      e3.stopPropagation();
+      const root = e3.target.closest(".rw-ds, .rw-widget");
+      if (root) root.focus();
+    }
+  };
+  const suggested = notes.tags.slice(0, SUGGESTED);
+  const chosen = splitTags(tags);
+  const list = `rw-note-tags-${notes.run}`.replace(/[^\w-]/g, "_");
+  const refused = state.startsWith("not saved");
+  const hint2 = state === "saving" ? "saving…" : refused ? "" : state;
+  return html`<div class="rw-ds-note" data-testid="note-box" style="padding: 3px 6px; border-bottom: 1px solid var(--rw-border);">
+    <div style="display: flex; gap: 4px; align-items: flex-start; flex-wrap: wrap;">
+      <select data-testid="note-on" value=${on} title="What the note is on" style="max-width: 12em; min-width: 0;"
+        onChange=${(e3) => {
+    setOn(e3.target.value);
+  }}>
+        <option value="">Note: this sample</option>
+        ${(claims || []).map((c3, i3) => html`<option value=${String(i3)}>${`Note: claim ${i3 + 1}, ${c3.text.slice(0, 60)}`}${noteOn(notes.shown, String(i3)) ? " ✎" : ""}</option>`)}
+      </select>
+      <textarea ref=${textBox} data-testid="note-text" rows=${Math.min(4, text.split("\n").length)}
+        style="flex: 3 1 14em; min-width: 0; box-sizing: border-box; resize: vertical;"
+        placeholder=${`What went wrong? (${NOTE_KEY}; Enter: next)`}
+        title=${`Key ${NOTE_KEY} comes here · Enter saves and opens the next sample · Shift+Enter: a new line · Esc leaves`}
+        aria-label="failure note" value=${text} onInput=${edit(setText)} onKeyDown=${onKey} />
+      <input ref=${tagsBox} type="text" data-testid="note-tags" list=${list} value=${tags} style="flex: 1 1 9em; min-width: 0;"
+        placeholder="tags, comma-separated" aria-label="tags (failure modes), comma-separated" onInput=${edit(setTags)} onKeyDown=${onKey} />
+      <datalist id=${list}>${notes.tags.map((t4) => html`<option value=${t4} />`)}</datalist>
+      <button type="button" data-testid="note-save" onClick=${() => save(0)} title="Save, stay on this sample">Save</button>
+    </div>
+    <div class="rw-hint" style="display: flex; gap: 4px; align-items: center; flex-wrap: wrap; font-size: 0.9em;">
+      ${suggested.map((t4) => html`<button type="button" class=${`rw-ds-chip${chosen.includes(t4) ? " rw-ds-on" : ""}`}
+        data-testid="note-tag-chip" title=${chosen.includes(t4) ? `Take tag ${t4} off` : `Add tag ${t4}`}
+        onClick=${() => {
+    dirty.current = true;
+    setTags(toggleTag(tags, t4));
+  }}>${t4}</button>`)}
+      <span data-testid="note-state" aria-live="polite">${hint2}</span>
+      <span style="overflow-wrap: anywhere; min-width: 0;">${notes.file}</span>
+    </div>
+    ${refused ? html`<div class="rw-ds-error" role="alert" data-testid="note-error" style="overflow-wrap: anywhere;">${state}</div>` : ""}
+  </div>`;
+}
+
 // src/cards.js
 function itemsNote(c3) {
   if (!c3.denominator_items.length) return null;
@@ -598,56 +805,6 @@ function Strip({ groups, missing, send }) {
           <ul>${missing.map((m3) => html`<li key=${m3.name}><b>${m3.label}</b>: ${m3.reason}</li>`)}</ul>
         </details>` : null}
   </section>`;
-}
-
-// src/text.js
-var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-var codePoint = (c3) => `⟨U+${c3.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
-function showId(id) {
-  return String(id).replace(BIDI, codePoint);
-}
-function Id({ id, max = 40 }) {
-  const shown = showId(id);
-  if (shown.length <= max) return html`<bdi class="rw-idtext">${shown}</bdi>`;
-  return html`<bdi class="rw-idtext rw-cut" title=${shown}>${shown.slice(0, max - 1)}…</bdi>`;
-}
-function IdLink({ id, target, send, label = null, max = 24 }) {
-  return html`<button type="button" class="rw-idlink" data-select=${target} title=${`Select ${showId(id)}`}
-    onClick=${(e3) => {
-    e3.stopPropagation();
-    send({ selected: target });
-  }}>${label === null ? html`<${Id} id=${id} max=${max} />` : label}</button>`;
-}
-function idLinks(items, prefix, send, empty = "—", more = null) {
-  if (!items || !items.length) return empty;
-  const cut = more && items.length > more.n + 1 ? more.n : items.length;
-  const links = items.slice(0, cut).map((id, i3) => html`${i3 ? ", " : ""}<${IdLink} key=${id} id=${id} target=${`${prefix}:${id}`} send=${send} max=${16} />`);
-  if (cut === items.length) return links;
-  return html`${links}, <button type="button" class="rw-idlink rw-idlink-more" data-select=${more.target}
-    title=${items.map(showId).join(", ")} onClick=${(e3) => {
-    e3.stopPropagation();
-    send({ selected: more.target });
-  }}>+ ${items.length - cut} more</button>`;
-}
-function YesNo({ value, words: words2 = ["Yes", "No"] }) {
-  if (value === null || value === void 0) return html`<span class="rw-unknown">? unknown</span>`;
-  const yes = value === true || value === "yes";
-  return html`<span class=${yes ? "rw-yes" : "rw-no"}>${yes ? `✓ ${words2[0]}` : `✗ ${words2[1]}`}</span>`;
-}
-var LONG = 300;
-function LongText({ text, clamp = false }) {
-  const [whole, setWhole] = d2(false);
-  const s3 = String(text);
-  const long = s3.length > LONG;
-  const shown = long && !whole ? `${s3.slice(0, LONG)}…` : s3;
-  const body = clamp && !whole ? html`<span class="rw-clamp">${shown}</span>` : shown;
-  if (!long) return body;
-  return html`${body}<button type="button" class="rw-whole"
-    aria-expanded=${whole ? "true" : "false"} onClick=${(e3) => {
-    e3.stopPropagation();
-    setWhole(!whole);
-  }}
-    >${whole ? "Show less" : `Show all ${s3.length.toLocaleString("en")} characters`}</button>`;
 }
 
 // src/picker.js
@@ -1433,7 +1590,12 @@ var ClaimRow = memo(function ClaimRow2({ c: c3, index, selected, hasFacts, hasCo
   const per = (f3) => cits.length ? cits.map((x2, i3) => html`${i3 ? html`<br />` : null}${f3(x2)}`) : "—";
   return html`<${Row} item=${c3} selected=${selected} send=${ctx.send} more=${claimKeys(review, c3.review, "answer2response", index, c3.id, c3, ctx)}>
     <${IdCell} id=${c3.id} roles=${c3.roles} />
-    <td class="rw-text"><${LongText} text=${c3.text} /></td>
+    <td class="rw-text"><${LongText} text=${c3.text} />${ctx.note ? html` <button type="button" class="rw-whole"
+      data-testid="claim-note" title=${`Note on claim ${c3.id} (the note box opens on it)`}
+      onClick=${(e3) => {
+    e3.stopPropagation();
+    ctx.note(index);
+  }}>✎ note</button>` : null}</td>
     ${hasFacts ? html`<td data-label="Fact ID:">${c3.facts && c3.facts.length ? c3.facts.map(showId).join(", ") : "—"}</td>` : null}
     ${hasCorrect ? html`<td class="rw-verdict-cell"><${Verdict} value=${c3.correct} contradicted=${c3.contradicted}
       words=${["Correct", "Incorrect", "the ground-truth answer contradicts it"]} /></td>` : null}
@@ -1730,7 +1892,8 @@ function mountSampleView(el, {
   queue = null,
   queued = null,
   kinds = () => null,
-  keys = null
+  keys = null,
+  note = null
 }) {
   let current = null;
   let first = true;
@@ -1739,7 +1902,7 @@ function mountSampleView(el, {
   let focusCell = null;
   let seq = 0;
   const widget = () => el.closest(".rw-widget") || el;
-  const ctx = { send, search, review, trace, queue, kinds, view: () => current };
+  const ctx = { send, search, review, trace, queue, kinds, note, view: () => current };
   const unkeep = keepKeys(el);
   const mayFocus = () => {
     const a3 = document.activeElement;
@@ -1921,12 +2084,37 @@ function render({ model, el }) {
   const review = (action) => model.send({ type: "review", ...action });
   const trace = (target) => ask({ type: "trace", ...target }).catch((err) => ({ trace: null, reason: `the trace request failed: ${err.message}` }));
   const queue = (step) => model.send({ type: "queue", step });
-  sv = mountSampleView(el, { view: shown(), send, search, review, trace, queue });
+  const noted = !!(view && view.notes);
+  const boxEl = noted ? el.appendChild(document.createElement("div")) : null;
+  let opened = null;
+  const note = () => boxEl && R(html`<${NoteBox} notes=${view.notes} claims=${view.claims}
+    request=${(name, msg) => ask({ type: name, ...msg })} opened=${opened} />`, boxEl);
+  const keys = noted ? (e3) => e3.key === NOTE_KEY && focusNoteBox(e3.target) && (e3.preventDefault(), true) : null;
+  const onKey = (e3) => !forHost(e3) && !e3.target.closest("input, select, textarea") && keys(e3);
+  if (noted) el.addEventListener("keydown", onKey);
+  sv = mountSampleView(
+    noted ? el.appendChild(document.createElement("div")) : el,
+    {
+      view: shown(),
+      send,
+      search,
+      review,
+      trace,
+      queue,
+      keys,
+      note: noted ? (claim) => {
+        opened = { claim, seq: Date.now() };
+        note();
+      } : null
+    }
+  );
+  note();
   const redraw = () => {
     const next = viewOf(model, "_view");
     if (next === view) return;
     view = next;
     sv.update(shown());
+    note();
   };
   const reselect = () => {
     if (drawn.view !== view || drawn.selected !== trait()) sv.update(shown());
@@ -1939,6 +2127,10 @@ function render({ model, el }) {
     model.off("change:_view_base", redraw);
     model.off("change:selected", reselect);
     sv.destroy();
+    if (boxEl) {
+      R(null, boxEl);
+      el.removeEventListener("keydown", onKey);
+    }
     stop();
     unkeep();
   };
