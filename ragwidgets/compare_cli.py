@@ -11,9 +11,13 @@ with its interval (Holm over the metrics gated), the minimum detectable effect, 
 worse, better, no detectable change, or cannot tell (with the reason).
 
 Exit status: 0 no regression; 1 a metric of a NEW run is worse, or the A/A check's false-alarm
-rate is above its nominal rate (with ``--fail-on-regression``; without it the verdicts are reported
-and the status is 0); 2 bad input (one line on stderr naming the file and field); 4 a metric
-cannot be told (with ``--strict``; a regression's 1 comes first).
+rate is above its nominal rate (with ``--fail-on-regression`` or ``--strict``; without either the
+verdicts are reported and the status is 0); 2 bad input (one line on stderr naming the file and
+field); 4 a metric cannot be told (with ``--strict``; a regression's 1 comes first).
+
+"No detectable change" needs a tolerance: ``--margin`` (a fall that is no regression) or
+``--max-mde`` (with margin 0, the fall the data must rule out); without either, a metric that did
+not change significantly is "cannot tell", so that thin data never pass ``--strict``.
 
 Formats (``--format``; ``--output FILE`` writes it to FILE and the table to stdout):
 
@@ -61,8 +65,10 @@ CLAIMS_SHOWN = 6  # changed claims shown per query there
 SHOWN = 160  # characters of a query's or claim's text shown in the markdown
 AA_DRAWS = 200
 EXIT_HELP = ("exit status: 0 no regression; 1 a metric is worse, or the --aa false-alarm rate is above its "
-             "nominal rate (with --fail-on-regression); 2 bad input (one line on stderr); 4 a metric cannot be "
-             "told (with --strict)")
+             "nominal rate (with --fail-on-regression or --strict); 2 bad input (one line on stderr); 4 a metric "
+             "cannot be told (with --strict)")
+DESCRIPTION = ("Gate NEW run(s) against BASE, per metric: worse, better, no detectable change (needs --margin or "
+               "--max-mde), or cannot tell, with why.")
 
 
 @dataclass
@@ -203,7 +209,7 @@ def run_gates(base: Side, news: list[Side], args) -> list[Result]:
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
             verdicts = gate(base.scores, new.scores, metrics=args.metric_list, margin=args.margins,
-                            level=args.level, base_repeats=base.repeats if both else None,
+                            level=args.level, max_mde=args.max_mde, base_repeats=base.repeats if both else None,
                             new_repeats=new.repeats if both else None, base_judge=base.judged(),
                             new_judge=new.judged())
         if verdicts.shared == 0:
@@ -216,9 +222,10 @@ def run_gates(base: Side, news: list[Side], args) -> list[Result]:
 
 
 def exit_code(results: list[Result], aa: dict | None, *, fail_on_regression: bool, strict: bool) -> int:
-    """1 when ``fail_on_regression`` and a run regressed or the A/A check's false-alarm rate is above
-    its nominal rate (:func:`aa_above`); else 4 when a metric cannot be told and ``strict``; else 0."""
-    if fail_on_regression and (any(len(r.gate.regressed) for r in results) or (aa is not None and aa_above(aa))):
+    """1 when ``fail_on_regression`` or ``strict`` and a run regressed or the A/A check's false-alarm
+    rate is above its nominal rate (:func:`aa_above`); else 4 when a metric cannot be told and
+    ``strict``; else 0."""
+    if (fail_on_regression or strict) and (any(len(r.gate.regressed) for r in results) or (aa is not None and aa_above(aa))):
         return REGRESSION
     if strict and any(len(r.gate.cannot_tell) for r in results):
         return CANNOT_TELL
@@ -250,7 +257,7 @@ def aa_report(spec: str, args) -> dict:
     side = load_side(spec, "--aa", args.history, args.metric_list)
     found = aa_false_alarms(side.repeats if side.repeats is not None else side.scores,
                             draws=args.aa_draws, seed=0, metrics=args.metric_list, margin=args.margins,
-                            level=args.level)
+                            level=args.level, max_mde=args.max_mde)
     return {"source": spec, **{k: _plain(v) if not isinstance(v, (dict, list, str)) else v for k, v in found.items()}}
 
 
@@ -479,6 +486,8 @@ def fallen_claims(base: Side, new: Side, worse: dict[str, str], top: int = WORST
 def cmd_compare(args) -> int:
     if not (0 < args.level < 1):
         raise RagWidgetsError(f"--level: a confidence level between 0 and 1, not {args.level}")
+    if args.max_mde is not None and not args.max_mde > 0:
+        raise RagWidgetsError(f"--max-mde: a fall of more than 0 in the metrics' units, not {args.max_mde}")
     if args.aa is None and not args.runs:
         raise RagWidgetsError("give BASE and at least one NEW run (or --aa RUN)")
     if len(args.runs) == 1:
@@ -520,7 +529,7 @@ def add_parser(sub) -> None:
     """Register ``compare`` on the CLI's sub-parsers."""
     p = sub.add_parser("compare", help="gate NEW run(s) against BASE: worse / better / no detectable change / "
                                        "cannot tell per metric (exit status for CI)",
-                       description=__doc__.split("\n\n")[0] + " " + EXIT_HELP + ".",
+                       description=DESCRIPTION,
                        epilog=EXIT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("runs", nargs="*", metavar="RUN",
                    help="BASE then NEW [NEW ...]: run files (JSON, JSONL, Parquet, CSV; .gz) or history:latest, "
@@ -528,12 +537,17 @@ def add_parser(sub) -> None:
     p.add_argument("--metrics", help="comma-separated metrics to gate (default: every metric defined in both)")
     p.add_argument("--margin", help="a drop smaller than this is not a regression (non-inferiority): one number "
                                     "for every metric, or metric=number,... (default 0)")
+    p.add_argument("--max-mde", type=float, metavar="X",
+                   help="with margin 0, the tolerance of 'no detectable change': the interval must rule out a fall "
+                        "of X and the minimum detectable effect be at most X (without it or --margin, a metric that "
+                        "did not change significantly cannot be told)")
     p.add_argument("--level", type=float, default=0.95, help="confidence level of the intervals (default 0.95)")
     p.add_argument("--fail-on-regression", action="store_true",
                    help="exit status 1 when a metric of a NEW run is worse (or the --aa false-alarm rate "
-                        "is above its nominal rate)")
-    p.add_argument("--strict", action="store_true", help="exit status 4 when a metric cannot be told "
-                                                          "(too few shared queries, judges differ, ...)")
+                        "is above its nominal rate); --strict implies it")
+    p.add_argument("--strict", action="store_true", help="exit status 1 on a regression, else 4 when a metric cannot be "
+                                                          "told (too few shared queries, judges differ, no tolerance, "
+                                                          "an interval that still holds a fall of it)")
     p.add_argument("--format", choices=FORMATS, default="table",
                    help="table (default); json (stable keys); junit (XML for CI); markdown (a PR comment "
                         "with the worst queries and the claims that flipped)")

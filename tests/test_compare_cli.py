@@ -71,9 +71,21 @@ def test_table_and_the_exit_codes_of_a_regression(runs, capsys):
 
 
 def test_no_regression_exits_0_even_strict(runs, capsys):
-    status, out, _ = run_cli(capsys, runs["base"], runs["same"], "--fail-on-regression", "--strict")
+    status, out, _ = run_cli(capsys, runs["base"], runs["same"], "--fail-on-regression", "--strict", "--max-mde", "0.5")
     assert status == 0
     assert "11 no detectable change of 11 metrics" in out.splitlines()[0]
+
+
+def test_strict_needs_a_tolerance_and_fails_a_regression_alone(runs, capsys):
+    """Without --margin or --max-mde nothing says how small a fall the data must rule out: an
+    unchanged run cannot be told (exit 4 with --strict, 0 without); --strict alone exits 1 on a
+    regression (it used to exit 0 without --fail-on-regression)."""
+    status, out, _ = run_cli(capsys, runs["base"], runs["same"], "--metrics", "precision", "--strict")
+    assert status == 4 and "no tolerance was given" in out
+    assert run_cli(capsys, runs["base"], runs["same"], "--metrics", "precision")[0] == 0
+    assert run_cli(capsys, runs["base"], runs["worse"], "--metrics", "precision", "--strict")[0] == 1
+    status, _, err = run_cli(capsys, runs["base"], runs["same"], "--max-mde", "0")
+    assert status == 2 and "--max-mde: a fall of more than 0" in err
 
 
 def test_cannot_tell_exits_4_only_when_strict(runs, capsys):
@@ -84,7 +96,7 @@ def test_cannot_tell_exits_4_only_when_strict(runs, capsys):
 
 def test_several_new_runs_each_gated_against_base(runs, capsys):
     status, out, _ = run_cli(capsys, runs["base"], runs["same"], runs["worse"], "--metrics", "recall",
-                             "--fail-on-regression", "--format", "json")
+                             "--fail-on-regression", "--format", "json", "--max-mde", "0.3")
     doc = json.loads(out)
     assert status == 1 and doc["exit_code"] == 1
     assert [(r["new"]["source"], r["metrics"][0]["verdict"]) for r in doc["runs"]] == [

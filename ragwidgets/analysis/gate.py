@@ -29,13 +29,16 @@ adjusted over the metrics tested (Holm by default, as compare.py); a verdict nee
 1 − level, so the chance of any false "worse" or "better" over the metrics is at most 1 − level.
 
 **No detectable change** needs more than "not worse": the data must rule out a fall of the
-tolerance, tol = the margin (or, with margin 0, the MDE): the interval's worse end lies above
+tolerance, tol = the margin (or, with margin 0, ``max_mde``): the interval's worse end lies above
 −tol. Each metric is then shown non-inferior at (1 − level) / 2, and the gate passes only when
 all are (an intersection–union test, Berger 1982: no adjustment needed for "all hold"). With
-``max_mde`` and margin 0, an MDE above it also leaves the metric "cannot tell". Otherwise the
-verdict is **cannot tell**, with why: fewer than ``min_shared`` shared queries defined in both,
-the metric Undefined (or absent) on a side, the runs judged differently (:func:`.compare.judge_note`),
-or an interval that still holds a fall of the tolerance.
+neither a margin nor ``max_mde`` there is no tolerance, and a fall that is not significant is
+"cannot tell" whatever n is: the data's own MDE cannot be the tolerance, since thin data would
+then pass by ruling out only the huge fall they could detect. With ``max_mde`` and margin 0, an
+MDE above it also leaves the metric "cannot tell". Otherwise the verdict is **cannot tell**, with
+why: fewer than ``min_shared`` shared queries defined in both, the metric Undefined (or absent)
+on a side, the runs judged differently (:func:`.compare.judge_note`), no tolerance given, or an
+interval that still holds a fall of the tolerance.
 
 **MDE** (minimum detectable effect): the smallest true fall the gate calls "worse" with 80% power
 at this n: margin + (z_{1−α/(2m)} + z_{0.8})·SE, normal approximation, α = 1 − level, m the
@@ -232,10 +235,14 @@ def gate(base, new, *, metrics: Sequence[str] | None = None, margin: float | Map
     number, or per metric); ``base_repeats`` / ``new_repeats``: each side's judge repeats (a
     Repeats, records with ``label_repeats`` or a list of per-repeat Scores), the judge's variance
     included when both sides carry at least two; ``base_judge`` / ``new_judge``: who judged each
-    side (what :func:`.compare.judge_info` reads); ``max_mde``: with margin 0, the largest MDE
-    that may still say "no detectable change"."""
+    side (what :func:`.compare.judge_info` reads); ``max_mde``: with margin 0, the tolerance of
+    "no detectable change" (the interval must rule out a fall of it, and the MDE be at most it);
+    with neither, a metric that did not change significantly is "cannot tell"."""
     if not 0 < level < 1:
         raise InputError(f"level is a confidence between 0 and 1, got {level!r}", field="level")
+    if max_mde is not None and (isinstance(max_mde, bool) or not isinstance(max_mde, (int, float))
+                                or not max_mde > 0):
+        raise InputError(f"max_mde is a fall of more than 0 in the metrics' units, got {max_mde!r}", field="max_mde")
     if adjust not in ADJUSTMENT_NAMES:
         raise InputError(f"adjust is 'holm', 'bh' or None, got {adjust!r}", field="adjust")
     tables = {"base": as_table(base, "base"), "new": as_table(new, "new")}
@@ -343,8 +350,8 @@ def _verdict(row: dict, alpha: float, max_mde, adjust, judged: bool) -> None:
     g, worse_end = sign * d, min(sign * lo, sign * hi)
     said = f"{d:+.3g} [{lo:+.3g}, {hi:+.3g}]" + (" (judge's variance included)" if judged else "")
     after = f"p = {row['p_adjusted']:.2g} after {ADJUSTMENT_NAMES[adjust]}" if adjust else f"p = {row['p']:.2g}"
-    tol = margin if margin > 0 else row["mde"]
-    name = "the margin" if margin > 0 else "the MDE"
+    tol = margin if margin > 0 else max_mde
+    name = "the margin" if margin > 0 else "max_mde"
     if row["p_adjusted"] < alpha and g < -margin:
         row["verdict"], row["why"] = WORSE, f"worse by {-g:.3g}: {said}, {after}" + (
             f", a fall beyond the margin {margin:.3g}" if margin > 0 else "")
@@ -354,6 +361,10 @@ def _verdict(row: dict, alpha: float, max_mde, adjust, judged: bool) -> None:
         row["verdict"], row["why"] = CANNOT_TELL, (
             f"too few data: the smallest fall seen with {POWER:.0%} power is {row['mde']:.3g}, "
             f"more than max_mde = {max_mde:.3g}; {said}")
+    elif tol is None:
+        row["verdict"], row["why"] = CANNOT_TELL, (
+            f"no significant change, but no tolerance was given (a margin or max_mde) for how small a fall "
+            f"the data must rule out; they would detect a fall of {row['mde']:.3g} with {POWER:.0%} power: {said}")
     elif worse_end > -tol:
         row["verdict"], row["why"] = NO_CHANGE, f"a fall of {tol:.3g} ({name}) or more is ruled out: {said}"
     else:

@@ -80,9 +80,9 @@ def test_worse_better_and_no_detectable_change_each_way():
     assert _row(g, "faithfulness")["why"].startswith("worse by 0.1")
     better = gate(worse, base)
     assert better.frame["verdict"].tolist() == ["better", "better"] and better.exit_code(strict=True) == 0
-    same = gate(base, base)
+    same = gate(base, base, max_mde=0.2)
     assert same.frame["verdict"].tolist() == ["no detectable change"] * 2 and same.exit_code(strict=True) == 0
-    assert "(the MDE) or more is ruled out" in _row(same, "faithfulness")["why"]
+    assert "0.2 (max_mde) or more is ruled out" in _row(same, "faithfulness")["why"]
     assert set(g.frame["verdict"]) | set(better.frame["verdict"]) | set(same.frame["verdict"]) <= set(VERDICTS)
 
 
@@ -125,8 +125,25 @@ def test_every_cannot_tell_says_why():
     capped = _row(gate(base, base, metrics=["faithfulness"], max_mde=0.01), "faithfulness")
     assert capped["verdict"] == "cannot tell" and "more than max_mde = 0.01" in capped["why"]
     fell = base.assign(faithfulness=base["faithfulness"] - 0.03)
-    unsure = _row(gate(base, fell, metrics=["faithfulness"]), "faithfulness")  # a fall, not significant
-    assert unsure["verdict"] == "cannot tell" and "(the MDE)" in unsure["why"] and unsure["p"] > 0.05
+    unsure = _row(gate(base, fell, metrics=["faithfulness"], max_mde=0.08), "faithfulness")  # not significant
+    assert unsure["verdict"] == "cannot tell" and "(max_mde)" in unsure["why"] and unsure["p"] > 0.05
+
+
+def test_thin_data_never_pass_without_a_tolerance():
+    """30 noisy pairs with no change (the MDE about 0.2): with margin 0 and no max_mde the gate
+    cannot rule out any fall it was not given, so it says "cannot tell" (it used to say "no
+    detectable change", ruling out only the fall of its own MDE); max_mde = 0.05 also cannot tell
+    (the MDE is above it); a margin of 0.5 is ruled out."""
+    base = _frame(30, 0, faithfulness=_faith())
+    new = base.assign(faithfulness=base["faithfulness"] + np.random.default_rng(4).normal(0, .3, 30))
+    new = new.assign(faithfulness=new["faithfulness"] - (new["faithfulness"] - base["faithfulness"]).mean())
+    bare = _row(gate(base, new), "faithfulness")
+    assert bare["verdict"] == "cannot tell" and bare["mde"] > 0.1 and "no tolerance was given" in bare["why"]
+    assert gate(base, new).exit_code(strict=True) == 4
+    assert _row(gate(base, new, max_mde=0.05), "faithfulness")["verdict"] == "cannot tell"
+    assert _row(gate(base, new, margin=0.5), "faithfulness")["verdict"] == "no detectable change"
+    with pytest.raises(InputError, match="max_mde"):
+        gate(base, new, max_mde=0)
 
 
 def test_exit_codes():
@@ -137,7 +154,8 @@ def test_exit_codes():
     mixed = gate(base, fell.assign(hallucination=np.nan))  # one worse, one cannot tell: 1 wins
     assert mixed.regressed == ["faithfulness"] and mixed.cannot_tell == ["hallucination"]
     assert mixed.exit_code() == mixed.exit_code(strict=True) == 1
-    assert gate(base, base).exit_code(strict=True) == 0
+    assert gate(base, base).exit_code(strict=True) == 4  # no tolerance given
+    assert gate(base, base, max_mde=0.2).exit_code(strict=True) == 0
 
 
 def test_holm_over_the_metrics_by_hand():
@@ -193,7 +211,7 @@ def test_repeats_as_records_with_label_repeats():
              for i, row in enumerate(truth)] for _ in range(4)]
     records = combine(sets)
     scores = rw.evaluate(records)
-    g = gate(scores, scores, base_repeats=records[:], new_repeats=records, metrics=["precision"])
+    g = gate(scores, scores, base_repeats=records[:], new_repeats=records, metrics=["precision"], max_mde=0.3)
     assert g.frame["verdict"].tolist() == ["no detectable change"] and g.frame["difference"][0] == 0
     aa = aa_false_alarms(records, draws=20, seed=1, metrics=["precision"])
     assert aa["mode"] == "repeats" and aa["splits"] == 6 and aa["pairs"] == 40 and aa["draws"] == 20
@@ -245,5 +263,5 @@ def test_refchecker_a_clear_pair_differs_and_the_identical_pair_does_not(refchec
     is a regression; GPT-4 against itself is no detectable change."""
     clear = gate(refchecker["gpt4"], refchecker["alpaca_7B"])
     assert clear.regressed == ["faithfulness"] and clear.exit_code() == 1
-    same = gate(refchecker["gpt4"], refchecker["gpt4"])
+    same = gate(refchecker["gpt4"], refchecker["gpt4"], margin=0.05)
     assert same.frame["verdict"].tolist() == ["no detectable change"] and same.frame["difference"][0] == 0
