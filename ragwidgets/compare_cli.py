@@ -158,6 +158,27 @@ def _history(path: str | None, spec: str) -> tuple[list, str | None]:
     return history.get(key), history.entry(key).judge
 
 
+def with_judge(side: Side, judge: str | None, flag: str) -> Side:
+    """``side`` with ``judge`` (its ``flag``'s value) as who judged it: filled in where its source
+    does not say (a file); a history entry that names another judge is an error."""
+    if judge is None:
+        return side
+    if side.judge is not None and side.judge != judge:
+        raise RagWidgetsError(f"{flag} {judge}: {side.source} was judged by {side.judge}, as its history says")
+    side.judge = judge
+    return side
+
+
+def judges_said(base: Side, new: Side) -> str:
+    """'' when both sides' judges are known; else a line saying that runs judged differently
+    cannot be told apart, and how to say who judged them."""
+    unknown = [role for role, side in (("BASE", base), ("NEW", new)) if side.judge is None]
+    if not unknown:
+        return ""
+    return (f"judge unknown for {' and '.join(unknown)}: a change of judge would read as a change of system; "
+            "name them (--base-judge / --new-judge, or ragwidgets history add --judge)")
+
+
 def load_side(spec: str, role: str, history: str | None, metrics: tuple[str, ...] | None) -> Side:
     """A run as ``score`` reads it (its loaders and engine, one code path), scored on ``metrics``
     (None: all); warnings and skipped samples on stderr. A bad file or sample is a RagWidgetsError
@@ -170,6 +191,7 @@ def load_side(spec: str, role: str, history: str | None, metrics: tuple[str, ...
 
     try:
         source, judge = _history(history, spec) if spec.startswith(HISTORY) else (Path(spec), None)
+        _refuse_csv_repeats(source)
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always", InputWarning)
             # a history's records as JSON text: the loaders' fast path (at 100k, 1.6 CPU s instead of 3.7)
@@ -185,10 +207,45 @@ def load_side(spec: str, role: str, history: str | None, metrics: tuple[str, ...
             print(f"ragwidgets: warning: {role} {spec}: {w.message}", file=sys.stderr)
     repeats = None
     if loaded.flat is None:  # the fast path reads only RAGChecker's own fields: no label_repeats there
-        records = source if isinstance(source, list) else read_records(source) if _is_json(source) else []
+        records = source if isinstance(source, list) else read_records(source) if _is_json(source) else \
+            _table_repeats(source)
         if any(isinstance(r, dict) and r.get("label_repeats") for r in records):
             repeats = records
     return Side(spec, scores, repeats, judge)
+
+
+def _table_repeats(source) -> list:
+    """The records of a Parquet file that has a ``label_repeats`` column (a struct of label lists;
+    a field a row lacks, null, left out), else []."""
+    path = Path(source)
+    suffix = path.suffix.lower()
+    if suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        if "label_repeats" not in pq.read_schema(path).names:
+            return []
+        records = pq.read_table(path).to_pylist()
+        for record in records:
+            if isinstance(record.get("label_repeats"), dict):
+                record["label_repeats"] = {k: v for k, v in record["label_repeats"].items() if v is not None}
+        return records
+    return []
+
+
+def _refuse_csv_repeats(source) -> None:
+    """A CSV cannot hold the judge's repeats: a ``label_repeats`` column there is an error, not a
+    run silently gated without its judge's variance."""
+    name = str(source).lower().removesuffix(".gz")
+    if isinstance(source, Path) and name.endswith((".csv", ".tsv")) and source.is_file():
+        import pandas as pd
+
+        try:
+            columns = pd.read_csv(source, nrows=0, sep="\t" if name.endswith(".tsv") else ",").columns
+        except (ValueError, OSError, UnicodeDecodeError):
+            return  # the loader says what is wrong with it
+        if "label_repeats" in columns:
+            raise RagWidgetsError("a label_repeats column in a CSV is not read; give the run as JSON, JSONL or "
+                                  "Parquet to gate it with the judge's repeats")
 
 
 def _is_json(source) -> bool:
@@ -293,6 +350,8 @@ def as_table(base: Side, results: list[Result], aa: dict | None) -> str:
                   for r in rows(result.gate)]
         widths = [max(len(row[i]) for row in table) for i in range(4)]
         lines += ["  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths)) + "  " + row[4] for row in table]
+        if judges_said(base, result.new):
+            lines.append(shown_text(judges_said(base, result.new), 400))
         blocks.append("\n".join(line.rstrip() for line in lines))
     if aa is not None:
         blocks.append(aa_said(aa))
@@ -391,16 +450,19 @@ def aa_above(aa: dict) -> bool:
 
 _MD_INLINE = re.compile(r"([\\`*_\[\]()<>|#!~&@{}$])")  # what can start markup, HTML, a link or a column
 _MD_LEADING = re.compile(r"^([-+=]|\d+(?=[.)]))")  # what starts a list or a heading at a line's start
+_MD_AUTOLINK = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*)(:)(?=//)|\b(www)(\.)")  # a bare URL GitHub would link
 
 
 def md(text, width: int = SHOWN) -> str:
     """Untrusted text for markdown: on one line (controls and bidi characters shown as code points,
     :func:`~ragwidgets.notes_cli.shown_text`), cut at ``width``, each character that could start
     markup backslash-escaped (CommonMark lets any ASCII punctuation be), so a ``|``, a backtick,
-    ``<script>`` or ``**`` renders as the text it is, never as markup, HTML or a table's column."""
+    ``<script>`` or ``**`` renders as the text it is, never as markup, HTML or a table's column;
+    a bare URL's ``:`` (or ``www``'s ``.``) too, so that GitHub does not make it a link."""
     from .notes_cli import shown_text
 
     text = _MD_INLINE.sub(r"\\\1", shown_text(str(text), width))
+    text = _MD_AUTOLINK.sub(lambda m: f"{m.group(1)}\\:" if m.group(1) else f"{m.group(3)}\\.", text)
     return _MD_LEADING.sub(lambda m: m.group(1)[:-1] + "\\" + m.group(1)[-1] if m.group(1)[0] in "-+=" else
                            m.group(1) + "\\", text, count=1)
 
@@ -414,7 +476,8 @@ def as_markdown(base: Side, results: list[Result], aa: dict | None) -> str:
     fell most and the claims whose labels changed there (:func:`fallen_claims`)."""
     out = ["## ragwidgets compare", ""]
     for result in results:
-        out += [f"### {md(result.new.source)} vs {md(base.source)}", "", md(result.gate.said(), 400), "",
+        judges = [md(judges_said(base, result.new), 400), ""] if judges_said(base, result.new) else []
+        out += [f"### {md(result.new.source)} vs {md(base.source)}", "", md(result.gate.said(), 400), "", *judges,
                 "| metric | verdict | difference [lo, hi] | MDE | why |", "|---|---|---|---:|---|"]
         metrics = rows(result.gate)
         out += [f"| {md(r['metric'])} | {MARK.get(r['verdict'], md(r['verdict']))} | {_interval(r)} | "
@@ -503,8 +566,9 @@ def cmd_compare(args) -> int:
     scored = args.metric_list
     results, base = [], None
     if args.runs:
-        base = load_side(args.runs[0], "BASE", args.history, scored)
-        news = [load_side(spec, "NEW", args.history, scored) for spec in args.runs[1:]]
+        base = with_judge(load_side(args.runs[0], "BASE", args.history, scored), args.base_judge, "--base-judge")
+        news = [with_judge(load_side(spec, "NEW", args.history, scored), args.new_judge, "--new-judge")
+                for spec in args.runs[1:]]
         results = run_gates(base, news, args)
     aa = aa_report(args.aa, args) if args.aa else None
     status = exit_code(results, aa, fail_on_regression=args.fail_on_regression, strict=args.strict)
@@ -552,6 +616,9 @@ def add_parser(sub) -> None:
                    help="table (default); json (stable keys); junit (XML for CI); markdown (a PR comment "
                         "with the worst queries and the claims that flipped)")
     p.add_argument("--output", metavar="FILE", help="write the --format output to FILE (the table still on stdout)")
+    p.add_argument("--base-judge", metavar="NAME", help="who judged BASE (a file does not say; a history entry "
+                                                           "does): runs judged differently cannot be told")
+    p.add_argument("--new-judge", metavar="NAME", help="who judged the NEW run(s), as --base-judge")
     p.add_argument("--history", "--db", dest="history", metavar="PATH",
                    help="the run history (ragwidgets history --db) that history:... names (default: "
                         "ragwidgets-history.sqlite here)")

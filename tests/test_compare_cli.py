@@ -232,6 +232,9 @@ def test_md_escapes_what_could_start_markup():
     assert md("a|b") == "a\\|b" and md("- item") == "\\- item" and md("1. item") == "1\\. item"
     assert md("line\nnext\x1b[31m") == "line next⟨U+001B⟩\\[31m"
     assert md("plain 0.5 - 0.3, fine.") == "plain 0.5 - 0.3, fine."
+    linked = mistune.create_markdown(plugins=["url"], escape=False)  # GitHub links bare URLs
+    for url in ("see https://evil.example/x now", "www.evil.example", "ftp://x.example"):
+        assert "<a " not in linked(md(url)) and url in linked(md(url))
 
 
 def test_output_file_gets_the_format_stdout_the_table(runs, capsys, tmp_path):
@@ -293,6 +296,46 @@ def test_runs_with_the_judge_s_repeats_and_the_aa_check(tmp_path, capsys):
                                              for r in json.loads(new.read_text())["results"]])
     status, out, _ = run_cli(capsys, base, plain, "--metrics", "precision", "--format", "json")
     assert "judge's variance" not in json.loads(out)["runs"][0]["metrics"][0]["why"]
+
+
+def test_parquet_with_the_judge_s_repeats_keeps_them(tmp_path, capsys):
+    """A Parquet run with a label_repeats column gates with the judge's variance as its JSON does
+    (it used to drop them silently); a CSV with that column is an error, not a silent drop."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    base, new = _repeat_run(60, 0, 0.7), _repeat_run(60, 1, 0.7)
+    as_json = _write(tmp_path / "base.json", base), _write(tmp_path / "new.json", new)
+    for name, records in (("base", base), ("new", new)):
+        pq.write_table(pa.Table.from_pylist(records), tmp_path / f"{name}.parquet")
+    args = ("--metrics", "precision", "--format", "json")
+    want = json.loads(run_cli(capsys, *as_json, *args)[1])["runs"][0]
+    status, out, _ = run_cli(capsys, tmp_path / "base.parquet", tmp_path / "new.parquet", *args)
+    doc = json.loads(out)
+    assert status == 0 and doc["base"]["repeats"] == 4 and doc["runs"][0]["new"]["repeats"] == 4
+    assert doc["runs"][0]["metrics"] == want["metrics"] and "judge's variance" in want["metrics"][0]["why"]
+    (tmp_path / "new.csv").write_text("query_id,label_repeats\ns0,x\n", encoding="utf-8")
+    status, _, err = run_cli(capsys, as_json[0], tmp_path / "new.csv", *args)
+    assert status == 2 and "label_repeats column in a CSV is not read" in err
+
+
+def test_the_judges_are_named_or_said_unknown(runs, capsys, tmp_path):
+    """Files do not say who judged them: the table says so; --base-judge / --new-judge name them,
+    and runs named as judged differently cannot be told; a flag against a history's judge is an error."""
+    out = run_cli(capsys, runs["base"], runs["worse"], "--metrics", "recall")[1]
+    assert "judge unknown for BASE and NEW" in out
+    status, out, _ = run_cli(capsys, runs["base"], runs["same"], "--metrics", "recall", "--base-judge", "gpt-4o",
+                             "--new-judge", "llama-3", "--strict", "--format", "json")
+    doc = json.loads(out)
+    assert status == 4 and doc["base"]["judge"] == "gpt-4o" and doc["runs"][0]["new"]["judge"] == "llama-3"
+    assert "judged differently" in doc["runs"][0]["metrics"][0]["why"]
+    same = run_cli(capsys, runs["base"], runs["same"], "--metrics", "recall", "--base-judge", "gpt-4o",
+                   "--new-judge", "gpt-4o", "--format", "markdown")[1]
+    assert "judge unknown" not in same
+    db = tmp_path / "h.sqlite"
+    History(db).add(runs["base"], "main-1", judge="gpt-4o")
+    status, _, err = run_cli(capsys, "history:main-1", runs["same"], "--history", db, "--base-judge", "llama-3")
+    assert status == 2 and "judged by gpt-4o, as its history says" in err
 
 
 def test_aa_alone_says_the_rate_and_what_it_means(runs, capsys):

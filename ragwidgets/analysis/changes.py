@@ -9,7 +9,9 @@ run) or ``removed``, with its label against the other answer and the passages th
 contradict it in that run (with neither: just added or removed). A matched claim's label against
 the other answer (``answer2response`` for a response claim, ``response2answer`` for a ground-truth
 claim) and its label by each retrieved passage (``retrieved2response`` / ``retrieved2answer``), the
-passages matched by doc_id, are compared: "entailed → not entailed, by passage d3". A passage label
+passages matched by doc_id (by text where a doc_id names different texts in the two runs, as the
+position names P1, P2, ... of passages given without doc_ids may), are compared: "entailed → not
+entailed, by passage d3". A passage label
 one run lacks (the passage not retrieved there, or the run has no such labels) is a change only
 where the other run's is entailed or contradicted: a passage not retrieved entails nothing, and
 neither does a neutral one.
@@ -105,7 +107,7 @@ def sample_changes(base: Sample, new: Sample) -> list[tuple]:
     """The labels that differ between two runs' Samples of one query, in :func:`claim_changes`'
     order: ``(claim, claim_text, kind, passage, base_label, new_label, change)`` each."""
     out = []
-    base_docs, new_docs = _doc_ids(base), _doc_ids(new)
+    base_docs, new_docs, names = _passage_keys(base, new)
     docs = list(dict.fromkeys([*base_docs, *new_docs]))
     for side in SIDES:
         field, vector, grid, other = side
@@ -128,8 +130,8 @@ def sample_changes(base: Sample, new: Sample) -> list[tuple]:
                     continue
                 said_b = NOT_RETRIEVED if doc not in base_docs else WORDS[b]
                 said_n = NOT_RETRIEVED if doc not in new_docs else WORDS[n]
-                out.append((number, claim.text, grid, doc, _word(b), _word(n),
-                            f"{said_b} → {said_n}, by passage {doc}"))
+                out.append((number, claim.text, grid, names[doc][0], _word(b), _word(n),
+                            f"{said_b} → {said_n}, by passage {names[doc][1]}"))
     return out
 
 
@@ -178,6 +180,34 @@ def _passage_label(sample: Sample, matrix: str, claim: int, passage: int | None)
     """The claim's label code by passage ``passage`` in ``matrix`` (a grid), or NO_LABEL."""
     labels = getattr(sample, matrix)
     return NO_LABEL if passage is None or labels is None else int(labels[claim, passage])
+
+
+def _passage_keys(base: Sample, new: Sample) -> tuple[dict, dict, dict]:
+    """Each run's passages by a key that means the same passage in both: its doc_id, except where
+    one doc_id holds different texts in the two runs (passages given without doc_ids are named by
+    position, P1, P2, ..., so P3 may be another passage after retrieval changed): those passages are
+    keyed by their text instead, and matched with the other run's passage of that text whatever its
+    name. Returns (base key -> position, new key -> position, key -> (doc_id, its name in words))."""
+    base_docs, new_docs = _doc_ids(base), _doc_ids(new)
+    texts = {side: {doc: " ".join(sample.passages[k].text.split()) for doc, k in docs.items()}
+             for side, sample, docs in (("base", base, base_docs), ("new", new, new_docs))}
+    clash = {doc for doc in base_docs.keys() & new_docs.keys() if texts["base"][doc] != texts["new"][doc]}
+    if not clash:
+        return base_docs, new_docs, {doc: (doc, doc) for doc in {**base_docs, **new_docs}}
+    moved = {texts[side][doc] for side in texts for doc in clash}  # a passage holding one is keyed by text too
+    keyed, names = {}, {}
+    for side, docs in (("base", base_docs), ("new", new_docs)):
+        keyed[side] = {}
+        for doc, k in docs.items():
+            key = ("text", texts[side][doc]) if doc in clash or texts[side][doc] in moved else doc
+            keyed[side].setdefault(key, k)
+            names.setdefault(key, {})[side] = doc
+    said = {}
+    for key, by_side in names.items():
+        doc = by_side.get("new", by_side.get("base"))
+        other = by_side.get("base")
+        said[key] = (doc, doc if other in (None, doc) or "new" not in by_side else f"{doc} ({other} in the base run)")
+    return keyed["base"], keyed["new"], said
 
 
 def _doc_ids(sample: Sample) -> dict[str, int]:

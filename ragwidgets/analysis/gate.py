@@ -365,6 +365,10 @@ def _verdict(row: dict, alpha: float, max_mde, adjust, judged: bool) -> None:
         row["verdict"], row["why"] = CANNOT_TELL, (
             f"no significant change, but no tolerance was given (a margin or max_mde) for how small a fall "
             f"the data must rule out; they would detect a fall of {row['mde']:.3g} with {POWER:.0%} power: {said}")
+    elif worse_end > -tol and max(sign * lo, sign * hi) < 0:  # a fall shown, but smaller than the margin
+        row["verdict"], row["why"] = NO_CHANGE, (
+            f"fell by {-g:.3g}, within {name} {tol:.3g}: a fall of {tol:.3g} or more is ruled out, so no "
+            f"regression; {said}")
     elif worse_end > -tol:
         row["verdict"], row["why"] = NO_CHANGE, f"a fall of {tol:.3g} ({name}) or more is ruled out: {said}"
     else:

@@ -69,6 +69,24 @@ def test_a_small_pair_by_hand():
     ]  # q2 did not move: left out; d2 (base only, neutral for claim 0) is no change
 
 
+def test_passages_without_doc_ids_are_matched_by_text_not_position():
+    """Passages given without doc_ids are named P1, P2, ... by position: after retrieval changed,
+    the base run's P2 is the new run's P1. The claim entailed by that passage in both runs did
+    not change (by position it would read "not entailed → entailed, by passage P1"); the passage
+    only the new run retrieved is said as such, under its name there."""
+    def run(texts, grid, a2r):
+        return rw.evaluate([{"query_id": "q1", "query": "q?", "gt_answer": "g.", "response": "r.",
+                             "retrieved_context": [{"text": t} for t in texts], "response_claims": ["A", "B"],
+                             "answer2response": a2r, "retrieved2response": grid}])
+    base = run(["the pier is old", "the harbor opened in 1890"], [[N, E], [N, N]], [E, E])
+    new = run(["the harbor opened in 1890", "ferries leave hourly"], [[E, N], [N, C]], [E, N])
+    frame = claim_changes(base, new, metric="precision")
+    assert [(r.claim_text, r.passage, r.change) for r in frame.itertuples()] == [
+        ("B", None, "entailed → not entailed, by the ground-truth answer"),
+        ("B", "P2", "not retrieved → contradicted, by passage P2"),
+    ]
+
+
 def test_ground_truth_claims_and_a_query_that_moved_with_no_label_changed():
     base = rw.evaluate([record("q1", ["x"], [E], gt=["g1", "g2"], r2a_gt=[E, E], gt_grid=[[E], [N]], docs=["d1"])])
     new = rw.evaluate([record("q1", ["x"], [E], gt=["g1", "g2"], r2a_gt=[E, N], gt_grid=[[E], [None]], docs=["d1"])])

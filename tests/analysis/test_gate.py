@@ -96,7 +96,8 @@ def test_the_margin_is_a_non_inferiority_test():
     assert small["verdict"] == "worse" and "beyond the margin 0.01" in small["why"]
     assert small["p"] > _row(gate(base, new), "faithfulness")["p"]  # tested at −0.01, not at 0
     wide = _row(gate(base, new, margin=0.05), "faithfulness")
-    assert wide["verdict"] == "no detectable change" and "0.05 (the margin) or more is ruled out" in wide["why"]
+    assert wide["verdict"] == "no detectable change" and wide["why"].startswith("fell by 0.02")
+    assert "within the margin 0.05: a fall of 0.05 or more is ruled out, so no regression" in wide["why"]
     se = (wide["difference"] - wide["lo"]) / norm.ppf(.975)
     assert wide["mde"] == pytest.approx(0.05 + (norm.ppf(.975) + norm.ppf(.8)) * se)
     few = _row(gate(base.iloc[:40], new.iloc[:40], margin=0.03), "faithfulness")
