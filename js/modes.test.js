@@ -173,6 +173,21 @@ describe("a mode's check", () => {
     expect(asked.pop()).toEqual({ type: "mode_slice", name: "low faithfulness" });
     cleanup();
   });
+
+  it("says a check is stale once the notes changed, and checks again with the same rule", async () => {
+    const { el, asked, draw, cleanup } = mount({ run: "", modes: ["date wrong"], signals, check, stale: false }, {}, checksPanel);
+    expect(el.querySelector("[data-testid=check-stale]")).toBe(null);
+    draw({ run: "", modes: ["date wrong"], signals, check, stale: true });
+    await tick();
+    expect(el.querySelector("[data-testid=check-stale]").textContent).toContain("The notes changed since this check");
+    el.querySelector("[data-testid=check-again]").click();
+    expect(asked.pop()).toEqual({ type: "mode_check", mode: "date wrong", run: "run", expression: "faithfulness < 0.8" });
+    draw({ run: "", modes: ["wrong date"], signals, check, stale: true });  // renamed: nothing to check again
+    await tick();
+    expect(el.querySelector("[data-testid=check-stale]").textContent).toContain("no note carries date wrong now");
+    expect(el.querySelector("[data-testid=check-again]")).toBe(null);
+    cleanup();
+  });
 });
 
 describe("pct", () => {

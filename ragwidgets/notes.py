@@ -204,10 +204,15 @@ class Notes:
         return Counter(tag for tags in self.sample_tags().values() for tag in tags)
 
     def sample_tags(self) -> dict[str, tuple[str, ...]]:
-        """Per sample read, its tags (the sample's note's, then its claims', duplicates dropped)."""
-        return {qid: tuple(dict.fromkeys(t for claim in sorted(notes, key=lambda c: -1 if c is None else c)
-                                         for t in notes[claim].tags))
-                for qid, notes in self._by_sample.items()}
+        """Per sample read, its tags (:meth:`tags_of`)."""
+        return {qid: self.tags_of(qid) for qid in self._by_sample}
+
+    def tags_of(self, query_id: str) -> tuple[str, ...]:
+        """Sample ``query_id``'s tags: its own note's, then its claims' in order, duplicates dropped
+        (none when it was not read)."""
+        notes = self._by_sample.get(query_id, {})
+        return tuple(dict.fromkeys(t for claim in sorted(notes, key=lambda c: -1 if c is None else c)
+                                   for t in notes[claim].tags))
 
     def with_tag(self, tag: str) -> list[str]:
         """The samples read that carry ``tag``, in the order first seen."""
@@ -282,7 +287,7 @@ class NoteLog(AppendLog):
             self._notes = Notes(self._notes.history + tuple(items))
         return items
 
-    def _changed(self, change) -> list[Note]:
+    def changed(self, change) -> list[Note]:
         """Write the new versions ``change(notes)`` gives of the notes in force IN THE FILE now (read
         under the lock: another writer's lines since this log was opened included); these notes
         become the file's."""
@@ -298,22 +303,22 @@ class NoteLog(AppendLog):
 
     def rename(self, old: str, new: str) -> list[Note]:
         """Tag ``old`` becomes ``new`` on every note (a merge when ``new`` exists); the notes written."""
-        return self._changed(lambda notes: notes.retagged({old: new}))
+        return self.changed(lambda notes: notes.retagged({old: new}))
 
     def merge(self, olds: Iterable[str], new: str) -> list[Note]:
         """Every tag of ``olds`` becomes ``new``; the notes written."""
         olds = list(olds)
-        return self._changed(lambda notes: notes.retagged({old: new for old in olds}))
+        return self.changed(lambda notes: notes.retagged({old: new for old in olds}))
 
     def split(self, tag: str, new: str, keys) -> list[Note]:
         """On the notes at ``keys`` (query_id, claim), tag ``tag`` becomes ``new``; the notes written."""
         keys = list(keys)
-        return self._changed(lambda notes: notes.retagged({tag: new}, keys))
+        return self.changed(lambda notes: notes.retagged({tag: new}, keys))
 
     def tag(self, keys, tag: str) -> list[Note]:
         """Add ``tag`` to the notes at ``keys`` (an accepted grouping); the notes written."""
         keys = list(keys)
-        return self._changed(lambda notes: notes.tagged(keys, tag))
+        return self.changed(lambda notes: notes.tagged(keys, tag))
 
 
 def read_noting(path) -> tuple[Notes, list[str]]:

@@ -34,7 +34,7 @@ def files(tmp_path_factory):
              Note("1", "date off by a year", ("wrong date",)),
              Note("2", "<script>alert(1)</script> | pipes | =cmd", ("wrong date", "retrieval miss")),
              Note("3", "\x1b[31mred\x1b[0m year wrong " + "x" * 300, ("wrong date",)),
-             Note("4", "", ("wrong date",), claim=0, claim_text="a claim"),
+             Note("4", "", ("wrong date",), claim=0),
              Note("5", "nothing retrieved about the bridge", ("retrieval miss",)),
              Note("6", "the passage was there, the answer ignored it", ("retrieval miss",)),
              Note("7", "untagged so far"), Note("8"), Note("9"), Note("10", "fine"), Note("11", "odd", ()),

@@ -533,6 +533,9 @@ class SampleExplorer(_Linked):
         m = note_message(message)
         if m["run"] not in (None, ""):
             raise InputError(f"a SampleExplorer has no runs, not {m['run']!r:.80}", field="run")
+        shown = self.samples[self.sample_index].query_id
+        if m["advance"] and m["query_id"] is not None and m["query_id"] != shown:  # a box drawn for a sample left
+            raise InputError(f"sample {m['query_id']!r:.80} is no longer the one shown: note not saved", field="query_id")
         self.note(m["query_id"] if m["query_id"] is not None else None, m["text"], m["tags"], m["claim"])
         if m["advance"] and self._queue is not None and len(self._queue):
             self.next_in_queue(m["advance"])

@@ -117,6 +117,24 @@ def test_rename_appends_new_versions_and_a_fresh_log_sees_them(tmp_path):
     assert [x["mode"] for x in modes.part(ctx, {})["modes"]["modes"]] == ["unsupported", "wrong date"]  # found at once
 
 
+def test_a_rename_is_computed_from_the_file_so_another_writer_s_note_is_not_undone(tmp_path):
+    """Review 37 finding 3: a second writer (another explorer, a notebook's NoteLog) rewrites
+    sample 0's note and tags sample 30 after this explorer opened the file. A rename here must
+    retag what the file holds now: sample 0's new text kept (not this explorer's older version
+    written back over it), sample 30 renamed too; the mode's old column goes."""
+    model, modes, _, ctx, path = setup(tmp_path)
+    other = NoteLog(path)
+    other.extend([Note("0", "rewritten by another writer", ("date wrong",), author="bob"),
+                  Note("30", "seen elsewhere", ("date wrong",), author="bob")])
+    assert ask(modes, ctx, "modes_rename", mode="date wrong", new="wrong date")["written"] == 8
+    latest = NoteLog(path).notes
+    assert latest.for_sample("0")[None].note == "rewritten by another writer"
+    assert latest.for_sample("0")[None].tags == ("wrong date",) and latest.for_sample("30")[None].tags == ("wrong date",)
+    assert model.notes["run"].tags == latest.tags and "date wrong" not in latest.tags
+    assert model.frame["mode: wrong date"].sum() == 8 and "mode: date wrong" not in model.frame
+    assert "mode: date wrong" not in dict(model.columns())
+
+
 @pytest.mark.parametrize("new", ["", "   ", "a\x00b", "x" * 81, 3, None])
 def test_a_bad_tag_from_the_front_end_writes_nothing(tmp_path, new):
     model, modes, _, ctx, path = setup(tmp_path)
@@ -249,6 +267,21 @@ def test_a_check_may_read_the_modes_columns_and_a_signal(tmp_path):
     assert (checks.check["tp"], checks.check["fp"], checks.check["fn"]) == (tp, fp, fn)
     with pytest.raises(ValueError, match="cannot be a slice"):
         ask(checks, ctx, "mode_slice", name="x")
+
+
+def test_a_check_goes_stale_when_the_notes_change(tmp_path):
+    """Review 37 finding 4: a check's figures are those of the notes it was found from; a note or
+    a rename after it marks it stale until checked again."""
+    model, modes, checks, ctx, _ = setup(tmp_path)
+    ask(checks, ctx, "mode_check", mode="unsupported", signal="unsupported_claim")
+    assert checks.part(ctx, {})["checks"]["stale"] is False
+    model.add_notes("run", [Note("30", "also unsupported", ("unsupported",))])
+    assert checks.part(ctx, {})["checks"]["stale"] is True
+    ask(checks, ctx, "mode_check", mode="unsupported", signal="unsupported_claim")
+    assert checks.part(ctx, {})["checks"]["stale"] is False
+    ask(modes, ctx, "modes_rename", mode="unsupported", new="no support")
+    part = checks.part(ctx, {})["checks"]
+    assert part["stale"] is True and "unsupported" not in part["modes"]
 
 
 @pytest.mark.parametrize("message, error", [

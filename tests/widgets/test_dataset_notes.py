@@ -283,6 +283,8 @@ def test_the_sample_explorer_takes_notes_and_its_note_box_moves_on(example_sampl
                      "advance": 1})
     assert "error" not in reply and sx.sample_index == 1 and sx.view["notes"]["query_id"] == second
     assert sx.view["notes"]["tags"] == ["dates"]
+    again = ask(sx, {"type": "note", "request": 9, "query_id": first, "note": "", "tags": [], "advance": 1})
+    assert "no longer the one shown" in again["error"] and sx.sample_index == 1  # a second Enter: nothing written
     made = sx.note(first, "the claim is made up", "invented", claim=0)
     assert made.author == "cy" and made.claim_text == example_samples[0].response_claims[0].text
     lines = [json.loads(x) for x in path.read_text().splitlines()]
@@ -308,10 +310,16 @@ def test_a_note_patches_its_row_in_place_and_a_new_mode_is_a_new_version(scores)
     ex.note(qid, "x", ["dates"])  # a new mode column: the rows are asked again
     assert ex.model.version == version + 1 and ex._rows["version"] == ex.model.version
     assert "mode: dates" in ex._rows["numeric"]
+    other = str(ex.model.frame["query_id"].iloc[int(ex.order[1])])
+    ex.note(other, "z", ["dates"])  # a second sample carries the mode
+    assert ex.model.version == version + 1
     ex.note(qid, "y", [])  # the same columns: the row patched in place
     assert ex.model.version == version + 1
     (row,) = ex._row_changes["rows"]
     assert row["query_id"] == [qid] and row["values"][row["numeric"].index("mode: dates")] == [0.0]
+    ex.note(other, "z", [])  # no note carries the mode any more: its column goes, the rows are asked again
+    assert ex.model.version == version + 2 and "mode: dates" not in ex.model.frame
+    assert "mode: dates" not in ex._rows["numeric"]
 
 
 def test_an_advancing_note_for_a_sample_no_longer_shown_is_refused(scores, tmp_path):

@@ -39,6 +39,9 @@ function Checks({ part: c, request, set }) {
     </p>
     ${kind === "signal" && sig ? html`<p class="rw-hint">${sig.label}: ${sig.description}.</p>` : ""}
     ${!c.modes.length ? html`<p class="rw-hint">No mode yet: tag notes first.</p>` : ""}
+    ${last && c.stale ? html`<p class="rw-hint" data-testid="check-stale"><b>The notes changed since this check${c.modes.includes(last.mode) ? "" : ` (no note carries ${last.mode} now)`}:
+      its figures are those of the notes then.</b> ${c.modes.includes(last.mode) ? html`<button type="button" data-testid="check-again"
+        onClick=${() => request("mode_check", { mode: last.mode, run: last.run, ...(last.signal ? { signal: last.signal } : { expression: last.expression }) }).catch(fail)}>Check again</button>` : ""}</p>` : ""}
     ${last ? html`<div data-testid="check-result">
       <p><b>${last.mode}</b> ← ${last.expression ? html`<code>${last.expression}</code>` : last.label}${c.run ? ` (run ${showId(last.run)})` : ""}</p>
       <p data-testid="check-words">${last.words}</p>

@@ -62,6 +62,15 @@ class Rows:
             self._ranks.pop(name, None)
         self._expression_cache = ("", None)
 
+    def drop_columns(self, names) -> None:
+        """Drop ``set_columns``' columns ``names`` from ``frame`` (a failure mode no note carries any more)."""
+        for name in names:
+            del self.frame[name]
+            if name in self._numeric:
+                del self._numeric[name]
+            self._ranks.pop(name, None)
+        self._expression_cache = ("", None)
+
     def check_expression(self, expression: str) -> None:
         """ValueError when ``expression`` does not evaluate on the rows; its mask is kept for the filter."""
         if expression.strip() and self._expression_cache[0] != expression:

@@ -75,7 +75,7 @@ def read_runs(source, reviews=None) -> dict[str, RunInput]:
     ``{run: reviews}``; a path is a reviews file, read and later appended to). An input error of
     one of several runs names the run."""
     sources = {str(name): src for name, src in (source if is_runs(source) else {"run": source}).items()}
-    given = _reviews_per_run(reviews, list(sources))
+    given = per_run(reviews, list(sources), "reviews", "a review names a claim of one run's response")
     out = {}
     for name, src in sources.items():
         log = ReviewLog(given[name]) if isinstance(given.get(name), (str, os.PathLike)) else None
@@ -168,26 +168,27 @@ def _judge_repeats(source) -> Repeats | None:
     return repeat_scores(records)
 
 
-def _reviews_per_run(reviews, runs: list[str]) -> dict:
-    """``reviews`` (one run's, or ``{run: reviews}``) as run -> reviews (a path stays a path)."""
-    if reviews is None:
+def per_run(given, runs: list[str], what: str, names: str) -> dict:
+    """``given`` (one run's ``what``, e.g. reviews or notes, or ``{run: ...}``) as run -> value (a
+    path stays a path); a ValueError for a run the source lacks, several runs given one value, or
+    one file given to two runs (each line of it ``names`` something of one run only)."""
+    if given is None:
         return {}
-    if isinstance(reviews, Mapping):
-        unknown = [str(r) for r in reviews if str(r) not in runs]
+    if isinstance(given, Mapping):
+        unknown = [str(r) for r in given if str(r) not in runs]
         if unknown:
-            raise ValueError(f"reviews for run(s) {', '.join(map(repr, unknown))}, which this source lacks; "
+            raise ValueError(f"{what} for run(s) {', '.join(map(repr, unknown))}, which this source lacks; "
                              f"its runs: {', '.join(map(repr, runs))}")
-        out = {str(r): v for r, v in reviews.items() if v is not None}
+        out = {str(r): v for r, v in given.items() if v is not None}
         files: dict[str, str] = {}
         for run, value in out.items():
             if isinstance(value, (str, os.PathLike)):
                 key = os.path.realpath(value)
-                if key in files:  # one file would hold both runs' reviews, each then applied to the other
-                    raise ValueError(f"runs {files[key]!r} and {run!r} are given the same reviews file {os.fspath(value)!r}: "
-                                     "a review names a claim of one run's response; give each run its own file")
+                if key in files:  # one file would hold both runs' lines, each then applied to the other
+                    raise ValueError(f"runs {files[key]!r} and {run!r} are given the same {what} file "
+                                     f"{os.fspath(value)!r}: {names}; give each run its own file")
                 files[key] = run
         return out
     if len(runs) > 1:
-        raise ValueError("several runs: give reviews per run, {run_name: reviews} (a review names a claim of "
-                         "one run's response)")
-    return {runs[0]: reviews}
+        raise ValueError(f"several runs: give {what} per run, {{run_name: {what}}} ({names})")
+    return {runs[0]: given}

@@ -14,6 +14,7 @@ import numpy as np
 from ...errors import InputError
 from ...notes import Note, NoteLog, Notes, as_notes
 from ..failure_modes import MODE_PREFIX
+from .inputs import per_run
 
 
 def mode_column(tag: str) -> str:
@@ -22,37 +23,8 @@ def mode_column(tag: str) -> str:
 
 
 def sample_modes(notes: Notes, query_id: str) -> tuple[bool, tuple[str, ...]]:
-    """Whether sample ``query_id`` was read (any note in force) and its tags (its own note's, then
-    its claims', duplicates dropped)."""
-    mine = notes.for_sample(query_id)
-    order = sorted(mine, key=lambda c: -1 if c is None else c)
-    return bool(mine), tuple(dict.fromkeys(t for c in order for t in mine[c].tags))
-
-
-def notes_per_run(notes, runs: list[str]) -> dict:
-    """``notes`` (one run's, or ``{run: notes}``) as run -> notes (a path stays a path); a
-    ValueError for a run the source lacks, several runs given one value, or one file for two runs."""
-    if notes is None:
-        return {}
-    if isinstance(notes, Mapping):
-        unknown = [str(r) for r in notes if str(r) not in runs]
-        if unknown:
-            raise ValueError(f"notes for run(s) {', '.join(map(repr, unknown))}, which this source lacks; "
-                             f"its runs: {', '.join(map(repr, runs))}")
-        out = {str(r): v for r, v in notes.items() if v is not None}
-        files: dict[str, str] = {}
-        for run, value in out.items():
-            if isinstance(value, (str, os.PathLike)):
-                key = os.path.realpath(value)
-                if key in files:
-                    raise ValueError(f"runs {files[key]!r} and {run!r} are given the same notes file "
-                                     f"{os.fspath(value)!r}: a note names a sample of one run; "
-                                     "give each run its own file")
-                files[key] = run
-        return out
-    if len(runs) > 1:
-        raise ValueError("several runs: give notes per run, {run_name: notes} (a note names a sample of one run)")
-    return {runs[0]: notes}
+    """Whether sample ``query_id`` was read (any note in force) and its tags (:meth:`Notes.tags_of`)."""
+    return bool(notes.for_sample(query_id)), notes.tags_of(query_id)
 
 
 class LiveNotes:
@@ -65,7 +37,7 @@ class LiveNotes:
     def _hold_notes(self, notes) -> None:
         """Each run's notes (``notes``: one run's or ``{run: ...}``; a path: a NoteLog, its file made
         on the first note; none given: the notes its Scores carry) and the mode columns."""
-        given = notes_per_run(notes, self.runs)
+        given = per_run(notes, self.runs, "notes", "a note names a sample of one run")
         self._note_logs: dict[str, NoteLog] = {}
         self._notes: dict[str, Notes] = {}
         for run in self.runs:
@@ -109,11 +81,44 @@ class LiveNotes:
             self._notes[run] = self._note_logs[run].notes
         else:
             self._notes[run] = self._notes[run] + Notes(items)
-        columns = len(self._modes)
-        self.noted_rows = self._set_modes(run, list(dict.fromkeys(n.query_id for n in items)))
-        if len(self._modes) != columns:
-            self.version += 1  # a new mode column: the rows the front end holds lack it
+        self._noted(run, list(dict.fromkeys(n.query_id for n in items)))
         return items
+
+    def change_notes(self, run: str, change) -> list[Note]:
+        """Write the new versions ``change`` (Notes -> Notes' ``retagged`` / ``tagged`` list) gives
+        of ``run``'s notes: with a notes file, computed from the file under its lock, so that
+        another writer's lines since it was opened are changed too, never overwritten by an older
+        version (:meth:`~ragwidgets.notes.NoteLog.changed`); then in force, every sample's mode
+        columns found again, and a mode no note carries any more loses its column. Returns them."""
+        if run not in self.runs:
+            raise InputError(f"no run {run!r:.80}; runs: {', '.join(map(repr, self.runs))}", field="run")
+        if run in self._note_logs:
+            made = self._note_logs[run].changed(change)
+            self._notes[run] = self._note_logs[run].notes
+            noted = self._notes[run].query_ids  # the file may hold other writers' notes: every sample read
+        else:
+            made = list(change(self._notes[run]))
+            self._notes[run] = self._notes[run] + Notes(made)
+            noted = list(dict.fromkeys(n.query_id for n in made))
+        self._noted(run, noted)
+        return made
+
+    def _noted(self, run: str, query_ids: list[str]) -> None:
+        """After ``run``'s notes on ``query_ids`` changed: their mode columns found again, the
+        columns of modes no note carries dropped (unless the filter or the sort uses one), and the
+        version moved when the columns changed (the rows the front end holds lack or have them)."""
+        columns = set(self._modes)
+        self.noted_rows = self._set_modes(run, query_ids)
+        carried = {t for other in self.runs for t in self._notes[other].tags}
+        used = self.query.expression or ""
+        dead = [c for c in self._modes if c[len(MODE_PREFIX):] not in carried
+                and c not in used and c != self.query.sort_by]
+        if dead:
+            for c in dead:
+                del self._modes[c]
+            self._rows.drop_columns(dead)
+        if set(self._modes) != columns:
+            self.version += 1
 
     def _set_modes(self, run: str, query_ids: list[str]) -> np.ndarray:
         """The mode columns' values at run ``run``'s samples ``query_ids`` (a new tag's column made,

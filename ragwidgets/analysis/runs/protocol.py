@@ -75,7 +75,7 @@ class RunModel(Protocol):
     the positions in ``frame`` that the last :meth:`update` keeps, in its order; ``version``
     grows with each new order. A model with ``"slices"`` also has ``add_slices(slices)``, with
     ``"compare"`` ``difference(metric)``, with ``"whatif"`` ``top_k(run)``, with ``"notes"``
-    ``notes``, ``note_files``, ``modes`` and ``add_notes(run, notes)``.
+    ``notes``, ``note_files``, ``modes``, ``add_notes(run, notes)`` and ``change_notes(run, change)``.
     """
 
     capabilities: frozenset[str]  # keys of CAPABILITIES

@@ -26,7 +26,8 @@ EXAMPLES = ("caught", "false_alarm", "missed")
 
 
 class ChecksPanel(Panel):
-    """The checks' part of the view (``checks``; None without notes) and the last check (``check``)."""
+    """The checks' part of the view (``checks``; None without notes) and the last check (``check``;
+    ``stale`` once the run's notes changed since: a note, a rename, a merge, a split)."""
 
     key = "checks"
     requests = {"mode_check": VIEW, "mode_slice": ROWS, "mode_row": NOTHING}
@@ -34,6 +35,7 @@ class ChecksPanel(Panel):
     def __init__(self, model):
         super().__init__(model)
         self.check: dict | None = None
+        self._checked = None  # the run's notes the last check was found from
 
     def part(self, ctx: Context, view: dict) -> dict:
         if not shows(self.model):
@@ -44,7 +46,8 @@ class ChecksPanel(Panel):
             "run": runs[0] if len(self.model.runs) > 1 else "",
             "modes": sorted(tags, key=lambda t: (-tags[t], t)),
             "signals": [{"name": s.name, "label": s.label, "description": s.description} for s in SIGNALS.values()],
-            "check": self.check}}
+            "check": self.check,
+            "stale": self.check is not None and self.model.notes[self.check["run"]] is not self._checked}}
 
     def on_mode_check(self, ctx: Context, message: dict) -> dict:
         """Check ``mode`` (in ``run``, else the run shown, else the first) against a filter
@@ -60,7 +63,8 @@ class ChecksPanel(Panel):
             raise ValueError("give a filter expression or a signal, one of the two")
         if signal and signal not in SIGNALS:
             raise ValueError(f"signal must be one of {', '.join(SIGNALS)}, not {signal!r:.80}")
-        found = check_mode(self.model.scores[run], self.model.notes[run], mode,
+        self._checked = self.model.notes[run]
+        found = check_mode(self.model.scores[run], self._checked, mode,
                            expression=expression.strip() or None, signal=signal or None)
         d = found.to_dict()
         self.check = {"mode": mode, "run": run, "expression": expression.strip(), "signal": signal,

@@ -1,11 +1,11 @@
 """The failure-modes panel (``js/src/dataset/modes.js``): the analyst's axial-coding workspace
-over the run model's notes (``model.notes``, ``model.add_notes``), shown when a run has notes or a
+over the run model's notes (``model.notes``, ``model.change_notes``), shown when a run has notes or a
 notes file. Per mode (a tag) and run: the samples tagged of the samples read, the rate among them
 with its interval and, when the samples read follow a design (the explorer's reading queue), the
 estimated share of the run with its interval (:func:`~ragwidgets.analysis.failure_modes.mode_table`).
 A mode keeps its samples as the explorer's ``samples`` (``modes_pick``); rename, merge and split
 append the changed notes' new versions (:meth:`~ragwidgets.notes.Notes.retagged`: nothing is
-rewritten); grouping proposals of the untagged notes (by text, or by the judge) are kept here
+rewritten), computed from the notes file under its lock where the run has one; grouping proposals of the untagged notes (by text, or by the judge) are kept here
 until the analyst accepts one (its notes tagged) or rejects it (dropped), never applied unasked.
 A mode's check is the checks panel's (``checks.py``).
 
@@ -117,11 +117,10 @@ class ModesPanel(Panel):
     def _mode(self, message: dict, runs: list[str]) -> str:
         return mode_of(self.model, message, runs)
 
-    def _write(self, run: str, notes: list) -> int:
-        """Append ``notes`` to ``run``'s notes (its file when it has one); how many."""
-        if notes:
-            self.model.add_notes(run, notes)
-        return len(notes)
+    def _write(self, run: str, change) -> int:
+        """Write the notes ``change`` (Notes -> their new versions) gives of ``run``'s notes, from
+        its file under the lock when it has one (:meth:`~ragwidgets.analysis.runs.live_notes.LiveNotes.change_notes`); how many."""
+        return len(self.model.change_notes(run, change))
 
     def _edited(self, ctx: Context, written: int) -> dict:
         """The reply to an edit, the modes' table found again at once (the analyst waits on their own edit)."""
@@ -152,7 +151,7 @@ class ModesPanel(Panel):
         require(self.model, "notes")
         runs = self._scope(ctx, message)
         mode, new = self._mode(message, runs), clean_tag(message.get("new"), "new")
-        return self._edited(ctx, sum(self._write(run, self.model.notes[run].retagged({mode: new})) for run in runs
+        return self._edited(ctx, sum(self._write(run, lambda notes: notes.retagged({mode: new})) for run in runs
                                      if mode in self.model.notes[run].tags and mode != new))
 
     def on_modes_merge(self, ctx: Context, message: dict) -> dict:
@@ -165,7 +164,7 @@ class ModesPanel(Panel):
         modes = [self._mode({"mode": m}, runs) for m in modes]
         new = clean_tag(message.get("new"), "new")
         mapping = {m: new for m in modes if m != new}
-        return self._edited(ctx, sum(self._write(run, self.model.notes[run].retagged(mapping)) for run in runs))
+        return self._edited(ctx, sum(self._write(run, lambda notes: notes.retagged(mapping)) for run in runs))
 
     def on_modes_split(self, ctx: Context, message: dict) -> dict:
         """Split a mode: on the notes ``keys`` ([run, query_id, claim], each a note carrying it) it becomes ``new``."""
@@ -182,7 +181,7 @@ class ModesPanel(Panel):
             chosen.setdefault(run, []).append(key)
         if not chosen:
             raise ValueError("keys: choose at least one note of the mode to split off")
-        return self._edited(ctx, sum(self._write(run, self.model.notes[run].retagged({mode: new}, keys))
+        return self._edited(ctx, sum(self._write(run, lambda notes, keys=keys: notes.retagged({mode: new}, keys))
                                      for run, keys in chosen.items() if mode != new))
 
     def on_modes_propose(self, ctx: Context, message: dict) -> None:
@@ -219,7 +218,8 @@ class ModesPanel(Panel):
         i = self._proposal(message)
         name = clean_tag(message.get("name", self.proposals[i].name), "name")
         run = self.proposal_run
-        written = self._write(run, self.model.notes[run].tagged(self.proposals[i].keys, name))
+        keys = self.proposals[i].keys
+        written = self._write(run, lambda notes: notes.tagged(keys, name))
         del self.proposals[i]
         return self._edited(ctx, written)
 
