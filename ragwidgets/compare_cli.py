@@ -387,7 +387,9 @@ def aa_said(aa: dict) -> str:
 
 
 def _percent(x) -> str:
-    return "—" if x is None else f"{100 * x:.1f}%"
+    from .engine.metrics import format_percent
+
+    return format_percent(x)
 
 
 def as_json(base: Side, results: list[Result], aa: dict | None, level: float, status: int) -> str:

@@ -53,6 +53,7 @@ import math
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -60,7 +61,7 @@ from scipy.stats import norm
 
 from ..engine import evaluate
 from ..engine.evaluate import Scores
-from ..engine.metrics import metric_of
+from ..engine.metrics import format_p, format_percent, format_value, metric_of
 from ..errors import InputError
 from .compare import judge_info, judge_note, query_mismatches
 from .intervals import ADJUSTMENT_NAMES, DifferenceMoments, p_values, range_of
@@ -119,7 +120,8 @@ class Gate:
         counts = self.frame["verdict"].value_counts()
         parts = [f"{counts.get(v, 0)} {v}" + (f" ({', '.join(self.regressed)})" if v == WORSE and self.regressed
                                               else "") for v in VERDICTS if counts.get(v, 0)]
-        how = f"{ADJUSTMENT_NAMES[self.adjust]} at {self.level:.0%}" if self.adjust else f"{self.level:.0%} each"
+        level = format_percent(self.level)
+        how = f"{ADJUSTMENT_NAMES[self.adjust]} at {level}" if self.adjust else f"{level} each"
         return f"{', '.join(parts) or 'no metric'} of {len(self.frame)} metrics ({how}, {self.shared} shared queries)"
 
     def to_dict(self) -> dict:
@@ -348,32 +350,35 @@ def _verdict(row: dict, alpha: float, max_mde, adjust, judged: bool) -> None:
     sign = 1.0 if row["direction"] == "higher" else -1.0
     d, lo, hi, margin = row["difference"], row["lo"], row["hi"], row["margin"]
     g, worse_end = sign * d, min(sign * lo, sign * hi)
-    said = f"{d:+.3g} [{lo:+.3g}, {hi:+.3g}]" + (" (judge's variance included)" if judged else "")
-    after = f"p = {row['p_adjusted']:.2g} after {ADJUSTMENT_NAMES[adjust]}" if adjust else f"p = {row['p']:.2g}"
+    f, signed = format_value, partial(format_value, signed=True)
+    said = f"{signed(d)} [{signed(lo)}, {signed(hi)}]" + (" (judge's variance included)" if judged else "")
+    after = f"p = {format_p(row['p_adjusted'])} after {ADJUSTMENT_NAMES[adjust]}" if adjust else \
+        f"p = {format_p(row['p'])}"
+    power = format_percent(POWER)
     tol = margin if margin > 0 else max_mde
     name = "the margin" if margin > 0 else "max_mde"
     if row["p_adjusted"] < alpha and g < -margin:
-        row["verdict"], row["why"] = WORSE, f"worse by {-g:.3g}: {said}, {after}" + (
-            f", a fall beyond the margin {margin:.3g}" if margin > 0 else "")
+        row["verdict"], row["why"] = WORSE, f"worse by {f(-g)}: {said}, {after}" + (
+            f", a fall beyond the margin {f(margin)}" if margin > 0 else "")
     elif row["p_adjusted"] < alpha and g > 0:
-        row["verdict"], row["why"] = BETTER, f"better by {g:.3g}: {said}, {after}"
+        row["verdict"], row["why"] = BETTER, f"better by {f(g)}: {said}, {after}"
     elif margin == 0 and max_mde is not None and row["mde"] > max_mde:
         row["verdict"], row["why"] = CANNOT_TELL, (
-            f"too few data: the smallest fall seen with {POWER:.0%} power is {row['mde']:.3g}, "
-            f"more than max_mde = {max_mde:.3g}; {said}")
+            f"too few data: the smallest fall seen with {power} power is {f(row['mde'])}, "
+            f"more than max_mde = {f(max_mde)}; {said}")
     elif tol is None:
         row["verdict"], row["why"] = CANNOT_TELL, (
             f"no significant change, but no tolerance was given (a margin or max_mde) for how small a fall "
-            f"the data must rule out; they would detect a fall of {row['mde']:.3g} with {POWER:.0%} power: {said}")
+            f"the data must rule out; they would detect a fall of {f(row['mde'])} with {power} power: {said}")
     elif worse_end > -tol and max(sign * lo, sign * hi) < 0:  # a fall shown, but smaller than the margin
         row["verdict"], row["why"] = NO_CHANGE, (
-            f"fell by {-g:.3g}, within {name} {tol:.3g}: a fall of {tol:.3g} or more is ruled out, so no "
+            f"fell by {f(-g)}, within {name} {f(tol)}: a fall of {f(tol)} or more is ruled out, so no "
             f"regression; {said}")
     elif worse_end > -tol:
-        row["verdict"], row["why"] = NO_CHANGE, f"a fall of {tol:.3g} ({name}) or more is ruled out: {said}"
+        row["verdict"], row["why"] = NO_CHANGE, f"a fall of {f(tol)} ({name}) or more is ruled out: {said}"
     else:
         row["verdict"], row["why"] = CANNOT_TELL, (
-            f"the interval still holds a fall of {tol:.3g} ({name}): {said}")
+            f"the interval still holds a fall of {f(tol)} ({name}): {said}")
 
 
 def aa_false_alarms(run, *, repeats=None, draws: int = 200, seed: int = 0, **gate_options) -> dict:

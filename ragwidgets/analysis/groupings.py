@@ -22,6 +22,7 @@ from scipy import sparse
 from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.spatial.distance import squareform
 
+from ..engine.metrics import format_value
 from ..errors import InputError
 from ..judges.answers import find_json
 from ..judges.errors import AnswerParseError
@@ -207,7 +208,7 @@ def _proposal(items: list[Note], rows: sparse.csr_matrix, vocabulary: list[str],
     terms = [vocabulary[j] for j in top]
     shared = [vocabulary[j] for j in top if present[j] * 2 >= len(items)][:3]
     why = (f"{len(items)} notes share {', '.join(repr(t) for t in shared)}" if shared
-           else f"{len(items)} notes use alike words") + f" (cohesion {cohesion:.2f})"
+           else f"{len(items)} notes use alike words") + f" (cohesion {format_value(cohesion)})"
     return Proposal(_name(terms, [float(weight[j]) for j in top]), tuple(n.key for n in items), tuple(terms),
                     "text", why)
 
@@ -337,5 +338,5 @@ def propose_merges(notes, *, min_similarity: float = 0.3, max_merges: int = 8) -
     for similarity, a, b in pairs[:max_merges]:
         into = a if (samples[a], b) >= (samples[b], a) else b  # more samples; a tie: the first in order
         out.append(Merge((a, b), into, similarity, f"the notes tagged {a!r} ({samples[a]} samples) and {b!r} "
-                                                    f"({samples[b]}) read alike (similarity {similarity:.2f})"))
+                                                    f"({samples[b]}) read alike (similarity {format_value(similarity)})"))
     return out

@@ -176,6 +176,19 @@ def format_value(x, *, percent: bool = False, signed: bool = False) -> str:
     return "0" if text in ("-0", "+0") else text
 
 
+def format_percent(x) -> str:
+    """A share in [0, 1] as a percent with ``PERCENT_DIGITS`` decimals at most ("2.5%", "95%");
+    "—" for None."""
+    return "—" if x is None else f"{format_value(100 * x, percent=True)}%"
+
+
+def format_p(p) -> str:
+    """A p-value: two significant digits ("0.031", "0.0012"), "< 0.0001" below that; "Undefined" for None or NaN."""
+    if p is None or isinstance(p, numbers.Real) and math.isnan(p):
+        return "Undefined"
+    return "< 0.0001" if p < 1e-4 else f"{p:.2g}"
+
+
 def ragchecker_summary(aggregate: dict[str, dict], prefixes=("", REQUIRED_PREFIX)) -> dict[str, dict]:
     """RAGChecker's report from an aggregate (``Scores.aggregate``'s shape, in one process or on
     a cluster): per group, each metric's mean × 100 rounded to one decimal (None: no defined sample)."""

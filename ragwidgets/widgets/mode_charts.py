@@ -8,6 +8,7 @@ import altair as alt
 import pandas as pd
 
 from ..analysis.failure_modes import percent
+from ..engine.metrics import format_percent
 from .run_charts import BAR_FILL
 
 ESTIMATES = {"read": ("rate", "lo", "hi", "share of the samples read"),
@@ -32,7 +33,7 @@ def mode_chart(table: pd.DataFrame, *, estimate: str = "read", level: float = 0.
     runs = list(dict.fromkeys(frame["run"]))
     several = len(runs) > 1
     y = alt.Y("mode:N", sort=order, title="failure mode")
-    x = alt.X("rate:Q", title=f"{title} ({level:.0%} interval)", scale=alt.Scale(domain=[0, 1]),
+    x = alt.X("rate:Q", title=f"{title} ({format_percent(level)} interval)", scale=alt.Scale(domain=[0, 1]),
               axis=alt.Axis(format="%", values=[0, 0.2, 0.4, 0.6, 0.8, 1]))
     tooltip = ["run:N", "mode:N", "label:N"] if several else ["mode:N", "label:N"]
     base = alt.Chart().encode(y=y, tooltip=tooltip)
