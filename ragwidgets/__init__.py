@@ -15,7 +15,7 @@ from .model import Claim, Passage, Sample
 from .scenario import Scenario
 from .sources import read_run
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = ["evaluate", "history", "large_runs", "read_run", "Scores", "Scenario", "RagChecker", "Explorer", "SampleExplorer", "DatasetExplorer",
            "analysis", "datasets", "InputError", "InputWarning", "METRICS", "RAGCHECKER_METRICS",

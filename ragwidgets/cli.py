@@ -20,7 +20,7 @@ import warnings
 from importlib import resources
 from pathlib import Path
 
-from . import __version__
+from . import __version__, tutorials
 from .atomic import atomic_write
 from .engine import evaluate
 from .engine.claims import SUFFIXES as CLAIM_SUFFIXES
@@ -38,10 +38,6 @@ BUG = 70  # exit status of an internal error (sysexits' EX_SOFTWARE)
 RESULT_EXAMPLES = {"ragchecker": "ragchecker_example.json"}
 TOUR_FILES = {"results.json": "tour_results.json", "results.jsonl": "tour_results.jsonl",
               "my_scenario.json": "harbor_museum.json", "notes.jsonl": "tour_notes.jsonl"}  # name in the README's tour -> shipped file
-TUTORIALS = {"harbor-museum": "01_harbor_museum.ipynb", "ragchecker-sample": "02_ragchecker_sample.ipynb",
-             "scoring": "03_scoring_with_a_judge.ipynb", "trust-the-judge": "05_trust_the_judge.ipynb",
-             "failure-modes": "07_error_analysis.ipynb"}
-NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"  # the checkout's (editable install)
 MODE_HELP = ("which claims count: all_claims (default); required_only (only claims labelled REQUIRED, "
              "via response_claim_labels / gt_answer_claim_labels or a claim's 'label'); required_and_optional "
              "(both, the required-only values prefixed required_)")
@@ -217,20 +213,16 @@ def cmd_explain(args) -> int:
     return 1 if loaded.errors else 0
 
 
-def tutorial_command(name: str, no_browser: bool = False, port: int = 8888) -> list[str]:
-    """The JupyterLab command line that opens a tutorial notebook of the checkout: served from
-    ``notebooks/`` on ``port`` exactly (no retry on another port, so the printed address holds),
-    the browser sent to the notebook itself, JupyterLab's own start-up lines (several addresses)
-    left out. The access token comes in the environment (``JUPYTER_TOKEN``), not the command."""
-    notebook = NOTEBOOKS / TUTORIALS[name]
-    if not notebook.exists():
-        raise RagWidgetsError(f"{notebook} not found: the tutorials live in the repository's notebooks/ "
-                              "folder (install from a checkout with pip install -e)")
+def tutorial_command(notebook: Path, no_browser: bool = False, port: int = 8888) -> list[str]:
+    """The JupyterLab command line that opens ``notebook`` (a tutorial's copy): served from its
+    folder on ``port`` exactly (no retry on another port, so the printed address holds), the
+    browser sent to the notebook itself, JupyterLab's own start-up lines (several addresses) left
+    out. The access token comes in the environment (``JUPYTER_TOKEN``), not the command."""
     if importlib.util.find_spec("jupyterlab") is None:
         raise RagWidgetsError("JupyterLab is not installed: pip install jupyterlab (or, in the checkout, "
                               "pip install -e '.[lab]'); headless, try ragwidgets sweep --example harbor-museum")
-    command = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={NOTEBOOKS}", f"--port={port}",
-               "--ServerApp.port_retries=0", f"--LabApp.default_url=/lab/tree/{TUTORIALS[name]}",
+    command = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={notebook.parent}", f"--port={port}",
+               "--ServerApp.port_retries=0", f"--LabApp.default_url=/lab/tree/{notebook.name}",
                "--ServerApp.log_level=WARN"]
     if no_browser:
         command.append("--no-browser")
@@ -265,10 +257,20 @@ def cmd_tutorial(args) -> int:
     """Start JupyterLab in its own session (so Ctrl+C reaches this process only), print the one
     address, with the token, once the server answers, and on Ctrl+C stop it (SIGTERM: JupyterLab
     shuts its kernels down) and return 0, without a traceback."""
+    if args.list:
+        print(tutorials.listing())
+        return 0
+    if importlib.util.find_spec("jupyterlab") is None:  # before a copy is made that nothing would open
+        tutorial_command(Path("."))
+    notebook, done = tutorials.copy_to(args.name, args.dir)
+    print({"copied": f"Copied the tutorial to {notebook}",
+           "kept": f"Opening {notebook} (already there)",
+           "kept yours": f"Opening your copy {notebook} (it differs from the shipped one: kept as it is; "
+                         "delete it for a fresh copy)"}[done], flush=True)
     port = args.port or free_port()
-    command = tutorial_command(args.name, args.no_browser, port)
+    command = tutorial_command(notebook.resolve(), args.no_browser, port)
     token = secrets.token_hex(24)
-    print(f"Starting JupyterLab for {TUTORIALS[args.name]} ...", flush=True)
+    print(f"Starting JupyterLab for {notebook.name} ...", flush=True)
     server = subprocess.Popen(command, env={**os.environ, "JUPYTER_TOKEN": token}, start_new_session=True)
     for name in ("SIGTERM", "SIGHUP"):  # a closed terminal or a kill stops JupyterLab too (its own session
         if hasattr(signal, name):      # would not get them): the same path as Ctrl+C
@@ -278,7 +280,7 @@ def cmd_tutorial(args) -> int:
             time.sleep(0.2)
         if server.returncode is not None:
             return server.returncode
-        print(f"Open http://localhost:{port}/lab/tree/{TUTORIALS[args.name]}?token={token}\n"
+        print(f"Open http://localhost:{port}/lab/tree/{notebook.name}?token={token}\n"
               "JupyterLab runs until you press Ctrl+C here.", flush=True)
         return server.wait()
     except KeyboardInterrupt:
@@ -366,11 +368,15 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--sample", help="query_id of the sample (default: the first)")
     explain.set_defaults(func=cmd_explain)
 
-    tutorial = sub.add_parser("tutorial", help="open a tutorial notebook in JupyterLab (runs until stopped)")
-    tutorial.add_argument("name", nargs="?", default="harbor-museum", choices=sorted(TUTORIALS),
-                          help="harbor-museum (default): the citation-family lesson; ragchecker-sample: "
-                               "RAGChecker's metrics on one sample; scoring: scoring with a judge; "
-                               "trust-the-judge: a judge measured against HaluEval's known truth")
+    tutorial = sub.add_parser("tutorial", help="copy a tutorial notebook here and open it in JupyterLab (runs until "
+                                               "stopped); --list names them")
+    tutorial.add_argument("name", nargs="?", default=tutorials.DEFAULT, choices=list(tutorials.TUTORIALS),
+                          help="which tutorial (default harbor-museum): " + "; ".join(
+                              f"{t.name}: {t.about}" for t in tutorials.TUTORIALS.values()))
+    tutorial.add_argument("--list", action="store_true", help="list the tutorials and stop")
+    tutorial.add_argument("--dir", default=".", metavar="FOLDER",
+                          help="where the notebook is copied (default: here); a copy already there is opened, "
+                               "never overwritten")
     tutorial.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
     tutorial.add_argument("--port", type=int, help="JupyterLab's port (default: 8888, or a free one if that is taken)")
     tutorial.set_defaults(func=cmd_tutorial)

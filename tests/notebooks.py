@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "ragwidgets" / "tutorials"
 
 
 def execute(name: str, tmp: Path, timeout: int = 180, *, unset: tuple[str, ...] = ()) -> tuple[list, str]:

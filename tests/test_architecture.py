@@ -10,7 +10,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "ragwidgets"
 
 LAYERS = {  # module (or package) -> layer; a module may import only from its own layer or below
-    "errors": 0, "model": 0, "reviews": 0, "jsonl_log": 0, "notes": 0, "loaders": 0, "sources": 0, "_fastload": 0, "atomic": 0, "arrow_json": 0, "_arrowload": 0,
+    "errors": 0, "model": 0, "tutorials": 0, "reviews": 0, "jsonl_log": 0, "notes": 0, "loaders": 0, "sources": 0, "_fastload": 0, "atomic": 0, "arrow_json": 0, "_arrowload": 0,
     "_pages": 0, "_extras": 0,
     "backends": 0,
     "judges": 1,

@@ -10,6 +10,7 @@ import pytest
 
 import ragwidgets as rw
 from ragwidgets.cli import main
+from ragwidgets.errors import RagWidgetsError
 
 
 def run_json(capsys, *args):
@@ -77,19 +78,44 @@ def test_installed_console_script():
     assert len(json.loads(done.stdout)["states"]) == 120
 
 
-def test_tutorial_command_serves_the_notebooks_on_one_port_and_opens_the_notebook():
+def test_tutorial_command_serves_the_copy_s_folder_on_one_port_and_opens_the_notebook(tmp_path):
     from ragwidgets import cli
 
-    command = cli.tutorial_command("harbor-museum", no_browser=True, port=8899)
+    notebook = tmp_path / "01_harbor_museum.ipynb"
+    command = cli.tutorial_command(notebook, no_browser=True, port=8899)
     assert command[1:3] == ["-m", "jupyterlab"]
-    assert f"--ServerApp.root_dir={cli.NOTEBOOKS}" in command
+    assert f"--ServerApp.root_dir={tmp_path}" in command
     assert "--port=8899" in command and "--ServerApp.port_retries=0" in command  # the printed port holds
     assert "--LabApp.default_url=/lab/tree/01_harbor_museum.ipynb" in command  # the notebook, not the Launcher
     assert "--no-browser" in command and not any("token" in part.lower() for part in command)
     import os
     assert ("--allow-root" in command) == (os.geteuid() == 0)
-    for name in cli.TUTORIALS:
-        assert (cli.NOTEBOOKS / cli.TUTORIALS[name]).exists()
+
+
+def test_every_tutorial_ships_in_the_package_and_is_copied_never_overwritten(tmp_path, capsys):
+    """The notebooks are package data (a wheel carries them); a copy is made once: a file of that
+    name already there (the user's edits) is opened as it is, never overwritten."""
+    import nbformat
+
+    from ragwidgets import tutorials
+
+    assert main(["tutorial", "--list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in listed] == list(tutorials.TUTORIALS) and len(listed) == 7
+    for name, t in tutorials.TUTORIALS.items():
+        nbformat.validate(nbformat.reads(tutorials.notebook(name).decode("utf-8"), as_version=4))
+        path, done = tutorials.copy_to(name, tmp_path / "work")
+        assert done == "copied" and path.read_bytes() == tutorials.notebook(name) and path.name == t.file
+    path, done = tutorials.copy_to("harbor-museum", tmp_path / "work")
+    assert done == "kept"
+    path.write_text(path.read_text() + " ")  # the user's edit
+    edited = path.read_bytes()
+    assert tutorials.copy_to("harbor-museum", tmp_path / "work")[1] == "kept yours" and path.read_bytes() == edited
+    with pytest.raises(RagWidgetsError, match="no tutorial 'nope'"):
+        tutorials.notebook("nope")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(RagWidgetsError, match="cannot make the folder"):
+        tutorials.copy_to("scoring", tmp_path / "file" / "sub")
 
 
 def test_tutorial_prints_one_address_that_works_and_stops_cleanly_on_ctrl_c(tmp_path):
@@ -106,7 +132,7 @@ def test_tutorial_prints_one_address_that_works_and_stops_cleanly_on_ctrl_c(tmp_
     port = cli.free_port(18888)
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt")}
     process = subprocess.Popen([sys.executable, "-m", "ragwidgets.cli", "tutorial", "--no-browser", "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
     address, lines = None, []
     deadline = time.monotonic() + 180
     while address is None and time.monotonic() < deadline:
@@ -125,7 +151,7 @@ def test_tutorial_prints_one_address_that_works_and_stops_cleanly_on_ctrl_c(tmp_
     out, err = process.communicate(timeout=60)
     assert process.returncode == 0, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
-    assert "JupyterLab stopped." in out
+    assert "JupyterLab stopped." in out and (tmp_path / "01_harbor_museum.ipynb").exists()  # the copy, here
     assert sum("http://" in line for line in lines + out.splitlines() + err.splitlines()) == 1  # one address
     with socket.socket() as probe:
         assert probe.connect_ex(("localhost", port)) != 0
@@ -144,7 +170,7 @@ def test_tutorial_stops_jupyterlab_when_it_is_terminated(tmp_path):
     port = cli.free_port(18898)
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt")}
     process = subprocess.Popen([sys.executable, "-m", "ragwidgets.cli", "tutorial", "--no-browser", "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
     deadline = time.monotonic() + 180
     while "Open http" not in process.stdout.readline():
         assert process.poll() is None and time.monotonic() < deadline
@@ -154,14 +180,6 @@ def test_tutorial_stops_jupyterlab_when_it_is_terminated(tmp_path):
     assert "JupyterLab stopped." in out
     with socket.socket() as probe:
         assert probe.connect_ex(("localhost", port)) != 0
-
-
-def test_tutorial_outside_a_checkout_says_where_the_notebooks_are(monkeypatch, tmp_path, capsys):
-    from ragwidgets import cli
-
-    monkeypatch.setattr(cli, "NOTEBOOKS", tmp_path)
-    assert main(["tutorial"]) == 2
-    assert "notebooks/ folder" in capsys.readouterr().err
 
 
 def test_the_engine_and_cli_import_no_widget_library_and_no_http_client():
@@ -283,13 +301,14 @@ def test_piping_into_head_is_not_an_error(tmp_path):
         assert process.wait() == 0 and err == "", err
 
 
-def test_tutorial_says_when_jupyterlab_is_missing(monkeypatch, capsys):
+def test_tutorial_says_when_jupyterlab_is_missing(monkeypatch, capsys, tmp_path):
     from ragwidgets import cli
 
     real = cli.importlib.util.find_spec
     monkeypatch.setattr(cli.importlib.util, "find_spec", lambda name: None if name == "jupyterlab" else real(name))
-    assert main(["tutorial"]) == 2
+    assert main(["tutorial", "--dir", str(tmp_path)]) == 2
     assert "JupyterLab is not installed: pip install jupyterlab" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())  # no copy that nothing would open
 
 
 @pytest.mark.parametrize("mode", ["all_claims", "required_and_optional"])

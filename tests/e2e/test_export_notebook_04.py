@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_notebook_04_exported_shows_rows_offline(browser, tmp_path, artifacts):
     from playwright.sync_api import expect
-    out = export_notebook(ROOT / "notebooks" / "04_error_analysis.ipynb", tmp_path / "04.html")
+    out = export_notebook(ROOT / "ragwidgets" / "tutorials" / "04_error_analysis.ipynb", tmp_path / "04.html")
     page_text = out.read_text(encoding="utf-8")
     state = json.loads(re.search(r'<script type="application/vnd\.jupyter\.widget-state\+json">(.*?)</script>',
                                  page_text, re.S).group(1))

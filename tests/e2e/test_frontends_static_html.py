@@ -28,7 +28,7 @@ def open_offline(browser, path: Path, **context):
 @pytest.mark.parametrize("name", sorted(TUTORIALS))
 def test_exported_tutorial_shows_its_widgets_offline(name, browser, tmp_path, artifacts):
     from playwright.sync_api import expect
-    out = export_notebook(ROOT / "notebooks" / name, tmp_path / name.replace(".ipynb", ".html"))
+    out = export_notebook(ROOT / "ragwidgets" / "tutorials" / name, tmp_path / name.replace(".ipynb", ".html"))
     page = open_offline(browser, out)
     expect(page.locator(".rw-snapshot-banner")).to_contain_text(f"Snapshot of {name}")
     views = page.locator(".rw-snapshot-view")

@@ -37,7 +37,7 @@ def open_and_run(p, server, name: str, widgets: int, url: str = "{base}/lab/tree
 def test_harbor_museum_in_jupyterlab(lab, offline_page, artifacts):
     from playwright.sync_api import expect
     _, _, root = lab
-    shutil.copy(ROOT / "notebooks" / "01_harbor_museum.ipynb", root)
+    shutil.copy(ROOT / "ragwidgets" / "tutorials" / "01_harbor_museum.ipynb", root)
     p = offline_page
     page = p.page
     open_and_run(p, lab, "01_harbor_museum.ipynb", widgets=2)
@@ -168,7 +168,7 @@ def test_untrusted_text_renders_as_text(lab, offline_page, artifacts):
 def test_ragchecker_sample_in_jupyterlab(lab, offline_page, artifacts):
     from playwright.sync_api import expect
     _, _, root = lab
-    shutil.copy(ROOT / "notebooks" / "02_ragchecker_sample.ipynb", root)
+    shutil.copy(ROOT / "ragwidgets" / "tutorials" / "02_ragchecker_sample.ipynb", root)
     p = offline_page
     page = p.page
     open_and_run(p, lab, "02_ragchecker_sample.ipynb", widgets=1)

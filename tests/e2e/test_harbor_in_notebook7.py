@@ -28,7 +28,7 @@ def _ours(stack: str) -> bool:
 def test_harbor_museum_in_notebook7(notebook7, offline_page, artifacts):
     from playwright.sync_api import expect
     _, _, root = notebook7
-    shutil.copy(ROOT / "notebooks" / "01_harbor_museum.ipynb", root)
+    shutil.copy(ROOT / "ragwidgets" / "tutorials" / "01_harbor_museum.ipynb", root)
     p = offline_page
     page = p.page
     stacks: list[str] = []

@@ -41,7 +41,7 @@ def test_notebook_06_reviews_a_run_in_jupyterlab(lab, offline_page, artifacts):
     _, _, root = lab
     want = missed_hallucinations()
     assert want
-    shutil.copy(ROOT / "notebooks" / "06_review_a_run.ipynb", root)
+    shutil.copy(ROOT / "ragwidgets" / "tutorials" / "06_review_a_run.ipynb", root)
     page = offline_page.page
     page.set_viewport_size({"width": 1280, "height": 800})
     open_and_run(offline_page, lab, "06_review_a_run.ipynb", widgets=1)

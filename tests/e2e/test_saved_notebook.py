@@ -24,7 +24,7 @@ def test_reopened_notebook_shows_the_last_view(lab, browser, artifacts):
     setting = root.parent / "settings" / "@jupyter-widgets" / "jupyterlab-manager" / "plugin.jupyterlab-settings"
     setting.parent.mkdir(parents=True, exist_ok=True)
     setting.write_text(json.dumps({"saveState": True}))
-    shutil.copy(ROOT / "notebooks" / "01_harbor_museum.ipynb", root / "saved.ipynb")
+    shutil.copy(ROOT / "ragwidgets" / "tutorials" / "01_harbor_museum.ipynb", root / "saved.ipynb")
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     p = OfflinePage(context.new_page())
     page = p.page

@@ -9,7 +9,7 @@ import pytest
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
-NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "03_scoring_with_a_judge.ipynb"
+NOTEBOOK = Path(__file__).resolve().parents[2] / "ragwidgets" / "tutorials" / "03_scoring_with_a_judge.ipynb"
 
 
 def test_notebook_03_runs_offline_and_its_second_run_is_free(monkeypatch, tmp_path):

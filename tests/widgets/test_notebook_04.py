@@ -9,7 +9,7 @@ pytestmark = pytest.mark.slow  # runs the whole tutorial notebook in a kernel
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
-NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "04_error_analysis.ipynb"
+NOTEBOOK = Path(__file__).resolve().parents[2] / "ragwidgets" / "tutorials" / "04_error_analysis.ipynb"
 
 
 def test_notebook_04_runs():

@@ -7,7 +7,7 @@ import pytest
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "ragwidgets" / "tutorials"
 
 
 @pytest.mark.parametrize("name", ["01_harbor_museum.ipynb", "02_ragchecker_sample.ipynb"])
