@@ -16,6 +16,7 @@ FORMAT_SPEC = re.compile(r"\{[^{}]*:[+ ]?\.\d+[fge%]\}")  # an f-string's {x:.3f
 NOT_METRIC_VALUES = {  # numbers formatted in their own way, on purpose
     "judges/jobs.py",  # a cost in money
     "judges/lexical.py",  # the lexical judge's overlap score in its reason ("3/4 = 0.75 ≥ threshold")
+    "judges/local.py",  # a local checker's output probabilities in its reason ("entailment 0.912")
     "analysis/review_queue.py",  # a quota and a per-label move (1e-5 and less): significant digits
     "analysis/corrected.py",  # the raw estimate outside [0, 1]: the digits that leave the range
 }

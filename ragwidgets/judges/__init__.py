@@ -3,7 +3,8 @@
 - ``Judge`` (protocol) and ``BaseJudge`` (cache, stats, batching, progress, sync wrappers);
 - ``OpenAICompatibleJudge``: any chat-completions server;
 - offline judges: ``LexicalJudge`` (a token-overlap baseline, not an LLM), ``FactJudge`` (authored
-  fact IDs), ``PrecomputedJudge`` (given answers);
+  fact IDs), ``PrecomputedJudge`` (given answers), ``LocalChecker`` (an NLI model or grounding
+  checker on this machine, ONNX Runtime: the ``[local]`` extra);
 - ``register_judge`` / ``get_judge``: judges by key (``"lexical"`` is registered by default);
 - ``JudgeCache``: the sqlite cache (``DirectoryCache``: one file per answer, for a shared filesystem); ``fill_labels``: fill RAGChecker-format records;
 - ``trace_of`` / ``find_trace``: why a judge gave a label (the prompt and raw reply it kept), without a call.
@@ -17,6 +18,7 @@ from .facts import FactJudge
 from .fill import JUDGE_NEEDS, FilledRecords, afill_labels, fill_labels, plan_fill
 from .jobs import CheckJob, DryRun, ExtractJob, LabelJob, OperationPlan
 from .lexical import LexicalJudge
+from .local import LocalChecker
 from .openai_compatible import OpenAICompatibleJudge
 from .precomputed import PrecomputedJudge
 from .protocol import Judge
@@ -49,6 +51,7 @@ __all__ = [
     "JudgeStats",
     "LabelJob",
     "LexicalJudge",
+    "LocalChecker",
     "JUDGE_NEEDS",
     "OpenAICompatibleJudge",
     "OperationPlan",

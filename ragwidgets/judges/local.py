@@ -1,0 +1,269 @@
+"""``LocalChecker``: check claims against passages with a classifier on this machine (ONNX Runtime).
+
+The ``check`` half of a judge, with no API and no data leaving the machine: each claim is put to a
+sequence classifier as the pair (passage chunk, claim), as NLI models and grounding checkers
+(MiniCheck, HHEM) are trained. A passage longer than ``chunk_words`` words is cut at sentence ends
+into chunks of at most that many words (a sentence longer than that at word boundaries), the claim
+checked against each, and the chunks pooled: a binary checker's support probability is its
+maximum over the chunks (MiniCheck's max-pooling); a three-way model's label is "Entailment" when
+some chunk entails the claim, else "Contradiction" when some chunk contradicts it, else "Neutral".
+Inference is batched (``batch_size`` pairs a run of the model) and CPU by default (``providers``).
+
+The model is a folder holding ``model.onnx``, ``tokenizer.json`` (a Hugging Face fast tokenizer)
+and ``config.json`` (its ``id2label``): what ``optimum-cli export onnx --task text-classification
+--model <hub id> <folder>`` writes. The folder is read when the checker is made; the model is
+loaded at its first check (not at import). How the model's labels map to ragwidgets' is said
+aloud (``mapping``, ``repr``): label names are read (entailment / supported / consistent →
+Entailment; neutral / not entailment / unsupported / inconsistent / hallucinated → Neutral;
+contradiction → Contradiction), two generic labels (LABEL_0, LABEL_1) are read as (not supported,
+supported), and anything else needs ``labels=``. A binary checker never says Contradiction.
+
+Claims are extracted by sentence (one claim per sentence: a splitter, not a reading of the text;
+give claims from an LLM judge or the input for better ones) and never labelled REQUIRED / OPTIONAL.
+The checker is deterministic: its cache key holds the model file's digest and every setting that
+changes a label, and ``trace_check`` works the label out again with each chunk's probabilities.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+
+from ..model import CONTRADICTION, ENTAILMENT, NEUTRAL
+from .base import BaseJudge, CallOutcome
+from .cache import CacheSetting
+from .claims import ClaimLike, Reference, claim_text, reference_text, sentences
+from .jobs import ExtractJob
+from .lexical import sentence_to_claim
+
+LABELS = (ENTAILMENT, NEUTRAL, CONTRADICTION)
+ALIASES = {  # a model's label name (lower case, "_" / "-" as spaces) -> ragwidgets' label
+    **dict.fromkeys(("entailment", "entailed", "entails", "supported", "support", "consistent", "factual"), ENTAILMENT),
+    **dict.fromkeys(("neutral", "not entailment", "non entailment", "unsupported", "not supported", "inconsistent",
+                     "hallucinated", "hallucination"), NEUTRAL),
+    **dict.fromkeys(("contradiction", "contradicted", "contradicts", "contradictory", "refuted"), CONTRADICTION),
+}
+GENERIC = re.compile(r"label_\d+")
+FILES = ("model.onnx", "tokenizer.json", "config.json")
+INSTALL = "pip install 'ragwidgets[local]' (onnxruntime and tokenizers)"
+
+
+def _mapping(id2label: Mapping[int, str], labels) -> tuple[tuple[str, ...], str]:
+    """ragwidgets' label for each of the model's outputs (in output order) and how it was found, in words."""
+    names = [str(id2label[i]) for i in range(len(id2label))]
+    if labels is not None:
+        given = dict(enumerate(labels)) if isinstance(labels, (list, tuple)) else dict(labels)
+        out = []
+        for i, name in enumerate(names):
+            mapped = given.get(name, given.get(i))
+            if mapped not in LABELS:
+                raise ValueError(f"labels: the model's output {i} ({name!r}) needs one of {', '.join(LABELS)}, "
+                                 f"got {mapped!r}")
+            out.append(mapped)
+        how = "given"
+    elif len(names) == 2 and all(GENERIC.fullmatch(n.lower()) for n in names):
+        out, how = [NEUTRAL, ENTAILMENT], "two generic labels read as (not supported, supported)"
+    else:
+        out = [ALIASES.get(re.sub(r"[_\-\s]+", " ", n.strip().lower())) for n in names]
+        unknown = [n for n, m in zip(names, out) if m is None]
+        if unknown:
+            raise ValueError(f"the model's labels {', '.join(map(repr, unknown))} are not known names: give "
+                             "labels= (a list in output order, or {model label: 'Entailment' | 'Neutral' | "
+                             "'Contradiction'})")
+        how = "read from the label names"
+    if ENTAILMENT not in out:
+        raise ValueError(f"no output of the model maps to {ENTAILMENT}: {dict(zip(names, out))}")
+    said = ", ".join(f"{n} → {m}" for n, m in zip(names, out))
+    return tuple(out), f"{said} ({how})"
+
+
+def chunks(text: str, words: int) -> list[str]:
+    """``text`` cut at sentence ends into chunks of at most ``words`` words (a longer sentence at
+    word boundaries); none for a blank text."""
+    out, current = [], []
+    for sentence in sentences(text):
+        tokens = sentence.split()
+        if current and len(current) + len(tokens) > words:
+            out.append(" ".join(current))
+            current = []
+        while len(tokens) > words:
+            out.append(" ".join(tokens[:words]))
+            tokens = tokens[words:]
+        current += tokens
+    if current:
+        out.append(" ".join(current))
+    return out
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(shifted)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+class LocalChecker(BaseJudge):
+    """Checks claims against passages with a local ONNX classifier (see the module docstring).
+
+    ``model``: the model's folder; ``labels``: the model's outputs as ragwidgets' labels (a list in
+    output order, or ``{model label or index: label}``; None: read from its config); ``threshold``:
+    a binary checker's support probability at or above which a claim is entailed (default 0.5;
+    with a three-way model, None: the most probable label; a number: Entailment when some chunk's
+    P(entailment) reaches it); ``chunk_words`` (default 400), ``max_length`` (tokens a pair is cut
+    to, the passage's side first; default 512), ``batch_size`` (pairs a run; default 16),
+    ``providers`` (ONNX Runtime's; default CPU)."""
+
+    check_batch_size = 64  # claims per call; their pairs with the passage's chunks run batch_size at a time
+
+    def __init__(self, model, *, labels=None, threshold: Optional[float] = None, chunk_words: int = 400,
+                 max_length: int = 512, batch_size: int = 16, providers: Sequence[str] | None = None,
+                 cache: CacheSetting = None, progress: bool = False):
+        folder = Path(model)
+        if not folder.is_dir():
+            raise ValueError(f"model {str(model)!r} is not a folder: export a checker to ONNX once (optimum-cli "
+                             "export onnx --task text-classification --model <hub id> <folder>) and give the folder")
+        missing = [f for f in FILES if not (folder / f).is_file()]
+        if missing:
+            raise ValueError(f"model folder {str(folder)!r} lacks {', '.join(missing)} (it needs {', '.join(FILES)})")
+        for name, value, low in (("chunk_words", chunk_words, 1), ("max_length", max_length, 8),
+                                 ("batch_size", batch_size, 1)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValueError(f"{name} is a whole number of at least {low}, got {value!r}")
+        if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))
+                                      or not 0 < threshold < 1):
+            raise ValueError(f"threshold is a probability strictly between 0 and 1, got {threshold!r}")
+        try:
+            config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+            id2label = {int(k): v for k, v in config["id2label"].items()}
+        except (ValueError, KeyError, TypeError, AttributeError) as err:
+            raise ValueError(f"{folder / 'config.json'}: no readable id2label ({err})") from None
+        if sorted(id2label) != list(range(len(id2label))) or len(id2label) < 2:
+            raise ValueError(f"{folder / 'config.json'}: id2label must number the outputs 0, 1, ..., got {id2label}")
+        self.outputs, self.mapping = _mapping(id2label, labels)
+        self.binary = CONTRADICTION not in self.outputs and set(self.outputs) == {ENTAILMENT, NEUTRAL}
+        super().__init__(cache=cache, progress=progress)
+        self.folder = folder
+        self.threshold = 0.5 if threshold is None and self.binary else threshold
+        self.chunk_words, self.max_length, self.batch_size = chunk_words, max_length, batch_size
+        self.providers = list(providers) if providers else ["CPUExecutionProvider"]
+        digest = hashlib.sha256((folder / "model.onnx").read_bytes()).hexdigest()[:16]
+        self.model = f"local:{folder.name}@{digest}"
+        self._session = self._tokenizer = None
+
+    def __repr__(self) -> str:
+        return (f"LocalChecker({str(self.folder)!r}, {'binary' if self.binary else 'three-way'}: {self.mapping}; "
+                f"threshold={self.threshold}, chunk_words={self.chunk_words})")
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy for another process: the model is loaded again there."""
+        return dict(super().__getstate__(), _session=None, _tokenizer=None)
+
+    def prompt_version(self, operation: str) -> str:
+        """Every setting that changes a check's label is in its cache key."""
+        if operation != "check":
+            return f"{operation}_local_v1"
+        return (f"check_local_v1(outputs={','.join(self.outputs)};threshold={self.threshold};"
+                f"chunk_words={self.chunk_words};max_length={self.max_length})")
+
+    # -- the model ----------------------------------------------------------------------------
+    def _load(self):
+        if self._session is None:
+            try:
+                import onnxruntime
+                from tokenizers import Tokenizer
+            except ImportError as err:
+                raise ImportError(f"LocalChecker needs {INSTALL}: {err}") from None
+            tokenizer = Tokenizer.from_file(str(self.folder / "tokenizer.json"))
+            tokenizer.enable_truncation(self.max_length, strategy="only_first")
+            pad = tokenizer.padding or {}
+            tokenizer.enable_padding(pad_id=pad.get("pad_id", 0), pad_token=pad.get("pad_token", "[PAD]"))
+            options = onnxruntime.SessionOptions()
+            options.log_severity_level = 3
+            self._session = onnxruntime.InferenceSession(str(self.folder / "model.onnx"), options,
+                                                         providers=self.providers)
+            self._inputs = [i.name for i in self._session.get_inputs()]
+            self._tokenizer = tokenizer
+        return self._session, self._tokenizer
+
+    def probabilities(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """The model's output probabilities (pairs x outputs) for (passage chunk, claim) pairs, run
+        ``batch_size`` pairs at a time."""
+        session, tokenizer = self._load()
+        out = []
+        for start in range(0, len(pairs), self.batch_size):
+            encoded = tokenizer.encode_batch(list(pairs[start:start + self.batch_size]))
+            feeds = {"input_ids": np.array([e.ids for e in encoded], dtype=np.int64),
+                     "attention_mask": np.array([e.attention_mask for e in encoded], dtype=np.int64),
+                     "token_type_ids": np.array([e.type_ids for e in encoded], dtype=np.int64)}
+            logits = session.run(None, {name: feeds[name] for name in self._inputs})[0]
+            out.append(_softmax(np.asarray(logits, dtype=np.float64)))
+        return np.concatenate(out) if out else np.zeros((0, len(self.outputs)))
+
+    def _judge(self, claims: Sequence[str], reference: str) -> list[dict]:
+        """Per claim: its label, each chunk's probabilities and the chunk that decided."""
+        parts = chunks(reference, self.chunk_words)
+        probs = self.probabilities([(part, claim) for claim in claims for part in parts])
+        entail = [i for i, label in enumerate(self.outputs) if label == ENTAILMENT]
+        out = []
+        for k in range(len(claims)):
+            p = probs[k * len(parts):(k + 1) * len(parts)]
+            support = p[:, entail].sum(axis=1)
+            top = [self.outputs[i] for i in p.argmax(axis=1)]
+            best = int(np.argmax(support))
+            by_threshold = self.threshold is not None
+            if (support[best] >= self.threshold) if by_threshold else (ENTAILMENT in top):
+                label, decided = ENTAILMENT, best if by_threshold else top.index(ENTAILMENT)
+            elif CONTRADICTION in top:
+                label, decided = CONTRADICTION, top.index(CONTRADICTION)
+            else:
+                label, decided = NEUTRAL, best
+            out.append({"label": label, "chunk": decided, "chunks": len(parts), "support": float(support[decided]),
+                        "probabilities": [[float(x) for x in row] for row in p]})
+        return out
+
+    # -- the judge's hooks ----------------------------------------------------------------------
+    async def _check_call(self, claims: list[ClaimLike], reference: Reference) -> CallOutcome:
+        text = reference_text(reference)
+        if not text.strip():
+            return CallOutcome(None, reason="the passage is blank: nothing to check against")
+        texts = [claim_text(c) for c in claims]
+        asked = [i for i, t in enumerate(texts) if t.strip()]
+        found = self._judge([texts[i] for i in asked], text)
+        labels: list = [None] * len(claims)
+        for i, verdict in zip(asked, found):
+            labels[i] = verdict["label"]
+        reasons = {i: "the claim is blank" for i, t in enumerate(texts) if not t.strip()}
+        return CallOutcome(labels, item_reasons=reasons)
+
+    async def _extract_call(self, text: str, question: str, instructions: Optional[str]) -> CallOutcome:
+        return CallOutcome([sentence_to_claim(s) for s in sentences(text)])
+
+    async def _label_call(self, claims: list[ClaimLike], question: str, instructions: Optional[str]) -> CallOutcome:
+        return CallOutcome(None, reason="a local checker does not label claims REQUIRED / OPTIONAL: use an LLM "
+                                        "judge for that, or give the labels in the input")
+
+    def trace_check(self, claim: ClaimLike, reference: Reference) -> tuple[Optional[dict], Optional[str]]:
+        """The label worked out again (deterministic), with the chunk that decided and its probabilities."""
+        text, said = reference_text(reference), claim_text(claim)
+        if not text.strip() or not said.strip():
+            return None, "unjudged: the passage or the claim is blank"
+        v = self._judge([said], text)[0]
+        shown = ", ".join(f"{name} {p:.3f}" for name, p in zip(self.outputs, v["probabilities"][v["chunk"]]))
+        rule = (f"Entailment if a chunk's P(entailment) ≥ {self.threshold}" if self.threshold is not None else
+                "Entailment if a chunk's most probable label is")
+        rule += (", else Contradiction if a chunk's most probable label is" if CONTRADICTION in self.outputs else "")
+        rule += ", else Neutral"
+        note = (f"{v['label']}: the passage in {v['chunks']} chunk(s) of ≤ {self.chunk_words} words; chunk "
+                f"{v['chunk'] + 1} decided ({shown}); rule: {rule}; the model's labels: {self.mapping}")
+        return {"label": v["label"], "note": note, "model": self.model, "prompt_version": self.prompt_version("check"),
+                "probabilities": v["probabilities"]}, None
+
+    def trace_extract(self, job: ExtractJob) -> tuple[Optional[dict], Optional[str]]:
+        claims = [sentence_to_claim(s) for s in sentences(job.text)]
+        return {"label": claims, "note": f"{len(claims)} claim(s): one per sentence (a splitter, not a reading)",
+                "model": self.model, "prompt_version": self.prompt_version("extract")}, None
