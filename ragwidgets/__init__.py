@@ -2,7 +2,7 @@
 
 Data model and loaders -> judges -> engine (labels -> scores with explanations) -> analysis and
 scoring -> Dask -> widgets -> CLI; the entry points that cross these layers are here and in
-``api.py`` (README, "Architecture").
+``api.py`` (docs/architecture.md).
 """
 
 from ._pages import large_runs

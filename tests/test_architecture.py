@@ -1,7 +1,7 @@
 """The package's import graph, read from the code: module-level and function-level imports
 (type-only imports under ``TYPE_CHECKING`` aside) have no circle and flow one way, data and
 loaders -> judges -> engine -> analysis / scoring -> Dask -> widgets -> CLI, with the facades at
-the package's top (README, "Architecture"). A back end looked up by name
+the package's top (docs/architecture.md). A back end looked up by name
 (``backends.backend("…")``) counts as an import of the modules its registered loader imports."""
 
 import ast

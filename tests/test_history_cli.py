@@ -95,18 +95,18 @@ def test_a_name_clash_and_a_bad_file_from_the_shell(files, tmp_path):
     assert "Traceback" not in run.stderr
 
 
-def test_the_readme_section_runs_as_written(tmp_path, monkeypatch, capsys):
+def test_the_run_history_page_runs_as_written(tmp_path, monkeypatch, capsys):
     import re
     import shlex
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## Run history"):]
+    page = (Path(__file__).resolve().parents[1] / "docs" / "howto" / "history.md").read_text(encoding="utf-8")
+    section = page[page.index("# Run history"):]
     shell, python = re.findall(r"```(?:bash|python)\n(.*?)```", section, re.S)[:2]
     monkeypatch.chdir(tmp_path)
     assert main(["examples"]) == 0
     for line in shell.replace('"$(git rev-parse HEAD)"', "4f2c9e1").splitlines():
         command = shlex.split(line, comments=True)
         assert main(command[1:]) == 0, (command, capsys.readouterr().err)
-    exec(compile(python, "README run history", "exec"), {})
+    exec(compile(python, "docs/howto/history.md", "exec"), {})
     assert History().runs()["name"].tolist() == ["pr-412", "pr-413"]
