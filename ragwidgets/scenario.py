@@ -34,7 +34,7 @@ class State:
 
 
 class Scenario:
-    """A finite lesson world loaded from a scenario file (see the README for its format)."""
+    """A finite lesson world loaded from a scenario file (its format: the shipped example, ragwidgets/data/harbor_museum.json)."""
 
     def __init__(self, spec: dict[str, Any], origin: str = "scenario"):
         self.origin = origin

@@ -1,4 +1,4 @@
-"""``RagChecker``: the scorer's validated configuration (the fields of RagChecker's configuration format, as the README lists them)."""
+"""``RagChecker``: the scorer's validated configuration (the fields of RagChecker's configuration format, as docs/howto/judge.md describes the scorer)."""
 
 from __future__ import annotations
 
