@@ -148,14 +148,19 @@ def view_summary(state: dict | None) -> tuple[str, list[tuple[str, str]]]:
         cards = [c for g in state["card_groups"] for c in g["cards"] if c.get("status") != "not computable"]
         lines = [("state", state.get("state", ""))] if state.get("state") else []
         return state.get("title", ""), lines + [(c["label"], c.get("shown") or format_value(c.get("value")))
-                                                for c in cards[:HEADLINE]]
+                                                for c in cards[:HEADLINE]] + _more(len(cards), "scores")
     if "summary" in state and "total" in state:
         rows = state["summary"]
-        runs = list(dict.fromkeys(r["run"] for r in rows))
+        runs = [str(r) for r in state.get("runs") or dict.fromkeys(r["run"] for r in rows)]
         lines = [("runs" if len(runs) > 1 else "run", ", ".join(runs)), ("samples", str(state["total"]))]
         return "", lines + [(f"{metric_label(r['metric'])} ({r['run']})" if len(runs) > 1 else metric_label(r["metric"]),
-                             format_value(r["mean"])) for r in rows[:HEADLINE]]
+                             format_value(r["mean"])) for r in rows[:HEADLINE]] + _more(len(rows), "means")
     return state.get("title", ""), []
+
+
+def _more(total: int, what: str) -> list[tuple[str, str]]:
+    """The line saying a fallback shows only the first HEADLINE of ``total`` (none when all show)."""
+    return [("shown", f"first {HEADLINE} of {total} {what}")] if total > HEADLINE else []
 
 
 def _request_number(content) -> int | str | None:
