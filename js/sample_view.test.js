@@ -92,6 +92,22 @@ describe("incremental updates", () => {
     expect(details.open).toBe(true);
   });
 
+  it("a large matrix waits behind its button, but a snapshot (inert, no kernel) draws it open", async () => {
+    const view = enlarge(fixture("ragchecker_sample"), 60, 80);
+    const live = mount(view).el;
+    expect(live.querySelector('[data-testid="show-matrix"]')).not.toBeNull();
+    expect(live.querySelector(".rw-matrix")).toBeNull();
+    const el = document.createElement("div");
+    el.className = "rw-snapshot-view"; // as the export's snapshot renderer makes it, before render
+    el.inert = true;
+    document.body.appendChild(el);
+    mountSampleView(el, { view, send: () => {} });
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the open matrix is drawn on the next render
+    expect(el.querySelector('[data-testid="show-matrix"]')).toBeNull();
+    expect(el.querySelectorAll(".rw-matrix tbody tr").length).toBeGreaterThanOrEqual(80);
+    expect(el.querySelector(".rw-matrix tbody tr").querySelectorAll("td").length).toBe(60);
+  });
+
   it("switching a passage off re-renders no matrix cell (only its column header)", async () => {
     const view = enlarge(fixture("ragchecker_sample"), 60, 80);
     const { el, sv } = mount(view);

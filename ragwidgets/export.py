@@ -42,6 +42,9 @@ body[data-jp-theme-light="false"] .rw-snapshot-banner { background: #3b2410; col
   color: var(--jp-ui-font-color2, #555); }
 .jp-OutputArea-output:has(> .rw-snapshot-view) { cursor: not-allowed; }  /* inert: no pointer events */
 .rw-fallback { white-space: pre-wrap; }
+/* inert: no scroll region inside a snapshot scrolls, so the claim x passage matrix is laid out
+   whole (the page scrolls down to its last row, the output sideways to its last column) */
+.rw-snapshot-view .rw-matrix-wrap { max-height: none; overflow: visible; }
 </style>
 {%- endblock extra_css -%}
 {%- block body_header -%}
@@ -104,17 +107,56 @@ def _chart_spec(data: dict):
     return None if match is None else json.JSONDecoder().raw_decode(page, match.end() - 1)[0]
 
 
+# A Vega SVG drawn in the default (light) theme: its root's class and its white background rect.
+VEGA_LIGHT_SVG = re.compile(r'^\s*<svg [^>]*class="marks"[^>]*><rect width="[\d.]+" height="[\d.]+" fill="white"/>')
+# The default theme's colours and Vega's ``dark`` theme's for them (vl-convert's output, compared):
+# the background, text, axis domains and ticks, grid lines. Data colours are the same in both.
+VEGA_DARK = {'fill="white"': 'fill="#333"', 'fill="#000"': 'fill="#fff"', 'stroke="#888"': 'stroke="#fff"',
+             'stroke="#ddd"': 'stroke="#888"'}
+VEGA_DARK_RE = re.compile("|".join(map(re.escape, VEGA_DARK)))
+
+# Vega's dark theme leaves a text mark black (its default): white on a dark page. Given to
+# vl-convert with theme "dark", and part of the kernel's theme below.
+DARK_CONFIG = {"text": {"color": "#fff"}}
+# Run first (then removed) when a dark export executes the notebook: Altair charts drawn in the
+# kernel (``alt.renderers.enable("svg")``, saved as SVG with no spec left to redraw) use Vega's
+# dark theme, text marks white. A notebook that enables a theme itself keeps its own.
+ALTAIR_DARK_CELL = """try:
+    import altair as _rw_alt
+    _rw_alt.theme.register("ragwidgets_export_dark", enable=True)(lambda: {
+        "usermeta": {"embedOptions": {"theme": "dark"}},
+        "config": {"view": {"continuousWidth": 300, "continuousHeight": 300}, **%r}})
+    del _rw_alt
+except Exception:  # no Altair, or one without theme.register: its charts stay as drawn
+    pass""" % (DARK_CONFIG,)
+
+
+def darken_svg(svg: str) -> str:
+    """A chart saved as Vega SVG in the default light theme (no spec left to draw it again) with
+    Vega's ``dark`` theme colours: background, text, axes and grid; any other SVG unchanged."""
+    if not isinstance(svg, str) or not VEGA_LIGHT_SVG.match(svg):
+        return svg
+    return VEGA_DARK_RE.sub(lambda m: VEGA_DARK[m.group(0)], svg)
+
+
 def altair_to_svg(nb, theme: str = "light") -> None:
     """Replace each Altair chart output (a Vega-Lite mimetype, or HTML that loads Vega from a CDN)
     with the same chart as inline SVG, rendered here by vl-convert, in Vega's ``dark`` theme when
-    ``theme`` is dark (a notebook with such a chart needs ``pip install "ragwidgets[export]"``)."""
+    ``theme`` is dark (a notebook with such a chart needs ``pip install "ragwidgets[export]"``).
+    On a dark page a chart already saved as light Vega SVG (Altair's ``svg`` renderer) gets the
+    dark theme's colours (:func:`darken_svg`), not a white box."""
     for number, cell in enumerate(nb.cells, 1):
         for output in cell.get("outputs", []):
             try:
-                spec = _chart_spec(output.get("data", {}))
+                data = output.get("data", {})
+                if theme == "dark" and "image/svg+xml" in data:
+                    svg = data["image/svg+xml"]
+                    data["image/svg+xml"] = darken_svg(svg if isinstance(svg, str) else "".join(svg))
+                spec = _chart_spec(data)
                 if spec is None:
                     continue
-                svg = vl_convert().vegalite_to_svg(spec, theme="dark" if theme == "dark" else None)
+                svg = (vl_convert().vegalite_to_svg(spec, theme="dark", config=DARK_CONFIG) if theme == "dark"
+                       else vl_convert().vegalite_to_svg(spec))
             except RagWidgetsError:  # the extra is missing: not this chart's fault
                 raise
             except (ValueError, RuntimeError) as err:  # not JSON; a spec vl-convert rejects
@@ -144,6 +186,18 @@ def share_modules(nb) -> int:
     return before - sum(map(len, shared.values()))
 
 
+def _drop_first_cell(nb) -> None:
+    """Take the export's own first cell out of a run notebook, the other cells' execution counts
+    (and their results') one less, as if it had never run."""
+    del nb.cells[0]
+    for cell in nb.cells:
+        if cell.get("execution_count"):
+            cell["execution_count"] -= 1
+        for output in cell.get("outputs", []):
+            if output.get("execution_count"):
+                output["execution_count"] -= 1
+
+
 def export_notebook(notebook: str | Path, output: str | Path, *, execute: bool = True, theme: str = "light",
                     timeout: int = 600, kernel_name: str = "python3") -> Path:
     """Write ``notebook`` as one offline HTML page at ``output``; returns the output path.
@@ -168,12 +222,17 @@ def export_notebook(notebook: str | Path, output: str | Path, *, execute: bool =
     except Exception as err:  # nbformat raises several kinds for a file that is not a notebook
         raise RagWidgetsError(f"{notebook}: not a readable notebook ({err})") from None
     if execute:
+        preamble = theme == "dark"
+        if preamble:  # Altair's charts drawn in the kernel in the dark theme; the cell is taken out after
+            nb.cells.insert(0, nbformat.v4.new_code_cell(ALTAIR_DARK_CELL))
         client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name, store_widget_state=True,
                                 resources={"metadata": {"path": str(notebook.parent.resolve())}})
         try:
             client.execute()
         except CellExecutionError as err:
             raise RagWidgetsError(f"{notebook}: a cell failed while running, nothing written:\n{err}") from None
+        if preamble:
+            _drop_first_cell(nb)
     altair_to_svg(nb, theme)
     share_modules(nb)
     exporter = HTMLExporter(template_name="lab", theme=theme, filters={"escape_html_script": script_json},
@@ -191,7 +250,8 @@ def export_notebook(notebook: str | Path, output: str | Path, *, execute: bool =
 
 
 def cmd_export(args) -> int:
-    out = export_notebook(args.notebook, args.output, execute=not args.no_execute, theme=args.theme)
+    theme = "dark" if args.dark else args.theme
+    out = export_notebook(args.notebook, args.output, execute=not args.no_execute, theme=theme)
     print(f"wrote {out} ({out.stat().st_size // 1024} kB): open it in a browser, no network needed")
     return 0
 
@@ -203,6 +263,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     export.add_argument("output", help="the .html to write")
     export.add_argument("--theme", choices=("light", "dark"), default="light",
                         help="the page's colours (default: light)")
+    export.add_argument("--dark", action="store_true", help="the same as --theme dark")
     export.add_argument("--no-execute", action="store_true",
                         help="do not run the notebook: use the outputs and widget state saved in it")
     export.set_defaults(func=cmd_export)

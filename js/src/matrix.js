@@ -116,9 +116,14 @@ const LABEL_WORD = { [LABEL_CODES.Entailment]: "Entailment", [LABEL_CODES.Neutra
   [LABEL_CODES.Contradiction]: "Contradiction", [UNJUDGED]: "unjudged" };
 
 /** `focusCell` ({kind, claim, doc_id, seq}): a label to focus (the keyboard review's next): the
- * matrix opens, the cursor goes to its cell and its row takes focus. */
+ * matrix opens, the cursor goes to its cell and its row takes focus. In a snapshot (the export's
+ * inert `.rw-snapshot-view`, no kernel, no button to press) a large matrix is drawn open. */
 export function Matrix({ m, selected, ctx, reviewable = false, focusCell = null }) {
   const [open, setOpen] = useState(() => (m.response.length + m.gt.length) * m.columns.length <= ON_DEMAND);
+  const section = useRef(null);
+  useLayoutEffect(() => {
+    if (!open && section.current?.closest?.(".rw-snapshot-view")) setOpen(true);
+  }, []);
   const [cursor, setCursor] = useState(null);
   const mref = useRef(m);
   mref.current = m;
@@ -155,7 +160,7 @@ export function Matrix({ m, selected, ctx, reviewable = false, focusCell = null 
     return [e, c];
   }, [m.cells]);
   const size = `${m.response.length} response + ${m.gt.length} ground-truth claims × ${m.columns.length} passages`;
-  return html`<section class="rw-section" data-testid="matrix">
+  return html`<section class="rw-section" data-testid="matrix" ref=${section}>
     <h4>Entailment: claims × passages</h4>
     <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
       by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;

@@ -1724,6 +1724,10 @@ var LABEL_WORD = {
 };
 function Matrix({ m: m3, selected, ctx, reviewable = false, focusCell = null }) {
   const [open, setOpen] = d2(() => (m3.response.length + m3.gt.length) * m3.columns.length <= ON_DEMAND);
+  const section = A2(null);
+  _2(() => {
+    if (!open && section.current?.closest?.(".rw-snapshot-view")) setOpen(true);
+  }, []);
   const [cursor, setCursor] = d2(null);
   const mref = A2(m3);
   mref.current = m3;
@@ -1762,7 +1766,7 @@ function Matrix({ m: m3, selected, ctx, reviewable = false, focusCell = null }) 
     return [e3, c3];
   }, [m3.cells]);
   const size = `${m3.response.length} response + ${m3.gt.length} ground-truth claims × ${m3.columns.length} passages`;
-  return html`<section class="rw-section" data-testid="matrix">
+  return html`<section class="rw-section" data-testid="matrix" ref=${section}>
     <h4>Entailment: claims × passages</h4>
     <p class="rw-note">${size}; ${entailed} entailments, ${contradicted} contradictions. Columns are passages
       by rank (hover for the doc_id). Symbols: ● entails; ⊗ contradicts; · does not mention; ? unjudged;
