@@ -256,7 +256,10 @@ def test_seven_runs_summary_and_comparison_scroll_inside_their_panel(lab, browse
                                   ("compare", "compare", f"td:text-is('{runs[-1]}')")):
             explorer.locator(f'[data-tab="{tab}"]').click()
             panel = explorer.locator(f"[data-testid=drawer-{tab}]")
-            table = panel.locator(f"[data-testid={testid}]" if tab == "summary" else "[data-testid=compare] table")
+            # the comparison's own table (a direct child's): the claim changes below it, drawn once
+            # the kernel answers, hold a table too, and a loaded machine draws them before this runs
+            table = panel.locator(f"[data-testid={testid}]" if tab == "summary"
+                                  else "[data-testid=compare] > .rw-ds-wide > table")
             expect(table).to_be_visible(timeout=TIMEOUT)
             wrap = table.locator("xpath=ancestor::div[contains(@class,'rw-ds-wide')][1]")
             wrap.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
