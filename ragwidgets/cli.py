@@ -213,14 +213,19 @@ def cmd_explain(args) -> int:
     return 1 if loaded.errors else 0
 
 
+def require_jupyterlab() -> None:
+    """A RagWidgetsError saying how to get JupyterLab when it is not installed."""
+    if importlib.util.find_spec("jupyterlab") is None:
+        raise RagWidgetsError("JupyterLab is not installed: pip install jupyterlab (or, in the checkout, "
+                              "pip install -e '.[lab]'); headless, try ragwidgets sweep --example harbor-museum")
+
+
 def tutorial_command(notebook: Path, no_browser: bool = False, port: int = 8888) -> list[str]:
     """The JupyterLab command line that opens ``notebook`` (a tutorial's copy): served from its
     folder on ``port`` exactly (no retry on another port, so the printed address holds), the
     browser sent to the notebook itself, JupyterLab's own start-up lines (several addresses) left
     out. The access token comes in the environment (``JUPYTER_TOKEN``), not the command."""
-    if importlib.util.find_spec("jupyterlab") is None:
-        raise RagWidgetsError("JupyterLab is not installed: pip install jupyterlab (or, in the checkout, "
-                              "pip install -e '.[lab]'); headless, try ragwidgets sweep --example harbor-museum")
+    require_jupyterlab()
     command = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={notebook.parent}", f"--port={port}",
                "--ServerApp.port_retries=0", f"--LabApp.default_url=/lab/tree/{notebook.name}",
                "--ServerApp.log_level=WARN"]
@@ -260,8 +265,7 @@ def cmd_tutorial(args) -> int:
     if args.list:
         print(tutorials.listing())
         return 0
-    if importlib.util.find_spec("jupyterlab") is None:  # before a copy is made that nothing would open
-        tutorial_command(Path("."))
+    require_jupyterlab()  # before a copy is made that nothing would open
     notebook, done = tutorials.copy_to(args.name, args.dir)
     print({"copied": f"Copied the tutorial to {notebook}",
            "kept": f"Opening {notebook} (already there)",

@@ -9,7 +9,7 @@ import nbformat
 import pytest
 
 from ragwidgets.cli import main
-from ragwidgets.export import ALTAIR_DARK_CELL, altair_to_svg, darken_svg, export_notebook
+from ragwidgets.export import ALTAIR_DARK_CELL, altair_to_svg, darken_svg
 
 alt = pytest.importorskip("altair")
 vlc = pytest.importorskip("vl_convert")

@@ -4,7 +4,6 @@ package too (:mod:`ragwidgets.data`, :mod:`ragwidgets.datasets`)."""
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -58,8 +57,7 @@ def copy_to(name: str, folder) -> tuple[Path, str]:
         raise RagWidgetsError(f"{folder} is not a folder")
     path = folder / TUTORIALS[name].file
     if path.exists():
-        same = hashlib.sha256(path.read_bytes()).digest() == hashlib.sha256(data).digest()
-        return path, "kept" if same else "kept yours"
+        return path, "kept" if path.read_bytes() == data else "kept yours"
     with atomic_write(path, "wb") as out:  # whole or not at all
         out.write(data)
     return path, "copied"

@@ -14,8 +14,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from e2e_support import big_sample_record
 from ragwidgets.export import export_notebook
 from test_frontends_static_html import open_offline
