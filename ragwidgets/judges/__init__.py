@@ -5,6 +5,7 @@
 - offline judges: ``LexicalJudge`` (a token-overlap baseline, not an LLM), ``FactJudge`` (authored
   fact IDs), ``PrecomputedJudge`` (given answers), ``LocalChecker`` (an NLI model or grounding
   checker on this machine, ONNX Runtime: the ``[local]`` extra);
+- ``ComposedJudge``: parts per operation (claims and REQUIRED/OPTIONAL labels from an LLM, checks from a LocalChecker);
 - ``register_judge`` / ``get_judge``: judges by key (``"lexical"`` is registered by default);
 - ``JudgeCache``: the sqlite cache (``DirectoryCache``: one file per answer, for a shared filesystem); ``fill_labels``: fill RAGChecker-format records;
 - ``trace_of`` / ``find_trace``: why a judge gave a label (the prompt and raw reply it kept), without a call.
@@ -13,6 +14,7 @@
 from .base import BaseJudge, CallOutcome
 from .cache import DirectoryCache, JudgeCache, default_cache_path
 from .claims import claim_text
+from .composed import ComposedJudge
 from .errors import FillInputError, JudgeError, JudgeInterrupted, JudgeRequestError, JudgeRunStopped, UnknownJudgeError
 from .facts import FactJudge
 from .fill import JUDGE_NEEDS, FilledRecords, afill_labels, fill_labels, plan_fill
@@ -34,6 +36,7 @@ __all__ = [
     "CallOutcome",
     "CallUsage",
     "CheckJob",
+    "ComposedJudge",
     "DryRun",
     "ExtractJob",
     "ExtractedClaim",

@@ -1,6 +1,8 @@
 """``ragwidgets judge``: score raw RAG outputs from the command line with an LLM judge.
 
-The judge is an ``OpenAICompatibleJudge`` on ``--base-url`` / ``--model``; its key comes from an
+The judge is an ``OpenAICompatibleJudge`` on ``--base-url`` / ``--model``, or a ``LocalChecker``
+(``--checker FOLDER``) for the checks, alone or composed with the LLM (claims and REQUIRED /
+OPTIONAL labels from the LLM: ``ComposedJudge``); the LLM's key comes from an
 environment variable only (``--api-key-env NAME``; without it ``$OPENAI_API_KEY`` is sent to
 api.openai.com and nowhere else). Answers are cached (the user's cache dir, ``--cache``), so an
 interrupted or stopped run resumes where it stopped. ``--dry-run`` prints what the run would send
@@ -35,7 +37,9 @@ from .config import RagChecker
 from .result import REASONS_COLUMN
 
 STOPPED, INTERRUPTED = 3, 130
-DESCRIPTION = """Score raw RAG outputs with an LLM judge on an OpenAI-compatible server.
+DESCRIPTION = """Score raw RAG outputs with an LLM judge on an OpenAI-compatible server, a local checker
+(--checker FOLDER: an ONNX export of an NLI model or grounding checker), or both (claims from the LLM,
+checks on this machine).
 
 The API key comes from an environment variable only: --api-key-env NAME, or $OPENAI_API_KEY, which
 is sent to api.openai.com and nowhere else. Answers are cached, so an interrupted or stopped run
@@ -56,8 +60,17 @@ def build_parser() -> argparse.ArgumentParser:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("input", type=Path, help="raw rows: .json / .jsonl (RAGChecker records or rows), .csv or .parquet; "
                                       "columns query, target (gt_answer), response, context (retrieved_context)")
-    parser.add_argument("--base-url", required=True, help="the server's OpenAI-compatible URL, e.g. http://localhost:8000/v1")
-    parser.add_argument("--model", required=True)
+    parser.add_argument("--base-url", help="the server's OpenAI-compatible URL, e.g. http://localhost:8000/v1 "
+                                           "(needed unless --checker is given)")
+    parser.add_argument("--model", help="the LLM judge's model name (with --base-url)")
+    parser.add_argument("--checker", type=Path, metavar="FOLDER",
+                        help="check claims with a local classifier (an ONNX export: model.onnx, tokenizer.json, "
+                             "config.json; the [local] extra) instead of the LLM; claims and REQUIRED/OPTIONAL "
+                             "labels still come from the LLM when --base-url is given, else claims are one per "
+                             "sentence and REQUIRED/OPTIONAL labels are not judged")
+    parser.add_argument("--threshold", type=float, metavar="P",
+                        help="with --checker: the support probability at or above which a claim is entailed "
+                             "(default 0.5 for a binary checker; a three-way model's most probable label)")
     parser.add_argument("--api-key-env", metavar="NAME", help="environment variable holding the API key")
     parser.add_argument("--api-key", action=_RefuseKey, help=argparse.SUPPRESS)
     parser.add_argument("--scores", help="comma-separated scores (default: all eleven; f1 may be written f1_score)")
@@ -160,20 +173,40 @@ def _number(value) -> Optional[float]:
     return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
 
 
+def _judge(args):
+    """The judge the options describe: the LLM on --base-url / --model, a LocalChecker (--checker),
+    or both composed (claims and REQUIRED/OPTIONAL labels from the LLM, checks from the checker).
+    ValueError for options that do not make a judge."""
+    from ..judges import ComposedJudge, LocalChecker, OpenAICompatibleJudge
+
+    cache = None if args.no_cache else (args.cache or "default")
+    if args.base_url is None and args.checker is None:
+        raise ValueError("give --base-url and --model (an LLM judge), or --checker FOLDER (a local checker), or both")
+    if (args.base_url is None) != (args.model is None):
+        raise ValueError("--base-url and --model go together")
+    if args.threshold is not None and args.checker is None:
+        raise ValueError("--threshold applies to --checker")
+    llm = None if args.base_url is None else OpenAICompatibleJudge(
+        args.model, args.base_url, api_key_env=args.api_key_env, max_concurrency=args.max_concurrency,
+        check_batch_size=args.check_batch_size, timeout=args.timeout, max_retries=args.max_retries,
+        max_failures=args.max_failures, price_per_input_token=args.price_input,
+        price_per_output_token=args.price_output, cache=cache, progress=not args.no_progress,
+        keep_traces=not args.no_traces)
+    if args.checker is None:
+        return llm
+    checker = LocalChecker(args.checker, threshold=args.threshold, cache=cache, progress=not args.no_progress)
+    return checker if llm is None else ComposedJudge(extract=llm, check=checker)
+
+
 def main(argv: list[str]) -> int:
-    from ..judges import JudgeError, JudgeInterrupted, JudgeRunStopped, OpenAICompatibleJudge
+    from ..judges import JudgeError, JudgeInterrupted, JudgeRunStopped
 
     args = build_parser().parse_args(argv)
     scores = [s.strip() for s in args.scores.split(",") if s.strip()] if args.scores else None
     try:  # both only check their options here: a ValueError is a bad option
         scorer = RagChecker(scores_to_compute=scores, mode=args.mode,
                             target_column=None if args.no_target else "target")
-        judge = OpenAICompatibleJudge(
-            args.model, args.base_url, api_key_env=args.api_key_env, max_concurrency=args.max_concurrency,
-            check_batch_size=args.check_batch_size, timeout=args.timeout, max_retries=args.max_retries,
-            max_failures=args.max_failures, price_per_input_token=args.price_input,
-            price_per_output_token=args.price_output, cache=None if args.no_cache else (args.cache or "default"),
-            progress=not args.no_progress, keep_traces=not args.no_traces)
+        judge = _judge(args)
     except ValueError as err:
         raise RagWidgetsError(str(err)) from None
     try:
