@@ -100,8 +100,8 @@ class ComposedJudge:
 
     def recipe(self) -> ComposedRecipe:
         """For another process: each part's recipe where it has one, else the part."""
-        return ComposedRecipe({name: part.recipe() if hasattr(part, "recipe") else part
-                               for name, part in self.parts.items()})
+        made = {id(p): p.recipe() if hasattr(p, "recipe") else p for p in self._distinct()}  # one per part
+        return ComposedRecipe({name: made[id(part)] for name, part in self.parts.items()})
 
     # -- runs -------------------------------------------------------------------------------------
     def _split(self, jobs: Sequence[Job]) -> dict[str, list[int]]:

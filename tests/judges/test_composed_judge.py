@@ -135,3 +135,19 @@ def test_the_judge_command_takes_a_checker_alone_or_with_the_llm(chat_server, tm
                         (["--checker", str(tmp_path / "nowhere")], "is not a folder")):
         assert main(["judge", *common, *extra]) == 2, extra
         assert said in capsys.readouterr().err
+
+
+def test_a_recipe_builds_the_composition_in_another_process_without_the_key(make_judge, tmp_path, chat_server,
+                                                                            monkeypatch, api_secret):
+    import pickle
+
+    monkeypatch.setenv("RW_TEST_KEY", api_secret)
+    llm = make_judge(api_key=None, api_key_env="RW_TEST_KEY")
+    judge = ComposedJudge(extract=llm, check=LocalChecker(keyword_model(tmp_path / "kw")))
+    sent = pickle.dumps(judge.recipe())
+    assert api_secret.encode() not in sent
+    built = pickle.loads(sent).build()
+    assert built.parts["extract"] is built.parts["label"] and built.parts["check"]._session is None
+    assert fill_labels([RECORD], built, progress=False)[0]["retrieved2response"] == [[E, N], [E, N]]
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        pickle.dumps(judge)  # the LLM part holds a key: only its recipe travels
