@@ -41,6 +41,7 @@ from .cache import CacheSetting
 from .claims import ClaimLike, Reference, claim_text, reference_text, sentences
 from .jobs import ExtractJob
 from .lexical import sentence_to_claim
+from .results import JudgeStats
 
 LABELS = (ENTAILMENT, NEUTRAL, CONTRADICTION)
 ALIASES = {  # a model's label name (lower case, "_" / "-" as spaces) -> ragwidgets' label
@@ -223,8 +224,31 @@ class LocalChecker(BaseJudge):
             else:
                 label, decided = NEUTRAL, best
             out.append({"label": label, "chunk": decided, "chunks": len(parts), "support": float(support[decided]),
-                        "probabilities": [[float(x) for x in row] for row in p]})
+                        "pooled": float(support[best]), "probabilities": [[float(x) for x in row] for row in p]})
         return out
+
+    def support(self, claims: Sequence[ClaimLike], reference: Reference) -> np.ndarray:
+        """Each claim's support probability against ``reference``: P(entailment) max-pooled over the
+        passage's chunks (what :func:`ragwidgets.analysis.calibration.calibrate` reads); NaN for a
+        blank claim or passage."""
+        text, said = reference_text(reference), [claim_text(c) for c in claims]
+        out = np.full(len(said), np.nan)
+        asked = [i for i, t in enumerate(said) if t.strip()] if text.strip() else []
+        for i, verdict in zip(asked, self._judge([said[i] for i in asked], text)):
+            out[i] = verdict["pooled"]
+        return out
+
+    def calibrated(self, calibration) -> "LocalChecker":
+        """This checker labelling by ``calibration``'s threshold on the support (a
+        :class:`~ragwidgets.analysis.calibration.Calibration`, or a number): a copy sharing the
+        loaded model and the cache, whose cache keys hold the new threshold."""
+        threshold = getattr(calibration, "threshold", calibration)
+        if threshold is None:
+            raise ValueError(f"the calibration gives no threshold: {calibration.reason}")
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__, _identities={}, stats=JudgeStats(),
+                             threshold=float(min(max(threshold, 1e-6), 1 - 1e-6)))
+        return copy
 
     # -- the judge's hooks ----------------------------------------------------------------------
     async def _check_call(self, claims: list[ClaimLike], reference: Reference) -> CallOutcome:

@@ -129,3 +129,44 @@ def test_bad_folders_and_settings_are_named(tmp_path):
     (folder / "config.json").write_text('{"labels": 3}')
     with pytest.raises(ValueError, match="no readable id2label"):
         LocalChecker(folder)
+
+
+def test_calibrated_to_the_reviews_the_checker_agrees_and_its_cache_keys_change(tmp_path):
+    """A binary checker whose support falls with the passage's length (the keyword model at
+    strength 8: a "yes" in a pair of L tokens gives σ(8 / L − 1)), labelled at its default ½: long
+    passages holding "yes" come out Neutral. Reviews saying what is true (a "yes" passage entails
+    the claim) fit a lower threshold; the calibrated checker agrees with every review and labels
+    the run again under other cache keys."""
+    from ragwidgets.analysis.calibration import calibrate_checker, reviewed_checks
+    from ragwidgets.reviews import Review, Reviews
+
+    checker = LocalChecker(keyword_model(tmp_path / "bin", binary=True, strength=8.0),
+                           cache=JudgeCache(tmp_path / "c.sqlite"))
+    words = FILLER.split()
+    records = [{"query_id": f"q{i}", "query": "piers?", "response": "It has two piers.", "gt_answer": "two piers",
+                "response_claims": [["it", "has", "two piers"]],
+                "retrieved_context": [{"doc_id": "yes", "text": " ".join(["yes", *words[:i % 10], *words[:i // 10]])},
+                                      {"doc_id": "plain", "text": " ".join(words[: 2 + i % 7])}]}
+               for i in range(24)]
+    filled = fill_labels(records, checker, needs={"retrieved2response"}, progress=False)
+    said = [r["retrieved2response"][0][0] for r in filled]
+    assert N in said and E in said  # long "yes" passages fall under ½
+    reviews = Reviews([Review(f"q{i}", "retrieved2response", 0, E if doc == "yes" else N, doc_id=doc)
+                       for i in range(0, 24, 2) for doc in ("yes", "plain")])
+    checks = reviewed_checks(filled, reviews)
+    assert len(checks) == 24 and set(checks["reference"]) >= {records[0]["retrieved_context"][0]["text"]}
+    fit = calibrate_checker(checker, filled, reviews, method="threshold")
+    assert fit.n == 24 and fit.before.value < 1 and fit.after.value == 1.0 and fit.threshold < 0.5
+    assert fit.checks["checker"].tolist() == [said[i] if doc == "yes" else N for i in range(0, 24, 2)
+                                              for doc in ("yes", "plain")]
+    calibrated = checker.calibrated(fit)
+    assert calibrated.threshold == fit.threshold and checker.threshold == 0.5
+    again = fill_labels(records, calibrated, needs={"retrieved2response"}, progress=False)
+    assert [r["retrieved2response"][0] for r in again] == [[E, N]] * 24
+    assert calibrated.stats.cache_hits == 0 and calibrated.stats.calls > 0  # other questions: the threshold is in the key
+    for method in ("platt", "isotonic"):
+        other = calibrate_checker(checker, filled, reviews, method=method)
+        assert other.after.value >= 0.9 and other.reliability_after is not None, other  # a held-out edge may miss
+        assert (other.entailed(other.checks["support"]) == (other.checks["reviewer"] == E)).all()
+    with pytest.raises(ValueError, match="no threshold"):
+        checker.calibrated(calibrate_checker(checker, filled[:2], reviews))
