@@ -21,6 +21,7 @@
 import { render as mount } from "preact";
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
 import { panel as adjudicate } from "./dataset/adjudicate.js";
+import { panel as calibration } from "./dataset/calibration.js";
 import { panel as charts } from "./dataset/charts.js";
 import { panel as checks } from "./dataset/checks.js";
 import { labelsOf, TraitSelect, toggled } from "./dataset/common.js";
@@ -42,7 +43,7 @@ import { keepKeys } from "./keys.js";
 import { viewOf } from "./view_trait.js";
 
 /** The panels, in the order they are drawn in their place (the tabs' order). */
-export const PANELS = [trust, charts, summary, compare, whatif, columns, exportPanel, slices, drill, queue, adjudicate, modes, checks, notes];
+export const PANELS = [trust, charts, summary, compare, whatif, columns, exportPanel, slices, drill, queue, adjudicate, modes, checks, notes, calibration];
 
 const HOST_CHROME = 140; // a notebook host's bars above and below its cells (JupyterLab's menu, tabs, toolbar, status bar)
 

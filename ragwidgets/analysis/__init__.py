@@ -3,12 +3,14 @@ failure slices, paired comparison of runs, run-level what-ifs, and how far the j
 trusted: judge–reviewer agreement, corrected scores from a reviewed sample, the review queue and
 its budget (plan_reviews); how far reviewers agree with each other (team);
 how much of a metric is the judge's noise over repeats (judge_variance); failure modes from
-notes with their rates and checks (failure_modes); the regression gate and its A/A check (gate).
+notes with their rates and checks (failure_modes); the regression gate and its A/A check (gate);
+a local checker calibrated to the reviews (calibration).
 
 Pure pandas / numpy over the engine's Scores; imports no widget library.
 """
 
 from .agreement import Agreement, AgreementStats, agreement, agreement_stats
+from .calibration import Calibration, calibrate, calibrate_checker, reliability, reviewed_checks
 from .changes import claim_changes
 from .compare import Comparison, compare_runs
 from .external import COUNTERPARTS, ExternalComparison, against_external, compare_values
@@ -29,7 +31,7 @@ from .table import RunTable, defined_metrics, run_table
 from .two_judges import TwoJudges, paired_difference, two_judges
 from .whatif import Dropped, drop_passages, passage_metrics, passage_rule, top_k_curve
 
-__all__ = ["RunTable", "run_table", "defined_metrics", "summarize", "Summarizer", "TextIndex", "expression_mask", "filter_rows", "Slice",
+__all__ = ["Calibration", "calibrate", "calibrate_checker", "reliability", "reviewed_checks", "RunTable", "run_table", "defined_metrics", "summarize", "Summarizer", "TextIndex", "expression_mask", "filter_rows", "Slice",
            "BUILTIN_SLICES", "builtin_slices", "members", "slice_table", "save_slices", "load_slices",
            "Comparison", "compare_runs", "top_k_curve", "drop_passages", "passage_rule", "passage_metrics",
            "Dropped", "agreement", "agreement_stats", "Agreement", "AgreementStats", "corrected",

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
+from ..engine.evaluate import Scores
 from ..errors import InputError
 from ..loaders import as_samples
 from ..model import ENTAILMENT, LABEL_CODES
@@ -288,14 +289,14 @@ def _change(before: Share, after: Share, before_num, after_num, den) -> Share:
 
 
 def reviewed_checks(data, reviews) -> pd.DataFrame:
-    """The reviewed labels of a run as checks: query_id, kind, claim, doc_id, the claim's text, the
+    """The reviewed labels of a run (its records, samples or judge's Scores) as checks: query_id, kind, claim, doc_id, the claim's text, the
     reference it was checked against (the ground-truth answer, the response or the passage), the
     run's label and the reviewer's (reviews in force: adjudicated, else the latest). Reviews that
     do not match their sample are left out (``attrs["problems"]`` counts them)."""
     rows, problems = [], 0
     resolved = as_reviews(reviews)
     resolved = resolved.resolved() if len(resolved) else resolved
-    for sample in as_samples(data):
+    for sample in (data.samples if isinstance(data, Scores) else as_samples(data)):
         mine = resolved.for_sample(sample.query_id)
         if not mine:
             continue

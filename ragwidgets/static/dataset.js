@@ -593,6 +593,81 @@ var panel = {
   Panel: Adjudicate
 };
 
+// src/dataset/calibration.js
+var fail = () => null;
+var SIZE = 220;
+var PAD = 34;
+var COLOURS = { before: "var(--rw-warn)", after: "var(--rw-accent)" };
+var share2 = (s3) => s3.value === null ? "Undefined" : s3.low === null ? s3.value : `${s3.value} (${s3.low} to ${s3.high})`;
+function Diagram({ diagrams }) {
+  const x2 = (p3) => PAD + p3 * (SIZE - PAD - 8);
+  const y3 = (p3) => SIZE - PAD - p3 * (SIZE - PAD - 8);
+  const ticks = [0, 0.5, 1];
+  return html`<svg class="rw-ds-calibration-diagram" data-testid="calibration-diagram" width=${SIZE} height=${SIZE}
+      viewBox=${`0 0 ${SIZE} ${SIZE}`} role="img" aria-label="reliability diagram">
+    <line x1=${x2(0)} y1=${y3(0)} x2=${x2(1)} y2=${y3(1)} stroke="currentColor" stroke-opacity="0.35" stroke-dasharray="4 3" />
+    <line x1=${x2(0)} y1=${y3(0)} x2=${x2(1)} y2=${y3(0)} stroke="currentColor" stroke-opacity="0.6" />
+    <line x1=${x2(0)} y1=${y3(0)} x2=${x2(0)} y2=${y3(1)} stroke="currentColor" stroke-opacity="0.6" />
+    ${ticks.map((t4) => html`<text x=${x2(t4)} y=${y3(0) + 14} text-anchor="middle" font-size="10" fill="currentColor">${t4}</text>
+      <text x=${x2(0) - 6} y=${y3(t4) + 3} text-anchor="end" font-size="10" fill="currentColor">${t4}</text>`)}
+    <text x=${x2(0.5)} y=${SIZE - 4} text-anchor="middle" font-size="10" fill="currentColor">predicted P(entailment)</text>
+    <text x="10" y=${y3(0.5)} text-anchor="middle" font-size="10" fill="currentColor" transform=${`rotate(-90 10 ${y3(0.5)})`}>reviewer's entailed share</text>
+    ${Object.entries(diagrams).map(([name, d3]) => {
+    const total = d3.rows.reduce((a3, r3) => a3 + r3[2], 0) || 1;
+    return d3.rows.map(([, , n4, predicted, observed, lo, hi]) => html`<g data-testid=${`calibration-point-${name}`}>
+        <line x1=${x2(predicted)} x2=${x2(predicted)} y1=${y3(lo)} y2=${y3(hi)} style=${`stroke: ${COLOURS[name]}; stroke-opacity: 0.5`} />
+        <circle cx=${x2(predicted)} cy=${y3(observed)} r=${2.5 + 6 * Math.sqrt(n4 / total)} style=${`fill: ${COLOURS[name]}; fill-opacity: 0.75`}>
+          <title>${`${name}: ${n4} checks, predicted ${predicted.toFixed(3)}, observed ${observed.toFixed(3)} (${lo.toFixed(3)} to ${hi.toFixed(3)})`}</title></circle>
+      </g>`);
+  })}
+  </svg>`;
+}
+function Calibration({ part: c3, request }) {
+  const [method, setMethod] = d2(c3.method);
+  const names = Object.keys(c3.diagrams);
+  return html`<div class="rw-ds-panel rw-ds-calibration" data-testid="calibration">
+    <p class="rw-ds-calibration-checker" data-testid="calibration-checker">${c3.checker}${c3.run ? ` · run ${c3.run}` : ""}</p>
+    <p><label>method <select data-testid="calibration-method" value=${method} onChange=${(e3) => setMethod(e3.target.value)}>
+        ${c3.methods.map((m3) => html`<option value=${m3}>${m3}</option>`)}</select></label>
+      <button type="button" data-testid="calibration-fit" onClick=${() => request("calibrate", { method }).catch(fail)}>Fit</button>
+      <span class="rw-hint"> threshold: a cut on the support; platt: σ(a·logit(s) + b); isotonic: a non-decreasing step map</span></p>
+    ${c3.stale ? html`<p class="rw-hint" data-testid="calibration-stale"><b>Reviews changed since this fit: its figures are those of the reviews then.</b>
+      <button type="button" data-testid="calibration-again" onClick=${() => request("calibrate", { method: c3.method }).catch(fail)}>Fit again</button></p>` : ""}
+    <table class="rw-table rw-ds-calibration-table" data-testid="calibration-table">
+      <caption>Agreement with the reviewer on ${c3.n} reviewed checks (${c3.entailed} entailed), 95% intervals over the samples${c3.checks_left_out ? ` · ${c3.checks_left_out} left out (blank claim or passage)` : ""}</caption>
+      <tbody>
+        <tr><th scope="row">before (the checker's own labels)</th><td data-testid="calibration-before">${share2(c3.before)}</td></tr>
+        <tr><th scope="row">after (${c3.method}${c3.folds ? `, ${c3.folds}-fold cross-validated` : ""})</th><td data-testid="calibration-after">${share2(c3.after)}</td></tr>
+        <tr><th scope="row">change</th><td data-testid="calibration-change">${share2(c3.change)}</td></tr>
+        <tr><th scope="row">fitted threshold on the support</th><td data-testid="calibration-threshold">${c3.threshold === null ? "Undefined" : c3.threshold}</td></tr>
+      </tbody>
+    </table>
+    <p data-testid="calibration-advice">${c3.advice}</p>
+    <div class="rw-ds-calibration-reliability">
+      <${Diagram} diagrams=${c3.diagrams} />
+      <div>
+        <p>${names.map((name) => html`<span class="rw-ds-calibration-key" style=${`color: ${COLOURS[name]}`}>● ${name}</span>
+          <span class="rw-hint"> ECE ${c3.diagrams[name].ece}, Brier ${c3.diagrams[name].brier} </span>`)}</p>
+        <p class="rw-hint">Each dot a bin of predicted probability (its size: the checks in it), its whisker the reviewer's
+          entailed share's 95% interval; on the dashed line the checker means what it says.${names.length < 2 && !c3.reason ? " A threshold gives labels, not probabilities: no after diagram." : ""}</p>
+        ${names.map((name) => html`<details><summary>${name}: the bins</summary>
+          <table class="rw-table" data-testid=${`calibration-bins-${name}`}><thead><tr>${["bin", "checks", "predicted", "observed", "95%"].map((h3) => html`<th>${h3}</th>`)}</tr></thead>
+          <tbody>${c3.diagrams[name].rows.map(([lo, hi, n4, p3, o3, olo, ohi]) => html`<tr><td>${lo.toFixed(1)}–${hi.toFixed(1)}</td><td>${n4}</td>
+            <td>${p3.toFixed(3)}</td><td>${o3.toFixed(3)}</td><td>${olo.toFixed(3)} to ${ohi.toFixed(3)}</td></tr>`)}</tbody></table></details>`)}
+      </div>
+    </div>
+  </div>`;
+}
+var panel2 = {
+  key: "calibration",
+  title: "Calibration",
+  place: "tab",
+  shows: (view) => !!view.calibration,
+  part: (view) => view.calibration,
+  traits: [],
+  Panel: Calibration
+};
+
 // src/dataset/common.js
 var fmt = (v3, digits = 3) => v3 === null || v3 === void 0 || Number.isNaN(v3) ? "" : Number(v3).toFixed(digits);
 var meanText = (v3) => v3 === null || v3 === void 0 ? "Undefined" : Number(v3).toFixed(3);
@@ -607,7 +682,7 @@ var PAUSE = 1500;
 // src/dataset/charts.js
 var W = 290;
 var H2 = 150;
-var PAD = { left: 34, right: 8, top: 8, bottom: 30 };
+var PAD2 = { left: 34, right: 8, top: 8, bottom: 30 };
 function brushedBins(edges, brush) {
   if (!brush || brush.undefined || brush.lo === void 0) return null;
   const lo = edges.findIndex((e3) => e3 >= brush.lo - 1e-9);
@@ -621,9 +696,9 @@ function Distribution({ chart, label, brush, onBrush }) {
   const extra = [{ key: "undefined", label: "Undef", count: chart.undefined }];
   if (chart.not_computable) extra.push({ key: "nc", label: "n/c", count: chart.not_computable });
   const slots = bins + 1 + extra.length;
-  const bw = (W - PAD.left - PAD.right) / slots;
+  const bw = (W - PAD2.left - PAD2.right) / slots;
   const max = Math.max(1, ...chart.counts, ...extra.map((e3) => e3.count));
-  const y3 = (c3) => PAD.top + (H2 - PAD.top - PAD.bottom) * (1 - c3 / max);
+  const y3 = (c3) => PAD2.top + (H2 - PAD2.top - PAD2.bottom) * (1 - c3 / max);
   const mine = brush && brush.metric === chart.metric ? brush : null;
   const span = drag ? [Math.min(drag[0], drag[1]), Math.max(drag[0], drag[1])] : brushedBins(chart.edges, mine);
   const finish = (i3) => {
@@ -633,14 +708,14 @@ function Distribution({ chart, label, brush, onBrush }) {
   };
   return html`<svg class="rw-ds-chart" width=${W} height=${H2} role="img" data-testid="distribution"
       aria-label=${`${label}: distribution`} onMouseLeave=${() => setDrag(null)}>
-    <text x=${PAD.left} y=${H2 - 4} class="rw-ds-axis">0</text>
-    <text x=${PAD.left + bins * bw - 6} y=${H2 - 4} class="rw-ds-axis">1</text>
-    <text x=${4} y=${PAD.top + 8} class="rw-ds-axis">${max}</text>
+    <text x=${PAD2.left} y=${H2 - 4} class="rw-ds-axis">0</text>
+    <text x=${PAD2.left + bins * bw - 6} y=${H2 - 4} class="rw-ds-axis">1</text>
+    <text x=${4} y=${PAD2.top + 8} class="rw-ds-axis">${max}</text>
     ${chart.counts.map((c3, i3) => {
     const on = span && i3 >= span[0] && i3 <= span[1];
     return html`<rect class=${`rw-ds-bar${on ? " rw-ds-on" : ""}`} data-bin=${i3}
-        x=${PAD.left + i3 * bw + 1} y=${y3(c3)} width=${bw - 2} height=${Math.max(0, H2 - PAD.bottom - y3(c3))} />
-        <rect class="rw-ds-hit" data-hit=${i3} x=${PAD.left + i3 * bw} y=${PAD.top} width=${bw} height=${H2 - PAD.top - PAD.bottom}
+        x=${PAD2.left + i3 * bw + 1} y=${y3(c3)} width=${bw - 2} height=${Math.max(0, H2 - PAD2.bottom - y3(c3))} />
+        <rect class="rw-ds-hit" data-hit=${i3} x=${PAD2.left + i3 * bw} y=${PAD2.top} width=${bw} height=${H2 - PAD2.top - PAD2.bottom}
           onMouseDown=${(e3) => {
       e3.preventDefault();
       setDrag([i3, i3]);
@@ -649,10 +724,10 @@ function Distribution({ chart, label, brush, onBrush }) {
           onMouseUp=${() => drag && finish(i3)}><title>${chart.edges[i3]}–${chart.edges[i3 + 1]}: ${c3} samples</title></rect>`;
   })}
     ${extra.map((e3, k3) => {
-    const x2 = PAD.left + (bins + 1 + k3) * bw;
+    const x2 = PAD2.left + (bins + 1 + k3) * bw;
     const on = e3.key === "undefined" && mine && mine.undefined;
     return html`<g><rect class=${`rw-ds-undef-bar${on ? " rw-ds-on" : ""}`} data-bar=${e3.key}
-          x=${x2 + 1} y=${y3(e3.count)} width=${bw - 2} height=${Math.max(0, H2 - PAD.bottom - y3(e3.count))}
+          x=${x2 + 1} y=${y3(e3.count)} width=${bw - 2} height=${Math.max(0, H2 - PAD2.bottom - y3(e3.count))}
           onClick=${() => e3.key === "undefined" && onBrush({ metric: chart.metric, undefined: true })}>
           <title>${e3.label}: ${e3.count} samples</title></rect>
         <text x=${x2} y=${H2 - 16} class="rw-ds-axis">${e3.label}</text>
@@ -759,7 +834,7 @@ function Charts({ part, set }) {
           onPick=${(g2) => c3.group_by === "run" ? set({ run: c3.run === g2 ? "" : g2 }) : toggle(groupCondition(c3.group_by, g2))} /></div>` : ""}
     </div>`;
 }
-var panel2 = {
+var panel3 = {
   key: "charts",
   title: "Charts",
   place: "tab",
@@ -801,7 +876,7 @@ function rateText(rate, lo, hi) {
 }
 var heat = (rate) => rate === null || rate === void 0 ? "" : `background: color-mix(in srgb, var(--rw-accent) ${Math.round(8 + 52 * rate)}%, transparent)`;
 var plural = (n4, word) => `${n4} ${word}${n4 === 1 ? "" : "s"}`;
-var fail = () => null;
+var fail2 = () => null;
 function ModeName({ m: m3, pick, rename }) {
   const [editing, setEditing] = d2(null);
   if (editing !== null) {
@@ -820,10 +895,10 @@ function ModeName({ m: m3, pick, rename }) {
 }
 function Cell({ c: c3, onPick }) {
   if (!c3) return html`<td class="rw-num rw-hint">—</td>`;
-  const share2 = c3.run_rate !== null && c3.run_rate !== void 0;
+  const share3 = c3.run_rate !== null && c3.run_rate !== void 0;
   return html`<td class="rw-num rw-ds-modes-cell" style=${heat(c3.rate)}>
     <button type="button" class="rw-ds-cell" onClick=${onPick} title="Show these samples in the table">
-      <b>${c3.tagged}</b>/${c3.read} · ${rateText(c3.rate, c3.lo, c3.hi)}${share2 ? html`<br /><span class="rw-hint">run ${rateText(c3.run_rate, c3.run_lo, c3.run_hi)}</span>` : ""}
+      <b>${c3.tagged}</b>/${c3.read} · ${rateText(c3.rate, c3.lo, c3.hi)}${share3 ? html`<br /><span class="rw-hint">run ${rateText(c3.run_rate, c3.run_lo, c3.run_hi)}</span>` : ""}
     </button></td>`;
 }
 function Split({ mode, request, done }) {
@@ -835,7 +910,7 @@ function Split({ mode, request, done }) {
   }, [mode]);
   if (notes === null) return html`<p class="rw-hint">Loading the notes of ${mode}…</p>`;
   const key = (n4) => JSON.stringify([n4.run, n4.query_id, n4.claim]);
-  const split = () => request("modes_split", { mode, new: name, keys: ticked.map((k3) => JSON.parse(k3)) }).then(done, fail);
+  const split = () => request("modes_split", { mode, new: name, keys: ticked.map((k3) => JSON.parse(k3)) }).then(done, fail2);
   return html`<div class="rw-ds-modes-split" data-testid="mode-split">
     <b>Split ${mode}:</b> tick the notes that get a new tag.
     <ul>${notes.notes.map((n4) => html`<li><label><input type="checkbox" checked=${ticked.includes(key(n4))}
@@ -852,8 +927,8 @@ function Proposal({ p: p3, i: i3, request }) {
   return html`<li class="rw-ds-modes-proposal" data-testid="proposal">
     <input value=${name} onInput=${(e3) => setName(e3.target.value)} aria-label="Name of this mode" data-testid="proposal-name" />
     <button type="button" data-testid="proposal-accept" disabled=${!name.trim()}
-      onClick=${() => request("modes_accept", { index: i3, name }).catch(fail)}>Accept</button>
-    <button type="button" data-testid="proposal-reject" onClick=${() => request("modes_reject", { index: i3 }).catch(fail)}>Reject</button>
+      onClick=${() => request("modes_accept", { index: i3, name }).catch(fail2)}>Accept</button>
+    <button type="button" data-testid="proposal-reject" onClick=${() => request("modes_reject", { index: i3 }).catch(fail2)}>Reject</button>
     <span class="rw-hint"> ${plural(p3.n, "note")} · ${p3.why}${p3.source === "judge" ? " (judge)" : ""}</span>
     <ul>${p3.notes.map((n4) => html`<li><span class="rw-idtext">${showId(n4.query_id)}</span> ${n4.note}</li>`)}
       ${p3.n > p3.notes.length ? html`<li class="rw-hint">… ${p3.n - p3.notes.length} more</li>` : ""}</ul>
@@ -865,7 +940,7 @@ function Modes({ part: m3, request, set }) {
     const first = opened.current;
     opened.current = false;
     if (!m3.stale) return void 0;
-    const t4 = setTimeout(() => request("modes_table").catch(fail), first ? 0 : PAUSE);
+    const t4 = setTimeout(() => request("modes_table").catch(fail2), first ? 0 : PAUSE);
     return () => clearTimeout(t4);
   });
   const [ticked, setTicked] = d2([]);
@@ -873,12 +948,12 @@ function Modes({ part: m3, request, set }) {
   const [splitting, setSplitting] = d2("");
   const runs = m3.runs;
   const grid = runs.length > 1;
-  const pick = (mode, run) => request("modes_pick", { mode, run }).then((r3) => set({ samples: { label: r3.label, query_ids: r3.query_ids }, ...r3.run ? { run: r3.run } : {} })).catch(fail);
+  const pick = (mode, run) => request("modes_pick", { mode, run }).then((r3) => set({ samples: { label: r3.label, query_ids: r3.query_ids }, ...r3.run ? { run: r3.run } : {} })).catch(fail2);
   const rename = (mode, name) => request("modes_rename", { mode, new: name }).then(() => true, () => false);
   const merge = () => request("modes_merge", { modes: ticked, new: mergeName }).then(() => {
     setTicked([]);
     setMergeName("");
-  }, fail);
+  }, fail2);
   const read = runs.map((r3) => `${plural(m3.read[r3], "sample")} read${grid ? ` in ${showId(r3)}` : ""}`).join(" · ");
   const basis = runs.filter((r3) => m3.basis[r3]).map((r3) => `${grid ? `${showId(r3)}: ` : ""}${m3.basis[r3]}`).join("; ");
   return html`<div class="rw-ds-panel rw-ds-modes" data-testid="modes">
@@ -907,15 +982,15 @@ function Modes({ part: m3, request, set }) {
     ${splitting ? html`<${Split} key=${splitting} mode=${splitting} request=${request} done=${() => setSplitting("")} />` : ""}
     <div class="rw-ds-modes-proposals">
       <button type="button" data-testid="propose" disabled=${!m3.untagged}
-        onClick=${() => request("modes_propose", {}).catch(fail)}>Propose groupings</button>
+        onClick=${() => request("modes_propose", {}).catch(fail2)}>Propose groupings</button>
       ${m3.judge ? html`<button type="button" data-testid="propose-judge" disabled=${!m3.untagged}
-        onClick=${() => request("modes_propose", { judge: true }).catch(fail)}>Ask the judge</button>` : ""}
+        onClick=${() => request("modes_propose", { judge: true }).catch(fail2)}>Ask the judge</button>` : ""}
       ${m3.proposed ? html`<span class="rw-hint"> ${m3.proposed}${m3.proposals.length ? "" : " · none left"}</span>` : ""}
       <ol>${m3.proposals.map((p3, i3) => html`<${Proposal} key=${`${m3.proposed}|${p3.name}|${p3.notes.length ? p3.notes[0].query_id : ""}`} p=${p3} i=${i3} request=${request} />`)}</ol>
     </div>
   </div>`;
 }
-var panel3 = {
+var panel4 = {
   key: "modes",
   title: "Failure modes",
   place: "tab",
@@ -926,7 +1001,7 @@ var panel3 = {
 };
 
 // src/dataset/checks.js
-var fail2 = () => null;
+var fail3 = () => null;
 var SAID = { caught: "caught (tagged, flagged)", false_alarm: "false alarms (read, not tagged, flagged)", missed: "missed (tagged, not flagged)" };
 function Checks({ part: c3, request, set }) {
   const last = c3.check;
@@ -936,8 +1011,8 @@ function Checks({ part: c3, request, set }) {
   const [signal, setSignal] = d2(last && last.signal ? last.signal : (c3.signals[0] || {}).name || "");
   const [name, setName] = d2("");
   const chosen = c3.modes.includes(mode) ? mode : c3.modes[0] || "";
-  const check = () => request("mode_check", { mode: chosen, run: c3.run, ...kind === "signal" ? { signal } : { expression } }).catch(fail2);
-  const open = (qid) => request("mode_row", { query_id: qid, run: last.run }).then((r3) => set({ selected: r3.row }), fail2);
+  const check = () => request("mode_check", { mode: chosen, run: c3.run, ...kind === "signal" ? { signal } : { expression } }).catch(fail3);
+  const open = (qid) => request("mode_row", { query_id: qid, run: last.run }).then((r3) => set({ selected: r3.row }), fail3);
   const sig = c3.signals.find((s3) => s3.name === signal);
   return html`<div class="rw-ds-panel rw-ds-modes rw-ds-modes-check" data-testid="checks">
     <p class="rw-ds-modes-rule">
@@ -954,7 +1029,7 @@ function Checks({ part: c3, request, set }) {
     ${!c3.modes.length ? html`<p class="rw-hint">No mode yet: tag notes first.</p>` : ""}
     ${last && c3.stale ? html`<p class="rw-hint" data-testid="check-stale"><b>The notes changed since this check${c3.modes.includes(last.mode) ? "" : ` (no note carries ${last.mode} now)`}:
       its figures are those of the notes then.</b> ${c3.modes.includes(last.mode) ? html`<button type="button" data-testid="check-again"
-        onClick=${() => request("mode_check", { mode: last.mode, run: last.run, ...last.signal ? { signal: last.signal } : { expression: last.expression } }).catch(fail2)}>Check again</button>` : ""}</p>` : ""}
+        onClick=${() => request("mode_check", { mode: last.mode, run: last.run, ...last.signal ? { signal: last.signal } : { expression: last.expression } }).catch(fail3)}>Check again</button>` : ""}</p>` : ""}
     ${last ? html`<div data-testid="check-result">
       <p><b>${last.mode}</b> ← ${last.expression ? html`<code>${last.expression}</code>` : last.label}${c3.run ? ` (run ${showId(last.run)})` : ""}</p>
       <p data-testid="check-words">${last.words}</p>
@@ -966,11 +1041,11 @@ function Checks({ part: c3, request, set }) {
           title="Open in the drill-down">${showId(q3)}</button>`)}</p>` : "")}
       <p>${last.expression ? html`<input placeholder="slice name" value=${name} onInput=${(e3) => setName(e3.target.value)} data-testid="slice-name" />
         <button type="button" data-testid="slice-save" disabled=${!name.trim()}
-          onClick=${() => request("mode_slice", { name }).then(() => setName(""), fail2)}>Save as slice</button>` : html`<span class="rw-hint">A signal has no filter expression, so it cannot be a slice: write the rule as an expression to keep it.</span>`}</p>
+          onClick=${() => request("mode_slice", { name }).then(() => setName(""), fail3)}>Save as slice</button>` : html`<span class="rw-hint">A signal has no filter expression, so it cannot be a slice: write the rule as an expression to keep it.</span>`}</p>
     </div>` : ""}
   </div>`;
 }
-var panel4 = {
+var panel5 = {
   key: "checks",
   title: "Mode checks",
   place: "tab",
@@ -1047,7 +1122,7 @@ function Compare({ part, request, set }) {
       label=${(chartable.find((m3) => m3.key === changes.metric) || { label: changes.metric }).label} />` : ""}
   </div>`;
 }
-var panel5 = {
+var panel6 = {
   key: "compare",
   title: "Comparison",
   place: "tab",
@@ -1091,7 +1166,7 @@ function Columns({ part, set }) {
   })}</ol>
   </div>`;
 }
-var panel6 = {
+var panel7 = {
   key: "columns",
   title: "Columns",
   place: "tab",
@@ -2595,7 +2670,7 @@ function Reading({ part, request }) {
     <span class="rw-hint">${` press ${NOTE_KEY} to write a note`}</span>
   </div>`;
 }
-var panel7 = {
+var panel8 = {
   key: "notes",
   place: "above",
   shows: (view) => !!(view.notes && view.notes.reading),
@@ -2736,7 +2811,7 @@ function Drill({ part, request }) {
     </div>
   </div>`;
 }
-var panel8 = {
+var panel9 = {
   key: "drill",
   place: "detail",
   shows: () => true,
@@ -2776,7 +2851,7 @@ function Actions({ part, request }) {
     ${said2 ? html`<p class="rw-hint" role="status" data-testid="act-said">${said2}</p>` : ""}
   </div>`;
 }
-var panel9 = {
+var panel10 = {
   key: "act",
   title: "Save · export",
   place: "tab",
@@ -2806,7 +2881,7 @@ function Queue({ part, request }) {
     ${q3.note ? html`<span class="rw-hint">${` ${q3.note}`}</span>` : ""}
   </div>`;
 }
-var panel10 = {
+var panel11 = {
   key: "queue",
   place: "above",
   shows: (view) => !!view.queue,
@@ -3016,7 +3091,7 @@ ${s3.expression}`}
       <button disabled=${!expression.trim()} onClick=${save} title="Save the filter expression as a named slice">+ slice from filter</button>
     </div>`;
 }
-var panel11 = {
+var panel12 = {
   key: "slices",
   place: "master",
   shows: (view) => !view.cluster,
@@ -3056,7 +3131,7 @@ function Summary({ summary, metrics, percent, cluster, count }) {
       ${runs.map((run) => cell(summary.find((r3) => r3.run === run && r3.metric === m3.key)))}</tr>`)}</tbody>
   </table></div>`;
 }
-var panel12 = {
+var panel13 = {
   key: "summary",
   title: "Summary",
   place: "tab",
@@ -5249,7 +5324,7 @@ function Reviews({ part: r3, request, set }) {
     </details>
   </div>`;
 }
-var panel13 = {
+var panel14 = {
   key: "trust",
   place: "above",
   shows: (view) => !!view.reviews,
@@ -5260,7 +5335,7 @@ var panel13 = {
 
 // src/dataset/whatif.js
 var H3 = 104;
-var PAD2 = { left: 38, right: 6, top: 8, bottom: 34 };
+var PAD3 = { left: 38, right: 6, top: 8, bottom: 34 };
 var STEP2 = 19;
 var MIN_W = 150;
 var n3 = (x2) => x2.toLocaleString("en-US");
@@ -5305,29 +5380,29 @@ function Curve({ metric }) {
   const lo = Math.min(...ks);
   const hi = Math.max(...ks);
   const digits = Math.max(...pts.map((p3) => shortCount(p3.undefined).length));
-  const W2 = Math.max(MIN_W, PAD2.left + PAD2.right + Math.max(STEP2, 6 * digits + 6) * pts.length);
-  const inner = W2 - PAD2.left - PAD2.right;
+  const W2 = Math.max(MIN_W, PAD3.left + PAD3.right + Math.max(STEP2, 6 * digits + 6) * pts.length);
+  const inner = W2 - PAD3.left - PAD3.right;
   const slot = inner / pts.length;
-  const x2 = (k3) => PAD2.left + slot / 2 + (hi === lo ? 0 : (k3 - lo) / (hi - lo) * (inner - slot));
-  const y3 = (v3) => PAD2.top + (H3 - PAD2.top - PAD2.bottom) * (1 - Math.min(1, Math.max(0, v3)));
-  const base = H3 - PAD2.bottom;
+  const x2 = (k3) => PAD3.left + slot / 2 + (hi === lo ? 0 : (k3 - lo) / (hi - lo) * (inner - slot));
+  const y3 = (v3) => PAD3.top + (H3 - PAD3.top - PAD3.bottom) * (1 - Math.min(1, Math.max(0, v3)));
+  const base = H3 - PAD3.bottom;
   const tip = (p3) => `k = ${p3.k}: ${p3.mean === null ? "Undefined (no defined sample)" : `mean ${meanText(p3.mean)} over ${p3.defined} defined`} · ${p3.undefined} Undefined${p3.not_computable ? ` · ${p3.not_computable} not computable` : ""}`;
   return html`<figure class="rw-wi-fig" data-testid="wi-curve" data-metric=${metric.key}>
     <figcaption>${metric.label}</figcaption>
     <svg class="rw-ds-chart" width=${W2} height=${H3} role="img"
         aria-label=${`${metric.label} if only the top k passages were kept, k = ${lo} to ${hi}`}>
-      <rect class="rw-ds-frame" x=${PAD2.left} y=${PAD2.top} width=${W2 - PAD2.left - PAD2.right} height=${base - PAD2.top} />
-      <text x=${PAD2.left - 4} y=${PAD2.top + 8} class="rw-ds-axis" text-anchor="end">1</text>
-      <text x=${PAD2.left - 4} y=${base} class="rw-ds-axis" text-anchor="end">0</text>
+      <rect class="rw-ds-frame" x=${PAD3.left} y=${PAD3.top} width=${W2 - PAD3.left - PAD3.right} height=${base - PAD3.top} />
+      <text x=${PAD3.left - 4} y=${PAD3.top + 8} class="rw-ds-axis" text-anchor="end">1</text>
+      <text x=${PAD3.left - 4} y=${base} class="rw-ds-axis" text-anchor="end">0</text>
       <path class="rw-wi-line" d=${linePath(pts, x2, y3)} />
       ${pts.map((p3) => html`<g key=${p3.k} data-k=${p3.k} data-mean=${p3.mean === null ? "" : p3.mean} data-undefined=${p3.undefined}>
-        ${p3.mean === null ? html`<text class="rw-wi-none" x=${x2(p3.k)} y=${PAD2.top + 12} text-anchor="middle">U<title>${tip(p3)}</title></text>` : html`<circle class="rw-wi-dot" cx=${x2(p3.k)} cy=${y3(p3.mean)} r="3"><title>${tip(p3)}</title></circle>`}
+        ${p3.mean === null ? html`<text class="rw-wi-none" x=${x2(p3.k)} y=${PAD3.top + 12} text-anchor="middle">U<title>${tip(p3)}</title></text>` : html`<circle class="rw-wi-dot" cx=${x2(p3.k)} cy=${y3(p3.mean)} r="3"><title>${tip(p3)}</title></circle>`}
         <text class="rw-ds-axis" x=${x2(p3.k)} y=${base + 12} text-anchor="middle">${p3.k}</text>
         <text class=${`rw-wi-undef${p3.undefined ? "" : " rw-wi-zero"}`} x=${x2(p3.k)} y=${base + 25} text-anchor="middle"
           data-testid="wi-undef">${shortCount(p3.undefined)}<title>${tip(p3)}</title></text>
       </g>`)}
-      <text class="rw-ds-axis" x=${PAD2.left - 4} y=${base + 12} text-anchor="end">k</text>
-      <text class="rw-wi-undef" x=${PAD2.left - 4} y=${base + 25} text-anchor="end">Undef</text>
+      <text class="rw-ds-axis" x=${PAD3.left - 4} y=${base + 12} text-anchor="end">k</text>
+      <text class="rw-wi-undef" x=${PAD3.left - 4} y=${base + 25} text-anchor="end">Undef</text>
     </svg>
   </figure>`;
 }
@@ -5424,7 +5499,7 @@ function WhatIf({ part: view, request }) {
     ${result && result.dropped ? html`<${DropTable} result=${result} rule=${rule} />` : ""}
   </div>`;
 }
-var panel14 = {
+var panel15 = {
   key: "whatif",
   title: "What if",
   place: "tab",
@@ -5435,7 +5510,7 @@ var panel14 = {
 };
 
 // src/dataset.js
-var PANELS = [panel13, panel2, panel12, panel5, panel14, panel6, panel9, panel11, panel8, panel10, panel, panel3, panel4, panel7];
+var PANELS = [panel14, panel3, panel13, panel6, panel15, panel7, panel10, panel12, panel9, panel11, panel, panel4, panel5, panel8, panel2];
 var HOST_CHROME = 140;
 function useViews(model, names) {
   const events = ["", "_base"];

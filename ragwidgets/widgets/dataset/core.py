@@ -47,6 +47,7 @@ from .changes import ChangesPanel
 from .charts import ChartsPanel, altair_chart
 from .common import DRILL, REVIEWED, ROWS, VIEW, Context, whole
 from .drill import DrillPanel
+from .calibration import CalibrationPanel
 from .checks import ChecksPanel
 from .export import ExportPanel
 from .modes import ModesPanel
@@ -61,7 +62,7 @@ from .whatif import WhatIfPanel
 # The panels, each a module of this package, in the order of js/src/dataset.js's PANELS.
 PANELS = (TrustPanel, ChartsPanel, SummaryPanel, ChangesPanel, WhatIfPanel, ExportPanel, SlicesPanel, DrillPanel,
           QueuePanel, AdjudicatePanel,
-          NotesPanel, ModesPanel, ChecksPanel)
+          NotesPanel, ModesPanel, ChecksPanel, CalibrationPanel)
 # The front end's requests, each answered: the core's, then each panel's.
 REQUESTS = ("rows", "step", "queue", "note", "reading", *(name for panel in PANELS for name in panel.requests))
 BRUSH_KEYS = ("metric", "lo", "hi", "undefined")
@@ -519,6 +520,18 @@ class DatasetExplorer(Widget):
         Agreement) and ``corrected`` (:func:`ragwidgets.analysis.corrected`'s DataFrame, one run; a
         dict per run when several runs are reviewed)."""
         return self._panels["trust"].trust()
+
+    def calibrate(self, checker, method: str = "isotonic", run: str = ""):
+        """Fit a local checker to the run's reviews and show the fit in the Calibration tab
+        (:class:`~ragwidgets.analysis.calibration.Calibration`; ``checker.calibrated(it)`` labels by it)."""
+        fit = self._panels["calibration"].fit(checker, method, run)
+        self._redraw(VIEW)
+        return fit
+
+    @property
+    def calibration(self):
+        """The last :meth:`calibrate` fit (None: none yet)."""
+        return self._panels["calibration"].result
 
     def chart(self, kind: str = "distribution"):
         """The current ``distribution``, ``scatter``, ``groups`` or ``top_k`` (what-if) chart as an
