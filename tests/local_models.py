@@ -10,6 +10,7 @@ form "yes" is supported."""
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -104,4 +105,39 @@ def keyword_model(folder, *, binary=False, strength=60.0, labels=None) -> Path:
         b2 = np.array([0.0, 1.0, 0.0])
     _graph(folder, embedding, np.eye(k), np.zeros(k), np.eye(k), b2, token_types=True)
     _config(folder, names)
+    return folder
+
+
+def transformers_model(folder, labels=("entailment", "neutral", "contradiction"), *, seed=0,
+                       onnx: bool = False) -> Path:
+    """A randomly initialised two-layer BERT sequence classifier (hidden size 16, 128 positions,
+    weights of standard deviation 0.5 so that its outputs differ from pair to pair)
+    over the tests' WordLevel tokenizer, saved as ``save_pretrained`` writes it (safetensors, the
+    tokenizer beside it); with ``onnx``, also exported by ``torch.onnx`` to ``model.onnx`` in the
+    same folder, so the ONNX back end reads the same model."""
+    import torch
+    from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    vocab = _tokenizer(folder)
+    tokenizer = PreTrainedTokenizerFast(tokenizer_file=str(folder / "tokenizer.json"), pad_token="[PAD]",
+                                        unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]",
+                                        model_input_names=["input_ids", "token_type_ids", "attention_mask"])
+    tokenizer.save_pretrained(folder)
+    config = BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
+                        intermediate_size=32, max_position_embeddings=128, pad_token_id=0, initializer_range=0.5,
+                        id2label=dict(enumerate(labels)), label2id={name: i for i, name in enumerate(labels)})
+    torch.manual_seed(seed)
+    model = BertForSequenceClassification(config).eval()
+    model.save_pretrained(folder)
+    if onnx:
+        names = ["input_ids", "attention_mask", "token_type_ids"]
+        example = tokenizer(["the harbor museum"], ["it has two piers"], return_tensors="pt")
+        with warnings.catch_warnings():  # the tracer's notes on BERT's masking code
+            warnings.simplefilter("ignore")
+            torch.onnx.export(model, tuple(example[n] for n in names), str(folder / "model.onnx"), input_names=names,
+                              output_names=["logits"], opset_version=17, dynamo=False,
+                              dynamic_axes={**{n: {0: "batch", 1: "sequence"} for n in names},
+                                            "logits": {0: "batch"}})
     return folder

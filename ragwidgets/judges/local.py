@@ -1,4 +1,4 @@
-"""``LocalChecker``: check claims against passages with a classifier on this machine (ONNX Runtime).
+"""``LocalChecker``: check claims against passages with a classifier on this machine (ONNX Runtime or transformers).
 
 The ``check`` half of a judge, with no API and no data leaving the machine: each claim is put to a
 sequence classifier as the pair (passage chunk, claim), as NLI models and grounding checkers
@@ -7,12 +7,13 @@ into chunks of at most that many words (a sentence longer than that at word boun
 checked against each, and the chunks pooled: a binary checker's support probability is its
 maximum over the chunks (MiniCheck's max-pooling); a three-way model's label is "Entailment" when
 some chunk entails the claim, else "Contradiction" when some chunk contradicts it, else "Neutral".
-Inference is batched (``batch_size`` pairs a run of the model) and CPU by default (``providers``).
+Inference is batched (``batch_size`` pairs a run of the model), on a GPU when one is present.
 
-The model is a folder holding ``model.onnx``, ``tokenizer.json`` (a Hugging Face fast tokenizer)
-and ``config.json`` (its ``id2label``): what ``optimum-cli export onnx --task text-classification
---model <hub id> <folder>`` writes. The folder is read when the checker is made; the model is
-loaded at its first check (not at import). How the model's labels map to ragwidgets' is said
+The model (:mod:`~ragwidgets.judges.classifiers`) is an ONNX export's folder (``model.onnx``,
+``tokenizer.json``, ``config.json``: what ``optimum-cli export onnx --task text-classification
+--model <hub id> <folder>`` writes; ONNX Runtime) or a Hugging Face sequence classifier (a folder
+``save_pretrained`` wrote, or a hub id; PyTorch). Its config is read when the checker is made; the
+model is loaded at its first check (not at import). How the model's labels map to ragwidgets' is said
 aloud (``mapping``, ``repr``): label names are read (entailment / supported / consistent →
 Entailment; neutral / not entailment / unsupported / inconsistent / hallucinated → Neutral;
 contradiction → Contradiction), two generic labels (LABEL_0, LABEL_1) are read as (not supported,
@@ -20,14 +21,12 @@ supported), and anything else needs ``labels=``. A binary checker never says Con
 
 Claims are extracted by sentence (one claim per sentence: a splitter, not a reading of the text;
 give claims from an LLM judge or the input for better ones) and never labelled REQUIRED / OPTIONAL.
-The checker is deterministic: its cache key holds the model file's digest and every setting that
-changes a label, and ``trace_check`` works the label out again with each chunk's probabilities.
+The checker is deterministic: its cache key holds the model's identity (its files' digest, or a
+hub id and commit) and every setting that changes a label, and ``trace_check`` works the label out again with each chunk's probabilities.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -38,6 +37,7 @@ import numpy as np
 from ..model import CONTRADICTION, ENTAILMENT, NEUTRAL
 from .base import BaseJudge, CallOutcome
 from .cache import CacheSetting
+from .classifiers import WEIGHTS, OnnxClassifier, TransformersClassifier
 from .claims import ClaimLike, Reference, claim_text, reference_text, sentences
 from .jobs import ExtractJob
 from .lexical import sentence_to_claim
@@ -51,8 +51,7 @@ ALIASES = {  # a model's label name (lower case, "_" / "-" as spaces) -> ragwidg
     **dict.fromkeys(("contradiction", "contradicted", "contradicts", "contradictory", "refuted"), CONTRADICTION),
 }
 GENERIC = re.compile(r"label_\d+")
-FILES = ("model.onnx", "tokenizer.json", "config.json")
-INSTALL = "pip install 'ragwidgets[local]' (onnxruntime and tokenizers)"
+BACKENDS = ("auto", "onnx", "transformers")
 
 
 def _mapping(id2label: Mapping[int, str], labels) -> tuple[tuple[str, ...], str]:
@@ -109,28 +108,26 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 
 
 class LocalChecker(BaseJudge):
-    """Checks claims against passages with a local ONNX classifier (see the module docstring).
+    """Checks claims against passages with a local classifier (see the module docstring).
 
-    ``model``: the model's folder; ``labels``: the model's outputs as ragwidgets' labels (a list in
-    output order, or ``{model label or index: label}``; None: read from its config); ``threshold``:
-    a binary checker's support probability at or above which a claim is entailed (default 0.5;
-    with a three-way model, None: the most probable label; a number: Entailment when some chunk's
-    P(entailment) reaches it); ``chunk_words`` (default 400), ``max_length`` (tokens a pair is cut
-    to, the passage's side first; default 512), ``batch_size`` (pairs a run; default 16),
-    ``providers`` (ONNX Runtime's; default CPU)."""
+    ``model``: an ONNX export's folder, a transformers model's folder or, with
+    ``backend="transformers"``, a hub id; ``backend``: "auto" (a folder holding weights,
+    ``*.safetensors`` / ``*.bin``, and no ``model.onnx``: transformers; else ONNX Runtime), "onnx"
+    or "transformers"; ``labels``: the model's
+    outputs as ragwidgets' labels (a list in output order, or ``{model label or index: label}``;
+    None: read from its config); ``threshold``: a binary checker's support probability at or above
+    which a claim is entailed (default 0.5; with a three-way model, None: the most probable label;
+    a number: Entailment when some chunk's P(entailment) reaches it); ``chunk_words`` (default
+    400), ``max_length`` (tokens a pair is cut to, the passage's side first; default 512),
+    ``batch_size`` (pairs a run; default 16), ``providers`` (ONNX Runtime's) / ``device``
+    (PyTorch's): default a GPU when present, else the CPU."""
 
     check_batch_size = 64  # claims per call; their pairs with the passage's chunks run batch_size at a time
 
-    def __init__(self, model, *, labels=None, threshold: Optional[float] = None, chunk_words: int = 400,
-                 max_length: int = 512, batch_size: int = 16, providers: Sequence[str] | None = None,
-                 cache: CacheSetting = None, progress: bool = False):
-        folder = Path(model)
-        if not folder.is_dir():
-            raise ValueError(f"model {str(model)!r} is not a folder: export a checker to ONNX once (optimum-cli "
-                             "export onnx --task text-classification --model <hub id> <folder>) and give the folder")
-        missing = [f for f in FILES if not (folder / f).is_file()]
-        if missing:
-            raise ValueError(f"model folder {str(folder)!r} lacks {', '.join(missing)} (it needs {', '.join(FILES)})")
+    def __init__(self, model, *, backend: str = "auto", labels=None, threshold: Optional[float] = None,
+                 chunk_words: int = 400, max_length: int = 512, batch_size: int = 16,
+                 providers: Sequence[str] | None = None, device: str | None = None, cache: CacheSetting = None,
+                 progress: bool = False):
         for name, value, low in (("chunk_words", chunk_words, 1), ("max_length", max_length, 8),
                                  ("batch_size", batch_size, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
@@ -138,31 +135,24 @@ class LocalChecker(BaseJudge):
         if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))
                                       or not 0 < threshold < 1):
             raise ValueError(f"threshold is a probability strictly between 0 and 1, got {threshold!r}")
-        try:
-            config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-            id2label = {int(k): v for k, v in config["id2label"].items()}
-        except (ValueError, KeyError, TypeError, AttributeError) as err:
-            raise ValueError(f"{folder / 'config.json'}: no readable id2label ({err})") from None
-        if sorted(id2label) != list(range(len(id2label))) or len(id2label) < 2:
-            raise ValueError(f"{folder / 'config.json'}: id2label must number the outputs 0, 1, ..., got {id2label}")
-        self.outputs, self.mapping = _mapping(id2label, labels)
+        if backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        folder = Path(model)
+        if backend == "auto":
+            weights = folder.is_dir() and any(next(folder.glob(pattern), None) for pattern in WEIGHTS)
+            backend = "transformers" if weights and not (folder / "model.onnx").is_file() else "onnx"
+        self.classifier = (OnnxClassifier(folder, max_length=max_length, providers=providers) if backend == "onnx"
+                           else TransformersClassifier(model, max_length=max_length, device=device))
+        self.outputs, self.mapping = _mapping(self.classifier.id2label, labels)
         self.binary = CONTRADICTION not in self.outputs and set(self.outputs) == {ENTAILMENT, NEUTRAL}
         super().__init__(cache=cache, progress=progress)
-        self.folder = folder
         self.threshold = 0.5 if threshold is None and self.binary else threshold
         self.chunk_words, self.max_length, self.batch_size = chunk_words, max_length, batch_size
-        self.providers = list(providers) if providers else ["CPUExecutionProvider"]
-        digest = hashlib.sha256((folder / "model.onnx").read_bytes()).hexdigest()[:16]
-        self.model = f"local:{folder.name}@{digest}"
-        self._session = self._tokenizer = None
+        self.model = self.classifier.identity
 
     def __repr__(self) -> str:
-        return (f"LocalChecker({str(self.folder)!r}, {'binary' if self.binary else 'three-way'}: {self.mapping}; "
-                f"threshold={self.threshold}, chunk_words={self.chunk_words})")
-
-    def __getstate__(self) -> dict[str, Any]:
-        """A copy for another process: the model is loaded again there."""
-        return dict(super().__getstate__(), _session=None, _tokenizer=None)
+        return (f"LocalChecker({self.classifier.describe()}, {'binary' if self.binary else 'three-way'}: "
+                f"{self.mapping}; threshold={self.threshold}, chunk_words={self.chunk_words})")
 
     def prompt_version(self, operation: str) -> str:
         """Every setting that changes a check's label is in its cache key."""
@@ -172,37 +162,11 @@ class LocalChecker(BaseJudge):
                 f"chunk_words={self.chunk_words};max_length={self.max_length})")
 
     # -- the model ----------------------------------------------------------------------------
-    def _load(self):
-        if self._session is None:
-            try:
-                import onnxruntime
-                from tokenizers import Tokenizer
-            except ImportError as err:
-                raise ImportError(f"LocalChecker needs {INSTALL}: {err}") from None
-            tokenizer = Tokenizer.from_file(str(self.folder / "tokenizer.json"))
-            tokenizer.enable_truncation(self.max_length, strategy="only_first")
-            pad = tokenizer.padding or {}
-            tokenizer.enable_padding(pad_id=pad.get("pad_id", 0), pad_token=pad.get("pad_token", "[PAD]"))
-            options = onnxruntime.SessionOptions()
-            options.log_severity_level = 3
-            self._session = onnxruntime.InferenceSession(str(self.folder / "model.onnx"), options,
-                                                         providers=self.providers)
-            self._inputs = [i.name for i in self._session.get_inputs()]
-            self._tokenizer = tokenizer
-        return self._session, self._tokenizer
-
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         """The model's output probabilities (pairs x outputs) for (passage chunk, claim) pairs, run
         ``batch_size`` pairs at a time."""
-        session, tokenizer = self._load()
-        out = []
-        for start in range(0, len(pairs), self.batch_size):
-            encoded = tokenizer.encode_batch(list(pairs[start:start + self.batch_size]))
-            feeds = {"input_ids": np.array([e.ids for e in encoded], dtype=np.int64),
-                     "attention_mask": np.array([e.attention_mask for e in encoded], dtype=np.int64),
-                     "token_type_ids": np.array([e.type_ids for e in encoded], dtype=np.int64)}
-            logits = session.run(None, {name: feeds[name] for name in self._inputs})[0]
-            out.append(_softmax(np.asarray(logits, dtype=np.float64)))
+        out = [_softmax(self.classifier.logits(pairs[start:start + self.batch_size]))
+               for start in range(0, len(pairs), self.batch_size)]
         return np.concatenate(out) if out else np.zeros((0, len(self.outputs)))
 
     def _judge(self, claims: Sequence[str], reference: str) -> list[dict]:

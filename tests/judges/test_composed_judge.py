@@ -147,7 +147,7 @@ def test_a_recipe_builds_the_composition_in_another_process_without_the_key(make
     sent = pickle.dumps(judge.recipe())
     assert api_secret.encode() not in sent
     built = pickle.loads(sent).build()
-    assert built.parts["extract"] is built.parts["label"] and built.parts["check"]._session is None
+    assert built.parts["extract"] is built.parts["label"] and built.parts["check"].classifier._session is None
     assert fill_labels([RECORD], built, progress=False)[0]["retrieved2response"] == [[E, N], [E, N]]
     with pytest.raises(TypeError, match="cannot be pickled"):
         pickle.dumps(judge)  # the LLM part holds a key: only its recipe travels

@@ -93,7 +93,7 @@ def test_batches_give_the_labels_of_one_batch_and_the_cache_answers_again(tmp_pa
     other.check(claims, passage)
     assert other.stats.cache_hits == 0  # another chunk size is another question
     copy = pickle.loads(pickle.dumps(cached))
-    assert copy._session is None and copy.check(claims, passage) == first
+    assert copy.classifier._session is None and copy.check(claims, passage) == first
 
 
 def test_a_run_is_judged_end_to_end_and_scored(tmp_path):
