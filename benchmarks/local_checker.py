@@ -1,10 +1,11 @@
 """LocalChecker's speed on CPU: checks per second at batch sizes 1-64, and ragwidgets' own time
 around the model (chunking, tokenising, feeding, pooling), per (chunk, claim) pair.
 
-    python benchmarks/local_checker.py [--pairs 512] [--repeats 3]
+    python benchmarks/local_checker.py [--backend onnx|transformers] [--pairs 512] [--repeats 3]
 
-The model is the tests' tiny bag-of-words ONNX classifier (tests/local_models.py), whose own time
-is next to nothing, so the figure that transfers to a real checker is the overhead per pair: the
+The model is one of the tests' tiny classifiers (tests/local_models.py): for ``onnx`` the
+bag-of-words ONNX graph, for ``transformers`` the two-layer BERT of hidden size 16 run by PyTorch
+(on one thread). Their own time is next to nothing, so the figure that transfers to a real checker is the overhead per pair: the
 time outside ``InferenceSession.run``. A real checker's time per pair (a base-size NLI model at a
 few hundred tokens: tens of milliseconds on a laptop CPU) must be measured on your machine; the
 overhead is under 10% of it whenever that time is above ten times the overhead printed here.
@@ -22,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from local_models import random_model  # noqa: E402
+from local_models import random_model, transformers_model  # noqa: E402
 
 from ragwidgets.judges.local import LocalChecker  # noqa: E402
 
@@ -32,31 +33,39 @@ CLAIMS = ["the museum opened in 1890", "it has two piers", "ferries leave hourly
 
 
 class Timed:
-    """An InferenceSession whose ``run`` time is summed (the model's own time)."""
+    """An InferenceSession (``run``) or a PyTorch model (called) whose time is summed (the model's own time)."""
 
-    def __init__(self, session):
-        self.session, self.seconds = session, 0.0
+    def __init__(self, inner):
+        self.inner, self.seconds = inner, 0.0
 
-    def run(self, *args, **kwargs):
+    def _timed(self, call, *args, **kwargs):
         start = time.perf_counter()
         try:
-            return self.session.run(*args, **kwargs)
+            return call(*args, **kwargs)
         finally:
             self.seconds += time.perf_counter() - start
 
+    def run(self, *args, **kwargs):
+        return self._timed(self.inner.run, *args, **kwargs)
+
+    def __call__(self, *args, **kwargs):
+        return self._timed(self.inner, *args, **kwargs)
+
     def __getattr__(self, name):
-        return getattr(self.session, name)
+        return getattr(self.inner, name)
 
 
-def measure(folder: Path, batch: int, pairs: int, repeats: int) -> tuple[float, float]:
-    """(pairs per second, overhead in microseconds per pair), best of ``repeats``."""
+def measure(folder: Path, backend: str, batch: int, pairs: int, repeats: int) -> tuple[float, float, float]:
+    """(pairs per second, overhead and model time in microseconds per pair), best of ``repeats``."""
     best = None
     claims = (CLAIMS * (pairs // len(CLAIMS) + 1))[:pairs]
     for _ in range(repeats):
-        checker = LocalChecker(folder, batch_size=batch, chunk_words=400)
-        checker._load()
-        timed = Timed(checker._session)
-        checker._session = timed
+        checker = LocalChecker(folder, backend=backend, batch_size=batch, chunk_words=400, max_length=128)
+        classifier = checker.classifier
+        classifier._load()
+        name = "_session" if backend == "onnx" else "_model"
+        timed = Timed(getattr(classifier, name))
+        setattr(classifier, name, timed)
         start = time.perf_counter()
         checker._judge(claims, PASSAGE)
         total = time.perf_counter() - start
@@ -67,15 +76,22 @@ def measure(folder: Path, batch: int, pairs: int, repeats: int) -> tuple[float, 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", choices=("onnx", "transformers"), default="onnx")
     parser.add_argument("--pairs", type=int, default=512)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        folder = random_model(Path(tmp) / "tiny", dim=64)
+        if args.backend == "onnx":
+            folder = random_model(Path(tmp) / "tiny", dim=64)
+        else:
+            import torch
+
+            torch.set_num_threads(1)
+            folder = transformers_model(Path(tmp) / "tiny")
         print("| batch size | checks / s | ragwidgets' time per pair (µs) | the model's time per pair (µs) |")
         print("|---:|---:|---:|---:|")
         for batch in (1, 4, 16, 64):
-            rate, overhead, model = measure(folder, batch, args.pairs, args.repeats)
+            rate, overhead, model = measure(folder, args.backend, batch, args.pairs, args.repeats)
             print(f"| {batch} | {rate:,.0f} | {overhead:,.0f} | {model:,.0f} |", flush=True)
 
 
