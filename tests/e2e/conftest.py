@@ -20,11 +20,16 @@ HERE = Path(__file__).parent
 
 def pytest_collection_modifyitems(items):
     """Every test here is marked ``browser`` (``-m "not browser"`` leaves them out) and, under
-    pytest-xdist's ``--dist loadgroup``, runs on one worker: one JupyterLab, one Chromium, one artifacts/."""
+    pytest-xdist's ``--dist loadgroup``, falls in one of two groups by its file (the files sorted
+    by name, taken in turn), each run whole by one worker with its own JupyterLab and Chromium: the
+    two workers share the browser tests instead of one worker running them all while the other
+    waits (the browser tests were the suite's critical path on two workers)."""
+    files = sorted({item.path for item in items if HERE in item.path.parents})
+    group = {path: f"browser-{i % 2}" for i, path in enumerate(files)}
     for item in items:
-        if HERE in item.path.parents:
+        if item.path in group:
             item.add_marker(pytest.mark.browser)
-            item.add_marker(pytest.mark.xdist_group("browser"))
+            item.add_marker(pytest.mark.xdist_group(group[item.path]))
 
 
 @pytest.fixture(scope="session")
