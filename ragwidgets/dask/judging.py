@@ -29,6 +29,7 @@ import distributed
 import pandas as pd
 
 from ..judges import DryRun, JudgeError, JudgeInterrupted, JudgeRunStopped, UnknownJudgeError, get_judge
+from ..judges.composed import ComposedRecipe
 from ..judges.limits import ConcurrencyLimit
 from ..judges.openai_compatible import JudgeRecipe
 from ..scoring.columns import STORED_FIELDS
@@ -117,20 +118,30 @@ _built: OrderedDict[str, Any] = OrderedDict()
 _built_lock = threading.Lock()
 
 
+def _parts(judge: Any) -> list:
+    """The judges that send a composition's calls (each once), or the judge itself."""
+    parts = getattr(judge, "parts", None)
+    return list({id(p): p for p in parts.values()}.values()) if isinstance(parts, dict) else [judge]
+
+
 def judge_for(run: str, recipe: Any, max_in_flight: Optional[int]) -> Any:
     """The judge of ``run`` in this worker process, built on first use from ``recipe`` (a
-    ``JudgeRecipe``, a judge, a registry key or None) and kept for the run's other partitions."""
+    ``JudgeRecipe`` or ``ComposedRecipe``, a judge, a registry key or None) and kept for the run's
+    other partitions. With ``max_in_flight``, each part that sends requests shares the run's
+    cluster-wide semaphore."""
     with _built_lock:
         if run not in _built:
-            judge = recipe.build() if isinstance(recipe, JudgeRecipe) else recipe
-            local = getattr(judge, "_limit", None)
-            if max_in_flight is not None and isinstance(local, ConcurrencyLimit):
-                judge._limit = ClusterLimit(distributed.Semaphore(max_leases=max_in_flight, name=run), local)
+            judge = recipe.build() if isinstance(recipe, (JudgeRecipe, ComposedRecipe)) else recipe
+            for part in _parts(judge):
+                local = getattr(part, "_limit", None)
+                if max_in_flight is not None and isinstance(local, ConcurrencyLimit):
+                    part._limit = ClusterLimit(distributed.Semaphore(max_leases=max_in_flight, name=run), local)
             _built[run] = judge
             while len(_built) > KEPT_RUNS:
                 _, old = _built.popitem(last=False)
-                if isinstance(getattr(old, "_limit", None), ClusterLimit):
-                    old._limit.close()
+                for part in _parts(old):
+                    if isinstance(getattr(part, "_limit", None), ClusterLimit):
+                        part._limit.close()
         _built.move_to_end(run)
         return _built[run]
 
@@ -253,7 +264,12 @@ def _check_source(config, data) -> None:
 def _bound(recipe: Any, max_in_flight: Optional[int]) -> Optional[int]:
     """The cluster-wide bound: ``max_in_flight``, else the judge's own ``max_concurrency``; None for
     a judge that sends no requests."""
-    if isinstance(recipe, JudgeRecipe):
+    if isinstance(recipe, ComposedRecipe):  # its parts that send requests: the least of their own bounds
+        own = [p.arguments["max_concurrency"] for p in recipe.parts.values() if isinstance(p, JudgeRecipe)]
+        own += [p.max_concurrency for p in recipe.parts.values()
+                if getattr(p, "sends_requests", False) and hasattr(p, "max_concurrency")]
+        limit = max_in_flight if max_in_flight is not None else min(own, default=None)
+    elif isinstance(recipe, JudgeRecipe):
         limit = max_in_flight if max_in_flight is not None else recipe.arguments["max_concurrency"]
     elif getattr(recipe, "sends_requests", False) and max_in_flight is None:
         limit = getattr(recipe, "max_concurrency", None)

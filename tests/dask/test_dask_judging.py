@@ -246,3 +246,23 @@ def test_dry_runs_add_up_and_refuse_different_prices():
     assert total.cost == pytest.approx(170 * 1e-6 + 22 * 2e-6)
     with pytest.raises(ValueError, match="priced differently"):
         total + DryRun(prices=(1e-6, 3e-6))
+
+
+def test_a_composed_judge_is_built_on_a_worker_from_its_parts_and_bounded_by_its_llm(monkeypatch):
+    """A ComposedJudge travels as its parts' recipes (the LLM's key stays behind), is built whole
+    where the partitions run (one LLM serving claims and labels, built once), and the cluster-wide
+    bound is the LLM's own max_concurrency unless max_in_flight is given."""
+    from ragwidgets.dask.judging import _bound, judge_for, recipe_of
+    from ragwidgets.judges import ComposedJudge
+
+    monkeypatch.setenv("RW_COMPOSED_KEY", "sk-composed-secret")
+    llm = OpenAICompatibleJudge("m", "http://127.0.0.1:9/v1", api_key_env="RW_COMPOSED_KEY", max_concurrency=3,
+                                cache=None)
+    recipe = recipe_of(rw.RagChecker(), ComposedJudge(extract=llm, check="lexical"))
+    assert b"sk-composed-secret" not in cloudpickle.dumps(recipe)
+    assert _bound(recipe, None) == 3 and _bound(recipe, 5) == 5
+    assert _bound(recipe_of(rw.RagChecker(), ComposedJudge(check="lexical")), None) is None  # nothing sent
+    built = judge_for("composed-run", cloudpickle.loads(cloudpickle.dumps(recipe)), None)
+    assert isinstance(built, ComposedJudge) and built.parts["extract"] is built.parts["label"]
+    assert isinstance(built.parts["extract"], OpenAICompatibleJudge) and isinstance(built.parts["check"], LexicalJudge)
+    assert judge_for("composed-run", recipe, None) is built  # kept for the run's other partitions
