@@ -13,8 +13,9 @@ label y: entailed or not) :func:`calibrate` fits one of
 
 so every method's labels are a threshold on s (:attr:`Calibration.threshold`), which a checker
 takes as it is. Agreement *before* is the checker's own labels against the reviewer's; *after* is
-the fitted rule's, cross-validated: each check labelled by a fit on the other folds (stratified
-K-fold, K = min(5, the rarer label's count), seeded), so the figure is not the fit's own optimism.
+the fitted rule's, cross-validated: each check labelled by a fit on the other folds (K = the
+least of 5, the rarer label's count and the samples, at least 2; whole samples to a fold where
+there are K of them, else stratified by label; seeded), so the figure is not the fit's own optimism.
 Both are shares of the reviewed checks with :func:`~.intervals.ratio_interval` over the samples
 (the checks of one answer share their errors), their difference by MOVER with the samples'
 correlation. The reliability tables (before: s; after: the out-of-fold probabilities of platt /
@@ -62,6 +63,8 @@ class Share:
     def __str__(self) -> str:
         if self.value is None:
             return "Undefined"
+        if self.low is None:
+            return f"{self.value:.3f} (no interval: fewer than two samples)"
         return f"{self.value:.3f} ({self.low:.3f} to {self.high:.3f})"
 
 
@@ -122,13 +125,19 @@ def _sigmoid(z):
     return 1 / (1 + np.exp(-z))
 
 
-def _fit_threshold(s: np.ndarray, y: np.ndarray) -> tuple[float, tuple]:
-    """The threshold agreeing most with y (labels: s ≥ t): candidates between sorted distinct supports."""
+def _fit_threshold(s: np.ndarray, y: np.ndarray) -> tuple[float | None, tuple]:
+    """The threshold agreeing most with y (labels: s ≥ t; ties: the middle of the best cuts):
+    candidates midway between sorted distinct supports, and below the least (every check
+    entailed) or above the greatest (none) where that is a probability strictly inside (0, 1)."""
     distinct = np.unique(s)
-    cuts = np.concatenate([[distinct[0] / 2], (distinct[:-1] + distinct[1:]) / 2, [(distinct[-1] + 1) / 2]])
-    order = np.sort(s)
-    below = np.searchsorted(order, cuts, side="left")  # checks labelled not entailed at each cut
-    y_sorted = y[np.argsort(s, kind="stable")]
+    cuts = (distinct[:-1] + distinct[1:]) / 2
+    cuts = np.concatenate([[distinct[0] / 2] if distinct[0] > 0 else [], cuts,
+                           [(distinct[-1] + 1) / 2] if distinct[-1] < 1 else []])
+    if not len(cuts):
+        return None, ()
+    order = np.argsort(s, kind="stable")
+    below = np.searchsorted(s[order], cuts, side="left")  # checks labelled not entailed at each cut
+    y_sorted = y[order]
     negatives_below = np.concatenate([[0], np.cumsum(~y_sorted)])[below]
     positives_above = y.sum() - np.concatenate([[0], np.cumsum(y_sorted)])[below]
     agree = negatives_below + positives_above
@@ -154,24 +163,22 @@ def _fit_platt(s: np.ndarray, y: np.ndarray) -> tuple[float | None, tuple]:
 
 
 def _fit_isotonic(s: np.ndarray, y: np.ndarray) -> tuple[float | None, tuple]:
-    """Pool adjacent violators over s sorted; the blocks' lowest supports and values."""
-    order = np.argsort(s, kind="stable")
-    xs, ys = s[order], y[order].astype(float)
-    lows, sums, counts = [], [], []
-    for x, v in zip(xs, ys):
-        if lows and lows[-1] == x:  # one block per distinct support
-            sums[-1] += v
-            counts[-1] += 1
-        else:
-            lows.append(x)
-            sums.append(v)
-            counts.append(1)
-        while len(sums) > 1 and sums[-2] / counts[-2] >= sums[-1] / counts[-1]:
-            merged_sum, merged_count = sums.pop(), counts.pop()
-            sums[-1] += merged_sum
-            counts[-1] += merged_count
+    """Pool adjacent violators over the distinct supports (each one point weighted by its checks,
+    so ties never split); the blocks' lowest supports and values."""
+    xs, inverse = np.unique(s, return_inverse=True)
+    sums = np.bincount(inverse, weights=y.astype(float)).tolist()
+    counts = np.bincount(inverse).astype(float).tolist()
+    lows, block_sums, block_counts = [], [], []
+    for x, v, c in zip(xs, sums, counts):
+        lows.append(x)
+        block_sums.append(v)
+        block_counts.append(c)
+        while len(block_sums) > 1 and block_sums[-2] / block_counts[-2] >= block_sums[-1] / block_counts[-1]:
+            merged_sum, merged_count = block_sums.pop(), block_counts.pop()
+            block_sums[-1] += merged_sum
+            block_counts[-1] += merged_count
             lows.pop()
-    values = np.array(sums) / np.array(counts)
+    values = np.array(block_sums) / np.array(block_counts)
     lows = np.array(lows)
     at_half = np.flatnonzero(values >= 0.5)
     return (float(lows[at_half[0]]) if len(at_half) else None), (lows, values)
@@ -207,10 +214,21 @@ def reliability(predicted, entailed, bins: int = BINS) -> pd.DataFrame:
     return frame
 
 
-def _folds(y: np.ndarray, k: int, seed: int) -> np.ndarray:
-    """Each check's fold: stratified by label, shuffled with ``seed``."""
+def _folds(y: np.ndarray, groups: np.ndarray | None, k: int, seed: int) -> np.ndarray:
+    """Each check's fold, shuffled with ``seed``: whole groups (samples) to the fold holding the
+    fewest checks so far when groups are given and there are at least ``k`` (a sample's checks
+    share its errors, so none is in both a fit and its test), else stratified by label check by check."""
     rng = np.random.default_rng(seed)
     fold = np.empty(len(y), dtype=int)
+    names, inverse = np.unique(groups if groups is not None else [], return_inverse=True)
+    if groups is not None and len(names) >= k:
+        sizes = np.bincount(inverse)
+        load = np.zeros(k)
+        for g in rng.permutation(len(names)):
+            f = int(np.argmin(load))
+            fold[inverse == g] = f
+            load[f] += sizes[g]
+        return fold
     for label in (False, True):
         where = np.flatnonzero(y == label)
         fold[rng.permutation(where)] = np.arange(len(where)) % k
@@ -226,6 +244,17 @@ def _share(correct: np.ndarray, groups: np.ndarray) -> tuple[Share, np.ndarray, 
     return Share(float(p), float(lo) if ok else None, float(hi) if ok else None), num, den
 
 
+def _flags(values, name: str) -> np.ndarray:
+    """``values`` as booleans: True / False or 1 / 0 only (an InputError naming ``name`` otherwise)."""
+    a = np.asarray(values)
+    if a.dtype.kind == "b":
+        return a
+    if a.dtype.kind in "iuf" and np.isin(a, (0, 1)).all():
+        return a.astype(bool)
+    raise InputError("must be True / False (or 1 / 0) per check: the reviewer said Entailment or not, "
+                     f"not {a.dtype} values such as {a.ravel()[:1].tolist()!r:.80}", field=name)
+
+
 def calibrate(support, entailed, *, before=None, groups=None, method: str = "isotonic", folds: int = 5,
               seed: int = 0, bins: int = BINS) -> Calibration:
     """Fit ``method`` to the reviewed checks (see the module docstring).
@@ -236,8 +265,9 @@ def calibrate(support, entailed, *, before=None, groups=None, method: str = "iso
     of one answer are not counted as independent. InputError for arrays that do not pair up."""
     if method not in METHODS:
         raise InputError(f"must be one of {', '.join(METHODS)}, not {method!r}", field="method")
-    s, y = np.asarray(support, dtype=float), np.asarray(entailed, dtype=bool)
-    b = s >= 0.5 if before is None else np.asarray(before, dtype=bool)
+    s = np.asarray(support, dtype=float)
+    y = _flags(entailed, "entailed")
+    b = s >= 0.5 if before is None else _flags(before, "before")
     g = np.arange(len(s)) if groups is None else np.asarray(groups)
     if not (s.shape == y.shape == b.shape == g.shape) or s.ndim != 1:
         raise InputError(f"support, entailed, before and groups must be one value per check: shapes {s.shape}, "
@@ -254,8 +284,8 @@ def calibrate(support, entailed, *, before=None, groups=None, method: str = "iso
     if reason:
         return Calibration(method, n, positives, None, before_share, empty, empty, reliability_before, None,
                            reason=reason)
-    k = max(2, min(folds, positives, n - positives))
-    fold = _folds(y, k, seed)
+    k = max(2, min(folds, positives, n - positives, max(2, len(np.unique(g)))))
+    fold = _folds(y, None if groups is None else g, k, seed)
     out_of_fold = np.zeros(n, dtype=bool)
     probabilities = np.zeros(n)
     for f in range(k):

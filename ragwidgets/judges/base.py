@@ -72,6 +72,7 @@ class BaseJudge:
     max_jobs_in_flight: int = 64
     sends_requests = False  # True for judges whose calls are HTTP requests (their attempts are counted)
     repeat = 0  # which asking of a check / label this judge makes (see ``repeats.repeat_of``); 0: the first
+    deterministic = False  # True: the same question always gets the same answer, so repeats share its cache key
 
     def __init__(self, *, cache: CacheSetting = None, progress: bool = True, max_failures: Optional[int] = None,
                  keep_traces: bool = True):
@@ -153,7 +154,7 @@ class BaseJudge:
 
     def _check_key(self, claim: ClaimLike, reference: Reference) -> str:
         inputs = {"claim": self.claim_input(claim), "reference": self.reference_input(reference)}
-        if self.repeat:  # repeat 0 keeps the keys of a judge asked once
+        if self.repeat and not self.deterministic:  # repeat 0 keeps the keys of a judge asked once
             inputs["repeat"] = self.repeat
         return self._key("check", inputs)
 
@@ -166,7 +167,7 @@ class BaseJudge:
             "question": job.question or "",
             "instructions": job.instructions or "",
         }
-        if self.repeat:
+        if self.repeat and not self.deterministic:
             inputs["repeat"] = self.repeat
         return self._key("label", inputs)
 

@@ -3,12 +3,12 @@
 
 - :class:`OnnxClassifier`: a folder holding ``model.onnx``, ``tokenizer.json`` (a Hugging Face
   fast tokenizer) and ``config.json``, run by ONNX Runtime (the ``[local]`` extra) — what
-  ``optimum-cli export onnx --task text-classification`` writes. Its identity holds the model
-  file's digest.
+  ``optimum-cli export onnx --task text-classification`` writes. Its identity holds the digest
+  of the model file and the tokenizer.
 - :class:`TransformersClassifier`: a Hugging Face sequence classifier (a folder as
   ``save_pretrained`` writes it, or a hub id, which ``transformers`` downloads on the user's machine
-  the first time), run by PyTorch (the ``[torch]`` extra). Its identity holds the weight files'
-  digest for a folder, the hub id and its commit otherwise.
+  the first time), run by PyTorch (the ``[torch]`` extra). Its identity holds the digest of the
+  weight and tokenizer files for a folder, the hub id and its commit otherwise.
 
 Both load the model at the first run (not when made), truncate a pair on its first text's side
 to ``max_length`` tokens, pad a batch to its longest pair, and use a GPU when one is present
@@ -76,7 +76,7 @@ class OnnxClassifier:
         self.id2label = _id2label(config, str(config_path))
         self.max_length = max_length
         self.providers = list(providers) if providers else None
-        self.identity = f"local:{self.folder.name}@{_digest([self.folder / 'model.onnx'])}"
+        self.identity = f"local:{self.folder.name}@{_digest([self.folder / 'model.onnx', self.folder / 'tokenizer.json'])}"
         self._session = self._tokenizer = None
 
     def __getstate__(self) -> dict[str, Any]:
@@ -140,7 +140,8 @@ class TransformersClassifier:
             weights = sorted(p for pattern in WEIGHTS for p in folder.glob(pattern))
             if not weights:
                 raise ValueError(f"model folder {self.model_id!r} holds no weights ({', '.join(WEIGHTS)})")
-            self.identity = f"local:{folder.name}@{_digest(weights)}"
+            tokenizer = sorted(p for p in folder.glob("tokenizer*.json") if p.is_file())
+            self.identity = f"local:{folder.name}@{_digest(weights + tokenizer)}"
         else:
             self.identity = f"hub:{self.model_id}@{getattr(config, '_commit_hash', None) or 'unknown'}"
         self._model = self._tokenizer = None

@@ -4,9 +4,10 @@ The usual composition: claims extracted and REQUIRED / OPTIONAL labels given by 
 claims checked against passages by a :class:`~ragwidgets.judges.LocalChecker` on this machine.
 Each part keeps its own cache, counters, limits and traces (a part's answers are the ones it gives
 alone, so a cache filled by the LLM judge serves the composition and the other way round); a run's
-jobs go to their parts at once, and its results come back in job order. Repeats reach every part
-(``repeats.repeat_of`` copies the composition; each part asks its own repeat). A part that stops
-(``max_failures``) stops the run with every part's finished results.
+jobs go to their parts at once (a part serving two operations runs their jobs as one run), and its
+results come back in job order. Repeats reach every part (``repeats.repeat_of`` copies the
+composition; each part asks its own repeat). A part that stops (``max_failures``) or fails stops
+the others at once, with every part's finished results.
 """
 
 from __future__ import annotations
@@ -113,37 +114,76 @@ class ComposedJudge:
             out.setdefault(OPERATIONS[type(job)], []).append(i)
         return out
 
+    def _groups(self, jobs: Sequence[Job]) -> list[tuple[Any, list[int], list[str]]]:
+        """Each distinct part (asking this composition's repeat) with its jobs' places and the
+        operations it answers: a part serving two operations runs their jobs as one run (one
+        progress bar, one count of failures, one bound on its jobs in flight)."""
+        by_part: dict[int, tuple[Any, list[int], list[str]]] = {}
+        for op, places in self._split(jobs).items():
+            part = self.parts[op]
+            _, held, ops = by_part.setdefault(id(part), (part, [], []))
+            held += places
+            ops.append(op)
+        return [(self.part(ops[0]), sorted(places), ops) for _, places, ops in by_part.values()]
+
     async def arun(self, jobs: Sequence[Job], *, progress: Optional[bool] = None,
                    desc: str = "judging") -> list[JudgeResult]:
-        """Each part runs its jobs, all at once; results in job order. A part's JudgeRunStopped
-        stops the run: JudgeRunStopped with every part's finished results (None: not finished)."""
+        """Each part runs its jobs, all parts at once; results in job order. A part that stops
+        (JudgeRunStopped) or fails stops the others: JudgeRunStopped with every part's finished
+        results (None: not finished), or the part's error."""
         jobs = list(jobs)
-        split = self._split(jobs)
-        outcomes = await asyncio.gather(
-            *(self.part(op).arun([jobs[i] for i in places], progress=progress, desc=f"{desc} ({op})")
-              for op, places in split.items()), return_exceptions=True)
-        results: list[Optional[JudgeResult]] = [None] * len(jobs)
-        stops, failures = [], []
-        for (op, places), outcome in zip(split.items(), outcomes):
-            if isinstance(outcome, JudgeRunStopped):
-                stops.append(f"{op}: {outcome}")
-                failures += [(places[j], why) for j, why in outcome.failures]
-                outcome = outcome.results
-            elif isinstance(outcome, BaseException):
-                raise outcome
-            for i, result in zip(places, outcome):
-                results[i] = result
-        if stops:
-            raise JudgeRunStopped("; ".join(stops), results=results, failures=sorted(failures))
-        return results
+        return await self._arun(jobs, [None] * len(jobs), progress, desc)
+
+    async def _arun(self, jobs: list[Job], results: list[Optional[JudgeResult]], progress: Optional[bool],
+                    desc: str) -> list[JudgeResult]:
+        """``arun``, filling ``results`` as jobs finish (so an interrupted caller sees what finished)."""
+        groups = self._groups(jobs)
+        if not groups:
+            return results
+        buffers: list[list] = [[None] * len(places) for _, places, _ in groups]
+
+        async def one(k: int) -> None:
+            part, places, ops = groups[k]
+            label = f"{desc} ({', '.join(ops)})"
+            try:
+                if hasattr(part, "_arun"):  # a BaseJudge fills the buffer as its jobs finish
+                    await part._arun([jobs[i] for i in places], buffers[k], progress, label)
+                else:
+                    buffers[k][:] = await part.arun([jobs[i] for i in places], progress=progress, desc=label)
+            finally:
+                for i, result in zip(places, buffers[k]):
+                    results[i] = result
+
+        tasks = [asyncio.ensure_future(one(k)) for k in range(len(groups))]
+        try:
+            _, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        finally:  # cancelled from outside (an interrupt), or one part failed: the others stop now
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        errors = [(k, t.exception()) for k, t in enumerate(tasks) if not t.cancelled() and t.exception() is not None]
+        if not errors:
+            return results
+        other = next((e for _, e in errors if not isinstance(e, JudgeRunStopped)), None)
+        if other is not None:
+            raise other
+        said = "; ".join(f"{', '.join(groups[k][2])}: {e}" for k, e in errors)
+        if pending:
+            said += " (the other parts were stopped with it; their answers so far are in their caches)"
+        failures = sorted((groups[k][1][j], why) for k, e in errors for j, why in e.failures)
+        raise JudgeRunStopped(said, results=results, failures=failures)
 
     def run(self, jobs: Sequence[Job], *, progress: Optional[bool] = None, desc: str = "judging") -> list[JudgeResult]:
-        """Sync form of ``arun`` (works inside a running event loop too)."""
+        """Sync form of ``arun`` (works inside a running event loop too). An interrupt stops every
+        part and raises ``JudgeInterrupted`` with the finished results."""
+        jobs = list(jobs)
+        results: list[Optional[JudgeResult]] = [None] * len(jobs)
         try:
-            return run_sync(self.arun(jobs, progress=progress, desc=desc))
+            return run_sync(self._arun(jobs, results, progress, desc))
         except KeyboardInterrupt:
-            raise JudgeInterrupted("interrupted: the parts' answers so far are in their caches; running again "
-                                   "resumes from them", results=[None] * len(jobs)) from None
+            done = sum(r is not None for r in results)
+            raise JudgeInterrupted(f"interrupted: {done} of {len(jobs)} jobs had finished (their answers are in the "
+                                   "parts' caches: running again resumes from them)", results=results) from None
 
     def dry_run(self, jobs: Sequence[Job]) -> DryRun:
         """Each part's dry run over its jobs, summed; priced when the priced parts agree on their prices."""

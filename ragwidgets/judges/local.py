@@ -123,6 +123,7 @@ class LocalChecker(BaseJudge):
     (PyTorch's): default a GPU when present, else the CPU."""
 
     check_batch_size = 64  # claims per call; their pairs with the passage's chunks run batch_size at a time
+    deterministic = True  # a repeat asks the same question again: one cache key for every repeat
 
     def __init__(self, model, *, backend: str = "auto", labels=None, threshold: Optional[float] = None,
                  chunk_words: int = 400, max_length: int = 512, batch_size: int = 16,
@@ -162,6 +163,12 @@ class LocalChecker(BaseJudge):
                 f"chunk_words={self.chunk_words};max_length={self.max_length})")
 
     # -- the model ----------------------------------------------------------------------------
+    def load(self) -> "LocalChecker":
+        """Load the model now (else at the first check): a missing back end or a broken model is
+        said at once, before a run pays for anything else."""
+        self.classifier._load()
+        return self
+
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         """The model's output probabilities (pairs x outputs) for (passage chunk, claim) pairs, run
         ``batch_size`` pairs at a time."""
@@ -204,14 +211,17 @@ class LocalChecker(BaseJudge):
 
     def calibrated(self, calibration) -> "LocalChecker":
         """This checker labelling by ``calibration``'s threshold on the support (a
-        :class:`~ragwidgets.analysis.calibration.Calibration`, or a number): a copy sharing the
-        loaded model and the cache, whose cache keys hold the new threshold."""
+        :class:`~ragwidgets.analysis.calibration.Calibration`, or a number strictly between 0 and
+        1): a copy sharing the loaded model and the cache, whose cache keys hold the new threshold."""
         threshold = getattr(calibration, "threshold", calibration)
         if threshold is None:
-            raise ValueError(f"the calibration gives no threshold: {calibration.reason}")
+            why = getattr(calibration, "reason", "") or "none given"
+            raise ValueError(f"the calibration gives no threshold: {why}")
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 < threshold < 1:
+            raise ValueError(f"a threshold is a probability strictly between 0 and 1 (0 would say Entailment of every "
+                             f"check, 1 of none), got {threshold!r:.80}")
         copy = object.__new__(type(self))
-        copy.__dict__.update(self.__dict__, _identities={}, stats=JudgeStats(),
-                             threshold=float(min(max(threshold, 1e-6), 1 - 1e-6)))
+        copy.__dict__.update(self.__dict__, _identities={}, stats=JudgeStats(), threshold=float(threshold))
         return copy
 
     # -- the judge's hooks ----------------------------------------------------------------------

@@ -64,8 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
                                            "(needed unless --checker is given)")
     parser.add_argument("--model", help="the LLM judge's model name (with --base-url)")
     parser.add_argument("--checker", type=Path, metavar="FOLDER",
-                        help="check claims with a local classifier (an ONNX export: model.onnx, tokenizer.json, "
-                             "config.json; the [local] extra) instead of the LLM; claims and REQUIRED/OPTIONAL "
+                        help="check claims with a local classifier instead of the LLM: an ONNX export (model.onnx, "
+                             "tokenizer.json, config.json; the [local] extra) or a transformers model folder "
+                             "(the [torch] extra); claims and REQUIRED/OPTIONAL "
                              "labels still come from the LLM when --base-url is given, else claims are one per "
                              "sentence and REQUIRED/OPTIONAL labels are not judged")
     parser.add_argument("--threshold", type=float, metavar="P",
@@ -194,7 +195,11 @@ def _judge(args):
         keep_traces=not args.no_traces)
     if args.checker is None:
         return llm
-    checker = LocalChecker(args.checker, threshold=args.threshold, cache=cache, progress=not args.no_progress)
+    try:
+        checker = LocalChecker(args.checker, threshold=args.threshold, cache=cache,
+                               progress=not args.no_progress).load()  # a missing back end said before any request
+    except ImportError as err:
+        raise ValueError(f"--checker {args.checker}: {err}") from None
     return checker if llm is None else ComposedJudge(extract=llm, check=checker)
 
 

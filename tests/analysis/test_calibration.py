@@ -115,3 +115,38 @@ def test_corrected_interval_covers_when_the_threshold_is_fit_on_the_same_reviews
     assert covered / 600 >= 0.93, covered / 600
     assert judge_only / 600 < 0.5, judge_only / 600
     assert not np.mean(s >= 0.5) - 0.05 <= truth <= np.mean(s >= 0.5) + 0.05
+
+
+def test_ties_pool_whatever_the_order_and_edges_stay_inside_zero_one():
+    """Checks with one support are one point of the isotonic fit (never split by their order); a
+    support of exactly 0 or 1 never gives a threshold of 0 or 1, which a checker cannot take."""
+    s = np.array([0.2, 0.3, 0.3, 0.3, 0.9, 0.9] * 3)
+    rng = np.random.default_rng(5)
+    y = np.array([0, 0, 0, 1, 1, 1] * 3, dtype=bool)
+    fits = set()
+    for _ in range(20):
+        order = rng.permutation(len(s))
+        fits.add(calibrate(s[order], y[order], method="isotonic").threshold)
+    assert fits == {0.9}  # the tied checks at 0.3 are one third entailed: below ½, whatever their order
+    edges = calibrate(np.r_[np.full(10, 0.3), np.ones(10)], np.r_[np.zeros(10), np.ones(10)].astype(bool),
+                      method="threshold")
+    assert edges.threshold == pytest.approx(0.65)
+    zeros = calibrate(np.r_[np.zeros(10), np.full(10, 0.7)], np.r_[np.zeros(10), np.ones(10)].astype(bool),
+                      method="threshold")
+    assert 0 < zeros.threshold < 0.7 and (zeros.entailed([0.0, 0.7]) == [False, True]).all()
+
+
+def test_one_sample_s_checks_have_no_interval_and_say_so():
+    fit = calibrate(np.r_[np.full(6, 0.2), np.full(6, 0.8)], np.r_[np.zeros(6), np.ones(6)].astype(bool),
+                    groups=np.zeros(12))
+    assert fit.before.low is None and "no interval: fewer than two samples" in str(fit.before)
+    assert "threshold" in repr(fit)  # printing a fit never fails
+
+
+def test_reviewer_labels_must_be_flags():
+    with pytest.raises(InputError, match="entailed.*True / False"):
+        calibrate([0.1, 0.2], ["Neutral", "Entailment"])
+    with pytest.raises(InputError, match="before"):
+        calibrate([0.1, 0.2], [True, False], before=[2, 0])
+    assert calibrate(np.linspace(0.1, 0.9, 12), np.arange(12) >= 6).threshold is not None
+    assert calibrate(np.linspace(0.1, 0.9, 12), (np.arange(12) >= 6).astype(int)).threshold is not None

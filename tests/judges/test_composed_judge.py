@@ -5,6 +5,7 @@ words all occur in the passage, the local model one whose passage holds "yes".""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -82,16 +83,32 @@ def test_repeats_reach_every_part(parts, chat_server):
     assert _checks_sent(chat_server.script) == 0
 
 
-def test_a_part_that_stops_stops_the_run_with_the_other_part_s_results(make_judge, tmp_path, chat_server):
+class _SlowChecker(LocalChecker):
+    """A checker whose calls wait until cancelled (and say so)."""
+
+    cancelled = False
+
+    async def _check_call(self, claims, reference):
+        try:
+            await asyncio.sleep(600)
+        except asyncio.CancelledError:
+            type(self).cancelled = True
+            raise
+
+
+def test_a_part_that_stops_stops_the_others_and_the_run_keeps_what_finished(make_judge, tmp_path, chat_server):
     llm = make_judge(max_failures=0, max_retries=0, cache=None)
     chat_server.script.refuse_with = 500
-    judge = ComposedJudge(extract=llm, check=LocalChecker(keyword_model(tmp_path / "kw")))
     jobs = [ExtractJob("The museum opened in 1890."), CheckJob(["it has two piers"], YES),
             LabelJob(["it has two piers"], "piers?")]
-    with pytest.raises(JudgeRunStopped, match="extract: ") as stopped:
-        judge.run(jobs, progress=False)
-    results = stopped.value.results
-    assert results[1] == [E] and stopped.value.failures[0][0] == 0  # the failure named by its place in the run
+    slow = _SlowChecker(keyword_model(tmp_path / "kw"))
+    with pytest.raises(JudgeRunStopped, match=r"extract, label: .*the other parts were stopped") as stopped:
+        ComposedJudge(extract=llm, check=slow).run(jobs, progress=False)
+    assert _SlowChecker.cancelled and stopped.value.results[1] is None  # stopped, not waited for
+    assert stopped.value.failures[0][0] in (0, 2)  # a failure named by its place in the whole run
+    quick = ComposedJudge(extract=llm, check=LocalChecker(keyword_model(tmp_path / "kw2")))
+    done = quick.run([CheckJob(["it has two piers"], YES)], progress=False)  # the LLM is not asked
+    assert done[0] == [E] and quick.run([], progress=False) == []
 
 
 def test_the_dry_run_counts_each_part_and_prices_the_llm(make_judge, tmp_path):

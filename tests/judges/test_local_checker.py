@@ -115,6 +115,17 @@ def test_a_run_is_judged_end_to_end_and_scored(tmp_path):
         "It opened in 1890", "It has two piers"]  # one claim per sentence
 
 
+def test_repeats_of_a_deterministic_checker_share_its_answers(tmp_path):
+    """A checker gives one answer to one question: a repeat reads the first asking's cache entry
+    instead of running the model again (an LLM judge's repeats are asked anew)."""
+    from ragwidgets.judges.repeats import repeat_of
+
+    checker = LocalChecker(keyword_model(tmp_path / "kw"), cache=JudgeCache(tmp_path / "c.sqlite"))
+    first = checker.check(["it has two piers"], "yes two piers")
+    again = repeat_of(checker, 2)
+    assert again.check(["it has two piers"], "yes two piers") == first and again.stats.cache_hits == 1
+
+
 def test_bad_folders_and_settings_are_named(tmp_path):
     with pytest.raises(ValueError, match="is not a folder: export a checker to ONNX once"):
         LocalChecker(tmp_path / "nope")
@@ -170,3 +181,7 @@ def test_calibrated_to_the_reviews_the_checker_agrees_and_its_cache_keys_change(
         assert (other.entailed(other.checks["support"]) == (other.checks["reviewer"] == E)).all()
     with pytest.raises(ValueError, match="no threshold"):
         checker.calibrated(calibrate_checker(checker, filled[:2], reviews))
+    for bad in (None, float("nan"), 1.5, 0, "0.4"):
+        with pytest.raises(ValueError, match="no threshold|strictly between 0 and 1"):
+            checker.calibrated(bad)
+    assert checker.calibrated(0.3).threshold == 0.3
