@@ -14,12 +14,12 @@ const HOSTILE = "LocalChecker('/models/<img src=x onerror=alert(1)>', binary)";
 const bins = (rows) => ({ columns: ["bin_low", "bin_high", "n", "predicted", "observed", "observed_low", "observed_high"], rows, ece: "0.28", brier: "0.23" });
 const part = (over = {}) => ({
   method: "isotonic", methods: ["threshold", "platt", "isotonic"], run: "", checker: HOSTILE, n: 24, entailed: 12, folds: 5,
-  threshold: "0.3707", reason: "", checks_left_out: 0,
+  threshold: "0.371", reason: "", checks_left_out: 0,
   before: { value: "0.542", low: "0.328", high: "0.744" }, after: { value: "0.958", low: "0.672", high: "1.000" },
   change: { value: "0.417", low: "0.081", high: "0.630" },
   diagrams: { before: bins([[0.2, 0.3, 12, 0.27, 0, 0, 0.26], [0.4, 0.5, 6, 0.45, 1, 0.54, 1]]),
     after: bins([[0, 0.1, 12, 0, 0, 0, 0.26], [0.9, 1, 12, 1, 1, 0.74, 1]]) },
-  advice: "The fitted threshold agrees with the reviewer more often than the checker's own rule: label the run again with checker.calibrated(explorer.calibration) (threshold 0.3707).",
+  advice: "The fitted threshold agrees with the reviewer more often than the checker's own rule: label the run again with checker.calibrated(explorer.calibration) (threshold 0.371).",
   stale: false, ...over,
 });
 
@@ -40,7 +40,7 @@ describe("the checker calibration tab", () => {
     expect(text(el, "calibration-before")).toBe("0.542 (0.328 to 0.744)");
     expect(text(el, "calibration-after")).toBe("0.958 (0.672 to 1.000)");
     expect(text(el, "calibration-change")).toBe("0.417 (0.081 to 0.630)");
-    expect(text(el, "calibration-threshold")).toBe("0.3707");
+    expect(text(el, "calibration-threshold")).toBe("0.371");
     expect(text(el, "calibration-table")).toContain("on 24 reviewed checks (12 entailed)");
     expect(text(el, "calibration-table")).toContain("after (isotonic, 5-fold cross-validated)");
     expect(text(el, "calibration-advice")).toContain("checker.calibrated(explorer.calibration)");

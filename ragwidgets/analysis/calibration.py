@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.evaluate import Scores
+from ..engine.metrics import format_value
 from ..errors import InputError
 from ..loaders import as_samples
 from ..model import ENTAILMENT, LABEL_CODES
@@ -64,8 +65,8 @@ class Share:
         if self.value is None:
             return "Undefined"
         if self.low is None:
-            return f"{self.value:.3f} (no interval: fewer than two samples)"
-        return f"{self.value:.3f} ({self.low:.3f} to {self.high:.3f})"
+            return f"{format_value(self.value)} (no interval: fewer than two samples)"
+        return f"{format_value(self.value)} ({format_value(self.low)} to {format_value(self.high)})"
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ class Calibration:
         if self.reason:
             return f"calibration ({self.method}) Undefined: {self.reason}"
         return (f"{self.method} on {self.n} reviewed checks ({self.n_entailed} entailed): threshold "
-                f"{self.threshold:.4g}; agreement with the reviewer {self.before} before, {self.after} after "
+                f"{format_value(self.threshold)}; agreement with the reviewer {self.before} before, {self.after} after "
                 f"({self.folds}-fold cross-validated); change {self.change}")
 
     def __repr__(self) -> str:

@@ -53,7 +53,7 @@ def test_the_tab_shows_the_fit_and_the_front_end_refits(tmp_path):
     json.dumps(view, allow_nan=False)
     assert x.calibration is fit and view["method"] == "threshold" and view["n"] == 24 and view["entailed"] == 12
     assert view["before"]["value"] == format_value(fit.before.value) and view["after"]["value"] == format_value(1.0)
-    assert view["threshold"] == f"{fit.threshold:.6g}" and float(view["threshold"]) < 0.5
+    assert view["threshold"] == format_value(fit.threshold) and float(view["threshold"]) < 0.5
     assert "checker.calibrated(explorer.calibration)" in view["advice"] and "LocalChecker(" in view["checker"]
     assert list(view["diagrams"]) == ["before"] and view["diagrams"]["before"]["columns"][:3] == ["bin_low", "bin_high", "n"]
     assert sum(row[2] for row in view["diagrams"]["before"]["rows"]) == 24

@@ -64,7 +64,7 @@ class CalibrationPanel(Panel):
         return {"calibration": {
             "method": fit.method, "methods": list(METHODS), "run": self.run if len(self.model.runs) > 1 else "",
             "checker": repr(self.checker), "n": fit.n, "entailed": fit.n_entailed, "folds": fit.folds,
-            "threshold": None if fit.threshold is None else f"{fit.threshold:.6g}", "reason": fit.reason,
+            "threshold": None if fit.threshold is None else format_value(fit.threshold), "reason": fit.reason,
             "checks_left_out": int(fit.checks["support"].isna().sum()) if fit.checks is not None else 0,
             **shares, "diagrams": diagrams, "advice": _advice(fit), "stale": self.stale}}
 
@@ -86,7 +86,7 @@ def _advice(fit: Calibration) -> str:
         return f"Undefined: {fit.reason}. Review more checks (both labels) and fit again."
     if fit.change.low is not None and fit.change.low > 0:
         return (f"The fitted threshold agrees with the reviewer more often than the checker's own rule: label the "
-                f"run again with checker.calibrated(explorer.calibration) (threshold {fit.threshold:.6g}).")
+                f"run again with checker.calibrated(explorer.calibration) (threshold {format_value(fit.threshold)}).")
     if fit.change.high is not None and fit.change.high < 0:
         return "The checker's own rule agrees with the reviewer more often: keep it."
     return ("The change's interval holds 0: the reviews do not show the fitted threshold to be better; keep the "
