@@ -276,8 +276,12 @@ def cmd_tutorial(args) -> int:
     token = secrets.token_hex(24)
     print(f"Starting JupyterLab for {notebook.name} ...", flush=True)
     server = subprocess.Popen(command, env={**os.environ, "JUPYTER_TOKEN": token}, start_new_session=True)
-    for name in ("SIGTERM", "SIGHUP"):  # a closed terminal or a kill stops JupyterLab too (its own session
-        if hasattr(signal, name):      # would not get them): the same path as Ctrl+C
+    # Ctrl+C, a closed terminal or a kill stop JupyterLab (its own session would not get them): one
+    # path for all three. SIGINT too, explicitly: a process started from a script's background job
+    # inherits SIGINT ignored, and Python then leaves it ignored (a `kill -INT` stopped nothing and
+    # left JupyterLab running).
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
             signal.signal(getattr(signal, name), _interrupt)
     try:
         while server.poll() is None and not _listening(port):

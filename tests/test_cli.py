@@ -182,6 +182,32 @@ def test_tutorial_stops_jupyterlab_when_it_is_terminated(tmp_path):
         assert probe.connect_ex(("localhost", port)) != 0
 
 
+def test_tutorial_stops_on_sigint_even_when_started_with_sigint_ignored(tmp_path):
+    """A command started from a script's background job inherits SIGINT ignored (and Python keeps
+    it so): a SIGINT must still stop JupyterLab (it left it running, holding the caller's pipes:
+    .ci/wheel's smoke test hung on them under issue 41's loaded runs)."""
+    pytest.importorskip("jupyterlab")
+    import signal
+    import socket
+    import time
+
+    from ragwidgets import cli
+    port = cli.free_port(18908)
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt")}
+    process = subprocess.Popen([sys.executable, "-m", "ragwidgets.cli", "tutorial", "--no-browser", "--port", str(port)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    deadline = time.monotonic() + 180
+    while "Open http" not in process.stdout.readline():
+        assert process.poll() is None and time.monotonic() < deadline
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0 and "Traceback" not in err, err
+    assert "JupyterLab stopped." in out
+    with socket.socket() as probe:
+        assert probe.connect_ex(("localhost", port)) != 0
+
+
 def test_the_engine_and_cli_import_no_widget_library_and_no_http_client():
     code = ("import sys, ragwidgets, ragwidgets.engine, ragwidgets.cli; "
             "print(sorted({m.split('.')[0] for m in sys.modules} & "
