@@ -18,10 +18,10 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Optional
 
 from .claims import ClaimLike, Reference
-from .errors import JudgeInterrupted, JudgeRunStopped
+from .base import BaseJudge
+from .errors import JudgeRunStopped
 from .jobs import CheckJob, DryRun, ExtractJob, Job, LabelJob
 from .results import JudgeResult, JudgeStats
-from .sync import run_sync
 
 OPERATIONS = {ExtractJob: "extract", CheckJob: "check", LabelJob: "label"}
 
@@ -173,17 +173,9 @@ class ComposedJudge:
         failures = sorted((groups[k][1][j], why) for k, e in errors for j, why in e.failures)
         raise JudgeRunStopped(said, results=results, failures=failures)
 
-    def run(self, jobs: Sequence[Job], *, progress: Optional[bool] = None, desc: str = "judging") -> list[JudgeResult]:
-        """Sync form of ``arun`` (works inside a running event loop too). An interrupt stops every
-        part and raises ``JudgeInterrupted`` with the finished results."""
-        jobs = list(jobs)
-        results: list[Optional[JudgeResult]] = [None] * len(jobs)
-        try:
-            return run_sync(self._arun(jobs, results, progress, desc))
-        except KeyboardInterrupt:
-            done = sum(r is not None for r in results)
-            raise JudgeInterrupted(f"interrupted: {done} of {len(jobs)} jobs had finished (their answers are in the "
-                                   "parts' caches: running again resumes from them)", results=results) from None
+    # the sync form of ``arun``: BaseJudge's, over this class's ``_arun`` (an interrupt stops every
+    # part and raises JudgeInterrupted with the finished results)
+    run = BaseJudge.run
 
     def dry_run(self, jobs: Sequence[Job]) -> DryRun:
         """Each part's dry run over its jobs, summed; priced when the priced parts agree on their prices."""
@@ -210,15 +202,7 @@ class ComposedJudge:
                             instructions: Optional[str] = None) -> JudgeResult:
         return await self.part("label").alabel_claims(claims, question, instructions)
 
-    def extract_claims(self, text: str, question: str = "", instructions: Optional[str] = None) -> JudgeResult:
-        return run_sync(self.aextract_claims(text, question, instructions))
-
-    def check(self, claims: Sequence[ClaimLike], reference: Reference) -> JudgeResult:
-        return run_sync(self.acheck(claims, reference))
-
-    def label_claims(self, claims: Sequence[ClaimLike], question: str = "",
-                     instructions: Optional[str] = None) -> JudgeResult:
-        return run_sync(self.alabel_claims(claims, question, instructions))
+    extract_claims, check, label_claims = BaseJudge.extract_claims, BaseJudge.check, BaseJudge.label_claims
 
     # -- why ------------------------------------------------------------------------------------
     def trace_check(self, claim: ClaimLike, reference: Reference) -> tuple[Optional[dict], Optional[str]]:
