@@ -65,6 +65,10 @@ def runs(draw):
     return records, sizes
 
 
+# Hypothesis compares the global ``random`` state before and after each draw; the client's event-loop
+# thread (distributed's connect and retry jitter) may draw from it meanwhile, which Hypothesis then
+# reports as this strategy's use of ``random`` (seen once in three loaded runs). Not this test's doing.
+@pytest.mark.filterwarnings("ignore:Do not use the `random` module inside strategies")
 @settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
 @given(run=runs(), mode=st.sampled_from(MODES), undefined=st.sampled_from(["null", "zero"]),
        gz=st.booleans())
