@@ -2,8 +2,11 @@
 
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -118,21 +121,43 @@ def test_every_tutorial_ships_in_the_package_and_is_copied_never_overwritten(tmp
         tutorials.copy_to("scoring", tmp_path / "file" / "sub")
 
 
+
+def start_tutorial(tmp_path, port, **popen):
+    """The real ``ragwidgets tutorial --no-browser`` on ``port``, run in ``tmp_path`` with its own
+    Jupyter folders there, its output piped."""
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt")}
+    return subprocess.Popen([sys.executable, "-m", "ragwidgets.cli", "tutorial", "--no-browser", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path, **popen)
+
+
+def stop_tutorial(process, port, signum, timeout):
+    """Sends ``signum``: the command exits 0 without a traceback, says JupyterLab stopped and leaves
+    the port closed. Returns its remaining (stdout, stderr)."""
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=timeout)
+    assert process.returncode == 0 and "Traceback" not in err, err
+    assert "JupyterLab stopped." in out
+    with socket.socket() as probe:
+        assert probe.connect_ex(("localhost", port)) != 0
+    return out, err
+
+
+def wait_until_serving(process):
+    """Reads the command's output until it prints the address (180 s at most: a loaded machine)."""
+    deadline = time.monotonic() + 180
+    while "Open http" not in process.stdout.readline():
+        assert process.poll() is None and time.monotonic() < deadline
+
 def test_tutorial_prints_one_address_that_works_and_stops_cleanly_on_ctrl_c(tmp_path):
     """The real command: the printed address (with the token) serves the notebook's page; SIGINT
     (Ctrl+C) stops JupyterLab, exit status 0, no traceback, the port closed again."""
     pytest.importorskip("jupyterlab")
     import re
-    import signal
-    import socket
-    import time
     import urllib.request
 
     from ragwidgets import cli
     port = cli.free_port(18888)
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt")}
-    process = subprocess.Popen([sys.executable, "-m", "ragwidgets.cli", "tutorial", "--no-browser", "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    process = start_tutorial(tmp_path, port)
     address, lines = None, []
     deadline = time.monotonic() + 180
     while address is None and time.monotonic() < deadline:
@@ -147,14 +172,10 @@ def test_tutorial_prints_one_address_that_works_and_stops_cleanly_on_ctrl_c(tmp_
     bad = address.split("?")[0] + "?token=wrong"
     with urllib.request.urlopen(urllib.request.Request(bad), timeout=30) as reply:
         assert "/login" in reply.url  # the token is what lets the printed address in
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 0, err
-    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
-    assert "JupyterLab stopped." in out and (tmp_path / "01_harbor_museum.ipynb").exists()  # the copy, here
+    out, err = stop_tutorial(process, port, signal.SIGINT, timeout=60)
+    assert "KeyboardInterrupt" not in err, err
+    assert (tmp_path / "01_harbor_museum.ipynb").exists()  # the copy, here
     assert sum("http://" in line for line in lines + out.splitlines() + err.splitlines()) == 1  # one address
-    with socket.socket() as probe:
-        assert probe.connect_ex(("localhost", port)) != 0
 
 
 
@@ -162,24 +183,11 @@ def test_tutorial_stops_jupyterlab_when_it_is_terminated(tmp_path):
     """SIGTERM (or a closed terminal's SIGHUP) to the command stops JupyterLab as Ctrl+C does:
     JupyterLab runs in its own session, so it would otherwise be left running."""
     pytest.importorskip("jupyterlab")
-    import signal
-    import socket
-    import time
-
     from ragwidgets import cli
     port = cli.free_port(18898)
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt")}
-    process = subprocess.Popen([sys.executable, "-m", "ragwidgets.cli", "tutorial", "--no-browser", "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
-    deadline = time.monotonic() + 180
-    while "Open http" not in process.stdout.readline():
-        assert process.poll() is None and time.monotonic() < deadline
-    process.send_signal(signal.SIGTERM)
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 0 and "Traceback" not in err, err
-    assert "JupyterLab stopped." in out
-    with socket.socket() as probe:
-        assert probe.connect_ex(("localhost", port)) != 0
+    process = start_tutorial(tmp_path, port)
+    wait_until_serving(process)
+    stop_tutorial(process, port, signal.SIGTERM, timeout=60)
 
 
 def test_tutorial_stops_on_sigint_even_when_started_with_sigint_ignored(tmp_path):
@@ -187,25 +195,11 @@ def test_tutorial_stops_on_sigint_even_when_started_with_sigint_ignored(tmp_path
     it so): a SIGINT must still stop JupyterLab (it left it running, holding the caller's pipes:
     .ci/wheel's smoke test hung on them under issue 41's loaded runs)."""
     pytest.importorskip("jupyterlab")
-    import signal
-    import socket
-    import time
-
     from ragwidgets import cli
     port = cli.free_port(18908)
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt")}
-    process = subprocess.Popen([sys.executable, "-m", "ragwidgets.cli", "tutorial", "--no-browser", "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
-    deadline = time.monotonic() + 180
-    while "Open http" not in process.stdout.readline():
-        assert process.poll() is None and time.monotonic() < deadline
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=120)
-    assert process.returncode == 0 and "Traceback" not in err, err
-    assert "JupyterLab stopped." in out
-    with socket.socket() as probe:
-        assert probe.connect_ex(("localhost", port)) != 0
+    process = start_tutorial(tmp_path, port, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    wait_until_serving(process)
+    stop_tutorial(process, port, signal.SIGINT, timeout=120)
 
 
 def test_the_engine_and_cli_import_no_widget_library_and_no_http_client():
