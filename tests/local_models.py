@@ -15,9 +15,13 @@ from pathlib import Path
 
 import numpy as np
 
+from ragwidgets.judges import LocalChecker, fill_labels
+from ragwidgets.reviews import Review, Reviews
+
 WORDS = ("yes no the harbor museum opened in 1890 it has two piers ferries leave hourly pier is old a "
          "claim passage about year wrong right answer").split()
 SPECIAL = ("[PAD]", "[UNK]", "[CLS]", "[SEP]")
+FILLER = "the harbor museum opened in 1890 it has two piers"  # 10 words with no keyword
 
 
 def _tokenizer(folder: Path) -> dict[str, int]:
@@ -141,3 +145,21 @@ def transformers_model(folder, labels=("entailment", "neutral", "contradiction")
                               dynamic_axes={**{n: {0: "batch", 1: "sequence"} for n in names},
                                             "logits": {0: "batch"}})
     return folder
+
+
+def calibration_run(folder, **checker_options):
+    """24 samples labelled by a binary checker whose support falls with the passage's length (the
+    keyword model at strength 8: a "yes" in a pair of L tokens gives σ(8 / L − 1), so long "yes"
+    passages come out Neutral at ½), and reviews of the even samples saying what is true (a "yes"
+    passage entails the claim). Returns (checker, records, filled, reviews)."""
+    checker = LocalChecker(keyword_model(folder, binary=True, strength=8.0), **checker_options)
+    words = FILLER.split()
+    records = [{"query_id": f"q{i}", "query": "piers?", "response": "It has two piers.", "gt_answer": "two piers",
+                "response_claims": [["it", "has", "two piers"]],
+                "retrieved_context": [{"doc_id": "yes", "text": " ".join(["yes", *words[:i % 10], *words[:i // 10]])},
+                                      {"doc_id": "plain", "text": " ".join(words[: 2 + i % 7])}]}
+               for i in range(24)]
+    filled = fill_labels(records, checker, needs={"retrieved2response"}, progress=False)
+    reviews = Reviews([Review(f"q{i}", "retrieved2response", 0, "Entailment" if doc == "yes" else "Neutral",
+                              doc_id=doc) for i in range(0, 24, 2) for doc in ("yes", "plain")])
+    return checker, records, filled, reviews

@@ -15,12 +15,11 @@ pytest.importorskip("onnx")
 pytest.importorskip("tokenizers")
 
 import ragwidgets as rw  # noqa: E402
-from local_models import keyword_model, random_model  # noqa: E402
+from local_models import FILLER, calibration_run, keyword_model, random_model  # noqa: E402
 from ragwidgets.judges import JudgeCache, claim_text, fill_labels  # noqa: E402
 from ragwidgets.judges.local import LocalChecker, chunks  # noqa: E402
 
 E, N, C = "Entailment", "Neutral", "Contradiction"
-FILLER = "the harbor museum opened in 1890 it has two piers"  # 10 words with no keyword
 
 
 def test_a_three_way_model_s_labels_are_read_and_its_answers_known(tmp_path):
@@ -149,21 +148,9 @@ def test_calibrated_to_the_reviews_the_checker_agrees_and_its_cache_keys_change(
     the claim) fit a lower threshold; the calibrated checker agrees with every review and labels
     the run again under other cache keys."""
     from ragwidgets.analysis.calibration import calibrate_checker, reviewed_checks
-    from ragwidgets.reviews import Review, Reviews
-
-    checker = LocalChecker(keyword_model(tmp_path / "bin", binary=True, strength=8.0),
-                           cache=JudgeCache(tmp_path / "c.sqlite"))
-    words = FILLER.split()
-    records = [{"query_id": f"q{i}", "query": "piers?", "response": "It has two piers.", "gt_answer": "two piers",
-                "response_claims": [["it", "has", "two piers"]],
-                "retrieved_context": [{"doc_id": "yes", "text": " ".join(["yes", *words[:i % 10], *words[:i // 10]])},
-                                      {"doc_id": "plain", "text": " ".join(words[: 2 + i % 7])}]}
-               for i in range(24)]
-    filled = fill_labels(records, checker, needs={"retrieved2response"}, progress=False)
+    checker, records, filled, reviews = calibration_run(tmp_path / "bin", cache=JudgeCache(tmp_path / "c.sqlite"))
     said = [r["retrieved2response"][0][0] for r in filled]
     assert N in said and E in said  # long "yes" passages fall under ½
-    reviews = Reviews([Review(f"q{i}", "retrieved2response", 0, E if doc == "yes" else N, doc_id=doc)
-                       for i in range(0, 24, 2) for doc in ("yes", "plain")])
     checks = reviewed_checks(filled, reviews)
     assert len(checks) == 24 and set(checks["reference"]) >= {records[0]["retrieved_context"][0]["text"]}
     fit = calibrate_checker(checker, filled, reviews, method="threshold")

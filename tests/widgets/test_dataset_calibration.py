@@ -13,28 +13,11 @@ pytest.importorskip("onnx")
 pytest.importorskip("tokenizers")
 
 import ragwidgets as rw  # noqa: E402
-from local_models import keyword_model  # noqa: E402
+from local_models import calibration_run  # noqa: E402
 from ragwidgets.engine.metrics import format_value  # noqa: E402
-from ragwidgets.judges import LocalChecker, fill_labels  # noqa: E402
-from ragwidgets.reviews import Review, Reviews  # noqa: E402
+from ragwidgets.reviews import Reviews  # noqa: E402
 
-E, N = "Entailment", "Neutral"
-WORDS = "the harbor museum opened in 1890 it has two piers".split()
-
-
-def run(tmp_path):
-    """24 samples labelled by a binary checker whose support falls with the passage's length (long
-    "yes" passages come out Neutral at ½), the even ones reviewed with the truth ("yes" entails)."""
-    checker = LocalChecker(keyword_model(tmp_path / "bin", binary=True, strength=8.0))
-    records = [{"query_id": f"q{i}", "query": "piers?", "response": "It has two piers.", "gt_answer": "two piers",
-                "response_claims": [["it", "has", "two piers"]],
-                "retrieved_context": [{"doc_id": "yes", "text": " ".join(["yes", *WORDS[:i % 10], *WORDS[:i // 10]])},
-                                      {"doc_id": "plain", "text": " ".join(WORDS[: 2 + i % 7])}]}
-               for i in range(24)]
-    filled = fill_labels(records, checker, needs={"retrieved2response"}, progress=False)
-    reviews = Reviews([Review(f"q{i}", "retrieved2response", 0, E if doc == "yes" else N, doc_id=doc)
-                       for i in range(0, 24, 2) for doc in ("yes", "plain")])
-    return checker, filled, reviews
+E = "Entailment"
 
 
 def ask(x, **message):
@@ -45,7 +28,7 @@ def ask(x, **message):
 
 
 def test_the_tab_shows_the_fit_and_the_front_end_refits(tmp_path):
-    checker, filled, reviews = run(tmp_path)
+    checker, _, filled, reviews = calibration_run(tmp_path / "bin")
     x = rw.DatasetExplorer(filled, reviews=reviews)
     assert x.view_state["calibration"] is None and x.calibration is None
     fit = x.calibrate(checker, method="threshold")
@@ -72,7 +55,7 @@ def test_the_tab_shows_the_fit_and_the_front_end_refits(tmp_path):
 
 
 def test_a_review_marks_the_fit_stale_and_fit_again_clears_it(tmp_path):
-    checker, filled, reviews = run(tmp_path)
+    checker, _, filled, reviews = calibration_run(tmp_path / "bin")
     x = rw.DatasetExplorer(filled, reviews=reviews)
     x.calibrate(checker)
     assert x.view_state["calibration"]["stale"] is False
@@ -84,7 +67,7 @@ def test_a_review_marks_the_fit_stale_and_fit_again_clears_it(tmp_path):
 
 
 def test_too_few_reviews_are_undefined_with_the_reason(tmp_path):
-    checker, filled, reviews = run(tmp_path)
+    checker, _, filled, reviews = calibration_run(tmp_path / "bin")
     x = rw.DatasetExplorer(filled, reviews=Reviews(list(reviews)[:4]))
     x.calibrate(checker)
     view = x.view_state["calibration"]
