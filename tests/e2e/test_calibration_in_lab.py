@@ -17,9 +17,9 @@ pytest.importorskip("onnxruntime")
 pytest.importorskip("onnx")
 
 TESTS = Path(__file__).resolve().parents[1]
-CELLS = [f"import sys, pathlib\nsys.path[:0] = [{str(TESTS)!r}, {str(TESTS / 'widgets')!r}]\n"
-         "import ragwidgets as rw\nfrom test_dataset_calibration import run\n"
-         "checker, filled, reviews = run(pathlib.Path('calibration_model'))",
+CELLS = [f"import sys, pathlib\nsys.path[:0] = [{str(TESTS)!r}]\n"
+         "import ragwidgets as rw\nfrom local_models import calibration_run\n"
+         "checker, _, filled, reviews = calibration_run(pathlib.Path('calibration_model'))",
          "d = rw.DatasetExplorer(filled, reviews=reviews)\nfit = d.calibrate(checker, method='platt')\nd"]
 
 
