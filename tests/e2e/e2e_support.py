@@ -34,13 +34,25 @@ def free_port() -> int:
 SERVER_START_S = 180  # a Jupyter server started on a loaded 2-core machine can take a minute
 
 
+def own_trust_store(home: Path) -> str:
+    """The flag that keeps a notebook server's trust store (Jupyter's SQLite file of notebook
+    signatures) in ``home``. By default every server of a user shares one file
+    (~/.local/share/jupyter/nbsignatures.db) and writes to it when it saves a notebook and when it
+    opens a signed one, and a write lock held there by another process (the other pytest worker's
+    server, the developer's own Jupyter) for 5 s makes opening a notebook fail with "database is
+    locked" (JupyterLab's File Load Error): reproduced by holding that lock, the cause found for the
+    reopened-notebook test's chance failure (test_live_note_in_lab.py)."""
+    return f"--NotebookNotary.db_file={home / 'nbsignatures.db'}"
+
+
 def jupyter_server(module: str, app_flags: list[str], home: Path):
     """Start ``python -m <module>`` (jupyterlab or notebook) on loopback, serving ``home/root``.
 
     Shared by both front ends: loopback, a random token, config/runtime/settings/workspaces dirs
-    in ``home``, --allow-root, this checkout on PYTHONPATH; ``app_flags`` are the front end's own
-    (expose the app in the browser, no update checks). A server that does not answer is started once
-    more, on another port (StartRetried). A context yielding (base_url, token, root).
+    and the trust store (own_trust_store) in ``home``, --allow-root, this checkout on PYTHONPATH;
+    ``app_flags`` are the front end's own (expose the app in the browser, no update checks). A server
+    that does not answer is started once more, on another port (StartRetried). A context yielding
+    (base_url, token, root).
     """
     return started_once_more(f"python -m {module}", lambda: _jupyter_server(module, app_flags, home))
 
@@ -61,7 +73,8 @@ def _jupyter_server(module: str, app_flags: list[str], home: Path):
     port, token = free_port(), secrets.token_hex(16)
     base = f"http://127.0.0.1:{port}"
     with _served([sys.executable, "-m", module, "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-                f"--IdentityProvider.token={token}", "--allow-root", f"--ServerApp.root_dir={root}", *app_flags],
+                f"--IdentityProvider.token={token}", "--allow-root", f"--ServerApp.root_dir={root}",
+                own_trust_store(home), *app_flags],
                f"{base}/api/status?token={token}", root, env, home / f"{module}.log"):
         yield base, token, root
 
@@ -163,6 +176,22 @@ def kernel_answered(page, views: int, timeout: float = 30_000) -> None:
                   walk(document);
                   return roots.length >= n && roots.every(r => r.parentElement.dataset.rwLive === 'answered'); }""",
         arg=views, timeout=timeout)
+
+
+def wait_or_show(page, expression: str, shot: Path, timeout: float) -> None:
+    """``page.wait_for_function(expression)``; on a timeout, a screenshot at ``shot`` and an
+    AssertionError that says what the page shows instead: JupyterLab's dialogs (a File Load Error)
+    and the first 120 characters of each output (a widget's fallback text when it was not drawn)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    try:
+        page.wait_for_function(expression, timeout=timeout)
+    except PlaywrightTimeout:
+        page.screenshot(path=str(shot))
+        shown = page.evaluate("""() => ({
+            dialogs: [...document.querySelectorAll('.jp-Dialog')].map(e => e.innerText.slice(0, 200)),
+            outputs: [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText.slice(0, 120))})""")
+        raise AssertionError(f"waited {timeout / 1000:.0f} s for {expression}; the page shows {shown} "
+                             f"(screenshot {shot})") from None
 
 
 def big_sample_record(n_passages: int = 60, n_claims: int = 80, n_gt: int = 40) -> dict:

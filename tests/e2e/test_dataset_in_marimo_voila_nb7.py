@@ -10,7 +10,7 @@ import sys
 
 import nbformat
 import pytest
-from e2e_support import free_port, kernel_answered, marimo_app, serve
+from e2e_support import free_port, kernel_answered, marimo_app, own_trust_store, serve
 from test_frontends_marimo_voila import TIMEOUT, VOILA_TEMPLATE_CDN, environment, pages  # noqa: F401 (a fixture)
 from test_harbor_in_lab import open_and_run
 
@@ -84,7 +84,8 @@ def test_dataset_explorer_in_voila(pages, tmp_path, artifacts):  # noqa: F811
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with serve([sys.executable, "-m", "voila", "dataset.ipynb", "--no-browser", f"--port={port}",
-                "--Voila.ip=127.0.0.1"], url, tmp_path, environment(tmp_path), tmp_path / "voila.log"):
+                "--Voila.ip=127.0.0.1", own_trust_store(tmp_path)],
+               url, tmp_path, environment(tmp_path), tmp_path / "voila.log"):
         p = pages("light", VOILA_TEMPLATE_CDN)
         p.page.goto(url, timeout=TIMEOUT)
         check_dataset(p.page, artifacts, "voila")

@@ -9,7 +9,7 @@ import os
 import sys
 
 import pytest
-from e2e_support import ROOT, OfflinePage, free_port, kernel_answered, marimo_app, serve
+from e2e_support import ROOT, OfflinePage, free_port, kernel_answered, marimo_app, own_trust_store, serve
 
 TIMEOUT = 90_000
 MARIMO_APP = marimo_app('import ragwidgets as rw\n\nexplorer = rw.Explorer.harbor()\n'
@@ -108,7 +108,7 @@ def test_voila(pages, tmp_path, artifacts):
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with serve([sys.executable, "-m", "voila", "harbor.ipynb", "--no-browser", f"--port={port}",
-                "--Voila.ip=127.0.0.1", "--VoilaConfiguration.allow_theme_override=YES"],
+                "--Voila.ip=127.0.0.1", "--VoilaConfiguration.allow_theme_override=YES", own_trust_store(tmp_path)],
                url, tmp_path, environment(tmp_path), tmp_path / "voila.log"):
         p = pages("light", VOILA_TEMPLATE_CDN)
         p.page.goto(url, timeout=TIMEOUT)

@@ -5,12 +5,14 @@ cell runs again; running the cells again brings live views without the note. Scr
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sqlite3
 
 import nbformat
 import pytest
 
-from e2e_support import OfflinePage, kernel_answered
+from e2e_support import OfflinePage, kernel_answered, wait_or_show
 from live_js import NOTE
 from test_harbor_in_lab import TIMEOUT, open_and_run
 
@@ -51,13 +53,16 @@ def test_a_reopened_notebook_says_its_views_are_snapshots_until_run(lab, browser
     assert page.locator(".rw-live-note").count() == 0
     page.evaluate("window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_function("!window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=TIMEOUT)
+    with contextlib.closing(sqlite3.connect(root.parent / "nbsignatures.db")) as store:  # own_trust_store
+        assert store.execute("SELECT count(*) FROM nbsignatures").fetchone()[0] >= 1  # signed in its own store
     page.evaluate("window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
     page.context.close()
 
     p = page_for(browser, theme)
     page = p.page
     page.goto(f"{base}/lab/tree/{name}?token={token}&reset", timeout=TIMEOUT)
-    page.wait_for_function("document.querySelectorAll('.rw-root, .rw-dataset').length >= 2", timeout=TIMEOUT)
+    wait_or_show(page, "document.querySelectorAll('.rw-root, .rw-dataset').length >= 2",
+                 artifacts / f"live_note_reopened_{theme}_timeout.png", TIMEOUT)
     notes = page.locator(".rw-live-note")
     expect(notes).to_have_count(2, timeout=15_000)
     assert notes.all_text_contents() == [NOTE, NOTE]
