@@ -30,9 +30,11 @@ def records():
     return synthetic_run(sum(SIZES), seed=3)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def memory(records):
-    """The in-memory explorer on the same samples, with each sample's partition as a column."""
+    """The in-memory explorer on the same samples, with each sample's partition as a column: a new
+    one for each test, since the tests set its controls (one shared by the module kept the chart
+    metric a test before had set, and failed the next test in a random order)."""
     frame = pd.DataFrame(records).assign(partition=np.repeat(np.arange(len(SIZES)), SIZES))
     return rw.DatasetExplorer(frame, chart_metric="hallucination", group_by="partition")
 
