@@ -81,15 +81,11 @@ def test_costly_passages_after_cheap_ones_still_stop_at_the_budget():
     assert 2000 <= int(got) < 2400  # every cheap passage matched, not every costly one
 
 
-def test_ctrl_c_stops_a_costly_match_between_pieces():
-    """Ctrl+C (interrupt_main) raises between pieces. Python's own SIGINT handler is put in place for
-    the test: a pytest started from a script's background job inherits SIGINT ignored, and then
-    interrupt_main does nothing (this test failed so in a .ci/run launched that way, issue 41)."""
-    import signal
-
+def test_ctrl_c_stops_a_costly_match_between_pieces(python_sigint):
+    """Ctrl+C (interrupt_main) raises between pieces (python_sigint: also when pytest started with
+    SIGINT ignored; this test failed so in a .ci/run launched from a script's background job)."""
     texts = pa.array(letters(1200, 2500), type=pa.large_string())  # 3 MB: ~90 s in one call
     timer = threading.Timer(0.3, _thread.interrupt_main)
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)
     clock = time.monotonic()
     timer.start()
     try:
@@ -97,7 +93,6 @@ def test_ctrl_c_stops_a_costly_match_between_pieces():
             passage_rule(text=COSTLY).matches(["d"] * len(texts), texts)
     finally:
         timer.cancel()
-        signal.signal(signal.SIGINT, before)
     assert time.monotonic() - clock < 15
 
 

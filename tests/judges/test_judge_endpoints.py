@@ -68,7 +68,7 @@ def test_more_failures_than_the_threshold_stop_the_run_with_a_summary_keeping_fi
 
 @pytest.mark.parametrize("inside_a_loop", [False, True], ids=["script", "notebook-loop"])
 def test_an_interrupt_stops_new_requests_within_a_second_and_raises_with_what_finished(
-        make_judge, chat_server, inside_a_loop):
+        make_judge, chat_server, inside_a_loop, python_sigint):
     chat_server.script.delay = 0.05
     judge = make_judge(max_concurrency=2)
     jobs = [CheckJob([f"claim {i}"], f"claim {i}") for i in range(400)]

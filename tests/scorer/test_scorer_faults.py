@@ -24,7 +24,7 @@ def rows(n: int) -> pd.DataFrame:
     }, index=pd.Index([f"m{i}" for i in range(n)], name="museum"))
 
 
-def test_interrupting_a_scoring_cell_stops_spending_and_the_rerun_resumes(make_judge, chat_server):
+def test_interrupting_a_scoring_cell_stops_spending_and_the_rerun_resumes(make_judge, chat_server, python_sigint):
     chat_server.script.delay = 0.03
     frame = rows(30)
     scorer = rw.RagChecker(scores_to_compute=["faithfulness", "recall"])

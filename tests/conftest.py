@@ -1,0 +1,20 @@
+"""Fixtures every test folder may use."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+
+@pytest.fixture
+def python_sigint():
+    """Python's own SIGINT handler for a test that presses Ctrl+C (``signal.pthread_kill`` or
+    ``_thread.interrupt_main``), the previous one put back after. A pytest started from a script's
+    background job inherits SIGINT ignored, and the press then does nothing: such a test passed or
+    failed by which test ran before it in the same worker (one that had left a handler in place)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
