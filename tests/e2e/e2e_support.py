@@ -42,7 +42,12 @@ def own_trust_store(home: Path) -> str:
     server, the developer's own Jupyter) for 5 s makes opening a notebook fail with "database is
     locked" (JupyterLab's File Load Error): reproduced by holding that lock, the cause found for the
     reopened-notebook test's chance failure (test_live_note_in_lab.py)."""
-    return f"--NotebookNotary.db_file={home / 'nbsignatures.db'}"
+    return f"--NotebookNotary.db_file={trust_store(home)}"
+
+
+def trust_store(home: Path) -> Path:
+    """Where own_trust_store keeps the trust store of the server started in ``home``."""
+    return home / "nbsignatures.db"
 
 
 def jupyter_server(module: str, app_flags: list[str], home: Path):

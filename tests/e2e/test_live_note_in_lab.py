@@ -12,7 +12,7 @@ import sqlite3
 import nbformat
 import pytest
 
-from e2e_support import OfflinePage, kernel_answered, wait_or_show
+from e2e_support import OfflinePage, kernel_answered, trust_store, wait_or_show
 from live_js import NOTE
 from test_harbor_in_lab import TIMEOUT, open_and_run
 
@@ -53,7 +53,7 @@ def test_a_reopened_notebook_says_its_views_are_snapshots_until_run(lab, browser
     assert page.locator(".rw-live-note").count() == 0
     page.evaluate("window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_function("!window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=TIMEOUT)
-    with contextlib.closing(sqlite3.connect(root.parent / "nbsignatures.db")) as store:  # own_trust_store
+    with contextlib.closing(sqlite3.connect(trust_store(root.parent))) as store:  # the server's own (own_trust_store)
         assert store.execute("SELECT count(*) FROM nbsignatures").fetchone()[0] >= 1  # signed in its own store
     page.evaluate("window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
     page.context.close()
