@@ -31,6 +31,8 @@ def show_files(page, theme: str) -> None:
                   f"{{theme: 'JupyterLab {theme.title()}'}})")
     page.wait_for_function(f"document.body.dataset.jpThemeLight === '{str(theme == 'light').lower()}'",
                            timeout=TIMEOUT)
+    # a theme change shows JupyterLab's splash over the page until the new theme is loaded
+    page.wait_for_function("!document.getElementById('jupyterlab-splash')", timeout=TIMEOUT)
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
