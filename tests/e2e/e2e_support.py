@@ -183,6 +183,15 @@ def kernel_answered(page, views: int, timeout: float = 30_000) -> None:
         arg=views, timeout=timeout)
 
 
+def lab_theme(page, theme: str, timeout: float = 60_000) -> None:
+    """Switch JupyterLab to its ``theme`` ("light" or "dark") and wait until it is in place: the
+    body says so and the splash JupyterLab shows over the page meanwhile is gone."""
+    page.evaluate(f"window.jupyterapp.commands.execute('apputils:change-theme', "
+                  f"{{theme: 'JupyterLab {theme.title()}'}})")
+    page.wait_for_function(f"document.body.dataset.jpThemeLight === '{str(theme == 'light').lower()}'"
+                           " && !document.getElementById('jupyterlab-splash')", timeout=timeout)
+
+
 def wait_or_show(page, expression: str, shot: Path, timeout: float) -> None:
     """``page.wait_for_function(expression)``; on a timeout, a screenshot at ``shot`` and an
     AssertionError that says what the page shows instead: JupyterLab's dialogs (a File Load Error)

@@ -6,7 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
-from e2e_support import restyled_dark, settled
+from e2e_support import lab_theme, restyled_dark, settled
 
 ROOT = Path(__file__).resolve().parents[2]
 XSS = "<img src=x onerror=alert(1)>"
@@ -120,8 +120,7 @@ def test_harbor_museum_in_jupyterlab(lab, offline_page, artifacts):
     quiz.screenshot(path=str(artifacts / "quiz_predict.png"))
 
     # dark theme: same widget, JupyterLab's variables
-    page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    page.wait_for_function("document.body.dataset.jpThemeLight === 'false'", timeout=TIMEOUT)
+    lab_theme(page, "dark", TIMEOUT)
     explorer.locator('[data-key="claim:R2"]').click()
     expect(explorer.locator('[data-key="source:D1"] .rw-link')).to_contain_text("supports it")
     explorer.scroll_into_view_if_needed()
@@ -131,8 +130,7 @@ def test_harbor_museum_in_jupyterlab(lab, offline_page, artifacts):
     space.scroll_into_view_if_needed()
     space.screenshot(path=str(artifacts / "state_space_dark.png"))
     assert space.evaluate("e => getComputedStyle(e).backgroundColor") != "rgb(255, 255, 255)"
-    page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
-    page.wait_for_function("document.body.dataset.jpThemeLight === 'true'", timeout=TIMEOUT)
+    lab_theme(page, "light", TIMEOUT)
     assert not p.errors, p.errors
 
 

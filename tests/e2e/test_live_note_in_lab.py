@@ -12,7 +12,7 @@ import sqlite3
 import nbformat
 import pytest
 
-from e2e_support import OfflinePage, kernel_answered, trust_store, wait_or_show
+from e2e_support import OfflinePage, kernel_answered, lab_theme, trust_store, wait_or_show
 from live_js import NOTE
 from test_harbor_in_lab import TIMEOUT, open_and_run
 
@@ -27,12 +27,7 @@ def page_for(browser, theme: str) -> OfflinePage:
 
 def show_files(page, theme: str) -> None:
     page.evaluate("window.jupyterapp.commands.execute('filebrowser:activate')")
-    page.evaluate(f"window.jupyterapp.commands.execute('apputils:change-theme', "
-                  f"{{theme: 'JupyterLab {theme.title()}'}})")
-    page.wait_for_function(f"document.body.dataset.jpThemeLight === '{str(theme == 'light').lower()}'",
-                           timeout=TIMEOUT)
-    # a theme change shows JupyterLab's splash over the page until the new theme is loaded
-    page.wait_for_function("!document.getElementById('jupyterlab-splash')", timeout=TIMEOUT)
+    lab_theme(page, theme, TIMEOUT)
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from e2e_support import big_sample_record, offline_page_sized, restyled_dark, settled
+from e2e_support import big_sample_record, lab_theme, offline_page_sized, restyled_dark, settled
 from test_harbor_in_lab import TIMEOUT, open_and_run
 
 NOTEBOOK = {
@@ -148,12 +148,10 @@ def test_big_sample_and_harbor_at_1280x800(lab, small_page, artifacts):
     harbor.screenshot(path=str(artifacts / "harbor_1280.png"))
 
     # dark theme: the big sample's views follow JupyterLab's variables
-    page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    page.wait_for_function("document.body.dataset.jpThemeLight === 'false'", timeout=TIMEOUT)
+    lab_theme(page, "dark", TIMEOUT)
     restyled_dark(big)
     for part in ("failing", "sources", "matrix"):
         big.locator(f"[data-testid={part}]").screenshot(path=str(artifacts / f"big_sample_dark_{part}.png"))
     assert big.evaluate("e => getComputedStyle(e).backgroundColor") != "rgb(255, 255, 255)"
-    page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
-    page.wait_for_function("document.body.dataset.jpThemeLight === 'true'", timeout=TIMEOUT)
+    lab_theme(page, "light", TIMEOUT)
     assert not p.errors, p.errors

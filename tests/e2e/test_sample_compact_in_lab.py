@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from e2e_support import big_sample_record, offline_page_sized, restyled_dark, settled
+from e2e_support import big_sample_record, lab_theme, offline_page_sized, restyled_dark, settled
 from test_harbor_in_lab import TIMEOUT, open_and_run
 
 CLAIM = 10  # R11: entailed by the ten passages below, contradicted by one
@@ -143,8 +143,7 @@ def test_a_claim_and_all_its_passages_on_screen_at_once(lab, sized, artifacts):
     shot(zero, artifacts, f"compact_zero_context_{size}")
 
     # dark: the same view follows JupyterLab's theme
-    page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    page.wait_for_function("document.body.dataset.jpThemeLight === 'false'", timeout=TIMEOUT)
+    lab_theme(page, "dark", TIMEOUT)
     restyled_dark(big)
     big.locator("[data-testid=claims] h4").evaluate("e => e.scrollIntoView({block: 'start'})")
     settled(texts.last)
@@ -152,6 +151,5 @@ def test_a_claim_and_all_its_passages_on_screen_at_once(lab, sized, artifacts):
     dark = page.evaluate(IN_VIEW, boxes())
     assert len(dark) == len(SUPPORT) + 1
     assert all(v is True for v in dark), dark
-    page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
-    page.wait_for_function("document.body.dataset.jpThemeLight === 'true'", timeout=TIMEOUT)
+    lab_theme(page, "light", TIMEOUT)
     assert not p.errors, p.errors

@@ -21,7 +21,7 @@ import re
 
 import pytest
 
-from e2e_support import offline_page_sized, settled
+from e2e_support import lab_theme, offline_page_sized, settled
 from test_dataset_in_lab import run_notebook
 from test_harbor_in_lab import TIMEOUT
 
@@ -77,8 +77,7 @@ def test_the_three_click_task_fits_the_screen(lab, sized, artifacts, theme):
     page = p.page
     explorer = open_task(page, lab, f"workspace_{theme}_{width}.ipynb", width, height)
     if theme == "dark":
-        page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', { theme: 'JupyterLab Dark' })")
-        page.wait_for_function("document.body.dataset.jpThemeLight === 'false'", timeout=TIMEOUT)
+        lab_theme(page, "dark", TIMEOUT)
         explorer.evaluate("e => e.closest('.jp-Cell').scrollIntoView({ block: 'start' })")
     size = f"{width}x{height}_{theme}"
     page.screenshot(path=str(artifacts / f"workspace_first_screen_{size}.png"))
