@@ -18,3 +18,13 @@ def python_sigint():
         yield
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_ipython_dir(tmp_path_factory):
+    """This session's own IPython folder (IPYTHONDIR, inherited by every kernel, server and CLI the
+    tests start), the previous value put back after."""
+    path = tmp_path_factory.mktemp("ipython")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("IPYTHONDIR", str(path))
+        yield path
