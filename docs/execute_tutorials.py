@@ -2,10 +2,13 @@
 the docs site renders (mkdocs-jupyter with execute off): .ci/docs runs this before mkdocs.
 
 Each notebook runs in a fresh temporary working directory (the tutorials write files where they
-run) with a per-cell timeout; two at a time. A notebook that fails stops the docs build."""
+run), with its own empty judge cache there (a reader's first run: the machine's own cache would
+answer tutorial 03's judgements and the page would contradict its text), a per-cell timeout; two at
+a time. A notebook that fails stops the docs build."""
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import time
@@ -25,7 +28,8 @@ def execute(src: str, out: str) -> tuple[str, float]:
     nb = nbformat.read(src, as_version=4)
     with tempfile.TemporaryDirectory(prefix="ragwidgets-docs-") as cwd:
         NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=False,
-                       resources={"metadata": {"path": cwd}}).execute()
+                       resources={"metadata": {"path": cwd}}).execute(
+            env=dict(os.environ, RAGWIDGETS_CACHE_DIR=str(Path(cwd) / "judge-cache")))
     nbformat.write(nb, out)
     return Path(src).name, time.perf_counter() - start
 

@@ -20,11 +20,15 @@ def python_sigint():
         signal.signal(signal.SIGINT, before)
 
 
+
 @pytest.fixture(scope="session", autouse=True)
-def own_ipython_dir(tmp_path_factory):
-    """This session's own IPython folder (IPYTHONDIR, inherited by every kernel, server and CLI the
-    tests start), the previous value put back after."""
-    path = tmp_path_factory.mktemp("ipython")
+def suite_home(tmp_path_factory):
+    """This session's own folder for what a process keeps per user, set for every kernel, server
+    and CLI the tests start (the previous values put back after): IPython's (IPYTHONDIR: the
+    kernels' history) and the default judge cache (RAGWIDGETS_CACHE_DIR). Each is one SQLite file
+    per user: the suite wrote into the developer's own, and read back what earlier runs left."""
+    home = tmp_path_factory.mktemp("home")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("IPYTHONDIR", str(path))
-        yield path
+        mp.setenv("IPYTHONDIR", str(home / "ipython"))
+        mp.setenv("RAGWIDGETS_CACHE_DIR", str(home / "judge-cache"))
+        yield home
