@@ -20,7 +20,6 @@ def python_sigint():
         signal.signal(signal.SIGINT, before)
 
 
-
 @pytest.fixture(scope="session", autouse=True)
 def suite_home(tmp_path_factory):
     """This session's own folder for what a process keeps per user, set for every kernel, server

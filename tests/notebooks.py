@@ -22,5 +22,10 @@ def execute(name: str, tmp: Path, timeout: int = 180, *, unset: tuple[str, ...] 
         nb = nbformat.read(NOTEBOOKS / name, as_version=4)
         nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3",
                                 resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    return printed(nb)
+
+
+def printed(nb) -> tuple[list, str]:
+    """An executed notebook's code cells' outputs and their text (stream and text/plain)."""
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     return outputs, "\n".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in outputs)

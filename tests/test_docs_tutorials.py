@@ -8,6 +8,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+from notebooks import printed
 
 nbformat = pytest.importorskip("nbformat")
 pytest.importorskip("nbclient")
@@ -29,8 +30,7 @@ def test_tutorial_03_in_the_docs_starts_from_an_empty_judge_cache(tmp_path, monk
     monkeypatch.delenv("RAGWIDGETS_LLM_JUDGE", raising=False)
     out = tmp_path / "03.ipynb"
     docs_builder().execute(str(ROOT / "ragwidgets" / "tutorials" / "03_scoring_with_a_judge.ipynb"), str(out))
-    text = "\n".join(o.get("text", "") + o.get("data", {}).get("text/plain", "")
-                     for c in nbformat.read(out, as_version=4).cells if c.cell_type == "code" for o in c.outputs)
+    _, text = printed(nbformat.read(out, as_version=4))
     assert "the cache answers 0 of 53 judgements" in text
     assert "second run: Usage(calls=0, cache_hits=53" in text
     assert not users_cache.exists()

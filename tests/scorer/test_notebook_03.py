@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from notebooks import printed
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
@@ -18,9 +19,8 @@ def test_notebook_03_runs_offline_and_its_second_run_is_free(monkeypatch, tmp_pa
     nb = nbformat.read(NOTEBOOK, as_version=4)
     nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
                             resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    outputs, text = printed(nb)
     assert not [o for o in outputs if o.output_type == "error"]
-    text = "\n".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in outputs)
     assert "second run: Usage(calls=0" in text and "rescoring the output: Usage(calls=0" in text
     assert "no request was made" in text
     # the LLM judge's dry run prices the run before it, offline: a cost table with a total row
